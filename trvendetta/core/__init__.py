@@ -1,0 +1,1 @@
+"""The engine core shared by every ruleset: geometry, dice, errors, the protocol."""

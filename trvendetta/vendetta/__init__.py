@@ -1,0 +1,74 @@
+"""Thunder Road: Vendetta, base game (rules: shared/seeds/000_*.txt).
+
+Exports ``RULESET``, the one object the rest of the system uses.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import PositionError
+from ..core.protocol import Decision, Ruleset
+from . import actions, events, rules, view
+from .evolve import evolve
+from .model import State
+from .notation import TurnDriver
+from .position import PlayerSetup, Position, from_dict, validate
+
+
+class Vendetta(Ruleset):
+    name = "vendetta"
+    title = "Thunder Road: Vendetta"
+    rules_version = rules.RULES_VERSION
+    min_players = 2
+    max_players = 4
+    max_events = 50_000
+    action_type = actions.Action
+    event_type = events.Event
+    state_type = State
+    position_type = Position
+
+    def initial_state(self) -> State:
+        return State()
+
+    def start(self, position: Position) -> list:
+        return rules.start(validate(position))
+
+    def pending(self, state: State) -> Decision | None:
+        return rules.pending(state)
+
+    def decide(self, state: State, action, rng) -> list:
+        return rules.decide(state, action, rng, self.check_legal)
+
+    def evolve(self, state: State, event) -> State:
+        return evolve(state, event)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def winner(self, state: State) -> str | None:
+        return state.winner
+
+    def default_position(self, players, seed: int) -> Position:
+        if not 2 <= len(players) <= 4:
+            raise PositionError("players", f"{len(players)} players; Vendetta is for 2 to 4")
+        return validate(Position(players=tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players), seed=seed))
+
+    def position_from_dict(self, data: dict) -> Position:
+        return from_dict(data)
+
+    def describe(self, event) -> str:
+        return events.describe(event)
+
+    def describe_action(self, action) -> str:
+        return actions.describe_action(action)
+
+    def view(self, state: State) -> dict:
+        return view.view(state)
+
+    def render(self, state: State, color: bool = False) -> str:
+        return view.render(state, color)
+
+    def turn_driver(self, flags: dict) -> TurnDriver:
+        return TurnDriver(flags)
+
+
+RULESET = Vendetta()

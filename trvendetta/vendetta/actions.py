@@ -1,0 +1,102 @@
+"""Player actions: each answers the one pending decision (tagged msgspec structs).
+
+Tags are stable strings; ``trv legal --json`` prints these objects and
+``trv act`` reads them back.  Names are imperative, as a player says them.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class AssignDie(_Action, tag="assign"):
+    """Assign a movement die to an operational car (or to its momentum)."""
+
+    car: str
+    die: int
+    momentum: bool = False
+
+
+class Pass(_Action, tag="pass"):
+    """Give up the turn when no car can take a die (the lowest die is spent)."""
+
+
+class NoCommand(_Action, tag="no-command"):
+    """Use no command this turn."""
+
+
+class UseCommand(_Action, tag="command"):
+    """Assign a second die to a command: nitro, drift, repair or airstrike."""
+
+    command: str
+    die: int
+    target: str | None = None  # the car to repair
+
+
+class PlaceChopper(_Action, tag="place-chopper"):
+    """Air Attack: put the chopper on an empty space."""
+
+    at: str
+
+
+class Step(_Action, tag="step"):
+    """Move one space into the front arc: FL, F or FR."""
+
+    direction: str
+
+
+class RoadBonus(_Action, tag="road-bonus"):
+    """Take (or decline) the road die bonus once the base moves are done."""
+
+    take: bool
+
+
+class Shoot(_Action, tag="shoot"):
+    """Fire at a vehicle or wreck in the front arc (of the car, or of the chopper)."""
+
+    target: str
+
+
+class NoShoot(_Action, tag="no-shoot"):
+    """Do not fire."""
+
+
+class SlamReroll(_Action, tag="slam-reroll"):
+    """The larger vehicle's owner rerolls both slam dice (once) or accepts them."""
+
+    reroll: bool
+
+
+Action = Union[AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll]
+
+
+def describe_action(action: Action) -> str:
+    """The printed name of an action (what ``trv decide`` matches)."""
+    match action:
+        case AssignDie(car, die, momentum):
+            return f"assign {die} to {car}" + (" momentum" if momentum else "")
+        case Pass():
+            return "pass"
+        case NoCommand():
+            return "no-command"
+        case UseCommand(command, die, target):
+            return f"{command} {die}" + (f" {target}" if target else "")
+        case PlaceChopper(at):
+            return f"chopper {at}"
+        case Step(direction):
+            return direction
+        case RoadBonus(take):
+            return "road-die" if take else "no-road-die"
+        case Shoot(target):
+            return f"shoot {target}"
+        case NoShoot():
+            return "no-shoot"
+        case SlamReroll(reroll):
+            return "reroll" if reroll else "accept"
+    raise TypeError(f"not a Vendetta action: {action!r}")

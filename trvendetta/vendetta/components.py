@@ -1,0 +1,229 @@
+"""Component data for Vendetta: tiles, dice faces, token mixes, crews.
+
+Loaded from ``trvendetta/data/vendetta/`` and validated at start-up; a
+malformed file raises :class:`DataError` naming the file and the line or
+field.  The engine never hard-codes a die face or a token count.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import msgspec
+
+from ..core.errors import DataError
+
+LANES = 6
+ROWS = 8
+HALF = 2 * ROWS  # half-spaces per tile
+
+TERRAIN_SYMBOLS = {".": "road", ":": "offroad", "~": "mud", "#": "impassable", "*": "road", "+": "offroad"}
+HAZARD_SYMBOLS = {"*": 0, "+": 0, "2": 2, "3": 3, "4": 4}
+SIZES = {"small": "S", "medium": "M", "large": "L"}
+DIE_NAMES = ("movement", "road", "shot", "slam", "direction", "stunt")
+HAZARD_KINDS = ("road", "mud", "oil-slick", "mine", "wreckage")
+DAMAGE_KINDS = ("dent", "skid-FL", "skid-FR", "skid-BL", "skid-BR", "shrapnel", "dazed", "blast-off")
+
+
+class TileSide(msgspec.Struct, frozen=True):
+    """One side of a road tile: terrain per (lane, row) and its hazard spaces."""
+
+    name: str
+    tile: int
+    start: bool
+    #: terrain[row][lane], row 0 = rear row (space 1 of the tile)
+    terrain: tuple[tuple[str, ...], ...]
+    #: (lane, row, min_players) of each hazard space; min_players 0 = always
+    hazards: tuple[tuple[int, int, int], ...]
+
+
+class Die(msgspec.Struct, frozen=True):
+    name: str
+    faces: tuple[str, ...]
+
+
+class Crew(msgspec.Struct, frozen=True):
+    name: str
+    vehicles: tuple[str, ...]
+    dice: int
+
+
+class Components(msgspec.Struct, frozen=True):
+    sides: dict[str, TileSide]
+    dice: dict[str, Die]
+    hazards: dict[str, int]
+    damage: dict[str, int]
+    crews: dict[str, Crew]
+
+    def tiles(self) -> dict[int, tuple[str, str]]:
+        """Physical tiles: number -> its two side names."""
+        out: dict[int, list[str]] = {}
+        for side in self.sides.values():
+            out.setdefault(side.tile, []).append(side.name)
+        return {k: tuple(v) for k, v in sorted(out.items())}  # type: ignore[misc]
+
+    def start_sides(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.sides.values() if s.start)
+
+
+def parse_tiles(text: str, file: str = "tiles.txt") -> dict[str, TileSide]:
+    """Parse the tile map format documented at the top of ``tiles.txt``."""
+    sides: dict[str, TileSide] = {}
+    header: tuple[str, int, bool, int] | None = None
+    rows: list[tuple[int, list[str]]] = []
+
+    def finish() -> None:
+        if header is None:
+            return
+        side_name, tile, start, line_no = header
+        if len(rows) != ROWS:
+            raise DataError(file, f"line {line_no}", f"side {side_name!r} has {len(rows)} rows, expected {ROWS}")
+        terrain: list[tuple[str, ...]] = [()] * ROWS
+        hazards = []
+        for expected, (line, symbols) in zip(range(ROWS, 0, -1), rows):
+            row = expected - 1
+            lane_terrain = []
+            for lane, sym in enumerate(symbols):
+                if sym in TERRAIN_SYMBOLS:
+                    lane_terrain.append(TERRAIN_SYMBOLS[sym])
+                elif sym in "234":
+                    if not start:
+                        raise DataError(file, f"line {line}", f"player-count hazard {sym!r} outside a starting piece")
+                    lane_terrain.append("road")
+                else:
+                    raise DataError(file, f"line {line}", f"unknown symbol {sym!r}; legend: . : ~ # * + 2 3 4")
+                if sym in HAZARD_SYMBOLS:
+                    hazards.append((lane, row, HAZARD_SYMBOLS[sym]))
+            terrain[row] = tuple(lane_terrain)
+        sides[side_name] = TileSide(side_name, tile, start, tuple(terrain), tuple(sorted(hazards)))
+
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].rstrip() if raw.lstrip().startswith("#") else raw.rstrip()
+        if not line.strip():
+            continue
+        if line.startswith("="):
+            finish()
+            parts = [p.strip() for p in line[1:].split("|")]
+            if len(parts) < 2 or not parts[1].startswith("tile "):
+                raise DataError(file, f"line {line_no}", "header must be '= NAME | tile N [| start]'")
+            try:
+                tile = int(parts[1][5:])
+            except ValueError:
+                raise DataError(file, f"line {line_no}", f"tile number {parts[1][5:]!r} is not an integer") from None
+            if parts[0] in sides:
+                raise DataError(file, f"line {line_no}", f"side {parts[0]!r} defined twice")
+            extra = parts[2:]
+            if extra not in ([], ["start"]):
+                raise DataError(file, f"line {line_no}", f"unknown header flag {extra!r}; only 'start'")
+            header = (parts[0], tile, extra == ["start"], line_no)
+            rows = []
+            continue
+        if header is None:
+            raise DataError(file, f"line {line_no}", "map row before any '= NAME | tile N' header")
+        cells = line.split()
+        try:
+            row_number = int(cells[0])
+        except ValueError:
+            raise DataError(file, f"line {line_no}", f"row must start with its number, got {cells[0]!r}") from None
+        expected = ROWS - len(rows)
+        if row_number != expected:
+            raise DataError(file, f"line {line_no}", f"expected row {expected}, got {row_number}")
+        if len(cells) - 1 != LANES:
+            raise DataError(file, f"line {line_no}", f"row has {len(cells) - 1} lanes, expected {LANES}")
+        rows.append((line_no, cells[1:]))
+    finish()
+    if not sides:
+        raise DataError(file, "line 1", "no tile sides defined")
+    return sides
+
+
+def _toml(text: str, file: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(file, "toml", str(exc)) from None
+
+
+def parse_dice(text: str, file: str = "dice.toml") -> dict[str, Die]:
+    data = _toml(text, file).get("dice", {})
+    dice = {}
+    for name in DIE_NAMES:
+        if name not in data:
+            raise DataError(file, f"dice.{name}", "missing die")
+        faces = data[name].get("faces")
+        if not isinstance(faces, list) or not faces or not all(isinstance(f, str) for f in faces):
+            raise DataError(file, f"dice.{name}.faces", "must be a non-empty list of strings")
+        dice[name] = Die(name, tuple(faces))
+    for name, check in (("movement", "123456"), ("road", "123456"), ("stunt", "123456789")):
+        for face in dice[name].faces:
+            if face not in check:
+                raise DataError(file, f"dice.{name}.faces", f"face {face!r} is not a number 1-6")
+    for face in dice["shot"].faces:
+        if not face or set(face) - set("SML"):
+            raise DataError(file, "dice.shot.faces", f"face {face!r} must be made of S, M and L")
+    for face in dice["slam"].faces:
+        if face not in ("TOP", "BOTTOM"):
+            raise DataError(file, "dice.slam.faces", f"face {face!r} must be TOP or BOTTOM")
+    for face in dice["direction"].faces:
+        if face not in ("F", "FL", "FR", "B", "BL", "BR"):
+            raise DataError(file, "dice.direction.faces", f"face {face!r} is not a direction")
+    return dice
+
+
+def _mix(data: dict, section: str, kinds: tuple[str, ...], file: str) -> dict[str, int]:
+    mix = data.get(section)
+    if not isinstance(mix, dict):
+        raise DataError(file, section, "missing table")
+    for kind, count in mix.items():
+        if kind not in kinds:
+            raise DataError(file, f"{section}.{kind}", f"unknown token; known: {', '.join(kinds)}")
+        if not isinstance(count, int) or count < 0:
+            raise DataError(file, f"{section}.{kind}", "count must be a non-negative integer")
+    return {k: mix.get(k, 0) for k in kinds}
+
+
+def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], dict[str, int], dict[str, Crew]]:
+    data = _toml(text, file)
+    hazards = _mix(data, "hazard", HAZARD_KINDS, file)
+    damage = _mix(data, "damage", DAMAGE_KINDS, file)
+    crews = {}
+    for name, crew in data.get("crews", {}).items():
+        vehicles = crew.get("vehicles")
+        if not isinstance(vehicles, list) or any(v not in SIZES for v in vehicles):
+            raise DataError(file, f"crews.{name}.vehicles", f"must list vehicle kinds among {', '.join(SIZES)}")
+        if not isinstance(crew.get("dice"), int) or not 1 <= crew["dice"] <= 8:
+            raise DataError(file, f"crews.{name}.dice", "must be an integer 1-8")
+        crews[name] = Crew(name, tuple(vehicles), crew["dice"])
+    if "cars" not in crews:
+        raise DataError(file, "crews.cars", "missing the base car crew")
+    return hazards, damage, crews
+
+
+def load(folder: Path | None = None) -> Components:
+    """Load and validate all Vendetta component data (from a folder, for tests)."""
+
+    def read(name: str) -> str:
+        if folder is not None:
+            return (Path(folder) / name).read_text(encoding="utf-8")
+        return resources.files("trvendetta").joinpath("data", "vendetta", name).read_text(encoding="utf-8")
+
+    sides = parse_tiles(read("tiles.txt"))
+    dice = parse_dice(read("dice.toml"))
+    hazards, damage, crews = parse_tokens(read("tokens.toml"))
+    comps = Components(sides, dice, hazards, damage, crews)
+    tiles = comps.tiles()
+    for number, names in tiles.items():
+        if len(names) != 2:
+            raise DataError("tiles.txt", f"tile {number}", f"a tile has two sides, found {len(names)}: {', '.join(names)}")
+    if len(comps.start_sides()) != 2 or len({comps.sides[s].tile for s in comps.start_sides()}) != 1:
+        raise DataError("tiles.txt", "start", "exactly one tile (both sides) must be marked 'start'")
+    return comps
+
+
+@lru_cache(maxsize=1)
+def default() -> Components:
+    """The shipped components, loaded once."""
+    return load()

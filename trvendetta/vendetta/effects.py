@@ -1,0 +1,276 @@
+"""Effects: entering a space, hazards, slams, damage, eliminations, scrolling.
+
+Every function takes the decide context and emits events.  A function
+returns ``True`` when the moving vehicle's movement goes on and ``False`` when
+it stopped (it slammed, took damage, was eliminated).  Each chain of effects
+ends in at most one pending decision (a slam reroll), which raises
+:class:`Suspend`; nothing in a chain comes after a slam, so resuming only
+needs the state (see docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from ..core import geometry
+from . import board as b
+from . import components as comp
+from . import events as ev
+from .context import Ctx, GameEnds, Suspend
+
+STOP, GO = False, True
+
+
+def _active_moving(ctx: Ctx, vid: str) -> bool:
+    t = ctx.state.turn
+    return t is not None and t.car == vid and t.phase == "move"
+
+
+def stop_movement(ctx: Ctx, vid: str, reason: str) -> None:
+    """Rule: taking damage or slamming ends the car's remaining movement."""
+    t = ctx.state.turn
+    if _active_moving(ctx, vid) and not t.stopped:
+        ctx.emit(ev.MovementEnded(vid, reason))
+
+
+def eliminate(ctx: Ctx, oid: str, cause: str) -> None:
+    """Remove a vehicle (or wreck) from the game."""
+    if b.is_wreck(oid):
+        ctx.emit(ev.WreckRemoved(oid, cause))
+        return
+    stop_movement(ctx, oid, "eliminated")
+    ctx.emit(ev.VehicleEliminated(oid, cause))
+
+
+def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
+    """A vehicle (or pushed wreck) enters ``to``; resolve everything that follows.
+
+    Rules: side/rear edges and impassable terrain eliminate; moving off the
+    front of the lead piece scrolls the road (or reaches the Finish Line);
+    entering an occupied space slams (Drift passes the first vehicle);
+    entering a hazard token resolves it; mud costs 2 moves (1 when only 1 is
+    left, which ends the move).
+    """
+    s = ctx.state
+    frm = b.position_of(s, oid)
+    terrain = b.terrain(s, to)
+    if terrain == "beyond":
+        if b.is_wreck(oid):
+            eliminate(ctx, oid, "pushed off the front of the road")
+            return STOP
+        scroll(ctx, oid)
+        s = ctx.state
+        terrain = b.terrain(s, to)
+    if terrain in ("offboard", "beyond"):
+        eliminate(ctx, oid, f"left the road at {b.nm(to)}" if 0 <= to[0] < comp.LANES else "left the road at the side")
+        return STOP
+    is_car = not b.is_wreck(oid)
+    others = b.occupants(s, to, exclude=oid) if terrain != "start" else []
+    token = b.token_at(s, to)
+    if is_car and not others and token is not None and not token.face_up:
+        reveal(ctx, token)
+        s = ctx.state
+        terrain = b.terrain(s, to)
+    cost = 0
+    if how == "step":
+        left = s.turn.moves_left
+        cost = min(2 if terrain == "mud" else 1, left)
+    ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, cost, terrain not in ("road", "start")))
+    if terrain == "impassable":
+        eliminate(ctx, oid, f"drove into impassable terrain at {b.nm(to)}")
+        return STOP
+    if how == "step" and terrain == "mud" and ctx.state.turn.moves_left == 0 and cost < 2:
+        stop_movement(ctx, oid, "stuck in the mud")
+    if others:
+        t = ctx.state.turn
+        if how == "step" and t.drift and t.car == oid and t.moves_left > 0:
+            ctx.emit(ev.DriftUsed(oid, others[0]))
+            return GO
+        slam(ctx, oid, others[0], to)
+        return STOP
+    token = b.token_at(ctx.state, to)
+    if is_car and token is not None and token.face_up:
+        return hazard(ctx, oid, token.kind, to)
+    return GO
+
+
+def reveal(ctx: Ctx, token) -> None:
+    """Turn a face-down hazard token over; its kind is drawn from the pile now."""
+    if token.kind is not None:
+        ctx.emit(ev.TokenRevealed(b.nm(token.at), token.kind))
+        return
+    kind, scripted = ctx.draw("hazard", ctx.state.hazard_pile)
+    ctx.emit(ev.TokenRevealed(b.nm(token.at), kind, scripted))
+
+
+def hazard(ctx: Ctx, vid: str, kind: str, at) -> bool:
+    """Resolve a face-up hazard token a car has entered (rules-facts: hazard tokens)."""
+    if kind in ("road", "mud"):
+        return GO  # the terrain change already applied on entering
+    if kind == "oil-slick":
+        t = ctx.state.turn
+        if t is not None and t.car == vid and at in t.oil:
+            return GO  # each oil slick moves a car at most once per turn
+        face, scripted = ctx.roll("direction")
+        ctx.emit(ev.DieRolled("direction", face, f"oil slick at {b.nm(at)}", scripted))
+        v = b.vehicle(ctx.state, vid)
+        return enter(ctx, vid, geometry.neighbour(at, face, v.facing), "slide", face)
+    if kind == "mine":
+        ctx.emit(ev.TokenReturned(b.nm(at), "mine"))
+        damage(ctx, vid, "a mine")
+        return STOP
+    if kind == "wreckage":
+        ctx.emit(ev.TokenReturned(b.nm(at), "wreckage"))
+        wreck = f"wreck-{ctx.state.wreck_counter + 1}"
+        ctx.emit(ev.WreckPlaced(wreck, b.nm(at)))
+        slam(ctx, vid, wreck, at)
+        return STOP
+    raise ValueError(f"unknown hazard {kind!r}")
+
+
+def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
+    """A slam: the mover on top; roll slam and direction dice; the larger
+    vehicle's owner may ask for one reroll of both (a pending decision)."""
+    ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
+    stop_movement(ctx, top, "slammed")
+    roll_slam(ctx, allow_reroll=True)
+
+
+def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
+    s = ctx.state
+    pending = s.slam
+    slam_face, s1 = ctx.roll("slam")
+    dir_face, s2 = ctx.roll("direction")
+    chooser = None
+    if allow_reroll:
+        top, bottom = b.size_of(s, pending.top), b.size_of(s, pending.bottom)
+        if top != bottom:
+            larger = pending.top if b.SIZE_ORDER[top] > b.SIZE_ORDER[bottom] else pending.bottom
+            owner = b.owner_of(s, larger)
+            if owner is not None and not b.player(s, owner).out:
+                chooser = owner
+    ctx.emit(ev.SlamRolled(slam_face, dir_face, chooser, s1, s2))
+    if chooser is not None:
+        raise Suspend()
+    resolve_slam(ctx)
+
+
+def resolve_slam(ctx: Ctx) -> None:
+    """Move the vehicle the slam die picked one space in the rolled direction."""
+    pending = ctx.state.slam
+    moved = pending.top if pending.slam == "TOP" else pending.bottom
+    ctx.emit(ev.SlamResolved(moved))
+    at = b.position_of(ctx.state, moved)
+    if at is None:
+        return
+    enter(ctx, moved, geometry.neighbour(at, pending.direction, b.facing_of(ctx.state, moved)), "push", pending.direction)
+
+
+def damage(ctx: Ctx, oid: str, cause: str) -> None:
+    """One damage: draw a token, keep it in a free slot (the second makes the
+    car inoperable, turned backward), then resolve its effect."""
+    s = ctx.state
+    if b.is_wreck(oid):
+        ctx.emit(ev.WreckRemoved(oid, cause))
+        return
+    v = b.vehicle(s, oid)
+    if v.at is None:
+        return
+    stop_movement(ctx, oid, f"took damage from {cause}")
+    if len(v.damage) >= 2:
+        ctx.emit(ev.DamageIgnored(oid, "both damage slots are full"))
+        return
+    if sum(s.damage_pile.values()) <= 0:
+        ctx.emit(ev.DamageIgnored(oid, "the damage pile is empty"))
+        return
+    token, scripted = ctx.draw("damage", s.damage_pile)
+    ctx.emit(ev.DamageDrawn(oid, token, scripted))
+    if len(v.damage) + 1 >= 2:
+        ctx.emit(ev.CarDisabled(oid))
+    damage_effect(ctx, oid, token)
+
+
+def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
+    v = b.vehicle(ctx.state, vid)
+    if v.at is None or token == "dent":
+        return
+    if token.startswith("skid-"):
+        direction = token[5:]
+        enter(ctx, vid, geometry.neighbour(v.at, direction, v.facing), "skid", direction)
+    elif token == "shrapnel":
+        face, scripted = ctx.roll("direction")
+        ctx.emit(ev.DieRolled("direction", face, f"shrapnel from {vid}", scripted))
+        for space in geometry.straight_line(v.at, face, v.facing):
+            if not b.on_board(ctx.state, space):
+                break
+            hit = b.occupants(ctx.state, space, exclude=vid)
+            if hit:
+                damage(ctx, hit[0], f"shrapnel from {vid}")
+                break
+    elif token == "dazed":
+        face, scripted = ctx.roll("stunt")
+        ctx.emit(ev.DieRolled("stunt", face, f"{vid} dazed", scripted))
+        for _ in range(int(face)):
+            d, sd = ctx.roll("direction")
+            ctx.emit(ev.DieRolled("direction", d, f"{vid} dazed", sd))
+            v = b.vehicle(ctx.state, vid)
+            if not enter(ctx, vid, geometry.neighbour(v.at, d, v.facing), "dazed", d):
+                break
+    elif token == "blast-off":
+        d, sd = ctx.roll("direction")
+        ctx.emit(ev.DieRolled("direction", d, f"{vid} blast off", sd))
+        n, sn = ctx.roll("stunt")
+        ctx.emit(ev.DieRolled("stunt", n, f"{vid} blast off", sn))
+        dl, dy = geometry.OFFSETS[geometry.turn(v.facing, d)]
+        to = (v.at[0] + dl * int(n), v.at[1] + dy * int(n))
+        enter(ctx, vid, to, "blast-off", d)
+    else:
+        raise ValueError(f"unknown damage token {token!r}")
+
+
+def scroll(ctx: Ctx, oid: str) -> None:
+    """A car moves off the front of the lead piece: the Finish Line if the lead
+    is the final piece; otherwise the rear piece is removed with everything on
+    it and a new lead piece is drawn (hazards on all its hazard spaces)."""
+    s = ctx.state
+    lead, rear = s.road[-1], s.road[0]
+    if s.final_piece is not None and lead.index >= s.final_piece:
+        owner = b.owner_of(s, oid)
+        ctx.emit(ev.GameOver(owner, f"{oid} crossed the Finish Line"))
+        raise GameEnds()
+    hi = comp.HALF * (rear.index + 1)
+    for v in s.vehicles:
+        if v.at is not None and v.at[1] < hi:
+            eliminate(ctx, v.id, "on the rear piece when it was removed")
+    c = comp.default()
+    sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
+    ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
+    s = ctx.state
+    new_side = s.tile_pile[0]
+    ctx.emit(ev.TileAdded(new_side, lead.index + 1))
+    place_hazards(ctx, lead.index + 1, new_side, None)
+
+
+def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
+    """Face-down tokens on a piece's hazard spaces while the pile lasts.
+
+    ``players`` filters a starting piece's player-count spaces at set-up;
+    None places a token on every hazard space (tiles added later)."""
+    s = ctx.state
+    if s.fill == "road":
+        return
+    unknown = sum(1 for t in s.tokens if t.kind is None)
+    available = sum(s.hazard_pile.values()) - unknown
+    taken = {t.at for t in s.tokens}
+    spaces = []
+    for lane, row, need in comp.default().sides[side].hazards:
+        if players is not None and need > players:
+            continue
+        space = (lane, comp.HALF * index + 2 * row + lane % 2)
+        if space in taken or len(spaces) >= available:
+            continue
+        spaces.append(b.nm(space))
+    if spaces:
+        ctx.emit(ev.HazardsPlaced(tuple(spaces)))
+
+
+__all__ = ["enter", "slam", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+           "Suspend", "GameEnds"]

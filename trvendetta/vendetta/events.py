@@ -1,0 +1,345 @@
+"""Events: every roll, draw, assignment and effect, past tense, immutable.
+
+Each is a tagged msgspec struct (the tag is its stable name in the store);
+spaces are written by name (``c5``).  A roll carries ``scripted=True`` when a
+position's script forced it, so folding consumes the script exactly as
+deciding did.  ``describe`` gives one short sentence per event.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from .position import Position
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class GameStarted(_Event, tag="game-started"):
+    position: Position
+    rules_version: str
+
+
+class RoadLaid(_Event, tag="road-laid"):
+    road: tuple[str, ...]  # sides, rear to front
+    pile: tuple[str, ...]  # the rest of the tiles, top first, side showing
+
+
+class HazardsPlaced(_Event, tag="hazards-placed"):
+    spaces: tuple[str, ...]
+
+
+class InitiativeRolled(_Event, tag="initiative-rolled"):
+    player: str
+    dice: tuple[int, ...]
+    scripted: int = 0
+
+
+class FirstPlayerChosen(_Event, tag="first-player"):
+    player: str
+
+
+class RoundStarted(_Event, tag="round-started"):
+    round: int
+    first_player: str
+
+
+class RoundEnded(_Event, tag="round-ended"):
+    round: int
+
+
+class DiceRolled(_Event, tag="dice-rolled"):
+    player: str
+    dice: tuple[int, ...]
+    scripted: int = 0
+
+
+class RoadDieRolled(_Event, tag="road-die-rolled"):
+    value: int
+    scripted: bool = False
+
+
+class TurnStarted(_Event, tag="turn-started"):
+    player: str
+    number: int
+
+
+class DieAssigned(_Event, tag="die-assigned"):
+    player: str
+    car: str
+    die: int
+    momentum: bool = False
+
+
+class Passed(_Event, tag="passed"):
+    player: str
+    die: int | None
+
+
+class CommandUsed(_Event, tag="command-used"):
+    player: str
+    command: str  # nitro | drift | repair | airstrike | none
+    die: int = 0
+    target: str | None = None
+
+
+class ChopperPlaced(_Event, tag="chopper-placed"):
+    player: str
+    at: str
+
+
+class MoveStarted(_Event, tag="move-started"):
+    car: str
+    moves: int
+    road_ok: bool
+
+
+class VehicleMoved(_Event, tag="vehicle-moved"):
+    vehicle: str
+    frm: str
+    to: str
+    how: str  # step | slide | push | skid | dazed | blast-off
+    direction: str
+    cost: int = 0
+    offroad: bool = False  # the space entered is not road (ends road die eligibility)
+
+
+class TokenRevealed(_Event, tag="token-revealed"):
+    at: str
+    kind: str
+    scripted: bool = False
+
+
+class TokenReturned(_Event, tag="token-returned"):
+    at: str
+    kind: str
+
+
+class WreckPlaced(_Event, tag="wreck-placed"):
+    wreck: str
+    at: str
+
+
+class WreckRemoved(_Event, tag="wreck-removed"):
+    wreck: str
+    cause: str
+
+
+class DieRolled(_Event, tag="die-rolled"):
+    die: str  # direction | stunt
+    face: str
+    purpose: str
+    scripted: bool = False
+
+
+class SlamStarted(_Event, tag="slam-started"):
+    top: str
+    bottom: str
+    at: str
+
+
+class SlamRolled(_Event, tag="slam-rolled"):
+    slam: str
+    direction: str
+    chooser: str | None = None
+    scripted_slam: bool = False
+    scripted_direction: bool = False
+
+
+class SlamAnswered(_Event, tag="slam-answered"):
+    player: str
+    reroll: bool
+
+
+class SlamResolved(_Event, tag="slam-resolved"):
+    moved: str
+
+
+class DriftUsed(_Event, tag="drift-used"):
+    car: str
+    past: str
+
+
+class MovementEnded(_Event, tag="movement-ended"):
+    car: str
+    reason: str
+
+
+class MoveFinished(_Event, tag="move-finished"):
+    car: str
+    at: str | None
+
+
+class RoadBonusChosen(_Event, tag="road-bonus"):
+    car: str
+    take: bool
+    value: int = 0
+
+
+class ShotFired(_Event, tag="shot-fired"):
+    shooter: str
+    target: str
+    face: str
+    hit: bool
+    scripted: bool = False
+
+
+class DamageDrawn(_Event, tag="damage-drawn"):
+    car: str
+    token: str
+    scripted: bool = False
+
+
+class DamageIgnored(_Event, tag="damage-ignored"):
+    car: str
+    reason: str
+
+
+class CarDisabled(_Event, tag="car-disabled"):
+    car: str
+
+
+class CarRepaired(_Event, tag="car-repaired"):
+    car: str
+    token: str
+
+
+class VehicleEliminated(_Event, tag="vehicle-eliminated"):
+    vehicle: str
+    cause: str
+
+
+class TileRemoved(_Event, tag="tile-removed"):
+    side: str
+    index: int
+    returned_as: str  # the side showing when it goes under the pile
+
+
+class TileAdded(_Event, tag="tile-added"):
+    side: str
+    index: int
+
+
+class FinalPieceSet(_Event, tag="final-piece"):
+    index: int
+
+
+class TurnEnded(_Event, tag="turn-ended"):
+    player: str
+
+
+class PlayerOut(_Event, tag="player-out"):
+    player: str
+    reason: str
+
+
+class GameOver(_Event, tag="game-over"):
+    winner: str | None
+    reason: str
+
+
+Event = Union[
+    GameStarted, RoadLaid, HazardsPlaced, InitiativeRolled, FirstPlayerChosen, RoundStarted, RoundEnded, DiceRolled,
+    RoadDieRolled, TurnStarted, DieAssigned, Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
+    TokenRevealed, TokenReturned, WreckPlaced, WreckRemoved, DieRolled, SlamStarted, SlamRolled, SlamAnswered,
+    SlamResolved, DriftUsed, MovementEnded, MoveFinished, RoadBonusChosen, ShotFired, DamageDrawn, DamageIgnored, CarDisabled,
+    CarRepaired, VehicleEliminated, TileRemoved, TileAdded, FinalPieceSet, TurnEnded, PlayerOut, GameOver,
+]
+
+
+def describe(event: Event) -> str:
+    """One short human sentence for an event."""
+    match event:
+        case GameStarted(position, rules_version):
+            names = ", ".join(f"{p.name} ({p.color})" for p in position.players)
+            return f"Vendetta game started (rules v{rules_version}, seed {position.seed}) with {names}"
+        case RoadLaid(road, _):
+            return "road laid, rear to front: " + ", ".join(road)
+        case HazardsPlaced(spaces):
+            return f"{len(spaces)} hazard tokens placed face down" + (f": {', '.join(spaces)}" if spaces else "")
+        case InitiativeRolled(player, dice):
+            return f"{player} rolls {' '.join(map(str, dice))} for initiative (total {sum(dice)})"
+        case FirstPlayerChosen(player):
+            return f"{player} has the lowest total and goes first"
+        case RoundStarted(number, first):
+            return f"round {number} begins; {first} is first player"
+        case RoundEnded(number):
+            return f"round {number} ends"
+        case DiceRolled(player, dice):
+            return f"{player} rolls movement dice: {' '.join(map(str, dice))}"
+        case RoadDieRolled(value):
+            return f"road die: {value}"
+        case TurnStarted(player, number):
+            return f"{player}'s turn ({number})"
+        case DieAssigned(player, car, die, momentum):
+            return f"{player} assigns {die} to {car}" + (" as momentum (1 space)" if momentum else "")
+        case Passed(player, die):
+            return f"{player} has no car to move and passes" + (f", spending a {die}" if die else "")
+        case CommandUsed(player, command, die, target):
+            if command == "none":
+                return f"{player} uses no command"
+            return f"{player} uses {command} with a {die}" + (f" on {target}" if target else "")
+        case ChopperPlaced(player, at):
+            return f"{player}'s chopper flies to {at}"
+        case MoveStarted(car, moves, _):
+            return f"{car} has {moves} move{'s' if moves != 1 else ''}"
+        case VehicleMoved(vehicle, frm, to, how, direction, cost):
+            verb = {"step": "moves", "slide": "slides", "push": "is pushed", "skid": "skids",
+                    "dazed": "lurches", "blast-off": "is blasted"}.get(how, "moves")
+            return f"{vehicle} {verb} {direction} from {frm} to {to}" + (f" (cost {cost})" if cost > 1 else "")
+        case TokenRevealed(at, kind):
+            return f"hazard at {at} revealed: {kind}"
+        case TokenReturned(at, kind):
+            return f"the {kind} token at {at} goes back to the pile"
+        case WreckPlaced(wreck, at):
+            return f"{wreck} lands on {at}"
+        case WreckRemoved(wreck, cause):
+            return f"{wreck} removed ({cause})"
+        case DieRolled(die, face, purpose):
+            return f"{die} die for {purpose}: {face}"
+        case SlamStarted(top, bottom, at):
+            return f"{top} slams {bottom} at {at}"
+        case SlamRolled(slam, direction, chooser):
+            extra = f"; {chooser} may reroll" if chooser else ""
+            return f"slam die: {slam}; direction die: {direction}{extra}"
+        case SlamAnswered(player, reroll):
+            return f"{player} {'rerolls the slam dice' if reroll else 'accepts the slam dice'}"
+        case SlamResolved(moved):
+            return f"the slam moves {moved}"
+        case DriftUsed(car, past):
+            return f"{car} drifts past {past} without slamming"
+        case MovementEnded(car, reason):
+            return f"{car} stops: {reason}"
+        case MoveFinished(car, at):
+            return f"{car} ends its move at {at}" if at else f"{car} ends its move off the road"
+        case RoadBonusChosen(car, take, value):
+            return f"{car} takes the road die bonus (+{value})" if take else f"{car} declines the road die bonus"
+        case ShotFired(shooter, target, face, hit):
+            return f"{shooter} fires at {target}; shot die: {face}; {'hit' if hit else 'miss'}"
+        case DamageDrawn(car, token):
+            return f"{car} takes damage: {token}"
+        case DamageIgnored(car, reason):
+            return f"{car} takes no damage token ({reason})"
+        case CarDisabled(car):
+            return f"{car} is inoperable and turned backward"
+        case CarRepaired(car, token):
+            return f"{car} is repaired (a {token} token goes back to the pile)"
+        case VehicleEliminated(vehicle, cause):
+            return f"{vehicle} is eliminated: {cause}"
+        case TileRemoved(side, index, _):
+            return f"rear piece {side} (piece {index + 1}) is removed"
+        case TileAdded(side, index):
+            return f"new lead piece {side} (piece {index + 1}, spaces {8 * index + 1}-{8 * index + 8})"
+        case FinalPieceSet(index):
+            return f"piece {index + 1} is the final piece; the Finish Line lies beyond it"
+        case TurnEnded(player):
+            return f"{player}'s turn ends"
+        case PlayerOut(player, reason):
+            return f"{player} is out ({reason})"
+        case GameOver(winner, reason):
+            return f"game over: {winner} wins ({reason})" if winner else f"game over: no winner ({reason})"
+    raise TypeError(f"not a Vendetta event: {event!r}")

@@ -1,0 +1,433 @@
+"""``evolve(state, event) -> state``: one tiny handler per event type.
+
+Handlers never validate (a rule change must not stop an old game from
+loading); they only record what the event says happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from msgspec.structs import replace
+
+from . import components as comp
+from . import events as ev
+from .board import sq, start_space
+from .model import Chopper, Player, Slam, State, Tile, Token, Turn, Vehicle, Wreck
+
+_HANDLERS: dict[type, Callable[[State, object], State]] = {}
+
+
+def handles(cls):
+    def register(fn):
+        _HANDLERS[cls] = fn
+        return fn
+
+    return register
+
+
+def evolve(state: State, event) -> State:
+    """Fold one event into the state."""
+    state = _HANDLERS[type(event)](state, event)
+    return replace(state, version=state.version + 1)
+
+
+# --------------------------------------------------------------- helpers
+def _vehicle(state: State, vid: str, **changes) -> State:
+    return replace(state, vehicles=tuple(replace(v, **changes) if v.id == vid else v for v in state.vehicles))
+
+
+def _player(state: State, name: str, **changes) -> State:
+    return replace(state, players=tuple(replace(p, **changes) if p.name == name else p for p in state.players))
+
+
+def _turn(state: State, **changes) -> State:
+    return replace(state, turn=replace(state.turn, **changes))
+
+
+def _pop_script(state: State, die: str, scripted: int | bool) -> State:
+    if not scripted:
+        return state
+    script = dict(state.script)
+    script[die] = script[die][int(scripted):]
+    return replace(state, script=script)
+
+
+def _count(pile: dict[str, int], kind: str, delta: int) -> dict[str, int]:
+    pile = dict(pile)
+    pile[kind] = pile.get(kind, 0) + delta
+    return pile
+
+
+# -------------------------------------------------------------- set-up
+@handles(ev.GameStarted)
+def _started(state: State, e: ev.GameStarted) -> State:
+    pos = e.position
+    c = comp.default()
+    players = tuple(
+        Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
+    )
+    listed = {v.id: v for v in pos.vehicles}
+    all_ids = [(p, f"{p.color}-{kind}", kind) for p in pos.players for kind in c.crews[p.crew].vehicles]
+    vehicles = []
+    for i, (p, vid, kind) in enumerate(all_ids):
+        setup = listed.get(vid)
+        lane = (i * comp.LANES) // len(all_ids)
+        size = comp.SIZES[kind]
+        if setup is None or setup.at == "start":
+            v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True)
+        elif setup.at == "eliminated":
+            v = Vehicle(vid, p.name, kind, size, None, status="eliminated")
+        else:
+            v = Vehicle(vid, p.name, kind, size, sq(setup.at))
+        if setup is not None and v.status != "eliminated":
+            inoperable = len(setup.damage) >= 2
+            v = replace(
+                v,
+                damage=tuple(setup.damage),
+                status="inoperable" if inoperable else "operational",
+                facing="B" if inoperable else setup.facing,
+                moved=setup.moved,
+                momentum=setup.momentum,
+            )
+        vehicles.append(v)
+    hazard_pile = dict(c.hazards)
+    tokens = []
+    for t in pos.tokens or ():
+        tokens.append(Token(sq(t.at), t.kind, t.face_up))
+        if t.kind is not None:
+            hazard_pile[t.kind] -= 1
+    damage_pile = dict(c.damage)
+    for v in vehicles:
+        for d in v.damage:
+            damage_pile[d] -= 1
+    wrecks = tuple(Wreck(f"wreck-{i + 1}", sq(w.at)) for i, w in enumerate(pos.wrecks))
+    chop = {ch.owner: ch.at for ch in pos.choppers}
+    choppers = tuple(Chopper(p.name, sq(chop[p.name]) if chop.get(p.name) else None) for p in pos.players)
+    script = {
+        "slam": pos.script.slam, "direction": pos.script.direction, "shot": pos.script.shot,
+        "stunt": tuple(map(str, pos.script.stunt)), "road": tuple(map(str, pos.script.road)),
+        "movement": tuple(map(str, pos.script.movement)), "damage": pos.script.damage, "hazard": pos.script.hazard,
+    }
+    return State(
+        seed=pos.seed,
+        rules_version=e.rules_version,
+        phase="setup",
+        players=players,
+        vehicles=tuple(vehicles),
+        wrecks=wrecks,
+        choppers=choppers,
+        tokens=tuple(tokens),
+        terrain=tuple((sq(t.at), t.kind) for t in pos.terrain),
+        fill=pos.fill,
+        starting_players=len(players),
+        hazard_pile=hazard_pile,
+        damage_pile=damage_pile,
+        round=pos.round,
+        first_player=pos.first_player or pos.active_player,
+        turn_number=pos.turn,
+        road_die=pos.road_die,
+        wreck_counter=len(wrecks),
+        script=script,
+    )
+
+
+@handles(ev.RoadLaid)
+def _road(state: State, e: ev.RoadLaid) -> State:
+    return replace(state, road=tuple(Tile(s, i) for i, s in enumerate(e.road)), tile_pile=e.pile)
+
+
+@handles(ev.HazardsPlaced)
+def _hazards(state: State, e: ev.HazardsPlaced) -> State:
+    return replace(state, tokens=state.tokens + tuple(Token(sq(s)) for s in e.spaces))
+
+
+@handles(ev.InitiativeRolled)
+def _initiative(state: State, e: ev.InitiativeRolled) -> State:
+    return _pop_script(state, "movement", e.scripted)
+
+
+@handles(ev.FirstPlayerChosen)
+def _first(state: State, e: ev.FirstPlayerChosen) -> State:
+    return replace(state, first_player=e.player)
+
+
+@handles(ev.RoundStarted)
+def _round_started(state: State, e: ev.RoundStarted) -> State:
+    return replace(state, round=e.round, first_player=e.first_player, phase="playing")
+
+
+@handles(ev.RoundEnded)
+def _round_ended(state: State, e: ev.RoundEnded) -> State:
+    return replace(
+        state,
+        players=tuple(replace(p, dice=(), command_used=False, turns=0) for p in state.players),
+        vehicles=tuple(replace(v, moved=False, momentum=0) for v in state.vehicles),
+        turn_number=0,
+        turn=None,
+    )
+
+
+@handles(ev.DiceRolled)
+def _dice(state: State, e: ev.DiceRolled) -> State:
+    return _pop_script(_player(state, e.player, dice=e.dice), "movement", e.scripted)
+
+
+@handles(ev.RoadDieRolled)
+def _road_die(state: State, e: ev.RoadDieRolled) -> State:
+    return _pop_script(replace(state, road_die=e.value), "road", e.scripted)
+
+
+# ---------------------------------------------------------------- turns
+@handles(ev.TurnStarted)
+def _turn_started(state: State, e: ev.TurnStarted) -> State:
+    return replace(state, turn=Turn(e.player), turn_number=e.number, phase="playing")
+
+
+def _spend(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+    i = dice.index(die)
+    return dice[:i] + dice[i + 1:]
+
+
+@handles(ev.DieAssigned)
+def _assigned(state: State, e: ev.DieAssigned) -> State:
+    p = next(p for p in state.players if p.name == e.player)
+    state = _player(state, e.player, dice=_spend(p.dice, e.die))
+    return _turn(state, car=e.car, die=e.die, momentum=e.momentum, phase="command")
+
+
+@handles(ev.Passed)
+def _passed(state: State, e: ev.Passed) -> State:
+    if e.die is not None:
+        p = next(p for p in state.players if p.name == e.player)
+        state = _player(state, e.player, dice=_spend(p.dice, e.die))
+    return state
+
+
+@handles(ev.CommandUsed)
+def _command(state: State, e: ev.CommandUsed) -> State:
+    if e.command == "none":
+        return _turn(state, phase="move")
+    p = next(p for p in state.players if p.name == e.player)
+    state = _player(state, e.player, dice=_spend(p.dice, e.die), command_used=True)
+    if e.command == "nitro":
+        return _turn(state, nitro=e.die, phase="move")
+    if e.command == "drift":
+        return _turn(state, drift=True, phase="move")
+    if e.command == "airstrike":
+        return _turn(state, phase="airstrike-place")
+    return _turn(state, phase="move")
+
+
+@handles(ev.ChopperPlaced)
+def _chopper(state: State, e: ev.ChopperPlaced) -> State:
+    at = sq(e.at)
+    choppers = tuple(replace(c, at=at) if c.owner == e.player else c for c in state.choppers)
+    return _turn(replace(state, choppers=choppers), chopper=at, phase="airstrike-target")
+
+
+@handles(ev.MoveStarted)
+def _move_started(state: State, e: ev.MoveStarted) -> State:
+    return _turn(state, phase="move", moves_left=e.moves, road_ok=e.road_ok)
+
+
+@handles(ev.VehicleMoved)
+def _moved(state: State, e: ev.VehicleMoved) -> State:
+    to = sq(e.to)
+    if e.vehicle.startswith("wreck-"):
+        return replace(state, wrecks=tuple(replace(w, at=to) if w.id == e.vehicle else w for w in state.wrecks))
+    state = _vehicle(state, e.vehicle, at=to, start=False)
+    t = state.turn
+    if t is not None and t.car == e.vehicle:
+        if e.how == "step":
+            state = _turn(state, moves_left=max(0, t.moves_left - e.cost), road_ok=t.road_ok and not e.offroad)
+        elif e.how == "slide":
+            state = _turn(state, oil=t.oil + (sq(e.frm),), road_ok=t.road_ok and not e.offroad)
+    return state
+
+
+@handles(ev.TokenRevealed)
+def _revealed(state: State, e: ev.TokenRevealed) -> State:
+    at = sq(e.at)
+    tokens = []
+    pile = state.hazard_pile
+    for t in state.tokens:
+        if t.at == at:
+            if t.kind is None:
+                pile = _count(pile, e.kind, -1)
+            t = Token(at, e.kind, True)
+        tokens.append(t)
+    return _pop_script(replace(state, tokens=tuple(tokens), hazard_pile=pile), "hazard", e.scripted)
+
+
+@handles(ev.TokenReturned)
+def _returned(state: State, e: ev.TokenReturned) -> State:
+    at = sq(e.at)
+    return replace(
+        state,
+        tokens=tuple(t for t in state.tokens if t.at != at),
+        hazard_pile=_count(state.hazard_pile, e.kind, +1),
+    )
+
+
+@handles(ev.WreckPlaced)
+def _wreck_placed(state: State, e: ev.WreckPlaced) -> State:
+    return replace(state, wrecks=state.wrecks + (Wreck(e.wreck, sq(e.at)),), wreck_counter=state.wreck_counter + 1)
+
+
+@handles(ev.WreckRemoved)
+def _wreck_removed(state: State, e: ev.WreckRemoved) -> State:
+    return replace(state, wrecks=tuple(w for w in state.wrecks if w.id != e.wreck))
+
+
+@handles(ev.DieRolled)
+def _die_rolled(state: State, e: ev.DieRolled) -> State:
+    return _pop_script(state, e.die, e.scripted)
+
+
+@handles(ev.SlamStarted)
+def _slam_started(state: State, e: ev.SlamStarted) -> State:
+    return replace(state, slam=Slam(e.top, e.bottom, sq(e.at), "", ""))
+
+
+@handles(ev.SlamRolled)
+def _slam_rolled(state: State, e: ev.SlamRolled) -> State:
+    state = _pop_script(state, "slam", e.scripted_slam)
+    state = _pop_script(state, "direction", e.scripted_direction)
+    return replace(state, slam=replace(state.slam, slam=e.slam, direction=e.direction, chooser=e.chooser))
+
+
+@handles(ev.SlamAnswered)
+def _slam_answered(state: State, e: ev.SlamAnswered) -> State:
+    return replace(state, slam=replace(state.slam, chooser=None, rerolled=e.reroll))
+
+
+@handles(ev.SlamResolved)
+def _slam_resolved(state: State, e: ev.SlamResolved) -> State:
+    return replace(state, slam=None)
+
+
+@handles(ev.DriftUsed)
+def _drift(state: State, e: ev.DriftUsed) -> State:
+    return _turn(state, drift=False)
+
+
+@handles(ev.MovementEnded)
+def _movement_ended(state: State, e: ev.MovementEnded) -> State:
+    if state.turn is not None and state.turn.car == e.car:
+        return _turn(state, moves_left=0, stopped=True)
+    return state
+
+
+@handles(ev.MoveFinished)
+def _move_finished(state: State, e: ev.MoveFinished) -> State:
+    return _turn(state, phase="shoot", moves_left=0)
+
+
+@handles(ev.RoadBonusChosen)
+def _road_bonus(state: State, e: ev.RoadBonusChosen) -> State:
+    if e.take:
+        return _turn(state, road_taken=True, moves_left=e.value, phase="move")
+    return _turn(state, road_taken=True)
+
+
+@handles(ev.ShotFired)
+def _shot(state: State, e: ev.ShotFired) -> State:
+    return _pop_script(state, "shot", e.scripted)
+
+
+@handles(ev.DamageDrawn)
+def _damage(state: State, e: ev.DamageDrawn) -> State:
+    v = next(v for v in state.vehicles if v.id == e.car)
+    state = replace(state, damage_pile=_count(state.damage_pile, e.token, -1))
+    state = _vehicle(state, e.car, damage=v.damage + (e.token,))
+    return _pop_script(state, "damage", e.scripted)
+
+
+@handles(ev.DamageIgnored)
+def _damage_ignored(state: State, e: ev.DamageIgnored) -> State:
+    return state
+
+
+@handles(ev.CarDisabled)
+def _disabled(state: State, e: ev.CarDisabled) -> State:
+    return _vehicle(state, e.car, status="inoperable", facing="B")
+
+
+@handles(ev.CarRepaired)
+def _repaired(state: State, e: ev.CarRepaired) -> State:
+    v = next(v for v in state.vehicles if v.id == e.car)
+    damage = list(v.damage)
+    damage.remove(e.token)
+    state = replace(state, damage_pile=_count(state.damage_pile, e.token, +1))
+    return _vehicle(state, e.car, damage=tuple(damage), status="operational", facing="F")
+
+
+@handles(ev.VehicleEliminated)
+def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
+    if e.vehicle.startswith("wreck-"):
+        return replace(state, wrecks=tuple(w for w in state.wrecks if w.id != e.vehicle))
+    v = next(v for v in state.vehicles if v.id == e.vehicle)
+    pile = state.damage_pile
+    for d in v.damage:
+        pile = _count(pile, d, +1)
+    state = replace(state, damage_pile=pile)
+    return _vehicle(state, e.vehicle, at=None, start=False, status="eliminated", damage=())
+
+
+@handles(ev.TileRemoved)
+def _tile_removed(state: State, e: ev.TileRemoved) -> State:
+    lo, hi = comp.HALF * e.index, comp.HALF * (e.index + 1)
+    pile = state.hazard_pile
+    tokens = []
+    for t in state.tokens:
+        if lo <= t.at[1] < hi:
+            if t.kind is not None:
+                pile = _count(pile, t.kind, +1)
+        else:
+            tokens.append(t)
+    choppers = tuple(replace(c, at=None) if c.at is not None and c.at[1] < hi else c for c in state.choppers)
+    return replace(
+        state,
+        road=state.road[1:],
+        tile_pile=state.tile_pile + (e.returned_as,),
+        tokens=tuple(tokens),
+        hazard_pile=pile,
+        choppers=choppers,
+        wrecks=tuple(w for w in state.wrecks if w.at[1] >= hi),
+    )
+
+
+@handles(ev.TileAdded)
+def _tile_added(state: State, e: ev.TileAdded) -> State:
+    return replace(state, road=state.road + (Tile(e.side, e.index),), tile_pile=state.tile_pile[1:])
+
+
+@handles(ev.FinalPieceSet)
+def _final(state: State, e: ev.FinalPieceSet) -> State:
+    return replace(state, final_piece=e.index)
+
+
+@handles(ev.TurnEnded)
+def _turn_ended(state: State, e: ev.TurnEnded) -> State:
+    t = state.turn
+    if t is not None and t.car is not None:
+        v = next(v for v in state.vehicles if v.id == t.car)
+        if t.momentum:
+            state = _vehicle(state, t.car, momentum=v.momentum + 1)
+        else:
+            state = _vehicle(state, t.car, moved=True)
+    p = next(p for p in state.players if p.name == e.player)
+    state = _player(state, e.player, turns=p.turns + 1)
+    return replace(state, turn=None)
+
+
+@handles(ev.PlayerOut)
+def _out(state: State, e: ev.PlayerOut) -> State:
+    return _player(state, e.player, out=True)
+
+
+@handles(ev.GameOver)
+def _over(state: State, e: ev.GameOver) -> State:
+    return replace(state, phase="over", winner=e.winner, end_reason=e.reason, slam=None)
+

@@ -1,0 +1,135 @@
+"""The Vendetta vocabulary: the state of a game as frozen msgspec structs.
+
+Read like the rulebook: a game has players (each a crew with movement dice,
+a command board and a chopper), vehicles on a road of three tiles, wrecks,
+hazard tokens, piles of hazard and damage tokens, the road die, and the one
+turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+Space = tuple[int, int]
+
+
+class Player(msgspec.Struct, frozen=True):
+    name: str
+    color: str
+    crew: str
+    dice: tuple[int, ...] = ()
+    command_used: bool = False
+    out: bool = False
+    turns: int = 0  # turns taken this round
+
+
+class Vehicle(msgspec.Struct, frozen=True):
+    """A car (or, later, another land vehicle).  ``at`` is None once eliminated.
+
+    ``start`` is True while the car waits in the starting area, in which case
+    ``at`` is its lane's virtual space just behind the rear tile (number 0).
+    """
+
+    id: str
+    owner: str
+    kind: str
+    size: str
+    at: Space | None
+    start: bool = False
+    facing: str = "F"
+    status: str = "operational"
+    damage: tuple[str, ...] = ()
+    moved: bool = False
+    momentum: int = 0
+
+
+class Wreck(msgspec.Struct, frozen=True):
+    """A wreck on the road: an ownerless obstacle; for shots and slams it is Large."""
+
+    id: str
+    at: Space
+
+
+class Chopper(msgspec.Struct, frozen=True):
+    owner: str
+    at: Space | None = None
+
+
+class Token(msgspec.Struct, frozen=True):
+    """A hazard token on a space.  ``kind`` is None for a face-down token whose
+    kind has not been drawn yet (it is drawn from the pile when revealed)."""
+
+    at: Space
+    kind: str | None = None
+    face_up: bool = False
+
+
+class Tile(msgspec.Struct, frozen=True):
+    """A road piece on the table: which side shows and its place in the road.
+
+    ``index`` counts pieces laid since the start (0 = the starting piece); the
+    piece holds half-spaces ``16 * index`` to ``16 * index + 15``.
+    """
+
+    side: str
+    index: int
+
+
+class Turn(msgspec.Struct, frozen=True):
+    """The turn being played: the assigned car and the progress of its move."""
+
+    player: str
+    phase: str = "assign"  # assign | command | airstrike-place | airstrike-target | move | road-bonus | shoot
+    car: str | None = None
+    die: int = 0
+    momentum: bool = False
+    nitro: int = 0
+    drift: bool = False  # a drift is ready to pass the next vehicle
+    moves_left: int = 0
+    stopped: bool = False  # movement ended by damage, a slam or a mine
+    road_ok: bool = True  # started on road and moved only on road so far
+    road_taken: bool = False
+    chopper: Space | None = None  # where this turn's air attack placed the chopper
+    oil: tuple[Space, ...] = ()  # oil slicks already slid on this turn (each once)
+
+
+class Slam(msgspec.Struct, frozen=True):
+    """A slam waiting for the larger vehicle's owner to accept or reroll."""
+
+    top: str
+    bottom: str
+    at: Space
+    slam: str
+    direction: str
+    chooser: str | None = None
+    rerolled: bool = False
+
+
+class State(msgspec.Struct, frozen=True):
+    seed: int = 0
+    version: int = 0
+    rules_version: str = ""
+    phase: str = "new"  # new | playing | over
+    players: tuple[Player, ...] = ()
+    vehicles: tuple[Vehicle, ...] = ()
+    wrecks: tuple[Wreck, ...] = ()
+    choppers: tuple[Chopper, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    terrain: tuple[tuple[Space, str], ...] = ()  # overrides from a position
+    fill: str | None = None  # "road": every space plain road, no hazard spaces
+    road: tuple[Tile, ...] = ()  # rear to front
+    tile_pile: tuple[str, ...] = ()  # sides showing, top first
+    final_piece: int | None = None
+    starting_players: int = 0
+    hazard_pile: dict[str, int] = {}
+    damage_pile: dict[str, int] = {}
+    round: int = 0
+    first_player: str | None = None
+    turn_number: int = 0  # turns started this round
+    road_die: int | None = None
+    turn: Turn | None = None
+    slam: Slam | None = None
+    wreck_counter: int = 0
+    winner: str | None = None
+    end_reason: str | None = None
+    script: dict[str, tuple[str, ...]] = {}

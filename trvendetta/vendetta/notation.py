@@ -1,0 +1,84 @@
+"""``trv turn`` flags read as answers to the turn's successive decisions.
+
+Parsing reuses the rules (python-chess style): each flag is turned into a
+candidate action and the engine checks it against the legal options, so there
+is no second copy of the rules here.
+"""
+
+from __future__ import annotations
+
+from . import board as b
+from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .rules import pending
+
+COMMANDS = ("nitro", "drift", "repair", "airstrike")
+
+
+class TurnDriver:
+    """Answers the pending decisions of one turn from ``trv turn`` flags.
+
+    ``next(state)`` returns the next action, or None when the flags do not
+    answer the pending decision (it belongs to someone else, or a flag is
+    missing) or the turn is over.
+    """
+
+    def __init__(self, flags: dict):
+        self.flags = flags
+        self.path = list(flags.get("path") or [])
+        self.explicit_path = flags.get("path") is not None
+        self.turn_key: tuple | None = None
+        self.player: str | None = None
+
+    def _car_id(self, state, name: str) -> str:
+        car = self.flags.get("car")
+        if car is None:
+            return ""
+        if "-" in car:
+            return car
+        return f"{b.player(state, name).color}-{car}"
+
+    def next(self, state):
+        d = pending(state)
+        if d is None or state.turn is None:
+            return None
+        key = (state.round, state.turn_number)
+        if self.turn_key is None:
+            self.turn_key, self.player = key, state.turn.player
+        if key != self.turn_key or d.player != self.player:
+            return None
+        f = self.flags
+        kind = d.kind
+        if kind == "assign":
+            if f.get("assign") is None or f.get("car") is None:
+                return None
+            return AssignDie(self._car_id(state, d.player), int(f["assign"]), bool(f.get("momentum")))
+        if kind == "command":
+            command = f.get("command")
+            if not command:
+                return NoCommand()
+            target = None
+            if command == "repair":
+                target = f.get("repair")
+                if target and "-" not in target:
+                    target = f"{b.player(state, d.player).color}-{target}"
+            die = f.get("command_die")
+            if die is None:
+                return None
+            return UseCommand(command, int(die), target)
+        if kind == "airstrike-place":
+            return PlaceChopper(f["airstrike_at"]) if f.get("airstrike_at") else None
+        if kind == "airstrike-target":
+            return Shoot(f["airstrike_target"]) if f.get("airstrike_target") else NoShoot()
+        if kind == "step":
+            if self.path:
+                return Step(self.path.pop(0).strip().upper())
+            return None if self.explicit_path else Step("F")
+        if kind == "road-bonus":
+            return RoadBonus(bool(f.get("road_die")))
+        if kind == "shoot":
+            if f.get("shoot"):
+                return Shoot(f["shoot"])
+            return NoShoot() if f.get("no_shoot") else None
+        if kind == "slam-reroll":
+            return None if f.get("reroll") is None else SlamReroll(bool(f["reroll"]))
+        return None

@@ -1,0 +1,227 @@
+"""Positions: set up any Vendetta game state directly, like a chess FEN.
+
+A :class:`Position` is what ``trv new --position FILE`` reads (TOML, format in
+the README) and what a new game records in its first event.  Omitted parts
+are decided by the seed at set-up (road, hazards, initiative, road die,
+dice).  ``validate`` refuses a position that breaks a rule with a
+:class:`PositionError` naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ..core import geometry
+from ..core.errors import PositionError
+from . import components as comp
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
+
+
+class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+class PlayerSetup(_Strict):
+    name: Name
+    color: Name
+    crew: str = "cars"
+    dice: tuple[int, ...] | None = None
+    command_used: bool = False
+    turns: int = 0  # turns already taken this round
+
+
+class VehicleSetup(_Strict):
+    id: str
+    at: str = "start"
+    facing: str = "F"
+    damage: tuple[str, ...] = ()
+    moved: bool = False
+    momentum: int = 0
+
+
+class TerrainSetup(_Strict):
+    at: str
+    kind: str
+
+
+class TokenSetup(_Strict):
+    at: str
+    kind: str | None = None
+    face_up: bool = False
+
+
+class WreckSetup(_Strict):
+    at: str
+
+
+class ChopperSetup(_Strict):
+    owner: str
+    at: str | None = None
+
+
+class Script(_Strict):
+    slam: tuple[str, ...] = ()
+    direction: tuple[str, ...] = ()
+    shot: tuple[str, ...] = ()
+    stunt: tuple[int, ...] = ()
+    road: tuple[int, ...] = ()
+    movement: tuple[int, ...] = ()
+    damage: tuple[str, ...] = ()
+    hazard: tuple[str, ...] = ()
+
+
+class Position(_Strict):
+    players: tuple[PlayerSetup, ...]
+    ruleset: str = "vendetta"
+    seed: int = 0
+    round: int = 1
+    active_player: str | None = None
+    first_player: str | None = None
+    turn: int = 0  # turns already started this round
+    road: tuple[str, ...] = ()
+    road_die: int | None = None
+    fill: str | None = None
+    vehicles: tuple[VehicleSetup, ...] = ()
+    terrain: tuple[TerrainSetup, ...] = ()
+    tokens: tuple[TokenSetup, ...] | None = None
+    wrecks: tuple[WreckSetup, ...] = ()
+    choppers: tuple[ChopperSetup, ...] = ()
+    script: Script = Script()
+
+
+def _space(text: str, field: str) -> tuple[int, int]:
+    try:
+        space = geometry.parse(text)
+    except Exception:
+        raise PositionError(field, f"{text!r} is not a space name (like 'c5')") from None
+    return space
+
+
+def validate(pos: Position, components: comp.Components | None = None) -> Position:
+    """Check a position against the rules; returns it unchanged or raises PositionError."""
+    c = components or comp.default()
+    if pos.ruleset != "vendetta":
+        raise PositionError("ruleset", f"{pos.ruleset!r} is not 'vendetta'")
+    n = len(pos.players)
+    if not 2 <= n <= 4:
+        raise PositionError("players", f"{n} players; Vendetta is for 2 to 4")
+    names = [p.name for p in pos.players]
+    colors = [p.color for p in pos.players]
+    if len(set(names)) != n:
+        raise PositionError("players", "two players share a name")
+    if len(set(colors)) != n:
+        raise PositionError("players", "two players share a color")
+    for i, p in enumerate(pos.players):
+        if p.crew not in c.crews:
+            raise PositionError(f"players[{i}].crew", f"unknown crew {p.crew!r}; known: {', '.join(c.crews)}")
+        if p.dice is not None:
+            if len(p.dice) > c.crews[p.crew].dice:
+                raise PositionError(f"players[{i}].dice", f"{len(p.dice)} dice; a crew has {c.crews[p.crew].dice}")
+            for d in p.dice:
+                if not 1 <= d <= 6:
+                    raise PositionError(f"players[{i}].dice", f"die value {d} is not 1-6")
+    if pos.round < 1:
+        raise PositionError("round", "must be 1 or more")
+    for field in ("active_player", "first_player"):
+        value = getattr(pos, field)
+        if value is not None and value not in names:
+            raise PositionError(field, f"{value!r} is not a player; players: {', '.join(names)}")
+    if not 0 <= pos.turn < 3 * n:
+        raise PositionError("turn", f"must be 0 to {3 * n - 1}")
+    if pos.road:
+        if len(pos.road) != 3:
+            raise PositionError("road", f"{len(pos.road)} tile sides; the road is 3 pieces, rear to front")
+        seen = set()
+        for i, side in enumerate(pos.road):
+            if side not in c.sides:
+                raise PositionError(f"road[{i}]", f"unknown tile side {side!r}; known: {', '.join(c.sides)}")
+            if c.sides[side].tile in seen:
+                raise PositionError(f"road[{i}]", f"{side!r} is the other side of a tile already in the road")
+            seen.add(c.sides[side].tile)
+    if pos.road_die is not None and pos.road_die not in {int(f) for f in c.dice["road"].faces}:
+        raise PositionError("road_die", f"{pos.road_die} is not a road die face")
+    if pos.fill not in (None, "road"):
+        raise PositionError("fill", f"{pos.fill!r}; the only fill is 'road'")
+    top = 3 * 8
+    ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
+    occupied: dict[tuple[int, int], str] = {}
+    seen_ids = set()
+    for i, v in enumerate(pos.vehicles):
+        f = f"vehicles[{i}]"
+        if v.id not in ids:
+            raise PositionError(f"{f}.id", f"unknown vehicle {v.id!r}; known: {', '.join(ids)}")
+        if v.id in seen_ids:
+            raise PositionError(f"{f}.id", f"{v.id} listed twice")
+        seen_ids.add(v.id)
+        if v.facing not in ("F", "B"):
+            raise PositionError(f"{f}.facing", f"{v.facing!r}; a car on the road faces F or B")
+        if len(v.damage) > 2:
+            raise PositionError(f"{f}.damage", "a car holds at most two damage tokens")
+        for t in v.damage:
+            if t not in comp.DAMAGE_KINDS:
+                raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
+        if not 0 <= v.momentum <= 2:
+            raise PositionError(f"{f}.momentum", "momentum is 0, 1 or 2")
+        if v.at not in ("start", "eliminated"):
+            space = _on_road(v.at, f"{f}.at", top)
+            if space in occupied:
+                raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
+            occupied[space] = v.id
+    for i, w in enumerate(pos.wrecks):
+        space = _on_road(w.at, f"wrecks[{i}].at", top)
+        if space in occupied:
+            raise PositionError(f"wrecks[{i}].at", f"{w.at} is already occupied by {occupied[space]}")
+        occupied[space] = "a wreck"
+    for i, t in enumerate(pos.terrain):
+        _on_road(t.at, f"terrain[{i}].at", top)
+        if t.kind not in ("road", "offroad", "mud", "impassable"):
+            raise PositionError(f"terrain[{i}].kind", f"{t.kind!r}; one of road, offroad, mud, impassable")
+    token_spaces = set()
+    for i, t in enumerate(pos.tokens or ()):
+        space = _on_road(t.at, f"tokens[{i}].at", top)
+        if space in token_spaces:
+            raise PositionError(f"tokens[{i}].at", f"two tokens on {t.at}")
+        token_spaces.add(space)
+        if t.kind is not None and t.kind not in comp.HAZARD_KINDS:
+            raise PositionError(f"tokens[{i}].kind", f"unknown hazard {t.kind!r}; known: {', '.join(comp.HAZARD_KINDS)}")
+        if t.face_up and t.kind is None:
+            raise PositionError(f"tokens[{i}].kind", "a face-up token needs a kind")
+    for i, ch in enumerate(pos.choppers):
+        if ch.owner not in names:
+            raise PositionError(f"choppers[{i}].owner", f"{ch.owner!r} is not a player")
+        if ch.at is not None:
+            _on_road(ch.at, f"choppers[{i}].at", top)
+    s = pos.script
+    checks = (
+        ("slam", s.slam, c.dice["slam"].faces), ("direction", s.direction, c.dice["direction"].faces),
+        ("shot", s.shot, c.dice["shot"].faces), ("stunt", tuple(map(str, s.stunt)), c.dice["stunt"].faces),
+        ("road", tuple(map(str, s.road)), c.dice["road"].faces),
+        ("movement", tuple(map(str, s.movement)), c.dice["movement"].faces),
+        ("damage", s.damage, comp.DAMAGE_KINDS), ("hazard", s.hazard, comp.HAZARD_KINDS),
+    )
+    for field, values, allowed in checks:
+        for v in values:
+            if v not in allowed:
+                raise PositionError(f"script.{field}", f"{v!r} is not a face; faces: {', '.join(dict.fromkeys(allowed))}")
+    return pos
+
+
+def _on_road(text: str, field: str, top: int) -> tuple[int, int]:
+    space = _space(text, field)
+    lane = space[0]
+    num = geometry.number(space)
+    if not 0 <= lane < comp.LANES or not 1 <= num <= top:
+        raise PositionError(field, f"{text} is off the road (lanes a-f, spaces 1-{top})")
+    return space
+
+
+def from_dict(data: dict) -> Position:
+    """Decode (strictly) and validate a position read from TOML or JSON."""
+    try:
+        pos = msgspec.convert(data, Position, strict=True)
+    except msgspec.ValidationError as exc:
+        raise PositionError("file", str(exc)) from None
+    return validate(pos)

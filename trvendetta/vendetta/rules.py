@@ -1,0 +1,348 @@
+"""The rules: set-up, the pending decision, and ``decide``.
+
+``pending(state)`` is the one decision the game waits for (or None when the
+next step is automatic or the game is over); ``decide`` checks the action
+against it, resolves it, then *advances* through every automatic step
+(ending turns and rounds, rolling dice) until the next real decision.
+"""
+
+from __future__ import annotations
+
+from ..core import geometry
+from ..core.protocol import Decision
+from ..core.rng import Rng
+from . import board as b
+from . import components as comp
+from . import effects as fx
+from . import events as ev
+from .actions import AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .context import Ctx, GameEnds, Suspend
+from .model import State
+from .position import Position
+
+RULES_VERSION = "1"
+
+
+# ------------------------------------------------------------------ set-up
+def start(position: Position) -> list:
+    """Every set-up event of a new game, from a validated position.
+
+    Rules (set-up): road assembly (rear piece is a starting piece, two more
+    drawn), hazards by player count, initiative (lowest total first, ties
+    reroll), the first road die, then round 1 begins.
+    """
+    ctx = Ctx(State(), Rng.for_action(position.seed, 0))
+    ctx.emit(ev.GameStarted(position, RULES_VERSION))
+    c = comp.default()
+    tiles = c.tiles()
+    if position.road:
+        road = list(position.road)
+    else:
+        start_tile = c.sides[c.start_sides()[0]].tile
+        road = [ctx.rng.pick(tiles[start_tile])]
+    used = {c.sides[s].tile for s in road}
+    rest = [ctx.rng.pick(tiles[t]) for t in ctx.rng.shuffled([t for t in tiles if t not in used])]
+    need = 3 - len(road)
+    ctx.emit(ev.RoadLaid(tuple(road + rest[:need]), tuple(rest[need:])))
+    road = road + rest[:need]
+    n = len(position.players)
+    if n == 2:
+        ctx.emit(ev.FinalPieceSet(4))  # the fifth road piece is the final piece
+    if position.tokens is None:
+        for index, side in enumerate(road):
+            fx.place_hazards(ctx, index, side, n if c.sides[side].start else None)
+    first = position.first_player or position.active_player
+    if first is None:
+        first = _initiative(ctx, [p.name for p in position.players])
+        ctx.emit(ev.FirstPlayerChosen(first))
+    if position.road_die is None:
+        _roll_road_die(ctx)
+    ctx.emit(ev.RoundStarted(position.round, first))
+    for p in position.players:
+        if p.dice is None:
+            _roll_dice(ctx, p.name)
+    active = position.active_player or first
+    ctx.emit(ev.TurnStarted(active, position.turn + 1))
+    _advance(ctx)
+    return ctx.events
+
+
+def _initiative(ctx: Ctx, names: list[str]) -> str:
+    """Everyone rolls their movement dice; lowest total goes first; ties reroll."""
+    while True:
+        totals = {}
+        for name in names:
+            n = comp.default().crews[b.player(ctx.state, name).crew].dice
+            dice, scripted = ctx.roll_movement(n)
+            ctx.emit(ev.InitiativeRolled(name, dice, scripted))
+            totals[name] = sum(dice)
+        low = min(totals.values())
+        names = [n for n in names if totals[n] == low]
+        if len(names) == 1:
+            return names[0]
+
+
+def _roll_road_die(ctx: Ctx) -> None:
+    face, scripted = ctx.roll("road")
+    ctx.emit(ev.RoadDieRolled(int(face), scripted))
+
+
+def _roll_dice(ctx: Ctx, name: str) -> None:
+    n = comp.default().crews[b.player(ctx.state, name).crew].dice
+    dice, scripted = ctx.roll_movement(n)
+    ctx.emit(ev.DiceRolled(name, dice, scripted))
+
+
+# --------------------------------------------------------- the decision
+def pending(state: State) -> Decision | None:
+    """The decision the game waits for, or None (over, or an automatic step)."""
+    if state.phase != "playing":
+        return None
+    if state.slam is not None and state.slam.chooser is not None:
+        return Decision(state.slam.chooser, "slam-reroll", (SlamReroll(True), SlamReroll(False)),
+                        f"reroll both slam dice ({state.slam.slam}, {state.slam.direction})?")
+    t = state.turn
+    if t is None or b.player(state, t.player).out:
+        return None
+    name = t.player
+    if t.phase == "assign":
+        return Decision(name, "assign", tuple(_assign_options(state, name)), "assign a die to a car")
+    if t.phase == "command":
+        options = _command_options(state, name)
+        return Decision(name, "command", tuple(options), "use a command?") if options else None
+    if t.phase == "airstrike-place":
+        spaces = _chopper_spaces(state)
+        return Decision(name, "airstrike-place", tuple(PlaceChopper(s) for s in spaces), "place your chopper") if spaces else None
+    if t.phase == "airstrike-target":
+        targets = b.front_arc_targets(state, t.chopper)
+        if not targets:
+            return None
+        return Decision(name, "airstrike-target", tuple([Shoot(x) for x in targets] + [NoShoot()]), "chopper fires at?")
+    car = b.vehicle(state, t.car) if t.car else None
+    operational = car is not None and car.status == "operational" and car.at is not None
+    if t.phase == "move":
+        if not operational or t.stopped:
+            return None
+        if t.moves_left > 0:
+            return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} moves left")
+        if _road_bonus_allowed(state):
+            return Decision(name, "road-bonus", (RoadBonus(True), RoadBonus(False)), f"take the road die (+{state.road_die})?")
+        return None
+    if t.phase == "shoot":
+        if not operational:
+            return None
+        targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
+        if not targets:
+            return None
+        return Decision(name, "shoot", tuple([Shoot(x) for x in targets] + [NoShoot()]), "fire?")
+    return None
+
+
+def _assign_options(state: State, name: str) -> list:
+    """Assign: an unmoved operational car; momentum only when none is left
+    (a car that already moved, at most twice a round)."""
+    dice = sorted(set(b.player(state, name).dice))
+    cars = [v for v in state.vehicles if v.owner == name and v.status == "operational" and v.at is not None]
+    unmoved = [v for v in cars if not v.moved]
+    if unmoved:
+        options = [AssignDie(v.id, d) for v in unmoved for d in dice]
+    else:
+        options = [AssignDie(v.id, d, True) for v in cars if v.momentum < 2 for d in dice]
+    return options or [Pass()]
+
+
+def _command_options(state: State, name: str) -> list:
+    """Commands, once a round, with a second die: Nitro 1-3 (not with
+    momentum), Drift 3-5, Repair 6 (a damaged car of yours), Air Attack any
+    die but not in round 1."""
+    p = b.player(state, name)
+    t = state.turn
+    if p.command_used or not p.dice:
+        return []
+    options: list = [NoCommand()]
+    for d in sorted(set(p.dice)):
+        if 1 <= d <= 3 and not t.momentum:
+            options.append(UseCommand("nitro", d))
+        if 3 <= d <= 5:
+            options.append(UseCommand("drift", d))
+        if d == 6:
+            for v in state.vehicles:
+                if v.owner == name and v.damage and v.at is not None:
+                    options.append(UseCommand("repair", d, v.id))
+        if state.round > 1:
+            options.append(UseCommand("airstrike", d))
+    return options
+
+
+def _chopper_spaces(state: State) -> list[str]:
+    """Air Attack: any empty space of the road (no vehicle, wreck or chopper)."""
+    busy = {v.at for v in state.vehicles if v.at is not None and not v.start}
+    busy |= {w.at for w in state.wrecks} | b.chopper_spaces(state)
+    out = []
+    lo, hi = b.rear_y(state), b.front_y(state)
+    for y in range(lo, hi):
+        for lane in range(comp.LANES):
+            if (lane + y) % 2 == 0 and (lane, y) not in busy:
+                out.append(b.nm((lane, y)))
+    return out
+
+
+def _road_bonus_allowed(state: State) -> bool:
+    """Road die: the car started on road and moved only on road, no momentum;
+    offered once the base moves are done."""
+    t = state.turn
+    return bool(t.road_ok and not t.road_taken and not t.momentum and not t.stopped and state.road_die)
+
+
+# ------------------------------------------------------------------ decide
+def decide(state: State, action, rng: Rng, check) -> list:
+    """Resolve ``action`` (already checked legal by ``check``) and advance."""
+    decision = check(state, action)
+    ctx = Ctx(state, rng)
+    try:
+        _resolve(ctx, decision, action)
+        _advance(ctx)
+    except Suspend:
+        _settle(ctx)
+    except GameEnds:
+        pass
+    return ctx.events
+
+
+def _resolve(ctx: Ctx, decision: Decision, action) -> None:
+    s = ctx.state
+    t = s.turn
+    match action:
+        case SlamReroll(reroll):
+            ctx.emit(ev.SlamAnswered(decision.player, reroll))
+            if reroll:
+                fx.roll_slam(ctx, allow_reroll=False)
+            else:
+                fx.resolve_slam(ctx)
+        case AssignDie(car, die, momentum):
+            ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
+        case Pass():
+            dice = b.player(s, t.player).dice
+            ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
+            _end_turn(ctx)
+        case NoCommand():
+            ctx.emit(ev.CommandUsed(t.player, "none"))
+        case UseCommand(command, die, target):
+            ctx.emit(ev.CommandUsed(t.player, command, die, target))
+            if command == "repair":
+                v = b.vehicle(ctx.state, target)
+                ctx.emit(ev.CarRepaired(target, v.damage[-1]))
+        case PlaceChopper(at):
+            ctx.emit(ev.ChopperPlaced(t.player, at))
+        case Shoot(target):
+            shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+            _fire(ctx, shooter, target)
+            if t.phase == "shoot":
+                _end_turn(ctx)
+        case NoShoot():
+            if t.phase == "shoot":
+                _end_turn(ctx)
+            else:
+                _start_move(ctx)
+        case Step(direction):
+            car = b.vehicle(s, t.car)
+            fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
+        case RoadBonus(take):
+            ctx.emit(ev.RoadBonusChosen(t.car, take, s.road_die if take else 0))
+        case _:
+            raise TypeError(f"not a Vendetta action: {action!r}")
+
+
+def _fire(ctx: Ctx, shooter: str, target: str) -> None:
+    """Firing: roll the shot die; a face hits every size it shows; a hit wreck
+    is removed, a hit car takes one damage."""
+    face, scripted = ctx.roll("shot")
+    hit = b.size_of(ctx.state, target) in face
+    ctx.emit(ev.ShotFired(shooter, target, face, hit, scripted))
+    if hit:
+        fx.damage(ctx, target, f"a shot by {shooter}")
+
+
+def _start_move(ctx: Ctx) -> None:
+    t = ctx.state.turn
+    car = b.vehicle(ctx.state, t.car)
+    moves = 1 if t.momentum else t.die + t.nitro
+    road_ok = car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")
+    ctx.emit(ev.MoveStarted(car.id, moves, road_ok))
+
+
+def _end_turn(ctx: Ctx) -> None:
+    """End of turn: a car (of anyone) ending the turn on a chopper's space is eliminated."""
+    s = ctx.state
+    for chopper in s.choppers:
+        if chopper.at is None:
+            continue
+        for v in s.vehicles:
+            if v.at == chopper.at and not v.start and v.status != "eliminated":
+                fx.eliminate(ctx, v.id, f"ended the turn under {chopper.owner}'s chopper")
+    ctx.emit(ev.TurnEnded(ctx.state.turn.player))
+
+
+def _settle(ctx: Ctx) -> None:
+    """Out and game over: a player with no operational car is out; with 3+
+    players the first one out fixes the current front piece as the final
+    piece; the game ends when one player (or none) is left."""
+    s = ctx.state
+    if s.phase == "over":
+        return
+    for p in s.players:
+        if not p.out and not b.has_operational(s, p.name):
+            cars = [v for v in s.vehicles if v.owner == p.name]
+            reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
+            ctx.emit(ev.PlayerOut(p.name, reason))
+            if ctx.state.final_piece is None and s.starting_players >= 3:
+                ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
+    live = b.live_players(ctx.state)
+    if len(live) <= 1:
+        ctx.emit(ev.GameOver(live[0] if live else None, "the only player left with operational cars" if live else "no player has an operational car"))
+
+
+def _advance(ctx: Ctx) -> None:
+    """Take every automatic step until a decision is pending or the game ends."""
+    while True:
+        _settle(ctx)
+        s = ctx.state
+        if s.phase == "over" or pending(s) is not None:
+            return
+        t = s.turn
+        if t is None:
+            _next_turn(ctx)
+        elif b.player(s, t.player).out:
+            _end_turn(ctx)
+        elif t.phase in ("command", "airstrike-place", "airstrike-target"):
+            _start_move(ctx)
+        elif t.phase == "move":
+            car = b.vehicle(s, t.car)
+            ctx.emit(ev.MoveFinished(car.id, b.nm(car.at) if car.at is not None and not car.start else None))
+        elif t.phase == "shoot":
+            _end_turn(ctx)
+        else:
+            raise AssertionError(f"no progress from phase {t.phase}")
+
+
+def _next_turn(ctx: Ctx) -> None:
+    """Turns pass to the left; a round ends when every player has had three
+    turns; then the first player passes left, everyone rolls, and the new
+    first player rolls the road die."""
+    s = ctx.state
+    seats = [p.name for p in s.players]
+    start = seats.index(s.first_player)
+    order = [b.player(s, seats[(start + i) % len(seats)]) for i in range(len(seats))]
+    waiting = [p for p in order if not p.out and p.turns < 3]
+    if waiting:
+        fewest = min(p.turns for p in waiting)
+        nxt = next(p for p in waiting if p.turns == fewest)
+        ctx.emit(ev.TurnStarted(nxt.name, s.turn_number + 1))
+        return
+    ctx.emit(ev.RoundEnded(s.round))
+    first = next(p.name for p in order[1:] + order[:1] if not p.out)
+    ctx.emit(ev.RoundStarted(s.round + 1, first))
+    for p in ctx.state.players:
+        if not p.out:
+            _roll_dice(ctx, p.name)
+    _roll_road_die(ctx)

@@ -1,0 +1,125 @@
+"""Views of a state: the ``show --json`` document and the text board."""
+
+from __future__ import annotations
+
+from . import board as b
+from . import components as comp
+from .actions import describe_action
+from .model import State
+from .rules import pending
+
+ANSI = {"red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "purple": 35, "cyan": 36, "white": 37,
+        "black": 90, "orange": 91, "pink": 95}
+TERRAIN_CELL = {"road": " . ", "offroad": " : ", "mud": " ~ ", "impassable": "###"}
+TOKEN_CELL = {None: " ? ", "road": " r ", "mud": " m ", "oil-slick": " o ", "mine": " * ", "wreckage": " w "}
+
+
+def _at(v) -> str | None:
+    if v.at is None:
+        return None
+    return "start" if v.start else b.nm(v.at)
+
+
+def view(state: State) -> dict:
+    """The stable ``trv show --json`` document (the CLI adds game, version, head)."""
+    d = pending(state)
+    return {
+        "ruleset": "vendetta",
+        "round": state.round,
+        "active_player": state.turn.player if state.turn else None,
+        "pending": None if d is None else {"player": d.player, "kind": d.kind,
+                                           "options": [describe_action(o) for o in d.options]},
+        "finished": state.phase == "over",
+        "winner": state.winner,
+        "road_die": state.road_die,
+        "road": [{"name": t.side, "first": 8 * t.index + 1, "last": 8 * t.index + 8} for t in state.road],
+        "players": [{"name": p.name, "color": p.color, "crew": p.crew, "dice": list(p.dice),
+                     "command_used": p.command_used, "out": p.out} for p in state.players],
+        "vehicles": [{"id": v.id, "owner": v.owner, "kind": v.kind, "size": v.size, "at": _at(v),
+                      "facing": v.facing, "status": v.status, "damage": len(v.damage), "moved": v.moved,
+                      "momentum": v.momentum} for v in state.vehicles],
+        "choppers": [{"owner": c.owner, "at": b.nm(c.at) if c.at is not None else None} for c in state.choppers],
+        "wrecks": [b.nm(w.at) for w in state.wrecks],
+        "tokens": [{"at": b.nm(t.at), "kind": t.kind if t.face_up else None} for t in state.tokens],
+    }
+
+
+def _paint(text: str, color: str | None, on: bool) -> str:
+    if not on or color not in ANSI:
+        return text
+    return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
+
+
+def render(state: State, color: bool = False) -> str:
+    """The road (front at the top, staggered like the tiles) and the dashboards.
+
+    Cars are shown as colour initial + size (``rM``; lower case when
+    inoperable), wrecks ``XX``, choppers ``^`` + colour initial, hazard tokens
+    ``?`` face down or their initial once revealed.
+    """
+    if not state.road:
+        return "(no road yet)"
+    colors = {p.name: p.color for p in state.players}
+    cars = {v.at: v for v in state.vehicles if v.at is not None and not v.start}
+    wrecks = {w.at for w in state.wrecks}
+    choppers = {c.at: c.owner for c in state.choppers if c.at is not None}
+    tokens = {t.at: t for t in state.tokens}
+    lines = ["       " + "".join(f"{chr(97 + i)}   " for i in range(comp.LANES))]
+    for tile in reversed(state.road):
+        lo = comp.HALF * tile.index
+        marker = " (final piece)" if state.final_piece == tile.index else ""
+        lines.append(f"     --- {tile.side} (spaces {8 * tile.index + 1}-{8 * tile.index + 8}){marker} ---")
+        for y in range(lo + comp.HALF - 1, lo - 1, -1):
+            cells = []
+            for lane in range(comp.LANES):
+                if (lane + y) % 2:
+                    cells.append("    ")
+                    continue
+                sp = (lane, y)
+                if sp in cars:
+                    v = cars[sp]
+                    text = colors[v.owner][0] + v.size
+                    text = text.upper() if v.status == "operational" else text.lower()
+                    cell = _paint(f"[{text}", colors[v.owner], color) + ("^" if sp in choppers else "]")
+                elif sp in wrecks:
+                    cell = "[XX]"
+                elif sp in choppers:
+                    cell = _paint(f" ^{colors[choppers[sp]][0]} ", colors[choppers[sp]], color)
+                elif sp in tokens:
+                    t = tokens[sp]
+                    cell = TOKEN_CELL[t.kind if t.face_up else None] + " "
+                else:
+                    cell = TERRAIN_CELL[b.tile_terrain(state, sp)] + " "
+                cells.append(cell)
+            label = f"{(y - y % 2) // 2 + 1:>4}{'+' if y % 2 else ' '} "
+            lines.append(label + " " + "".join(cells).rstrip())
+    starters = [v for v in state.vehicles if v.start]
+    if starters:
+        lines.append("  start: " + ", ".join(f"{v.id}@{chr(97 + v.at[0])}" for v in starters))
+    lines.append("")
+    lines.append(f"round {state.round}   road die {state.road_die}   "
+                 + (f"{state.turn.player} to play" if state.turn else ""))
+    for p in state.players:
+        head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "")
+        dice = " ".join(map(str, p.dice)) or "-"
+        lines.append(_paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
+        for v in state.vehicles:
+            if v.owner != p.name:
+                continue
+            where = _at(v) or "-"
+            flags = []
+            if v.moved:
+                flags.append("moved")
+            if v.momentum:
+                flags.append(f"momentum {v.momentum}")
+            dmg = ", ".join(v.damage) or "no damage"
+            lines.append(f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}" + (f"  ({', '.join(flags)})" if flags else ""))
+    if state.phase == "over":
+        lines.append(f"game over: {state.winner or 'no winner'} ({state.end_reason})")
+    else:
+        d = pending(state)
+        if d is not None:
+            shown = [describe_action(o) for o in d.options]
+            more = f" ... ({len(shown)} options)" if len(shown) > 8 else ""
+            lines.append(f"waiting on {d.player}: {d.kind}: {', '.join(shown[:8])}{more}")
+    return "\n".join(lines)
