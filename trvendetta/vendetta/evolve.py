@@ -207,16 +207,16 @@ def _passed(state: State, e: ev.Passed) -> State:
 @handles(ev.CommandUsed)
 def _command(state: State, e: ev.CommandUsed) -> State:
     if e.command == "none":
-        return _turn(state, phase="move")
+        return _turn(state, phase="command-done")
     p = next(p for p in state.players if p.name == e.player)
     state = _player(state, e.player, dice=_spend(p.dice, e.die), command_used=True)
     if e.command == "nitro":
-        return _turn(state, nitro=e.die, phase="move")
+        return _turn(state, nitro=e.die, phase="command-done")
     if e.command == "drift":
-        return _turn(state, drift=True, phase="move")
+        return _turn(state, drift=True, phase="command-done")
     if e.command == "airstrike":
         return _turn(state, phase="airstrike-place")
-    return _turn(state, phase="move")
+    return _turn(state, phase="command-done")
 
 
 @handles(ev.ChopperPlaced)
@@ -333,6 +333,9 @@ def _road_bonus(state: State, e: ev.RoadBonusChosen) -> State:
 
 @handles(ev.ShotFired)
 def _shot(state: State, e: ev.ShotFired) -> State:
+    t = state.turn
+    if t is not None and t.phase in ("shoot", "airstrike-target"):
+        state = _turn(state, phase="done" if t.phase == "shoot" else "airstrike-done")
     return _pop_script(state, "shot", e.scripted)
 
 

@@ -79,7 +79,9 @@ class Turn(msgspec.Struct, frozen=True):
     """The turn being played: the assigned car and the progress of its move."""
 
     player: str
-    phase: str = "assign"  # assign | command | airstrike-place | airstrike-target | move | road-bonus | shoot
+    #: assign | command | command-done | airstrike-place | airstrike-target |
+    #: airstrike-done | move | shoot | done
+    phase: str = "assign"
     car: str | None = None
     die: int = 0
     momentum: bool = False

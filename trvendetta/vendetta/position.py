@@ -189,6 +189,22 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
             raise PositionError(f"tokens[{i}].kind", f"unknown hazard {t.kind!r}; known: {', '.join(comp.HAZARD_KINDS)}")
         if t.face_up and t.kind is None:
             raise PositionError(f"tokens[{i}].kind", "a face-up token needs a kind")
+    preset: dict[str, int] = {}
+    for t in pos.tokens or ():
+        if t.kind is not None:
+            preset[t.kind] = preset.get(t.kind, 0) + 1
+    for kind, count in preset.items():
+        if count > c.hazards[kind]:
+            raise PositionError("tokens", f"{count} {kind} tokens; the pile holds {c.hazards[kind]}")
+    if len(pos.tokens or ()) > sum(c.hazards.values()):
+        raise PositionError("tokens", f"{len(pos.tokens)} tokens; there are {sum(c.hazards.values())}")
+    held: dict[str, int] = {}
+    for v in pos.vehicles:
+        for t in v.damage:
+            held[t] = held.get(t, 0) + 1
+    for kind, count in held.items():
+        if count > c.damage[kind]:
+            raise PositionError("vehicles", f"{count} {kind} damage tokens held; the pile holds {c.damage[kind]}")
     for i, ch in enumerate(pos.choppers):
         if ch.owner not in names:
             raise PositionError(f"choppers[{i}].owner", f"{ch.owner!r} is not a player")

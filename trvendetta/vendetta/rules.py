@@ -237,8 +237,6 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
         case Shoot(target):
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
             _fire(ctx, shooter, target)
-            if t.phase == "shoot":
-                _end_turn(ctx)
         case NoShoot():
             if t.phase == "shoot":
                 _end_turn(ctx)
@@ -314,12 +312,12 @@ def _advance(ctx: Ctx) -> None:
             _next_turn(ctx)
         elif b.player(s, t.player).out:
             _end_turn(ctx)
-        elif t.phase in ("command", "airstrike-place", "airstrike-target"):
+        elif t.phase in ("command", "command-done", "airstrike-place", "airstrike-target", "airstrike-done"):
             _start_move(ctx)
         elif t.phase == "move":
             car = b.vehicle(s, t.car)
             ctx.emit(ev.MoveFinished(car.id, b.nm(car.at) if car.at is not None and not car.start else None))
-        elif t.phase == "shoot":
+        elif t.phase in ("shoot", "done"):
             _end_turn(ctx)
         else:
             raise AssertionError(f"no progress from phase {t.phase}")

@@ -1,0 +1,94 @@
+"""Player actions: each answers the one pending decision (tagged msgspec structs).
+
+Tags are stable strings; ``trv legal --json`` prints these objects and
+``trv act`` reads them back.  Names are imperative, as a player says them.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class Repair(_Action, tag="repair"):
+    """Double sixes: get one of your wrecked cars (still on a board) running again."""
+
+    car: str
+
+
+class NoRepair(_Action, tag="no-repair"):
+    """Double sixes, but repair nothing."""
+
+
+class AssignDie(_Action, tag="assign"):
+    """Use one yellow die for one running car (``road``: add the black die and keep to the road)."""
+
+    car: str
+    die: int
+    road: bool = False
+
+
+class Step(_Action, tag="step"):
+    """Move the car one space: F, FL or FR."""
+
+    direction: str
+
+
+class Stay(_Action, tag="stay"):
+    """Do not crash through a wreck: the car is blocked and does not move this turn."""
+
+
+class Ram(_Action, tag="ram"):
+    """Ram the opponent's car sharing the space the car landed on."""
+
+    car: str
+    target: str
+
+
+class Shoot(_Action, tag="shoot"):
+    """Shoot at the opponent's car one space ahead of the car."""
+
+    car: str
+    target: str
+
+
+class ChopperAttack(_Action, tag="chopper"):
+    """Fly the chopper to an opponent's running car and attack it."""
+
+    target: str
+
+
+class EndTurn(_Action, tag="end-turn"):
+    """Make no more attacks this turn."""
+
+
+Action = Union[Repair, NoRepair, AssignDie, Step, Stay, Ram, Shoot, ChopperAttack, EndTurn]
+
+
+def describe_action(action: Action) -> str:
+    """The printed name of an action (what ``trv decide`` matches)."""
+    match action:
+        case Repair(car):
+            return f"repair {car}"
+        case NoRepair():
+            return "no-repair"
+        case AssignDie(car, die, road):
+            return f"assign {die}{'+road' if road else ''} to {car}"
+        case Step(direction):
+            return direction
+        case Stay():
+            return "stay"
+        case Ram(car, target):
+            return f"ram {target} with {car}"
+        case Shoot(car, target):
+            return f"shoot {target} with {car}"
+        case ChopperAttack(target):
+            return f"chopper {target}"
+        case EndTurn():
+            return "end-turn"
+    raise TypeError(f"not a classic action: {action!r}")
