@@ -1,0 +1,145 @@
+"""What every command shares: the store and game in the context, --json, errors, output."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+import msgspec
+from eventsourcing.persistence import PersistenceError
+
+from event_store import GameStore, Loaded, default_db_path
+from trvendetta.core.errors import RuleViolation, TrvError
+
+#: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
+MAX_ACTIONS_PER_COMMAND = 10_000
+
+
+class TrvGroup(click.Group):
+    """A group that turns every domain error into a one-line message and exit 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TrvError as exc:
+            raise click.ClickException(str(exc)) from None
+        except (PersistenceError, sqlite3.Error) as exc:
+            raise click.ClickException(f"game store: {exc}") from None
+
+
+class Session:
+    """The command's view of the store: opened on first use, closed when the command ends."""
+
+    def __init__(self, ctx: click.Context, db: str | None, game: str | None):
+        self.ctx = ctx
+        self.db_given = db is not None
+        self.db = db if db is not None else str(default_db_path())
+        self.game_option = game
+        self._store: GameStore | None = None
+
+    def store(self, db: str | None = None) -> GameStore:
+        if self._store is None:
+            path = db or self.db
+            try:
+                store = GameStore(path)
+            except (OSError, sqlite3.Error, PersistenceError) as exc:
+                raise click.ClickException(f"cannot open the game store {path}: {exc}") from None
+            self._store = self.ctx.with_resource(store)
+        return self._store
+
+    def game_id(self) -> str:
+        """--game, else $TRV_GAME, else the most recently created or used game."""
+        if self.game_option:
+            return self.game_option
+        latest = self.store().latest_game()
+        if latest is None:
+            raise TrvError("no game in this store yet; create one with `trv new --player NAME:COLOR:cars ...`")
+        return latest
+
+    def load(self, at: int | None = None) -> Loaded:
+        return self.store().load(self.game_id(), at=at)
+
+
+pass_session = click.make_pass_decorator(Session)
+
+
+def json_option(func: Callable) -> Callable:
+    """The one shared output option: ``--json`` prints machine-readable JSON instead."""
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON (a stable format for scripts) instead of text."
+    )(func)
+
+
+def echo_json(obj: Any) -> None:
+    """Print ``obj`` as JSON (msgspec: structs, msgspec.Raw and builtins)."""
+    click.echo(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode())
+
+
+def use_color() -> bool:
+    """Colour only on a terminal, and never with $NO_COLOR set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def pending_line(ruleset: Any, state: Any) -> str:
+    """What the game waits for now (or how it ended)."""
+    if ruleset.is_over(state):
+        winner = ruleset.winner(state)
+        return f"game over: {winner} wins" if winner else "game over: no winner"
+    decision = ruleset.pending(state)
+    if decision is None:
+        return "no decision pending"
+    text = f"waiting on {decision.player}: {decision.kind}"
+    if decision.prompt:
+        text += f" ({decision.prompt})"
+    return text
+
+
+def legal_names(ruleset: Any, state: Any) -> list[str]:
+    return [ruleset.describe_action(a) for a in ruleset.legal_actions(state)]
+
+
+def check_player(ruleset: Any, state: Any, player: str | None) -> None:
+    """``--as PLAYER``: refuse to act for someone whose decision it is not."""
+    if player is None:
+        return
+    decision = ruleset.pending(state)
+    if decision is None:
+        raise RuleViolation("game over", "the game is over; no action is legal")
+    if decision.player != player:
+        raise RuleViolation(
+            "wrong player",
+            f"it is {decision.player}'s decision ({decision.kind}), not {player}'s",
+        )
+
+
+def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None) -> None:
+    """Load the game, apply the actions one after another, append all events in one save.
+
+    ``actions(ruleset, state_getter)`` yields actions; it is handed a function
+    returning the current state so it can look at each intermediate state.
+    A RuleViolation anywhere stops the command with nothing appended.
+    """
+    store = session.store()
+    game = session.load()
+    ruleset, state = game.ruleset, game.state
+    check_player(ruleset, state, player)
+    new: list[Any] = []
+    current = [state]
+    for n, action in enumerate(actions(ruleset, lambda: current[0])):
+        if n >= MAX_ACTIONS_PER_COMMAND:
+            raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+        current[0], events = ruleset.apply(current[0], action)
+        new.extend(events)
+    saved = store.append(game.game, game.version, new)
+    report(ruleset, new, first=game.version + 1, state=saved.state)
+
+
+def report(ruleset: Any, events: list[Any], *, first: int, state: Any) -> None:
+    """Print the new events, numbered, then what the game waits for."""
+    for i, event in enumerate(events, start=first):
+        click.echo(f"{i:>5}. {ruleset.describe(event)}")
+    click.echo(pending_line(ruleset, state))

@@ -1,0 +1,78 @@
+"""`trv demo`: four built-in random players play a whole game."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import click
+
+from event_store import MEMORY
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+from trvendetta.core.rng import fresh_seed
+
+from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, pending_line, use_color
+
+DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
+
+
+@click.command()
+@click.option("--seed", type=int, help="Seed of the game and of the players' choices (default: random).")
+@click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
+@click.option("--players", "count", type=click.IntRange(2, 4), default=4, show_default=True,
+              help="How many built-in players.")
+@click.option("--quiet", is_flag=True, help="Print only the final board and the result.")
+@pass_session
+def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bool) -> None:
+    """Watch built-in random players play a whole game, turn by turn.
+
+    Each player picks uniformly among the legal actions.  The game is kept in
+    memory unless --db (or $TRV_DB) names a store, so a demo leaves nothing
+    behind by default.
+
+    \b
+    Examples:
+      trv demo
+      trv demo --seed 7 --players 2
+      trv --db demo.sqlite demo --seed 7 && trv --db demo.sqlite log
+    """
+    seed = fresh_seed(os.urandom(16)) if seed is None else seed
+    rules = rulesets.get(ruleset)
+    players = list(getattr(rules, "demo_players", DEMO_PLAYERS))[:count]
+    chooser = random.Random(seed)
+    store = session.store(None if session.db_given else MEMORY)
+    state, events = rules.new_game(rules.default_position(players, seed))
+    name = f"demo-{seed}"
+    n = 1
+    while store.exists(name):
+        n += 1
+        name = f"demo-{seed}-{n}"
+    game = store.create_game(name, rules.name, events)
+    say = (lambda text: None) if quiet else click.echo
+    say(f"demo game {name}: {rules.name}, seed {seed}, players {', '.join(p[0] for p in players)}")
+    for i, event in enumerate(events, start=1):
+        say(f"{i:>5}. {rules.describe(event)}")
+    version = game.version
+    actions = 0
+    while not rules.is_over(state):
+        options = rules.legal_actions(state)
+        if not options:
+            raise TrvError(f"the game waits on nothing yet is not over (after event {version}): a ruleset bug")
+        decision = rules.pending(state)
+        action = chooser.choice(options)
+        state, events = rules.apply(state, action)
+        store.append(name, version, events)
+        say(f"{decision.player}: {rules.describe_action(action)}")
+        for i, event in enumerate(events, start=version + 1):
+            say(f"{i:>5}. {rules.describe(event)}")
+        version += len(events)
+        actions += 1
+        if actions > 100 * MAX_ACTIONS_PER_COMMAND:
+            raise TrvError(f"no winner after {actions} actions; giving up")
+    click.echo(rules.render(state, color=use_color()))
+    click.echo(pending_line(rules, state))
+    click.echo(f"{version} events, {actions} actions, seed {seed}")
+
+
+COMMANDS = [demo]

@@ -1,0 +1,173 @@
+"""Playing: `trv turn`, `trv legal`, `trv act`, `trv decide`."""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+from trvendetta.core.errors import RuleViolation
+
+from .common import Session, echo_json, json_option, legal_names, pass_session, play
+
+STEPS = ("F", "FL", "FR")
+as_option = click.option("--as", "player", metavar="PLAYER",
+                         help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal).")
+
+
+def parse_path(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    steps = [s.strip().upper() for s in value.split(",") if s.strip()]
+    bad = [s for s in steps if s not in STEPS]
+    if bad or not steps:
+        raise click.BadParameter(f"{value!r}: list steps F, FL or FR separated by commas (like F,FR,F)")
+    return steps
+
+
+@click.command()
+@click.option("--car", metavar="small|medium|large", help="The car to move this turn.")
+@click.option("--assign", type=int, metavar="N", help="The movement die to assign to it.")
+@click.option("--momentum", is_flag=True, help="Assign the die to the car's momentum.")
+@click.option("--command", "command", metavar="nitro|drift|repair|airstrike", help="Use a command this turn.")
+@click.option("--command-die", type=int, metavar="N", help="The second die, assigned to the command.")
+@click.option("--repair", metavar="CAR_ID", help="The car the repair command fixes.")
+@click.option("--airstrike-at", metavar="SPACE", help="Where the air attack puts the chopper.")
+@click.option("--airstrike-target", metavar="TARGET", help="What the chopper shoots at.")
+@click.option("--path", callback=parse_path, metavar="F,FL,FR,...",
+              help="Every step of the move (base die, nitro, road die); default straight ahead.")
+@click.option("--road-die", is_flag=True, help="Take the road die bonus moves.")
+@click.option("--shoot", metavar="TARGET", help="Fire at TARGET after moving.")
+@click.option("--no-shoot", is_flag=True, help="Do not fire.")
+@click.option("--reroll/--no-reroll", default=None, help="Reroll (or accept) the slam dice, if that is yours to decide.")
+@as_option
+@pass_session
+def turn(session: Session, player: str | None, **flags: object) -> None:
+    """Play the active player's turn from flags, then say what happened.
+
+    The flags answer the turn's decisions in order: assign a die to a car,
+    maybe a command, every step of the move, the road die, the shot.  When
+    the game then waits on a choice the flags do not answer (a slam reroll
+    that belongs to another player, say), the command says so and exits 0;
+    answer it with `trv decide` or another `trv turn`.
+
+    \b
+    Examples:
+      trv turn --car medium --assign 4
+      trv turn --car small --assign 3 --path F,FR,F --road-die --shoot blue-medium
+      trv turn --car large --assign 2 --command nitro --command-die 1 --no-shoot
+      trv turn --reroll
+    """
+    if flags["shoot"] is not None and flags["no_shoot"]:
+        raise click.UsageError("--shoot and --no-shoot exclude each other")
+    flags["no_shoot"] = bool(flags["no_shoot"])
+    flags["road_die"] = bool(flags["road_die"])
+    flags["momentum"] = bool(flags["momentum"])
+
+    def actions(ruleset, state):
+        driver = ruleset.turn_driver(dict(flags))
+        first = True
+        while True:
+            action = driver.next(state())
+            if action is None:
+                if first:
+                    decision = ruleset.pending(state())
+                    if decision is not None:
+                        raise RuleViolation(
+                            f"{decision.kind} for {decision.player}",
+                            "these flags do not answer the pending decision",
+                            legal_names(ruleset, state()),
+                        )
+                return
+            first = False
+            yield action
+
+    play(session, actions, player=player)
+
+
+@click.command()
+@json_option
+@pass_session
+def legal(session: Session, as_json: bool) -> None:
+    """List the legal actions of the pending decision.
+
+    With --json, print a JSON array of action objects exactly as the engine
+    encodes them: any of them can be passed to `trv act`.
+
+    \b
+    Examples:
+      trv legal
+      trv legal --json
+      trv act "$(trv legal --json | jq -c '.[0]')"
+    """
+    game = session.load()
+    ruleset = game.ruleset
+    options = ruleset.legal_actions(game.state)
+    if as_json:
+        echo_json([msgspec.Raw(ruleset.encode(a)) for a in options])
+        return
+    decision = ruleset.pending(game.state)
+    if decision is None:
+        click.echo("the game is over; nothing is legal")
+        return
+    click.echo(f"{decision.player}: {decision.kind}" + (f" ({decision.prompt})" if decision.prompt else ""))
+    for a in options:
+        click.echo(f"  {ruleset.describe_action(a)}")
+
+
+@click.command()
+@click.argument("action_json", metavar="ACTION_JSON")
+@as_option
+@pass_session
+def act(session: Session, action_json: str, player: str | None) -> None:
+    """Apply one action object, as printed by `trv legal --json`.
+
+    \b
+    Examples:
+      trv act '{"type":"assign","car":"red-medium","die":4}'
+      trv act '{"type":"step","direction":"FR"}'
+    """
+
+    def actions(ruleset, state):
+        try:
+            action = ruleset.decode_action(action_json)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise RuleViolation("action JSON", f"{action_json!r} is not an action: {exc}",
+                                [ruleset.encode(a).decode() for a in ruleset.legal_actions(state())]) from None
+        yield action
+
+    play(session, actions, player=player)
+
+
+@click.command()
+@click.argument("choice", nargs=-1, required=True)
+@as_option
+@pass_session
+def decide(session: Session, choice: tuple[str, ...], player: str | None) -> None:
+    """Answer the pending decision by the printed name of an option (see `trv legal`).
+
+    \b
+    Examples:
+      trv decide reroll
+      trv decide assign 4 to red-medium
+      trv decide FR
+    """
+    wanted = " ".join(choice)
+
+    def actions(ruleset, state):
+        options = ruleset.legal_actions(state())
+        named = {ruleset.describe_action(a): a for a in options}
+        if wanted in named:
+            yield named[wanted]
+            return
+        folded = [a for name, a in named.items() if name.casefold() == wanted.casefold()]
+        if len(folded) == 1:
+            yield folded[0]
+            return
+        decision = ruleset.pending(state())
+        what = f"{decision.kind} for {decision.player}" if decision else "game over"
+        raise RuleViolation(what, f"{wanted!r} is not an option of the pending decision", list(named))
+
+    play(session, actions, player=player)
+
+
+COMMANDS = [turn, legal, act, decide]

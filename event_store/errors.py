@@ -1,0 +1,53 @@
+"""The store's errors: domain errors (``TrvError``), so the CLI maps them to exit 1."""
+
+from __future__ import annotations
+
+from trvendetta.core.errors import TrvError
+
+
+class StoreError(TrvError):
+    """Something about the stored games themselves (not the rules) is wrong."""
+
+
+class GameNotFound(StoreError):
+    def __init__(self, game: str, known: list[str] | None = None):
+        self.game = game
+        text = f"no game {game!r} in this store"
+        if known:
+            shown = known[:10] + ([f"... {len(known) - 10} more"] if len(known) > 10 else [])
+            text += "; games: " + ", ".join(shown)
+        else:
+            text += "; create one with `trv new`"
+        super().__init__(text)
+
+
+class GameExists(StoreError):
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(f"a game called {game!r} already exists; choose another --name")
+
+
+class GameMovedOn(StoreError):
+    """Optimistic concurrency: someone else appended since this command loaded the game."""
+
+    def __init__(self, now: int):
+        self.now = now
+        super().__init__(
+            f"game moved on since you loaded it (now at event {now}); run the command again"
+        )
+
+
+class ChainBroken(StoreError):
+    """A stored event whose hash does not follow from its predecessor."""
+
+    def __init__(self, game: str, number: int, expected: str, found: str):
+        self.game = game
+        self.number = number
+        super().__init__(
+            f"game {game!r}: hash chain broken at event {number}: "
+            f"expected {expected[:16]}..., stored {found[:16]}..."
+        )
+
+
+class SchemaError(StoreError):
+    """An event stored with a schema version this ruleset cannot read."""

@@ -1,0 +1,353 @@
+"""GameStore: create, load, append to and list games (the whole persistence API).
+
+Everything above this module (the CLI, replays, audit tools, bots) goes
+through these few methods::
+
+    store = GameStore("games.sqlite")
+    state, events = ruleset.new_game(position)
+    store.create_game("g1", ruleset.name, events)
+    game = store.load("g1")                      # Loaded(game, ruleset, state, version, head)
+    state, new = ruleset.apply(game.state, action)
+    store.append("g1", game.version, new)         # one transaction; GameMovedOn if stale
+    for record in store.events("g1"): ...         # StoredEvent(number, kind, ..., hash, event)
+
+Versions count engine events (the aggregate's own version is one more,
+because of its ``Created`` event).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import sqlite_utils
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import Environment
+
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+
+from .aggregate import (
+    GENESIS,
+    STORE_SCHEMA,
+    Game,
+    SnapshotIncompatible,
+    chain,
+    decode_payload,
+    game_uuid,
+)
+from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
+from .index import GameIndex, GameInfo
+
+MEMORY = ":memory:"
+#: snapshot every this many aggregate versions (engine state only: a few kB)
+SNAPSHOT_INTERVAL = 100
+
+
+def default_db_path(environ: dict[str, str] | None = None) -> Path:
+    """``$TRV_DB``, else ``$XDG_DATA_HOME/trvendetta/trv.sqlite`` (``~/.local/share`` when unset)."""
+    env = os.environ if environ is None else environ
+    if env.get("TRV_DB"):
+        return Path(env["TRV_DB"]).expanduser()
+    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+    return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
+
+
+class Loaded(NamedTuple):
+    """A game as loaded: its engine state after ``version`` events, and the head hash."""
+
+    game: str
+    ruleset: Any
+    state: Any
+    version: int
+    head: str
+
+
+class StoredEvent(NamedTuple):
+    """One stored engine event, numbered from 1."""
+
+    number: int
+    kind: str
+    ruleset: str
+    schema: int
+    payload: bytes  # canonical JSON, exactly as hashed
+    hash: str
+    previous: str
+    recorded_at: datetime  # wall clock: metadata, not hashed
+    event: Any  # decoded engine event
+
+
+class _App(Application):
+    name = "TrvGames"
+
+    def construct_env(self, name: str, env: Any = None) -> Environment:
+        # Configuration comes only from GameStore, never from os.environ.
+        return Environment(name, dict(env or {}))
+
+
+class GameStore:
+    """An event store of games in one SQLite file (or in memory for ``:memory:``)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = MEMORY,
+        *,
+        snapshot_interval: int = SNAPSHOT_INTERVAL,
+        lock_timeout: int = 10,
+    ):
+        memory = path is None or str(path) == MEMORY
+        if memory:
+            env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+            self.path: Path | None = None
+            index_db = sqlite_utils.Database(memory=True)
+        else:
+            self.path = Path(path).expanduser()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            env = {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(self.path),
+                "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
+            }
+            index_db = sqlite_utils.Database(str(self.path))
+            index_db.conn.execute(f"PRAGMA busy_timeout = {int(lock_timeout * 1000)}")
+        env["IS_SNAPSHOTTING_ENABLED"] = "y"
+        self.app = _App(env=env)
+        self.app.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
+        self._replay = Repository(event_store=self.app.events)  # ignores snapshots
+        self._index_db = index_db
+        self._index: GameIndex | None = None
+        self._loaded: dict[str, Game] = {}
+
+    # ----------------------------------------------------------- lifecycle
+    def close(self) -> None:
+        self.app.close()
+        self._index_db.close()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def index(self) -> GameIndex:
+        if self._index is None:
+            fresh = not self._index_db["trv_games"].exists()
+            self._index = GameIndex(self._index_db)
+            if fresh:
+                self.rebuild_index()
+        return self._index
+
+    # -------------------------------------------------------------- writes
+    def create_game(self, game: str, ruleset: str, events: Sequence[Any]) -> Loaded:
+        """Store a new game: its ``Created`` envelope and first engine events, in one save."""
+        rules = rulesets.get(ruleset)
+        agg = Game._create(
+            Game.Created,
+            id=game_uuid(game),
+            name=game,
+            ruleset=rules.name,
+            rules_version=str(rules.rules_version),
+            store_schema=STORE_SCHEMA,
+        )
+        for event in events:
+            agg.record(rules, event)
+        try:
+            self.app.save(agg)
+        except IntegrityError:
+            raise GameExists(game) from None
+        self._after_save(agg, created=True)
+        return self._loaded_of(agg)
+
+    def append(self, game: str, expected_version: int, events: Sequence[Any]) -> Loaded:
+        """Append engine events to a game last seen at ``expected_version``, atomically.
+
+        Raises GameMovedOn (and writes nothing) if the game has other events
+        after ``expected_version`` by the time this commits.
+        """
+        agg = self._loaded.pop(game, None)
+        if agg is None or agg.count != expected_version:
+            agg = self._get(game, expected_version)
+        if agg.count != expected_version:
+            if agg.count > expected_version or self.version(game) > expected_version:
+                raise GameMovedOn(self.version(game))
+            raise StoreError(f"game {game!r} has only {agg.count} events, not {expected_version}")
+        if not events:
+            return self._loaded_of(agg)
+        rules = rulesets.get(agg.ruleset)
+        for event in events:
+            agg.record(rules, event)
+        try:
+            self.app.save(agg)
+        except IntegrityError:
+            raise GameMovedOn(self.version(game)) from None
+        self._after_save(agg)
+        return self._loaded_of(agg)
+
+    def touch(self, game: str) -> None:
+        """Mark ``game`` as the most recently used one."""
+        self.index.touch(game)
+
+    # --------------------------------------------------------------- reads
+    def load(self, game: str, at: int | None = None) -> Loaded:
+        """The game after its last event, or after event ``at`` (1-based)."""
+        agg = self._get(game, at)
+        if at is None:
+            self._loaded[game] = agg
+        elif agg.count != at:
+            raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
+        return self._loaded_of(agg)
+
+    def version(self, game: str) -> int:
+        """The number of engine events stored for ``game`` (reads the last one only)."""
+        last = list(self.app.events.get(game_uuid(game), desc=True, limit=1))
+        if not last:
+            raise self._not_found(game)
+        return last[0].originator_version - Game.INITIAL_VERSION
+
+    def exists(self, game: str) -> bool:
+        return bool(list(self.app.events.get(game_uuid(game), limit=1)))
+
+    def ruleset_of(self, game: str) -> Any:
+        created = list(self.app.events.get(game_uuid(game), limit=1))
+        if not created:
+            raise self._not_found(game)
+        return rulesets.get(created[0].ruleset)
+
+    def events(self, game: str, upto: int | None = None, since: int = 0) -> list[StoredEvent]:
+        """Stored engine events ``since < number <= upto``, decoded, numbered from 1."""
+        base = Game.INITIAL_VERSION
+        if not self.exists(game):
+            raise self._not_found(game)
+        lte = None if upto is None else upto + base
+        previous = self.events_head(game, since)
+        out: list[StoredEvent] = []
+        for env in self.app.events.get(game_uuid(game), gt=since + base, lte=lte):
+            payload = env.payload.encode()
+            event = decode_payload(rulesets.get(env.ruleset), env.kind, env.schema, payload)
+            out.append(
+                StoredEvent(
+                    number=env.originator_version - base,
+                    kind=env.kind,
+                    ruleset=env.ruleset,
+                    schema=env.schema,
+                    payload=payload,
+                    hash=env.hash,
+                    previous=previous,
+                    recorded_at=env.timestamp,
+                    event=event,
+                )
+            )
+            previous = env.hash
+        return out
+
+    def events_head(self, game: str, number: int) -> str:
+        """The chain hash after event ``number`` (GENESIS for 0)."""
+        if number == 0:
+            return GENESIS
+        env = list(self.app.events.get(game_uuid(game), gt=number, lte=number + Game.INITIAL_VERSION))
+        if not env:
+            raise StoreError(f"game {game!r} has no event {number}")
+        return env[0].hash
+
+    def verify(self, game: str) -> str:
+        """Recompute the whole hash chain from the stored bytes; returns the head.
+
+        Raises ChainBroken naming the first event whose hash does not follow.
+        """
+        head = GENESIS
+        base = Game.INITIAL_VERSION
+        for env in self.app.events.get(game_uuid(game), gt=base):
+            expected = chain(head, env.payload.encode())
+            if env.hash != expected:
+                raise ChainBroken(game, env.originator_version - base, expected, env.hash)
+            head = env.hash
+        return head
+
+    def list_games(self) -> list[GameInfo]:
+        """Every game, most recently used first."""
+        return self.index.all()
+
+    def info(self, game: str) -> GameInfo:
+        found = self.index.get(game)
+        if found is None:
+            raise self._not_found(game)
+        return found
+
+    def latest_game(self) -> str | None:
+        """The most recently created or used game, if any."""
+        return self.index.latest()
+
+    def rebuild_index(self) -> int:
+        """Recreate the index rows from the stored events; returns the number of games."""
+        log = self.app.notification_log
+        names: list[str] = []
+        start = 1
+        while True:
+            batch = log.select(start, log.section_size)
+            if not batch:
+                break
+            for n in batch:
+                if n.topic == Game.Created.TOPIC:
+                    names.append(self.app.mapper.to_domain_event(n).name)
+            start = batch[-1].id + 1
+        index = self._index or GameIndex(self._index_db)
+        self._index = index
+        for name in names:
+            agg = self._get(name, None)
+            index.put(self._row(agg), created=index.get(name) is None)
+        return len(names)
+
+    # ------------------------------------------------------------ helpers
+    def _get(self, game: str, at: int | None) -> Game:
+        version = None if at is None else at + Game.INITIAL_VERSION
+        if at is not None and at < 0:
+            raise StoreError(f"event number {at} is negative")
+        try:
+            try:
+                return self.app.repository.get(game_uuid(game), version=version)
+            except SnapshotIncompatible:
+                return self._replay.get(game_uuid(game), version=version)
+        except AggregateNotFoundError:
+            raise self._not_found(game) from None
+
+    def _not_found(self, game: str) -> GameNotFound:
+        try:
+            known = [g.id for g in self.index.all()]
+        except Exception:  # the index is a convenience; never mask the real error
+            known = []
+        return GameNotFound(game, known)
+
+    def _loaded_of(self, agg: Game) -> Loaded:
+        return Loaded(agg.name, rulesets.get(agg.ruleset), agg.engine, agg.count, agg.head)
+
+    def _row(self, agg: Game) -> dict:
+        rules = rulesets.get(agg.ruleset)
+        state = agg.engine
+        players: list[str] = []
+        round_ = None
+        try:
+            view = rules.view(state)
+            players = [p.get("name", "") for p in view.get("players", [])]
+            round_ = view.get("round")
+        except TrvError:
+            pass
+        over = bool(rules.is_over(state))
+        return {
+            "id": agg.name,
+            "ruleset": agg.ruleset,
+            "players": players,
+            "round": round_,
+            "status": "over" if over else "playing",
+            "winner": rules.winner(state) if over else None,
+            "version": agg.count,
+            "head": agg.head,
+        }
+
+    def _after_save(self, agg: Game, created: bool = False) -> None:
+        self._loaded[agg.name] = agg
+        self.index.put(self._row(agg), created=created)
