@@ -1,0 +1,61 @@
+"""The bot protocol, the random bot and the registry of bots by name.
+
+A bot answers the one pending decision of a game: ``choose(ruleset, state,
+rng)`` returns one of ``ruleset.legal_actions(state)``.  Bots are pure: the
+only chance they use is the :class:`~trvendetta.core.rng.Rng` they are given
+(seeded by the caller, one stream per seat), so a game played by bots is
+reproducible from its seed alone.  A bot never looks ahead by applying
+actions: the engine's dice are derived from the game seed, so applying would
+peek at the future.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from ..core.errors import TrvError
+from ..core.protocol import Ruleset
+from ..core.rng import Rng
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything that picks a legal action for the pending decision."""
+
+    name: str
+
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng) -> Any: ...
+
+
+class RandomBot:
+    """Uniform over ``ruleset.legal_actions(state)``; works for every ruleset."""
+
+    name = "random"
+
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng) -> Any:
+        options = ruleset.legal_actions(state)
+        if not options:
+            raise TrvError("no decision is pending; a bot has nothing to choose")
+        return rng.pick(options)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+def _bots() -> dict[str, type]:
+    from .greedy import GreedyBot
+
+    return {"random": RandomBot, "greedy": GreedyBot}
+
+
+def bot_names() -> list[str]:
+    """Names of every registered bot (what ``--bot`` accepts)."""
+    return list(_bots())
+
+
+def get_bot(name: str) -> Bot:
+    """A new bot registered as ``name``; a TrvError names the known ones."""
+    bots = _bots()
+    if name not in bots:
+        raise TrvError(f"unknown bot {name!r}; known: {', '.join(bots)}")
+    return bots[name]()
