@@ -5,15 +5,19 @@ from __future__ import annotations
 import click
 import msgspec
 
-from .common import Session, echo_json, json_option, pass_session, pending_line, use_color
+from .common import Session, game_option, echo_json, json_option, pass_session, use_color
 
 
 @click.command()
 @click.option("--at", type=click.IntRange(min=1), metavar="N", help="Show the game as it was after event N.")
 @json_option
+@game_option
 @pass_session
 def show(session: Session, at: int | None, as_json: bool) -> None:
     """Print the board, each player's dashboard and what the game waits for.
+
+    The board is plain text, coloured per player when stdout is a terminal
+    (set NO_COLOR to turn colour off).
 
     With --json, print the stable document scripts read: game, ruleset,
     version (number of events), head (hash of the last event) and the
@@ -36,11 +40,11 @@ def show(session: Session, at: int | None, as_json: bool) -> None:
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
-    click.echo(pending_line(ruleset, game.state))
 
 
 @click.command()
 @json_option
+@game_option
 @pass_session
 def log(session: Session, as_json: bool) -> None:
     """Print the game's events, numbered from 1, one sentence each.

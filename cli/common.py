@@ -74,6 +74,19 @@ def json_option(func: Callable) -> Callable:
     )(func)
 
 
+def _set_game(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value:
+        ctx.ensure_object(Session).game_option = value
+
+
+def game_option(func: Callable) -> Callable:
+    """``--game ID`` after the command name too (``trv show --game duel``)."""
+    return click.option(
+        "--game", metavar="ID", expose_value=False, callback=_set_game,
+        help="The game to use (as the global --game).",
+    )(func)
+
+
 def echo_json(obj: Any) -> None:
     """Print ``obj`` as JSON (msgspec: structs, msgspec.Raw and builtins)."""
     click.echo(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode())
@@ -126,6 +139,8 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     store = session.store()
     game = session.load()
     ruleset, state = game.ruleset, game.state
+    if ruleset.is_over(state):
+        raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
     check_player(ruleset, state, player)
     new: list[Any] = []
     current = [state]

@@ -12,7 +12,7 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 
-from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, pending_line, use_color
+from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, use_color
 
 DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
 
@@ -71,7 +71,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
         if actions > 100 * MAX_ACTIONS_PER_COMMAND:
             raise TrvError(f"no winner after {actions} actions; giving up")
     click.echo(rules.render(state, color=use_color()))
-    click.echo(pending_line(rules, state))
+    click.echo(f"winner: {rules.winner(state) or 'nobody'}")
     click.echo(f"{version} events, {actions} actions, seed {seed}")
 
 

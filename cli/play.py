@@ -7,7 +7,7 @@ import msgspec
 
 from trvendetta.core.errors import RuleViolation
 
-from .common import Session, echo_json, json_option, legal_names, pass_session, play
+from .common import Session, game_option, echo_json, json_option, legal_names, pass_session, play
 
 STEPS = ("F", "FL", "FR")
 as_option = click.option("--as", "player", metavar="PLAYER",
@@ -40,6 +40,7 @@ def parse_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--no-shoot", is_flag=True, help="Do not fire.")
 @click.option("--reroll/--no-reroll", default=None, help="Reroll (or accept) the slam dice, if that is yours to decide.")
 @as_option
+@game_option
 @pass_session
 def turn(session: Session, player: str | None, **flags: object) -> None:
     """Play the active player's turn from flags, then say what happened.
@@ -86,6 +87,7 @@ def turn(session: Session, player: str | None, **flags: object) -> None:
 
 @click.command()
 @json_option
+@game_option
 @pass_session
 def legal(session: Session, as_json: bool) -> None:
     """List the legal actions of the pending decision.
@@ -117,6 +119,7 @@ def legal(session: Session, as_json: bool) -> None:
 @click.command()
 @click.argument("action_json", metavar="ACTION_JSON")
 @as_option
+@game_option
 @pass_session
 def act(session: Session, action_json: str, player: str | None) -> None:
     """Apply one action object, as printed by `trv legal --json`.
@@ -141,6 +144,7 @@ def act(session: Session, action_json: str, player: str | None) -> None:
 @click.command()
 @click.argument("choice", nargs=-1, required=True)
 @as_option
+@game_option
 @pass_session
 def decide(session: Session, choice: tuple[str, ...], player: str | None) -> None:
     """Answer the pending decision by the printed name of an option (see `trv legal`).

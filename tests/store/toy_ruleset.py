@@ -201,6 +201,8 @@ class Toy(Ruleset):
             if color:
                 bar = f"\x1b[1m{bar}\x1b[0m"
             lines.append(f"{name:>8} {col:<7} {score:>3} {bar}")
+        d = self.pending(state)
+        lines.append(f"winner: {state.winner}" if d is None else f"waiting on {d.player}: {d.kind}")
         return "\n".join(lines)
 
     def turn_driver(self, flags):
