@@ -192,9 +192,16 @@ class _Vendetta:
         return -1.0
 
     def _empty_spaces(self):
-        from ..vendetta.rules import _chopper_spaces
-
-        return [self.b.sq(n) for n in _chopper_spaces(self.state)]
+        """Where a chopper may fly: road spaces with no vehicle, wreck or chopper."""
+        b, s = self.b, self.state
+        busy = {v.at for v in s.vehicles if v.at is not None and not v.start}
+        busy |= {w.at for w in s.wrecks} | b.chopper_spaces(s)
+        return [
+            (lane, y)
+            for y in range(b.rear_y(s), b.front_y(s))
+            for lane in range(self.comp.LANES)
+            if (lane + y) % 2 == 0 and (lane, y) not in busy
+        ]
 
     def _place_target(self, sp) -> float:
         return max((self._target_score(o) for o in self.b.front_arc_targets(self.state, sp)), default=0.0)

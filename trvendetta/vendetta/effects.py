@@ -59,8 +59,11 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         scroll(ctx, oid)
         s = ctx.state
         terrain = b.terrain(s, to)
-    if terrain in ("offboard", "beyond"):
-        eliminate(ctx, oid, f"left the road at {b.nm(to)}" if 0 <= to[0] < comp.LANES else "left the road at the side")
+    if terrain == "start" and not (not b.is_wreck(oid) and b.vehicle(s, oid).start):
+        terrain = "rear"  # only cars that have not entered the road yet move in the starting area
+    if terrain in ("offboard", "beyond", "rear"):
+        side = "at the side" if not 0 <= to[0] < comp.LANES else "at the rear"
+        eliminate(ctx, oid, f"left the road {side}")
         return STOP
     is_car = not b.is_wreck(oid)
     others = b.occupants(s, to, exclude=oid) if terrain != "start" else []

@@ -265,7 +265,7 @@ def _start_move(ctx: Ctx) -> None:
     t = ctx.state.turn
     car = b.vehicle(ctx.state, t.car)
     moves = 1 if t.momentum else t.die + t.nitro
-    road_ok = car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")
+    road_ok = not t.momentum and car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")
     ctx.emit(ev.MoveStarted(car.id, moves, road_ok))
 
 
