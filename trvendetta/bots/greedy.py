@@ -85,6 +85,7 @@ class _Vendetta:
         self.me = self.decision.player
         faces = comp.default().dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
+        self._strikes: dict | None = None
 
     def choose(self, rng: Rng) -> Any:
         handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
@@ -187,9 +188,30 @@ class _Vendetta:
             busy = b.front_arc_targets(s, car.at, car.facing, exclude=car.id)
             return 10.0 - a.die if busy else -1.0
         if a.command == "airstrike":
-            best = max((self._place_target(sp) for sp in self._empty_spaces()), default=0.0)
+            best = max(self._strike_map().values(), default=0.0)
             return 5.0 + best - a.die / 10.0 if best > 0 else -1.0
         return -1.0
+
+    def _strike_map(self) -> dict:
+        """Empty space -> the best target score in a chopper's front arc there.
+
+        A target is in the front arc of the spaces in its own rear arc, so
+        only those spaces are scored (cached for the decision)."""
+        if self._strikes is None:
+            b, s = self.b, self.state
+            targets = [(v.id, v.at) for v in s.vehicles if v.at is not None and not v.start]
+            targets += [(w.id, w.at) for w in s.wrecks]
+            empty = set(self._empty_spaces())
+            out: dict = {}
+            for oid, at in targets:
+                score = self._target_score(oid)
+                if score <= 0:
+                    continue
+                for sp in geometry.arc(at, "F", geometry.REAR_ARC):
+                    if sp in empty and score > out.get(sp, 0.0):
+                        out[sp] = score
+            self._strikes = out
+        return self._strikes
 
     def _empty_spaces(self):
         """Where a chopper may fly: road spaces with no vehicle, wreck or chopper."""
@@ -203,15 +225,12 @@ class _Vendetta:
             if (lane + y) % 2 == 0 and (lane, y) not in busy
         ]
 
-    def _place_target(self, sp) -> float:
-        return max((self._target_score(o) for o in self.b.front_arc_targets(self.state, sp)), default=0.0)
-
     def _airstrike_place(self, a) -> float:
         sp = self.b.sq(a.at)
         own_front = any(
             sp in geometry.arc(v.at, v.facing) for v in self._mine() if not v.start and v.status == "operational"
         )
-        return self._place_target(sp) - (0.5 if own_front else 0.0)
+        return self._strike_map().get(sp, 0.0) - (0.5 if own_front else 0.0)
 
     def _shoot(self, a) -> float:
         if not hasattr(a, "target"):  # NoShoot
