@@ -27,6 +27,7 @@ class GameStarted(_Event, tag="game-started"):
 class RoadLaid(_Event, tag="road-laid"):
     road: tuple[str, ...]  # sides, rear to front
     pile: tuple[str, ...]  # the rest of the tiles, top first, side showing
+    first: int = 0  # the rear piece's number (0 = the starting piece)
 
 
 class HazardsPlaced(_Event, tag="hazards-placed"):

@@ -74,9 +74,9 @@ def _started(state: State, e: ev.GameStarted) -> State:
         setup = listed.get(vid)
         lane = (i * comp.LANES) // len(all_ids)
         size = comp.SIZES[kind]
-        if setup is None or setup.at == "start":
+        if (setup is None and pos.first_piece == 0) or (setup is not None and setup.at == "start"):
             v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True)
-        elif setup.at == "eliminated":
+        elif setup is None or setup.at == "eliminated":
             v = Vehicle(vid, p.name, kind, size, None, status="eliminated")
         else:
             v = Vehicle(vid, p.name, kind, size, sq(setup.at))
@@ -134,7 +134,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
 
 @handles(ev.RoadLaid)
 def _road(state: State, e: ev.RoadLaid) -> State:
-    return replace(state, road=tuple(Tile(s, i) for i, s in enumerate(e.road)), tile_pile=e.pile)
+    return replace(state, road=tuple(Tile(s, e.first + i) for i, s in enumerate(e.road)), tile_pile=e.pile)
 
 
 @handles(ev.HazardsPlaced)

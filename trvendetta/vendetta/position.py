@@ -82,6 +82,7 @@ class Position(_Strict):
     first_player: str | None = None
     turn: int = 0  # turns already started this round
     road: tuple[str, ...] = ()
+    first_piece: int = 0  # pieces already removed: the road's rear piece holds spaces 8*first_piece+1 on
     road_die: int | None = None
     fill: str | None = None
     vehicles: tuple[VehicleSetup, ...] = ()
@@ -145,7 +146,11 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         raise PositionError("road_die", f"{pos.road_die} is not a road die face")
     if pos.fill not in (None, "road"):
         raise PositionError("fill", f"{pos.fill!r}; the only fill is 'road'")
-    top = 3 * 8
+    if pos.first_piece < 0:
+        raise PositionError("first_piece", "must be 0 or more")
+    if pos.first_piece and not pos.road:
+        raise PositionError("first_piece", "needs the road's tile sides")
+    low, top = 8 * pos.first_piece + 1, 8 * pos.first_piece + 24
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
     occupied: dict[tuple[int, int], str] = {}
     seen_ids = set()
@@ -165,23 +170,25 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
                 raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
         if not 0 <= v.momentum <= 2:
             raise PositionError(f"{f}.momentum", "momentum is 0, 1 or 2")
+        if v.at == "start" and pos.first_piece:
+            raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
         if v.at not in ("start", "eliminated"):
-            space = _on_road(v.at, f"{f}.at", top)
+            space = _on_road(v.at, f"{f}.at", top, low)
             if space in occupied:
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
             occupied[space] = v.id
     for i, w in enumerate(pos.wrecks):
-        space = _on_road(w.at, f"wrecks[{i}].at", top)
+        space = _on_road(w.at, f"wrecks[{i}].at", top, low)
         if space in occupied:
             raise PositionError(f"wrecks[{i}].at", f"{w.at} is already occupied by {occupied[space]}")
         occupied[space] = "a wreck"
     for i, t in enumerate(pos.terrain):
-        _on_road(t.at, f"terrain[{i}].at", top)
+        _on_road(t.at, f"terrain[{i}].at", top, low)
         if t.kind not in ("road", "offroad", "mud", "impassable"):
             raise PositionError(f"terrain[{i}].kind", f"{t.kind!r}; one of road, offroad, mud, impassable")
     token_spaces = set()
     for i, t in enumerate(pos.tokens or ()):
-        space = _on_road(t.at, f"tokens[{i}].at", top)
+        space = _on_road(t.at, f"tokens[{i}].at", top, low)
         if space in token_spaces:
             raise PositionError(f"tokens[{i}].at", f"two tokens on {t.at}")
         token_spaces.add(space)
@@ -209,7 +216,7 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         if ch.owner not in names:
             raise PositionError(f"choppers[{i}].owner", f"{ch.owner!r} is not a player")
         if ch.at is not None:
-            _on_road(ch.at, f"choppers[{i}].at", top)
+            _on_road(ch.at, f"choppers[{i}].at", top, low)
     s = pos.script
     checks = (
         ("slam", s.slam, c.dice["slam"].faces), ("direction", s.direction, c.dice["direction"].faces),
@@ -225,12 +232,12 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
     return pos
 
 
-def _on_road(text: str, field: str, top: int) -> tuple[int, int]:
+def _on_road(text: str, field: str, top: int, low: int = 1) -> tuple[int, int]:
     space = _space(text, field)
     lane = space[0]
     num = geometry.number(space)
-    if not 0 <= lane < comp.LANES or not 1 <= num <= top:
-        raise PositionError(field, f"{text} is off the road (lanes a-f, spaces 1-{top})")
+    if not 0 <= lane < comp.LANES or not low <= num <= top:
+        raise PositionError(field, f"{text} is off the road (lanes a-f, spaces {low}-{top})")
     return space
 
 

@@ -43,14 +43,14 @@ def start(position: Position) -> list:
     used = {c.sides[s].tile for s in road}
     rest = [ctx.rng.pick(tiles[t]) for t in ctx.rng.shuffled([t for t in tiles if t not in used])]
     need = 3 - len(road)
-    ctx.emit(ev.RoadLaid(tuple(road + rest[:need]), tuple(rest[need:])))
+    ctx.emit(ev.RoadLaid(tuple(road + rest[:need]), tuple(rest[need:]), position.first_piece))
     road = road + rest[:need]
     n = len(position.players)
     if n == 2:
         ctx.emit(ev.FinalPieceSet(4))  # the fifth road piece is the final piece
     if position.tokens is None:
-        for index, side in enumerate(road):
-            fx.place_hazards(ctx, index, side, n if c.sides[side].start else None)
+        for index, side in enumerate(road, position.first_piece):
+            fx.place_hazards(ctx, index, side, n if index == 0 else None)
     first = position.first_player or position.active_player
     if first is None:
         first = _initiative(ctx, [p.name for p in position.players])
