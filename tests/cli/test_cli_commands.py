@@ -115,7 +115,7 @@ def test_errors_append_nothing(trv):
 
 def test_usage_errors_exit_2(trv):
     new_toy(trv)
-    trv("turn", "--path", "F,X", code=2)
+    trv("turn", "--path", ",", code=2)
     trv("turn", "--shoot", "x", "--no-shoot", code=2)
     trv("turn", "--assign", "many", code=2)
     trv("new", "--player", "ann", "--player", "bob:blue", code=2)

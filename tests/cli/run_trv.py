@@ -1,0 +1,62 @@
+"""Run `trv` in a real process, with an optional fault injected (tests only).
+
+    python tests/cli/run_trv.py [trv args...]
+
+$TRV_TEST_FAULT:
+  pause-before-append  print READY to stderr once the game is loaded and the
+                       events are decided, then wait for a line on stdin
+  kill-in-insert       SIGKILL this process inside the save transaction,
+                       after the rows are inserted and before the commit
+  kill-after-save      SIGKILL right after the commit, before the game index
+                       is updated
+"""
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent / "store")]
+
+import toy_ruleset  # noqa: E402
+
+import event_store.store  # noqa: E402
+from cli.main import main  # noqa: E402
+
+toy_ruleset.register()
+fault = os.environ.get("TRV_TEST_FAULT", "")
+
+if fault == "pause-before-append":
+    original = event_store.store.GameStore.append
+
+    def append(self, *args, **kwargs):
+        sys.stderr.write("READY\n")
+        sys.stderr.flush()
+        sys.stdin.readline()
+        return original(self, *args, **kwargs)
+
+    event_store.store.GameStore.append = append
+
+elif fault == "kill-in-insert":
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    original_insert = SQLiteApplicationRecorder._insert_events
+
+    def insert(self, cursor, stored_events, **kwargs):
+        original_insert(self, cursor, stored_events, **kwargs)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    SQLiteApplicationRecorder._insert_events = insert
+
+elif fault == "kill-after-save":
+
+    def after_save(self, agg, created=False):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    event_store.store.GameStore._after_save = after_save
+
+elif fault:
+    raise SystemExit(f"unknown TRV_TEST_FAULT {fault!r}")
+
+main()

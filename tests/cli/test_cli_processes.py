@@ -1,0 +1,112 @@
+"""Real processes: concurrent writers, a process killed mid-command, `trv demo`.
+
+No sleeping: the two writers are lined up with pipes (each says READY once it
+has loaded the game and decided its events, then waits to be released).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN = str(Path(__file__).resolve().parent / "run_trv.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def spawn(db, *args, fault="", **kw):
+    env = {**os.environ, "TRV_TEST_FAULT": fault, "NO_COLOR": "1"}
+    env.pop("TRV_GAME", None)
+    return subprocess.Popen([sys.executable, RUN, "--db", str(db), *args], env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def run(db, *args, fault="", code=0):
+    proc = spawn(db, *args, fault=fault)
+    out, err = proc.communicate()
+    assert proc.returncode == code, (args, proc.returncode, out, err)
+    return out, err
+
+
+def show(db):
+    return json.loads(run(db, "show", "--json")[0])
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "games.sqlite"
+    run(path, "new", "--ruleset", "toy", "--player", "ann:red", "--player", "bob:blue", "--seed", "4", "--name", "race")
+    return path
+
+
+def test_two_processes_at_the_same_version_one_wins(db):
+    first = spawn(db, "turn", "--assign", "1", fault="pause-before-append")
+    second = spawn(db, "decide", "add", "3", fault="pause-before-append")
+    assert first.stderr.readline() == "READY\n"
+    assert second.stderr.readline() == "READY\n"  # both loaded at version 1
+    out1, err1 = first.communicate("go\n")
+    assert first.returncode == 0, err1
+    now = show(db)["version"]
+    assert now > 1
+    out2, err2 = second.communicate("go\n")
+    assert second.returncode == 1
+    assert err2 == f"Error: game moved on since you loaded it (now at event {now}); run the command again\n"
+    assert out2 == ""
+    log = json.loads(run(db, "log", "--json")[0])
+    assert len(log) == now and log[1]["event"]["n"] == 1  # the winner's move, and only it
+    run(db, "decide", "add", "3")  # running the command again works
+
+
+def test_a_process_killed_inside_the_save_leaves_the_last_complete_command(db):
+    run(db, "turn", "--assign", "2")
+    before = show(db)
+    proc = spawn(db, "turn", "--assign", "3", fault="kill-in-insert")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    after = show(db)
+    assert (after["version"], after["head"]) == (before["version"], before["head"])
+    log = json.loads(run(db, "log", "--json")[0])
+    assert len(log) == before["version"]
+    run(db, "turn", "--assign", "3")  # and the game goes on
+    assert show(db)["version"] > before["version"]
+
+
+def test_a_process_killed_after_the_commit_keeps_the_command(db):
+    before = show(db)
+    proc = spawn(db, "turn", "--assign", "3", fault="kill-after-save")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    after = show(db)
+    assert after["version"] > before["version"]
+    assert json.loads(run(db, "games", "--json")[0])[0]["id"] == "race"
+
+
+def test_trv_demo_as_a_real_process(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    env.pop("TRV_DB", None)
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "demo", "--seed", "3"], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "winner: " in proc.stdout and " events, " in proc.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_killed_vendetta_turn_keeps_none_of_its_events(tmp_path):
+    """A turn is many events (assign, command, steps, road die, shot...): all or none."""
+    db = tmp_path / "v.sqlite"
+    run(db, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "2")
+    before = show(db)
+    option = before["pending"]["options"][-1]  # like "assign 5 to blue-large"
+    _, die, _, car = option.split()
+    args = ("turn", "--car", car, "--assign", die, "--path", "F,F,F,F,F,F", "--road-die", "--no-shoot")
+    proc = spawn(db, *args, fault="kill-in-insert")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    after = show(db)
+    assert (after["version"], after["head"]) == (before["version"], before["head"])
+    out, _ = run(db, *args)
+    assert len(out.splitlines()) > 3  # the same command, run again, records its events
+    assert show(db)["version"] > before["version"] + 2

@@ -1,0 +1,215 @@
+"""The command line on the real Vendetta ruleset: error paths and a whole game."""
+
+import json
+import re
+
+import pytest
+
+from trvendetta import rulesets
+
+SHOW_KEYS = {
+    "game", "ruleset", "version", "head", "round", "active_player", "pending", "finished", "winner",
+    "road_die", "road", "players", "vehicles", "choppers", "wrecks", "tokens",
+}
+VEHICLE_KEYS = {"id", "owner", "kind", "size", "at", "facing", "status", "damage", "moved", "momentum"}
+PLAYER_KEYS = {"name", "color", "crew", "dice", "command_used", "out"}
+
+POSITION = """\
+ruleset = "vendetta"
+seed = 7
+fill = "road"
+road_die = 2
+active_player = "ann"
+[[players]]
+name = "ann"
+color = "red"
+crew = "cars"
+dice = [4, 2, 6, 1]
+[[players]]
+name = "bob"
+color = "blue"
+crew = "cars"
+dice = [3, 3, 5, 1]
+[[vehicles]]
+id = "red-medium"
+at = "c5"
+moved = true
+[[vehicles]]
+id = "red-small"
+at = "a3"
+[[vehicles]]
+id = "blue-medium"
+at = "e7"
+"""
+
+
+@pytest.fixture
+def position(tmp_path):
+    def write(text=POSITION):
+        path = tmp_path / "position.toml"
+        path.write_text(text)
+        return str(path)
+
+    return write
+
+
+@pytest.fixture
+def game(trv, position):
+    """A position: ann to assign; red-medium has moved this round; dice 4 2 6 1."""
+    trv("new", "--position", position())
+    return trv
+
+
+def version(trv):
+    return trv.json("show")["version"]
+
+
+def check_show(trv):
+    doc = trv.json("show")
+    assert set(doc) == SHOW_KEYS
+    assert doc["ruleset"] == "vendetta"
+    log = json.loads(trv("log", "--json").stdout)
+    assert doc["version"] == len(log) and doc["head"] == log[-1]["hash"]
+    names = [p["name"] for p in doc["players"]]
+    for p in doc["players"]:
+        assert set(p) == PLAYER_KEYS
+    for v in doc["vehicles"]:
+        assert set(v) == VEHICLE_KEYS
+        assert v["owner"] in names and v["size"] in ("S", "M", "L")
+        assert v["status"] in ("operational", "inoperable", "eliminated")
+        assert (v["at"] is None) == (v["status"] == "eliminated")
+    if doc["finished"]:
+        assert doc["pending"] is None
+    else:
+        assert set(doc["pending"]) >= {"player", "kind", "options"} and doc["pending"]["player"] in names
+    firsts = [r["first"] for r in doc["road"]]
+    assert firsts == [firsts[0], firsts[0] + 8, firsts[0] + 16]  # rear to front (the road moves on)
+    assert all(r["last"] == r["first"] + 7 for r in doc["road"])
+    return doc
+
+
+def test_bad_die(game):
+    before = version(game)
+    err = game("turn", "--car", "small", "--assign", "7", code=1).stderr
+    assert "assign 7 to red-small" in err and "legal: assign 1 to red-small" in err
+    game("turn", "--car", "small", "--assign", "3", code=1)  # a 3 is not among ann's dice 4 2 6 1
+    assert version(game) == before
+
+
+def test_car_already_moved(game):
+    before = version(game)
+    err = game("turn", "--car", "medium", "--assign", "4", code=1).stderr
+    assert "assign 4 to red-medium" in err and "red-small" in err and "to red-medium" not in err.split("legal:")[1]
+    assert version(game) == before
+
+
+def test_illegal_path(game):
+    before = version(game)
+    err = game("turn", "--car", "small", "--assign", "4", "--path", "F,B,F", code=1).stderr
+    assert "B does not answer the pending decision" in err and "legal: FL, F, FR" in err
+    assert version(game) == before  # the assign and the first step are not kept either
+
+
+def test_wrong_player(game):
+    before = version(game)
+    err = game("act", '{"type":"assign","car":"blue-medium","die":3}', code=1).stderr
+    assert "(assign for ann)" in err
+    err = game("turn", "--as", "bob", "--car", "medium", "--assign", "3", code=1).stderr
+    assert "it is ann's decision (assign), not bob's" in err
+    assert version(game) == before
+
+
+def test_a_path_shorter_than_the_move_waits_for_the_next_step(game):
+    out = game("turn", "--car", "small", "--assign", "2", "--path", "F").stdout
+    assert "waiting on ann: step" in out
+    doc = game.json("show")
+    assert doc["pending"]["kind"] == "step"
+    game("decide", "F")
+
+
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda t: t.replace("dice = [4, 2, 6, 1]", "dice = [4, 2, 7, 1]"), "players[0].dice"),
+        (lambda t: t.replace('at = "a3"', 'at = "z99"'), "vehicles"),
+        (lambda t: t.replace('at = "a3"', 'at = "c5"'), "vehicles"),
+        (lambda t: t + "colour = 3\n", "colour"),
+        (lambda t: t.replace("seed = 7", "seed = "), "TOML"),
+        (lambda t: t.replace("road_die = 2", "road_die = 6"), "road_die"),
+        (lambda t: t.replace('ruleset = "vendetta"', 'ruleset = "chess"'), "chess"),
+    ],
+)
+def test_malformed_position_file(trv, position, edit, field):
+    err = trv("new", "--position", position(edit(POSITION)), code=1).stderr
+    assert field in err
+    assert "no games yet" in trv("games").stdout
+
+
+def test_position_file_and_players_exclude_each_other(trv, position):
+    trv("new", "--position", position(), "--player", "x:y", code=2)
+    trv("new", "--position", "/no/such/file.toml", code=2)
+
+
+def test_legal_json_is_exactly_the_engine_encoding(game):
+    ruleset = rulesets.get("vendetta")
+    before = version(game)
+    raw = json.loads(game("legal", "--json").stdout)
+    for obj in raw:
+        action = ruleset.decode_action(json.dumps(obj))
+        assert json.loads(ruleset.encode(action)) == obj
+    game("act", json.dumps(raw[0]))
+    assert version(game) > before
+
+
+def test_show_at_an_earlier_event_and_plain_text(game):
+    game("turn", "--car", "small", "--assign", "2", "--no-shoot")
+    assert game.json("show", "--at", "3")["version"] == 3
+    text = game("show").stdout
+    assert "\x1b[" not in text and "red-small" in text
+
+
+def choose(options):
+    shoots = [o for o in options if o.startswith("shoot")]
+    for pick in (shoots[:1], ["F"], ["accept"], ["road-die"], options[:1]):
+        if pick and pick[0] in options:
+            return pick[0]
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_whole_two_player_game_through_turn_and_decide(trv, seed):
+    out = trv("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", str(seed)).stdout
+    game_id = out.splitlines()[0]
+    waited = set()
+    for command in range(500):
+        doc = check_show(trv)
+        if doc["finished"]:
+            break
+        pending = doc["pending"]
+        if pending["kind"] == "assign":
+            best = max(pending["options"], key=lambda o: int(o.split()[1]) if o.startswith("assign") else -1)
+            m = re.fullmatch(r"assign (\d) to (\S+)", best)
+            if m:
+                result = trv.runner.invoke(
+                    trv_cli(), ["--db", str(trv.db), "turn", "--car", m[2], "--assign", m[1], "--road-die"],
+                    env=trv.env)
+                if result.exit_code == 0:
+                    last = result.stdout.splitlines()[-1]
+                    if last.startswith("waiting on") and "assign" not in last:
+                        waited.add(last.split(":")[1].strip().split()[0])
+                    continue
+                assert result.exit_code == 1 and "Traceback" not in result.stderr  # a blocked step: decide
+                assert trv.json("show")["version"] == doc["version"]
+        trv("decide", *choose(pending["options"]).split())
+    else:
+        pytest.fail("no winner after 500 commands")
+    assert doc["winner"] in ("ann", "bob")
+    assert {"shoot", "step"} & waited  # the flags left decisions open and the game waited
+    games = trv.json("games")
+    assert games[0]["id"] == game_id and games[0]["status"] == "over" and games[0]["winner"] == doc["winner"]
+    assert len(trv("log").stdout.splitlines()) == doc["version"]
+
+
+def trv_cli():
+    from cli.main import cli
+
+    return cli
