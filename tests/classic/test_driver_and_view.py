@@ -4,8 +4,7 @@ import pytest
 
 from trvendetta.core.errors import NotationError
 
-from .helpers import (RS, AssignDie, ChopperAttack, EndTurn, NoRepair, Ram, Repair, Shoot, Stay, Step, cars, game,
-                      play)
+from .helpers import RS, AssignDie, ChopperAttack, EndTurn, NoRepair, Ram, Repair, Shoot, Stay, Step, cars, game
 
 
 def drive(state, flags):

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from ..core import geometry
-from ..core.errors import RuleViolation
 from ..core.geometry import FRONT_ARC, OFFSETS
 from ..core.protocol import Decision, Ruleset
 from ..core.rng import Rng
@@ -507,4 +506,4 @@ class Classic(Ruleset):
         return TurnDriver(self, flags)
 
 
-__all__ = ["Classic", "RuleViolation"]
+__all__ = ["Classic"]
