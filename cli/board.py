@@ -31,8 +31,6 @@ def show(session: Session, at: int | None, as_json: bool) -> None:
     """
     game = session.load(at=at)
     ruleset = game.ruleset
-    if at is None:
-        session.store().touch(game.game)
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}
         doc.update(ruleset.view(game.state))
@@ -61,6 +59,7 @@ def log(session: Session, as_json: bool) -> None:
     game_id = session.game_id()
     records = store.events(game_id)
     ruleset = store.ruleset_of(game_id)
+    store.touch(game_id)
     if as_json:
         echo_json([{"n": r.number, "kind": r.kind, "hash": r.hash, "event": msgspec.Raw(r.payload)}
                    for r in records])

@@ -61,7 +61,11 @@ class Session:
         return latest
 
     def load(self, at: int | None = None) -> Loaded:
-        return self.store().load(self.game_id(), at=at)
+        """The game (at event ``at``); looking at the latest makes it the current game."""
+        game = self.store().load(self.game_id(), at=at)
+        if at is None:
+            self.store().touch(game.game)
+        return game
 
 
 pass_session = click.make_pass_decorator(Session)

@@ -18,6 +18,7 @@ because of its ``Created`` event).
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -87,6 +88,14 @@ class _App(Application):
     def construct_env(self, name: str, env: Any = None) -> Environment:
         # Configuration comes only from GameStore, never from os.environ.
         return Environment(name, dict(env or {}))
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        # Snapshots are a cache taken after the events are committed: failing
+        # to take one must not turn a recorded command into an error.
+        try:
+            super()._take_snapshots(processing_event)
+        except Exception as exc:  # noqa: BLE001
+            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
 
 
 class GameStore:

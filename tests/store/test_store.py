@@ -37,7 +37,8 @@ def play(store, toy, name, n, seed=1):
         if toy.is_over(game.state):
             return game
         state, events = toy.apply(game.state, rnd.choice(toy.legal_actions(game.state)))
-        store.append(name, game.version, events)
+        saved = store.append(name, game.version, events)
+        assert (saved.state, saved.version) == (state, game.version + len(events))
     return store.load(name)
 
 
