@@ -7,9 +7,10 @@ import time
 from typing import Any
 
 import click
+import msgspec
 
 from trvendetta import rulesets
-from trvendetta.bots import bot_names, run_many, seat_name, sim_summary_text, simulate, summarize
+from trvendetta.bots import bot_names, run_many, sim_summary_text, simulate, summarize
 from trvendetta.core.errors import TrvError
 
 
@@ -17,8 +18,10 @@ def _store(ctx: click.Context) -> Any:
     """The game store of the running ``trv`` (its --db), else the default one."""
     from event_store import GameStore, default_db_path
 
-    session = ctx.find_object(object) if ctx.obj is not None else None
-    if session is not None and hasattr(session, "store"):
+    from .common import Session
+
+    session = ctx.find_object(Session)
+    if session is not None:
         return session.store()
     return ctx.with_resource(GameStore(str(default_db_path())))
 
@@ -69,8 +72,6 @@ def sim(
     try:
         rs = rulesets.get(ruleset)
         seat_bots = [b.strip() for b in bots.split(",") if b.strip()]
-        import msgspec
-
         if store:
             summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet)
         else:
@@ -102,5 +103,3 @@ def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: 
     seconds = time.perf_counter() - started
     return summarize(results, rs.name, players, seed, bots_t, 1, seconds)
 
-
-__all__ = ["sim", "seat_name"]

@@ -126,13 +126,19 @@ def _ids(state: Any) -> list[str]:
 
 
 def simulate(
-    ruleset: Ruleset | str, players: int, seed: int, bots: Sequence[str], crew: str = "cars"
+    ruleset: Ruleset | str,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    crew: str = "cars",
+    events_out: list | None = None,
 ) -> GameResult:
     """Play one whole game with ``bots`` (one name, or one per seat).
 
     A game that runs past ``ruleset.max_events`` stops there and is reported
     with ``finished=False`` (that is an engine bug: the conformance tests
-    check every game ends within the bound).
+    check every game ends within the bound).  ``events_out``, when given,
+    receives every event of the game (to store it).
     """
     rs = _ruleset(ruleset)
     bots = _bots(bots, players)
@@ -152,6 +158,8 @@ def simulate(
                 causes[bucket(cause, ids, names)] += 1
 
     tally(events)
+    if events_out is not None:
+        events_out.extend(events)
     actions = 0
     finished = True
     while not rs.is_over(state):
@@ -163,6 +171,8 @@ def simulate(
         action = agents[seat].choose(rs, state, rngs[seat])
         state, new = rs.apply(state, action)
         tally(new)
+        if events_out is not None:
+            events_out.extend(new)
         count += len(new)
         actions += 1
     winner = rs.winner(state) if finished else None
