@@ -1,6 +1,8 @@
 """Momentum: only when no unmoved operational car is left; at most twice per
 car a round; exactly 1 space; no road die; (house rule) no nitro."""
 
+import re
+
 import pytest
 
 from trvendetta.core.errors import RuleViolation
@@ -16,7 +18,7 @@ def test_momentum_not_offered_while_an_unmoved_car_is_left():
     options = RS.legal_actions(state)
     assert {o.car for o in options} == {"red-medium", "red-large"}
     assert not any(o.momentum for o in options)
-    with pytest.raises(RuleViolation, match="assign 4 to red-small momentum"):
+    with pytest.raises(RuleViolation, match="momentum for red-small is not allowed now"):
         RS.apply(state, AssignDie("red-small", 4, True))
 
 
@@ -39,3 +41,14 @@ def test_momentum_at_most_twice_per_car_then_pass():
     state, evs = play(state, Pass())
     assert kinds(evs, ev.Passed) == [ev.Passed("ann", 1)]  # the lowest die is spent
     assert state.turn.player == "bob"
+
+
+def test_assign_errors_name_the_problem():
+    state, _ = game(vehicles=[{"id": "red-small", "at": "c3", "moved": True}])
+    for action, text in ((AssignDie("red-huge", 4), "'red-huge' is not one of ann's cars"),
+                         (AssignDie("red-medium", 5), "die 5 is not in ann's pool (4 2 6 1)"),
+                         (AssignDie("red-small", 4), "red-small has already moved this round"),
+                         (AssignDie("blue-small", 4), "'blue-small' is not one of ann's cars")):
+        with pytest.raises(RuleViolation, match=re.escape(text)) as err:
+            RS.apply(state, action)
+        assert "legal: assign" in str(err.value)

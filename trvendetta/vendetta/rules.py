@@ -9,13 +9,14 @@ against it, resolves it, then *advances* through every automatic step
 from __future__ import annotations
 
 from ..core import geometry
+from ..core.errors import RuleViolation
 from ..core.protocol import Decision
 from ..core.rng import Rng
 from . import board as b
 from . import components as comp
 from . import effects as fx
 from . import events as ev
-from .actions import AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
 from .model import State
 from .position import Position
@@ -195,8 +196,47 @@ def _road_bonus_allowed(state: State) -> bool:
 
 
 # ------------------------------------------------------------------ decide
+def explain(state: State, action) -> None:
+    """Raise a RuleViolation that names the exact problem with an illegal action
+    (the generic check only says it is not among the options)."""
+    d = pending(state)
+    if d is None or action in d.options:
+        return
+    legal = [describe_action(o) for o in d.options]
+
+    def refuse(rule: str, problem: str) -> None:
+        raise RuleViolation(rule, f"{describe_action(action)} does not answer the pending decision "
+                                  f"({d.kind} for {d.player}): {problem}", legal)
+
+    if isinstance(action, AssignDie) and d.kind == "assign":
+        p = b.player(state, d.player)
+        own = [v for v in state.vehicles if v.owner == d.player]
+        car = next((v for v in own if v.id == action.car), None)
+        if car is None:
+            refuse("assign", f"{action.car!r} is not one of {d.player}'s cars ({', '.join(v.id for v in own)})")
+        if action.die not in p.dice:
+            refuse("assign", f"die {action.die} is not in {d.player}'s pool ({' '.join(map(str, p.dice)) or 'no dice left'})")
+        if car.status != "operational":
+            refuse("assign: an operational car", f"{car.id} is {car.status}")
+        if car.moved and not action.momentum:
+            refuse("assign", f"{car.id} has already moved this round")
+        if action.momentum:
+            refuse("momentum: only when no unmoved operational car is left, at most twice per car",
+                   f"momentum for {car.id} is not allowed now")
+    if isinstance(action, UseCommand) and d.kind == "command":
+        ranges = {"nitro": "1-3", "drift": "3-5", "repair": "6", "airstrike": "any die, not in round 1"}
+        if action.command not in ranges:
+            refuse("commands", f"unknown command {action.command!r}; commands: nitro, drift, repair, airstrike")
+        if action.die not in b.player(state, d.player).dice:
+            refuse("commands", f"die {action.die} is not in {d.player}'s pool")
+        refuse(f"{action.command}: {ranges[action.command]}", f"{action.command} is not allowed with that die or target now")
+    if isinstance(action, Step) and d.kind == "step":
+        refuse("movement: a car enters one of the three spaces of its front arc", f"{action.direction!r} is not FL, F or FR")
+
+
 def decide(state: State, action, rng: Rng, check) -> list:
     """Resolve ``action`` (already checked legal by ``check``) and advance."""
+    explain(state, action)
     decision = check(state, action)
     ctx = Ctx(state, rng)
     try:
