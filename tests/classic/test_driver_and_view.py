@@ -49,7 +49,7 @@ def test_ram_and_chopper_flags():
 
 
 def test_bad_flags_raise_notation_errors():
-    for bad in ({"move": ["6"]}, {"move": ["6:F,X"]}, {"move": ["6:x:F"]}, {"ram": ["blue-5"]}):
+    for bad in ({"move": ["6"]}, {"move": ["6:F,X"]}, {"move": ["6:x:F"]}, {"ram": [":blue-5"]}, {"car": "6"}):
         with pytest.raises(NotationError):
             RS.turn_driver(bad)
 
@@ -75,3 +75,12 @@ def test_render_shows_cars_wrecks_and_the_pending_decision():
     text = RS.render(state)
     assert "R6" in text and "B4" in text and "XX" in text and "assign 1 to red-6" in text
     assert "\x1b[" not in text and "\x1b[31m" in RS.render(state, color=True)
+
+
+def test_the_shared_turn_options_drive_one_car():
+    state, _ = game(round=2, wrecks=[], cars=cars("red-6@c5", "blue-5@c8", "blue-6@g20"),
+                    script={"yellow": [2, 1, 1]})
+    flags = {"car": "large", "assign": 2, "path": None, "road_die": False, "shoot": "blue-5", "no_shoot": False,
+             "repair": None, "airstrike_target": None}
+    state, actions = drive(state, flags)
+    assert actions == [AssignDie("red-6", 2), Step("F"), Step("F"), Shoot("red-6", "blue-5"), EndTurn()]

@@ -15,6 +15,12 @@ Flags (a dict the CLI builds from its options):
 ``shoot``  list of ``CAR:TARGET``, in order.
 ``chopper`` a target car id (``blue-4``).
 
+The shared ``trv turn`` options work too, for one car: ``car`` (a rank, an id,
+or small/medium/large for ranks 4/5/6), ``assign`` (the yellow die), ``path``
+(a list of steps; default straight ahead), ``road_die`` (take the road bonus),
+``airstrike_target`` (as ``chopper``).  A ``ram`` or ``shoot`` value without
+``CAR:`` attacks that target with whichever car is in position.
+
 After the listed attacks the turn ends (``end-turn``).  ``next`` returns None
 when the flags do not answer the pending decision or the turn is over.
 """
@@ -25,6 +31,7 @@ from ..core.errors import NotationError
 from .actions import AssignDie, ChopperAttack, EndTurn, NoRepair, Ram, Repair, Shoot, Stay, Step
 
 _STEPS = {"F", "FL", "FR", "STAY"}
+_SIZES = {"large": "6", "medium": "5", "small": "4", "l": "6", "m": "5", "s": "4"}
 
 
 def _listify(value) -> list[str]:
@@ -36,7 +43,7 @@ def _listify(value) -> list[str]:
 
 
 class MoveSpec:
-    __slots__ = ("car", "die", "road", "path", "text")
+    __slots__ = ("car", "die", "road", "path", "text", "straight")
 
     def __init__(self, text: str):
         self.text = text
@@ -55,7 +62,8 @@ class MoveSpec:
             rest = rest[1:]
         elif len(rest) == 2:
             raise NotationError(f"--move {text!r}: {rest[0]!r} is not a die value like 4 or 4+road")
-        if rest:
+        self.straight = bool(rest) and rest[0].strip() == "*"
+        if rest and not self.straight:
             steps = [p.strip().upper() for p in rest[0].split(",") if p.strip()]
             for step in steps:
                 if step not in _STEPS:
@@ -63,21 +71,36 @@ class MoveSpec:
             self.path = steps
 
 
+def _single_move(flags: dict) -> list[str]:
+    """The shared ``--car/--assign/--path/--road-die`` options as one move spec."""
+    car, die = flags.get("car"), flags.get("assign")
+    if car is None and die is None:
+        return []
+    if car is None or die is None:
+        raise NotationError("give both --car and --assign (or use --move CAR:PATH)")
+    car = _SIZES.get(str(car).lower(), str(car))
+    head = f"{die}+road" if flags.get("road_die") else f"{die}"
+    path = flags.get("path")
+    return [f"{car}:{head}" + (f":{','.join(path)}" if path else ":*")]
+
+
 class TurnDriver:
     """Maps ``trv turn`` flags to the actions of one turn, one ``next`` call at a time."""
 
     def __init__(self, ruleset, flags: dict):
         self.rs = ruleset
-        self.moves = [MoveSpec(m) for m in _listify(flags.get("move"))]
+        self.moves = [MoveSpec(m) for m in _listify(flags.get("move")) or _single_move(flags)]
         self.repair = flags.get("repair")
         self.attacks: list = []
         for kind in ("ram", "shoot"):
             for text in _listify(flags.get(kind)):
                 car, sep, target = text.partition(":")
-                if not sep or not car or not target:
-                    raise NotationError(f"--{kind} {text!r}: expected CAR:TARGET, like '6:blue-5'")
-                self.attacks.append((kind, car.strip(), target.strip()))
-        for target in _listify(flags.get("chopper")):
+                if not sep:
+                    car, target = None, text
+                if not target or (sep and not car):
+                    raise NotationError(f"--{kind} {text!r}: expected CAR:TARGET or TARGET, like '6:blue-5'")
+                self.attacks.append((kind, car and car.strip(), target.strip()))
+        for target in _listify(flags.get("chopper")) + _listify(flags.get("airstrike_target")):
             self.attacks.append(("chopper", None, target.strip()))
         self._turn = None
         self._move = -1
@@ -126,6 +149,8 @@ class TurnDriver:
                                 f"{n} step(s); give the die, like '{spec.car}:{dice[0]}:...'")
         if kind == "step":
             if not self._path:
+                if self._move < len(self.moves) and self.moves[self._move].straight:
+                    return Step("F")
                 return None
             step = self._path.pop(0)
             return Stay() if step == "STAY" else Step(step)
@@ -133,6 +158,10 @@ class TurnDriver:
             if not self.attacks:
                 return EndTurn()
             what, car, target = self.attacks.pop(0)
+            if car is None and what in ("ram", "shoot"):
+                cls = Ram if what == "ram" else Shoot
+                fits = [o for o in decision.options if isinstance(o, cls) and o.target == target]
+                return fits[0] if fits else cls(self._car(state, "6"), target)
             if what == "ram":
                 return Ram(self._car(state, car), target)
             if what == "shoot":

@@ -205,7 +205,7 @@ def describe(event: Event) -> str:
         case BoardRemoved(board, name, first, last):
             return f"the rear board {name} (spaces {first}-{last}) is removed"
         case BoardLinked(board, name, first, last):
-            return f"board {name} is linked in front (spaces {first}-{last})"
+            return f"board {name} is laid as spaces {first}-{last}"
         case WrecksPlaced(board, spaces):
             return f"black wrecks placed on board {board + 1}: {', '.join(spaces) or 'none'}"
         case RamRolled(car, target, _, attack, defense, won):
