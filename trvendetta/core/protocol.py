@@ -118,6 +118,11 @@ class Ruleset:
         """The board and dashboards as text."""
         raise NotImplementedError
 
+    def turn_driver(self, flags: dict) -> Any:
+        """An object whose ``next(state)`` maps ``trv turn`` flags onto the
+        successive actions of one turn (None: the flags do not answer)."""
+        raise NotImplementedError
+
     # -------------------------------------------------------------- codecs
     def encode(self, obj: Any) -> bytes:
         """Canonical JSON of an action, event or state (field order is fixed)."""
