@@ -3,7 +3,7 @@
 ``decide`` holds every rule; ``evolve`` is one tiny handler per event type
 and never validates.  Moves are decided one step at a time, and only steps
 from which the full count can still be completed are offered (see
-docs/rules-decisions-classic.md for every interpretation).
+docs/rules-decisions.md for every interpretation).
 """
 
 from __future__ import annotations
