@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from ..core.errors import TrvError
-from ..core.protocol import Ruleset
+from ..core.protocol import Decision, Ruleset
 from ..core.rng import Rng
 
 
@@ -24,7 +24,10 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, ruleset: Ruleset, state: Any, rng: Rng) -> Any: ...
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
+        """One of ``ruleset.legal_actions(state)``; ``decision`` is
+        ``ruleset.pending(state)`` when the caller already has it."""
+        ...
 
 
 class RandomBot:
@@ -32,8 +35,8 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, ruleset: Ruleset, state: Any, rng: Rng) -> Any:
-        options = ruleset.legal_actions(state)
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
+        options = decision.options if decision is not None else ruleset.legal_actions(state)
         if not options:
             raise TrvError("no decision is pending; a bot has nothing to choose")
         return rng.pick(options)

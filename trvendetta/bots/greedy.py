@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import geometry
-from ..core.protocol import Ruleset
+from ..core.protocol import Decision, Ruleset
 from ..core.rng import Rng
 from .base import RandomBot
 
@@ -56,10 +56,10 @@ class GreedyBot:
     def __init__(self) -> None:
         self._fallback = RandomBot()
 
-    def choose(self, ruleset: Ruleset, state: Any, rng: Rng) -> Any:
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
         if ruleset.name == "vendetta":
-            return _Vendetta(ruleset, state).choose(rng)
-        return self._fallback.choose(ruleset, state, rng)
+            return _Vendetta(ruleset, state, decision).choose(rng)
+        return self._fallback.choose(ruleset, state, rng, decision)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -73,7 +73,7 @@ def _best(scored: list[tuple[float, Any]], rng: Rng) -> Any:
 class _Vendetta:
     """The Vendetta heuristics; one method per decision kind."""
 
-    def __init__(self, ruleset: Ruleset, state: Any):
+    def __init__(self, ruleset: Ruleset, state: Any, decision: Decision | None = None):
         from ..vendetta import board as b
         from ..vendetta import components as comp
 
@@ -81,7 +81,7 @@ class _Vendetta:
         self.comp = comp
         self.ruleset = ruleset
         self.state = state
-        self.decision = ruleset.pending(state)
+        self.decision = decision if decision is not None else ruleset.pending(state)
         self.me = self.decision.player
         faces = comp.default().dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}

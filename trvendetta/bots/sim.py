@@ -168,7 +168,7 @@ def simulate(
             break
         decision = rs.pending(state)
         seat = seat_of.get(decision.player, 0) if decision is not None else 0
-        action = agents[seat].choose(rs, state, rngs[seat])
+        action = agents[seat].choose(rs, state, rngs[seat], decision)
         state, new = rs.apply(state, action)
         tally(new)
         if events_out is not None:
