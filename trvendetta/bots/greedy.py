@@ -32,8 +32,21 @@ the rules below and takes the best (ties broken by the seat's RNG):
 * **slam-reroll**: reroll when the rolled slam would push one of our own
   vehicles off the road or into impassable terrain; otherwise accept.
 
-For any other ruleset (including ``classic`` until it has a heuristic here)
-the greedy bot falls back to the random bot: uniform over the legal actions.
+For **classic** (Thunder Road, 1986), where attacks cost nothing when they
+fail:
+
+* **repair**: always repair, the highest-ranked wrecked car first;
+* **assign**: the largest die (with the black die on the road when offered)
+  to the rearmost running car, which the next board switch would dump;
+* **step**: ``F`` before ``FL``/``FR``; avoid spaces holding a wreck (a crash
+  roll) and prefer the road lanes (the black die needs them);
+* **attack**: the attack with the best chance, never ending the turn while
+  one is offered: shots and chopper attacks hit on a red roll of at least
+  the target's rank, a ram wins when its roll plus rank beats the
+  defender's (chances counted exactly over the dice).
+
+For any other ruleset the greedy bot falls back to the random bot: uniform
+over the legal actions.
 """
 
 from __future__ import annotations
@@ -59,6 +72,8 @@ class GreedyBot:
     def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
         if ruleset.name == "vendetta":
             return _Vendetta(ruleset, state, decision).choose(rng)
+        if ruleset.name == "classic":
+            return _Classic(ruleset, state, decision).choose(rng)
         return self._fallback.choose(ruleset, state, rng, decision)
 
     def __repr__(self) -> str:
@@ -281,3 +296,51 @@ class _Vendetta:
             to = geometry.neighbour(at, slam.direction, b.facing_of(s, moved))
             reroll = b.terrain(s, to) in ("offboard", "impassable")
         return 1.0 if a.reroll == reroll else 0.0
+
+
+class _Classic:
+    """The classic (1986) heuristics; one method per decision kind."""
+
+    def __init__(self, ruleset: Ruleset, state: Any, decision: Decision | None = None):
+        self.ruleset = ruleset
+        self.state = state
+        self.decision = decision if decision is not None else ruleset.pending(state)
+        self.me = self.decision.player
+        self.road_lanes = set(getattr(getattr(ruleset, "c", None), "road_lanes", ()) or ())
+
+    def choose(self, rng: Rng) -> Any:
+        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
+        options = list(self.decision.options)
+        if handler is None:
+            return rng.pick(options)
+        return _best([(handler(a), a) for a in options], rng)
+
+    def _repair(self, a) -> float:
+        car = getattr(a, "car", None)
+        return 0.0 if car is None else 1.0 + self.state.car(car).rank / 10
+
+    def _assign(self, a) -> float:
+        car = self.state.car(a.car)
+        road = (self.state.turn.road_die or 0) if a.road else 0
+        return -car.at[1] + (a.die + road) / 100
+
+    def _step(self, a) -> float:
+        if not hasattr(a, "direction"):  # Stay
+            return -5.0
+        car = self.state.car(self.state.turn.move.car)
+        dl, dy = geometry.OFFSETS[a.direction]
+        to = (car.at[0] + dl, car.at[1] + dy)
+        wrecked = to in self.state.wrecks or any(c.at == to and c.status == "wrecked" for c in self.state.cars)
+        return dy - (10 if wrecked else 0) + (1 if to[0] in self.road_lanes else 0)
+
+    def _attack(self, a) -> float:
+        s = self.state
+        kind = type(a).__name__
+        if kind == "EndTurn":
+            return 0.0
+        target = s.car(a.target)
+        if kind == "Ram":
+            mine = s.car(a.car).rank
+            wins = sum(1 for x in range(1, 7) for y in range(1, 7) if x + mine > y + target.rank)
+            return wins / 36
+        return max(0, 7 - target.rank) / 6
