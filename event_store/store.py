@@ -186,6 +186,7 @@ class GameStore:
                 raise GameMovedOn(self.version(game))
             raise StoreError(f"game {game!r} has only {agg.count} events, not {expected_version}")
         if not events:
+            self._loaded[game] = agg
             return self._loaded_of(agg)
         rules = rulesets.get(agg.ruleset)
         for event in events:
