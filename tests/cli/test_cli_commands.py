@@ -180,3 +180,23 @@ def test_demo_with_a_store_keeps_the_game(trv):
     assert trv.json("games")[0]["id"] == "demo-5"
     trv("demo", "--ruleset", "toy", "--seed", "5", "--players", "3", "--quiet")
     assert trv.json("games")[0]["id"] == "demo-5-2"
+
+
+def test_db_from_the_environment(trv, tmp_path):
+    env = {"TRV_DB": str(tmp_path / "env.sqlite"), "TRV_GAME": None, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    args = ["new", "--ruleset", "toy", "--player", "a:r", "--player", "b:g", "--name", "e"]
+    assert trv.runner.invoke(cli, args, env=env).exit_code == 0
+    assert (tmp_path / "env.sqlite").exists()
+    env["TRV_DB"] = None
+    assert trv.runner.invoke(cli, args, env=env).exit_code == 0
+    assert (tmp_path / "xdg" / "trvendetta" / "trv.sqlite").exists()
+
+
+def test_position_file_with_a_seed_override(trv, tmp_path):
+    path = tmp_path / "race.toml"
+    path.write_text('ruleset = "toy"\ntarget = 5\nplayers = [["ann", "red", "cars"], ["bob", "blue", "cars"]]\n')
+    trv("new", "--position", str(path), "--seed", "99")
+    event = json.loads(trv("log", "--json").stdout)[0]["event"]
+    assert event["position"]["seed"] == 99 and event["position"]["target"] == 5
+    path.write_text('ruleset = "toy"\ntarget = 500\nplayers = [["ann", "red", "cars"], ["bob", "blue", "cars"]]\n')
+    assert "position target: 500 is not 1-100" in trv("new", "--position", str(path), code=1).stderr
