@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from . import board, demo, games, play
+from .sim import sim
 from .common import Session, TrvGroup
 
 
@@ -43,6 +44,7 @@ def cli(ctx: click.Context, db: str | None, game: str | None) -> None:
 for module in (games, board, play, demo):
     for command in module.COMMANDS:
         cli.add_command(command)
+cli.add_command(sim)
 
 
 def main() -> None:
