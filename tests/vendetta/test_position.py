@@ -52,3 +52,19 @@ def test_the_state_comes_from_the_position():
                      "status": "operational", "damage": 1, "moved": True, "momentum": 0}
     assert view["round"] == 3 and view["wrecks"] == ["d9"] and view["tokens"] == [{"at": "c8", "kind": "mud"}]
     assert view["choppers"] == [{"owner": "ann", "at": None}, {"owner": "bob", "at": "e9"}]
+
+
+def test_turn_driver_refuses_flags_for_a_turn_past_assigning_and_unused_path_steps():
+    from trvendetta.core.errors import RuleViolation
+    from trvendetta.vendetta.actions import AssignDie, NoCommand
+
+    state, _ = RS.new_game(position(vehicles=[{"id": "red-medium", "at": "c3"}]))
+    state, _ = RS.apply(state, AssignDie("red-medium", 4))
+    state, _ = RS.apply(state, NoCommand())
+    with pytest.raises(RuleViolation, match="past assigning"):
+        RS.turn_driver({"car": "large", "assign": 6}).next(state)
+    driver = RS.turn_driver({"path": ["F"] * 6, "no_shoot": True})
+    with pytest.raises(RuleViolation, match="2 step"):
+        while (action := driver.next(state)) is not None:
+            state, _ = RS.apply(state, action)
+    assert state.turn.player == "bob"  # the 4-step move ended; the CLI discards it all when the driver refuses

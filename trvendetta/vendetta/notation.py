@@ -7,8 +7,10 @@ is no second copy of the rules here.
 
 from __future__ import annotations
 
+from ..core.errors import RuleViolation
 from . import board as b
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .actions import describe_action
 from .rules import pending
 
 COMMANDS = ("nitro", "drift", "repair", "airstrike")
@@ -44,7 +46,14 @@ class TurnDriver:
         key = (state.round, state.turn_number)
         if self.turn_key is None:
             self.turn_key, self.player = key, state.turn.player
+            if d.kind != "assign" and (self.flags.get("car") or self.flags.get("assign") is not None):
+                raise RuleViolation("trv turn", f"{d.player}'s turn is past assigning a die (pending: {d.kind}); "
+                                    "answer it with `trv decide` or run `trv turn` without --car/--assign",
+                                    [describe_action(o) for o in d.options])
         if key != self.turn_key or d.player != self.player:
+            if self.path and key != self.turn_key:
+                raise RuleViolation("trv turn --path", f"the move ended with {len(self.path)} step(s) of --path unused "
+                                    f"({','.join(self.path)}); nothing was played")
             return None
         f = self.flags
         kind = d.kind
