@@ -38,6 +38,10 @@ def parse_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--shoot", metavar="TARGET", help="Fire at TARGET after moving.")
 @click.option("--no-shoot", is_flag=True, help="Do not fire.")
 @click.option("--reroll/--no-reroll", default=None, help="Reroll (or accept) the slam dice, if that is yours to decide.")
+@click.option("--move", "move", multiple=True, metavar="CAR:[DIE:]PATH",
+              help="Classic (1986): one per yellow die, in order, e.g. 6:F,F,FR or 5:4+road:F,F,F,F,F.")
+@click.option("--ram", "ram", multiple=True, metavar="CAR:TARGET", help="Classic: ram with CAR (rank), e.g. 6:blue-5.")
+@click.option("--chopper", "chopper", metavar="TARGET", help="Classic: a chopper attack on TARGET, e.g. blue-4.")
 @as_option
 @game_option
 @pass_session
@@ -56,12 +60,19 @@ def turn(session: Session, player: str | None, **flags: object) -> None:
       trv turn --car small --assign 3 --path F,FR,F --road-die --shoot blue-medium
       trv turn --car large --assign 2 --command nitro --command-die 1 --no-shoot
       trv turn --reroll
+
+    \b
+    Classic (1986) games:
+      trv turn --move 6:F,F,FR --move 5:F,F --move 4:FL --ram 6:blue-5
+      trv turn --move 6:3+road:F,F,F,F --chopper blue-4 --shoot 5:blue-6
     """
     if flags["shoot"] is not None and flags["no_shoot"]:
         raise click.UsageError("--shoot and --no-shoot exclude each other")
     flags["no_shoot"] = bool(flags["no_shoot"])
     flags["road_die"] = bool(flags["road_die"])
     flags["momentum"] = bool(flags["momentum"])
+    for key in ("move", "ram"):
+        flags[key] = list(flags[key]) or None
 
     def actions(ruleset, state):
         driver = ruleset.turn_driver(dict(flags))
