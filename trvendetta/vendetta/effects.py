@@ -36,8 +36,7 @@ def eliminate(ctx: Ctx, oid: str, cause: str) -> None:
     if b.is_wreck(oid):
         ctx.emit(ev.WreckRemoved(oid, cause))
         return
-    stop_movement(ctx, oid, "eliminated")
-    ctx.emit(ev.VehicleEliminated(oid, cause))
+    ctx.emit(ev.VehicleEliminated(oid, cause))  # also ends its movement (see evolve)
 
 
 def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:

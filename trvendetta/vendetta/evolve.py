@@ -375,6 +375,8 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
     for d in v.damage:
         pile = _count(pile, d, +1)
     state = replace(state, damage_pile=pile)
+    if state.turn is not None and state.turn.car == e.vehicle:
+        state = _turn(state, moves_left=0, stopped=True)
     return _vehicle(state, e.vehicle, at=None, start=False, status="eliminated", damage=())
 
 
