@@ -64,7 +64,14 @@ def test_turn_driver_refuses_flags_for_a_turn_past_assigning_and_unused_path_ste
     with pytest.raises(RuleViolation, match="past assigning"):
         RS.turn_driver({"car": "large", "assign": 6}).next(state)
     driver = RS.turn_driver({"path": ["F"] * 6, "no_shoot": True})
-    with pytest.raises(RuleViolation, match="2 step"):
-        while (action := driver.next(state)) is not None:
-            state, _ = RS.apply(state, action)
-    assert state.turn.player == "bob"  # the 4-step move ended; the CLI discards it all when the driver refuses
+    with pytest.raises(RuleViolation, match="--path has 6 steps but this move has at most 4"):
+        driver.next(state)
+
+
+def test_turn_driver_drops_path_steps_a_mine_made_unusable():
+    state, _ = RS.new_game(position(vehicles=[{"id": "red-medium", "at": "c3"}], tokens=[{"at": "c4", "kind": "mine"}],
+                                    script={"damage": ["dent"]}))
+    driver = RS.turn_driver({"car": "medium", "assign": 4, "path": ["F"] * 4, "no_shoot": True})
+    while (action := driver.next(state)) is not None:
+        state, _ = RS.apply(state, action)
+    assert state.turn.player == "bob" and driver.path == ["F"] * 3  # stopped by the mine: unusable, not an error

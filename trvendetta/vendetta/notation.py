@@ -19,6 +19,10 @@ COMMANDS = ("nitro", "drift", "repair", "airstrike")
 class TurnDriver:
     """Answers the pending decisions of one turn from ``trv turn`` flags.
 
+    A ``--path`` longer than the move can ever be is refused; steps left over
+    because a slam, a mine or damage stopped the car are dropped (the player
+    could not know), and the printed events show where the car stopped.
+
     ``next(state)`` returns the next action, or None when the flags do not
     answer the pending decision (it belongs to someone else, or a flag is
     missing) or the turn is over.
@@ -30,6 +34,7 @@ class TurnDriver:
         self.explicit_path = flags.get("path") is not None
         self.turn_key: tuple | None = None
         self.player: str | None = None
+        self.path_checked = False
 
     def _car_id(self, state, name: str) -> str:
         car = self.flags.get("car")
@@ -51,9 +56,6 @@ class TurnDriver:
                                     "answer it with `trv decide` or run `trv turn` without --car/--assign",
                                     [describe_action(o) for o in d.options])
         if key != self.turn_key or d.player != self.player:
-            if self.path and key != self.turn_key:
-                raise RuleViolation("trv turn --path", f"the move ended with {len(self.path)} step(s) of --path unused "
-                                    f"({','.join(self.path)}); nothing was played")
             return None
         f = self.flags
         kind = d.kind
@@ -79,6 +81,12 @@ class TurnDriver:
         if kind == "airstrike-target":
             return Shoot(f["airstrike_target"]) if f.get("airstrike_target") else NoShoot()
         if kind == "step":
+            if not self.path_checked:
+                self.path_checked = True
+                most = state.turn.moves_left + ((state.road_die or 0) if f.get("road_die") else 0)
+                if len(self.path) > most:
+                    raise RuleViolation("trv turn --path", f"--path has {len(self.path)} steps but this move has "
+                                        f"at most {most} ({','.join(self.path)}); nothing was played")
             if self.path:
                 return Step(self.path.pop(0).strip().upper())
             return None if self.explicit_path else Step("F")
