@@ -21,8 +21,8 @@ def names() -> list[str]:
     for name in _MODULES:
         try:
             get(name)
-        except TrvError:
-            continue
+        except (TrvError, ImportError, AttributeError):
+            continue  # a ruleset that cannot be imported (or has no RULESET) is not listed
         out.append(name)
     return out
 

@@ -7,7 +7,7 @@ from trvendetta.core.errors import RuleViolation
 
 from trvendetta.vendetta.actions import SlamReroll
 
-from .helpers import RS, AssignDie, NoCommand, Step, at, ev, game, kinds, play
+from .helpers import RS, AssignDie, NoCommand, Step, at, car, ev, game, kinds, play
 
 
 def test_only_the_front_arc():
@@ -68,3 +68,11 @@ def test_a_car_in_the_starting_area_enters_the_road():
     state, _ = game()
     state, evs = play(state, AssignDie("red-large", 2), NoCommand(), Step("F"), Step("F"))
     assert at(state, "red-large") == "c2"
+
+
+def test_a_car_stepping_sideways_in_the_starting_area_stays_in_it():
+    state, _ = game()
+    state, _ = play(state, AssignDie("red-small", 2), NoCommand(), Step("FR"))  # a0 -> b0, still behind the road
+    assert car(state, "red-small").start and car(state, "red-small").at == (1, -1)
+    state, _ = play(state, Step("F"))
+    assert at(state, "red-small") == "b1"

@@ -74,3 +74,15 @@ def test_pushed_into_impassable_is_eliminated():
     state, evs = play(state, AssignDie("red-large", 4), NoCommand(), Step("F"), SlamReroll(False))
     assert at(state, "blue-small") is None
     assert kinds(evs, ev.VehicleEliminated)[0].vehicle == "blue-small"
+
+
+def test_a_pending_slam_resolves_before_the_game_can_end():
+    # bob's last operational car is pushed off the road only once ann answers the reroll
+    state, _ = game(vehicles=[{"id": "red-large", "at": "a3"}, {"id": "blue-small", "at": "a4"},
+                              {"id": "blue-medium", "at": "eliminated"}, {"id": "blue-large", "at": "eliminated"}],
+                    script={"slam": ["BOTTOM"], "direction": ["FL"]})
+    state, evs = play(state, AssignDie("red-large", 4), NoCommand(), Step("F"))
+    assert not RS.is_over(state) and RS.pending(state).kind == "slam-reroll"
+    state, evs = play(state, SlamReroll(False))
+    assert kinds(evs, ev.VehicleEliminated)[0].vehicle == "blue-small"
+    assert RS.winner(state) == "ann" and state.slam is None

@@ -236,7 +236,7 @@ def _moved(state: State, e: ev.VehicleMoved) -> State:
     to = sq(e.to)
     if e.vehicle.startswith("wreck-"):
         return replace(state, wrecks=tuple(replace(w, at=to) if w.id == e.vehicle else w for w in state.wrecks))
-    state = _vehicle(state, e.vehicle, at=to, start=False)
+    state = _vehicle(state, e.vehicle, at=to, start=to[1] < 0)  # the starting area is the row behind piece 0
     t = state.turn
     if t is not None and t.car == e.vehicle:
         if e.how == "step":

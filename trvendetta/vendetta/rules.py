@@ -243,7 +243,7 @@ def decide(state: State, action, rng: Rng, check) -> list:
         _resolve(ctx, decision, action)
         _advance(ctx)
     except Suspend:
-        _settle(ctx)
+        pass  # a slam waits for its reroll answer; who is out is settled once it resolves
     except GameEnds:
         pass
     return ctx.events
