@@ -17,10 +17,9 @@ After every event (folded one at a time):
 After every action (between events a slam is being resolved in steps):
 
 * no two vehicles or wrecks share a space outside the starting area, except
-  the two vehicles of a pending slam, on its space, a car drifting past a
-  vehicle mid-move (it has moves left and must move on), and, in a finished
-  game, the two vehicles of the last slam when the game ended while it was
-  being resolved (GameOver clears ``state.slam``);
+  the two vehicles of a pending slam, on its space, and a car drifting past a
+  vehicle mid-move (it has moves left and must move on); a pending slam
+  resolves before the game can end;
 * a car is inoperable exactly when it holds two damage tokens; an eliminated
   car is off the board and holds none.
 
@@ -120,14 +119,10 @@ def check_dice(before, event, after, where: str) -> None:
 
 
 # ----------------------------------------------------------- after each action
-def check_action(state, where: str, last_slam: set[str] | None = None) -> None:
-    """``last_slam`` names the two vehicles of the latest slam started: a game
-    that ends in the middle of resolving it (the pushed car crosses the
-    Finish Line, or the last rival goes out) leaves them on one space."""
+def check_action(state, where: str) -> None:
     seen: dict = {}
     slam = state.slam
     allowed = {slam.top, slam.bottom} if slam is not None else set()
-    ended_in_slam = state.phase == "over" and last_slam is not None
     objects = [
         (v.id, v.at)
         for v in state.vehicles
@@ -140,7 +135,6 @@ def check_action(state, where: str, last_slam: set[str] | None = None) -> None:
             ok = slam is not None and pair == allowed and at == slam.at
             t = state.turn
             drifting = t is not None and t.phase == "move" and t.car in pair and t.moves_left > 0 and not t.stopped
-            ok = ok or (ended_in_slam and pair == last_slam)
             assert ok or drifting, (
                 f"{where}: {seen[at]} and {oid} share {b.nm(at)} with no slam pending between them"
             )
@@ -170,7 +164,6 @@ def play_checked(players: int, seed: int):
         folded = nxt
     check_action(state, f"{players}p seed {seed} after set-up")
     actions = 0
-    last_slam = None
     while not RS.is_over(state):
         actions += 1
         decision = RS.pending(state)
@@ -184,10 +177,7 @@ def play_checked(players: int, seed: int):
             check_event(cur, e, nxt, f"{where}, event {type(e).__name__}")
             cur = nxt
         assert cur == new_state
-        for e in new:
-            if isinstance(e, ev.SlamStarted):
-                last_slam = {e.top, e.bottom}
-        check_action(new_state, where, last_slam)
+        check_action(new_state, where)
         state = new_state
         history += new
         assert len(history) <= RS.max_events, f"{where}: past max_events"
