@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..core.errors import PositionError
 from ..core.protocol import Decision, Ruleset
+from ..core.rng import Rng
 from . import actions, events, rules, view
 from .evolve import evolve
 from .model import State
@@ -37,6 +38,12 @@ class Vendetta(Ruleset):
 
     def decide(self, state: State, action, rng) -> list:
         return rules.decide(state, action, rng, self.check_legal)
+
+    def apply(self, state: State, action):
+        """As Ruleset.apply, without folding the events a second time."""
+        if state.phase == "over":
+            return super().apply(state, action)  # raises the game-over RuleViolation
+        return rules.resolve(state, action, Rng.for_action(state.seed, state.version), self.check_legal)
 
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)

@@ -235,7 +235,13 @@ def explain(state: State, action) -> None:
 
 
 def decide(state: State, action, rng: Rng, check) -> list:
-    """Resolve ``action`` (already checked legal by ``check``) and advance."""
+    """Resolve ``action`` (checked legal by ``check``) and advance: the events."""
+    return resolve(state, action, rng, check)[1]
+
+
+def resolve(state: State, action, rng: Rng, check) -> tuple[State, list]:
+    """Like :func:`decide`, also returning the state the events fold to (the
+    context folded each event as it was emitted, so folding again is waste)."""
     explain(state, action)
     decision = check(state, action)
     ctx = Ctx(state, rng)
@@ -246,7 +252,7 @@ def decide(state: State, action, rng: Rng, check) -> list:
         pass  # a slam waits for its reroll answer; who is out is settled once it resolves
     except GameEnds:
         pass
-    return ctx.events
+    return ctx.state, ctx.events
 
 
 def _resolve(ctx: Ctx, decision: Decision, action) -> None:
