@@ -146,10 +146,9 @@ def _assign_options(state: State, name: str) -> list:
     cars = [v for v in state.vehicles if v.owner == name and v.status == "operational" and v.at is not None]
     unmoved = [v for v in cars if not v.moved]
     if unmoved:
-        options = [AssignDie(v.id, d) for v in unmoved for d in dice]
-    else:
-        options = [AssignDie(v.id, d, True) for v in cars if v.momentum < 2 for d in dice]
-    return options or [Pass()]
+        return [AssignDie(v.id, d) for v in unmoved for d in dice]
+    # momentum is a permission ("you may"): passing stays open
+    return [AssignDie(v.id, d, True) for v in cars if v.momentum < 2 for d in dice] + [Pass()]
 
 
 def _command_options(state: State, name: str) -> list:
