@@ -134,7 +134,8 @@ def check_player(ruleset: Any, state: Any, player: str | None) -> None:
 
 
 def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None) -> None:
-    """Load the game, apply the actions one after another, append all events in one save.
+    """Load the game, apply the actions one after another, append all of them
+    (each action recorded with the events it produced) in one save.
 
     ``actions(ruleset, state_getter)`` yields actions; it is handed a function
     returning the current state so it can look at each intermediate state.
@@ -147,13 +148,15 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
         raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
     check_player(ruleset, state, player)
     new: list[Any] = []
+    steps: list[tuple[Any, list[Any]]] = []
     current = [state]
     for n, action in enumerate(actions(ruleset, lambda: current[0])):
         if n >= MAX_ACTIONS_PER_COMMAND:
             raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
         current[0], events = ruleset.apply(current[0], action)
+        steps.append((action, events))
         new.extend(events)
-    saved = store.append(game.game, game.version, new)
+    saved = store.append(game.game, game.version, steps=steps)
     report(ruleset, new, first=game.version + 1, state=saved.state)
 
 

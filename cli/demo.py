@@ -62,7 +62,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
         decision = rules.pending(state)
         action = chooser.choice(options)
         state, events = rules.apply(state, action)
-        store.append(name, version, events)
+        store.append(name, version, steps=[(action, events)])
         say(f"{decision.player}: {rules.describe_action(action)}")
         for i, event in enumerate(events, start=version + 1):
             say(f"{i:>5}. {rules.describe(event)}")

@@ -88,6 +88,22 @@ def sim(
         click.echo(sim_summary_text(summary))
 
 
+class _Recording:
+    """The ruleset, noting every (action, events) it applies so the store records the actions."""
+
+    def __init__(self, ruleset: Any):
+        self._ruleset = ruleset
+        self.steps: list[tuple[Any, list]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, list]:
+        state, events = self._ruleset.apply(state, action)
+        self.steps.append((action, events))
+        return state, events
+
+
 def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: int, bots: list[str], quiet: bool):
     """Play the games one by one in this process and store each whole game in one save."""
     gs = _store(ctx)
@@ -96,9 +112,11 @@ def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: 
     started = time.perf_counter()
     with click.progressbar(range(games), label="playing and storing", file=sys.stderr, hidden=quiet) as bar:
         for i in bar:
+            recording = _Recording(rs)
             events: list = []
-            result = simulate(rs, players, seed + i, bots_t, events_out=events)
-            gs.create_game(f"sim-{rs.name}-{players}p-{seed + i}", rs.name, events)
+            result = simulate(recording, players, seed + i, bots_t, events_out=events)
+            setup = events[: len(events) - sum(len(e) for _, e in recording.steps)]
+            gs.create_game(f"sim-{rs.name}-{players}p-{seed + i}", rs.name, setup, steps=recording.steps)
             results.append(result)
     seconds = time.perf_counter() - started
     return summarize(results, rs.name, players, seed, bots_t, 1, seconds)

@@ -13,7 +13,7 @@ of the payload nor of the hash.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Annotated, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import msgspec
@@ -36,9 +36,41 @@ def game_uuid(game: str) -> UUID:
     return uuid5(_NAMESPACE, game)
 
 
-def chain(previous: str, payload: bytes) -> str:
-    """hash_n = sha256(hash_{n-1} as 32 raw bytes + canonical bytes of event n), hex."""
-    return hashlib.sha256(bytes.fromhex(previous) + payload).hexdigest()
+def chain(previous: str, payload: bytes, action: bytes = b"") -> str:
+    """The hash chain link of one record, hex.
+
+    ``hash_n = sha256(hash_{n-1} as 32 raw bytes + payload_n)`` for a record
+    without an action; a record that carries the action that produced it
+    hashes ``action + b"\\n" + payload`` instead (canonical JSON never holds a
+    raw newline, so the two forms cannot be confused).
+    """
+    body = action + b"\n" + payload if action else payload
+    return hashlib.sha256(bytes.fromhex(previous) + body).hexdigest()
+
+
+#: the kind (and payload tag) of a retraction record, written by ``trv undo``
+RETRACTION_KIND = "trv-retraction"
+
+
+class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_KIND, forbid_unknown_fields=True):
+    """Events ``first..last`` (one action's) are taken back; they stay stored."""
+
+    first: Annotated[int, msgspec.Meta(ge=1)]
+    last: Annotated[int, msgspec.Meta(ge=1)]
+    player: Annotated[str, msgspec.Meta(max_length=200)] | None
+    agreed: bool = False
+
+
+_retraction_dec = msgspec.json.Decoder(Retraction)
+_retraction_enc = msgspec.json.Encoder()
+
+
+def encode_retraction(retraction: Retraction) -> bytes:
+    return _retraction_enc.encode(retraction)
+
+
+def decode_retraction(payload: bytes) -> Retraction:
+    return _retraction_dec.decode(payload)
 
 
 def event_schema(ruleset: Any) -> int:
@@ -47,12 +79,15 @@ def event_schema(ruleset: Any) -> int:
 
 
 def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
-    """Decode a stored engine event, upcasting older schemas through the ruleset.
+    """Decode a stored record (an engine event, upcasting older schemas through
+    the ruleset, or a :class:`Retraction`).
 
     A ruleset that changes an event's shape raises ``event_schema`` and
     provides ``upcast_event(data: dict, schema: int) -> dict`` that lifts a
     decoded payload of an older schema to the current one.
     """
+    if kind == RETRACTION_KIND:
+        return decode_retraction(payload)
     current = event_schema(ruleset)
     if schema == current:
         return ruleset.decode_event(payload)
@@ -80,9 +115,15 @@ class Game(Aggregate):
         ruleset: str
         rules_version: str
         store_schema: int
+        #: a fork's parent game, the event it branched after and that event's hash
+        parent: str = ""
+        parent_at: int = 0
+        parent_head: str = ""
 
     class Recorded(Event):
-        """One engine event (``payload``: its canonical JSON)."""
+        """One record: an engine event (``payload``: its canonical JSON) or a
+        retraction; ``action`` is the canonical JSON of the player action that
+        produced it, on the first event of each action only."""
 
         TOPIC = "trvendetta:game:engine-event"
         ruleset: str
@@ -90,34 +131,64 @@ class Game(Aggregate):
         kind: str
         payload: str
         hash: str
+        action: str = ""
 
         def apply(self, game: "Game") -> None:
-            ruleset = rulesets.get(self.ruleset)
-            payload = self.payload.encode()
-            event = decode_payload(ruleset, self.kind, self.schema, payload)
-            game.engine = ruleset.fold([event], game.engine)
             game.count += 1
             game.head = self.hash
+            if self.kind == RETRACTION_KIND:
+                r = decode_retraction(self.payload.encode())
+                game.retracted = [*game.retracted, [r.first, r.last]]
+                game.engine = None  # the store refolds the live events (GameStore._fresh)
+                game.stale = True
+                return
+            if game.stale:
+                return
+            ruleset = rulesets.get(self.ruleset)
+            event = decode_payload(ruleset, self.kind, self.schema, self.payload.encode())
+            game.engine = ruleset.fold([event], game.engine)
 
-    def __init__(self, name: str, ruleset: str, rules_version: str, store_schema: int):
+    def __init__(
+        self,
+        name: str,
+        ruleset: str,
+        rules_version: str,
+        store_schema: int,
+        parent: str = "",
+        parent_at: int = 0,
+        parent_head: str = "",
+    ):
         self.name = name
         self.ruleset = ruleset
         self.rules_version = rules_version
         self.store_schema = store_schema
+        self.parent = parent
+        self.parent_at = parent_at
+        self.parent_head = parent_head
         self.count = 0
         self.head = GENESIS
         self.engine: Any = None
+        #: ranges of retracted record numbers, and whether ``engine`` needs a refold
+        self.retracted: list[list[int]] = []
+        self.stale = False
 
-    def record(self, ruleset: Any, event: Any) -> None:
-        """Append one engine event (canonical bytes, chained to the head)."""
+    def record(self, ruleset: Any, event: Any, action: Any = None) -> None:
+        """Append one engine event (canonical bytes, chained to the head), with
+        the action that produced it when it is that action's first event."""
         payload = ruleset.encode(event)
+        self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
+                        b"" if action is None else ruleset.encode(action))
+
+    def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"") -> None:
+        """Append one record given as canonical bytes (imports, forks, retractions)."""
         self.trigger_event(
             self.Recorded,
-            ruleset=ruleset.name,
-            schema=event_schema(ruleset),
-            kind=ruleset.event_kind(event),
+            ruleset=ruleset,
+            schema=schema,
+            kind=kind,
             payload=payload.decode(),
-            hash=chain(self.head, payload),
+            hash=chain(self.head, payload, action),
+            action=action.decode(),
         )
 
 
@@ -135,7 +206,7 @@ class GameSnapshot(Snapshot):
         snap = super().take(aggregate)
         state = dict(snap.state)
         ruleset = rulesets.get(aggregate.ruleset)
-        state["engine"] = ruleset.encode(aggregate.engine).decode()
+        state["engine"] = "" if aggregate.stale else ruleset.encode(aggregate.engine).decode()
         state["engine_rules"] = ruleset.rules_version
         object.__setattr__(snap, "state", state)
         return snap
@@ -147,7 +218,11 @@ class GameSnapshot(Snapshot):
         if rules != ruleset.rules_version:
             raise SnapshotIncompatible(f"snapshot of rules {rules}, now {ruleset.rules_version}")
         try:
-            state["engine"] = ruleset.decode_state(state["engine"].encode())
+            state["engine"] = ruleset.decode_state(state["engine"].encode()) if state["engine"] else None
+            for key, default in (("retracted", []), ("stale", False), ("parent", ""), ("parent_at", 0),
+                                 ("parent_head", "")):
+                state.setdefault(key, default)
+            state["retracted"] = [list(r) for r in state["retracted"]]
         except msgspec.DecodeError as exc:
             raise SnapshotIncompatible(str(exc)) from None
         shell = Snapshot(

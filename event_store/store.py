@@ -34,11 +34,14 @@ from trvendetta.core.errors import TrvError
 
 from .aggregate import (
     GENESIS,
+    RETRACTION_KIND,
     STORE_SCHEMA,
     Game,
+    Retraction,
     SnapshotIncompatible,
     chain,
     decode_payload,
+    encode_retraction,
     game_uuid,
 )
 from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
@@ -78,8 +81,32 @@ class StoredEvent(NamedTuple):
     payload: bytes  # canonical JSON, exactly as hashed
     hash: str
     previous: str
-    recorded_at: datetime  # wall clock: metadata, not hashed
-    event: Any  # decoded engine event
+    recorded_at: datetime | None  # wall clock: metadata, not hashed
+    event: Any  # decoded engine event (or a Retraction)
+    action: bytes = b""  # canonical JSON of the action whose first event this is
+    decoded_action: Any = None
+
+
+class RawRecord(NamedTuple):
+    """One record to append as canonical bytes (imports, forks, retractions)."""
+
+    kind: str
+    schema: int
+    payload: bytes
+    action: bytes = b""
+
+
+class GameHeader(NamedTuple):
+    """What the ``Created`` record says about a game."""
+
+    game: str
+    ruleset: str
+    rules_version: str
+    store_schema: int
+    parent: str
+    parent_at: int
+    parent_head: str
+    created: datetime
 
 
 class _App(Application):
@@ -152,8 +179,21 @@ class GameStore:
         return self._index
 
     # -------------------------------------------------------------- writes
-    def create_game(self, game: str, ruleset: str, events: Sequence[Any]) -> Loaded:
-        """Store a new game: its ``Created`` envelope and first engine events, in one save."""
+    def create_game(
+        self,
+        game: str,
+        ruleset: str,
+        events: Sequence[Any] = (),
+        *,
+        steps: Sequence[tuple[Any, Sequence[Any]]] = (),
+        records: Sequence[Any] = (),
+        parent: str = "",
+        parent_at: int = 0,
+        parent_head: str = "",
+    ) -> Loaded:
+        """Store a new game in one save: its ``Created`` envelope, its first
+        engine events, then ``steps`` (``(action, events)`` pairs) and
+        ``records`` (:class:`RawRecord`-like, for imports and forks)."""
         rules = rulesets.get(ruleset)
         agg = Game._create(
             Game.Created,
@@ -162,9 +202,16 @@ class GameStore:
             ruleset=rules.name,
             rules_version=str(rules.rules_version),
             store_schema=STORE_SCHEMA,
+            parent=parent,
+            parent_at=parent_at,
+            parent_head=parent_head,
         )
         for event in events:
             agg.record(rules, event)
+        self._record_steps(agg, rules, steps)
+        for rec in records:
+            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
+        self._fresh(agg)
         try:
             self.app.save(agg)
         except IntegrityError:
@@ -172,9 +219,21 @@ class GameStore:
         self._after_save(agg, created=True)
         return self._loaded_of(agg)
 
-    def append(self, game: str, expected_version: int, events: Sequence[Any]) -> Loaded:
-        """Append engine events to a game last seen at ``expected_version``, atomically.
+    def append(
+        self,
+        game: str,
+        expected_version: int,
+        events: Sequence[Any] = (),
+        *,
+        steps: Sequence[tuple[Any, Sequence[Any]]] = (),
+        records: Sequence[Any] = (),
+    ) -> Loaded:
+        """Append to a game last seen at ``expected_version``, atomically.
 
+        ``steps`` are ``(action, events)`` pairs: each action is recorded on
+        its first event (every action must produce at least one event).
+        ``events`` are appended without an action (set-up or automatic
+        events), ``records`` as given bytes (imports, retractions).
         Raises GameMovedOn (and writes nothing) if the game has other events
         after ``expected_version`` by the time this commits.
         """
@@ -185,18 +244,27 @@ class GameStore:
             if agg.count > expected_version or self.version(game) > expected_version:
                 raise GameMovedOn(self.version(game))
             raise StoreError(f"game {game!r} has only {agg.count} events, not {expected_version}")
-        if not events:
+        if not events and not steps and not records:
             self._loaded[game] = agg
             return self._loaded_of(agg)
         rules = rulesets.get(agg.ruleset)
         for event in events:
             agg.record(rules, event)
+        self._record_steps(agg, rules, steps)
+        for rec in records:
+            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
+        self._fresh(agg)
         try:
             self.app.save(agg)
         except IntegrityError:
             raise GameMovedOn(self.version(game)) from None
         self._after_save(agg)
         return self._loaded_of(agg)
+
+    def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
+        """Append a retraction record (``trv undo``); the retracted events stay stored."""
+        payload = encode_retraction(retraction)
+        return self.append(game, expected_version, records=[RawRecord(RETRACTION_KIND, 1, payload)])
 
     def touch(self, game: str) -> None:
         """Mark ``game`` as the most recently used one."""
@@ -211,6 +279,20 @@ class GameStore:
         elif agg.count != at:
             raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
         return self._loaded_of(agg)
+
+    def header(self, game: str) -> GameHeader:
+        """The game's ``Created`` record: ruleset, rules version, parent, creation time."""
+        created = list(self.app.events.get(game_uuid(game), limit=1))
+        if not created:
+            raise self._not_found(game)
+        c = created[0]
+        return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, getattr(c, "parent", ""),
+                          getattr(c, "parent_at", 0), getattr(c, "parent_head", ""), c.timestamp)
+
+    def retracted(self, game: str, at: int | None = None) -> set[int]:
+        """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
+        agg = self._get(game, at)
+        return {n for first, last in agg.retracted for n in range(first, last + 1)}
 
     def version(self, game: str) -> int:
         """The number of engine events stored for ``game`` (reads the last one only)."""
@@ -238,7 +320,9 @@ class GameStore:
         out: list[StoredEvent] = []
         for env in self.app.events.get(game_uuid(game), gt=since + base, lte=lte):
             payload = env.payload.encode()
-            event = decode_payload(rulesets.get(env.ruleset), env.kind, env.schema, payload)
+            rules = rulesets.get(env.ruleset)
+            event = decode_payload(rules, env.kind, env.schema, payload)
+            action = getattr(env, "action", "").encode()
             out.append(
                 StoredEvent(
                     number=env.originator_version - base,
@@ -250,6 +334,8 @@ class GameStore:
                     previous=previous,
                     recorded_at=env.timestamp,
                     event=event,
+                    action=action,
+                    decoded_action=rules.decode_action(action) if action else None,
                 )
             )
             previous = env.hash
@@ -272,7 +358,7 @@ class GameStore:
         head = GENESIS
         base = Game.INITIAL_VERSION
         for env in self.app.events.get(game_uuid(game), gt=base):
-            expected = chain(head, env.payload.encode())
+            expected = chain(head, env.payload.encode(), getattr(env, "action", "").encode())
             if env.hash != expected:
                 raise ChainBroken(game, env.originator_version - base, expected, env.hash)
             head = env.hash
@@ -313,17 +399,48 @@ class GameStore:
         return len(names)
 
     # ------------------------------------------------------------ helpers
+    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, Sequence[Any]]]) -> None:
+        for action, events in steps:
+            if not events:
+                raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
+            for i, event in enumerate(events):
+                agg.record(rules, event, action if i == 0 else None)
+
+    def _fresh(self, agg: Game) -> Game:
+        """After a retraction the engine state is the fold of the live events
+        only: refold them from the stored records (and any pending ones)."""
+        if not agg.stale:
+            return agg
+        rules = rulesets.get(agg.ruleset)
+        dead = {n for first, last in agg.retracted for n in range(first, last + 1)}
+        base = Game.INITIAL_VERSION
+        envs: list[Any] = []
+        stored = agg.version - len(agg.pending_events)
+        if stored > base:
+            envs.extend(self.app.events.get(agg.id, gt=base, lte=stored))
+        envs.extend(e for e in agg.pending_events if isinstance(e, Game.Recorded))
+        state = rules.initial_state()
+        for env in envs:
+            number = env.originator_version - base
+            if env.kind == RETRACTION_KIND or number in dead:
+                continue
+            state = rules.evolve(state, decode_payload(rules, env.kind, env.schema, env.payload.encode()))
+        agg.engine = state
+        agg.stale = False
+        return agg
+
     def _get(self, game: str, at: int | None) -> Game:
         version = None if at is None else at + Game.INITIAL_VERSION
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
         try:
             try:
-                return self.app.repository.get(game_uuid(game), version=version)
+                agg = self.app.repository.get(game_uuid(game), version=version)
             except SnapshotIncompatible:
-                return self._replay.get(game_uuid(game), version=version)
+                agg = self._replay.get(game_uuid(game), version=version)
         except AggregateNotFoundError:
             raise self._not_found(game) from None
+        return self._fresh(agg)
 
     def _not_found(self, game: str) -> GameNotFound:
         try:
