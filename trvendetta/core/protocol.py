@@ -140,6 +140,18 @@ class Ruleset:
     def event_kind(self, event: Any) -> str:
         return type(event).__struct_config__.tag
 
+    #: words in an event's tag that mean it shows the players something new
+    REVEALING_WORDS: ClassVar[tuple[str, ...]] = ("roll", "drawn", "reveal", "shot")
+
+    def reveals(self, event: Any) -> bool:
+        """Whether ``event`` reveals new information (a die roll, a drawn or
+        turned token, a scripted outcome): ``trv undo`` will not take back an
+        action past it without ``--agreed``.  Rulesets extend this."""
+        tag = self.event_kind(event)
+        if any(word in tag for word in self.REVEALING_WORDS):
+            return True
+        return bool(getattr(event, "scripted", False))
+
     # ------------------------------------------------------------ the loop
     def fold(self, events: Iterable[Any], state: Any = None) -> Any:
         """Fold ``events`` into ``state`` (the initial state when omitted)."""

@@ -77,5 +77,11 @@ class Vendetta(Ruleset):
     def turn_driver(self, flags: dict) -> TurnDriver:
         return TurnDriver(flags)
 
+    #: events that show something new beyond rolls and draws: random set-up and new road tiles
+    REVEALING_KINDS = frozenset({"road-laid", "hazards-placed", "first-player", "tile-added", "final-piece"})
+
+    def reveals(self, event) -> bool:
+        return self.event_kind(event) in self.REVEALING_KINDS or super().reveals(event)
+
 
 RULESET = Vendetta()
