@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 import msgspec
 
+from event_store import RETRACTION_KIND
+
 from .common import Session, game_option, echo_json, json_option, pass_session, use_color
 
 
@@ -41,31 +43,51 @@ def show(session: Session, at: int | None, as_json: bool) -> None:
 
 
 @click.command()
+@click.option("--all", "show_all", is_flag=True,
+              help="Also show events taken back by `trv undo` (marked) and the retractions themselves.")
 @json_option
 @game_option
 @pass_session
-def log(session: Session, as_json: bool) -> None:
+def log(session: Session, show_all: bool, as_json: bool) -> None:
     """Print the game's events, numbered from 1, one sentence each.
 
-    With --json, each event is {"n", "kind", "hash", "event"} where "event" is
-    the engine event exactly as stored (its canonical JSON).
+    Events taken back by `trv undo` are skipped unless --all is given.  With
+    --json, each event is {"n", "kind", "hash", "event"} where "event" is the
+    engine event exactly as stored (its canonical JSON); with --all also
+    "action" (the action that produced it, on its first event) and "retracted".
 
     \b
     Examples:
       trv log
+      trv log --all
       trv log --json
     """
     store = session.store()
     game_id = session.game_id()
     records = store.events(game_id)
     ruleset = store.ruleset_of(game_id)
+    dead = store.retracted(game_id)
     store.touch(game_id)
+    if not show_all:
+        records = [r for r in records if r.number not in dead and r.kind != RETRACTION_KIND]
     if as_json:
-        echo_json([{"n": r.number, "kind": r.kind, "hash": r.hash, "event": msgspec.Raw(r.payload)}
-                   for r in records])
+        rows = []
+        for r in records:
+            row = {"n": r.number, "kind": r.kind, "hash": r.hash, "event": msgspec.Raw(r.payload)}
+            if show_all:
+                row["action"] = msgspec.Raw(r.action) if r.action else None
+                row["retracted"] = r.number in dead
+            rows.append(row)
+        echo_json(rows)
         return
     for r in records:
-        click.echo(f"{r.number:>5}. {ruleset.describe(r.event)}")
+        if r.kind == RETRACTION_KIND:
+            e = r.event
+            text = f"{e.player} takes back events {e.first}-{e.last}" + (" (agreed)" if e.agreed else "")
+        else:
+            text = ruleset.describe(r.event)
+        mark = "  [retracted]" if r.number in dead else ""
+        click.echo(f"{r.number:>5}. {text}{mark}")
 
 
 COMMANDS = [show, log]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import board, demo, games, play
+from . import board, demo, games, play, replay
 from .sim import sim
 from .common import Session, TrvGroup
 
@@ -41,7 +41,7 @@ def cli(ctx: click.Context, db: str | None, game: str | None) -> None:
     ctx.obj = Session(ctx, db, game)
 
 
-for module in (games, board, play, demo):
+for module in (games, board, play, demo, replay):
     for command in module.COMMANDS:
         cli.add_command(command)
 cli.add_command(sim)

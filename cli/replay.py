@@ -1,0 +1,270 @@
+"""Records, play by email and audit: `trv export`, `import`, `replay`, `undo`, `fork`, `verify`."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+import replays
+from replays.record import MAX_FILE_BYTES
+from replays.walker import Visitor, Walker
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+
+from .common import Session, game_option, pass_session, pending_line, use_color
+
+
+def _game_arg(session: Session, game: str | None) -> str:
+    if game:
+        session.game_option = game
+    return session.game_id()
+
+
+def read_untrusted(path: str) -> bytes:
+    """A record, packet or claim file, size-limited before it is read."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise TrvError(f"{path}: {size} bytes; a record may be at most {MAX_FILE_BYTES}")
+        with open(path, "rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise TrvError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+@click.command(name="export")
+@click.argument("game", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Write to FILE instead of standard output.")
+@click.option("--since", type=click.IntRange(min=0), metavar="N",
+              help="Write a turn packet: only the actions and events after event N (play by email).")
+@game_option
+@pass_session
+def export(session: Session, game: str | None, output: str | None, since: int | None) -> None:
+    """Write the game record (or, with --since, a turn packet) as UTF-8 text.
+
+    The record has a header (ruleset, rules version, players, seed, created,
+    head hash), the game in move notation (docs/notation.md) and every event
+    with the action that produced it and its hash chain.
+
+    \b
+    Examples:
+      trv export duel -o duel.trv
+      trv export --since 27 -o turn.trv      # mail it; the other side runs trv import turn.trv
+    """
+    store = session.store()
+    name = _game_arg(session, game)
+    text = replays.export(store, name, since=since)
+    if output:
+        tmp = Path(output).with_name(Path(output).name + ".part")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(output)
+        kind = "turn packet" if since is not None else "game record"
+        click.echo(f"wrote the {kind} of {name} to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command(name="import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", "new_name", metavar="ID", help="Import a game record under another id.")
+@pass_session
+def import_(session: Session, file: str, new_name: str | None) -> None:
+    """Import a game record (a new game) or a turn packet (extends the game).
+
+    The file is untrusted: it is decoded strictly, every action is replayed
+    through the rules and every event and hash checked before anything is
+    written.  A packet is applied only if it extends this database's game
+    exactly; a stale, forked, out-of-order, other-game or tampered packet is
+    refused with the reason, and nothing is written.
+
+    \b
+    Examples:
+      trv --db bob.sqlite import duel.trv
+      trv --db bob.sqlite import turn.trv
+    """
+    data = read_untrusted(file)
+    gf = replays.read_file(data, file)
+    store = session.store()
+    game, events, head = replays.import_file(store, gf, new_name)
+    store.touch(game)
+    what = "packet" if gf.kind == "packet" else "game"
+    click.echo(f"imported {what} into {game}: {events} events, head {head}")
+    loaded = store.load(game)
+    click.echo(pending_line(loaded.ruleset, loaded.state))
+
+
+class _Printer(Visitor):
+    def __init__(self, first: int, last: int | None, delay: float, color: bool):
+        self.first, self.last, self.delay, self.color = first, last, delay, color
+
+    def _show(self, walker: Walker, number: int, sentence: str) -> None:
+        if number < self.first or (self.last is not None and number > self.last):
+            return
+        click.echo(f"{number:>5}. {sentence}")
+        click.echo(walker.ruleset.render(walker.state, color=self.color))
+        click.echo("")
+        if self.delay > 0:
+            time.sleep(self.delay)
+
+    def on_action(self, walker: Walker, record: Any, group: Any) -> None:
+        if self.first <= record.number and (self.last is None or record.number <= self.last):
+            click.echo(f"       {group.player}: {walker.ruleset.describe_action(group.action)}")
+
+    def on_event(self, walker: Walker, record: Any, event: Any) -> None:
+        self._show(walker, record.number, walker.ruleset.describe(event))
+
+    def on_retraction(self, walker: Walker, record: Any, retraction: Any, group: Any) -> None:
+        self._show(walker, record.number, _retraction_sentence(walker.ruleset, retraction, group))
+
+
+def _retraction_sentence(ruleset: Any, retraction: Any, group: Any) -> str:
+    what = ruleset.describe_action(group.action) if group is not None else "an action"
+    agreed = " (agreed)" if retraction.agreed else ""
+    return f"{retraction.player} takes back {what!r}: events {retraction.first}-{retraction.last} retracted{agreed}"
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option("--from", "first", type=click.IntRange(min=1), default=1, metavar="N", help="First event to show.")
+@click.option("--to", "last", type=click.IntRange(min=1), metavar="N", help="Last event to show.")
+@click.option("--delay", type=click.FloatRange(min=0), default=0.0, metavar="S",
+              help="Seconds to wait between events (only when stdout is a terminal).")
+@game_option
+@pass_session
+def replay(session: Session, game: str | None, first: int, last: int | None, delay: float) -> None:
+    """Step through the game event by event: each event's sentence and the board after it.
+
+    Retracted events are shown where they happened, then the retraction that
+    took them back.  Without a terminal on stdout, nothing waits.
+
+    \b
+    Examples:
+      trv replay --from 30 --to 45
+      trv replay duel --delay 0.5
+    """
+    store = session.store()
+    name = _game_arg(session, game)
+    meta = store.header(name)
+    ruleset = rulesets.get(meta.ruleset)
+    records = store.events(name, upto=last)
+    wait = delay if sys.stdout.isatty() else 0.0
+    Walker(ruleset, [_Printer(first, last, wait, use_color())]).walk(records)
+
+
+@click.command()
+@click.option("--agreed", is_flag=True,
+              help="Take the action back even past a die roll or a revealed token (recorded as agreed).")
+@game_option
+@pass_session
+def undo(session: Session, agreed: bool) -> None:
+    """Take back the active player's last action, without erasing it.
+
+    A retraction record is appended: the retracted events stay in the store
+    and in `trv log --all`, and every projection (show, legal, log) skips
+    them.  Refused past new information (a die roll, a drawn or revealed
+    token) and across players unless --agreed, which is recorded.
+
+    \b
+    Examples:
+      trv undo
+      trv undo --agreed
+    """
+    store = session.store()
+    name = session.game_id()
+    retraction, group, loaded = replays.undo(store, name, agreed=agreed)
+    store.touch(name)
+    click.echo(f"{loaded.version:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
+    click.echo(pending_line(loaded.ruleset, loaded.state))
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option("--at", "at", type=click.IntRange(min=1), required=True, metavar="N",
+              help="Share the history up to event N (the end of an action).")
+@click.option("--name", "new_name", required=True, metavar="ID", help="The new game's id.")
+@game_option
+@pass_session
+def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
+    """Start a what-if game sharing GAME's history up to event N; the original is untouched.
+
+    \b
+    Examples:
+      trv fork duel --at 40 --name duel-what-if
+    """
+    store = session.store()
+    name = _game_arg(session, game)
+    loaded = replays.fork(store, name, at, new_name)
+    store.touch(new_name)
+    click.echo(new_name)
+    click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
+    click.echo(pending_line(loaded.ruleset, loaded.state))
+
+
+@click.command()
+@click.argument("target", required=False, metavar="[GAME | FILE]")
+@click.option("--claim", type=click.Path(exists=True, dir_okay=False), metavar="STATE.json",
+              help="Compare a claimed board (the `trv show --json` document) with the record.")
+@game_option
+@pass_session
+def verify(session: Session, target: str | None, claim: str | None) -> None:
+    """Re-execute every recorded action and check every event byte for byte.
+
+    From the recorded set-up and seed, every action goes through the rules
+    again; every event must come out identical and the hash chain must hold.
+    Prints `OK: N events, head HASH`; otherwise exits 1 naming the first
+    divergent event, recorded and recomputed side by side.  With --claim,
+    also names the first vehicle or token where the claimed board differs.
+
+    \b
+    Examples:
+      trv verify
+      trv verify duel.trv
+      trv verify duel.trv --claim board.json
+    """
+    if target is not None and os.path.isfile(target):
+        gf = replays.read_file(read_untrusted(target), target)
+        result = replays.verify_file(gf)
+        records: Any = gf.records
+    else:
+        store = session.store()
+        name = _game_arg(session, target)
+        result = replays.verify_game(store, name)
+        records = None
+    if claim is not None:
+        data = read_untrusted(claim)
+        ruleset = result.walker.ruleset
+        number = _claimed_version(data, result.events)
+        if records is None:
+            records = session.store().events(name, upto=number)
+        state, number = replays.state_at(ruleset, records, number)
+        diff = replays.compare_claim(ruleset, state, number, data)
+        if diff:
+            raise TrvError(f"the claim differs from the record: {diff}")
+        click.echo(f"claim matches the record after event {number}")
+    click.echo(f"OK: {result.events} events, head {result.head}")
+    if result.note:
+        click.echo(result.note)
+
+
+def _claimed_version(data: bytes, events: int) -> int:
+    import msgspec
+
+    class _V(msgspec.Struct):
+        version: int | None = None
+
+    try:
+        v = msgspec.json.decode(data, type=_V).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return events
+    if v is None or not 0 <= v <= events:
+        return events
+    return v
+
+
+COMMANDS = [export, import_, replay, undo, fork, verify]

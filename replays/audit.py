@@ -1,0 +1,356 @@
+"""Export, import, play-by-email packets, verify, undo, fork and claims.
+
+Every operation walks the records with :class:`replays.walker.Walker`; the
+store is used only through ``GameStore``'s API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from event_store import GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+
+from . import record as fmt
+from .notation import MovesVisitor
+from .walker import AuditError, Divergence, Group, Tampered, Walker, undo_refusal
+
+
+class PacketRefused(TrvError):
+    """A turn packet that does not extend this database's game exactly."""
+
+    def __init__(self, reason: str, message: str):
+        self.reason = reason  # stale | forked | out of order | other game | tampered
+        super().__init__(f"packet refused ({reason}): {message}; nothing was written")
+
+
+@dataclass
+class Verified:
+    events: int
+    head: str
+    note: str
+    walker: Walker
+
+
+def rules_note(ruleset: Any, recorded: str) -> str:
+    """A plain sentence when the record's rules version is not this program's."""
+    if str(recorded) == str(ruleset.rules_version):
+        return ""
+    return (f"The game was recorded under {ruleset.name} rules version {recorded}; this trv has version "
+            f"{ruleset.rules_version}: the rules versions differ.")
+
+
+def result_text(ruleset: Any, state: Any) -> str:
+    if not ruleset.is_over(state):
+        return "playing"
+    winner = ruleset.winner(state)
+    return f"{winner} wins" if winner else "no winner"
+
+
+def players_text(ruleset: Any, state: Any) -> str:
+    try:
+        return ", ".join(p.get("name", "") for p in ruleset.view(state).get("players", []))
+    except TrvError:
+        return ""
+
+
+# -------------------------------------------------------------------- export
+def export(store: GameStore, game: str, since: int | None = None) -> str:
+    """The game record of ``game`` (``since`` None), or the turn packet of the
+    records after event ``since``."""
+    records = store.events(game)
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    if since is not None and not 0 <= since <= len(records):
+        raise TrvError(f"game {game!r} has {len(records)} events; --since must be 0 to {len(records)}")
+    moves = MovesVisitor(since or 0)
+    walker = Walker(ruleset, [moves]).walk(records)
+    head = records[-1].hash if records else GENESIS
+    header = fmt.Header(
+        game=game,
+        ruleset=ruleset.name,
+        rules_version=meta.rules_version,
+        game_id=records[0].hash if records else GENESIS,
+        events=len(records),
+        head=head,
+        players=players_text(ruleset, walker.state),
+        seed=str(_seed(ruleset, walker.state)),
+        created=meta.created.isoformat(timespec="seconds"),
+        parent=meta.parent,
+        parent_at=meta.parent_at,
+        result=result_text(ruleset, walker.state),
+        since=since or 0,
+        since_hash=(records[since - 1].hash if since else GENESIS),
+    )
+    kind = "record" if since is None else "packet"
+    return fmt.write(kind, header, moves.text(ruleset), records if since is None else records[since:])
+
+
+def _seed(ruleset: Any, state: Any) -> Any:
+    try:
+        return ruleset.seed(state)
+    except AttributeError:
+        return ""
+
+
+# -------------------------------------------------------------------- verify
+def verify_game(store: GameStore, game: str) -> Verified:
+    """Re-execute every recorded action of a stored game and check every byte."""
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    note = rules_note(ruleset, meta.rules_version)
+    walker = Walker(ruleset, reexecute=True, rules_note=note).walk(store.events(game))
+    return Verified(walker.number, walker.head, note, walker)
+
+
+def read_file(data: bytes, source: str = "file") -> fmt.GameFile:
+    return fmt.read(data, source)
+
+
+def verify_file(gf: fmt.GameFile) -> Verified:
+    """Re-execute a game record file (not a packet: it needs the game before it)."""
+    if gf.kind != "record":
+        raise TrvError("a turn packet holds only part of a game: import it into the game's database, "
+                       "then run `trv verify GAME`")
+    ruleset = rulesets.get(gf.header.ruleset)
+    note = rules_note(ruleset, gf.header.rules_version)
+    moves = MovesVisitor()
+    walker = Walker(ruleset, [moves], reexecute=True, rules_note=note).walk(gf.records)
+    _check_summary(gf, walker, moves)
+    return Verified(walker.number, walker.head, note, walker)
+
+
+def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> None:
+    """The header and the move text must say what the events say."""
+    h = gf.header
+    if gf.records and h.game_id != gf.records[0].hash and h.since == 0:
+        raise Tampered(1, "the header's GameId is not the hash of event 1")
+    if gf.moves != moves.text(walker.ruleset):
+        raise fmt.FileError("the move text does not match the events (it was edited); the events are the record")
+
+
+# -------------------------------------------------------------------- import
+def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> tuple[str, int, str]:
+    """Import a record (a new game) or a packet (extends a game). Returns (game, events, head)."""
+    if gf.kind == "packet":
+        return import_packet(store, gf)
+    verified = verify_file(gf)
+    if verified.note:
+        raise TrvError(verified.note + " Import it with the trv it was played with.")
+    game = name or gf.header.game
+    h = gf.header
+    records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action) for r in gf.records]
+    loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
+                               parent_head=(gf.records[h.parent_at - 1].hash if h.parent and h.parent_at else ""))
+    if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
+        raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
+    return game, loaded.version, loaded.head
+
+
+def _kind_of(record: StoredEvent, walker: Walker) -> str:
+    if record.number in walker.retractions:
+        return RETRACTION_KIND
+    return walker.ruleset.event_kind(walker.ruleset.decode_event(record.payload))
+
+
+def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
+    h = gf.header
+    game = h.game
+    if not store.exists(game):
+        raise PacketRefused("other game", f"it is for game {game!r}, which this database does not have")
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    mine = store.events(game)
+    if h.ruleset != meta.ruleset or not mine or mine[0].hash != h.game_id:
+        raise PacketRefused("other game", f"it is for another game called {game!r} (its first event is "
+                                          f"{h.game_id[:16]}..., this database's is {mine[0].hash[:16] if mine else '-'}...)")
+    # the packet's own chain, from the hash it claims to follow
+    head = h.since_hash
+    for r in gf.records:
+        link = chain(head, r.payload, r.action)
+        if link != r.hash:
+            raise PacketRefused("tampered", f"event {r.number}: the hash does not follow from event "
+                                            f"{r.number - 1} and this event's content")
+        head = link
+    since, now = h.since, len(mine)
+    if since > now:
+        raise PacketRefused("out of order", f"it starts after event {since} but this database has only "
+                                            f"{now} events; import the packets before it first")
+    mine_at = mine[since - 1].hash if since else GENESIS
+    if mine_at != h.since_hash:
+        raise PacketRefused("forked", f"it follows a different event {since} than this database's "
+                                      f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
+    if since < now:
+        theirs = list(gf.records)
+        for r in theirs[: now - since]:
+            if r.hash != mine[r.number - 1].hash:
+                raise PacketRefused("forked", f"its event {r.number} differs from this database's event "
+                                              f"{r.number}: the two games have branched")
+        if len(theirs) <= now - since:
+            raise PacketRefused("stale", f"this database already has its events ({since + 1} to "
+                                         f"{h.events}); it is at event {now}")
+        raise PacketRefused("stale", f"it starts after event {since} but this database is already at "
+                                     f"event {now}; ask for a packet with --since {now}")
+    note = rules_note(ruleset, meta.rules_version)
+    walker = Walker(ruleset, rules_note=note)
+    try:
+        for r in mine:
+            walker.feed(r)
+        walker.start_checking()
+        for r in gf.records:
+            walker.feed(r)
+        walker.end()
+    except AuditError as exc:
+        raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
+    records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action) for r in gf.records]
+    loaded = store.append(game, now, records=records)
+    return game, loaded.version, loaded.head
+
+
+# ---------------------------------------------------------------------- undo
+def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction, Group, Walker]:
+    """The retraction ``trv undo`` would append, or a TrvError saying why not."""
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    walker = Walker(ruleset).walk(store.events(game))
+    live = walker.live_actions
+    if not live:
+        raise TrvError(f"game {game!r}: no action to take back")
+    group = live[-1]
+    refusal = undo_refusal(ruleset, group, walker.state, ruleset.describe, agreed=agreed)
+    if refusal:
+        what = ruleset.describe_action(group.action)
+        raise TrvError(f"cannot take back {group.player}'s {what!r} (events {group.first}-{group.last}): {refusal}")
+    return Retraction(group.first, group.last, group.player, agreed), group, walker
+
+
+def undo(store: GameStore, game: str, *, agreed: bool = False) -> tuple[Retraction, Group, Any]:
+    retraction, group, walker = plan_undo(store, game, agreed=agreed)
+    loaded = store.retract(game, walker.number, retraction)
+    return retraction, group, loaded
+
+
+# ---------------------------------------------------------------------- fork
+def fork(store: GameStore, game: str, at: int, name: str) -> Any:
+    """A new game sharing ``game``'s records up to event ``at`` (an action boundary)."""
+    records = store.events(game)
+    if not 1 <= at <= len(records):
+        raise TrvError(f"game {game!r} has {len(records)} events; --at must be 1 to {len(records)}")
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    walker = Walker(ruleset).walk(records[:at])
+    if at < len(records) and not records[at].action and records[at].kind != RETRACTION_KIND:
+        group = walker.groups[-1]
+        nxt = next((r.number - 1 for r in records[at:] if r.action or r.kind == RETRACTION_KIND), len(records))
+        what = "the set-up" if group.action is None else f"{group.player}'s {ruleset.describe_action(group.action)!r}"
+        raise TrvError(f"event {at} is inside {what} (events {group.first}-{nxt}); fork at {group.first - 1} "
+                       f"or {nxt}")
+    raws = [RawRecord(r.kind, r.schema, r.payload, r.action) for r in records[:at]]
+    return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
+                             parent_head=records[at - 1].hash)
+
+
+# --------------------------------------------------------------------- claims
+MAX_CLAIM_BYTES = 4 * 1024 * 1024
+
+
+def state_at(ruleset: Any, records: Any, number: int | None) -> tuple[Any, int]:
+    walker = Walker(ruleset)
+    for r in records:
+        if number is not None and r.number > number:
+            break
+        walker.feed(r)
+    return walker.state, walker.number
+
+
+def compare_claim(ruleset: Any, state: Any, number: int, claim_bytes: bytes) -> str | None:
+    """None if the claimed board (``trv show --json``) is the record's; else one
+    sentence naming the first differing vehicle or token."""
+    if len(claim_bytes) > MAX_CLAIM_BYTES:
+        raise TrvError(f"the claim is {len(claim_bytes)} bytes; at most {MAX_CLAIM_BYTES}")
+    try:
+        claim = msgspec.json.decode(claim_bytes, type=dict[str, Any])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise TrvError(f"the claim is not a JSON object like `trv show --json`: {exc}") from None
+    view = ruleset.view(state)
+    for key, recorded in view.items():
+        if key not in claim:
+            continue
+        claimed = claim[key]
+        if claimed == recorded:
+            continue
+        if isinstance(recorded, list) and isinstance(claimed, list):
+            found = _compare_list(key, claimed, recorded, number)
+            if found:
+                return found
+        return (f"{key}: the claim says {_j(claimed)} but after event {number} the record has {_j(recorded)}")
+    return None
+
+
+def _j(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+def _label(key: str, item: Any) -> str:
+    singular = key[:-1] if key.endswith("s") else key
+    if isinstance(item, dict):
+        for k in ("id", "name"):
+            if k in item:
+                return f"{singular} {item[k]}"
+        if "at" in item:
+            return f"{singular} at {item['at']}"
+    return f"{singular} {_j(item)}"
+
+
+def _compare_list(key: str, claimed: list, recorded: list, number: int) -> str | None:
+    ident = next((k for k in ("id", "name") if recorded and all(isinstance(x, dict) and k in x for x in recorded)), None)
+    if ident:
+        theirs = {x.get(ident): x for x in claimed if isinstance(x, dict)}
+        for item in recorded:
+            other = theirs.get(item[ident])
+            label = _label(key, item)
+            if other is None:
+                return f"{label}: missing from the claim; after event {number} the record has {_j(item)}"
+            if other != item:
+                for field, value in item.items():
+                    if other.get(field) != value:
+                        return (f"{label}: the claim has {field} {_j(other.get(field))} but after event {number} "
+                                f"the record has {field} {_j(value)}")
+                extra = next(f for f in other if f not in item)
+                return f"{label}: the claim has an extra field {extra!r}"
+        known = {x[ident] for x in recorded}
+        for x in claimed:
+            if isinstance(x, dict) and x.get(ident) not in known:
+                return f"{_label(key, x)}: in the claim but not in the record after event {number}"
+        return None
+    for i in range(max(len(claimed), len(recorded))):
+        a = claimed[i] if i < len(claimed) else None
+        b = recorded[i] if i < len(recorded) else None
+        if a != b:
+            if b is None:
+                return f"{_label(key, a)}: in the claim but not in the record after event {number}"
+            if a is None:
+                return f"{_label(key, b)}: missing from the claim; after event {number} the record has it"
+            return f"{_label(key, b)}: the claim has {_j(a)} but after event {number} the record has {_j(b)}"
+    return None
+
+
+__all__ = [
+    "Divergence",
+    "PacketRefused",
+    "Tampered",
+    "Verified",
+    "compare_claim",
+    "export",
+    "fork",
+    "import_file",
+    "plan_undo",
+    "read_file",
+    "undo",
+    "verify_file",
+    "verify_game",
+]

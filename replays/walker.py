@@ -1,0 +1,365 @@
+"""The one walker over a game's records: every exporter and auditor uses it.
+
+A game is its list of records (``StoredEvent``-shaped: ``number``,
+``payload``, ``hash``, ``action``, and ``kind``/``event`` when known): the
+set-up events, then for each player action the events it produced (the
+action rides on the first of them), and retraction records written by
+``trv undo``.  :class:`Walker` takes them one by one, in order, and
+
+* checks the numbering and the hash chain (``chain(previous, payload, action)``);
+* decodes every payload and action strictly through the ruleset;
+* folds the *live* projection: a retraction puts the state back to just
+  before the retracted action, so the state always equals the fold of the
+  events that are not retracted (the store's projection);
+* groups events by the action that produced them (``Group``), so undo,
+  forks and the notation know where actions begin and end;
+* when ``reexecute`` is on, recomputes every event through the rules from the
+  recorded set-up and seed (``ruleset.start(position)`` for the set-up,
+  ``ruleset.apply(state, action)`` for each action) and compares the bytes;
+
+and calls each visitor's hooks (python-chess's visitor, for records).
+Errors are :class:`Tampered` (the bytes do not hold together) and
+:class:`Divergence` (the rules do not give the recorded events).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from event_store import GENESIS, RETRACTION_KIND, Retraction, StoredEvent, chain, decode_retraction
+from trvendetta.core.errors import RuleViolation, TrvError
+
+
+class AuditError(TrvError):
+    """A record that does not hold together or does not follow from the rules."""
+
+    def __init__(self, number: int, message: str):
+        self.number = number
+        super().__init__(message)
+
+
+class Tampered(AuditError):
+    """The bytes of a record are inconsistent (numbering, syntax, hash chain, decoding)."""
+
+    def __init__(self, number: int, reason: str):
+        super().__init__(number, f"event {number}: {reason}")
+
+
+class Divergence(AuditError):
+    """The rules, re-executed, give another event than the one recorded."""
+
+    def __init__(self, number: int, recorded: bytes | None, recomputed: bytes | None, sentence: str,
+                 note: str = ""):
+        self.recorded = recorded
+        self.recomputed = recomputed
+        self.sentence = sentence
+        text = (
+            f"event {number} differs from the rules' result\n"
+            f"  recorded:   {_show(recorded)}\n"
+            f"  recomputed: {_show(recomputed)}\n"
+            f"{sentence}"
+        )
+        if note:
+            text += f"\n{note}"
+        super().__init__(number, text)
+
+
+def _show(data: bytes | None) -> str:
+    return "(nothing)" if data is None else data.decode("utf-8", "replace")
+
+
+def first_difference(recorded: bytes | None, recomputed: bytes | None) -> str:
+    """One sentence naming the first field where two canonical JSON events differ."""
+    if recorded is None:
+        return "The rules produce this event but the record has none here."
+    if recomputed is None:
+        return "The record has this event but the rules produce no event here."
+    try:
+        a, b = msgspec.json.decode(recorded), msgspec.json.decode(recomputed)
+    except msgspec.DecodeError:
+        return "The recorded bytes are not the rules' canonical JSON."
+    path = _diff(a, b, "")
+    if path is None:
+        return "The two events hold the same values but not the same bytes (not canonical JSON)."
+    where, x, y = path
+    if where in ("", ".type"):
+        return f"The record has a {_kind(a)} event where the rules produce a {_kind(b)} event."
+    return (f"In the {_kind(a)} event, {where.lstrip('.')} is {_compact(x)} in the record "
+            f"but {_compact(y)} when recomputed.")
+
+
+def _kind(obj: Any) -> str:
+    return obj.get("type", "?") if isinstance(obj, dict) else type(obj).__name__
+
+
+def _compact(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+_MISSING = object()
+
+
+def _diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.get("type") != b.get("type"):
+            return (path + ".type" if path else ".type", a.get("type"), b.get("type"))
+        for key in list(a) + [k for k in b if k not in a]:
+            found = _diff(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i in range(max(len(a), len(b))):
+            found = _diff(a[i] if i < len(a) else _MISSING, b[i] if i < len(b) else _MISSING, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if a is _MISSING or b is _MISSING or a != b or type(a) is not type(b):
+        return (path, None if a is _MISSING else a, None if b is _MISSING else b)
+    return None
+
+
+@dataclass
+class Group:
+    """One player action and the events it produced (or the set-up, ``action is None``)."""
+
+    first: int
+    last: int
+    action: Any
+    player: str | None
+    state_before: Any
+    reveals: int = 0  # number of the first event that revealed information, 0 if none
+    round: Any = None
+
+
+class Visitor:
+    """Hooks called by :class:`Walker`; override the ones you need."""
+
+    def on_setup(self, walker: "Walker", record: StoredEvent, event: Any) -> None:
+        """A set-up event, folded (``walker.state`` is the state after it)."""
+
+    def on_action(self, walker: "Walker", record: StoredEvent, group: Group) -> None:
+        """A player action starts at ``record`` (``group.state_before`` is the state before it)."""
+
+    def on_event(self, walker: "Walker", record: StoredEvent, event: Any) -> None:
+        """An engine event, folded (set-up events too)."""
+
+    def on_retraction(self, walker: "Walker", record: StoredEvent, retraction: Retraction, group: Group) -> None:
+        """``group`` was taken back; ``walker.state`` is the state before it again."""
+
+    def on_end(self, walker: "Walker") -> None:
+        """No more records."""
+
+
+class _Typed(msgspec.Struct):
+    type: str
+
+
+_typed = msgspec.json.Decoder(_Typed)
+
+
+class Walker:
+    """Walks records in order; see the module docstring."""
+
+    def __init__(self, ruleset: Any, visitors: Sequence[Visitor] = (), *, reexecute: bool = False,
+                 head: str = GENESIS, rules_note: str = ""):
+        self.ruleset = ruleset
+        self.visitors = list(visitors)
+        self.reexecute = reexecute
+        self.rules_note = rules_note
+        self.state = ruleset.initial_state()
+        self.head = head
+        self.number = 0
+        self.groups: list[Group] = []  # live groups, oldest first
+        self.retracted: set[int] = set()
+        self.retractions: set[int] = set()
+        self.records: int = 0
+        self._queue: list[bytes] = []
+
+    # ------------------------------------------------------------- public
+    def walk(self, records: Iterable[StoredEvent]) -> "Walker":
+        for record in records:
+            self.feed(record)
+        self.end()
+        return self
+
+    def feed(self, record: StoredEvent) -> None:
+        number = self.number + 1
+        if record.number != number:
+            raise Tampered(number, f"numbered {record.number}, expected {number}")
+        payload, action_bytes = record.payload, record.action or b""
+        expected = chain(self.head, payload, action_bytes)
+        if record.hash != expected:
+            raise Tampered(number, f"the hash does not follow from event {number - 1} and this event's "
+                                   f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
+                                   "the event or its action was changed")
+        kind, event = self._decode(number, record)
+        action = None
+        if action_bytes:
+            action = record.decoded_action
+            if action is None:
+                try:
+                    action = self.ruleset.decode_action(action_bytes)
+                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                    raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
+        self.number = number
+        self.head = record.hash
+        if kind == RETRACTION_KIND:
+            if action is not None:
+                raise Tampered(number, "a retraction record carries an action")
+            self._retract(record, event)
+            return
+        if number == 1:
+            self._setup(record, event)
+            return
+        if action is not None:
+            self._start_action(record, action)
+        elif self.groups[-1].last != number - 1:
+            raise Tampered(number, "after a retraction the next event must carry the action that produced it")
+        self._event(record, event)
+
+    def end(self) -> None:
+        if self._queue:
+            recomputed = self._queue[0]
+            self._diverge(self.number + 1, None, recomputed,
+                          "The record ends here but the rules produce more events for the last action.")
+        for v in self.visitors:
+            v.on_end(self)
+
+    def start_checking(self) -> None:
+        """Turn re-execution on mid-walk (after trusted records): recompute the
+        last action's events so the rest of it can be checked too."""
+        if self.reexecute:
+            return
+        self.reexecute = True
+        if not self.groups:
+            return
+        group = self.groups[-1]
+        if group.action is None:
+            position = getattr(self._first_event, "position", None)
+            events = self.ruleset.start(position)
+        else:
+            _, events = self.ruleset.apply(group.state_before, group.action)
+        done = group.last - group.first + 1
+        self._queue = [self.ruleset.encode(e) for e in events[done:]]
+
+    @property
+    def live_actions(self) -> list[Group]:
+        return [g for g in self.groups if g.action is not None]
+
+    # ------------------------------------------------------------ helpers
+    def _decode(self, number: int, record: StoredEvent) -> tuple[str, Any]:
+        if record.event is not None and record.kind:
+            return record.kind, record.event
+        try:
+            kind = _typed.decode(record.payload).type
+            if kind == RETRACTION_KIND:
+                return kind, decode_retraction(record.payload)
+            event = self.ruleset.decode_event(record.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Tampered(number, f"not a {self.ruleset.name} event: {exc}") from None
+        return self.ruleset.event_kind(event), event
+
+    def _diverge(self, number: int, recorded: bytes | None, recomputed: bytes | None, sentence: str) -> None:
+        raise Divergence(number, recorded, recomputed, sentence, self.rules_note)
+
+    def _setup(self, record: StoredEvent, event: Any) -> None:
+        self._first_event = event
+        if self.reexecute:
+            position = getattr(event, "position", None)
+            if position is None:
+                self._diverge(1, record.payload, None, "The first event does not carry the game's set-up position.")
+            try:
+                events = self.ruleset.start(position)
+            except TrvError as exc:
+                self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
+            self._queue = [self.ruleset.encode(e) for e in events]
+        self.groups.append(Group(1, 0, None, None, self.state))
+        self._event(record, event)
+
+    def _start_action(self, record: StoredEvent, action: Any) -> None:
+        number = record.number
+        if self._queue:
+            self._diverge(number, record.payload, self._queue[0],
+                          "The record starts a new action here but the rules produce more events for the last one.")
+        decision = self.ruleset.pending(self.state)
+        group = Group(number, number - 1, action, decision.player if decision else None, self.state,
+                      round=getattr(self.state, "round", None))
+        if self.reexecute:
+            try:
+                _, events = self.ruleset.apply(self.state, action)
+            except RuleViolation as exc:
+                self._diverge(number, record.payload, None,
+                              f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
+            self._queue = [self.ruleset.encode(e) for e in events]
+            if not self._queue:
+                self._diverge(number, record.payload, None, "The recorded action produces no event.")
+        self.groups.append(group)
+        for v in self.visitors:
+            v.on_action(self, record, group)
+
+    def _event(self, record: StoredEvent, event: Any) -> None:
+        number = record.number
+        if self.reexecute:
+            if not self._queue:
+                sentence = first_difference(record.payload, None)
+                if not record.action and self.groups[-1].action is None and number > 1:
+                    sentence = ("The record has this event but no recorded action produced it "
+                                "(the game's actions were not recorded).")
+                self._diverge(number, record.payload, None, sentence)
+            recomputed = self._queue.pop(0)
+            if recomputed != record.payload:
+                self._diverge(number, record.payload, recomputed, first_difference(record.payload, recomputed))
+        self.state = self.ruleset.evolve(self.state, event)
+        group = self.groups[-1]
+        group.last = number
+        if not group.reveals and self.ruleset.reveals(event):
+            group.reveals = number
+        for v in self.visitors:
+            if group.action is None:
+                v.on_setup(self, record, event)
+            v.on_event(self, record, event)
+
+    def _retract(self, record: StoredEvent, retraction: Retraction) -> None:
+        number = record.number
+        if self._queue:
+            self._diverge(number, record.payload, self._queue[0],
+                          "The record takes an action back before the rules finished producing its events.")
+        group = self.groups[-1] if self.groups else None
+        if group is None or group.action is None or (retraction.first, retraction.last) != (group.first, group.last):
+            live = f"events {group.first}-{group.last}" if group and group.action is not None else "no action"
+            raise Tampered(number, f"the retraction of events {retraction.first}-{retraction.last} does not take "
+                                   f"back the last live action ({live})")
+        if self.reexecute:
+            refusal = undo_refusal(self.ruleset, group, self.state, self.ruleset.describe, agreed=retraction.agreed)
+            if refusal:
+                self._diverge(number, record.payload, None, f"This retraction should have been refused: {refusal}")
+        self.groups.pop()
+        self.state = group.state_before
+        self.retracted.update(range(group.first, group.last + 1))
+        self.retractions.add(number)
+        for v in self.visitors:
+            v.on_retraction(self, record, retraction, group)
+
+
+def undo_refusal(ruleset: Any, group: Group, state_now: Any, describe: Any, *, agreed: bool) -> str | None:
+    """Why taking ``group`` back needs the players' agreement (None: it does not)."""
+    if agreed:
+        return None
+    if group.reveals:
+        return (f"event {group.reveals} revealed new information; take it back only with --agreed")
+    decision = ruleset.pending(state_now)
+    now = decision.player if decision else None
+    if group.player != now:
+        return (f"the last action was {group.player}'s and the game now waits on {now}; "
+                "take it back only with --agreed")
+    return None
+
+
+def store_records(store: Any, game: str, upto: int | None = None) -> list[StoredEvent]:
+    """A game's records as the walker reads them."""
+    return store.events(game, upto=upto)
