@@ -25,6 +25,14 @@ def _game_arg(session: Session, game: str | None) -> str:
     return session.game_id()
 
 
+def check_name(name: str | None, option: str = "--name") -> None:
+    """Game ids as `trv new --name` takes them (they go into record headers)."""
+    if name is not None and (not name or len(name) > 200
+                             or not name.replace("-", "").replace("_", "").replace(".", "").isalnum()
+                             or not name.isascii()):
+        raise click.BadParameter(f"{name!r}: use letters, digits, '-', '_' and '.'", param_hint=option)
+
+
 def read_untrusted(path: str) -> bytes:
     """A record, packet or claim file, size-limited before it is read."""
     try:
@@ -88,6 +96,7 @@ def import_(session: Session, file: str, new_name: str | None) -> None:
       trv --db bob.sqlite import duel.trv
       trv --db bob.sqlite import turn.trv
     """
+    check_name(new_name)
     data = read_untrusted(file)
     gf = replays.read_file(data, file)
     store = session.store()
@@ -197,6 +206,7 @@ def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
     Examples:
       trv fork duel --at 40 --name duel-what-if
     """
+    check_name(new_name)
     store = session.store()
     name = _game_arg(session, game)
     loaded = replays.fork(store, name, at, new_name)

@@ -131,6 +131,12 @@ def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> Non
         raise Tampered(1, "the header's GameId is not the hash of event 1")
     if gf.moves != moves.text(walker.ruleset):
         raise fmt.FileError("the move text does not match the events (it was edited); the events are the record")
+    rs, state = walker.ruleset, walker.state
+    for tag, said, derived in (("Players", h.players, players_text(rs, state)),
+                               ("Seed", h.seed, str(_seed(rs, state))),
+                               ("Result", h.result, result_text(rs, state))):
+        if said != derived:
+            raise fmt.FileError(f"the header's {tag} says {said!r} but the events say {derived!r}")
 
 
 # -------------------------------------------------------------------- import

@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 
 from event_store import GENESIS, RETRACTION_KIND, Retraction, StoredEvent, chain, decode_retraction
-from trvendetta.core.errors import RuleViolation, TrvError
+from trvendetta.core.errors import TrvError
 
 
 class AuditError(TrvError):
@@ -275,7 +275,7 @@ class Walker:
                 self._diverge(1, record.payload, None, "The first event does not carry the game's set-up position.")
             try:
                 events = self.ruleset.start(position)
-            except TrvError as exc:
+            except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
             self._queue = [self.ruleset.encode(e) for e in events]
         self.groups.append(Group(1, 0, None, None, self.state))
@@ -292,7 +292,7 @@ class Walker:
         if self.reexecute:
             try:
                 _, events = self.ruleset.apply(self.state, action)
-            except RuleViolation as exc:
+            except TrvError as exc:
                 self._diverge(number, record.payload, None,
                               f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
             self._queue = [self.ruleset.encode(e) for e in events]
@@ -353,9 +353,10 @@ def undo_refusal(ruleset: Any, group: Group, state_now: Any, describe: Any, *, a
     if group.reveals:
         return (f"event {group.reveals} revealed new information; take it back only with --agreed")
     decision = ruleset.pending(state_now)
-    now = decision.player if decision else None
-    if group.player != now:
-        return (f"the last action was {group.player}'s and the game now waits on {now}; "
+    if decision is None:
+        return "the game is over; take the last action back only with --agreed"
+    if group.player != decision.player:
+        return (f"the last action was {group.player}'s and the game now waits on {decision.player}; "
                 "take it back only with --agreed")
     return None
 

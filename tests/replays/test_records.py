@@ -248,3 +248,18 @@ def test_doc_example_is_the_record_of_trv_demo_seed_1(tmp_path, trv):
     for line in example.split("\n% events\n")[1].splitlines():
         if line[:1].isdigit() or line.startswith("> "):
             assert line in text.splitlines(), line
+
+
+@pytest.mark.parametrize("tag, value", [("Result", "bob wins"), ("Players", "ann, eve"), ("Seed", "8")])
+def test_a_header_that_contradicts_the_events_is_refused(tmp_path, trv, toy, tag, value):
+    _, data = _toy_record(seed=3)
+    edited = re.sub(rf'\[{tag} "[^"]*"\]'.encode(), f'[{tag} "{value}"]'.encode(), data)
+    (tmp_path / "x.trv").write_bytes(edited)
+    assert f"the header's {tag} says" in trv(tmp_path / "b.sqlite", "verify", tmp_path / "x.trv", code=1).stderr
+
+
+def test_fork_and_import_names_are_checked(tmp_path, trv, toy):
+    db = tmp_path / "a.sqlite"
+    with GameStore(db) as store:
+        new_game(store, "g", "toy", seed=1)
+    assert "use letters" in trv(db, "fork", "g", "--at", "1", "--name", "a b", code=2).stderr
