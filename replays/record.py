@@ -122,6 +122,8 @@ def read(data: bytes, source: str = "file") -> GameFile:
 
     if len(data) > MAX_FILE_BYTES:
         raise FileError(f"{source}: {len(data)} bytes; a record may be at most {MAX_FILE_BYTES}")
+    if b"\r\n" in data and data.count(b"\r\n") == data.count(b"\n"):
+        data = data.replace(b"\r\n", b"\n")  # a mailer's CRLF line ends, all of them (canonical JSON has no CR)
     try:
         mark = data.index(b"\n" + EVENTS_MARK.encode() + b"\n")
     except ValueError:

@@ -263,3 +263,8 @@ def test_fork_and_import_names_are_checked(tmp_path, trv, toy):
     with GameStore(db) as store:
         new_game(store, "g", "toy", seed=1)
     assert "use letters" in trv(db, "fork", "g", "--at", "1", "--name", "a b", code=2).stderr
+
+
+def test_a_record_with_crlf_line_ends_from_a_mailer_still_verifies(toy):
+    _, data = _toy_record(seed=3)
+    assert replays.verify_file(replays.read_file(data.replace(b"\n", b"\r\n"))).events > 1
