@@ -150,8 +150,9 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     game = name or gf.header.game
     h = gf.header
     records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action) for r in gf.records]
+    parent_head = gf.records[h.parent_at - 1].hash if h.parent and 1 <= h.parent_at <= len(gf.records) else ""
     loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
-                               parent_head=(gf.records[h.parent_at - 1].hash if h.parent and h.parent_at else ""))
+                               parent_head=parent_head)
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head
@@ -202,7 +203,8 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         raise PacketRefused("stale", f"it starts after event {since} but this database is already at "
                                      f"event {now}; ask for a packet with --since {now}")
     note = rules_note(ruleset, meta.rules_version)
-    walker = Walker(ruleset, rules_note=note)
+    moves = MovesVisitor(since)
+    walker = Walker(ruleset, [moves], rules_note=note)
     try:
         for r in mine:
             walker.feed(r)
@@ -212,6 +214,8 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         walker.end()
     except AuditError as exc:
         raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
+    if gf.moves != moves.text(ruleset):
+        raise PacketRefused("tampered", "its move text does not match its events")
     records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action) for r in gf.records]
     loaded = store.append(game, now, records=records)
     return game, loaded.version, loaded.head
@@ -227,7 +231,7 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")
     group = live[-1]
-    refusal = undo_refusal(ruleset, group, walker.state, ruleset.describe, agreed=agreed)
+    refusal = undo_refusal(ruleset, group, walker.state, agreed=agreed)
     if refusal:
         what = ruleset.describe_action(group.action)
         raise TrvError(f"cannot take back {group.player}'s {what!r} (events {group.first}-{group.last}): {refusal}")

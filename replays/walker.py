@@ -25,7 +25,7 @@ Errors are :class:`Tampered` (the bytes do not hold together) and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -335,7 +335,7 @@ class Walker:
             raise Tampered(number, f"the retraction of events {retraction.first}-{retraction.last} does not take "
                                    f"back the last live action ({live})")
         if self.reexecute:
-            refusal = undo_refusal(self.ruleset, group, self.state, self.ruleset.describe, agreed=retraction.agreed)
+            refusal = undo_refusal(self.ruleset, group, self.state, agreed=retraction.agreed)
             if refusal:
                 self._diverge(number, record.payload, None, f"This retraction should have been refused: {refusal}")
         self.groups.pop()
@@ -346,7 +346,7 @@ class Walker:
             v.on_retraction(self, record, retraction, group)
 
 
-def undo_refusal(ruleset: Any, group: Group, state_now: Any, describe: Any, *, agreed: bool) -> str | None:
+def undo_refusal(ruleset: Any, group: Group, state_now: Any, *, agreed: bool) -> str | None:
     """Why taking ``group`` back needs the players' agreement (None: it does not)."""
     if agreed:
         return None
@@ -360,7 +360,3 @@ def undo_refusal(ruleset: Any, group: Group, state_now: Any, describe: Any, *, a
                 "take it back only with --agreed")
     return None
 
-
-def store_records(store: Any, game: str, upto: int | None = None) -> list[StoredEvent]:
-    """A game's records as the walker reads them."""
-    return store.events(game, upto=upto)

@@ -170,3 +170,25 @@ def test_a_packet_that_breaks_the_rules_is_refused_as_tampered(tmp_path, trv, pa
     header = msgspec.structs.replace(gf.header, head=head)
     err = _refused(trv, tmp_path, tmp_path / "b.sqlite", write("packet", header, gf.moves, forged), "tampered")
     assert "differs from the rules' result" in err and "bonus" in err
+
+
+def test_an_undo_travels_in_a_packet(tmp_path, pair):
+    a, b = pair
+    since = a.version("duel")
+    play(a, "duel", random.Random(1), actions=1)
+    replays.undo(a, "duel", agreed=True)
+    play(a, "duel", random.Random(2), actions=2)
+    replays.import_file(b, _packet(a, "duel", since))
+    assert _records(a, "duel") == _records(b, "duel")
+    assert b.retracted("duel") == a.retracted("duel") != set()
+    assert b.load("duel").state == a.load("duel").state
+
+
+def test_a_packet_with_edited_move_text_is_refused(tmp_path, trv, pair):
+    a, _ = pair
+    since = a.version("duel")
+    play(a, "duel", random.Random(1), actions=2)
+    text = replays.export(a, "duel", since=since)
+    edited = text.replace(": add ", ": add  ", 1)
+    assert edited != text
+    assert "move text" in _refused(trv, tmp_path, tmp_path / "b.sqlite", edited, "tampered")

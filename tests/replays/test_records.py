@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import msgspec
 import pytest
 
 import replays
