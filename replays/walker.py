@@ -214,6 +214,8 @@ class Walker:
             self._retract(record, event)
             return
         if number == 1:
+            if action is not None:
+                raise Tampered(1, "the set-up event carries an action")
             self._setup(record, event)
             return
         if action is not None:
