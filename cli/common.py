@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 import click
 import msgspec
@@ -134,8 +134,9 @@ def check_player(ruleset: Any, state: Any, player: str | None) -> None:
 
 
 def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None) -> None:
-    """Load the game, apply the actions one after another, append all of them
-    (each action recorded with the events it produced) in one save.
+    """Load the game, apply the actions one after another, let the bot seats
+    answer their decisions after them, and append all of it (each action
+    recorded with the events it produced) in one save.
 
     ``actions(ruleset, state_getter)`` yields actions; it is handed a function
     returning the current state so it can look at each intermediate state.
@@ -147,7 +148,6 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     if ruleset.is_over(state):
         raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
     check_player(ruleset, state, player)
-    new: list[Any] = []
     steps: list[tuple[Any, list[Any]]] = []
     current = [state]
     for n, action in enumerate(actions(ruleset, lambda: current[0])):
@@ -155,13 +155,83 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
             raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
         current[0], events = ruleset.apply(current[0], action)
         steps.append((action, events))
-        new.extend(events)
+    human = [e for _, events in steps for e in events]
+    count = game.version + len(human)
+    state, moves = bot_moves(ruleset, current[0], game.bots or {}, count)
+    steps.extend((m.action, m.events) for m in moves)
     saved = store.append(game.game, game.version, steps=steps)
-    report(ruleset, new, first=game.version + 1, state=saved.state)
+    report(ruleset, human, first=game.version + 1, state=saved.state, bots=moves)
 
 
-def report(ruleset: Any, events: list[Any], *, first: int, state: Any) -> None:
-    """Print the new events, numbered, then what the game waits for."""
-    for i, event in enumerate(events, start=first):
-        click.echo(f"{i:>5}. {ruleset.describe(event)}")
+class BotMove(NamedTuple):
+    """One action a bot seat took: who, which bot, what, and the events it produced."""
+
+    player: str
+    bot: str
+    action: Any
+    events: list[Any]
+
+
+#: a bot-only game that has not ended after this many bot actions is a ruleset bug
+MAX_BOT_ACTIONS = 100 * MAX_ACTIONS_PER_COMMAND
+
+
+def bot_rng(ruleset: Any, state: Any, count: int) -> Any:
+    """The bot's chance for the decision taken after ``count`` stored records:
+    the game seed and the record count, on a stream the engine never uses
+    (negative), so a bot's picks are independent of the dice yet reproducible."""
+    from trvendetta.core.rng import Rng
+
+    return Rng(int(ruleset.seed(state)), -1 - count)
+
+
+def bot_moves(ruleset: Any, state: Any, bots: dict[str, str], count: int) -> tuple[Any, list[BotMove]]:
+    """Let the bot seats answer every pending decision that is theirs, in turn,
+    from ``state`` (after ``count`` stored records).  Returns the state after
+    them and what each did; nothing is stored here."""
+    if not bots:
+        return state, []
+    from trvendetta.bots import get_bot
+
+    agents: dict[str, Any] = {}
+    moves: list[BotMove] = []
+    while not ruleset.is_over(state):
+        decision = ruleset.pending(state)
+        if decision is None or decision.player not in bots:
+            break
+        if len(moves) >= MAX_BOT_ACTIONS:
+            raise TrvError(f"the bots took {MAX_BOT_ACTIONS} actions and the game is not over; giving up")
+        kind = bots[decision.player]
+        agent = agents.get(kind) or agents.setdefault(kind, get_bot(kind))
+        action = agent.choose(ruleset, state, bot_rng(ruleset, state, count), decision)
+        state, events = ruleset.apply(state, action)
+        moves.append(BotMove(decision.player, kind, action, events))
+        count += len(events)
+    return state, moves
+
+
+def run_bots(store: Any, name: str) -> None:
+    """After a command already saved (undo, import): let the bots answer
+    their decisions, in one more save, and print what they did and what the
+    game waits for."""
+    loaded = store.load(name)
+    state, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
+    if moves:
+        loaded = store.append(name, loaded.version, steps=[(m.action, m.events) for m in moves])
+    report(loaded.ruleset, [], first=loaded.version + 1 - sum(len(m.events) for m in moves),
+           state=loaded.state, bots=moves)
+
+
+def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[BotMove] = ()) -> None:
+    """Print the new events, numbered, then each bot's action and its events,
+    then what the game waits for."""
+    number = first
+    for event in events:
+        click.echo(f"{number:>5}. {ruleset.describe(event)}")
+        number += 1
+    for move in bots:
+        click.echo(f"       {move.player} (bot {move.bot}): {ruleset.describe_action(move.action)}")
+        for event in move.events:
+            click.echo(f"{number:>5}. {ruleset.describe(event)}")
+            number += 1
     click.echo(pending_line(ruleset, state))

@@ -12,7 +12,7 @@ from trvendetta import rulesets
 from trvendetta.core.errors import PositionError
 from trvendetta.core.rng import fresh_seed
 
-from .common import Session, echo_json, json_option, pass_session, report
+from .common import Session, bot_moves, echo_json, json_option, pass_session, report
 
 
 def parse_player(text: str) -> tuple[str, str, str]:
@@ -47,6 +47,36 @@ def read_position(path: str, ruleset_name: str, seed: int | None):
         raise PositionError("file", str(exc)) from None
 
 
+def parse_bot(text: str) -> tuple[str, str, str, str]:
+    """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind); NAME defaults to KIND-COLOR."""
+    from trvendetta.bots import bot_names
+
+    parts = text.split(":")
+    if len(parts) not in (3, 4) or not all(parts):
+        raise click.BadParameter(f"{text!r} is not KIND:COLOR:CREW or KIND:COLOR:CREW:NAME "
+                                 "(for example greedy:blue:cars)", param_hint="--bot")
+    kind, color, crew = parts[:3]
+    if kind not in bot_names():
+        raise click.BadParameter(f"{text!r}: no bot called {kind!r}; bots: {', '.join(bot_names())}",
+                                 param_hint="--bot")
+    name = parts[3] if len(parts) == 4 else f"{kind}-{color}"
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise click.BadParameter(f"{text!r}: a seat name uses letters, digits, '-' and '_'", param_hint="--bot")
+    return name, color, crew, kind
+
+
+class SeatOrder(click.Command):
+    """Remembers the order in which --player and --bot were given (the turn order)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            ctx.meta["trv_seats"] = [p.name for p in order if p.name in ("players", "bots")]
+        except click.UsageError:
+            pass  # the real parse below reports it
+        return super().parse_args(ctx, args)
+
+
 def next_game_id(store, ruleset_name: str) -> str:
     n = len(store.list_games()) + 1
     while store.exists(f"{ruleset_name}-{n}"):
@@ -54,43 +84,76 @@ def next_game_id(store, ruleset_name: str) -> str:
     return f"{ruleset_name}-{n}"
 
 
-@click.command()
+@click.command(cls=SeatOrder)
 @click.option("--player", "players", multiple=True, metavar="NAME:COLOR:CREW",
               help="A player, in turn order (repeat; CREW is 'cars' for now and may be left out).")
+@click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
+              help="A seat played by a bot, in turn order with the --player seats (repeat). KIND is "
+                   "random or greedy; the seat is called KIND-COLOR unless NAME is given.")
 @click.option("--seed", type=int, help="Seed of every die roll and draw (default: drawn at random and recorded).")
 @click.option("--name", "game_id", metavar="ID", help="The game's id (default RULESET-N).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
 @pass_session
-def new(session: Session, players: tuple[str, ...], seed: int | None, game_id: str | None,
-        position: str | None, ruleset: str) -> None:
+def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
+        game_id: str | None, position: str | None, ruleset: str) -> None:
     """Create a game and print its id (it becomes the current game).
+
+    Seats are taken in the order --player and --bot are given.  A bot seat
+    answers its own decisions: after `trv new`, `turn`, `act`, `decide`,
+    `undo` and `import`, every bot whose decision is pending plays at once,
+    and the command prints what it did.  Bot actions are recorded like
+    anyone's (so `trv verify` checks them); a game of bots only is played
+    to the end by `trv new` itself.
 
     \b
     Examples:
       trv new --player ann:red:cars --player bob:blue:cars
       trv new --player ann:red:cars --player bob:blue:cars --seed 7 --name duel
+      trv new --player ann:red:cars --bot greedy:blue:cars
+      trv new --bot greedy:red:cars:max --bot random:blue:cars --seed 3
       trv new --position tests/positions/slam.toml
     """
+    seats: dict[str, str] = {}
     if position is not None:
         rules, pos = read_position(position, ruleset, seed)
-        if players:
-            raise click.UsageError("give the players in the position file or with --player, not both")
+        if players or bots:
+            raise click.UsageError("give the players in the position file or with --player/--bot, not both")
     else:
-        if not players:
-            raise click.UsageError("name the players: --player NAME:COLOR:CREW (at least two)")
+        if not players and not bots:
+            raise click.UsageError("name the players: --player NAME:COLOR:CREW or --bot KIND:COLOR:CREW "
+                                   "(at least two seats)")
         rules = rulesets.get(ruleset)
-        triples = [parse_player(p) for p in players]
+        humans = iter([parse_player(p) for p in players])
+        robots = iter([parse_bot(b) for b in bots])
+        order = click.get_current_context().meta.get("trv_seats") or (["players"] * len(players) +
+                                                                      ["bots"] * len(bots))
+        triples = []
+        for which in order:
+            if which == "players":
+                triples.append(next(humans))
+            else:
+                name, color, crew, kind = next(robots)
+                triples.append((name, color, crew))
+                seats[name] = kind
+        names = [t[0] for t in triples]
+        if len(set(names)) != len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise click.BadParameter(f"two seats are called {', '.join(twice)}; give a bot a NAME "
+                                     "(--bot KIND:COLOR:CREW:NAME)", param_hint="--bot")
         pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)))
     if game_id is not None and not game_id.replace("-", "").replace("_", "").replace(".", "").isalnum():
         raise click.BadParameter(f"{game_id!r}: use letters, digits, '-', '_' and '.'", param_hint="--name")
     state, events = rules.new_game(pos)
+    _, moves = bot_moves(rules, state, seats, len(events))
     store = session.store()
-    game = store.create_game(game_id or next_game_id(store, rules.name), rules.name, events)
+    game = store.create_game(game_id or next_game_id(store, rules.name), rules.name, events,
+                             steps=[(m.action, m.events) for m in moves], bots=seats)
     click.echo(game.game)
-    click.echo(f"{rules.name} game, seed {rules.seed(state)}, {game.version} events")
-    report(rules, [], first=game.version + 1, state=game.state)
+    played = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
+    click.echo(f"{rules.name} game, seed {rules.seed(state)}, {len(events)} events{played}")
+    report(rules, [], first=len(events) + 1, state=game.state, bots=moves)
 
 
 @click.command(name="games")

@@ -16,7 +16,7 @@ from replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
-from .common import Session, game_option, pass_session, pending_line, use_color
+from .common import Session, game_option, pass_session, pending_line, run_bots, use_color
 
 
 def _game_arg(session: Session, game: str | None) -> str:
@@ -104,8 +104,7 @@ def import_(session: Session, file: str, new_name: str | None) -> None:
     store.touch(game)
     what = "packet" if gf.kind == "packet" else "game"
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
-    loaded = store.load(game)
-    click.echo(pending_line(loaded.ruleset, loaded.state))
+    run_bots(store, game)  # prints what the game waits for
 
 
 class _Printer(Visitor):
@@ -186,6 +185,15 @@ def undo(session: Session, agreed: bool) -> None:
     """
     store = session.store()
     name = session.game_id()
+    bots = store.header(name).bots or {}
+    if bots:
+        plan, loaded = replays.undo_with_bots(store, name, set(bots), agreed=agreed)
+        store.touch(name)
+        for i, (retraction, group) in enumerate(plan):
+            number = loaded.version - len(plan) + 1 + i
+            click.echo(f"{number:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
+        run_bots(store, name)
+        return
     retraction, group, loaded = replays.undo(store, name, agreed=agreed)
     store.touch(name)
     click.echo(f"{loaded.version:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")

@@ -73,6 +73,15 @@ def decode_retraction(payload: bytes) -> Retraction:
     return _retraction_dec.decode(payload)
 
 
+def encode_bots(bots: "dict[str, str] | None") -> str:
+    """The ``bots`` field of a ``Created`` record: canonical JSON, seats sorted."""
+    return msgspec.json.encode(dict(sorted(bots.items()))).decode() if bots else ""
+
+
+def decode_bots(text: str) -> dict[str, str]:
+    return dict(msgspec.json.decode(text, type=dict[str, str])) if text else {}
+
+
 def event_schema(ruleset: Any) -> int:
     """The payload schema version a ruleset writes (``event_schema``, default 1)."""
     return int(getattr(ruleset, "event_schema", 1))
@@ -119,6 +128,8 @@ class Game(Aggregate):
         parent: str = ""
         parent_at: int = 0
         parent_head: str = ""
+        #: the seats played by bots: canonical JSON ``{"player": "bot kind", ...}`` ("" for none)
+        bots: str = ""
 
     class Recorded(Event):
         """One record: an engine event (``payload``: its canonical JSON) or a
@@ -157,6 +168,7 @@ class Game(Aggregate):
         parent: str = "",
         parent_at: int = 0,
         parent_head: str = "",
+        bots: str = "",
     ):
         self.name = name
         self.ruleset = ruleset
@@ -165,6 +177,7 @@ class Game(Aggregate):
         self.parent = parent
         self.parent_at = parent_at
         self.parent_head = parent_head
+        self.bots = bots
         self.count = 0
         self.head = GENESIS
         self.engine: Any = None
@@ -220,7 +233,7 @@ class GameSnapshot(Snapshot):
         try:
             state["engine"] = ruleset.decode_state(state["engine"].encode()) if state["engine"] else None
             for key, default in (("retracted", []), ("stale", False), ("parent", ""), ("parent_at", 0),
-                                 ("parent_head", "")):
+                                 ("parent_head", ""), ("bots", "")):
                 state.setdefault(key, default)
             state["retracted"] = [list(r) for r in state["retracted"]]
         except msgspec.DecodeError as exc:

@@ -40,7 +40,9 @@ from .aggregate import (
     Retraction,
     SnapshotIncompatible,
     chain,
+    decode_bots,
     decode_payload,
+    encode_bots,
     encode_retraction,
     game_uuid,
 )
@@ -69,6 +71,8 @@ class Loaded(NamedTuple):
     state: Any
     version: int
     head: str
+    #: the seats played by bots, ``{player: bot kind}`` (see ``GameStore.create_game``)
+    bots: dict | None = None
 
 
 class StoredEvent(NamedTuple):
@@ -107,6 +111,7 @@ class GameHeader(NamedTuple):
     parent_at: int
     parent_head: str
     created: datetime
+    bots: dict | None = None
 
 
 class _App(Application):
@@ -203,10 +208,14 @@ class GameStore:
         parent: str = "",
         parent_at: int = 0,
         parent_head: str = "",
+        bots: dict[str, str] | None = None,
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
         engine events, then ``steps`` (``(action, events)`` pairs) and
-        ``records`` (:class:`RawRecord`-like, for imports and forks)."""
+        ``records`` (:class:`RawRecord`-like, for imports and forks).
+
+        ``bots`` names the seats played by bots (``{player: bot kind}``); it
+        is kept in the ``Created`` record, never in the engine position."""
         rules = rulesets.get(ruleset)
         agg = Game._create(
             Game.Created,
@@ -218,6 +227,7 @@ class GameStore:
             parent=parent,
             parent_at=parent_at,
             parent_head=parent_head,
+            bots=encode_bots(bots),
         )
         for event in events:
             agg.record(rules, event)
@@ -300,7 +310,8 @@ class GameStore:
             raise self._not_found(game)
         c = created[0]
         return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, getattr(c, "parent", ""),
-                          getattr(c, "parent_at", 0), getattr(c, "parent_head", ""), c.timestamp)
+                          getattr(c, "parent_at", 0), getattr(c, "parent_head", ""), c.timestamp,
+                          decode_bots(getattr(c, "bots", "")))
 
     def retracted(self, game: str, at: int | None = None) -> set[int]:
         """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
@@ -463,7 +474,8 @@ class GameStore:
         return GameNotFound(game, known)
 
     def _loaded_of(self, agg: Game) -> Loaded:
-        return Loaded(agg.name, rulesets.get(agg.ruleset), agg.engine, agg.count, agg.head)
+        return Loaded(agg.name, rulesets.get(agg.ruleset), agg.engine, agg.count, agg.head,
+                      decode_bots(getattr(agg, "bots", "")))
 
     def _row(self, agg: Game) -> dict:
         rules = rulesets.get(agg.ruleset)

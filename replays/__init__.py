@@ -15,6 +15,7 @@ from .audit import (
     read_file,
     state_at,
     undo,
+    undo_with_bots,
     verify_file,
     verify_game,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "read_file",
     "state_at",
     "undo",
+    "undo_with_bots",
     "undo_refusal",
     "verify_file",
     "verify_game",

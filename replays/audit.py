@@ -11,7 +11,8 @@ from typing import Any
 
 import msgspec
 
-from event_store import GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain
+from event_store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain,
+                         encode_retraction)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
@@ -244,6 +245,56 @@ def undo(store: GameStore, game: str, *, agreed: bool = False) -> tuple[Retracti
     return retraction, group, loaded
 
 
+def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
+                        agreed: bool) -> list[tuple[Retraction, Group]]:
+    """In a game with bot seats: take back the bots' actions after the last
+    human action, and that action, newest first (one retraction each).
+
+    A bot always agrees, so these retractions are recorded as agreed; but
+    taking back an action that revealed new information (a die roll, a
+    token), or any action once the game is over, still needs --agreed."""
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    walker = Walker(ruleset).walk(store.events(game))
+    live = walker.live_actions
+    if not live:
+        raise TrvError(f"game {game!r}: no action to take back")
+    chain_: list[Group] = []
+    for group in reversed(live):
+        chain_.append(group)
+        if group.player not in bots:
+            break
+    if chain_[-1].player in bots:
+        raise TrvError(f"game {game!r}: no human action to take back (only bots have played)")
+    if not agreed:
+        if ruleset.is_over(walker.state):
+            raise TrvError("the game is over; take the last action back only with --agreed")
+        for group in chain_:
+            if group.reveals:
+                what = ruleset.describe_action(group.action)
+                raise TrvError(f"cannot take back {group.player}'s {what!r} (events {group.first}-{group.last}): "
+                               f"event {group.reveals} revealed new information; take it back only with --agreed")
+    human = chain_[-1].player
+    if len(chain_) == 1:
+        refusal = undo_refusal(ruleset, chain_[0], walker.state, agreed=agreed)
+        if refusal:
+            what = ruleset.describe_action(chain_[0].action)
+            raise TrvError(f"cannot take back {human}'s {what!r} (events {chain_[0].first}-{chain_[0].last}): "
+                           f"{refusal}")
+        return [(Retraction(chain_[0].first, chain_[0].last, human, agreed), chain_[0])]
+    return [(Retraction(g.first, g.last, human, True), g) for g in chain_]
+
+
+def undo_with_bots(store: GameStore, game: str, bots: set[str], *,
+                   agreed: bool = False) -> tuple[list[tuple[Retraction, Group]], Any]:
+    """Append the retractions of :func:`plan_undo_with_bots` in one save."""
+    plan = plan_undo_with_bots(store, game, bots, agreed=agreed)
+    version = store.version(game)
+    records = [RawRecord(RETRACTION_KIND, 1, encode_retraction(r)) for r, _ in plan]
+    loaded = store.append(game, version, records=records)
+    return plan, loaded
+
+
 # ---------------------------------------------------------------------- fork
 def fork(store: GameStore, game: str, at: int, name: str) -> Any:
     """A new game sharing ``game``'s records up to event ``at`` (an action boundary)."""
@@ -261,7 +312,7 @@ def fork(store: GameStore, game: str, at: int, name: str) -> Any:
                        f"or {nxt}")
     raws = [RawRecord(r.kind, r.schema, r.payload, r.action) for r in records[:at]]
     return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
-                             parent_head=records[at - 1].hash)
+                             parent_head=records[at - 1].hash, bots=meta.bots)
 
 
 # --------------------------------------------------------------------- claims
@@ -361,6 +412,7 @@ __all__ = [
     "plan_undo",
     "read_file",
     "undo",
+    "undo_with_bots",
     "verify_file",
     "verify_game",
 ]
