@@ -1,18 +1,41 @@
 """The game index: a small read model (one row per game) for ``trv games``.
 
-It lives in the same SQLite file as the events (table ``trv_games``), is
-written after each successful save and can always be rebuilt from the events
-(``GameStore.rebuild_index``): it is derived, never authoritative.
+It lives in the same SQLite file as the events (table ``trv_games``).  A
+command's row is written **in the same SQLite transaction as its events**
+(the store hooks the recorder's insert), so one command is one durable
+transaction and the index can never lag behind the events.  It is still
+derived, never authoritative: when the table is missing it is rebuilt from
+the events (``GameStore.rebuild_index``).  Plain ``sqlite3`` SQL: importing
+``sqlite_utils`` (and numpy with it) cost more than the rest of a ``trv show``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-
-import sqlite_utils
+from typing import Any
 
 TABLE = "trv_games"
+COLUMNS = ("id", "ruleset", "players", "round", "status", "winner", "version", "head", "created", "last_used")
+CREATE = [
+    f"CREATE TABLE IF NOT EXISTS [{TABLE}] ([id] TEXT PRIMARY KEY, [ruleset] TEXT, [players] TEXT, "
+    "[round] INTEGER, [status] TEXT, [winner] TEXT, [version] INTEGER, [head] TEXT, [created] TEXT, "
+    "[last_used] TEXT)",
+    f"CREATE INDEX IF NOT EXISTS [idx_{TABLE}_last_used] ON [{TABLE}] ([last_used])",
+]
+UPSERT = (
+    f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET ruleset = excluded.ruleset, "
+    "players = excluded.players, round = excluded.round, status = excluded.status, winner = excluded.winner, "
+    "version = excluded.version, head = excluded.head, last_used = excluded.last_used, "
+    f"created = COALESCE({TABLE}.created, excluded.created)"
+)
+LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
+
+#: ``transaction(commit=...)``: a context manager giving a DB-API cursor
+Transaction = Callable[..., AbstractContextManager[Any]]
 
 
 def now() -> str:
@@ -51,50 +74,55 @@ class GameInfo:
 
 
 class GameIndex:
-    def __init__(self, db: sqlite_utils.Database):
-        self.db = db
-        self.table = db.table(TABLE)
-        if not self.table.exists():
-            self.table.create(
-                {
-                    "id": str,
-                    "ruleset": str,
-                    "players": str,
-                    "round": int,
-                    "status": str,
-                    "winner": str,
-                    "version": int,
-                    "head": str,
-                    "created": str,
-                    "last_used": str,
-                },
-                pk="id",
-                if_not_exists=True,
-            )
-            self.table.create_index(["last_used"], if_not_exists=True)
+    """The ``trv_games`` table, through ``transaction(commit=bool)`` cursors
+    (the event store's own connection pool, so writes can share its transactions)."""
+
+    def __init__(self, transaction: Transaction):
+        self.transaction = transaction
+
+    def exists(self) -> bool:
+        with self.transaction(commit=False) as c:
+            c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [TABLE])
+            return c.fetchone() is not None
+
+    def create(self) -> None:
+        with self.transaction(commit=True) as c:
+            for statement in CREATE:
+                c.execute(statement)
+
+    @staticmethod
+    def write(cursor: Any, row: dict, *, stamp: str | None = None) -> None:
+        """Upsert one game's row with ``cursor`` (inside the caller's transaction)."""
+        stamp = stamp or now()
+        values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
+        cursor.execute(UPSERT, [values[k] for k in COLUMNS])
 
     def put(self, row: dict, *, created: bool = False) -> None:
-        stamp = now()
-        row = dict(row, last_used=stamp)
-        if created:
-            row["created"] = stamp
-        row["players"] = ",".join(row.get("players") or ())
-        with self.db.conn:
-            self.table.upsert(row, pk="id")
+        with self.transaction(commit=True) as c:
+            self.write(c, row)
 
     def touch(self, game: str) -> None:
-        with self.db.conn:
-            self.db.execute(f"UPDATE {TABLE} SET last_used = ? WHERE id = ?", [now(), game])
+        """Make ``game`` the most recently used one (no write when it already is)."""
+        with self.transaction(commit=True) as c:
+            c.execute(LATEST)
+            found = c.fetchone()
+            if found is None or found["id"] != game:
+                c.execute(f"UPDATE {TABLE} SET last_used = ? WHERE id = ?", [now(), game])
+
+    def _rows(self, sql: str, params: list) -> Iterator[dict]:
+        with self.transaction(commit=False) as c:
+            c.execute(sql, params)
+            return iter([{k: r[k] for k in r.keys()} for r in c.fetchall()])  # sqlite3.Row
 
     def get(self, game: str) -> GameInfo | None:
-        rows = list(self.db.query(f"SELECT * FROM {TABLE} WHERE id = ?", [game]))
+        rows = list(self._rows(f"SELECT * FROM {TABLE} WHERE id = ?", [game]))
         return _info(rows[0]) if rows else None
 
     def all(self) -> list[GameInfo]:
-        return [_info(r) for r in self.db.query(f"SELECT * FROM {TABLE} ORDER BY last_used DESC, id")]
+        return [_info(r) for r in self._rows(f"SELECT * FROM {TABLE} ORDER BY last_used DESC, id", [])]
 
     def latest(self) -> str | None:
-        rows = list(self.db.query(f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"))
+        rows = list(self._rows(LATEST, []))
         return rows[0]["id"] if rows else None
 
 

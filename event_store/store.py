@@ -18,13 +18,14 @@ because of its ``Created`` event).
 from __future__ import annotations
 
 import os
+import sqlite3
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import sqlite_utils
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment
@@ -156,7 +157,6 @@ class GameStore:
         if memory:
             env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
             self.path: Path | None = None
-            index_db = sqlite_utils.Database(memory=True)
         else:
             self.path = Path(path).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,21 +165,37 @@ class GameStore:
                 "SQLITE_DBNAME": str(self.path),
                 "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
             }
-            index_db = sqlite_utils.Database(str(self.path))
-            index_db.conn.execute(f"PRAGMA busy_timeout = {int(lock_timeout * 1000)}")
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
         self.app = _App(env=env)
         self.app.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self.app.refresh = self._fresh
         self._replay = Repository(event_store=self.app.events)  # ignores snapshots
-        self._index_db = index_db
+        self._memory_index: _MemoryDB | None = None
+        #: the index row of the game being saved, written by the recorder in the events' transaction
+        self._row_to_write: dict | None = None
+        if memory:
+            self._memory_index = _MemoryDB()
+            self._index_db: Any = self._memory_index
+        else:
+            recorder = self.app.recorder
+            self._index_db = recorder.datastore
+            insert = recorder._insert_events
+
+            def insert_with_index_row(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
+                done = insert(cursor, stored_events, **kwargs)
+                if self._row_to_write is not None:
+                    GameIndex.write(cursor, self._row_to_write)
+                return done
+
+            recorder._insert_events = insert_with_index_row  # one command, one transaction
         self._index: GameIndex | None = None
         self._loaded: dict[str, Game] = {}
 
     # ----------------------------------------------------------- lifecycle
     def close(self) -> None:
         self.app.close()
-        self._index_db.close()
+        if self._memory_index is not None:
+            self._memory_index.close()
 
     def __enter__(self) -> "GameStore":
         return self
@@ -190,10 +206,12 @@ class GameStore:
     @property
     def index(self) -> GameIndex:
         if self._index is None:
-            fresh = not self._index_db["trv_games"].exists()
-            self._index = GameIndex(self._index_db)
-            if fresh:
+            index = GameIndex(self._index_db.transaction)
+            if not index.exists():
+                index.create()
+                self._index = index
                 self.rebuild_index()
+            self._index = index
         return self._index
 
     # -------------------------------------------------------------- writes
@@ -236,7 +254,7 @@ class GameStore:
             agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
         self._fresh(agg)
         try:
-            self.app.save(agg)
+            self._save(agg)
         except IntegrityError:
             raise GameExists(game) from None
         self._after_save(agg, created=True)
@@ -278,7 +296,7 @@ class GameStore:
             agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
         self._fresh(agg)
         try:
-            self.app.save(agg)
+            self._save(agg)
         except IntegrityError:
             raise GameMovedOn(self.version(game)) from None
         self._after_save(agg)
@@ -415,11 +433,11 @@ class GameStore:
                 if n.topic == Game.Created.TOPIC:
                     names.append(self.app.mapper.to_domain_event(n).name)
             start = batch[-1].id + 1
-        index = self._index or GameIndex(self._index_db)
+        index = self._index or GameIndex(self._index_db.transaction)
         self._index = index
         for name in names:
             agg = self._get(name, None)
-            index.put(self._row(agg), created=index.get(name) is None)
+            index.put(self._row(agg))
         return len(names)
 
     # ------------------------------------------------------------ helpers
@@ -500,6 +518,45 @@ class GameStore:
             "head": agg.head,
         }
 
+    def _save(self, agg: Game) -> None:
+        """One save, one SQLite transaction: the events and the game's index row."""
+        row = self._row(agg)
+        index = self.index  # make sure the table exists before the transaction
+        if self._memory_index is not None:
+            self.app.save(agg)
+            index.put(row)
+            return
+        self._row_to_write = row
+        try:
+            self.app.save(agg)
+        finally:
+            self._row_to_write = None
+
     def _after_save(self, agg: Game, created: bool = False) -> None:
+        """After the commit (the index row is already written with the events)."""
         self._loaded[agg.name] = agg
-        self.index.put(self._row(agg), created=created)
+
+
+class _MemoryDB:
+    """The index of an in-memory store: an in-memory SQLite database."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.conn.row_factory = sqlite3.Row
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[sqlite3.Cursor]:
+        cursor = self.conn.cursor()
+        cursor.execute("BEGIN")
+        try:
+            yield cursor
+        except BaseException:
+            self.conn.rollback()
+            raise
+        if commit:
+            self.conn.commit()
+        else:
+            self.conn.rollback()
+
+    def close(self) -> None:
+        self.conn.close()

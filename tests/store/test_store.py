@@ -263,3 +263,26 @@ def test_default_db_path():
     assert str(default_db_path({"TRV_DB": "/x/y.sqlite"})) == "/x/y.sqlite"
     assert str(default_db_path({"XDG_DATA_HOME": "/d"})) == "/d/trvendetta/trv.sqlite"
     assert str(default_db_path({"HOME": "/h"})).endswith(".local/share/trvendetta/trv.sqlite")
+
+
+def test_the_index_row_is_written_in_the_events_transaction(toy, db, monkeypatch):
+    """One command is one SQLite transaction: if the index row cannot be
+    written, the events are not written either."""
+    from event_store.index import GameIndex
+
+    with GameStore(db) as s:
+        new(s, toy)
+        before = s.info("g")
+
+        def broken(cursor, row, stamp=None):
+            raise sqlite3.OperationalError("disk on fire")
+
+        monkeypatch.setattr(GameIndex, "write", staticmethod(broken))
+        state = s.load("g").state
+        action = toy.legal_actions(state)[0]
+        _, events = toy.apply(state, action)
+        with pytest.raises(Exception, match="disk on fire"):
+            s.append("g", before.version, steps=[(action, events)])
+    with GameStore(db) as s:
+        assert s.version("g") == before.version
+        assert s.info("g").version == before.version
