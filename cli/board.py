@@ -31,7 +31,7 @@ def show(session: Session, at: int | None, as_json: bool) -> None:
       trv show --at 12
       trv show --json
     """
-    game = session.load(at=at)
+    game = session.load(at=at) if at is not None else session.view()
     ruleset = game.ruleset
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}

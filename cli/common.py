@@ -10,9 +10,8 @@ from typing import Any, NamedTuple
 
 import click
 import msgspec
-from eventsourcing.persistence import PersistenceError
 
-from event_store import GameStore, Loaded, default_db_path
+from event_store import Loaded, default_db_path
 from trvendetta.core.errors import RuleViolation, TrvError
 
 #: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
@@ -27,8 +26,16 @@ class TrvGroup(click.Group):
             return super().invoke(ctx)
         except TrvError as exc:
             raise click.ClickException(str(exc)) from None
-        except (PersistenceError, sqlite3.Error) as exc:
-            raise click.ClickException(f"game store: {exc}") from None
+        except Exception as exc:
+            if isinstance(exc, sqlite3.Error) or is_persistence_error(exc):
+                raise click.ClickException(f"game store: {exc}") from None
+            raise
+
+
+def is_persistence_error(exc: BaseException) -> bool:
+    """An eventsourcing PersistenceError (without importing eventsourcing when no store was opened)."""
+    persistence = sys.modules.get("eventsourcing.persistence")
+    return persistence is not None and isinstance(exc, persistence.PersistenceError)
 
 
 class Session:
@@ -39,15 +46,20 @@ class Session:
         self.db_given = db is not None
         self.db = db if db is not None else str(default_db_path())
         self.game_option = game
-        self._store: GameStore | None = None
+        self._store: Any = None
 
-    def store(self, db: str | None = None) -> GameStore:
+    def store(self, db: str | None = None) -> Any:
+        """The GameStore (imported here: a read-only command may never need it)."""
         if self._store is None:
+            from event_store import GameStore
+
             path = db or self.db
             try:
                 store = GameStore(path)
-            except (OSError, sqlite3.Error, PersistenceError) as exc:
-                raise click.ClickException(f"cannot open the game store {path}: {exc}") from None
+            except Exception as exc:
+                if isinstance(exc, (OSError, sqlite3.Error)) or is_persistence_error(exc):
+                    raise click.ClickException(f"cannot open the game store {path}: {exc}") from None
+                raise
             self._store = self.ctx.with_resource(store)
         return self._store
 
@@ -59,6 +71,23 @@ class Session:
         if latest is None:
             raise TrvError("no game in this store yet; create one with `trv new --player NAME:COLOR:cars ...`")
         return latest
+
+    def view(self) -> Loaded:
+        """The game's latest state for a read-only command (show, legal): read
+        with ``event_store.quick`` (plain sqlite3, no eventsourcing import)
+        when it can, else loaded through the GameStore."""
+        if self._store is None:
+            from event_store.quick import QuickReader
+
+            reader = QuickReader.open(self.db)
+            if reader is not None:
+                with reader:
+                    name = self.game_option or reader.latest()
+                    loaded = reader.load(name) if name else None
+                    if loaded is not None:
+                        reader.touch(loaded.game)
+                        return loaded
+        return self.load()
 
     def load(self, at: int | None = None) -> Loaded:
         """The game (at event ``at``); looking at the latest makes it the current game."""

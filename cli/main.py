@@ -2,14 +2,48 @@
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from . import board, demo, games, play, replay
-from .sim import sim
 from .common import Session, TrvGroup
 
+#: command name -> "module:attribute"; a command's module is imported only when it runs
+#: (or for `trv --help`), so `trv show` does not pay for replays, bots or sim
+COMMANDS = {
+    "new": "cli.games:new",
+    "games": "cli.games:games_",
+    "show": "cli.board:show",
+    "log": "cli.board:log",
+    "turn": "cli.play:turn",
+    "legal": "cli.play:legal",
+    "act": "cli.play:act",
+    "decide": "cli.play:decide",
+    "demo": "cli.demo:demo",
+    "export": "cli.replay:export",
+    "import": "cli.replay:import_",
+    "replay": "cli.replay:replay",
+    "undo": "cli.replay:undo",
+    "fork": "cli.replay:fork",
+    "verify": "cli.replay:verify",
+    "sim": "cli.sim:sim",
+}
 
-@click.group(cls=TrvGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(TrvGroup):
+    """Click's lazy-loading group: commands are imported by name on demand."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in COMMANDS and name not in self.commands:
+            module, attr = COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     envvar="TRV_DB",
@@ -40,11 +74,6 @@ def cli(ctx: click.Context, db: str | None, game: str | None) -> None:
     """
     ctx.obj = Session(ctx, db, game)
 
-
-for module in (games, board, play, demo, replay):
-    for command in module.COMMANDS:
-        cli.add_command(command)
-cli.add_command(sim)
 
 
 def main() -> None:

@@ -111,7 +111,7 @@ def legal(session: Session, as_json: bool) -> None:
       trv legal --json
       trv act "$(trv legal --json | jq -c '.[0]')"
     """
-    game = session.load()
+    game = session.view()
     ruleset = game.ruleset
     options = ruleset.legal_actions(game.state)
     if as_json:

@@ -11,19 +11,40 @@ See docs/store.md for the format.  The API::
         store.list_games()                     # [GameInfo]
 """
 
-from .aggregate import GENESIS, RETRACTION_KIND, STORE_SCHEMA, Retraction, chain, decode_retraction, encode_retraction, game_uuid
+from typing import TYPE_CHECKING, Any
+
 from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError
 from .index import GameInfo
-from .store import (
+from .records import (
+    GENESIS,
     MEMORY,
+    RETRACTION_KIND,
     SNAPSHOT_INTERVAL,
+    STORE_SCHEMA,
     GameHeader,
-    GameStore,
     Loaded,
     RawRecord,
+    Retraction,
     StoredEvent,
+    chain,
+    decode_retraction,
     default_db_path,
+    encode_retraction,
+    game_uuid,
 )
+
+if TYPE_CHECKING:
+    from .store import GameStore
+
+
+def __getattr__(name: str) -> Any:
+    """``GameStore`` is imported on first use: it brings eventsourcing, which a
+    read-only command (``event_store.quick``) does without."""
+    if name == "GameStore":
+        from .store import GameStore
+
+        return GameStore
+    raise AttributeError(f"module 'event_store' has no attribute {name!r}")
 
 __all__ = [
     "GENESIS",

@@ -11,8 +11,9 @@ the events (``GameStore.rebuild_index``).  Plain ``sqlite3`` SQL: importing
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -139,3 +140,30 @@ def _info(row: dict) -> GameInfo:
         created=row["created"],
         last_used=row["last_used"],
     )
+
+
+class SQLiteConnection:
+    """A plain sqlite3 connection with eventsourcing's ``transaction(commit=)``
+    shape (the in-memory store's index, and ``event_store.quick``)."""
+
+    def __init__(self, database: str, *, uri: bool = False, timeout: float = 10.0) -> None:
+        self.conn = sqlite3.connect(database, uri=uri, timeout=timeout, isolation_level=None,
+                                    check_same_thread=False)
+        self.conn.row_factory = sqlite3.Row
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[sqlite3.Cursor]:
+        cursor = self.conn.cursor()
+        cursor.execute("BEGIN")
+        try:
+            yield cursor
+        except BaseException:
+            self.conn.rollback()
+            raise
+        if commit:
+            self.conn.commit()
+        else:
+            self.conn.rollback()
+
+    def close(self) -> None:
+        self.conn.close()

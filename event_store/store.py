@@ -18,13 +18,10 @@ because of its ``Created`` event).
 from __future__ import annotations
 
 import os
-import sqlite3
 import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.persistence import IntegrityError
@@ -48,72 +45,8 @@ from .aggregate import (
     game_uuid,
 )
 from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
-from .index import GameIndex, GameInfo
-
-MEMORY = ":memory:"
-#: snapshot every this many aggregate versions (engine state only: a few kB)
-SNAPSHOT_INTERVAL = 100
-
-
-def default_db_path(environ: dict[str, str] | None = None) -> Path:
-    """``$TRV_DB``, else ``$XDG_DATA_HOME/trvendetta/trv.sqlite`` (``~/.local/share`` when unset)."""
-    env = os.environ if environ is None else environ
-    if env.get("TRV_DB"):
-        return Path(env["TRV_DB"]).expanduser()
-    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
-    return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
-
-
-class Loaded(NamedTuple):
-    """A game as loaded: its engine state after ``version`` events, and the head hash."""
-
-    game: str
-    ruleset: Any
-    state: Any
-    version: int
-    head: str
-    #: the seats played by bots, ``{player: bot kind}`` (see ``GameStore.create_game``)
-    bots: dict | None = None
-
-
-class StoredEvent(NamedTuple):
-    """One stored engine event, numbered from 1."""
-
-    number: int
-    kind: str
-    ruleset: str
-    schema: int
-    payload: bytes  # canonical JSON, exactly as hashed
-    hash: str
-    previous: str
-    recorded_at: datetime | None  # wall clock: metadata, not hashed
-    event: Any  # decoded engine event (or a Retraction)
-    action: bytes = b""  # canonical JSON of the action whose first event this is
-    decoded_action: Any = None
-
-
-class RawRecord(NamedTuple):
-    """One record to append as canonical bytes (imports, forks, retractions)."""
-
-    kind: str
-    schema: int
-    payload: bytes
-    action: bytes = b""
-
-
-class GameHeader(NamedTuple):
-    """What the ``Created`` record says about a game."""
-
-    game: str
-    ruleset: str
-    rules_version: str
-    store_schema: int
-    parent: str
-    parent_at: int
-    parent_head: str
-    created: datetime
-    bots: dict | None = None
-
+from .index import GameIndex, GameInfo, SQLiteConnection
+from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
 class _App(Application):
     name = "TrvGames"
@@ -170,11 +103,11 @@ class GameStore:
         self.app.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self.app.refresh = self._fresh
         self._replay = Repository(event_store=self.app.events)  # ignores snapshots
-        self._memory_index: _MemoryDB | None = None
+        self._memory_index: SQLiteConnection | None = None
         #: the index row of the game being saved, written by the recorder in the events' transaction
         self._row_to_write: dict | None = None
         if memory:
-            self._memory_index = _MemoryDB()
+            self._memory_index = SQLiteConnection(":memory:")
             self._index_db: Any = self._memory_index
         else:
             recorder = self.app.recorder
@@ -535,28 +468,3 @@ class GameStore:
     def _after_save(self, agg: Game, created: bool = False) -> None:
         """After the commit (the index row is already written with the events)."""
         self._loaded[agg.name] = agg
-
-
-class _MemoryDB:
-    """The index of an in-memory store: an in-memory SQLite database."""
-
-    def __init__(self) -> None:
-        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.conn.row_factory = sqlite3.Row
-
-    @contextmanager
-    def transaction(self, *, commit: bool) -> Iterator[sqlite3.Cursor]:
-        cursor = self.conn.cursor()
-        cursor.execute("BEGIN")
-        try:
-            yield cursor
-        except BaseException:
-            self.conn.rollback()
-            raise
-        if commit:
-            self.conn.commit()
-        else:
-            self.conn.rollback()
-
-    def close(self) -> None:
-        self.conn.close()

@@ -1,0 +1,156 @@
+"""A read-only fast path for looking at a game (``trv show``, ``trv legal``).
+
+It reads the same SQLite file as :class:`~event_store.store.GameStore`, with
+the standard library's ``sqlite3`` and msgspec only: the latest snapshot of
+the game (the engine state as the ruleset's canonical JSON) and the events
+after it, folded with the ruleset.  It never imports eventsourcing, whose
+import alone cost about a third of a ``trv show``.
+
+It knows only the common case and returns ``None`` for anything else, so the
+caller falls back to ``GameStore`` (which then gives the proper answer or the
+proper error): no database or no index yet, an unknown game, a snapshot
+under other rules or still waiting for a refold, a retraction after the
+snapshot, a payload of another schema, anything that does not decode.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from trvendetta import rulesets
+
+from .index import LATEST, TABLE, GameIndex, SQLiteConnection
+from .records import GENESIS, RETRACTION_KIND, Loaded, decode_bots, event_schema, game_uuid
+
+EVENT_TOPIC = "trvendetta:game:engine-event"
+CREATED_TOPIC = "trvendetta:game:created"
+SNAPSHOT_TOPIC = "trvendetta:game:snapshot"
+_NEEDED = {TABLE, "stored_events", "stored_snapshots"}
+
+
+class _Envelope(msgspec.Struct):
+    """The fields of a stored record this reader needs (eventsourcing's JSON)."""
+
+    kind: str = ""
+    schema: int = 1
+    ruleset: str = ""
+    payload: str = ""
+    hash: str = ""
+    name: str = ""
+    bots: str = ""
+
+
+class _SnapshotState(msgspec.Struct):
+    name: str
+    ruleset: str
+    count: int
+    head: str
+    engine: str = ""
+    engine_rules: Any = None
+    bots: str = ""
+    stale: bool = False
+
+
+class _Snapshot(msgspec.Struct):
+    state: _SnapshotState
+
+
+_envelope = msgspec.json.Decoder(_Envelope)
+_snapshot = msgspec.json.Decoder(_Snapshot)
+
+
+class QuickReader:
+    """Open with :meth:`open` (``None`` when the file is not a ready store)."""
+
+    def __init__(self, db: SQLiteConnection):
+        self.db = db
+        self.index = GameIndex(db.transaction)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, lock_timeout: float = 10.0) -> "QuickReader | None":
+        file = Path(path).expanduser()
+        if str(path) == ":memory:" or not file.is_file():
+            return None
+        try:
+            db = SQLiteConnection(file.resolve().as_uri() + "?mode=rw", uri=True, timeout=lock_timeout)
+        except sqlite3.Error:
+            return None
+        try:
+            names = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error:
+            db.close()
+            return None
+        if not _NEEDED <= names:
+            db.close()
+            return None
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "QuickReader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def latest(self) -> str | None:
+        row = self.db.conn.execute(LATEST).fetchone()
+        return row[0] if row else None
+
+    def touch(self, game: str) -> None:
+        self.index.touch(game)
+
+    def load(self, game: str) -> Loaded | None:
+        """The game after its last event, or None (then ask GameStore)."""
+        try:
+            return self._load(game)
+        except (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
+            return None
+
+    def _load(self, game: str) -> Loaded | None:
+        gid = game_uuid(game).hex
+        conn = self.db.conn
+        snap = conn.execute(
+            "SELECT originator_version, topic, state FROM stored_snapshots WHERE originator_id = ? "
+            "ORDER BY originator_version DESC LIMIT 1", [gid]
+        ).fetchone()
+        if snap is not None:
+            if snap[1] != SNAPSHOT_TOPIC:
+                return None
+            s = _snapshot.decode(snap[2]).state
+            ruleset = rulesets.get(s.ruleset)
+            if s.stale or not s.engine or str(s.engine_rules) != str(ruleset.rules_version):
+                return None
+            state = ruleset.decode_state(s.engine.encode())
+            name, count, head, bots, after = s.name, s.count, s.head, s.bots, snap[0]
+        else:
+            created = conn.execute(
+                "SELECT topic, state FROM stored_events WHERE originator_id = ? AND originator_version = 1", [gid]
+            ).fetchone()
+            if created is None or created[0] != CREATED_TOPIC:
+                return None
+            c = _envelope.decode(created[1])
+            ruleset = rulesets.get(c.ruleset)
+            state, name, count, head, bots, after = None, c.name, 0, GENESIS, c.bots, 1
+        schema = event_schema(ruleset)
+        events = []
+        last = after
+        for version, topic, data in conn.execute(
+            "SELECT originator_version, topic, state FROM stored_events WHERE originator_id = ? "
+            "AND originator_version > ? ORDER BY originator_version", [gid, after]
+        ):
+            e = _envelope.decode(data)
+            if topic != EVENT_TOPIC or e.kind == RETRACTION_KIND or e.schema != schema or version != last + 1:
+                return None
+            events.append(ruleset.decode_event(e.payload.encode()))
+            head, last = e.hash, version
+        count += len(events)
+        if events or state is None:
+            state = ruleset.fold(events, state)
+        return Loaded(name, ruleset, state, count, head, decode_bots(bots))

@@ -1,0 +1,168 @@
+"""The light half of the event store: record formats, ids, the hash chain and
+the result types, importable without eventsourcing (so a read-only ``trv show``
+does not pay for it; see ``event_store.quick``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, NamedTuple
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
+
+from .errors import SchemaError
+
+#: version of the envelope format described in docs/store.md
+STORE_SCHEMA = 1
+#: the hash "before" event 1
+GENESIS = "0" * 64
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://trvendetta/games/")
+
+
+def game_uuid(game: str) -> UUID:
+    """The aggregate id of the game called ``game`` (names are unique per store)."""
+    return uuid5(_NAMESPACE, game)
+
+
+def chain(previous: str, payload: bytes, action: bytes = b"") -> str:
+    """The hash chain link of one record, hex.
+
+    ``hash_n = sha256(hash_{n-1} as 32 raw bytes + payload_n)`` for a record
+    without an action; a record that carries the action that produced it
+    hashes ``action + b"\\n" + payload`` instead (canonical JSON never holds a
+    raw newline, so the two forms cannot be confused).
+    """
+    body = action + b"\n" + payload if action else payload
+    return hashlib.sha256(bytes.fromhex(previous) + body).hexdigest()
+
+
+#: the kind (and payload tag) of a retraction record, written by ``trv undo``
+RETRACTION_KIND = "trv-retraction"
+
+
+class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_KIND, forbid_unknown_fields=True):
+    """Events ``first..last`` (one action's) are taken back; they stay stored."""
+
+    first: Annotated[int, msgspec.Meta(ge=1)]
+    last: Annotated[int, msgspec.Meta(ge=1)]
+    player: Annotated[str, msgspec.Meta(max_length=200)] | None
+    agreed: bool = False
+
+
+_retraction_dec = msgspec.json.Decoder(Retraction)
+_retraction_enc = msgspec.json.Encoder()
+
+
+def encode_retraction(retraction: Retraction) -> bytes:
+    return _retraction_enc.encode(retraction)
+
+
+def decode_retraction(payload: bytes) -> Retraction:
+    return _retraction_dec.decode(payload)
+
+
+def encode_bots(bots: "dict[str, str] | None") -> str:
+    """The ``bots`` field of a ``Created`` record: canonical JSON, seats sorted."""
+    return msgspec.json.encode(dict(sorted(bots.items()))).decode() if bots else ""
+
+
+def decode_bots(text: str) -> dict[str, str]:
+    return dict(msgspec.json.decode(text, type=dict[str, str])) if text else {}
+
+
+def event_schema(ruleset: Any) -> int:
+    """The payload schema version a ruleset writes (``event_schema``, default 1)."""
+    return int(getattr(ruleset, "event_schema", 1))
+
+
+def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
+    """Decode a stored record (an engine event, upcasting older schemas through
+    the ruleset, or a :class:`Retraction`).
+
+    A ruleset that changes an event's shape raises ``event_schema`` and
+    provides ``upcast_event(data: dict, schema: int) -> dict`` that lifts a
+    decoded payload of an older schema to the current one.
+    """
+    if kind == RETRACTION_KIND:
+        return decode_retraction(payload)
+    current = event_schema(ruleset)
+    if schema == current:
+        return ruleset.decode_event(payload)
+    upcast = getattr(ruleset, "upcast_event", None)
+    if schema > current or upcast is None:
+        raise SchemaError(
+            f"{kind} event stored with schema {schema}; ruleset {ruleset.name!r} reads schema {current}"
+        )
+    data = msgspec.json.decode(payload)
+    data = upcast(data, schema)
+    return ruleset.decode_event(msgspec.json.encode(data))
+
+
+MEMORY = ":memory:"
+#: snapshot every this many aggregate versions (engine state only: a few kB)
+SNAPSHOT_INTERVAL = 100
+
+
+def default_db_path(environ: dict[str, str] | None = None) -> Path:
+    """``$TRV_DB``, else ``$XDG_DATA_HOME/trvendetta/trv.sqlite`` (``~/.local/share`` when unset)."""
+    env = os.environ if environ is None else environ
+    if env.get("TRV_DB"):
+        return Path(env["TRV_DB"]).expanduser()
+    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+    return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
+
+
+class Loaded(NamedTuple):
+    """A game as loaded: its engine state after ``version`` events, and the head hash."""
+
+    game: str
+    ruleset: Any
+    state: Any
+    version: int
+    head: str
+    #: the seats played by bots, ``{player: bot kind}`` (see ``GameStore.create_game``)
+    bots: dict | None = None
+
+
+class StoredEvent(NamedTuple):
+    """One stored engine event, numbered from 1."""
+
+    number: int
+    kind: str
+    ruleset: str
+    schema: int
+    payload: bytes  # canonical JSON, exactly as hashed
+    hash: str
+    previous: str
+    recorded_at: datetime | None  # wall clock: metadata, not hashed
+    event: Any  # decoded engine event (or a Retraction)
+    action: bytes = b""  # canonical JSON of the action whose first event this is
+    decoded_action: Any = None
+
+
+class RawRecord(NamedTuple):
+    """One record to append as canonical bytes (imports, forks, retractions)."""
+
+    kind: str
+    schema: int
+    payload: bytes
+    action: bytes = b""
+
+
+class GameHeader(NamedTuple):
+    """What the ``Created`` record says about a game."""
+
+    game: str
+    ruleset: str
+    rules_version: str
+    store_schema: int
+    parent: str
+    parent_at: int
+    parent_head: str
+    created: datetime
+    bots: dict | None = None
+
+
