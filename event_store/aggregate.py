@@ -81,8 +81,11 @@ class Game(Aggregate):
             if game.stale:
                 return
             ruleset = rulesets.get(self.ruleset)
-            event = decode_payload(ruleset, self.kind, self.schema, self.payload.encode())
-            game.engine = ruleset.fold([event], game.engine)
+            event = game.__dict__.pop("_decoded", None)  # set by Game.record: no need to decode
+            if event is None:
+                event = decode_payload(ruleset, self.kind, self.schema, self.payload.encode())
+            game.engine = ruleset.evolve(game.engine, event) if game.engine is not None \
+                else ruleset.fold([event], None)
 
     def __init__(
         self,
@@ -114,8 +117,12 @@ class Game(Aggregate):
         """Append one engine event (canonical bytes, chained to the head), with
         the action that produced it when it is that action's first event."""
         payload = ruleset.encode(event)
-        self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
-                        b"" if action is None else ruleset.encode(action))
+        self.__dict__["_decoded"] = event  # handed to Recorded.apply, which would decode the payload
+        try:
+            self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
+                            b"" if action is None else ruleset.encode(action))
+        finally:
+            self.__dict__.pop("_decoded", None)
 
     def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"") -> None:
         """Append one record given as canonical bytes (imports, forks, retractions)."""

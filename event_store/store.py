@@ -69,9 +69,22 @@ class _App(Application):
 
     def _take_snapshots(self, processing_event: Any) -> None:
         # Snapshots are a cache taken after the events are committed: failing
-        # to take one must not turn a recorded command into an error.
+        # to take one must not turn a recorded command into an error.  Unlike
+        # the library, which reloads the aggregate from the store at the exact
+        # multiple of the interval, this snapshots the aggregate just saved, as
+        # it is in memory, at its current version (the end of the save that
+        # crossed the multiple): loading starts from any snapshot version alike.
         try:
-            super()._take_snapshots(processing_event)
+            for aggregate_id, aggregate in processing_event.aggregates.items():
+                interval = self.snapshotting_intervals.get(type(aggregate))
+                if interval is None or not any(
+                    e.originator_id == aggregate_id and e.originator_version % interval == 0
+                    for e in processing_event.events
+                ):
+                    continue
+                if getattr(aggregate, "stale", False) and self.refresh is not None:
+                    aggregate = self.refresh(aggregate)
+                self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
 
@@ -123,6 +136,7 @@ class GameStore:
             recorder._insert_events = insert_with_index_row  # one command, one transaction
         self._index: GameIndex | None = None
         self._loaded: dict[str, Game] = {}
+        self._players: dict[str, list[str]] = {}
 
     # ----------------------------------------------------------- lifecycle
     def close(self) -> None:
@@ -431,14 +445,20 @@ class GameStore:
     def _row(self, agg: Game) -> dict:
         rules = rulesets.get(agg.ruleset)
         state = agg.engine
-        players: list[str] = []
-        round_ = None
-        try:
-            view = rules.view(state)
-            players = [p.get("name", "") for p in view.get("players", [])]
-            round_ = view.get("round")
-        except TrvError:
-            pass
+        players: list[str] = self._players.get(agg.name, [])
+        round_ = getattr(state, "round", None)
+        if not players or not hasattr(state, "round"):
+            # the ruleset's view is the general answer; it is not cheap, so a
+            # game's players (which never change) are remembered, and a state
+            # with a ``round`` attribute gives the round directly
+            try:
+                view = rules.view(state)
+                players = [p.get("name", "") for p in view.get("players", [])]
+                round_ = view.get("round")
+                if players:
+                    self._players[agg.name] = players
+            except TrvError:
+                pass
         over = bool(rules.is_over(state))
         return {
             "id": agg.name,
