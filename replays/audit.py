@@ -104,7 +104,7 @@ def verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    walker = Walker(ruleset, reexecute=True, rules_note=note).walk(store.events(game))
+    walker = Walker(ruleset, reexecute=True, rules_note=note).walk(store.events(game, decode=False))
     return Verified(walker.number, walker.head, note, walker)
 
 

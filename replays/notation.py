@@ -31,6 +31,8 @@ _LINE = re.compile(r"^(?:(\d{1,6})\.)?\s*([^\s:;][^:;]{0,99}): (.+)$")
 class MovesVisitor(Visitor):
     """Collects the live actions (round, player, action) of a walk."""
 
+    needs_event_state = False  # reads only the groups
+
     def __init__(self, since: int = 0):
         self.since = since
         self.groups: list[Group] = []

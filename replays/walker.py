@@ -130,14 +130,27 @@ class Group:
     first: int
     last: int
     action: Any
-    player: str | None
+    player_: Any  # the player, or a function giving it (asked only when needed)
     state_before: Any
     reveals: int = 0  # number of the first event that revealed information, 0 if none
     round: Any = None
 
+    @property
+    def player(self) -> str | None:
+        """Whose decision the action answered (the engine's ``pending`` is not
+        cheap, so a re-executing walker asks only when someone wants to know)."""
+        if callable(self.player_):
+            self.player_ = self.player_()
+        return self.player_
+
 
 class Visitor:
     """Hooks called by :class:`Walker`; override the ones you need."""
+
+    #: whether ``walker.state`` must be the state after each event when a hook
+    #: runs; a re-executing walker whose visitors all say False takes the state
+    #: after each action from ``ruleset.apply`` instead of folding every event again
+    needs_event_state = True
 
     def on_setup(self, walker: "Walker", record: StoredEvent, event: Any) -> None:
         """A set-up event, folded (``walker.state`` is the state after it)."""
@@ -179,6 +192,10 @@ class Walker:
         self.retractions: set[int] = set()
         self.records: int = 0
         self._queue: list[bytes] = []
+        #: the state ``ruleset.apply`` gave for the action being checked (fast re-execution)
+        self._after: Any = None
+        #: the recomputed events, as objects, in step with ``_queue``
+        self._events: list[Any] = []
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
@@ -226,7 +243,7 @@ class Walker:
 
     def end(self) -> None:
         if self._queue:
-            recomputed = self._queue[0]
+            recomputed = self._queue[-1]
             self._diverge(self.number + 1, None, recomputed,
                           "The record ends here but the rules produce more events for the last action.")
         for v in self.visitors:
@@ -247,7 +264,8 @@ class Walker:
         else:
             _, events = self.ruleset.apply(group.state_before, group.action)
         done = group.last - group.first + 1
-        self._queue = [self.ruleset.encode(e) for e in events[done:]]
+        self._queue = [self.ruleset.encode(e) for e in reversed(events[done:])]
+        self._events = []
 
     @property
     def live_actions(self) -> list[Group]:
@@ -257,6 +275,10 @@ class Walker:
     def _decode(self, number: int, record: StoredEvent) -> tuple[str, Any]:
         if record.event is not None and record.kind:
             return record.kind, record.event
+        if self._events and len(self._events) == len(self._queue) and self._queue[-1] == record.payload:
+            # re-executing: the recorded bytes are the recomputed event's, so that is the event
+            event = self._events[-1]
+            return self.ruleset.event_kind(event), event
         try:
             kind = _typed.decode(record.payload).type
             if kind == RETRACTION_KIND:
@@ -279,25 +301,37 @@ class Walker:
                 events = self.ruleset.start(position)
             except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
-            self._queue = [self.ruleset.encode(e) for e in events]
+            self._queue = [self.ruleset.encode(e) for e in reversed(events)]
+            self._events = []
         self.groups.append(Group(1, 0, None, None, self.state))
         self._event(record, event)
 
     def _start_action(self, record: StoredEvent, action: Any) -> None:
         number = record.number
         if self._queue:
-            self._diverge(number, record.payload, self._queue[0],
+            self._diverge(number, record.payload, self._queue[-1],
                           "The record starts a new action here but the rules produce more events for the last one.")
-        decision = self.ruleset.pending(self.state)
-        group = Group(number, number - 1, action, decision.player if decision else None, self.state,
-                      round=getattr(self.state, "round", None))
+        ruleset, before = self.ruleset, self.state
+
+        def player() -> str | None:
+            decision = ruleset.pending(before)
+            return decision.player if decision else None
+
+        group = Group(number, number - 1, action, player, before, round=getattr(before, "round", None))
         if self.reexecute:
             try:
-                _, events = self.ruleset.apply(self.state, action)
+                after, events = self.ruleset.apply(self.state, action)
             except TrvError as exc:
                 self._diverge(number, record.payload, None,
                               f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
-            self._queue = [self.ruleset.encode(e) for e in events]
+            encode = self.ruleset.encode
+            self._queue = [encode(e) for e in events]
+            self._queue.reverse()  # popped from the end
+            self._events = list(reversed(events))
+            if not any(v.needs_event_state for v in self.visitors):
+                # every recorded event will be checked equal to the recomputed
+                # one, so the fold of the recorded events is this state
+                self._after = after
             if not self._queue:
                 self._diverge(number, record.payload, None, "The recorded action produces no event.")
         self.groups.append(group)
@@ -313,10 +347,16 @@ class Walker:
                     sentence = ("The record has this event but no recorded action produced it "
                                 "(the game's actions were not recorded).")
                 self._diverge(number, record.payload, None, sentence)
-            recomputed = self._queue.pop(0)
+            recomputed = self._queue.pop()
+            if self._events:
+                self._events.pop()
             if recomputed != record.payload:
                 self._diverge(number, record.payload, recomputed, first_difference(record.payload, recomputed))
-        self.state = self.ruleset.evolve(self.state, event)
+        if self._after is not None:
+            if not self._queue:  # the action's last event: its state, as apply gave it
+                self.state, self._after = self._after, None
+        else:
+            self.state = self.ruleset.evolve(self.state, event)
         group = self.groups[-1]
         group.last = number
         if not group.reveals and self.ruleset.reveals(event):
@@ -329,7 +369,7 @@ class Walker:
     def _retract(self, record: StoredEvent, retraction: Retraction) -> None:
         number = record.number
         if self._queue:
-            self._diverge(number, record.payload, self._queue[0],
+            self._diverge(number, record.payload, self._queue[-1],
                           "The record takes an action back before the rules finished producing its events.")
         group = self.groups[-1] if self.groups else None
         if group is None or group.action is None or (retraction.first, retraction.last) != (group.first, group.last):
