@@ -9,8 +9,8 @@ in subprocesses, for wall times of the CLI) on this machine:
 2. load + show: wall time of ``trv show`` on a long game stored in SQLite
    with snapshots, against ``python -c "import click, msgspec, eventsourcing"``
    (the floor any such CLI pays) in the same run, as a ratio;
-3. verify: events/s re-executed and checked by ``trv verify`` (skipped until
-   ``replays/`` provides it);
+3. verify: events/s re-executed and checked by ``replays.verify_game`` (what
+   ``trv verify GAME`` runs) on the long game stored for figure 5;
 4. sim: full random 4-player Vendetta games per second on one core;
 5. append: turns per second appended to SQLite one command per transaction
    (apply the action, ``GameStore.append`` its events), against a bare
@@ -174,7 +174,7 @@ def trv_append_rate(GameStore, path: str, rs, seed: int, events: list, actions: 
     t = time.perf_counter()
     for action in actions:
         state, new = rs.apply(state, action)
-        version = store.append(game, version, new).version
+        version = store.append(game, version, steps=[(action, new)]).version
     rate = len(actions) / (time.perf_counter() - t)
     store.close()
     return rate, version, game
@@ -235,11 +235,17 @@ def bench_load_show(db: str, game: str, repeats: int, pycache: Path) -> dict:
 
 
 # ---------------------------------------------------------------- 3 verify
-def bench_verify() -> dict | None:
-    replays = ROOT / "replays"
-    if not replays.is_dir() or not any(replays.glob("*.py")):
-        return None
-    return None  # the verify API is not there yet; see docs/performance.md
+def bench_verify(GameStore, db: str, game: str, repeats: int) -> dict:
+    """Events per second re-executed and checked by ``replays.verify_game``
+    (reading the records from SQLite, checking the chain, re-running every
+    action, comparing every event's bytes), in this process, the store open."""
+    import replays
+
+    with GameStore(db) as store:
+        result = replays.verify_game(store, game)  # warm: imports, component data
+        med, times = median_time(lambda: replays.verify_game(store, game), repeats)
+    return {"value": round(result.events / med), "events": result.events, "median_s": med, "runs_s": times,
+            "best": round(result.events / min(times))}
 
 
 # ----------------------------------------------------------------- profile
@@ -295,14 +301,16 @@ def main(argv: list[str] | None = None) -> int:
                 results["append"]["db"], results["append"]["game"], reps, tmp / "pycache"
             )
             results["load_show"]["events"] = results["append"]["events"]
+            print("measuring verify ...", file=sys.stderr)
+            results["verify"] = bench_verify(GameStore, results["append"]["db"], results["append"]["game"],
+                                             reps if args.quick else 15)
             if args.profile:
                 prof_db = str(tmp / "profile.sqlite")
                 print(profile("append", lambda: trv_append_rate(GameStore, prof_db, rs, seed, events, actions)))
-        verify = bench_verify()
-        if verify is None:
-            notes["verify"] = "replays/ has no verify yet: skipped"
-        else:
-            results["verify"] = verify
+                import replays
+
+                with GameStore(results["append"]["db"]) as vs:
+                    print(profile("verify", lambda: replays.verify_game(vs, results["append"]["game"])))
         if args.profile:
             rs = rulesets.get("vendetta")
             history = long_history(rs)
@@ -324,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
         a = results["append"]
         print(f"append: {a['turns_per_s']:,} turns/s vs bare save {a['bare_saves_per_s']:,}/s "
               f"({a['turns']} turns, {a['events']} events)")
+    if "verify" in results:
+        v = results["verify"]
+        print(f"verify: {v['events']} events in {v['median_s'] * 1000:.0f} ms (best run {v['best']:,} events/s)")
     if "load_show" in results:
         ls = results["load_show"]
         print(f"load+show: trv show {ls['show_s'] * 1000:.0f} ms vs import floor {ls['floor_s'] * 1000:.0f} ms "
