@@ -221,7 +221,7 @@ def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
     store.touch(new_name)
     click.echo(new_name)
     click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
-    click.echo(pending_line(loaded.ruleset, loaded.state))
+    run_bots(store, new_name)  # a fork keeps the bot seats; prints what the game waits for
 
 
 @click.command()

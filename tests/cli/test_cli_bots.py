@@ -65,3 +65,18 @@ def test_bad_bot_seats_are_refused_and_nothing_is_written(trv):
         result = CliRunner().invoke(cli, ["--db", str(trv.db), "new", "--player", "ann:red:cars", *args])
         assert result.exit_code == 2 and text in result.stderr, result.stderr
     assert trv.json("games") == []
+
+
+def test_a_fork_keeps_the_bot_seats(trv):
+    trv("new", "--player", "ann:red:cars", "--bot", "greedy:blue:cars", "--seed", "5", "--name", "f")
+    for _ in range(50):
+        before = trv.json("show")["version"]
+        option = trv.json("show")["pending"]["options"][0]
+        if "(bot greedy)" in trv("decide", *option.split()).stdout:
+            break
+    actions = [r["n"] for r in trv.json("log", "--all") if r["action"] is not None and r["n"] > before]
+    bot_first = actions[1]  # ann's action, then the bot's
+    out = trv("fork", "f", "--at", str(bot_first - 1), "--name", "f2")  # just before the bot's action
+    assert "(bot greedy)" in out.stdout  # the bot plays again in the fork
+    assert trv.json("show", "--game", "f2")["pending"]["player"] == "ann"
+    assert trv("verify", "f2").stdout.startswith("OK: ")
