@@ -214,7 +214,6 @@ class Walker:
             raise Tampered(number, f"the hash does not follow from event {number - 1} and this event's "
                                    f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
                                    "the event or its action was changed")
-        kind, event = self._decode(number, record)
         action = None
         if action_bytes:
             action = record.decoded_action
@@ -223,6 +222,13 @@ class Walker:
                     action = self.ruleset.decode_action(action_bytes)
                 except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                     raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
+        # re-executing, an action is re-run before its first event is decoded:
+        # when the recorded bytes are the recomputed ones, that event needs no decoding
+        early = action is not None and number > 1 and self.reexecute and bool(self.groups)
+        if early:
+            self.number, self.head = number, record.hash
+            self._start_action(record, action)
+        kind, event = self._decode(number, record)
         self.number = number
         self.head = record.hash
         if kind == RETRACTION_KIND:
@@ -236,7 +242,8 @@ class Walker:
             self._setup(record, event)
             return
         if action is not None:
-            self._start_action(record, action)
+            if not early:
+                self._start_action(record, action)
         elif self.groups[-1].last != number - 1:
             raise Tampered(number, "after a retraction the next event must carry the action that produced it")
         self._event(record, event)
