@@ -343,26 +343,18 @@ class GameStore:
         lte = None if upto is None else upto + base
         previous = self.events_head(game, since)
         out: list[StoredEvent] = []
+        append = out.append
+        rules_of: dict[str, Any] = {}
         for env in self._records(game, since + base, lte):
             payload = env.payload.encode()
-            rules = rulesets.get(env.ruleset)
+            rules = rules_of.get(env.ruleset) or rules_of.setdefault(env.ruleset, rulesets.get(env.ruleset))
             event = decode_payload(rules, env.kind, env.schema, payload) if decode else None
             action = getattr(env, "action", "").encode()
-            out.append(
-                StoredEvent(
-                    number=env.originator_version - base,
-                    kind=env.kind,
-                    ruleset=env.ruleset,
-                    schema=env.schema,
-                    payload=payload,
-                    hash=env.hash,
-                    previous=previous,
-                    recorded_at=env.timestamp,
-                    event=event,
-                    action=action,
-                    decoded_action=rules.decode_action(action) if action else None,
-                )
-            )
+            # positional: (number, kind, ruleset, schema, payload, hash, previous, recorded_at, event,
+            # action, decoded_action)
+            append(StoredEvent(env.originator_version - base, env.kind, env.ruleset, env.schema, payload, env.hash,
+                               previous, env.timestamp, event, action,
+                               rules.decode_action(action) if action else None))
             previous = env.hash
         return out
 
