@@ -93,7 +93,9 @@ class _App(Application):
 
 
 class _Stamp(msgspec.Struct):
-    data: datetime = msgspec.field(name="_data_")
+    # an ISO string, parsed by hand: a ``datetime`` annotation would be resolved
+    # to freezegun's FakeDatetime if this module is first imported under freeze_time
+    data: str = msgspec.field(name="_data_")
 
 
 class _StoredRecorded(msgspec.Struct):
@@ -443,7 +445,7 @@ class GameStore:
                 return list(self.app.events.get(gid, gt=gt, lte=lte))
             e = _recorded.decode(state)
             out.append(_Envelope(version, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action,
-                                 e.timestamp.data))
+                                 datetime.fromisoformat(e.timestamp.data)))
         return out
 
     def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, Sequence[Any]]]) -> None:
