@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from eventsourcing.domain import Aggregate, Snapshot
+from datetime import datetime
+
+from eventsourcing.domain import Aggregate, Snapshot, datetime_now_with_tzinfo
 from eventsourcing.utils import register_topic
 
 from trvendetta import rulesets
@@ -35,6 +37,18 @@ from .records import (  # noqa: F401  (re-exported: the light half lives in reco
     game_uuid,
 )
 
+def utc_now() -> datetime:
+    """The wall-clock stamp eventsourcing puts on a stored record (metadata).
+
+    Always a plain ``datetime``: under freezegun the library's clock gives a
+    ``FakeDatetime`` subclass, which its transcoder refuses to encode."""
+    now = datetime_now_with_tzinfo()
+    real = next(c for c in type(now).__mro__ if c.__module__ == "datetime" and c.__name__ == "datetime")
+    if type(now) is real:
+        return now
+    return real(now.year, now.month, now.day, now.hour, now.minute, now.second, now.microsecond, tzinfo=now.tzinfo)
+
+
 class Game(Aggregate):
     """A game: its name, ruleset, head hash, event count and engine state."""
 
@@ -42,6 +56,7 @@ class Game(Aggregate):
 
     class Event(Aggregate.Event):
         TOPIC = "trvendetta:game:event"
+        create_timestamp = staticmethod(utc_now)
 
     class Created(Event, Aggregate.Created):
         TOPIC = "trvendetta:game:created"
@@ -145,6 +160,7 @@ class GameSnapshot(Snapshot):
     """A small snapshot: the game's fields plus the encoded engine state."""
 
     TOPIC = "trvendetta:game:snapshot"
+    create_timestamp = staticmethod(utc_now)
 
     @classmethod
     def take(cls, aggregate: Any) -> "GameSnapshot":
