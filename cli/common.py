@@ -115,7 +115,7 @@ def _set_game(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 def game_option(func: Callable) -> Callable:
     """``--game ID`` after the command name too (``trv show --game duel``)."""
     return click.option(
-        "--game", metavar="ID", expose_value=False, callback=_set_game,
+        "--game", "game_flag", metavar="ID", expose_value=False, callback=_set_game,
         help="The game to use (as the global --game).",
     )(func)
 
