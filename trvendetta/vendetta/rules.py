@@ -8,6 +8,8 @@ against it, resolves it, then *advances* through every automatic step
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core import geometry
 from ..core.errors import RuleViolation
 from ..core.protocol import Decision
@@ -178,13 +180,14 @@ def _chopper_spaces(state: State) -> list[str]:
     """Air Attack: any empty space of the road (no vehicle, wreck or chopper)."""
     busy = {v.at for v in state.vehicles if v.at is not None and not v.start}
     busy |= {w.at for w in state.wrecks} | b.chopper_spaces(state)
-    out = []
-    lo, hi = b.rear_y(state), b.front_y(state)
-    for y in range(lo, hi):
-        for lane in range(comp.LANES):
-            if (lane + y) % 2 == 0 and (lane, y) not in busy:
-                out.append(b.nm((lane, y)))
-    return out
+    return [name for space, name in _road_spaces(b.rear_y(state), b.front_y(state)) if space not in busy]
+
+
+@lru_cache(maxsize=64)
+def _road_spaces(lo: int, hi: int) -> tuple[tuple[tuple[int, int], str], ...]:
+    """Every space of the road between half-spaces ``lo`` and ``hi``, with its name."""
+    return tuple(((lane, y), b.nm((lane, y))) for y in range(lo, hi) for lane in range(comp.LANES)
+                 if (lane + y) % 2 == 0)
 
 
 def _road_bonus_allowed(state: State) -> bool:
@@ -241,8 +244,10 @@ def decide(state: State, action, rng: Rng, check) -> list:
 def resolve(state: State, action, rng: Rng, check) -> tuple[State, list]:
     """Like :func:`decide`, also returning the state the events fold to (the
     context folded each event as it was emitted, so folding again is waste)."""
-    explain(state, action)
-    decision = check(state, action)
+    decision = pending(state)
+    if decision is None or action not in decision.options:
+        explain(state, action)
+        check(state, action)  # raises the generic RuleViolation
     ctx = Ctx(state, rng)
     try:
         _resolve(ctx, decision, action)
@@ -333,8 +338,11 @@ def _settle(ctx: Ctx) -> None:
     s = ctx.state
     if s.phase == "over":
         return
+    running = {v.owner for v in s.vehicles if v.status == "operational"}
+    if all(p.out or p.name in running for p in s.players):
+        return
     for p in s.players:
-        if not p.out and not b.has_operational(s, p.name):
+        if not p.out and p.name not in running:
             cars = [v for v in s.vehicles if v.owner == p.name]
             reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
             ctx.emit(ev.PlayerOut(p.name, reason))
