@@ -213,7 +213,7 @@ class _Vendetta:
         A target is in the front arc of the spaces in its own rear arc, so
         only those spaces are scored (cached for the decision)."""
         if self._strikes is None:
-            b, s = self.b, self.state
+            s = self.state
             targets = [(v.id, v.at) for v in s.vehicles if v.at is not None and not v.start]
             targets += [(w.id, w.at) for w in s.wrecks]
             empty = set(self._empty_spaces())

@@ -15,15 +15,13 @@ what ``GameStarted`` records, so folding never needs the data files.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
 from ..core import geometry
 from ..core.errors import PositionError
+from ..core.setup import Name, check_seats, parse_space
 from . import components as comp
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
 class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -73,10 +71,7 @@ class Position(_Strict):
 
 
 def _space(text: str, field: str, c: comp.Components, boards: tuple[int, int]) -> tuple[int, int]:
-    try:
-        space = geometry.parse(text)
-    except Exception:
-        raise PositionError(field, f"{text!r} is not a space name (like 'c5')") from None
+    space = parse_space(text, field)
     first = c.board_spaces(boards[0])[0]
     last = c.board_spaces(boards[1])[1]
     if not 0 <= space[0] < c.lanes or not first <= geometry.number(space) <= last:
@@ -88,16 +83,8 @@ def _space(text: str, field: str, c: comp.Components, boards: tuple[int, int]) -
 def resolve(pos: Position, components: comp.Components | None = None) -> Position:
     """Validate ``pos`` and fill in every omitted part; raises PositionError naming the field."""
     c = components or comp.default()
-    if pos.ruleset != "classic":
-        raise PositionError("ruleset", f"{pos.ruleset!r} is not 'classic'")
-    n = len(pos.players)
-    if not 2 <= n <= 4:
-        raise PositionError("players", f"{n} players; Thunder Road is for 2 to 4")
+    check_seats("classic", pos.ruleset, pos.players, "Thunder Road")
     names = [p.name for p in pos.players]
-    if len(set(names)) != n:
-        raise PositionError("players", "two players share a name")
-    if len({p.color for p in pos.players}) != n:
-        raise PositionError("players", "two players share a color")
     for i, p in enumerate(pos.players):
         if p.color not in c.start_lanes:
             raise PositionError(f"players[{i}].color", f"{p.color!r} has no start lane; colors: {', '.join(c.start_lanes)}")

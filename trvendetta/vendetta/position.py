@@ -9,15 +9,13 @@ dice).  ``validate`` refuses a position that breaks a rule with a
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
 from ..core import geometry
 from ..core.errors import PositionError
+from ..core.setup import Name, check_seats, parse_space
 from . import components as comp
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
 class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -93,28 +91,12 @@ class Position(_Strict):
     script: Script = Script()
 
 
-def _space(text: str, field: str) -> tuple[int, int]:
-    try:
-        space = geometry.parse(text)
-    except Exception:
-        raise PositionError(field, f"{text!r} is not a space name (like 'c5')") from None
-    return space
-
-
 def validate(pos: Position, components: comp.Components | None = None) -> Position:
     """Check a position against the rules; returns it unchanged or raises PositionError."""
     c = components or comp.default()
-    if pos.ruleset != "vendetta":
-        raise PositionError("ruleset", f"{pos.ruleset!r} is not 'vendetta'")
+    check_seats("vendetta", pos.ruleset, pos.players, "Vendetta")
     n = len(pos.players)
-    if not 2 <= n <= 4:
-        raise PositionError("players", f"{n} players; Vendetta is for 2 to 4")
     names = [p.name for p in pos.players]
-    colors = [p.color for p in pos.players]
-    if len(set(names)) != n:
-        raise PositionError("players", "two players share a name")
-    if len(set(colors)) != n:
-        raise PositionError("players", "two players share a color")
     for i, p in enumerate(pos.players):
         if p.crew not in c.crews:
             raise PositionError(f"players[{i}].crew", f"unknown crew {p.crew!r}; known: {', '.join(c.crews)}")
@@ -233,7 +215,7 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
 
 
 def _on_road(text: str, field: str, top: int, low: int = 1) -> tuple[int, int]:
-    space = _space(text, field)
+    space = parse_space(text, field)
     lane = space[0]
     num = geometry.number(space)
     if not 0 <= lane < comp.LANES or not low <= num <= top:
