@@ -97,8 +97,21 @@ def _roll_dice(ctx: Ctx, name: str) -> None:
 
 
 # --------------------------------------------------------- the decision
+_memo: tuple = (None, None)  # (state, its decision): states are immutable, so this only saves work
+
+
 def pending(state: State) -> Decision | None:
     """The decision the game waits for, or None (over, or an automatic step)."""
+    global _memo
+    memo = _memo
+    if memo[0] is state:
+        return memo[1]
+    decision = _pending(state)
+    _memo = (state, decision)
+    return decision
+
+
+def _pending(state: State) -> Decision | None:
     if state.phase != "playing":
         return None
     if state.slam is not None and state.slam.chooser is not None:
