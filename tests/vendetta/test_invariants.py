@@ -78,7 +78,10 @@ def check_event(before, event, after, where: str) -> None:
 
     if after.road:
         lo, hi = b.rear_y(after), b.front_y(after)
+        finished = after.final_piece is not None and after.road[-1].index >= after.final_piece
         for v in after.vehicles:
+            if finished and v.at is not None and b.terrain(after, v.at) == "beyond":
+                continue  # on the Finish Line, beyond the final piece
             if v.at is not None and not v.start and b.terrain(after, v.at) != "start":
                 assert 0 <= v.at[0] < comp.LANES and lo <= v.at[1] < hi, (
                     f"{where}: {v.id} at {v.at} is outside the road ({lo}..{hi - 1})"

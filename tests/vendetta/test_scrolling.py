@@ -39,6 +39,7 @@ def test_two_players_the_fifth_piece_is_final_and_moving_off_it_wins():
     assert state.final_piece == 4 and [t.index for t in state.road] == [2, 3, 4]
     state, evs = play(state, AssignDie("red-medium", 2), NoCommand(), Step("F"))
     assert kinds(evs, ev.GameOver) == [ev.GameOver("ann", "red-medium crossed the Finish Line")]
+    assert at(state, "red-medium") == "c41"  # beyond the final piece: on the Finish Line
     assert RS.is_over(state) and RS.winner(state) == "ann" and RS.legal_actions(state) == []
 
 

@@ -55,6 +55,11 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         if b.is_wreck(oid):
             eliminate(ctx, oid, "pushed off the front of the road")
             return STOP
+        if s.final_piece is not None and s.road[-1].index >= s.final_piece:
+            # off the front of the final piece: onto the Finish Line, which wins at once
+            ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, 1 if how == "step" else 0))
+            ctx.emit(ev.GameOver(b.owner_of(s, oid), f"{oid} crossed the Finish Line"))
+            raise GameEnds()
         scroll(ctx, oid)
         s = ctx.state
         terrain = b.terrain(s, to)
@@ -229,15 +234,11 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
 
 
 def scroll(ctx: Ctx, oid: str) -> None:
-    """A car moves off the front of the lead piece: the Finish Line if the lead
-    is the final piece; otherwise the rear piece is removed with everything on
-    it and a new lead piece is drawn (hazards on all its hazard spaces)."""
+    """A car moves off the front of the lead piece (not the final one): the
+    rear piece is removed with everything on it and a new lead piece is drawn
+    (hazards on all its hazard spaces)."""
     s = ctx.state
     lead, rear = s.road[-1], s.road[0]
-    if s.final_piece is not None and lead.index >= s.final_piece:
-        owner = b.owner_of(s, oid)
-        ctx.emit(ev.GameOver(owner, f"{oid} crossed the Finish Line"))
-        raise GameEnds()
     hi = comp.HALF * (rear.index + 1)
     for v in s.vehicles:
         if v.at is not None and v.at[1] < hi:

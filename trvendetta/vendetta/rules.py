@@ -160,6 +160,8 @@ def _assign_options(state: State, name: str) -> list:
     dice = sorted(set(b.player(state, name).dice))
     cars = [v for v in state.vehicles if v.owner == name and v.status == "operational" and v.at is not None]
     unmoved = [v for v in cars if not v.moved]
+    if not dice:
+        return [Pass()]  # no die left to assign (a position can start a turn so)
     if unmoved:
         return [AssignDie(v.id, d) for v in unmoved for d in dice]
     # momentum is a permission ("you may"): passing stays open
