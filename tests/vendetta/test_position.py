@@ -75,3 +75,12 @@ def test_turn_driver_drops_path_steps_a_mine_made_unusable():
     while (action := driver.next(state)) is not None:
         state, _ = RS.apply(state, action)
     assert state.turn.player == "bob" and driver.path == ["F"] * 3  # stopped by the mine: unusable, not an error
+
+
+def test_a_car_can_start_in_a_chosen_lane_of_the_starting_area():
+    state, _ = RS.new_game(position(vehicles=[{"id": "red-small", "at": "f0"}, {"id": "blue-large", "at": "f0"}]))
+    small = next(v for v in state.vehicles if v.id == "red-small")
+    assert small.start and small.at == (5, -1)
+    assert RS.view(state)["vehicles"][0]["at"] == "start"
+    with pytest.raises(PositionError, match="starting area is gone"):
+        position(road=["choke", "mudhole", "snakeway"], first_piece=1, vehicles=[{"id": "red-small", "at": "c0"}])

@@ -78,8 +78,9 @@ def _started(state: State, e: ev.GameStarted) -> State:
             v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True)
         elif setup is None or setup.at == "eliminated":
             v = Vehicle(vid, p.name, kind, size, None, status="eliminated")
-        else:
-            v = Vehicle(vid, p.name, kind, size, sq(setup.at))
+        else:  # a space; number 0 ("c0") is the starting area's space in that lane
+            at = sq(setup.at)
+            v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0)
         if setup is not None and v.status != "eliminated":
             inoperable = len(setup.damage) >= 2
             v = replace(

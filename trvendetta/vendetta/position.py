@@ -152,9 +152,10 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
                 raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
         if not 0 <= v.momentum <= 2:
             raise PositionError(f"{f}.momentum", "momentum is 0, 1 or 2")
-        if v.at == "start" and pos.first_piece:
+        in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at) is not None)
+        if in_start and pos.first_piece:
             raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
-        if v.at not in ("start", "eliminated"):
+        if not in_start and v.at != "eliminated":
             space = _on_road(v.at, f"{f}.at", top, low)
             if space in occupied:
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
@@ -212,6 +213,15 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
             if v not in allowed:
                 raise PositionError(f"script.{field}", f"{v!r} is not a face; faces: {', '.join(dict.fromkeys(allowed))}")
     return pos
+
+
+def _start_lane(text: str) -> int | None:
+    """The lane of a starting-area space name (number 0: ``c0``), else None."""
+    try:
+        lane, y = geometry.parse(text)
+    except Exception:
+        return None
+    return lane if geometry.number((lane, y)) == 0 and 0 <= lane < comp.LANES else None
 
 
 def _on_road(text: str, field: str, top: int, low: int = 1) -> tuple[int, int]:
