@@ -229,18 +229,7 @@ class GameStore:
             parent_head=parent_head,
             bots=encode_bots(bots),
         )
-        for event in events:
-            agg.record(rules, event)
-        self._record_steps(agg, rules, steps)
-        for rec in records:
-            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
-        self._fresh(agg)
-        try:
-            self._save(agg)
-        except IntegrityError:
-            raise GameExists(game) from None
-        self._after_save(agg, created=True)
-        return self._loaded_of(agg)
+        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True)
 
     def append(
         self,
@@ -271,6 +260,12 @@ class GameStore:
             self._loaded[game] = agg
             return self._loaded_of(agg)
         rules = rulesets.get(agg.ruleset)
+        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)))
+
+    def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
+                records: Sequence[Any], conflict: Any, created: bool = False) -> Loaded:
+        """Record events, actions with their events, and raw records; save them
+        in one transaction; ``conflict()`` is raised when the database refuses."""
         for event in events:
             agg.record(rules, event)
         self._record_steps(agg, rules, steps)
@@ -280,8 +275,8 @@ class GameStore:
         try:
             self._save(agg)
         except IntegrityError:
-            raise GameMovedOn(self.version(game)) from None
-        self._after_save(agg)
+            raise conflict() from None
+        self._after_save(agg, created=created)
         return self._loaded_of(agg)
 
     def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
