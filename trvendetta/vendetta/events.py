@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import Union
 
-import msgspec
-
+from ..core.events import BaseEvent, GameOver, PlayerOut, TurnEnded
 from .position import Position
 
-
-class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
+_Event = BaseEvent  # the shared base; the shared end-of-turn/game events are imported above
 
 
 class GameStarted(_Event, tag="game-started"):
@@ -227,20 +224,6 @@ class TileAdded(_Event, tag="tile-added"):
 
 class FinalPieceSet(_Event, tag="final-piece"):
     index: int
-
-
-class TurnEnded(_Event, tag="turn-ended"):
-    player: str
-
-
-class PlayerOut(_Event, tag="player-out"):
-    player: str
-    reason: str
-
-
-class GameOver(_Event, tag="game-over"):
-    winner: str | None
-    reason: str
 
 
 Event = Union[
