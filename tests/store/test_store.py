@@ -226,6 +226,7 @@ def test_verify_finds_a_rewritten_event(toy, db):
     doc = msgspec.json.decode(state)
     doc["payload"] = doc["payload"].replace('"n":', '"n":1')
     with con:
+        # an attacker edits the file behind the store's back (the store itself never updates a row)
         con.execute("UPDATE stored_events SET state = ? WHERE originator_version = 3", [msgspec.json.encode(doc)])
     with GameStore(db) as s, pytest.raises(ChainBroken, match="broken at event 2"):
         s.verify("g")

@@ -43,6 +43,7 @@ def test_verify_names_an_edited_action(toy, db):
     old = '"action":"{\\"type\\":\\"add\\",\\"n\\":1}"'
     assert old in text, text
     edited = text.replace(old, old.replace(":1}", ":2}"))
+    # an attacker edits the file behind the store's back (the store itself never updates a row)
     con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (edited.encode(), rowid))
     con.commit()
     con.close()
