@@ -1,3 +1,3 @@
-from bench.run import main
+from trvendetta.bench.run import main
 
 raise SystemExit(main())

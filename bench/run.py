@@ -37,14 +37,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from trvendetta import rulesets
+from trvendetta.bots import new_position, simulate
+from trvendetta.bots.base import get_bot
+from trvendetta.core.rng import Rng
 
-from trvendetta import rulesets  # noqa: E402
-from trvendetta.bots import new_position, simulate  # noqa: E402
-from trvendetta.bots.base import get_bot  # noqa: E402
-from trvendetta.core.rng import Rng  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the checkout (bench/ is mapped to trvendetta.bench)
 
 TARGETS = {
     "fold": ("events/s", 100_000, ">="),
@@ -112,7 +110,7 @@ def bench_sim(repeats: int, games: int) -> dict:
 # --------------------------------------------------------- store available?
 def store_api():
     try:
-        from event_store import GameStore  # noqa: F401
+        from trvendetta.store import GameStore  # noqa: F401
 
         return GameStore
     except ImportError:
@@ -217,8 +215,8 @@ def bench_load_show(db: str, game: str, repeats: int, pycache: Path) -> dict:
     never into the repository.  One more pair without any bytecode cache
     (PYTHONDONTWRITEBYTECODE, as some CI shells set) is recorded for reference."""
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env = dict(base, NO_COLOR="1", PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(pycache))
-    show = [sys.executable, "-m", "cli.main", "--db", db, "--game", game, "show"]
+    env = dict(base, NO_COLOR="1", PYTHONPYCACHEPREFIX=str(pycache))
+    show = [sys.executable, "-m", "trvendetta.cli.main", "--db", db, "--game", game, "show"]
     floor = [sys.executable, "-c", "import click, msgspec, eventsourcing"]
     wall(show, env), wall(floor, env)  # write the bytecode cache, warm the file cache
     shows, floors = [], []
@@ -226,7 +224,7 @@ def bench_load_show(db: str, game: str, repeats: int, pycache: Path) -> dict:
         shows.append(wall(show, env))
         floors.append(wall(floor, env))
     s, f = statistics.median(shows), statistics.median(floors)
-    cold_env = dict(base, NO_COLOR="1", PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    cold_env = dict(base, NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1")
     cold = statistics.median(wall(show, cold_env) for _ in range(3))
     return {
         "value": round(s / f, 2), "show_s": s, "floor_s": f, "runs_show_s": shows, "runs_floor_s": floors,
@@ -239,7 +237,7 @@ def bench_verify(GameStore, db: str, game: str, repeats: int) -> dict:
     """Events per second re-executed and checked by ``replays.verify_game``
     (reading the records from SQLite, checking the chain, re-running every
     action, comparing every event's bytes), in this process, the store open."""
-    import replays
+    from trvendetta import replays
 
     with GameStore(db) as store:
         result = replays.verify_game(store, game)  # warm: imports, component data
@@ -307,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.profile:
                 prof_db = str(tmp / "profile.sqlite")
                 print(profile("append", lambda: trv_append_rate(GameStore, prof_db, rs, seed, events, actions)))
-                import replays
+                from trvendetta import replays
 
                 with GameStore(results["append"]["db"]) as vs:
                     print(profile("verify", lambda: replays.verify_game(vs, results["append"]["game"])))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import msgspec
 
-from event_store import RETRACTION_KIND
+from trvendetta.store import RETRACTION_KIND
 
 from .common import Session, game_option, echo_json, json_option, pass_session, use_color
 

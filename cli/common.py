@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import click
 import msgspec
 
-from event_store import Loaded, default_db_path
+from trvendetta.store import Loaded, default_db_path
 from trvendetta.core.errors import RuleViolation, TrvError
 
 #: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
@@ -51,7 +51,7 @@ class Session:
     def store(self, db: str | None = None) -> Any:
         """The GameStore (imported here: a read-only command may never need it)."""
         if self._store is None:
-            from event_store import GameStore
+            from trvendetta.store import GameStore
 
             path = db or self.db
             try:
@@ -74,10 +74,10 @@ class Session:
 
     def view(self) -> Loaded:
         """The game's latest state for a read-only command (show, legal): read
-        with ``event_store.quick`` (plain sqlite3, no eventsourcing import)
+        with ``trvendetta.store.quick`` (plain sqlite3, no eventsourcing import)
         when it can, else loaded through the GameStore."""
         if self._store is None:
-            from event_store.quick import QuickReader
+            from trvendetta.store.quick import QuickReader
 
             reader = QuickReader.open(self.db)
             if reader is not None:

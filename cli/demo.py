@@ -7,7 +7,7 @@ import random
 
 import click
 
-from event_store import MEMORY
+from trvendetta.store import MEMORY
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed

@@ -11,22 +11,22 @@ from .common import Session, TrvGroup
 #: command name -> "module:attribute"; a command's module is imported only when it runs
 #: (or for `trv --help`), so `trv show` does not pay for replays, bots or sim
 COMMANDS = {
-    "new": "cli.games:new",
-    "games": "cli.games:games_",
-    "show": "cli.board:show",
-    "log": "cli.board:log",
-    "turn": "cli.play:turn",
-    "legal": "cli.play:legal",
-    "act": "cli.play:act",
-    "decide": "cli.play:decide",
-    "demo": "cli.demo:demo",
-    "export": "cli.replay:export",
-    "import": "cli.replay:import_",
-    "replay": "cli.replay:replay",
-    "undo": "cli.replay:undo",
-    "fork": "cli.replay:fork",
-    "verify": "cli.replay:verify",
-    "sim": "cli.sim:sim",
+    "new": "trvendetta.cli.games:new",
+    "games": "trvendetta.cli.games:games_",
+    "show": "trvendetta.cli.board:show",
+    "log": "trvendetta.cli.board:log",
+    "turn": "trvendetta.cli.play:turn",
+    "legal": "trvendetta.cli.play:legal",
+    "act": "trvendetta.cli.play:act",
+    "decide": "trvendetta.cli.play:decide",
+    "demo": "trvendetta.cli.demo:demo",
+    "export": "trvendetta.cli.replay:export",
+    "import": "trvendetta.cli.replay:import_",
+    "replay": "trvendetta.cli.replay:replay",
+    "undo": "trvendetta.cli.replay:undo",
+    "fork": "trvendetta.cli.replay:fork",
+    "verify": "trvendetta.cli.replay:verify",
+    "sim": "trvendetta.cli.sim:sim",
 }
 
 

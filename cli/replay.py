@@ -10,9 +10,9 @@ from typing import Any
 
 import click
 
-import replays
-from replays.record import MAX_FILE_BYTES
-from replays.walker import Visitor, Walker
+from trvendetta import replays
+from trvendetta.replays.record import MAX_FILE_BYTES
+from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 

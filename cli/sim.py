@@ -16,7 +16,7 @@ from trvendetta.core.errors import TrvError
 
 def _store(ctx: click.Context) -> Any:
     """The game store of the running ``trv`` (its --db), else the default one."""
-    from event_store import GameStore, default_db_path
+    from trvendetta.store import GameStore, default_db_path
 
     from .common import Session
 

@@ -2,7 +2,7 @@
 
 See docs/store.md for the format.  The API::
 
-    from event_store import GameStore
+    from trvendetta.store import GameStore
     with GameStore(path) as store:
         store.create_game(name, ruleset_name, events)
         game = store.load(name)               # .state .version .head .ruleset
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """``GameStore`` is imported on first use: it brings eventsourcing, which a
-    read-only command (``event_store.quick``) does without."""
+    read-only command (``trvendetta.store.quick``) does without."""
     if name == "GameStore":
         from .store import GameStore
 

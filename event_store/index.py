@@ -144,7 +144,7 @@ def _info(row: dict) -> GameInfo:
 
 class SQLiteConnection:
     """A plain sqlite3 connection with eventsourcing's ``transaction(commit=)``
-    shape (the in-memory store's index, and ``event_store.quick``)."""
+    shape (the in-memory store's index, and ``trvendetta.store.quick``)."""
 
     def __init__(self, database: str, *, uri: bool = False, timeout: float = 10.0) -> None:
         self.conn = sqlite3.connect(database, uri=uri, timeout=timeout, isolation_level=None,

@@ -1,6 +1,6 @@
 """A read-only fast path for looking at a game (``trv show``, ``trv legal``).
 
-It reads the same SQLite file as :class:`~event_store.store.GameStore`, with
+It reads the same SQLite file as :class:`~trvendetta.store.store.GameStore`, with
 the standard library's ``sqlite3`` and msgspec only: the latest snapshot of
 the game (the engine state as the ruleset's canonical JSON) and the events
 after it, folded with the ruleset.  It never imports eventsourcing, whose

@@ -1,6 +1,6 @@
 """The light half of the event store: record formats, ids, the hash chain and
 the result types, importable without eventsourcing (so a read-only ``trv show``
-does not pay for it; see ``event_store.quick``)."""
+does not pay for it; see ``trvendetta.store.quick``)."""
 
 from __future__ import annotations
 

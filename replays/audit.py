@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from event_store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain,
+from trvendetta.store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain,
                          encode_retraction)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError

@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from event_store import StoredEvent
+from trvendetta.store import StoredEvent
 from trvendetta.core.errors import TrvError
 
 FORMAT_VERSION = 1

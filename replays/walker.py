@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from event_store import GENESIS, RETRACTION_KIND, Retraction, StoredEvent, chain, decode_retraction
+from trvendetta.store import GENESIS, RETRACTION_KIND, Retraction, StoredEvent, chain, decode_retraction
 from trvendetta.core.errors import TrvError
 
 

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.sim import sim
+from trvendetta.cli.sim import sim
 
 
 def test_sim_prints_a_summary() -> None:
@@ -30,7 +30,7 @@ def test_sim_stores_games(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TRV_DB", str(tmp_path / "sim.sqlite"))
     result = CliRunner().invoke(sim, ["--games", "2", "--players", "2", "--store", "-q"])
     assert result.exit_code == 0, result.output
-    from event_store import GameStore
+    from trvendetta.store import GameStore
 
     with GameStore(str(tmp_path / "sim.sqlite")) as store:
         game = store.load("sim-vendetta-2p-1")

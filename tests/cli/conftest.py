@@ -10,7 +10,7 @@ sys.path.insert(0, str(HERE.parent / "store"))  # the toy ruleset lives with the
 
 import toy_ruleset  # noqa: E402
 
-from cli.main import cli  # noqa: E402
+from trvendetta.cli.main import cli  # noqa: E402
 
 
 class Trv:

@@ -21,14 +21,14 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent / "store")]
 
 import toy_ruleset  # noqa: E402
 
-import event_store.store  # noqa: E402
-from cli.main import main  # noqa: E402
+import trvendetta.store.store  # noqa: E402
+from trvendetta.cli.main import main  # noqa: E402
 
 toy_ruleset.register()
 fault = os.environ.get("TRV_TEST_FAULT", "")
 
 if fault == "pause-before-append":
-    original = event_store.store.GameStore.append
+    original = trvendetta.store.store.GameStore.append
 
     def append(self, *args, **kwargs):
         sys.stderr.write("READY\n")
@@ -36,7 +36,7 @@ if fault == "pause-before-append":
         sys.stdin.readline()
         return original(self, *args, **kwargs)
 
-    event_store.store.GameStore.append = append
+    trvendetta.store.store.GameStore.append = append
 
 elif fault == "kill-in-insert":
     from eventsourcing.sqlite import SQLiteApplicationRecorder
@@ -54,7 +54,7 @@ elif fault == "kill-after-save":
     def after_save(self, agg, created=False):
         os.kill(os.getpid(), signal.SIGKILL)
 
-    event_store.store.GameStore._after_save = after_save
+    trvendetta.store.store.GameStore._after_save = after_save
 
 elif fault:
     raise SystemExit(f"unknown TRV_TEST_FAULT {fault!r}")

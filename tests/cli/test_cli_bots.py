@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from trvendetta.cli.main import cli
 
 
 def test_human_against_greedy_to_the_end_and_verify(trv):

@@ -5,7 +5,7 @@ import json
 import click
 import pytest
 
-from cli.main import cli
+from trvendetta.cli.main import cli
 
 
 def new_toy(trv, *more):

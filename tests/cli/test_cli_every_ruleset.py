@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from event_store import GameStore
+from trvendetta.store import GameStore
 from trvendetta import rulesets
 
 NAMES = rulesets.names()

@@ -87,7 +87,7 @@ def test_a_process_killed_after_the_commit_keeps_the_command(db):
 def test_trv_demo_as_a_real_process(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     env.pop("TRV_DB", None)
-    proc = subprocess.run([sys.executable, "-m", "cli.main", "demo", "--seed", "3"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "trvendetta.cli.main", "demo", "--seed", "3"], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "winner: " in proc.stdout and " events, " in proc.stdout

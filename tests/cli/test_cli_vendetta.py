@@ -212,6 +212,6 @@ def test_a_whole_two_player_game_through_turn_and_decide(trv, seed):
 
 
 def trv_cli():
-    from cli.main import cli
+    from trvendetta.cli.main import cli
 
     return cli

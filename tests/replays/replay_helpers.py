@@ -2,7 +2,7 @@
 
 import random
 
-from event_store import GameStore
+from trvendetta.store import GameStore
 from trvendetta import rulesets
 
 PLAYERS = [("ann", "red", "cars"), ("bob", "blue", "cars")]

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-import replays
-from event_store import GameStore
+from trvendetta import replays
+from trvendetta.store import GameStore
 from replay_helpers import new_game
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError

@@ -5,8 +5,8 @@ import random
 import msgspec
 import pytest
 
-import replays
-from event_store import GameStore
+from trvendetta import replays
+from trvendetta.store import GameStore
 from replay_helpers import new_game, play
 
 
@@ -151,8 +151,8 @@ def test_a_tampered_packet_is_refused(tmp_path, trv, pair):
 
 def test_a_packet_that_breaks_the_rules_is_refused_as_tampered(tmp_path, trv, pair):
     """A packet whose hash chain holds but whose events the rules do not give (a changed bonus roll)."""
-    from event_store import chain
-    from replays.record import write
+    from trvendetta.store import chain
+    from trvendetta.replays.record import write
 
     a, _ = pair
     since = a.version("duel")

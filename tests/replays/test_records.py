@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import replays
-from event_store import GameStore
-from replays.record import FileError
-from replays.walker import AuditError
+from trvendetta import replays
+from trvendetta.store import GameStore
+from trvendetta.replays.record import FileError
+from trvendetta.replays.walker import AuditError
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
@@ -69,7 +69,7 @@ def test_two_processes_replaying_one_record_get_the_same_head(tmp_path):
     full_game(tmp_path / "a.sqlite", "vendetta", seed=2)
     with GameStore(tmp_path / "a.sqlite") as store:
         (tmp_path / "g.trv").write_text(replays.export(store, "g"), "utf-8")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import replays;"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from trvendetta import replays;"
             "gf = replays.read_file(open(sys.argv[2], 'rb').read()); print(replays.verify_file(gf).head)")
     heads = {subprocess.run([sys.executable, "-c", code, str(ROOT), str(tmp_path / "g.trv")], capture_output=True,
                             text=True, check=True).stdout for _ in range(2)}
@@ -109,7 +109,7 @@ def test_an_edited_record_is_refused_by_import_and_nothing_is_written(tmp_path, 
 
 def test_a_consistently_rehashed_forgery_is_caught_by_re_execution(toy):
     """Someone edits a roll and recomputes the whole chain: the rules disagree."""
-    from event_store import chain
+    from trvendetta.store import chain
 
     store, data = _toy_record(seed=4)
     gf = replays.read_file(data)
@@ -192,10 +192,10 @@ def test_untrusted_files_are_refused_with_one_clear_message(tmp_path, trv, toy, 
 
 
 def test_oversize_files_are_refused_before_reading(tmp_path, trv, monkeypatch):
-    from replays import record
+    from trvendetta.replays import record
 
     monkeypatch.setattr(record, "MAX_FILE_BYTES", 100)
-    monkeypatch.setattr("cli.replay.MAX_FILE_BYTES", 100)
+    monkeypatch.setattr("trvendetta.cli.replay.MAX_FILE_BYTES", 100)
     (tmp_path / "big.trv").write_bytes(b"x" * 101)
     assert "at most 100" in trv(tmp_path / "b.sqlite", "import", tmp_path / "big.trv", code=1).stderr
     with pytest.raises(FileError, match="at most 100"):

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-import replays
-from event_store import GameStore
+from trvendetta import replays
+from trvendetta.store import GameStore
 from replay_helpers import new_game, play
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
@@ -92,7 +92,7 @@ def test_undo_across_players_needs_agreement_and_nothing_to_undo_is_said(tmp_pat
 
 def test_a_forged_retraction_of_revealed_information_fails_verification(toy):
     """verify re-checks each retraction against the undo rule."""
-    from event_store import RETRACTION_KIND, RawRecord, Retraction, encode_retraction
+    from trvendetta.store import RETRACTION_KIND, RawRecord, Retraction, encode_retraction
 
     store = GameStore(":memory:")
     new_game(store, "g", "toy", seed=2)

@@ -6,7 +6,7 @@ import json
 from click.testing import CliRunner
 from freezegun import freeze_time
 
-from cli.main import cli
+from trvendetta.cli.main import cli
 
 NEW = ["new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "g1"]
 TURN = ["turn", "--car", "medium", "--assign", "1", "--path", "F"]

@@ -4,8 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from event_store import GameStore, Retraction
-from event_store.quick import QuickReader
+from trvendetta.store import GameStore, Retraction
+from trvendetta.store.quick import QuickReader
 from test_store import new, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,10 +49,10 @@ def test_trv_show_does_not_import_eventsourcing(toy, db):
         new(s, toy)
     code = (
         "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import toy_ruleset; toy_ruleset.register()\n"
-        "from cli.main import cli\n"
+        "from trvendetta.cli.main import cli\n"
         "try:\n    cli(['--db', sys.argv[3], 'show'], prog_name='trv')\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('eventsourcing', 'sqlite_utils', 'replays', "
+        "print(sorted(m for m in sys.modules if m.startswith(('eventsourcing', 'sqlite_utils', 'trvendetta.replays', "
         "'trvendetta.bots'))))"
     )
     out = subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "tests" / "store"), str(db)],

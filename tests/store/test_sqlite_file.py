@@ -4,7 +4,7 @@ ever appended, and the games read model is a plain table anyone can query."""
 import sqlite_utils
 from click.testing import CliRunner
 
-from cli.main import cli
+from trvendetta.cli.main import cli
 
 NEW = ["new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "g1"]
 

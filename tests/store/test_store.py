@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 import toy_ruleset
-from event_store import (
+from trvendetta.store import (
     GENESIS,
     ChainBroken,
     GameExists,
@@ -269,7 +269,7 @@ def test_default_db_path():
 def test_the_index_row_is_written_in_the_events_transaction(toy, db, monkeypatch):
     """One command is one SQLite transaction: if the index row cannot be
     written, the events are not written either."""
-    from event_store.index import GameIndex
+    from trvendetta.store.index import GameIndex
 
     with GameStore(db) as s:
         new(s, toy)

@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from event_store import GENESIS, GameStore, RawRecord, Retraction, StoreError, chain
+from trvendetta.store import GENESIS, GameStore, RawRecord, Retraction, StoreError, chain
 from trvendetta.core.errors import TrvError
 
 
@@ -76,7 +76,7 @@ def test_a_retraction_is_a_record_and_projections_fold_live_events_only(toy, db)
         again = store.append("g", v + 1, steps=[(action, new)])
         assert again.state == state1 and again.version == v + 1 + len(new)
     with GameStore(db, snapshot_interval=2) as store:  # from snapshots, after reopening
-        from event_store import game_uuid
+        from trvendetta.store import game_uuid
 
         snaps = list(store.app.snapshots.get(game_uuid("g"), desc=True, limit=1))
         assert snaps and snaps[0].state["engine"] and not snaps[0].state["stale"]  # refolded, not empty
