@@ -10,6 +10,7 @@ import msgspec
 
 from trvendetta import rulesets
 from trvendetta.core.errors import PositionError
+from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
 from .common import Session, bot_moves, echo_json, json_option, pass_session, report
@@ -21,7 +22,18 @@ def parse_player(text: str) -> tuple[str, str, str]:
         parts.append("cars")
     if len(parts) != 3 or not all(parts):
         raise click.BadParameter(f"{text!r} is not NAME:COLOR:CREW (for example ann:red:cars)", param_hint="--player")
+    _check_names(text, {"NAME": parts[0], "COLOR": parts[1]}, "--player")
     return parts[0], parts[1], parts[2]
+
+
+def _check_names(text: str, parts: dict[str, str], option: str) -> None:
+    """Every name in a --player/--bot value follows the one rule (``core.names``)."""
+    for label, value in parts.items():
+        problem = name_problem(value)
+        if problem is not None:
+            hint = "; give the seat a NAME (KIND:COLOR:CREW:NAME)" if option == "--bot" and label == "NAME" \
+                and text.count(":") == 2 else ""
+            raise click.BadParameter(f"{text!r}: {label} {problem}{hint}", param_hint=option)
 
 
 def read_position(path: str, ruleset_name: str, seed: int | None):
@@ -60,8 +72,7 @@ def parse_bot(text: str) -> tuple[str, str, str, str]:
         raise click.BadParameter(f"{text!r}: no bot called {kind!r}; bots: {', '.join(bot_names())}",
                                  param_hint="--bot")
     name = parts[3] if len(parts) == 4 else f"{kind}-{color}"
-    if not name.replace("-", "").replace("_", "").isalnum():
-        raise click.BadParameter(f"{text!r}: a seat name uses letters, digits, '-' and '_'", param_hint="--bot")
+    _check_names(text, {"COLOR": color, "NAME": name}, "--bot")
     return name, color, crew, kind
 
 
@@ -115,6 +126,10 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --bot greedy:red:cars:max --bot random:blue:cars --seed 3
       trv new --position tests/positions/slam.toml
     """
+    if game_id is not None and name_problem(game_id) is not None:
+        raise click.BadParameter(name_problem(game_id), param_hint="--name")
+    if seed is not None and seed_problem(seed) is not None:
+        raise click.BadParameter(seed_problem(seed), param_hint="--seed")
     seats: dict[str, str] = {}
     if position is not None:
         rules, pos = read_position(position, ruleset, seed)
@@ -143,8 +158,6 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
             raise click.BadParameter(f"two seats are called {', '.join(twice)}; give a bot a NAME "
                                      "(--bot KIND:COLOR:CREW:NAME)", param_hint="--bot")
         pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)))
-    if game_id is not None and not game_id.replace("-", "").replace("_", "").replace(".", "").isalnum():
-        raise click.BadParameter(f"{game_id!r}: use letters, digits, '-', '_' and '.'", param_hint="--name")
     state, events = rules.new_game(pos)
     _, moves = bot_moves(rules, state, seats, len(events))
     store = session.store()

@@ -26,11 +26,11 @@ def _game_arg(session: Session, game: str | None) -> str:
 
 
 def check_name(name: str | None, option: str = "--name") -> None:
-    """Game ids as `trv new --name` takes them (they go into record headers)."""
-    if name is not None and (not name or len(name) > 200
-                             or not name.replace("-", "").replace("_", "").replace(".", "").isalnum()
-                             or not name.isascii()):
-        raise click.BadParameter(f"{name!r}: use letters, digits, '-', '_' and '.'", param_hint=option)
+    """Game ids as `trv new --name` takes them: the one rule of ``core.names``."""
+    from trvendetta.core.names import name_problem
+
+    if name is not None and name_problem(name) is not None:
+        raise click.BadParameter(name_problem(name), param_hint=option)
 
 
 def read_untrusted(path: str) -> bytes:

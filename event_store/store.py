@@ -32,6 +32,7 @@ from eventsourcing.utils import Environment
 
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
+from trvendetta.core.names import check_name
 
 from .aggregate import (
     GENESIS,
@@ -215,7 +216,12 @@ class GameStore:
         ``records`` (:class:`RawRecord`-like, for imports and forks).
 
         ``bots`` names the seats played by bots (``{player: bot kind}``); it
-        is kept in the ``Created`` record, never in the engine position."""
+        is kept in the ``Created`` record, never in the engine position.
+        The name and the bots' seat names follow ``core.names`` (checked
+        before anything is written), so every stored game exports."""
+        check_name(game, "game name")
+        for seat in bots or {}:
+            check_name(seat, "bot seat")
         rules = rulesets.get(ruleset)
         agg = Game._create(
             Game.Created,

@@ -15,6 +15,7 @@ from trvendetta.store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Re
                          encode_retraction)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
+from trvendetta.core.names import name_problem
 
 from . import record as fmt
 from .notation import MovesVisitor
@@ -149,6 +150,8 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     if verified.note:
         raise TrvError(verified.note + " Import it with the trv it was played with.")
     game = name or gf.header.game
+    if name is None and name_problem(game) is not None:
+        raise TrvError(f"the record's game name: {name_problem(game)}; import it under another: --name NEW")
     h = gf.header
     records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action) for r in gf.records]
     parent_head = gf.records[h.parent_at - 1].hash if h.parent and 1 <= h.parent_at <= len(gf.records) else ""

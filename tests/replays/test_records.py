@@ -261,7 +261,7 @@ def test_fork_and_import_names_are_checked(tmp_path, trv, toy):
     db = tmp_path / "a.sqlite"
     with GameStore(db) as store:
         new_game(store, "g", "toy", seed=1)
-    assert "use letters" in trv(db, "fork", "g", "--at", "1", "--name", "a b", code=2).stderr
+    assert "is not a name; a name is 1 to 40 letters" in trv(db, "fork", "g", "--at", "1", "--name", "a b", code=2).stderr
 
 
 def test_a_record_with_crlf_line_ends_from_a_mailer_still_verifies(toy):

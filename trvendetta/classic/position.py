@@ -83,7 +83,7 @@ def _space(text: str, field: str, c: comp.Components, boards: tuple[int, int]) -
 def resolve(pos: Position, components: comp.Components | None = None) -> Position:
     """Validate ``pos`` and fill in every omitted part; raises PositionError naming the field."""
     c = components or comp.default()
-    check_seats("classic", pos.ruleset, pos.players, "Thunder Road")
+    check_seats("classic", pos.ruleset, pos.players, "Thunder Road", seed=pos.seed)
     names = [p.name for p in pos.players]
     for i, p in enumerate(pos.players):
         if p.color not in c.start_lanes:

@@ -9,18 +9,30 @@ import msgspec
 
 from . import geometry
 from .errors import PositionError
+from .names import NAME_MAX, name_problem, seed_problem
 
-#: a player's name or colour: short, typeable, safe in a file name
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
+#: a player's name or colour as stored events decode it (never narrower than
+#: this, or old games stop loading); new names are checked by ``core.names``
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
-def check_seats(ruleset: str, given: str, players: Sequence[Any], title: str, low: int = 2, high: int = 4) -> None:
-    """The position is for ``ruleset``; ``low``-``high`` players with distinct names and colours."""
+def check_seats(ruleset: str, given: str, players: Sequence[Any], title: str, low: int = 2, high: int = 4,
+                seed: Any = 0) -> None:
+    """The position is for ``ruleset``; ``low``-``high`` players with distinct
+    names and colours, each a valid name (``core.names``); the seed in range."""
     if given != ruleset:
         raise PositionError("ruleset", f"{given!r} is not {ruleset!r}")
     n = len(players)
     if not low <= n <= high:
         raise PositionError("players", f"{n} players; {title} is for {low} to {high}")
+    for i, p in enumerate(players):
+        for field in ("name", "color"):
+            problem = name_problem(getattr(p, field))
+            if problem is not None:
+                raise PositionError(f"players[{i}].{field}", problem)
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise PositionError("seed", problem)
     if len({p.name for p in players}) != n:
         raise PositionError("players", "two players share a name")
     if len({p.color for p in players}) != n:

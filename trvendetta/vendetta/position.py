@@ -94,7 +94,7 @@ class Position(_Strict):
 def validate(pos: Position, components: comp.Components | None = None) -> Position:
     """Check a position against the rules; returns it unchanged or raises PositionError."""
     c = components or comp.default()
-    check_seats("vendetta", pos.ruleset, pos.players, "Vendetta")
+    check_seats("vendetta", pos.ruleset, pos.players, "Vendetta", seed=pos.seed)
     n = len(pos.players)
     names = [p.name for p in pos.players]
     for i, p in enumerate(pos.players):
