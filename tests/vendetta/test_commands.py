@@ -97,3 +97,40 @@ def test_road_die_still_offered_after_nitro():
     assert RS.pending(state).kind == "road-bonus"
     state, _ = play(state, RoadBonus(True), Step("F"))
     assert at(state, "red-medium") == "c9"
+
+
+def test_drift_does_not_pass_a_wreck():
+    """Drift passes "the first land vehicle encountered"; a wreck is wreckage,
+    not a land vehicle, so the car slams the wreck and the drift is not used."""
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "c3"}, {"id": "blue-large", "at": "c6"}],
+                    wrecks=[{"at": "c4"}],
+                    players=[{"name": "ann", "color": "red", "dice": [4, 3, 1, 1]},
+                             {"name": "bob", "color": "blue", "dice": [1, 1, 1, 1]}],
+                    script={"slam": ["BOTTOM"], "direction": ["FR"]})
+    state, evs = play(state, AssignDie("red-medium", 4), UseCommand("drift", 3), Step("F"))
+    assert not kinds(evs, ev.DriftUsed)
+    assert kinds(evs, ev.SlamStarted) == [ev.SlamStarted("red-medium", "wreck-1", "c4")]
+
+
+def test_the_road_die_moves_count_after_the_vehicle_a_drift_passes():
+    """Drift with the road die: the last base move lands on a vehicle and the
+    road die's moves carry the car past it (the road die is then the only option)."""
+    state, _ = game(road_die=2, vehicles=[{"id": "red-medium", "at": "c3"}, {"id": "blue-large", "at": "c6"}],
+                    players=[{"name": "ann", "color": "red", "dice": [3, 4, 1, 1]},
+                             {"name": "bob", "color": "blue", "dice": [1, 1, 1, 1]}])
+    state, evs = play(state, AssignDie("red-medium", 3), UseCommand("drift", 4), Step("F"), Step("F"), Step("F"))
+    assert kinds(evs, ev.DriftUsed) == [ev.DriftUsed("red-medium", "blue-large")] and not kinds(evs, ev.SlamStarted)
+    assert RS.legal_actions(state) == [RoadBonus(True)]
+    state, evs = play(state, RoadBonus(True), Step("F"), Step("F"))
+    assert at(state, "red-medium") == "c8" and not kinds(evs, ev.SlamStarted)
+
+
+def test_a_drift_with_no_move_and_no_road_die_left_slams():
+    state, _ = game(road_die=2, vehicles=[{"id": "red-medium", "at": "c3"}, {"id": "blue-large", "at": "c6"}],
+                    terrain=[{"at": "c5", "kind": "offroad"}],
+                    players=[{"name": "ann", "color": "red", "dice": [3, 4, 1, 1]},
+                             {"name": "bob", "color": "blue", "dice": [1, 1, 1, 1]}],
+                    script={"slam": ["BOTTOM"], "direction": ["FR"]})
+    state, evs = play(state, AssignDie("red-medium", 3), UseCommand("drift", 4), Step("F"), Step("F"), Step("F"))
+    assert not kinds(evs, ev.DriftUsed)  # off-road at c5: no road die, so no move after the vehicle
+    assert kinds(evs, ev.SlamStarted) == [ev.SlamStarted("red-medium", "blue-large", "c6")]

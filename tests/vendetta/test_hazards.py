@@ -63,3 +63,16 @@ def test_wreckage_places_a_wreck_and_the_car_slams_it():
 def test_hazard_pile_is_conserved():
     state, evs = enter_c4("mine", script={"damage": ["dent"]})
     assert sum(state.hazard_pile.values()) == 26
+
+
+def test_a_hazard_in_an_occupied_space_does_not_trigger_after_the_slam():
+    """Re-read: entering an occupied space is a slam; the slam is the entry's
+    effect and ends the car's movement, so a token under the slammed vehicle is
+    neither revealed nor resolved, even when the mover stays on that space."""
+    from .helpers import game, play, at, kinds, ev, AssignDie, NoCommand, Step
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "c3"}, {"id": "blue-medium", "at": "c4"}],
+                    tokens=[{"at": "c4", "kind": "mine"}], script={"slam": ["BOTTOM"], "direction": ["FR"]})
+    state, evs = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"))
+    assert kinds(evs, ev.SlamStarted) and at(state, "red-medium") == "c4" and at(state, "blue-medium") == "d4"
+    assert not kinds(evs, ev.TokenRevealed) and not kinds(evs, ev.DamageDrawn)
+    assert state.tokens[0].face_up is False

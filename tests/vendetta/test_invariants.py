@@ -18,7 +18,7 @@ After every action (between events a slam is being resolved in steps):
 
 * no two vehicles or wrecks share a space outside the starting area, except
   the two vehicles of a pending slam, on its space, and a car drifting past a
-  vehicle mid-move (it has moves left and must move on); a pending slam
+  vehicle mid-move (it has moves left, or the road die to take, and must move on); a pending slam
   resolves before the game can end;
 * a car is inoperable exactly when it holds two damage tokens; an eliminated
   car is off the board and holds none.
@@ -137,7 +137,8 @@ def check_action(state, where: str) -> None:
             pair = {oid, seen[at]}
             ok = slam is not None and pair == allowed and at == slam.at
             t = state.turn
-            drifting = t is not None and t.phase == "move" and t.car in pair and t.moves_left > 0 and not t.stopped
+            drifting = t is not None and t.phase == "move" and t.car in pair and not t.stopped and (
+                t.moves_left > 0 or b.road_bonus_open(state))  # the road die's moves finish a drift
             assert ok or drifting, (
                 f"{where}: {seen[at]} and {oid} share {b.nm(at)} with no slam pending between them"
             )

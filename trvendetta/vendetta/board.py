@@ -149,3 +149,10 @@ def live_players(state: State) -> list[str]:
 
 def has_operational(state: State, name: str) -> bool:
     return any(v.owner == name and v.status == "operational" for v in state.vehicles)
+
+
+def road_bonus_open(state: State) -> bool:
+    """Road die: the car started on road and moved only on road, no momentum;
+    offered once the base moves are done."""
+    t = state.turn
+    return bool(t.road_ok and not t.road_taken and not t.momentum and not t.stopped and state.road_die)

@@ -51,18 +51,20 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     s = ctx.state
     frm = b.position_of(s, oid)
     terrain = b.terrain(s, to)
-    if terrain == "beyond":
-        if b.is_wreck(oid):
-            eliminate(ctx, oid, "pushed off the front of the road")
-            return STOP
-        if s.final_piece is not None and s.road[-1].index >= s.final_piece:
-            # off the front of the final piece: onto the Finish Line, which wins at once
-            ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, 1 if how == "step" else 0))
-            ctx.emit(ev.GameOver(b.owner_of(s, oid), f"{oid} crossed the Finish Line"))
-            raise GameEnds()
-        scroll(ctx, oid)
+    if terrain == "beyond" and not b.is_wreck(oid) and not _at_final_piece(s):
+        scroll(ctx, oid)  # may fix the lead piece as the final piece (a player went out)
         s = ctx.state
         terrain = b.terrain(s, to)
+    if terrain == "beyond":
+        if b.is_wreck(oid) or not b.has_operational(s, b.owner_of(s, oid)):
+            # a wreck, or a car of a player who is out, cannot win: it leaves the road
+            eliminate(ctx, oid, "pushed off the front of the road" if b.is_wreck(oid)
+                      else "left the road over the Finish Line (its player is out)")
+            return STOP
+        # off the front of the final piece: onto the Finish Line, which wins at once
+        ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, 1 if how == "step" else 0))
+        ctx.emit(ev.GameOver(b.owner_of(s, oid), f"{oid} crossed the Finish Line"))
+        raise GameEnds()
     if terrain == "start" and not (not b.is_wreck(oid) and b.vehicle(s, oid).start):
         terrain = "rear"  # only cars that have not entered the road yet move in the starting area
     if terrain in ("offboard", "beyond", "rear"):
@@ -87,8 +89,7 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if how == "step" and terrain == "mud" and ctx.state.turn.moves_left == 0 and cost < 2:
         stop_movement(ctx, oid, "stuck in the mud")
     if others:
-        t = ctx.state.turn
-        if how == "step" and t.drift and t.car == oid and t.moves_left > 0:
+        if how == "step" and _drift_passes(ctx.state, oid, others[0]):
             ctx.emit(ev.DriftUsed(oid, others[0]))
             return GO
         slam(ctx, oid, others[0], to)
@@ -97,6 +98,22 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if is_car and token is not None and token.face_up:
         return hazard(ctx, oid, token.kind, to)
     return GO
+
+
+def _at_final_piece(state) -> bool:
+    return state.final_piece is not None and state.road[-1].index >= state.final_piece
+
+
+def _drift_passes(state, oid: str, other: str) -> bool:
+    """Drift: the moving car passes "the first land vehicle encountered"; a
+    wreck is wreckage, not a land vehicle (the rulebook keeps the two apart:
+    "fire at land vehicles or wreckage"), so a wreck is slammed and the drift
+    stays ready.  The car must have a move left after the passed space; the
+    road die's moves count (the road die is then taken, see rules.pending)."""
+    t = state.turn
+    if not (t.drift and t.car == oid and not b.is_wreck(other)):
+        return False
+    return t.moves_left > 0 or (not t.stopped and b.road_bonus_open(state))
 
 
 def reveal(ctx: Ctx, token) -> None:
@@ -246,10 +263,39 @@ def scroll(ctx: Ctx, oid: str) -> None:
     c = comp.default()
     sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
     ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
+    # a player whose last car went with the rear piece is out now, before a new
+    # lead piece is laid: the front piece at this moment may become the final one
+    settle_outs(ctx)
+    if len(b.live_players(ctx.state)) <= 1:
+        end_for_last_player(ctx)
+        raise GameEnds()
+    if _at_final_piece(ctx.state):
+        return
     s = ctx.state
     new_side = s.tile_pile[0]
     ctx.emit(ev.TileAdded(new_side, lead.index + 1))
     place_hazards(ctx, lead.index + 1, new_side, None)
+
+
+def settle_outs(ctx: Ctx) -> None:
+    """Defeat: a player with no operational car is out of the match; with 3+
+    players the first one out fixes the current front piece as the final piece."""
+    s = ctx.state
+    running = {v.owner for v in s.vehicles if v.status == "operational"}
+    for p in s.players:
+        if not p.out and p.name not in running:
+            cars = [v for v in s.vehicles if v.owner == p.name]
+            reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
+            ctx.emit(ev.PlayerOut(p.name, reason))
+            if ctx.state.final_piece is None and s.starting_players >= 3:
+                ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
+
+
+def end_for_last_player(ctx: Ctx) -> None:
+    """The game ends when only one player (or none) is left with operational cars."""
+    live = b.live_players(ctx.state)
+    ctx.emit(ev.GameOver(live[0] if live else None, "the only player left with operational cars" if live
+                         else "no player has an operational car"))
 
 
 def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
@@ -275,5 +321,5 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
         ctx.emit(ev.HazardsPlaced(tuple(spaces)))
 
 
-__all__ = ["enter", "slam", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+__all__ = ["enter", "slam", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
            "Suspend", "GameEnds"]

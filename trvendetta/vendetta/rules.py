@@ -141,7 +141,10 @@ def _pending(state: State) -> Decision | None:
             return None
         if t.moves_left > 0:
             return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} moves left")
-        if _road_bonus_allowed(state):
+        if b.road_bonus_open(state):
+            if b.occupants(state, car.at, exclude=car.id):
+                # a drift passed a vehicle with the last base move: the road die's moves carry it on
+                return Decision(name, "road-bonus", (RoadBonus(True),), f"take the road die (+{state.road_die}) to finish the drift")
             return Decision(name, "road-bonus", (RoadBonus(True), RoadBonus(False)), f"take the road die (+{state.road_die})?")
         return None
     if t.phase == "shoot":
@@ -203,13 +206,6 @@ def _road_spaces(lo: int, hi: int) -> tuple[tuple[tuple[int, int], str], ...]:
     """Every space of the road between half-spaces ``lo`` and ``hi``, with its name."""
     return tuple(((lane, y), b.nm((lane, y))) for y in range(lo, hi) for lane in range(comp.LANES)
                  if (lane + y) % 2 == 0)
-
-
-def _road_bonus_allowed(state: State) -> bool:
-    """Road die: the car started on road and moved only on road, no momentum;
-    offered once the base moves are done."""
-    t = state.turn
-    return bool(t.road_ok and not t.road_taken and not t.momentum and not t.stopped and state.road_die)
 
 
 # ------------------------------------------------------------------ decide
@@ -356,16 +352,9 @@ def _settle(ctx: Ctx) -> None:
     running = {v.owner for v in s.vehicles if v.status == "operational"}
     if all(p.out or p.name in running for p in s.players):
         return
-    for p in s.players:
-        if not p.out and p.name not in running:
-            cars = [v for v in s.vehicles if v.owner == p.name]
-            reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
-            ctx.emit(ev.PlayerOut(p.name, reason))
-            if ctx.state.final_piece is None and s.starting_players >= 3:
-                ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
-    live = b.live_players(ctx.state)
-    if len(live) <= 1:
-        ctx.emit(ev.GameOver(live[0] if live else None, "the only player left with operational cars" if live else "no player has an operational car"))
+    fx.settle_outs(ctx)
+    if len(b.live_players(ctx.state)) <= 1:
+        fx.end_for_last_player(ctx)
 
 
 def _advance(ctx: Ctx) -> None:
