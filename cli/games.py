@@ -106,9 +106,11 @@ def next_game_id(store, ruleset_name: str) -> str:
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
+@click.option("--start-tile", metavar="parking-lot|perdition",
+              help="Vendetta set-up step 1: the rear road piece (default: drawn by the seed and recorded).")
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
-        game_id: str | None, position: str | None, ruleset: str) -> None:
+        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -124,7 +126,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --player ann:red:cars --player bob:blue:cars --seed 7 --name duel
       trv new --player ann:red:cars --bot greedy:blue:cars
       trv new --bot greedy:red:cars:max --bot random:blue:cars --seed 3
-      trv new --position tests/positions/slam.toml
+      trv new --player ann:red --player bob:blue --start-tile perdition
+      trv new --position docs/examples/vendetta-slam.toml
     """
     if game_id is not None and name_problem(game_id) is not None:
         raise click.BadParameter(name_problem(game_id), param_hint="--name")
@@ -135,6 +138,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         rules, pos = read_position(position, ruleset, seed)
         if players or bots:
             raise click.UsageError("give the players in the position file or with --player/--bot, not both")
+        if start_tile is not None:
+            raise click.UsageError("--start-tile sets up a new road; a position file gives its road itself")
     else:
         if not players and not bots:
             raise click.UsageError("name the players: --player NAME:COLOR:CREW or --bot KIND:COLOR:CREW "
@@ -157,7 +162,15 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
             twice = sorted({n for n in names if names.count(n) > 1})
             raise click.BadParameter(f"two seats are called {', '.join(twice)}; give a bot a NAME "
                                      "(--bot KIND:COLOR:CREW:NAME)", param_hint="--bot")
-        pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)))
+        choices = {}
+        if start_tile is not None:
+            legal = rules.setup_choices.get("start_tile")
+            if legal is None:
+                raise click.UsageError(f"--start-tile is not a set-up choice of the {rules.name} ruleset")
+            if start_tile not in legal:
+                raise click.BadParameter(f"{start_tile!r}; choose {' or '.join(legal)}", param_hint="--start-tile")
+            choices["start_tile"] = start_tile
+        pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
     state, events = rules.new_game(pos)
     _, moves = bot_moves(rules, state, seats, len(events))
     store = session.store()

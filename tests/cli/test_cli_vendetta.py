@@ -215,3 +215,21 @@ def trv_cli():
     from trvendetta.cli.main import cli
 
     return cli
+
+
+@pytest.mark.parametrize("choice, side", [("parking-lot", "the-parking-lot"), ("perdition", "the-road-to-perdition")])
+def test_new_start_tile_chooses_the_rear_road_piece(trv, choice, side):
+    """Set-up step 1: "Choose the rear road piece"; the other two are drawn."""
+    trv("new", "--player", "ann:red", "--player", "bob:blue", "--seed", "5", "--start-tile", choice)
+    road = trv.json("show")["road"]
+    assert road[0]["name"] == side and len(road) == 3
+
+
+def test_new_start_tile_refuses_other_values_and_rulesets(trv, position):
+    err = trv("new", "--player", "ann:red", "--player", "bob:blue", "--start-tile", "choke", code=2).stderr
+    assert "parking-lot or perdition" in err
+    err = trv("new", "--ruleset", "classic", "--player", "ann:red", "--player", "bob:blue",
+              "--start-tile", "perdition", code=2).stderr
+    assert "classic" in err
+    trv("new", "--position", position(), "--start-tile", "perdition", code=2)
+    assert "no games yet" in trv("games").stdout

@@ -20,6 +20,8 @@ from .helpers import BASE, RS, position
     ({"active_player": "zed"}, "active_player", "not a player"),
     ({"players": [{"name": "ann", "color": "red"}]}, "players", "2 to 4"),
     ({"road_die": 6}, "road_die", "not a road die face"),
+    ({"road": ["choke"]}, "road", "starting piece"),
+    ({"road": ["the-parking-lot", "choke"]}, "road", "2 tile sides"),
 ])
 def test_bad_positions_name_the_field(changes, field, text):
     with pytest.raises(PositionError) as err:
@@ -84,3 +86,9 @@ def test_a_car_can_start_in_a_chosen_lane_of_the_starting_area():
     assert RS.view(state)["vehicles"][0]["at"] == "start"
     with pytest.raises(PositionError, match="starting area is gone"):
         position(road=["choke", "mudhole", "snakeway"], first_piece=1, vehicles=[{"id": "red-small", "at": "c0"}])
+
+
+def test_a_road_of_one_side_is_the_starting_piece_and_the_seed_draws_the_rest():
+    state, events = RS.new_game(position(road=["the-road-to-perdition"]))
+    assert [t.side for t in state.road][0] == "the-road-to-perdition" and len(state.road) == 3
+    assert len({RS.encode(e) for e in RS.new_game(position(road=["the-road-to-perdition"]))[1]}) == len(events)

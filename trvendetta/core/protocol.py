@@ -45,6 +45,9 @@ class Ruleset:
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    #: set-up choices `trv new` offers besides the seats: keyword of
+    #: ``default_position`` -> its legal values (Vendetta: ``start_tile``)
+    setup_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: an upper bound on the number of events in a game (checked by simulation)
     max_events: ClassVar[int] = 100_000
     #: msgspec tagged unions (``typing.Union[...]``) and the state / position types

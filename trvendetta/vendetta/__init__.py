@@ -54,10 +54,22 @@ class Vendetta(Ruleset):
     def winner(self, state: State) -> str | None:
         return state.winner
 
-    def default_position(self, players, seed: int) -> Position:
+    #: set-up step 1, "Choose the rear road piece": `trv new --start-tile` -> the starting piece's side
+    START_TILES = {"parking-lot": "the-parking-lot", "perdition": "the-road-to-perdition"}
+    setup_choices = {"start_tile": tuple(START_TILES)}
+
+    def default_position(self, players, seed: int, start_tile: str | None = None) -> Position:
         if not 2 <= len(players) <= 4:
-            raise PositionError("players", f"{len(players)} players; Vendetta is for 2 to 4")
-        return validate(Position(players=tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players), seed=seed))
+            raise PositionError("players", f"{len(players)} player{'' if len(players) == 1 else 's'}; "
+                                "Vendetta is for 2 to 4")
+        road: tuple[str, ...] = ()
+        if start_tile is not None:
+            if start_tile not in self.START_TILES:
+                raise PositionError("start_tile", f"{start_tile!r}; the starting piece is "
+                                    f"{' or '.join(self.START_TILES)}")
+            road = (self.START_TILES[start_tile],)
+        seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
+        return validate(Position(players=seats, seed=seed, road=road))
 
     def position_from_dict(self, data: dict) -> Position:
         return from_dict(data)

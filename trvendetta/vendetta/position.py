@@ -115,8 +115,12 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
     if not 0 <= pos.turn < 3 * n:
         raise PositionError("turn", f"must be 0 to {3 * n - 1}")
     if pos.road:
-        if len(pos.road) != 3:
-            raise PositionError("road", f"{len(pos.road)} tile sides; the road is 3 pieces, rear to front")
+        if len(pos.road) not in (1, 3):
+            raise PositionError("road", f"{len(pos.road)} tile sides; the road is 3 pieces, rear to front "
+                                "(or 1: the rear piece, the others drawn)")
+        if len(pos.road) == 1 and (pos.first_piece or pos.road[0] not in c.start_sides()):
+            raise PositionError("road", f"{pos.road[0]!r}: a road of one side names the starting piece "
+                                f"({' or '.join(c.start_sides())}) of a new road (first_piece 0)")
         seen = set()
         for i, side in enumerate(pos.road):
             if side not in c.sides:
@@ -130,8 +134,8 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         raise PositionError("fill", f"{pos.fill!r}; the only fill is 'road'")
     if pos.first_piece < 0:
         raise PositionError("first_piece", "must be 0 or more")
-    if pos.first_piece and not pos.road:
-        raise PositionError("first_piece", "needs the road's tile sides")
+    if pos.first_piece and len(pos.road) != 3:
+        raise PositionError("first_piece", "needs the road's three tile sides")
     low, top = 8 * pos.first_piece + 1, 8 * pos.first_piece + 24
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
     occupied: dict[tuple[int, int], str] = {}
