@@ -12,10 +12,14 @@ from .common import Session, game_option, echo_json, json_option, pass_session, 
 
 @click.command()
 @click.option("--at", type=click.IntRange(min=1), metavar="N", help="Show the game as it was after event N.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True, allow_dash=True), metavar="FILE",
+              help="Also draw the board as an SVG picture into FILE ('-': standard output).")
+@click.option("--png", "png_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Also draw the board as a PNG picture into FILE (needs the optional extra 'png': cairosvg).")
 @json_option
 @game_option
 @pass_session
-def show(session: Session, at: int | None, as_json: bool) -> None:
+def show(session: Session, at: int | None, svg_file: str | None, png_file: str | None, as_json: bool) -> None:
     """Print the board, each player's dashboard and what the game waits for.
 
     The board is plain text, coloured per player when stdout is a terminal
@@ -25,14 +29,32 @@ def show(session: Session, at: int | None, as_json: bool) -> None:
     version (number of events), head (hash of the last event) and the
     ruleset's view (round, active_player, pending, players, vehicles, ...).
 
+    With --svg FILE (or --png FILE), draw the board as people know it: the
+    road's spaces and terrain, hazard tokens, wrecks, choppers, each car in
+    its owner's colour with the owner's letter, its size, facing and damage,
+    the dashboards beside it and the last action highlighted; the text (or
+    JSON) is printed as well unless the picture goes to standard output.
+
     \b
     Examples:
       trv show
       trv show --at 12
       trv show --json
+      trv show --svg board.svg
+      trv show --at 40 --png board.png    # pip install 'trvendetta[png]'
     """
+    if png_file is not None:
+        from trvendetta.pictures.png import converter
+
+        converter()  # the missing extra is named before anything is read
     game = session.load(at=at) if at is not None else session.view()
     ruleset = game.ruleset
+    if svg_file is not None or png_file is not None:
+        from .pictures import write_pictures
+
+        write_pictures(session, game, svg_file, png_file)
+        if svg_file == "-":
+            return
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}
         doc.update(ruleset.view(game.state))

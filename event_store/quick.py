@@ -43,6 +43,7 @@ class _Envelope(msgspec.Struct):
     hash: str = ""
     name: str = ""
     bots: str = ""
+    action: str = ""
 
 
 class _SnapshotState(msgspec.Struct):
@@ -112,6 +113,37 @@ class QuickReader:
             return self._load(game)
         except (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
             return None
+
+    def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:
+        """The last action of the game after event ``version`` (its canonical
+        JSON) and the events it produced, decoded; None when the last record
+        is not an engine event (a retraction) or the action is not in the
+        last ``limit`` records (then the caller does without)."""
+        try:
+            loaded = self._tail(game, version, limit)
+        except (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
+            return None
+        return loaded
+
+    def _tail(self, game: str, version: int, limit: int) -> tuple[str, list[Any]] | None:
+        gid = game_uuid(game).hex
+        ruleset = None
+        events: list[Any] = []
+        for topic, data in self.db.conn.execute(
+            "SELECT topic, state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
+            "ORDER BY originator_version DESC LIMIT ?", [gid, version + 1, limit]
+        ):
+            e = _envelope.decode(data)
+            if topic != EVENT_TOPIC or e.kind == RETRACTION_KIND:
+                return None
+            ruleset = ruleset or rulesets.get(e.ruleset)
+            if e.schema != event_schema(ruleset):
+                return None  # an older payload schema: only the store upcasts
+            events.append(ruleset.decode_event(e.payload.encode()))
+            if e.action:
+                events.reverse()
+                return e.action, events
+        return None
 
     def _load(self, game: str) -> Loaded | None:
         gid = game_uuid(game).hex

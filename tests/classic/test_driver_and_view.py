@@ -58,7 +58,7 @@ def test_view_document():
     state, _ = game(script={"yellow": [1, 2, 3]})
     v = RS.view(state)
     assert set(v) == {"round", "active_player", "pending", "finished", "winner", "road_die", "road", "players",
-                      "vehicles", "choppers", "wrecks", "tokens"}
+                      "vehicles", "choppers", "wrecks", "tokens", "board"}
     assert v["pending"]["kind"] == "assign" and "assign 1 to red-6" in v["pending"]["options"]
     assert v["road"] == [{"name": "A", "first": 1, "last": 14}, {"name": "B", "first": 15, "last": 28}]
     assert v["vehicles"][0] == {"id": "red-6", "owner": "ann", "kind": "car", "size": 6, "at": "a4", "facing": "F",

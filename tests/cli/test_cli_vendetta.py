@@ -9,7 +9,7 @@ from trvendetta import rulesets
 
 SHOW_KEYS = {
     "game", "ruleset", "version", "head", "round", "active_player", "pending", "finished", "winner",
-    "road_die", "road", "players", "vehicles", "choppers", "wrecks", "tokens",
+    "road_die", "road", "players", "vehicles", "choppers", "wrecks", "tokens", "board",
 }
 VEHICLE_KEYS = {"id", "owner", "kind", "size", "at", "facing", "status", "damage", "moved", "momentum"}
 PLAYER_KEYS = {"name", "color", "crew", "dice", "command_used", "out"}

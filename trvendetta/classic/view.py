@@ -31,6 +31,32 @@ def view(rs, s: State) -> dict:
                      for ch in s.choppers],
         "wrecks": [geometry.name(w) for w in sorted(list(s.wrecks) + wrecked, key=lambda sp: (sp[1], sp[0]))],
         "tokens": [],
+        "board": board(rs, s),
+    }
+
+
+def board(rs, s: State) -> dict:
+    """What a picture of the table needs: the brick-pattern squares of the
+    boards (rules-facts.md s.5: 7 lanes, lanes b, d, f half a space ahead),
+    the desert beside the road lanes, and each board's printed red X marks."""
+    c = rs.c
+    desert = []
+    marks = []
+    for bd in s.boards:
+        for lane in range(c.lanes):
+            if lane not in c.road_lanes:
+                desert.extend(geometry.name(geometry.at_number(lane, n)) for n in range(bd.first, bd.last + 1))
+        marks.extend(geometry.name(sp) for sp in c.wreck_spaces(bd.name, bd.index))
+    return {
+        "lanes": c.lanes,
+        "grid": "brick",
+        "default_terrain": "road",
+        "terrain": {"desert": desert} if desert else {},
+        "command_board": False,
+        "marks": marks,
+        "finish_after": None,
+        "start_area": {},
+        "damage": {},
     }
 
 

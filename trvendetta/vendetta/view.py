@@ -41,6 +41,36 @@ def view(state: State) -> dict:
         "choppers": [{"owner": c.owner, "at": b.nm(c.at) if c.at is not None else None} for c in state.choppers],
         "wrecks": [b.nm(w.at) for w in state.wrecks],
         "tokens": [{"at": b.nm(t.at), "kind": t.kind if t.face_up else None} for t in state.tokens],
+        "board": board(state),
+    }
+
+
+def board(state: State) -> dict:
+    """What a picture of the table needs beyond the pieces: the staggered hex
+    spaces of the road tiles (rules-facts.md s.1-2) and the terrain printed on
+    them (spaces not listed are road; a position's fill and overrides count),
+    the Finish Line once the final piece is laid (s.2: the front edge of the
+    final piece), the lane of each car still in the starting area, and each
+    vehicle's damage tokens in their slots."""
+    terrain: dict[str, list[str]] = {"offroad": [], "mud": [], "impassable": []}
+    for tile in state.road:
+        lo = comp.HALF * tile.index
+        for y in range(lo, lo + comp.HALF):
+            for lane in range(y % 2, comp.LANES, 2):
+                kind = b.tile_terrain(state, (lane, y))
+                if kind in terrain:
+                    terrain[kind].append(b.nm((lane, y)))
+    laid = state.final_piece is not None and any(t.index == state.final_piece for t in state.road)
+    return {
+        "lanes": comp.LANES,
+        "grid": "hex",
+        "default_terrain": "road",
+        "terrain": {k: v for k, v in terrain.items() if v},
+        "command_board": True,
+        "marks": [],
+        "finish_after": 8 * state.final_piece + 8 if laid else None,
+        "start_area": {v.id: chr(97 + v.at[0]) for v in state.vehicles if v.start and v.at is not None},
+        "damage": {v.id: list(v.damage) for v in state.vehicles if v.damage},
     }
 
 
