@@ -18,6 +18,7 @@ from .index import GameInfo
 from .records import (
     GENESIS,
     MEMORY,
+    Charter,
     RETRACTION_KIND,
     SNAPSHOT_INTERVAL,
     STORE_SCHEMA,
@@ -28,9 +29,12 @@ from .records import (
     StoredEvent,
     chain,
     decode_retraction,
+    decode_charter,
     default_db_path,
+    encode_charter,
     encode_retraction,
     game_uuid,
+    genesis,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +56,7 @@ __all__ = [
     "SNAPSHOT_INTERVAL",
     "STORE_SCHEMA",
     "ChainBroken",
+    "Charter",
     "GameExists",
     "GameHeader",
     "GameInfo",
@@ -70,4 +75,7 @@ __all__ = [
     "encode_retraction",
     "default_db_path",
     "game_uuid",
+    "genesis",
+    "decode_charter",
+    "encode_charter",
 ]

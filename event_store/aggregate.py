@@ -35,6 +35,7 @@ from .records import (  # noqa: F401  (re-exported: the light half lives in reco
     encode_retraction,
     event_schema,
     game_uuid,
+    genesis,
 )
 
 def utc_now() -> datetime:
@@ -70,6 +71,10 @@ class Game(Aggregate):
         parent_head: str = ""
         #: the seats played by bots: canonical JSON ``{"player": "bot kind", ...}`` ("" for none)
         bots: str = ""
+        #: the seats bound to public keys (``records.Charter`` JSON, "" for none); the chain starts from it
+        charter: str = ""
+        #: the game its signatures name, when not event 1's hash (a fork of a signed game)
+        domain: str = ""
 
     class Recorded(Event):
         """One record: an engine event (``payload``: its canonical JSON) or a
@@ -83,6 +88,8 @@ class Game(Aggregate):
         payload: str
         hash: str
         action: str = ""
+        #: the record's signatures (``seat:base64`` separated by spaces), inside the chain
+        sig: str = ""
 
         def apply(self, game: "Game") -> None:
             game.count += 1
@@ -112,6 +119,8 @@ class Game(Aggregate):
         parent_at: int = 0,
         parent_head: str = "",
         bots: str = "",
+        charter: str = "",
+        domain: str = "",
     ):
         self.name = name
         self.ruleset = ruleset
@@ -121,25 +130,33 @@ class Game(Aggregate):
         self.parent_at = parent_at
         self.parent_head = parent_head
         self.bots = bots
+        self.charter = charter
+        self.domain = domain
         self.count = 0
-        self.head = GENESIS
+        self.head = genesis(charter)
         self.engine: Any = None
         #: ranges of retracted record numbers, and whether ``engine`` needs a refold
         self.retracted: list[list[int]] = []
         self.stale = False
 
-    def record(self, ruleset: Any, event: Any, action: Any = None) -> None:
+    def record(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
         """Append one engine event (canonical bytes, chained to the head), with
-        the action that produced it when it is that action's first event."""
+        the action that produced it when it is that action's first event.
+
+        ``signer(number, previous_hash, action_bytes) -> bytes`` signs the
+        action (a game with bound seats); it sees the head the record follows."""
         payload = ruleset.encode(event)
+        action_bytes = b"" if action is None else ruleset.encode(action)
+        sig = signer(self.count + 1, self.head, action_bytes) if signer is not None and action_bytes else b""
         self.__dict__["_decoded"] = event  # handed to Recorded.apply, which would decode the payload
         try:
             self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
-                            b"" if action is None else ruleset.encode(action))
+                            action_bytes, sig)
         finally:
             self.__dict__.pop("_decoded", None)
 
-    def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"") -> None:
+    def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"",
+                   sig: bytes = b"") -> None:
         """Append one record given as canonical bytes (imports, forks, retractions)."""
         self.trigger_event(
             self.Recorded,
@@ -147,8 +164,9 @@ class Game(Aggregate):
             schema=schema,
             kind=kind,
             payload=payload.decode(),
-            hash=chain(self.head, payload, action),
+            hash=chain(self.head, payload, action, sig),
             action=action.decode(),
+            sig=sig.decode(),
         )
 
 
@@ -181,7 +199,8 @@ class GameSnapshot(Snapshot):
         try:
             state["engine"] = ruleset.decode_state(state["engine"].encode()) if state["engine"] else None
             for key, default in (("retracted", []), ("stale", False), ("parent", ""), ("parent_at", 0),
-                                 ("parent_head", ""), ("bots", "")):
+                                 ("parent_head", ""), ("bots", ""),
+                                 ("charter", ""), ("domain", "")):
                 state.setdefault(key, default)
             state["retracted"] = [list(r) for r in state["retracted"]]
         except msgspec.DecodeError as exc:

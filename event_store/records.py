@@ -27,16 +27,56 @@ def game_uuid(game: str) -> UUID:
     return uuid5(_NAMESPACE, game)
 
 
-def chain(previous: str, payload: bytes, action: bytes = b"") -> str:
+def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") -> str:
     """The hash chain link of one record, hex.
 
     ``hash_n = sha256(hash_{n-1} as 32 raw bytes + payload_n)`` for a record
     without an action; a record that carries the action that produced it
     hashes ``action + b"\\n" + payload`` instead (canonical JSON never holds a
-    raw newline, so the two forms cannot be confused).
+    raw newline, so the two forms cannot be confused).  A signed record (a
+    game with seats bound to keys, docs/fair-play.md) puts its signature line
+    ``sig + b"\\n"`` just before the payload: a signature starts with a seat
+    name, never with ``{``, so no two forms can be confused either.
     """
-    body = action + b"\n" + payload if action else payload
+    body = payload
+    if sig:
+        body = sig + b"\n" + body
+    if action:
+        body = action + b"\n" + body
     return hashlib.sha256(bytes.fromhex(previous) + body).hexdigest()
+
+
+class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the players agreed on before event 1 (docs/fair-play.md): the
+    public key (64 hex digits, Ed25519) each bound seat signs with.
+
+    A game with a charter starts its hash chain from :func:`genesis` instead
+    of 64 zeros, so event 1's hash (the game's id) commits to the keys."""
+
+    seats: dict[Annotated[str, msgspec.Meta(min_length=1, max_length=200)],
+                Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]]
+
+
+_charter_dec = msgspec.json.Decoder(Charter)
+
+
+def encode_charter(charter: "Charter | None") -> str:
+    """Canonical JSON of a charter, seats sorted ("" for none)."""
+    if charter is None or not charter.seats:
+        return ""
+    return msgspec.json.encode(Charter(dict(sorted(charter.seats.items())))).decode()
+
+
+def decode_charter(text: str) -> "Charter | None":
+    return _charter_dec.decode(text) if text else None
+
+
+def genesis(charter_text: str) -> str:
+    """The hash "before" event 1: 64 zeros, or for a game with a charter
+    ``sha256("trvendetta charter 1\\n" + charter JSON)``."""
+    if not charter_text:
+        return GENESIS
+    return hashlib.sha256(b"trvendetta charter 1\n" + charter_text.encode()).hexdigest()
 
 
 #: the kind (and payload tag) of a retraction record, written by ``trv undo``
@@ -125,6 +165,9 @@ class Loaded(NamedTuple):
     head: str
     #: the seats played by bots, ``{player: bot kind}`` (see ``GameStore.create_game``)
     bots: dict | None = None
+    #: the seats bound to keys (``Charter`` JSON, "" for none) and the signatures' domain spec
+    charter: str = ""
+    domain: str = ""
 
 
 class StoredEvent(NamedTuple):
@@ -141,6 +184,7 @@ class StoredEvent(NamedTuple):
     event: Any  # decoded engine event (or a Retraction)
     action: bytes = b""  # canonical JSON of the action whose first event this is
     decoded_action: Any = None
+    sig: bytes = b""  # signatures of a signed record, ``seat:base64`` separated by spaces
 
 
 class RawRecord(NamedTuple):
@@ -150,6 +194,7 @@ class RawRecord(NamedTuple):
     schema: int
     payload: bytes
     action: bytes = b""
+    sig: bytes = b""
 
 
 class GameHeader(NamedTuple):
@@ -164,5 +209,9 @@ class GameHeader(NamedTuple):
     parent_head: str
     created: datetime
     bots: dict | None = None
+    #: the charter's canonical JSON ("" for a game without bound seats)
+    charter: str = ""
+    #: what its signatures name as the game: event 1's hash, or for a fork its own (docs/fair-play.md)
+    domain: str = ""
 
 

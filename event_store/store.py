@@ -47,6 +47,7 @@ from .aggregate import (
     encode_bots,
     encode_retraction,
     game_uuid,
+    genesis,
 )
 from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
 from .index import GameIndex, GameInfo, SQLiteConnection
@@ -109,6 +110,7 @@ class _StoredRecorded(msgspec.Struct):
     hash: str
     timestamp: _Stamp
     action: str = ""
+    sig: str = ""
 
 
 _recorded = msgspec.json.Decoder(_StoredRecorded)
@@ -123,6 +125,7 @@ class _Envelope(NamedTuple):
     hash: str
     action: str
     timestamp: datetime
+    sig: str = ""
 
 
 class GameStore:
@@ -210,6 +213,8 @@ class GameStore:
         parent_at: int = 0,
         parent_head: str = "",
         bots: dict[str, str] | None = None,
+        charter: str = "",
+        domain: str = "",
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
         engine events, then ``steps`` (``(action, events)`` pairs) and
@@ -217,6 +222,9 @@ class GameStore:
 
         ``bots`` names the seats played by bots (``{player: bot kind}``); it
         is kept in the ``Created`` record, never in the engine position.
+        ``charter`` (``records.Charter`` JSON) binds seats to public keys: the
+        chain starts from it and ``steps`` may carry a third item, a signer
+        (see ``Game.record``); ``domain`` is what a fork's signatures name.
         The name and the bots' seat names follow ``core.names`` (checked
         before anything is written), so every stored game exports."""
         check_name(game, "game name")
@@ -234,6 +242,8 @@ class GameStore:
             parent_at=parent_at,
             parent_head=parent_head,
             bots=encode_bots(bots),
+            charter=charter,
+            domain=domain,
         )
         return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True)
 
@@ -276,7 +286,7 @@ class GameStore:
             agg.record(rules, event)
         self._record_steps(agg, rules, steps)
         for rec in records:
-            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action)
+            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, getattr(rec, "sig", b""))
         self._fresh(agg)
         try:
             self._save(agg)
@@ -312,7 +322,8 @@ class GameStore:
         c = created[0]
         return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, getattr(c, "parent", ""),
                           getattr(c, "parent_at", 0), getattr(c, "parent_head", ""), c.timestamp,
-                          decode_bots(getattr(c, "bots", "")))
+                          decode_bots(getattr(c, "bots", "")), getattr(c, "charter", ""),
+                          getattr(c, "domain", ""))
 
     def retracted(self, game: str, at: int | None = None) -> set[int]:
         """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
@@ -354,17 +365,17 @@ class GameStore:
             event = decode_payload(rules, env.kind, env.schema, payload) if decode else None
             action = getattr(env, "action", "").encode()
             # positional: (number, kind, ruleset, schema, payload, hash, previous, recorded_at, event,
-            # action, decoded_action)
+            # action, decoded_action, sig)
             append(StoredEvent(env.originator_version - base, env.kind, env.ruleset, env.schema, payload, env.hash,
                                previous, env.timestamp, event, action,
-                               rules.decode_action(action) if action else None))
+                               rules.decode_action(action) if action else None, getattr(env, "sig", "").encode()))
             previous = env.hash
         return out
 
     def events_head(self, game: str, number: int) -> str:
-        """The chain hash after event ``number`` (GENESIS for 0)."""
+        """The chain hash after event ``number`` (the game's genesis for 0)."""
         if number == 0:
-            return GENESIS
+            return genesis(self.header(game).charter)
         env = self._records(game, number, number + Game.INITIAL_VERSION)
         if not env:
             raise StoreError(f"game {game!r} has no event {number}")
@@ -375,10 +386,11 @@ class GameStore:
 
         Raises ChainBroken naming the first event whose hash does not follow.
         """
-        head = GENESIS
+        head = genesis(self.header(game).charter)
         base = Game.INITIAL_VERSION
         for env in self._records(game, base):
-            expected = chain(head, env.payload.encode(), getattr(env, "action", "").encode())
+            expected = chain(head, env.payload.encode(), getattr(env, "action", "").encode(),
+                             getattr(env, "sig", "").encode())
             if env.hash != expected:
                 raise ChainBroken(game, env.originator_version - base, expected, env.hash)
             head = env.hash
@@ -446,15 +458,20 @@ class GameStore:
                 return list(self.app.events.get(gid, gt=gt, lte=lte))
             e = _recorded.decode(state)
             out.append(_Envelope(version, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action,
-                                 datetime.fromisoformat(e.timestamp.data)))
+                                 datetime.fromisoformat(e.timestamp.data), e.sig))
         return out
 
-    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, Sequence[Any]]]) -> None:
-        for action, events in steps:
+    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
+        for step in steps:
+            action, events = step[0], step[1]
+            signer = step[2] if len(step) > 2 else None
             if not events:
                 raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
             for i, event in enumerate(events):
-                agg.record(rules, event, action if i == 0 else None)
+                if i == 0:
+                    agg.record(rules, event, action, signer)
+                else:
+                    agg.record(rules, event)
 
     def _fresh(self, agg: Game) -> Game:
         """After a retraction the engine state is the fold of the live events
@@ -501,7 +518,8 @@ class GameStore:
 
     def _loaded_of(self, agg: Game) -> Loaded:
         return Loaded(agg.name, rulesets.get(agg.ruleset), agg.engine, agg.count, agg.head,
-                      decode_bots(getattr(agg, "bots", "")))
+                      decode_bots(getattr(agg, "bots", "")), getattr(agg, "charter", ""),
+                      getattr(agg, "domain", ""))
 
     def _row(self, agg: Game) -> dict:
         rules = rulesets.get(agg.ruleset)

@@ -12,14 +12,15 @@ from typing import Any
 import msgspec
 
 from trvendetta.store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain,
-                         encode_retraction)
+                         encode_retraction, genesis)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 from . import record as fmt
 from .notation import MovesVisitor
-from .walker import AuditError, Divergence, Group, Tampered, Walker, undo_refusal
+from .signatures import SignatureCheck, entry, fork_domain, message
+from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
 
 
 class PacketRefused(TrvError):
@@ -36,6 +37,26 @@ class Verified:
     head: str
     note: str
     walker: Walker
+
+    @property
+    def signed(self) -> dict[str, int]:
+        """The seats bound to keys, with the number of their signatures checked."""
+        check = self.walker.signatures
+        return {seat: check.checked.get(seat, 0) for seat in check.seats} if check else {}
+
+    @property
+    def unsigned(self) -> list[str]:
+        """The seats whose actions nothing ties to a player (not bound to a key)."""
+        check = self.walker.signatures
+        players = [p.strip() for p in players_text(self.walker.ruleset, self.walker.state).split(",") if p.strip()]
+        return [p for p in players if not check or p not in check.seats]
+
+
+def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), **kwargs: Any) -> Walker:
+    """A walker over a game with this charter: its chain starts from the
+    charter's genesis, and its signatures are checked (docs/fair-play.md)."""
+    check = SignatureCheck(charter, domain) if charter else None
+    return Walker(ruleset, visitors, head=genesis(charter), signatures=check, **kwargs)
 
 
 def rules_note(ruleset: Any, recorded: str) -> str:
@@ -70,8 +91,8 @@ def export(store: GameStore, game: str, since: int | None = None) -> str:
     if since is not None and not 0 <= since <= len(records):
         raise TrvError(f"game {game!r} has {len(records)} events; --since must be 0 to {len(records)}")
     moves = MovesVisitor(since or 0)
-    walker = Walker(ruleset, [moves]).walk(records)
-    head = records[-1].hash if records else GENESIS
+    walker = walker_for(ruleset, meta.charter, meta.domain, [moves]).walk(records)
+    head = records[-1].hash if records else genesis(meta.charter)
     header = fmt.Header(
         game=game,
         ruleset=ruleset.name,
@@ -84,9 +105,11 @@ def export(store: GameStore, game: str, since: int | None = None) -> str:
         created=meta.created.isoformat(timespec="seconds"),
         parent=meta.parent,
         parent_at=meta.parent_at,
+        charter=meta.charter,
+        domain=meta.domain,
         result=result_text(ruleset, walker.state),
         since=since or 0,
-        since_hash=(records[since - 1].hash if since else GENESIS),
+        since_hash=(records[since - 1].hash if since else genesis(meta.charter) if since is not None else GENESIS),
     )
     kind = "record" if since is None else "packet"
     return fmt.write(kind, header, moves.text(ruleset), records if since is None else records[since:])
@@ -105,7 +128,8 @@ def verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    walker = Walker(ruleset, reexecute=True, rules_note=note).walk(store.events(game, decode=False))
+    walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True,
+                        rules_note=note).walk(store.events(game, decode=False))
     return Verified(walker.number, walker.head, note, walker)
 
 
@@ -121,7 +145,8 @@ def verify_file(gf: fmt.GameFile) -> Verified:
     ruleset = rulesets.get(gf.header.ruleset)
     note = rules_note(ruleset, gf.header.rules_version)
     moves = MovesVisitor()
-    walker = Walker(ruleset, [moves], reexecute=True, rules_note=note).walk(gf.records)
+    walker = walker_for(ruleset, gf.header.charter, gf.header.domain, [moves], reexecute=True,
+                        rules_note=note).walk(gf.records)
     _check_summary(gf, walker, moves)
     return Verified(walker.number, walker.head, note, walker)
 
@@ -153,10 +178,10 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     if name is None and name_problem(game) is not None:
         raise TrvError(f"the record's game name: {name_problem(game)}; import it under another: --name NEW")
     h = gf.header
-    records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action) for r in gf.records]
+    records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action, r.sig) for r in gf.records]
     parent_head = gf.records[h.parent_at - 1].hash if h.parent and 1 <= h.parent_at <= len(gf.records) else ""
     loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
-                               parent_head=parent_head)
+                               parent_head=parent_head, charter=h.charter, domain=h.domain)
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head
@@ -182,7 +207,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
     # the packet's own chain, from the hash it claims to follow
     head = h.since_hash
     for r in gf.records:
-        link = chain(head, r.payload, r.action)
+        link = chain(head, r.payload, r.action, r.sig)
         if link != r.hash:
             raise PacketRefused("tampered", f"event {r.number}: the hash does not follow from event "
                                             f"{r.number - 1} and this event's content")
@@ -191,7 +216,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
     if since > now:
         raise PacketRefused("out of order", f"it starts after event {since} but this database has only "
                                             f"{now} events; import the packets before it first")
-    mine_at = mine[since - 1].hash if since else GENESIS
+    mine_at = mine[since - 1].hash if since else genesis(meta.charter)
     if mine_at != h.since_hash:
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
@@ -208,7 +233,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
                                      f"event {now}; ask for a packet with --since {now}")
     note = rules_note(ruleset, meta.rules_version)
     moves = MovesVisitor(since)
-    walker = Walker(ruleset, [moves], rules_note=note)
+    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note)
     try:
         for r in mine:
             walker.feed(r)
@@ -220,7 +245,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
     if gf.moves != moves.text(ruleset):
         raise PacketRefused("tampered", "its move text does not match its events")
-    records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action) for r in gf.records]
+    records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action, r.sig) for r in gf.records]
     loaded = store.append(game, now, records=records)
     return game, loaded.version, loaded.head
 
@@ -230,7 +255,7 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
     """The retraction ``trv undo`` would append, or a TrvError saying why not."""
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = Walker(ruleset).walk(store.events(game))
+    walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
     live = walker.live_actions
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")
@@ -242,10 +267,40 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
     return Retraction(group.first, group.last, group.player, agreed), group, walker
 
 
-def undo(store: GameStore, game: str, *, agreed: bool = False) -> tuple[Retraction, Group, Any]:
+def undo(store: GameStore, game: str, *, agreed: bool = False,
+         keyring: Any = None) -> tuple[Retraction, Group, Any]:
     retraction, group, walker = plan_undo(store, game, agreed=agreed)
-    loaded = store.retract(game, walker.number, retraction)
+    records = sign_retractions(walker, [retraction], [group], keyring)
+    loaded = store.append(game, walker.number, records=records)
     return retraction, group, loaded
+
+
+def sign_retractions(walker: Walker, retractions: list[Retraction], groups: list[Group],
+                     keyring: Any) -> list[RawRecord]:
+    """The retraction records, signed in a game with bound seats: by the
+    player taking the action back, and an agreed one by every bound seat
+    (``keyring.sign(seat, message)`` for the seats whose keys are here)."""
+    check = walker.signatures
+    if check is None:
+        return [RawRecord(RETRACTION_KIND, 1, encode_retraction(r)) for r in retractions]
+    out = []
+    number, previous = walker.number, walker.head
+    for retraction, group in zip(retractions, groups):
+        payload = encode_retraction(retraction)
+        number += 1
+        needed = sorted(check.seats) if retraction.agreed else [s for s in [retraction.player] if s in check.seats]
+        missing = [s for s in needed if keyring is None or not keyring.can_sign(s)]
+        if missing:
+            what = walker.ruleset.describe_action(group.action)
+            raise TrvError(f"taking back {group.player}'s {what!r} needs the signature of {', '.join(missing)}, "
+                           f"whose key is not among your identities: "
+                           + ("an agreed undo is signed by every bound seat" if retraction.agreed else
+                              "only the player taking an action back may sign it"))
+        msg = message(check.domain(number), number, previous, payload)
+        sig = b" ".join(entry(seat, keyring.sign(seat, msg)) for seat in needed)
+        out.append(RawRecord(RETRACTION_KIND, 1, payload, b"", sig))
+        previous = chain(previous, payload, b"", sig)
+    return out
 
 
 def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
@@ -258,7 +313,7 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
     token), or any action once the game is over, still needs --agreed."""
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = Walker(ruleset).walk(store.events(game))
+    walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
     live = walker.live_actions
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")
@@ -288,13 +343,14 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
     return [(Retraction(g.first, g.last, human, True), g) for g in chain_]
 
 
-def undo_with_bots(store: GameStore, game: str, bots: set[str], *,
-                   agreed: bool = False) -> tuple[list[tuple[Retraction, Group]], Any]:
+def undo_with_bots(store: GameStore, game: str, bots: set[str], *, agreed: bool = False,
+                   keyring: Any = None) -> tuple[list[tuple[Retraction, Group]], Any]:
     """Append the retractions of :func:`plan_undo_with_bots` in one save."""
     plan = plan_undo_with_bots(store, game, bots, agreed=agreed)
-    version = store.version(game)
-    records = [RawRecord(RETRACTION_KIND, 1, encode_retraction(r)) for r, _ in plan]
-    loaded = store.append(game, version, records=records)
+    meta = store.header(game)
+    walker = walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain).walk(store.events(game))
+    records = sign_retractions(walker, [r for r, _ in plan], [g for _, g in plan], keyring)
+    loaded = store.append(game, walker.number, records=records)
     return plan, loaded
 
 
@@ -306,24 +362,28 @@ def fork(store: GameStore, game: str, at: int, name: str) -> Any:
         raise TrvError(f"game {game!r} has {len(records)} events; --at must be 1 to {len(records)}")
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = Walker(ruleset).walk(records[:at])
+    walker = walker_for(ruleset, meta.charter, meta.domain).walk(records[:at])
     if at < len(records) and not records[at].action and records[at].kind != RETRACTION_KIND:
         group = walker.groups[-1]
         nxt = next((r.number - 1 for r in records[at:] if r.action or r.kind == RETRACTION_KIND), len(records))
         what = "the set-up" if group.action is None else f"{group.player}'s {ruleset.describe_action(group.action)!r}"
         raise TrvError(f"event {at} is inside {what} (events {group.first}-{nxt}); fork at {group.first - 1} "
                        f"or {nxt}")
-    raws = [RawRecord(r.kind, r.schema, r.payload, r.action) for r in records[:at]]
+    raws = [RawRecord(r.kind, r.schema, r.payload, r.action, r.sig) for r in records[:at]]
+    # a fork of a signed game signs in its own name: its actions never pass as the original's
+    domain = fork_domain(meta.domain, records[0].hash, at) if meta.charter else ""
     return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
-                             parent_head=records[at - 1].hash, bots=meta.bots)
+                             parent_head=records[at - 1].hash, bots=meta.bots, charter=meta.charter,
+                             domain=domain)
 
 
 # --------------------------------------------------------------------- claims
 MAX_CLAIM_BYTES = 4 * 1024 * 1024
 
 
-def state_at(ruleset: Any, records: Any, number: int | None) -> tuple[Any, int]:
-    walker = Walker(ruleset)
+def state_at(ruleset: Any, records: Any, number: int | None, charter: str = "",
+             domain: str = "") -> tuple[Any, int]:
+    walker = walker_for(ruleset, charter, domain)
     for r in records:
         if number is not None and r.number > number:
             break
@@ -341,6 +401,9 @@ def compare_claim(ruleset: Any, state: Any, number: int, claim_bytes: bytes) -> 
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise TrvError(f"the claim is not a JSON object like `trv show --json`: {exc}") from None
     view = ruleset.view(state)
+    if not any(key in view for key in claim):
+        raise TrvError(f"the claim names no field of the board ({', '.join(view)}), so it claims nothing; "
+                       "give it as `trv show --json` prints the board")
     for key, recorded in view.items():
         if key not in claim:
             continue

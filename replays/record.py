@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from trvendetta.store import StoredEvent
+from trvendetta.store import StoredEvent, decode_charter, genesis
 from trvendetta.core.errors import TrvError
 
 FORMAT_VERSION = 1
@@ -63,6 +63,10 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="pa
     result: Text = ""
     since: Count = 0  # packets: the events after this one
     since_hash: Hash = "0" * 64
+    #: the seats bound to public keys (``trvendetta.store.Charter`` JSON); the chain starts from it
+    charter: Annotated[str, msgspec.Meta(max_length=20000)] = ""
+    #: what the signatures name as the game when it is not GameId (a fork of a signed game)
+    domain: Annotated[str, msgspec.Meta(max_length=20000, pattern="^([0-9]{1,9}:[0-9a-f]{64}( |$))*$")] = ""
 
 
 class GameFile(msgspec.Struct, frozen=True):
@@ -90,7 +94,7 @@ def write(kind: str, header: Header, moves: str, records: list[StoredEvent]) -> 
     defaults = msgspec.to_builtins(Header(game="x", ruleset="x", rules_version="x", game_id="0" * 64,
                                           events=0, head="0" * 64))
     for key in ("Game", "GameId", "Ruleset", "RulesVersion", "Players", "Seed", "Created", "Parent", "ParentAt",
-                "Since", "SinceHash", "Events", "Head", "Result"):
+                "Charter", "Domain", "Since", "SinceHash", "Events", "Head", "Result"):
         value = data[key]
         required = key in ("Game", "GameId", "Ruleset", "RulesVersion", "Events", "Head")
         if kind == "packet" and key in ("Since", "SinceHash"):
@@ -105,6 +109,8 @@ def write(kind: str, header: Header, moves: str, records: list[StoredEvent]) -> 
     for r in records:
         if r.action:
             lines.append("> " + r.action.decode())
+        if r.sig:
+            lines.append("+ " + r.sig.decode())
         lines.append(f"{r.number} {r.hash} {r.payload.decode()}")
     lines.append(END_MARK)
     return "\n".join(lines) + "\n"
@@ -157,6 +163,10 @@ def read(data: bytes, source: str = "file") -> GameFile:
         header = msgspec.convert(tags, Header, strict=False)
     except msgspec.ValidationError as exc:
         raise FileError(f"{source}: header: {exc}") from None
+    try:
+        decode_charter(header.charter)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FileError(f"{source}: header: the Charter is not a list of seats and keys: {exc}") from None
     moves = "\n".join(head_lines[i + 1 :]).strip("\n")
     records = _events(data[mark + len(EVENTS_MARK) + 2 :], header, kind, Tampered)
     return GameFile(kind, header, moves, tuple(records))
@@ -169,8 +179,9 @@ def _events(section: bytes, header: Header, kind: str, Tampered: Any) -> list[St
     lines.pop()
     out: list[StoredEvent] = []
     expect = header.since + 1 if kind == "packet" else 1
-    previous = header.since_hash if kind == "packet" else "0" * 64
+    previous = header.since_hash if kind == "packet" else genesis(header.charter)
     action = b""
+    sig = b""
     ended = False
     for raw in lines:
         if ended:
@@ -178,13 +189,20 @@ def _events(section: bytes, header: Header, kind: str, Tampered: Any) -> list[St
         if len(raw) > MAX_LINE_BYTES:
             raise Tampered(expect, f"a line of {len(raw)} bytes; at most {MAX_LINE_BYTES}")
         if raw == END_MARK.encode():
-            if action:
-                raise Tampered(expect, "an action line with no event after it")
+            if action or sig:
+                raise Tampered(expect, "an action or signature line with no event after it")
             ended = True
             continue
+        if raw.startswith(b"+ "):
+            if sig:
+                raise Tampered(expect, "two signature lines in a row")
+            sig = raw[2:]
+            if not sig or sig.startswith(b"{"):
+                raise Tampered(expect, "the signature line is not SEAT:SIGNATURE")
+            continue
         if raw.startswith(b"> "):
-            if action:
-                raise Tampered(expect, "two action lines in a row")
+            if action or sig:
+                raise Tampered(expect, "two action lines in a row, or an action after a signature")
             action = raw[2:]
             if not action.startswith(b"{"):
                 raise Tampered(expect, "the action line is not a JSON object")
@@ -202,12 +220,14 @@ def _events(section: bytes, header: Header, kind: str, Tampered: Any) -> list[St
         try:
             payload.decode("utf-8")
             action.decode("utf-8")
+            sig.decode("utf-8")
         except UnicodeDecodeError:
-            raise Tampered(expect, "the event or its action is not UTF-8") from None
+            raise Tampered(expect, "the event, its action or its signature is not UTF-8") from None
         out.append(StoredEvent(expect, "", header.ruleset, 1, payload, digest.decode(), previous, None, None,
-                               action, None))
+                               action, None, sig))
         previous = digest.decode()
         action = b""
+        sig = b""
         expect += 1
         if len(out) > MAX_EVENTS:
             raise Tampered(expect, f"more than {MAX_EVENTS} events")

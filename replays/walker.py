@@ -179,8 +179,10 @@ class Walker:
     """Walks records in order; see the module docstring."""
 
     def __init__(self, ruleset: Any, visitors: Sequence[Visitor] = (), *, reexecute: bool = False,
-                 head: str = GENESIS, rules_note: str = ""):
+                 head: str = GENESIS, rules_note: str = "", signatures: Any = None):
         self.ruleset = ruleset
+        #: a ``replays.signatures.SignatureCheck`` for a game with bound seats (None: unsigned game)
+        self.signatures = signatures
         self.visitors = list(visitors)
         self.reexecute = reexecute
         self.rules_note = rules_note
@@ -208,12 +210,14 @@ class Walker:
         number = self.number + 1
         if record.number != number:
             raise Tampered(number, f"numbered {record.number}, expected {number}")
-        payload, action_bytes = record.payload, record.action or b""
-        expected = chain(self.head, payload, action_bytes)
+        payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""
+        expected = chain(self.head, payload, action_bytes, sig)
         if record.hash != expected:
             raise Tampered(number, f"the hash does not follow from event {number - 1} and this event's "
                                    f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
                                    "the event or its action was changed")
+        if sig and self.signatures is None:
+            raise Tampered(number, "the event carries a signature but no seat of this game is bound to a key")
         action = None
         if action_bytes:
             action = record.decoded_action
@@ -236,9 +240,13 @@ class Walker:
                 raise Tampered(number, "a retraction record carries an action")
             self._retract(record, event)
             return
+        if sig and action is None:
+            raise Tampered(number, "an event no action produced carries a signature")
         if number == 1:
             if action is not None:
                 raise Tampered(1, "the set-up event carries an action")
+            if self.signatures is not None:
+                self.signatures.on_setup(1, record)
             self._setup(record, event)
             return
         if action is not None:
@@ -249,6 +257,8 @@ class Walker:
         self._event(record, event)
 
     def end(self) -> None:
+        if self.signatures is not None:
+            self.signatures.end()
         if self._queue:
             recomputed = self._queue[-1]
             self._diverge(self.number + 1, None, recomputed,
@@ -342,6 +352,8 @@ class Walker:
             if not self._queue:
                 self._diverge(number, record.payload, None, "The recorded action produces no event.")
         self.groups.append(group)
+        if self.signatures is not None:
+            self.signatures.on_action(record, group.player, self.ruleset.describe_action(action))
         for v in self.visitors:
             v.on_action(self, record, group)
 
@@ -387,6 +399,11 @@ class Walker:
             refusal = undo_refusal(self.ruleset, group, self.state, agreed=retraction.agreed)
             if refusal:
                 self._diverge(number, record.payload, None, f"This retraction should have been refused: {refusal}")
+        if self.signatures is not None:
+            self.signatures.on_retraction(record, retraction.player, retraction.agreed,
+                                          self.ruleset.describe_action(group.action))
+        elif record.sig:
+            raise Tampered(number, "the retraction carries a signature but no seat is bound to a key")
         self.groups.pop()
         self.state = group.state_before
         self.retracted.update(range(group.first, group.last + 1))

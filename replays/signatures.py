@@ -1,0 +1,210 @@
+"""Signed actions: who made each action of a game whose seats are bound to keys.
+
+A game's charter (``trvendetta.store.Charter``) binds seats to Ed25519 public
+keys before event 1.  Every action of a bound seat is signed by that seat
+over the game (its *domain*: event 1's hash, or for a fork its own), the
+record's number, the hash of the record before it and the action's
+canonical bytes (:func:`message`).  A signature signs the chain up to the
+record it rides on, so it also covers the actions of the same seat just
+before it: a seat signs the last action of each run of its actions (a
+turn), and every action of the run is covered (docs/fair-play.md says why:
+one signature per action cost more than the whole re-execution).
+
+A retraction (``trv undo``) is signed by the player taking the action back;
+an agreed one (past a die roll, across players, after the game's end) by
+every bound seat.
+
+The record's ``sig`` field is ``seat:base64`` entries separated by spaces.
+:class:`SignatureCheck` checks them during a walk (``replays.walker``); its
+errors name the event, the seat and the signer.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from typing import Any
+
+from trvendetta.store import Charter, decode_charter
+
+from .walker import Tampered
+
+#: the prefix of every signed message (a version, so the format can change)
+PREFIX = b"trvendetta signature 1\n"
+
+
+def message(domain: str, number: int, previous: str, body: bytes) -> bytes:
+    """The bytes a seat signs for the record ``number`` following ``previous``."""
+    return b"%s%s\n%d\n%s\n%s" % (PREFIX, domain.encode(), number, previous.encode(), body)
+
+
+def fingerprint(public_hex: str) -> str:
+    """A short name of a public key to read aloud or compare: 16 hex digits."""
+    return hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
+
+
+def fork_domain(spec: str, game_id: str, at: int) -> str:
+    """The domain spec of a fork taken after record ``at`` of a game with
+    domain spec ``spec``: its records after ``at`` are signed in the fork's
+    own name, so a fork's signed actions never pass as the original's.
+
+    A spec is ``"N:HEX N:HEX ..."``: from record N+1 on, signatures name HEX
+    (before the first entry, the game id: event 1's hash)."""
+    parent = domain_at(spec, game_id, at)
+    own = hashlib.sha256(b"trvendetta fork 1\n%s\n%d" % (parent.encode(), at)).hexdigest()
+    return f"{spec} {at}:{own}".strip()
+
+
+def domain_at(spec: str, game_id: str, number: int) -> str:
+    """What the signature of record ``number`` names (see :func:`fork_domain`)."""
+    found = game_id
+    for item in spec.split():
+        after, _, hexdigest = item.partition(":")
+        if int(after) < number:
+            found = hexdigest
+    return found
+
+
+def parse(sig: bytes) -> list[tuple[str, bytes]]:
+    """``b"ann:BASE64 bob:BASE64"`` -> [(seat, 64 signature bytes)]; ValueError if malformed."""
+    out = []
+    for entry in sig.split(b" "):
+        seat, colon, text = entry.partition(b":")
+        if not colon or not seat:
+            raise ValueError(f"{entry[:40]!r} is not SEAT:SIGNATURE")
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except binascii.Error:
+            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not base64") from None
+        if len(raw) != 64:
+            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not 64 bytes")
+        out.append((seat.decode("utf-8", "replace"), raw))
+    return out
+
+
+def entry(seat: str, signature: bytes) -> bytes:
+    return seat.encode() + b":" + base64.b64encode(signature)
+
+
+class SignatureCheck:
+    """Checks the signatures of one walk against a charter (see the module docstring)."""
+
+    def __init__(self, charter: Charter | str | None, domain: str = ""):
+        if isinstance(charter, str):
+            charter = decode_charter(charter)
+        self.seats: dict[str, str] = dict(charter.seats) if charter else {}
+        #: the domain spec (see :func:`fork_domain`) and the game id (event 1's hash, once seen)
+        self.spec = domain
+        self.game_id = ""
+        self._keys: dict[str, Any] = {}
+        #: the newest action of a bound seat that no signature covers yet: (seat, number, what)
+        self.open: tuple[str, int, str] | None = None
+        #: seat -> number of signatures checked
+        self.checked: dict[str, int] = {}
+        if self.seats:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+            self._keys = {seat: Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub))
+                          for seat, pub in self.seats.items()}
+
+    def domain(self, number: int) -> str:
+        """What the signature of record ``number`` names."""
+        return domain_at(self.spec, self.game_id, number)
+
+    @property
+    def bound(self) -> bool:
+        return bool(self.seats)
+
+    def _who(self, seat: str) -> str:
+        return f"{seat} ({fingerprint(self.seats[seat])})" if seat in self.seats else seat
+
+    def _valid(self, seat: str, signature: bytes, msg: bytes) -> bool:
+        from cryptography.exceptions import InvalidSignature
+
+        key = self._keys.get(seat)
+        if key is None:
+            return False
+        try:
+            key.verify(signature, msg)
+        except InvalidSignature:
+            return False
+        return True
+
+    def _signer(self, signature: bytes, msg: bytes) -> str:
+        """Whose key made ``signature``, among the game's seats (for the message)."""
+        for seat in self.seats:
+            if self._valid(seat, signature, msg):
+                return f"{seat}'s key"
+        return "a key of none of this game's seats"
+
+    def _entries(self, number: int, sig: bytes) -> list[tuple[str, bytes]]:
+        if not sig:
+            return []
+        try:
+            return parse(sig)
+        except ValueError as exc:
+            raise Tampered(number, f"the signature line is malformed: {exc}") from None
+
+    def _close(self, seat: str | None) -> None:
+        if self.open is not None and self.open[0] != seat:
+            who, number, what = self.open
+            raise Tampered(number, f"{who}'s action {what!r} carries no signature of {self._who(who)}, and no "
+                                   f"later signature of {who}'s covers it: {who} did not sign it")
+
+    def on_setup(self, number: int, record: Any) -> None:
+        if number == 1:
+            self.game_id = record.hash
+        if record.sig:
+            raise Tampered(number, "a set-up event carries a signature")
+
+    def on_action(self, record: Any, seat: str | None, what: str) -> None:
+        """An action of ``seat`` starts at ``record``."""
+        number = record.number
+        self._close(seat)
+        entries = self._entries(number, record.sig)
+        if seat not in self.seats:
+            if entries:
+                raise Tampered(number, f"{seat}'s action {what!r} is signed, but {seat}'s seat is not bound to "
+                                       "a key")
+            return
+        if not entries:
+            self.open = (seat, number, what)
+            return
+        if len(entries) != 1:
+            raise Tampered(number, f"{seat}'s action {what!r} carries {len(entries)} signatures; an action "
+                                   "carries its seat's only")
+        named, signature = entries[0]
+        msg = message(self.domain(number), number, record.previous, record.action)
+        if named != seat or not self._valid(seat, signature, msg):
+            raise Tampered(number, f"{seat}'s action {what!r} is not signed by {self._who(seat)}: the signature "
+                                   f"names {named} and was made with {self._signer(signature, msg)}")
+        self.checked[seat] = self.checked.get(seat, 0) + 1
+        self.open = None
+
+    def on_retraction(self, record: Any, taker: str | None, agreed: bool, what: str) -> None:
+        """A retraction: signed by ``taker``; agreed, by every bound seat."""
+        number = record.number
+        self._close(None)
+        needed = set(self.seats) if agreed else ({taker} & set(self.seats))
+        entries = self._entries(number, record.sig)
+        msg = message(self.domain(number), number, record.previous, record.payload)
+        given = {}
+        for named, signature in entries:
+            if named not in self.seats or not self._valid(named, signature, msg):
+                raise Tampered(number, f"the retraction of {what!r} carries a signature naming {named} that "
+                                       f"{named}'s key did not make (made with {self._signer(signature, msg)})")
+            given[named] = True
+            self.checked[named] = self.checked.get(named, 0) + 1
+        missing = sorted(needed - set(given))
+        if missing:
+            how = "an agreed retraction needs every bound seat's signature" if agreed else \
+                "a retraction needs the signature of the player taking the action back"
+            raise Tampered(number, f"the retraction of {taker}'s {what!r} is not signed by "
+                                   f"{', '.join(self._who(s) for s in missing)} ({how})")
+
+    def end(self) -> None:
+        self._close(None)
+
+
+__all__ = ["SignatureCheck", "domain_at", "entry", "fingerprint", "fork_domain", "message", "parse"]
