@@ -177,17 +177,34 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     if ruleset.is_over(state):
         raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
     check_player(ruleset, state, player)
-    steps: list[tuple[Any, list[Any]]] = []
+    keyring = None
+    if game.charter:  # seats bound to keys: every action is signed by its seat (docs/fair-play.md)
+        from .identity import keyring_for
+
+        keyring = keyring_for(game, player)
+    steps: list[tuple[Any, ...]] = []
+    seats: list[str | None] = []
     current = [state]
     for n, action in enumerate(actions(ruleset, lambda: current[0])):
         if n >= MAX_ACTIONS_PER_COMMAND:
             raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+        if keyring is not None:
+            decision = ruleset.pending(current[0])
+            seat = decision.player if decision else None
+            refusal = keyring.refusal(seat)
+            if refusal:
+                raise TrvError(refusal)
+            seats.append(seat)
         current[0], events = ruleset.apply(current[0], action)
         steps.append((action, events))
     human = [e for _, events in steps for e in events]
     count = game.version + len(human)
     state, moves = bot_moves(ruleset, current[0], game.bots or {}, count)
     steps.extend((m.action, m.events) for m in moves)
+    if keyring is not None:
+        from .identity import sign_runs
+
+        steps = sign_runs(store, game, keyring, steps, seats + [m.player for m in moves])
     saved = store.append(game.game, game.version, steps=steps)
     report(ruleset, human, first=game.version + 1, state=saved.state, bots=moves)
 

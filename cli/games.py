@@ -108,9 +108,13 @@ def next_game_id(store, ruleset_name: str) -> str:
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
 @click.option("--start-tile", metavar="parking-lot|perdition",
               help="Vendetta set-up step 1: the rear road piece (default: drawn by the seed and recorded).")
+@click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
+              help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
+                   "fingerprint of a local identity): every action of that seat must then carry its signature.")
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
-        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None) -> None:
+        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None,
+        keys: tuple[str, ...]) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -128,6 +132,7 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --bot greedy:red:cars:max --bot random:blue:cars --seed 3
       trv new --player ann:red --player bob:blue --start-tile perdition
       trv new --position docs/examples/vendetta-slam.toml
+      trv new --player ann:red:cars --player bob:blue:cars --key ann=ann.pub --key bob=bob.pub
     """
     if game_id is not None and name_problem(game_id) is not None:
         raise click.BadParameter(name_problem(game_id), param_hint="--name")
@@ -172,14 +177,47 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
             choices["start_tile"] = start_tile
         pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
     state, events = rules.new_game(pos)
+    charter = parse_keys(keys, [p.get("name") for p in rules.view(state).get("players", [])], seats)
     _, moves = bot_moves(rules, state, seats, len(events))
     store = session.store()
     game = store.create_game(game_id or next_game_id(store, rules.name), rules.name, events,
-                             steps=[(m.action, m.events) for m in moves], bots=seats)
+                             steps=[(m.action, m.events) for m in moves], bots=seats, charter=charter)
     click.echo(game.game)
     played = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
     click.echo(f"{rules.name} game, seed {rules.seed(state)}, {len(events)} events{played}")
+    if charter:
+        from .identity import fingerprint
+        from trvendetta.store import decode_charter
+
+        bound = decode_charter(charter).seats
+        click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     report(rules, [], first=len(events) + 1, state=game.state, bots=moves)
+
+
+def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) -> str:
+    """``--key SEAT=VALUE`` options -> the charter's canonical JSON ("" for none)."""
+    if not keys:
+        return ""
+    from trvendetta.store import Charter, encode_charter
+
+    from .identity import resolve_key
+
+    bound: dict[str, str] = {}
+    for text in keys:
+        seat, eq, value = text.partition("=")
+        if not eq or not seat or not value:
+            raise click.BadParameter(f"{text!r} is not SEAT=FINGERPRINT|FILE (for example ann=ann.pub)",
+                                     param_hint="--key")
+        if seat not in names:
+            raise click.BadParameter(f"{text!r}: no seat called {seat!r}; the seats are {', '.join(names)}",
+                                     param_hint="--key")
+        if seat in bots:
+            raise click.BadParameter(f"{text!r}: {seat} is a bot seat; only a player's seat is bound to a key",
+                                     param_hint="--key")
+        if seat in bound:
+            raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
+        bound[seat] = resolve_key(seat, value)
+    return encode_charter(Charter(bound))
 
 
 @click.command(name="games")

@@ -27,6 +27,7 @@ COMMANDS = {
     "fork": "trvendetta.cli.replay:fork",
     "verify": "trvendetta.cli.replay:verify",
     "sim": "trvendetta.cli.sim:sim",
+    "id": "trvendetta.cli.identity:id_",
 }
 
 

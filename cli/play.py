@@ -9,8 +9,9 @@ from trvendetta.core.errors import RuleViolation
 
 from .common import Session, game_option, echo_json, json_option, legal_names, pass_session, play
 
-as_option = click.option("--as", "player", metavar="PLAYER",
-                         help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal).")
+as_option = click.option("--as", "player", metavar="PLAYER", envvar="TRV_AS",
+                         help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal); in a "
+                              "game with seats bound to keys, the seat whose identity signs [env TRV_AS].")
 
 
 def parse_path(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:

@@ -185,16 +185,23 @@ def undo(session: Session, agreed: bool) -> None:
     """
     store = session.store()
     name = session.game_id()
-    bots = store.header(name).bots or {}
+    meta = store.header(name)
+    bots = meta.bots or {}
+    keyring = None
+    if meta.charter:  # seats bound to keys: the retraction is signed (docs/fair-play.md)
+        from .identity import Keyring, acting_seat
+        from trvendetta.store import decode_charter
+
+        keyring = Keyring(dict(decode_charter(meta.charter).seats), acting_seat(None))
     if bots:
-        plan, loaded = replays.undo_with_bots(store, name, set(bots), agreed=agreed)
+        plan, loaded = replays.undo_with_bots(store, name, set(bots), agreed=agreed, keyring=keyring)
         store.touch(name)
         for i, (retraction, group) in enumerate(plan):
             number = loaded.version - len(plan) + 1 + i
             click.echo(f"{number:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
         run_bots(store, name)
         return
-    retraction, group, loaded = replays.undo(store, name, agreed=agreed)
+    retraction, group, loaded = replays.undo(store, name, agreed=agreed, keyring=keyring)
     store.touch(name)
     click.echo(f"{loaded.version:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
     click.echo(pending_line(loaded.ruleset, loaded.state))
@@ -249,25 +256,43 @@ def verify(session: Session, target: str | None, claim: str | None) -> None:
         gf = replays.read_file(read_untrusted(target), target)
         result = replays.verify_file(gf)
         records: Any = gf.records
+        meta: Any = gf.header
     else:
         store = session.store()
         name = _game_arg(session, target)
         result = replays.verify_game(store, name)
         records = None
+        meta = store.header(name)
     if claim is not None:
         data = read_untrusted(claim)
         ruleset = result.walker.ruleset
         number = _claimed_version(data, result.events)
         if records is None:
             records = session.store().events(name, upto=number)
-        state, number = replays.state_at(ruleset, records, number)
+        state, number = replays.state_at(ruleset, records, number, meta.charter, meta.domain)
         diff = replays.compare_claim(ruleset, state, number, data)
         if diff:
             raise TrvError(f"the claim differs from the record: {diff}")
         click.echo(f"claim matches the record after event {number}")
     click.echo(f"OK: {result.events} events, head {result.head}")
+    click.echo(signature_summary(result))
     if result.note:
         click.echo(result.note)
+
+
+def signature_summary(result: Any) -> str:
+    """Which seats signed their actions, and which are unsigned (anyone could have played them)."""
+    from trvendetta.replays.signatures import fingerprint
+
+    signed = result.signed
+    parts = []
+    if signed:
+        parts.append("signed by " + ", ".join(f"{seat} ({fingerprint(result.walker.signatures.seats[seat])}, "
+                                              f"{n} signature{'s' if n != 1 else ''})" for seat, n in signed.items()))
+    unsigned = result.unsigned
+    if unsigned:
+        parts.append(f"unsigned seats: {', '.join(unsigned)} (no key: nothing shows who made their actions)")
+    return "; ".join(parts)
 
 
 def _claimed_version(data: bytes, events: int) -> int:

@@ -1,0 +1,244 @@
+"""Identities and signed actions (docs/fair-play.md): seats bound to keys at
+`trv new`, every action covered by its seat's signature, refusals at import,
+verify and undo."""
+
+import base64
+import json
+import os
+import re
+import stat
+
+from cryptography.hazmat.primitives import serialization
+
+from trvendetta.replays.signatures import message
+from trvendetta.store import chain
+
+from conftest import FIXTURES
+
+
+def bound_game(tmp_path, ann, bob, *more):
+    """ann creates a game binding every seat to its player's key; the others import it."""
+    seats = [ann, bob, *more]
+    colors = ["red", "blue", "green", "yellow"]
+    args = ["new", "--seed", "7", "--name", "duel"]
+    for p, color in zip(seats, colors):
+        args += ["--player", f"{p.name}:{color}:cars", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    ann(*args)
+    ann("export", "duel", "-o", tmp_path / "duel.trv")
+    for p in seats[1:]:
+        p("import", tmp_path / "duel.trv")
+    return seats
+
+
+def events(p) -> int:
+    return json.loads(p("show", "--json").stdout)["version"]
+
+
+def exchange(tmp_path, seats, actions):
+    """Whoever's decision it is plays the first legal option in their own store
+    and sends a packet to every other store; ``actions`` times."""
+    by_name = {p.name: p for p in seats}
+    for n in range(actions):
+        who = seats[0].pending()
+        if who is None:
+            return
+        p = by_name[who]
+        since = events(p)
+        p("decide", p.first_legal())
+        packet = tmp_path / f"p{n}.trv"
+        p("export", "--since", since, "-o", packet)
+        for other in seats:
+            if other is not p:
+                other("import", packet)
+
+
+def test_an_identity_is_a_key_pair_whose_private_half_is_private(players, tmp_path):
+    ann, = players("ann")
+    key = ann.home / "identities" / "ann.key"
+    assert stat.S_IMODE(os.stat(key).st_mode) == 0o600
+    shown = ann("id", "show").stdout
+    public = re.search(r"public key  ([0-9a-f]{64})", shown).group(1)
+    private = serialization.load_pem_private_key(key.read_bytes(), password=None)
+    assert private.public_key().public_bytes_raw().hex() == public
+    assert "fingerprint" in shown
+    ann("id", "new", "ann", code=1)  # never overwritten
+
+
+def test_two_stores_play_a_signed_game_and_stay_identical(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    exchange(tmp_path, [ann, bob], 12)
+    a, b = ann("show", "--json").stdout, bob("show", "--json").stdout
+    assert a == b
+    for p in (ann, bob):
+        out = p("verify").stdout
+        assert out.startswith("OK: ") and "signed by ann (" in out and "bob (" in out
+        assert "unsigned" not in out
+    ann("export", "duel", "-o", tmp_path / "final.trv")
+    text = (tmp_path / "final.trv").read_text()
+    assert "+ ann:" in text and "+ bob:" in text
+    assert "PRIVATE" not in text and "BEGIN" not in text  # keys never reach a record
+    for p in (ann, bob):
+        for name in ("ann", "bob"):
+            assert (p.home / "identities" / f"{name}.key").read_bytes() not in text.encode() \
+                if (p.home / "identities" / f"{name}.key").exists() else True
+
+
+def test_a_player_cannot_act_for_another_seat(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    assert ann.pending() == "bob"
+    err = ann("decide", ann.first_legal(), code=1).stderr
+    assert "bob's decision" in err and "bob can sign" in err
+    err = ann("decide", ann.first_legal(), "--as", "bob", code=1).stderr
+    assert "bob" in err
+
+
+def _forge(packet: str, replace) -> str:
+    """Rewrite a packet's records with ``replace(number, previous, action, sig) -> sig``, re-chaining
+    every hash (a forger can always recompute the unkeyed chain)."""
+    lines = packet.split("\n")
+    since_hash = re.search(r'\[SinceHash "([0-9a-f]{64})"\]', packet).group(1)
+    out, action, sig, previous = [], b"", None, since_hash
+    for line in lines:
+        if line.startswith("> "):
+            action = line[2:].encode()
+            out.append(line)
+            continue
+        if line.startswith("+ "):
+            sig = line[2:].encode()
+            continue
+        m = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+        if m:
+            number, payload = int(m.group(1)), m.group(3).encode()
+            new_sig = replace(number, previous, action, sig or b"") if action else b""
+            if new_sig:
+                out.append("+ " + new_sig.decode())
+            previous = chain(previous, payload, action, new_sig)
+            out.append(f"{number} {previous} {payload.decode()}")
+            action, sig = b"", None
+            continue
+        out.append(line)
+    text = "\n".join(out)
+    text = re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', text)
+    return text
+
+
+def test_a_packet_with_a_missing_or_foreign_signature_is_refused(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    game_id = re.search(r'\[GameId "([0-9a-f]{64})"\]', (tmp_path / "duel.trv").read_text()).group(1)
+    since = events(bob)
+    bob("decide", bob.first_legal())
+    bob("export", "--since", since, "-o", tmp_path / "turn.trv")
+    packet = (tmp_path / "turn.trv").read_text()
+
+    stripped = tmp_path / "stripped.trv"
+    stripped.write_text(_forge(packet, lambda n, prev, action, sig: b""))
+    err = ann("import", stripped, code=1).stderr
+    assert "tampered" in err and f"event {since + 1}" in err and "bob" in err and "did not sign" in err
+
+    ann_key = serialization.load_pem_private_key((ann.home / "identities" / "ann.key").read_bytes(), None)
+
+    def by_ann(number, previous, action, sig):
+        return b"bob:" + base64.b64encode(ann_key.sign(message(game_id, number, previous, action)))
+
+    foreign = tmp_path / "foreign.trv"
+    foreign.write_text(_forge(packet, by_ann))
+    err = ann("import", foreign, code=1).stderr
+    assert f"event {since + 1}" in err and "not signed by bob" in err and "made with ann's key" in err
+    ann("import", tmp_path / "turn.trv")  # the real one still applies
+    assert ann("show", "--json").stdout == bob("show", "--json").stdout
+
+
+def test_verify_says_which_seats_are_unsigned(players, tmp_path):
+    ann, = players("ann")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--key",
+        f"ann={tmp_path / 'ann.pub'}")
+    out = ann("verify").stdout
+    assert "unsigned seats: bob" in out and "signed by ann" in out
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "hot")
+    assert "unsigned seats: ann, bob" in ann("verify", "hot").stdout
+    # in a hot-seat game anyone at the store plays any seat, as before
+    ann("decide", "--game", "hot", ann("legal", "--game", "hot").stdout.splitlines()[1].strip())
+
+
+def test_bad_keys_are_refused_at_new(players, tmp_path):
+    ann, = players("ann")
+    base = ["new", "--player", "ann:red:cars", "--player", "bob:blue:cars"]
+    assert "no seat called 'cyd'" in ann(*base, "--key", "cyd=ann", code=2).stderr
+    assert "SEAT=" in ann(*base, "--key", "ann", code=2).stderr
+    assert "no public key" in ann(*base, "--key", "bob=0123456789abcdef", code=2).stderr
+    assert "given twice" in ann(*base, "--key", "ann=ann", "--key", "ann=ann", code=2).stderr
+    assert "trv games" and ann("games").stdout.startswith("no games")
+
+
+def test_an_undo_across_players_needs_the_other_players_signature(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    since = events(bob)
+    bob("decide", bob.first_legal())
+    while bob.pending() == "bob":
+        bob("decide", bob.first_legal())
+    # the game now waits on ann: taking bob's last action back crosses her
+    err = bob("undo", "--agreed", code=1).stderr
+    assert "needs the signature of ann" in err
+    err = bob("undo", code=1).stderr
+    assert "--agreed" in err
+    assert int(events(bob)) > since
+
+
+def test_a_hot_seat_store_holding_both_keys_signs_each_seat_and_undoes_with_both(players, tmp_path):
+    ann, bob = players("ann", "bob")
+    # one store, both identities (a shared terminal): --as says who is playing
+    (ann.home / "identities").joinpath("bob.key").write_bytes((bob.home / "identities" / "bob.key").read_bytes())
+    os.chmod(ann.home / "identities" / "bob.key", 0o600)
+    (ann.home / "identities").joinpath("bob.pub").write_bytes((bob.home / "identities" / "bob.pub").read_bytes())
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "7", "--key", "ann=ann",
+        "--key", "bob=bob")
+    assert "say which seat you play" in ann("decide", ann.first_legal(), code=1).stderr
+    ann("decide", ann.first_legal(), env={"TRV_AS": "bob"})
+    out = ann("undo", "--agreed", env={"TRV_AS": "bob"}).stdout
+    assert "retracted (agreed)" in out
+    verified = ann("verify").stdout
+    assert verified.startswith("OK: ") and "bob (" in verified
+
+
+def test_a_fork_of_a_signed_game_does_not_pass_as_the_original(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    exchange(tmp_path, [ann, bob], 3)
+    at = events(bob)
+    bob("fork", "duel", "--at", at, "--name", "peek")
+    bob("decide", "--game", "peek", bob("legal", "--game", "peek").stdout.splitlines()[1].strip())
+    bob("export", "peek", "-o", tmp_path / "peek.trv")
+    assert bob("verify", tmp_path / "peek.trv").stdout.startswith("OK: ")
+    text = (tmp_path / "peek.trv").read_text()
+    stripped = re.sub(r'\[(Parent|ParentAt|Domain) "[^"]*"\]\n', "", text).replace('[Game "peek"]', '[Game "duel"]')
+    (tmp_path / "stripped.trv").write_text(stripped)
+    err = bob("verify", tmp_path / "stripped.trv", code=1).stderr
+    assert f"event {at + 1}" in err and "not signed by bob" in err
+
+
+def test_records_and_stores_of_before_keep_verifying(players, tmp_path):
+    import gzip
+
+    ann, = players("ann")
+    for record in sorted(FIXTURES.glob("main-*.trv")):
+        if "packet" in record.name:
+            continue
+        out = ann("verify", record).stdout
+        assert out.startswith("OK: ") and "unsigned seats" in out, record
+    (tmp_path / "old.sqlite").write_bytes(gzip.decompress((FIXTURES / "main-store.sqlite.gz").read_bytes()))
+    ann.db = tmp_path / "old.sqlite"
+    for game in ("duel", "what-if"):
+        assert ann("verify", game).stdout.startswith("OK: ")
+    # and the old packet still applies to the old game's fork point
+    ann("fork", "duel", "--at", 24, "--name", "again")
+    ann("import", FIXTURES / "main-vendetta-packet-24.trv", code=1)  # stale: duel already has it
+
+
+def test_a_claim_with_no_recognised_field_is_refused(players, tmp_path):
+    ann, = players("ann")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3")
+    for claim in ("{}", '{"version": 3}', '{"vehicels": []}'):
+        (tmp_path / "claim.json").write_text(claim)
+        err = ann("verify", "--claim", tmp_path / "claim.json", code=1).stderr
+        assert "names no field of the board" in err
+    (tmp_path / "claim.json").write_text(ann("show", "--json").stdout)
+    assert "claim matches" in ann("verify", "--claim", tmp_path / "claim.json").stdout
