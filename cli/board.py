@@ -7,11 +7,11 @@ import msgspec
 
 from trvendetta.store import RETRACTION_KIND
 
-from .common import Session, game_option, echo_json, json_option, pass_session, use_color
+from .common import Session, echo_json, event_number, game_option, json_option, pass_session, use_color
 
 
 @click.command()
-@click.option("--at", type=click.IntRange(min=1), metavar="N", help="Show the game as it was after event N.")
+@click.option("--at", type=event_number(), metavar="N", help="Show the game as it was after event N.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True, allow_dash=True), metavar="FILE",
               help="Also draw the board as an SVG picture into FILE ('-': standard output).")
 @click.option("--png", "png_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",

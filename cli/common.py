@@ -16,6 +16,13 @@ from trvendetta.core.errors import RuleViolation, TrvError
 
 #: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
 MAX_ACTIONS_PER_COMMAND = 10_000
+#: the largest event number an option takes: far past any game, inside SQLite's INTEGER
+MAX_EVENT_NUMBER = 10**12
+
+
+def event_number(low: int = 1) -> click.IntRange:
+    """The type of an event-number option (``--at``, ``--to``, ``--since``): bounded where it enters."""
+    return click.IntRange(min=low, max=MAX_EVENT_NUMBER)
 
 
 class TrvGroup(click.Group):

@@ -45,6 +45,12 @@ def read_position(path: str, ruleset_name: str, seed: int | None):
         raise PositionError("file", f"{path} is not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("file", f"{path} is not UTF-8 text: {exc}") from None
+    except RecursionError:
+        raise PositionError("file", f"{path} is nested too deeply") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise PositionError("file", f"{path}: {exc}".split("; use sys.")[0]) from None
+    except OSError as exc:
+        raise PositionError("file", f"cannot read {path}: {exc.strerror or exc}") from None
     name = data.get("ruleset", ruleset_name)
     if not isinstance(name, str):
         raise PositionError("ruleset", f"{name!r} is not a ruleset name")

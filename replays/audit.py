@@ -400,6 +400,8 @@ def compare_claim(ruleset: Any, state: Any, number: int, claim_bytes: bytes) -> 
         claim = msgspec.json.decode(claim_bytes, type=dict[str, Any])
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise TrvError(f"the claim is not a JSON object like `trv show --json`: {exc}") from None
+    except RecursionError:
+        raise TrvError("the claim is nested too deeply to be a `trv show --json` document") from None
     view = ruleset.view(state)
     if not any(key in view for key in claim):
         raise TrvError(f"the claim names no field of the board ({', '.join(view)}), so it claims nothing; "
@@ -433,10 +435,15 @@ def _label(key: str, item: Any) -> str:
     return f"{singular} {_j(item)}"
 
 
+def _plain(value: Any) -> bool:
+    """A claimed id or name that can be looked up (a claim may put anything there)."""
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
 def _compare_list(key: str, claimed: list, recorded: list, number: int) -> str | None:
     ident = next((k for k in ("id", "name") if recorded and all(isinstance(x, dict) and k in x for x in recorded)), None)
     if ident:
-        theirs = {x.get(ident): x for x in claimed if isinstance(x, dict)}
+        theirs = {x.get(ident): x for x in claimed if isinstance(x, dict) and _plain(x.get(ident))}
         for item in recorded:
             other = theirs.get(item[ident])
             label = _label(key, item)
@@ -451,7 +458,7 @@ def _compare_list(key: str, claimed: list, recorded: list, number: int) -> str |
                 return f"{label}: the claim has an extra field {extra!r}"
         known = {x[ident] for x in recorded}
         for x in claimed:
-            if isinstance(x, dict) and x.get(ident) not in known:
+            if isinstance(x, dict) and (not _plain(x.get(ident)) or x.get(ident) not in known):
                 return f"{_label(key, x)}: in the claim but not in the record after event {number}"
         return None
     for i in range(max(len(claimed), len(recorded))):

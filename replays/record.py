@@ -233,6 +233,8 @@ def _events(section: bytes, header: Header, kind: str, Tampered: Any) -> list[St
             raise Tampered(expect, f"more than {MAX_EVENTS} events")
     if not ended:
         raise Tampered(expect, f"the file must end with '{END_MARK}'")
+    if kind == "record" and not out:
+        raise Tampered(1, "the record has no events; a game record holds at least its set-up (event 1)")
     last = out[-1].number if out else header.since
     if last != header.events:
         raise Tampered(last, f"the header says the last event is {header.events}, the file ends at {last}")

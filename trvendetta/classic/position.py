@@ -19,7 +19,7 @@ import msgspec
 
 from ..core import geometry
 from ..core.errors import PositionError
-from ..core.setup import Name, check_seats, parse_space
+from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
 
 
@@ -90,10 +90,9 @@ def resolve(pos: Position, components: comp.Components | None = None) -> Positio
             raise PositionError(f"players[{i}].color", f"{p.color!r} has no start lane; colors: {', '.join(c.start_lanes)}")
         if p.crew != "cars":
             raise PositionError(f"players[{i}].crew", f"{p.crew!r}; the 1986 game has only the 'cars' crew")
-    if pos.round < 1:
-        raise PositionError("round", "must be 1 or more")
-    if pos.rear_board < 0:
-        raise PositionError("rear_board", "must be 0 or more")
+    check_count(pos.round, "round", 1)
+    check_count(pos.rear_board, "rear_board")
+    check_script(pos.script)
     rear, lead = pos.rear_board, pos.rear_board + 1
     boards = pos.boards
     if boards is None:
@@ -159,8 +158,8 @@ def resolve(pos: Position, components: comp.Components | None = None) -> Positio
             raise PositionError(f"choppers[{i}].owner", f"two choppers for {ch.owner}")
         if ch.at is not None:
             _space(ch.at, f"choppers[{i}].at", c, (rear, lead))
-        if ch.next_board is not None and ch.next_board < 0:
-            raise PositionError(f"choppers[{i}].next_board", "must be 0 or more")
+        if ch.next_board is not None:
+            check_count(ch.next_board, f"choppers[{i}].next_board")
         given[ch.owner] = ch
     choppers = []
     for name in names:
@@ -178,8 +177,4 @@ def resolve(pos: Position, components: comp.Components | None = None) -> Positio
 
 def from_dict(data: dict) -> Position:
     """Decode (strictly) and validate a position read from TOML or JSON."""
-    try:
-        pos = msgspec.convert(data, Position, strict=True)
-    except msgspec.ValidationError as exc:
-        raise PositionError("file", str(exc)) from None
-    return resolve(pos)
+    return resolve(decode_position(data, Position))

@@ -37,7 +37,7 @@ LANE_LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 Space = tuple[int, int]
 """A space as ``(lane, y)``.  Plain tuples: hashable, compact and fast."""
 
-_NAME = re.compile(r"^([a-z])(\d{1,4})$")
+_NAME = re.compile(r"^([a-z])([0-9]{1,4})$")  # ASCII only: no Unicode digits (c\u0663 is not c3)
 
 
 def is_space(lane: int, y: int) -> bool:
@@ -96,7 +96,7 @@ def parse(text: str) -> Space:
 
     Raises :class:`NotationError` naming the input when it is not a space name.
     """
-    m = _NAME.match(text.strip().lower()) if isinstance(text, str) else None
+    m = _NAME.match(text.strip().lower()) if isinstance(text, str) and text.isascii() else None
     if not m:
         raise NotationError(f"{text!r} is not a space name; expected a lane letter and a number, like 'c5'")
     lane = LANE_LETTERS.index(m.group(1))

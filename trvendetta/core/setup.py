@@ -45,3 +45,38 @@ def parse_space(text: str, field: str) -> tuple[int, int]:
         return geometry.parse(text)
     except Exception:
         raise PositionError(field, f"{text!r} is not a space name (like 'c5')") from None
+
+
+#: bounds on a position's counters (rounds, boards, pieces): far past any real
+#: game, and well inside SQLite's INTEGER, where the games index keeps them
+MAX_COUNT = 10_000
+#: at most this many scripted outcomes per die or pile
+MAX_SCRIPT = 1_000
+
+
+def check_count(value: int, field: str, low: int = 0, high: int = MAX_COUNT) -> None:
+    """A position counter within ``low``-``high``; PositionError names the field."""
+    if not low <= value <= high:
+        raise PositionError(field, f"{_short(value)} is out of range; must be {low} to {high}")
+
+
+def check_script(script: Any) -> None:
+    """No script queue longer than MAX_SCRIPT (a longer one could only loop the rules)."""
+    for field in script.__struct_fields__:
+        n = len(getattr(script, field))
+        if n > MAX_SCRIPT:
+            raise PositionError(f"script.{field}", f"{n} outcomes; a script queue holds at most {MAX_SCRIPT}")
+
+
+def decode_position(data: Any, cls: type) -> Any:
+    """``data`` (from TOML or JSON) decoded strictly into ``cls``; PositionError otherwise."""
+    try:
+        return msgspec.convert(data, cls, strict=True)
+    except msgspec.ValidationError as exc:
+        raise PositionError("file", str(exc)) from None
+    except RecursionError:
+        raise PositionError("file", "nested too deeply") from None
+
+
+def _short(value: int) -> str:
+    return str(value) if abs(value) < 10**30 else f"a {value.bit_length()}-bit number"

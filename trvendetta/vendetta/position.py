@@ -13,7 +13,7 @@ import msgspec
 
 from ..core import geometry
 from ..core.errors import PositionError
-from ..core.setup import Name, check_seats, parse_space
+from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
 
 
@@ -105,9 +105,14 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
                 raise PositionError(f"players[{i}].dice", f"{len(p.dice)} dice; a crew has {c.crews[p.crew].dice}")
             for d in p.dice:
                 if not 1 <= d <= 6:
-                    raise PositionError(f"players[{i}].dice", f"die value {d} is not 1-6")
-    if pos.round < 1:
-        raise PositionError("round", "must be 1 or more")
+                    raise PositionError(f"players[{i}].dice", f"die value {_die(d)} is not 1-6")
+            if not p.dice and p.turns < 2:
+                raise PositionError(f"players[{i}].dice", "no dice left after fewer than two turns; a turn "
+                                    "uses one die, or two with a command (leave dice out to roll them)")
+        check_count(p.turns, f"players[{i}].turns", 0, 3)
+    check_count(pos.round, "round", 1)
+    check_count(pos.first_piece, "first_piece")
+    check_script(pos.script)
     for field in ("active_player", "first_player"):
         value = getattr(pos, field)
         if value is not None and value not in names:
@@ -129,11 +134,9 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
                 raise PositionError(f"road[{i}]", f"{side!r} is the other side of a tile already in the road")
             seen.add(c.sides[side].tile)
     if pos.road_die is not None and pos.road_die not in {int(f) for f in c.dice["road"].faces}:
-        raise PositionError("road_die", f"{pos.road_die} is not a road die face")
+        raise PositionError("road_die", f"{_die(pos.road_die)} is not a road die face")
     if pos.fill not in (None, "road"):
         raise PositionError("fill", f"{pos.fill!r}; the only fill is 'road'")
-    if pos.first_piece < 0:
-        raise PositionError("first_piece", "must be 0 or more")
     if pos.first_piece and len(pos.road) != 3:
         raise PositionError("first_piece", "needs the road's three tile sides")
     low, top = 8 * pos.first_piece + 1, 8 * pos.first_piece + 24
@@ -199,9 +202,13 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
     for kind, count in held.items():
         if count > c.damage[kind]:
             raise PositionError("vehicles", f"{count} {kind} damage tokens held; the pile holds {c.damage[kind]}")
+    owners: set[str] = set()
     for i, ch in enumerate(pos.choppers):
         if ch.owner not in names:
             raise PositionError(f"choppers[{i}].owner", f"{ch.owner!r} is not a player")
+        if ch.owner in owners:
+            raise PositionError(f"choppers[{i}].owner", f"two choppers for {ch.owner}; a player has one")
+        owners.add(ch.owner)
         if ch.at is not None:
             _on_road(ch.at, f"choppers[{i}].at", top, low)
     s = pos.script
@@ -217,6 +224,10 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
             if v not in allowed:
                 raise PositionError(f"script.{field}", f"{v!r} is not a face; faces: {', '.join(dict.fromkeys(allowed))}")
     return pos
+
+
+def _die(value: int) -> str:
+    return str(value) if abs(value) < 10**6 else "a number that large"
 
 
 def _start_lane(text: str) -> int | None:
@@ -239,8 +250,4 @@ def _on_road(text: str, field: str, top: int, low: int = 1) -> tuple[int, int]:
 
 def from_dict(data: dict) -> Position:
     """Decode (strictly) and validate a position read from TOML or JSON."""
-    try:
-        pos = msgspec.convert(data, Position, strict=True)
-    except msgspec.ValidationError as exc:
-        raise PositionError("file", str(exc)) from None
-    return validate(pos)
+    return validate(decode_position(data, Position))
