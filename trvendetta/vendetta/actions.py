@@ -73,7 +73,14 @@ class SlamReroll(_Action, tag="slam-reroll"):
     reroll: bool
 
 
-Action = Union[AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll]
+class SlamMove(_Action, tag="slam-move"):
+    """A slam between two of your motorcycles: choose the one that moves (001: Slamming)."""
+
+    vehicle: str
+
+
+Action = Union[AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll,
+               SlamMove]
 
 
 def describe_action(action: Action) -> str:
@@ -99,4 +106,6 @@ def describe_action(action: Action) -> str:
             return "no-shoot"
         case SlamReroll(reroll):
             return "reroll" if reroll else "accept"
+        case SlamMove(vehicle):
+            return f"move {vehicle}"
     raise TypeError(f"not a Vendetta action: {action!r}")

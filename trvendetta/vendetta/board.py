@@ -143,6 +143,16 @@ def front_arc_targets(state: State, space: Space, facing: str = "F", exclude: st
     return out
 
 
+def is_motorcycle(state: State, oid: str) -> bool:
+    """A Final Five motorcycle (001: Motorcycles), not a car or a wreck."""
+    return not is_wreck(oid) and vehicle(state, oid).kind == "motorcycle"
+
+
+def crew_of(state: State, name: str):
+    """The crew data of player ``name``."""
+    return comp.default().crews[player(state, name).crew]
+
+
 def live_players(state: State) -> list[str]:
     return [p.name for p in state.players if not p.out]
 

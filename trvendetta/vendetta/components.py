@@ -23,6 +23,8 @@ HALF = 2 * ROWS  # half-spaces per tile
 TERRAIN_SYMBOLS = {".": "road", ":": "offroad", "~": "mud", "#": "impassable", "*": "road", "+": "offroad"}
 HAZARD_SYMBOLS = {"*": 0, "+": 0, "2": 2, "3": 3, "4": 4}
 SIZES = {"small": "S", "medium": "M", "large": "L"}
+#: vehicle kinds other than the three car sizes (which are their own kinds)
+VEHICLE_KINDS = ("motorcycle",)
 DIE_NAMES = ("movement", "road", "shot", "slam", "direction", "stunt")
 HAZARD_KINDS = ("road", "mud", "oil-slick", "mine", "wreckage")
 DAMAGE_KINDS = ("dent", "skid-FL", "skid-FR", "skid-BL", "skid-BR", "shrapnel", "dazed", "blast-off")
@@ -46,9 +48,25 @@ class Die(msgspec.Struct, frozen=True):
 
 
 class Crew(msgspec.Struct, frozen=True):
+    """A crew as data: its vehicles (names; for cars the name is the size),
+    how many movement dice it rolls and which die, the vehicle kind and size
+    when every vehicle shares one (the Final Five's motorcycles), how many
+    damage tokens make a vehicle inoperable, and how often one may coast."""
+
     name: str
     vehicles: tuple[str, ...]
     dice: int
+    die: str = "movement"
+    kind: str | None = None  # None: each vehicle's name is its kind and size (cars)
+    size: str | None = None
+    slots: int = 2
+    coast: int = 2
+
+    def kind_of(self, vehicle: str) -> str:
+        return self.kind or vehicle
+
+    def size_of(self, vehicle: str) -> str:
+        return SIZES[self.size or vehicle]
 
 
 class Components(msgspec.Struct, frozen=True):
@@ -161,6 +179,13 @@ def parse_dice(text: str, file: str = "dice.toml") -> dict[str, Die]:
         for face in dice[name].faces:
             if face not in check:
                 raise DataError(file, f"dice.{name}.faces", f"face {face!r} is not a number 1-6")
+    for name, spec in data.items():
+        if name in dice:
+            continue
+        faces = spec.get("faces") if isinstance(spec, dict) else None
+        if not isinstance(faces, list) or not faces or not all(isinstance(f, str) and f in "123456" and f for f in faces):
+            raise DataError(file, f"dice.{name}.faces", "a crew's movement die lists faces among 1-6")
+        dice[name] = Die(name, tuple(faces))
     for face in dice["shot"].faces:
         if not face or set(face) - set("SML"):
             raise DataError(file, "dice.shot.faces", f"face {face!r} must be made of S, M and L")
@@ -191,12 +216,31 @@ def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], 
     damage = _mix(data, "damage", DAMAGE_KINDS, file)
     crews = {}
     for name, crew in data.get("crews", {}).items():
+        unknown = set(crew) - {"vehicles", "dice", "die", "kind", "size", "slots", "coast"}
+        if unknown:
+            raise DataError(file, f"crews.{name}", f"unknown field(s) {', '.join(sorted(unknown))}")
         vehicles = crew.get("vehicles")
-        if not isinstance(vehicles, list) or any(v not in SIZES for v in vehicles):
+        kind, size = crew.get("kind"), crew.get("size")
+        if (kind is None) != (size is None):
+            raise DataError(file, f"crews.{name}", "give both 'kind' and 'size', or neither (cars)")
+        if size is not None and size not in SIZES:
+            raise DataError(file, f"crews.{name}.size", f"{size!r}; one of {', '.join(SIZES)}")
+        if kind is not None and kind not in VEHICLE_KINDS:
+            raise DataError(file, f"crews.{name}.kind", f"{kind!r}; known: {', '.join(VEHICLE_KINDS)}")
+        if not isinstance(vehicles, list) or not vehicles or len(set(vehicles)) != len(vehicles):
+            raise DataError(file, f"crews.{name}.vehicles", "must list the crew's vehicles, each once")
+        if kind is None and any(v not in SIZES for v in vehicles):
             raise DataError(file, f"crews.{name}.vehicles", f"must list vehicle kinds among {', '.join(SIZES)}")
+        if not all(isinstance(v, str) and v.isalnum() and v.islower() for v in vehicles):
+            raise DataError(file, f"crews.{name}.vehicles", "vehicle names are lower-case letters and digits")
         if not isinstance(crew.get("dice"), int) or not 1 <= crew["dice"] <= 8:
             raise DataError(file, f"crews.{name}.dice", "must be an integer 1-8")
-        crews[name] = Crew(name, tuple(vehicles), crew["dice"])
+        for field, low, high in (("slots", 1, 2), ("coast", 0, 8)):
+            value = crew.get(field, 2)
+            if not isinstance(value, int) or not low <= value <= high:
+                raise DataError(file, f"crews.{name}.{field}", f"must be an integer {low}-{high}")
+        crews[name] = Crew(name, tuple(vehicles), crew["dice"], crew.get("die", "movement"), kind, size,
+                           crew.get("slots", 2), crew.get("coast", 2))
     if "cars" not in crews:
         raise DataError(file, "crews.cars", "missing the base car crew")
     return hazards, damage, crews
@@ -213,6 +257,9 @@ def load(folder: Path | None = None) -> Components:
     sides = parse_tiles(read("tiles.txt"))
     dice = parse_dice(read("dice.toml"))
     hazards, damage, crews = parse_tokens(read("tokens.toml"))
+    for crew in crews.values():
+        if crew.die not in dice:
+            raise DataError("tokens.toml", f"crews.{crew.name}.die", f"{crew.die!r} is not a die in dice.toml")
     comps = Components(sides, dice, hazards, damage, crews)
     tiles = comps.tiles()
     for number, names in tiles.items():

@@ -48,12 +48,13 @@ class Ctx:
             return queue[0], True
         return self.rng.pick(comp.default().dice[die].faces), False
 
-    def roll_movement(self, n: int) -> tuple[tuple[int, ...], int]:
-        """Roll ``n`` movement dice: (values, how many came from the script)."""
+    def roll_movement(self, n: int, die: str = "movement") -> tuple[tuple[int, ...], int]:
+        """Roll ``n`` movement dice of a crew's ``die`` (scripted values come from
+        the one ``movement`` queue): (values, how many came from the script)."""
         queue = self.state.script.get("movement", ())
         scripted = min(n, len(queue))
         values = [int(v) for v in queue[:scripted]]
-        faces = comp.default().dice["movement"].faces
+        faces = comp.default().dice[die].faces
         values += [int(self.rng.pick(faces)) for _ in range(n - scripted)]
         return tuple(values), scripted
 

@@ -89,6 +89,12 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if how == "step" and terrain == "mud" and ctx.state.turn.moves_left == 0 and cost < 2:
         stop_movement(ctx, oid, "stuck in the mud")
     if others:
+        t = ctx.state.turn
+        if how == "step" and t is not None and t.car == oid and b.is_motorcycle(s, oid) and not any(b.is_wreck(o) for o in others):
+            # 001 Drifting: a motorcycle drifts through every road vehicle while moving;
+            # where its move ends in an occupied space it slams (rules._advance)
+            ctx.emit(ev.MotorcycleDrifted(oid, others[0]))
+            return GO
         if how == "step" and _drift_passes(ctx.state, oid, others[0]):
             ctx.emit(ev.DriftUsed(oid, others[0]))
             return GO
@@ -152,10 +158,34 @@ def hazard(ctx: Ctx, vid: str, kind: str, at) -> bool:
 
 def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
     """A slam: the mover on top; roll slam and direction dice; the larger
-    vehicle's owner may ask for one reroll of both (a pending decision)."""
+    vehicle's owner may ask for one reroll of both (a pending decision).
+    A slam with a motorcycle rolls only the direction die (:func:`motorcycle_slam`)."""
     ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
     stop_movement(ctx, top, "slammed")
+    if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom):
+        motorcycle_slam(ctx)
+        return
     roll_slam(ctx, allow_reroll=True)
+
+
+def motorcycle_slam(ctx: Ctx) -> None:
+    """001 Slamming (Motorcycles): only the direction die; the motorcycle always
+    moves, no reroll; between two motorcycles their owner chooses which moves
+    (a pending decision; the moving one when that owner is out)."""
+    s = ctx.state
+    pending = s.slam
+    face, scripted = ctx.roll("direction")
+    both = b.is_motorcycle(s, pending.top) and b.is_motorcycle(s, pending.bottom)
+    chooser = None
+    if both:
+        owner = b.owner_of(s, pending.top)
+        if not b.player(s, owner).out:
+            chooser = owner
+    moved = None if chooser else (pending.top if b.is_motorcycle(s, pending.top) else pending.bottom)
+    ctx.emit(ev.SlamDirectionRolled(face, moved, chooser, scripted))
+    if chooser is not None:
+        raise Suspend()
+    resolve_slam(ctx)
 
 
 def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
@@ -199,6 +229,14 @@ def damage(ctx: Ctx, oid: str, cause: str) -> None:
     if v.at is None:
         return
     stop_movement(ctx, oid, f"took damage from {cause}")
+    if v.kind == "motorcycle":
+        # 001 Taking Damage: a minor damage token, and the motorcycle is inoperable
+        if v.damage:
+            ctx.emit(ev.DamageIgnored(oid, "it already holds a minor damage token"))
+            return
+        ctx.emit(ev.MinorDamageTaken(oid, cause))
+        ctx.emit(ev.CarDisabled(oid))
+        return
     if len(v.damage) >= 2:
         ctx.emit(ev.DamageIgnored(oid, "both damage slots are full"))
         return
@@ -321,5 +359,5 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
         ctx.emit(ev.HazardsPlaced(tuple(spaces)))
 
 
-__all__ = ["enter", "slam", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+__all__ = ["enter", "slam", "motorcycle_slam", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
            "Suspend", "GameEnds"]

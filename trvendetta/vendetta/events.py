@@ -73,6 +73,51 @@ class DieAssigned(_Event, tag="die-assigned"):
     momentum: bool = False
 
 
+class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned"):
+    """The Final Five: a die to a second motorcycle, which moves after the first (001: Step 1)."""
+
+    player: str
+    car: str
+    die: int
+    momentum: bool = False
+
+
+class SecondMotorcycleUp(_Event, tag="second-motorcycle"):
+    """The Final Five: the first motorcycle has moved and shot; the second one's move begins."""
+
+    player: str
+    car: str
+
+
+class MotorcycleDrifted(_Event, tag="motorcycle-drifted"):
+    """A motorcycle drifts through a space holding another road vehicle (no slam)."""
+
+    car: str
+    past: str
+
+
+class SlamDirectionRolled(_Event, tag="slam-direction-rolled"):
+    """A slam with a motorcycle: only the direction die is rolled; the motorcycle
+    moves, or ``chooser`` (owner of both motorcycles) picks which one."""
+
+    direction: str
+    moved: str | None
+    chooser: str | None = None
+    scripted: bool = False
+
+
+class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen"):
+    player: str
+    vehicle: str
+
+
+class MinorDamageTaken(_Event, tag="minor-damage"):
+    """A minor damage token (a motorcycle hit; 001: Taking Damage)."""
+
+    vehicle: str
+    cause: str
+
+
 class Passed(_Event, tag="passed"):
     player: str
     die: int | None
@@ -228,7 +273,8 @@ class FinalPieceSet(_Event, tag="final-piece"):
 
 Event = Union[
     GameStarted, RoadLaid, HazardsPlaced, InitiativeRolled, FirstPlayerChosen, RoundStarted, RoundEnded, DiceRolled,
-    RoadDieRolled, TurnStarted, DieAssigned, Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
+    RoadDieRolled, TurnStarted, DieAssigned, SecondMotorcycleAssigned, SecondMotorcycleUp, MotorcycleDrifted, SlamDirectionRolled,
+    SlamVehicleChosen, MinorDamageTaken, Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
     TokenRevealed, TokenReturned, WreckPlaced, WreckRemoved, DieRolled, SlamStarted, SlamRolled, SlamAnswered,
     SlamResolved, DriftUsed, MovementEnded, MoveFinished, RoadBonusChosen, ShotFired, DamageDrawn, DamageIgnored, CarDisabled,
     CarRepaired, VehicleEliminated, TileRemoved, TileAdded, FinalPieceSet, TurnEnded, PlayerOut, GameOver,
@@ -261,6 +307,19 @@ def describe(event: Event) -> str:
             return f"{player}'s turn ({number})"
         case DieAssigned(player, car, die, momentum):
             return f"{player} assigns {die} to {car}" + (" as momentum (1 space)" if momentum else "")
+        case SecondMotorcycleAssigned(player, car, die, momentum):
+            return f"{player} assigns {die} to {car}" + (" to coast (1 space)" if momentum else "") + ", to move second"
+        case SecondMotorcycleUp(player, car):
+            return f"{player} moves the second motorcycle, {car}"
+        case MotorcycleDrifted(car, past):
+            return f"{car} drifts through {past}'s space"
+        case SlamDirectionRolled(direction, moved, chooser):
+            who = f"{chooser} chooses which motorcycle moves" if chooser else f"{moved} moves"
+            return f"slam with a motorcycle: direction die {direction}; {who}"
+        case SlamVehicleChosen(player, vehicle):
+            return f"{player} moves {vehicle} in the slam"
+        case MinorDamageTaken(vehicle, cause):
+            return f"{vehicle} takes a minor damage token ({cause})"
         case Passed(player, die):
             return f"{player} has no car to move and passes" + (f", spending a {die}" if die else "")
         case CommandUsed(player, command, die, target):

@@ -15,6 +15,8 @@ from . import events as ev
 from .board import sq, start_space
 from .model import Chopper, Player, Slam, State, Tile, Token, Turn, Vehicle, Wreck
 
+MINOR = "minor"  # a minor damage token (001): not from the damage pile
+
 _HANDLERS: dict[type, Callable[[State, object], State]] = {}
 
 
@@ -68,12 +70,13 @@ def _started(state: State, e: ev.GameStarted) -> State:
         Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
     )
     listed = {v.id: v for v in pos.vehicles}
-    all_ids = [(p, f"{p.color}-{kind}", kind) for p in pos.players for kind in c.crews[p.crew].vehicles]
+    all_ids = [(p, f"{p.color}-{name}", name) for p in pos.players for name in c.crews[p.crew].vehicles]
     vehicles = []
-    for i, (p, vid, kind) in enumerate(all_ids):
+    for i, (p, vid, name) in enumerate(all_ids):
         setup = listed.get(vid)
         lane = (i * comp.LANES) // len(all_ids)
-        size = comp.SIZES[kind]
+        crew = c.crews[p.crew]
+        kind, size = crew.kind_of(name), crew.size_of(name)
         if (setup is None and pos.first_piece == 0) or (setup is not None and setup.at == "start"):
             v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True)
         elif setup is None or setup.at == "eliminated":
@@ -82,7 +85,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
             at = sq(setup.at)
             v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0)
         if setup is not None and v.status != "eliminated":
-            inoperable = len(setup.damage) >= 2
+            inoperable = len(setup.damage) >= crew.slots
             v = replace(
                 v,
                 damage=tuple(setup.damage),
@@ -101,7 +104,8 @@ def _started(state: State, e: ev.GameStarted) -> State:
     damage_pile = dict(c.damage)
     for v in vehicles:
         for d in v.damage:
-            damage_pile[d] -= 1
+            if d != MINOR:
+                damage_pile[d] -= 1
     wrecks = tuple(Wreck(f"wreck-{i + 1}", sq(w.at)) for i, w in enumerate(pos.wrecks))
     chop = {ch.owner: ch.at for ch in pos.choppers}
     choppers = tuple(Chopper(p.name, sq(chop[p.name]) if chop.get(p.name) else None) for p in pos.players)
@@ -195,6 +199,53 @@ def _assigned(state: State, e: ev.DieAssigned) -> State:
     p = next(p for p in state.players if p.name == e.player)
     state = _player(state, e.player, dice=_spend(p.dice, e.die))
     return _turn(state, car=e.car, die=e.die, momentum=e.momentum, phase="command")
+
+
+@handles(ev.SecondMotorcycleAssigned)
+def _second_assigned(state: State, e: ev.SecondMotorcycleAssigned) -> State:
+    p = next(p for p in state.players if p.name == e.player)
+    state = _player(state, e.player, dice=_spend(p.dice, e.die))
+    return _turn(state, second=e.car, second_die=e.die, second_momentum=e.momentum, phase="command-done")
+
+
+def _mark_moved(state: State, t: Turn) -> State:
+    """The turn's vehicle has had its move: moved this round, or one more coast."""
+    v = next(v for v in state.vehicles if v.id == t.car)
+    if t.momentum:
+        return _vehicle(state, t.car, momentum=v.momentum + 1)
+    return _vehicle(state, t.car, moved=True)
+
+
+@handles(ev.SecondMotorcycleUp)
+def _second(state: State, e: ev.SecondMotorcycleUp) -> State:
+    t = state.turn
+    state = _mark_moved(state, t)
+    return replace(state, turn=Turn(t.player, "command-done", t.second, t.second_die, t.second_momentum))
+
+
+@handles(ev.MotorcycleDrifted)
+def _bike_drifted(state: State, e: ev.MotorcycleDrifted) -> State:
+    return state
+
+
+@handles(ev.SlamDirectionRolled)
+def _slam_direction(state: State, e: ev.SlamDirectionRolled) -> State:
+    slam = state.slam
+    which = "" if e.moved is None else ("TOP" if e.moved == slam.top else "BOTTOM")
+    state = _pop_script(state, "direction", e.scripted)
+    return replace(state, slam=replace(slam, slam=which, direction=e.direction, chooser=e.chooser, choose=True))
+
+
+@handles(ev.SlamVehicleChosen)
+def _slam_chosen(state: State, e: ev.SlamVehicleChosen) -> State:
+    slam = state.slam
+    return replace(state, slam=replace(slam, slam="TOP" if e.vehicle == slam.top else "BOTTOM", chooser=None))
+
+
+@handles(ev.MinorDamageTaken)
+def _minor(state: State, e: ev.MinorDamageTaken) -> State:
+    v = next(v for v in state.vehicles if v.id == e.vehicle)
+    return _vehicle(state, e.vehicle, damage=v.damage + (MINOR,))
 
 
 @handles(ev.Passed)
@@ -363,7 +414,8 @@ def _repaired(state: State, e: ev.CarRepaired) -> State:
     v = next(v for v in state.vehicles if v.id == e.car)
     damage = list(v.damage)
     damage.remove(e.token)
-    state = replace(state, damage_pile=_count(state.damage_pile, e.token, +1))
+    if e.token != MINOR:
+        state = replace(state, damage_pile=_count(state.damage_pile, e.token, +1))
     return _vehicle(state, e.car, damage=tuple(damage), status="operational", facing="F")
 
 
@@ -374,7 +426,8 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
     v = next(v for v in state.vehicles if v.id == e.vehicle)
     pile = state.damage_pile
     for d in v.damage:
-        pile = _count(pile, d, +1)
+        if d != MINOR:
+            pile = _count(pile, d, +1)
     state = replace(state, damage_pile=pile)
     if state.turn is not None and state.turn.car == e.vehicle:
         state = _turn(state, moves_left=0, stopped=True)
@@ -418,11 +471,7 @@ def _final(state: State, e: ev.FinalPieceSet) -> State:
 def _turn_ended(state: State, e: ev.TurnEnded) -> State:
     t = state.turn
     if t is not None and t.car is not None:
-        v = next(v for v in state.vehicles if v.id == t.car)
-        if t.momentum:
-            state = _vehicle(state, t.car, momentum=v.momentum + 1)
-        else:
-            state = _vehicle(state, t.car, moved=True)
+        state = _mark_moved(state, t)
     p = next(p for p in state.players if p.name == e.player)
     state = _player(state, e.player, turns=p.turns + 1)
     return replace(state, turn=None)

@@ -93,6 +93,10 @@ class Turn(msgspec.Struct, frozen=True):
     road_taken: bool = False
     chopper: Space | None = None  # where this turn's air attack placed the chopper
     oil: tuple[Space, ...] = ()  # oil slicks already slid on this turn (each once)
+    #: the Final Five: the second motorcycle of the turn, moved after the first (its die, coasting)
+    second: str | None = None
+    second_die: int = 0
+    second_momentum: bool = False
 
 
 class Slam(msgspec.Struct, frozen=True):
@@ -105,6 +109,8 @@ class Slam(msgspec.Struct, frozen=True):
     direction: str
     chooser: str | None = None
     rerolled: bool = False
+    #: a slam with a motorcycle: only the direction die; ``chooser`` picks which of two motorcycles moves
+    choose: bool = False
 
 
 class State(msgspec.Struct, frozen=True):

@@ -141,6 +141,9 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         raise PositionError("first_piece", "needs the road's three tile sides")
     low, top = 8 * pos.first_piece + 1, 8 * pos.first_piece + 24
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
+    for crew in ("finalfive",):
+        if sum(1 for p in pos.players if p.crew == crew) > 1:
+            raise PositionError("players", f"two players chose the {crew} crew; a game has at most one")
     occupied: dict[tuple[int, int], str] = {}
     seen_ids = set()
     for i, v in enumerate(pos.vehicles):
@@ -152,13 +155,18 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         seen_ids.add(v.id)
         if v.facing not in ("F", "B"):
             raise PositionError(f"{f}.facing", f"{v.facing!r}; a car on the road faces F or B")
-        if len(v.damage) > 2:
-            raise PositionError(f"{f}.damage", "a car holds at most two damage tokens")
-        for t in v.damage:
-            if t not in comp.DAMAGE_KINDS:
-                raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
-        if not 0 <= v.momentum <= 2:
-            raise PositionError(f"{f}.momentum", "momentum is 0, 1 or 2")
+        crew = c.crews[ids[v.id].crew]
+        if crew.kind == "motorcycle":
+            if len(v.damage) > 1 or any(t != "minor" for t in v.damage):
+                raise PositionError(f"{f}.damage", "a motorcycle holds at most one damage token, 'minor'")
+        else:
+            if len(v.damage) > 2:
+                raise PositionError(f"{f}.damage", "a car holds at most two damage tokens")
+            for t in v.damage:
+                if t not in comp.DAMAGE_KINDS:
+                    raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
+        if not 0 <= v.momentum <= crew.coast:
+            raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {crew.coast}")
         in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at) is not None)
         if in_start and pos.first_piece:
             raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
@@ -198,7 +206,8 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
     held: dict[str, int] = {}
     for v in pos.vehicles:
         for t in v.damage:
-            held[t] = held.get(t, 0) + 1
+            if t != "minor":
+                held[t] = held.get(t, 0) + 1
     for kind, count in held.items():
         if count > c.damage[kind]:
             raise PositionError("vehicles", f"{count} {kind} damage tokens held; the pile holds {c.damage[kind]}")
@@ -216,7 +225,7 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         ("slam", s.slam, c.dice["slam"].faces), ("direction", s.direction, c.dice["direction"].faces),
         ("shot", s.shot, c.dice["shot"].faces), ("stunt", tuple(map(str, s.stunt)), c.dice["stunt"].faces),
         ("road", tuple(map(str, s.road)), c.dice["road"].faces),
-        ("movement", tuple(map(str, s.movement)), c.dice["movement"].faces),
+        ("movement", tuple(map(str, s.movement)), tuple(f for d in sorted({"movement"} | {c.crews[p.crew].die for p in pos.players}) for f in c.dice[d].faces)),
         ("damage", s.damage, comp.DAMAGE_KINDS), ("hazard", s.hazard, comp.HAZARD_KINDS),
     )
     for field, values, allowed in checks:

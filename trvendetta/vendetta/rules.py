@@ -18,7 +18,8 @@ from . import board as b
 from . import components as comp
 from . import effects as fx
 from . import events as ev
-from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from . import finalfive as ff
+from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
 from .model import State
 from .position import Position
@@ -75,8 +76,8 @@ def _initiative(ctx: Ctx, names: list[str]) -> str:
     while True:
         totals = {}
         for name in names:
-            n = comp.default().crews[b.player(ctx.state, name).crew].dice
-            dice, scripted = ctx.roll_movement(n)
+            crew = b.crew_of(ctx.state, name)
+            dice, scripted = ctx.roll_movement(crew.dice, crew.die)
             ctx.emit(ev.InitiativeRolled(name, dice, scripted))
             totals[name] = sum(dice)
         low = min(totals.values())
@@ -91,8 +92,8 @@ def _roll_road_die(ctx: Ctx) -> None:
 
 
 def _roll_dice(ctx: Ctx, name: str) -> None:
-    n = comp.default().crews[b.player(ctx.state, name).crew].dice
-    dice, scripted = ctx.roll_movement(n)
+    crew = b.crew_of(ctx.state, name)
+    dice, scripted = ctx.roll_movement(crew.dice, crew.die)
     ctx.emit(ev.DiceRolled(name, dice, scripted))
 
 
@@ -114,6 +115,10 @@ def pending(state: State) -> Decision | None:
 def _pending(state: State) -> Decision | None:
     if state.phase != "playing":
         return None
+    if state.slam is not None and state.slam.chooser is not None and state.slam.choose:
+        sl = state.slam
+        return Decision(sl.chooser, "slam-choose", (SlamMove(sl.top), SlamMove(sl.bottom)),
+                        f"direction die {sl.direction}: which of your motorcycles moves?")
     if state.slam is not None and state.slam.chooser is not None:
         return Decision(state.slam.chooser, "slam-reroll", (SlamReroll(True), SlamReroll(False)),
                         f"reroll both slam dice ({state.slam.slam}, {state.slam.direction})?")
@@ -122,9 +127,15 @@ def _pending(state: State) -> Decision | None:
         return None
     name = t.player
     if t.phase == "assign":
+        if ff.is_final_five(state, name):
+            return Decision(name, "assign", tuple(ff.first_options(state, name)), "assign a die to a motorcycle")
         return Decision(name, "assign", tuple(_assign_options(state, name)), "assign a die to a car")
     if t.phase == "command":
         options = _command_options(state, name)
+        if ff.is_final_five(state, name):
+            options = ff.command_options(state, name, options)
+            prompt = "a die to a second motorcycle, or a command?"
+            return Decision(name, "command", tuple(options), prompt) if options else None
         return Decision(name, "command", tuple(options), "use a command?") if options else None
     if t.phase == "airstrike-place":
         spaces = _chopper_spaces(state)
@@ -168,7 +179,8 @@ def _assign_options(state: State, name: str) -> list:
     if unmoved:
         return [AssignDie(v.id, d) for v in unmoved for d in dice]
     # momentum is a permission ("you may"): passing stays open
-    return [AssignDie(v.id, d, True) for v in cars if v.momentum < 2 for d in dice] + [Pass()]
+    coast = b.crew_of(state, name).coast
+    return [AssignDie(v.id, d, True) for v in cars if v.momentum < coast for d in dice] + [Pass()]
 
 
 def _command_options(state: State, name: str) -> list:
@@ -281,7 +293,13 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             else:
                 fx.resolve_slam(ctx)
         case AssignDie(car, die, momentum):
-            ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
+            if t.phase == "command":  # in the command decision: the Final Five's second motorcycle
+                ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
+            else:
+                ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
+        case SlamMove(vehicle):
+            ctx.emit(ev.SlamVehicleChosen(decision.player, vehicle))
+            fx.resolve_slam(ctx)
         case Pass():
             dice = b.player(s, t.player).dice
             ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
@@ -300,7 +318,7 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             _fire(ctx, shooter, target)
         case NoShoot():
             if t.phase == "shoot":
-                _end_turn(ctx)
+                _vehicle_done(ctx)
             else:
                 _start_move(ctx)
         case Step(direction):
@@ -328,6 +346,17 @@ def _start_move(ctx: Ctx) -> None:
     moves = 1 if t.momentum else t.die + t.nitro
     road_ok = not t.momentum and car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")
     ctx.emit(ev.MoveStarted(car.id, moves, road_ok))
+
+
+def _vehicle_done(ctx: Ctx) -> None:
+    """The turn's vehicle has moved and shot: the Final Five's second
+    motorcycle moves next (001: "Then, move and shoot with the other one"),
+    otherwise the turn ends."""
+    t = ctx.state.turn
+    if t.second is not None:
+        ctx.emit(ev.SecondMotorcycleUp(t.player, t.second))
+        return
+    _end_turn(ctx)
 
 
 def _end_turn(ctx: Ctx) -> None:
@@ -373,11 +402,27 @@ def _advance(ctx: Ctx) -> None:
             _start_move(ctx)
         elif t.phase == "move":
             car = b.vehicle(s, t.car)
+            if _drifted_into_slam(ctx, car):
+                continue
             ctx.emit(ev.MoveFinished(car.id, b.nm(car.at) if car.at is not None and not car.start else None))
         elif t.phase in ("shoot", "done"):
-            _end_turn(ctx)
+            _vehicle_done(ctx)
         else:
             raise AssertionError(f"no progress from phase {t.phase}")
+
+
+def _drifted_into_slam(ctx: Ctx, car) -> bool:
+    """001 Drifting: "If a motorcycle ends its move in the same space as another
+    road vehicle, it results in a slam as normal."  Checked once the move is
+    over (the road die, if taken, moves it on first)."""
+    s = ctx.state
+    if car.kind != "motorcycle" or car.at is None or car.start or s.slam is not None:
+        return False
+    others = b.occupants(s, car.at, exclude=car.id)
+    if not others:
+        return False
+    fx.slam(ctx, car.id, others[0], car.at)
+    return True
 
 
 def _next_turn(ctx: Ctx) -> None:

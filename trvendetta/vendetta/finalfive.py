@@ -1,0 +1,82 @@
+"""The Final Five's assignment rules (rules: shared/seeds/001_*.txt, Motorcycles).
+
+"EACH turn, assign TWO of your 6 unused movement dice to two motorcycles.
+ONCE PER ROUND, you may instead assign one die to one motorcycle, and one to
+a command on your command board and take Step 2: Command (as you would with a
+car)."  "If you assigned dice to two motorcycles, choose one to move and then
+shoot.  Then, move and shoot with the other one."
+
+How a turn reads here (docs/rules-decisions.md, "The Final Five's turn"):
+
+1. ``assign``: a die to a first motorcycle (an unmoved operational one while
+   any is left; otherwise coasting, at most four times per motorcycle a round,
+   or passing);
+2. ``command``: a die to a *second* motorcycle (an ``AssignDie`` answering the
+   command decision), or, once per round, a command instead; "no command" is
+   offered only when no unmoved motorcycle is left for the second die
+   (coasting is a permission, as for cars);
+3. the first motorcycle moves and shoots, then the second one does.
+
+The motorcycle assigned first moves first: no information arrives between the
+two assignments and the choice of order, so ordering the assignments is the
+choice of order.
+"""
+
+from __future__ import annotations
+
+from . import board as b
+from .actions import AssignDie, NoCommand, Pass
+from .model import State
+
+CREW = "finalfive"
+
+
+def is_final_five(state: State, name: str) -> bool:
+    return b.player(state, name).crew == CREW
+
+
+def _bikes(state: State, name: str, exclude: str | None = None) -> list:
+    return [v for v in state.vehicles
+            if v.owner == name and v.status == "operational" and v.at is not None and v.id != exclude]
+
+
+def first_options(state: State, name: str) -> list:
+    """Step 1 for the Final Five: the first motorcycle's die (see the module doc)."""
+    dice = sorted(set(b.player(state, name).dice))
+    if not dice:
+        return [Pass()]
+    bikes = _bikes(state, name)
+    unmoved = [v for v in bikes if not v.moved]
+    if unmoved:
+        return [AssignDie(v.id, d) for v in unmoved for d in dice]
+    coast = b.crew_of(state, name).coast
+    return [AssignDie(v.id, d, True) for v in bikes if v.momentum < coast for d in dice] + [Pass()]
+
+
+def second_options(state: State, name: str) -> tuple[list, bool]:
+    """The second motorcycle's die: (options, whether "no command" stays open).
+
+    An unmoved operational motorcycle other than the first takes it while any
+    is left; otherwise a motorcycle other than the first may coast (a
+    permission, so the turn may also go on with one motorcycle)."""
+    t = state.turn
+    dice = sorted(set(b.player(state, name).dice))
+    if not dice:
+        return [], True
+    bikes = _bikes(state, name, exclude=t.car)
+    unmoved = [v for v in bikes if not v.moved]
+    if unmoved:
+        return [AssignDie(v.id, d) for v in unmoved for d in dice], False
+    coast = b.crew_of(state, name).coast
+    return [AssignDie(v.id, d, True) for v in bikes if v.momentum < coast for d in dice], True
+
+
+def command_options(state: State, name: str, commands: list) -> list:
+    """The command decision of a Final Five turn: a second motorcycle, or
+    (once per round) a command; ``commands`` are the car-style command options
+    (``NoCommand`` first when the command is still unused)."""
+    seconds, may_skip = second_options(state, name)
+    used = [c for c in commands if not isinstance(c, NoCommand)]
+    if not seconds and not used:
+        return []
+    return seconds + ([NoCommand()] if may_skip else []) + used
