@@ -103,7 +103,7 @@ def next_game_id(store, ruleset_name: str) -> str:
 
 @click.command(cls=SeatOrder)
 @click.option("--player", "players", multiple=True, metavar="NAME:COLOR:CREW",
-              help="A player, in turn order (repeat; CREW is 'cars' for now and may be left out).")
+              help="A player, in turn order (repeat; CREW is cars or finalfive, default cars).")
 @click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
               help="A seat played by a bot, in turn order with the --player seats (repeat). KIND is "
                    "random or greedy; the seat is called KIND-COLOR unless NAME is given.")

@@ -28,7 +28,10 @@ def _store(ctx: click.Context) -> Any:
 
 @click.command(name="sim")
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to simulate.")
-@click.option("--players", type=int, default=4, show_default=True, help="Seats per game, all filled by bots.")
+@click.option("--players", type=int, default=None, help="Seats per game, all filled by bots  [default: 4, or one per --crews].")
+@click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]",
+              help="Vendetta: one crew per seat (cars, finalfive), rotated every game so each crew sits in "
+                   "every seat; seats past the list play cars.  Prints each crew's win rate.")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played with seed SEED+i.")
 @click.option(
@@ -47,7 +50,8 @@ def _store(ctx: click.Context) -> Any:
 def sim(
     ctx: click.Context,
     ruleset: str,
-    players: int,
+    players: int | None,
+    crews: str | None,
     games: int,
     seed: int,
     bots: str,
@@ -68,16 +72,24 @@ def sim(
       trv sim --players 2 --bot greedy,random --games 200
       trv sim --ruleset classic --players 3 --json
       trv sim --games 5 --store
+      trv sim --crews finalfive,cars --bot greedy --games 200
     """
+    crew_list = [c.strip() for c in crews.split(",") if c.strip()] if crews else None
+    if crews is not None and not crew_list:
+        raise click.UsageError(f"--crews {crews!r}: name the crews, comma-separated (like finalfive,cars)")
+    if players is None:
+        players = len(crew_list) if crew_list else 4
     try:
         rs = rulesets.get(ruleset)
+        if crew_list and ruleset != "vendetta":
+            raise TrvError(f"--crews is for Vendetta games; {ruleset} has no crews")
         seat_bots = [b.strip() for b in bots.split(",") if b.strip()]
         if store:
-            summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet)
+            summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet, crew_list or "cars")
         else:
             with click.progressbar(length=games, label="playing", file=sys.stderr, hidden=quiet) as bar:
                 summary = run_many(
-                    rs, players, games, seed=seed, bots=seat_bots, jobs=jobs,
+                    rs, players, games, seed=seed, bots=seat_bots, jobs=jobs, crew=crew_list or "cars",
                     progress=bar.update, clock=time.perf_counter,
                 )
     except TrvError as exc:
@@ -104,7 +116,8 @@ class _Recording:
         return state, events
 
 
-def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: int, bots: list[str], quiet: bool):
+def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: int, bots: list[str], quiet: bool,
+                   crew: Any = "cars"):
     """Play the games one by one in this process and store each whole game in one save."""
     gs = _store(ctx)
     results = []
@@ -114,10 +127,10 @@ def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: 
         for i in bar:
             recording = _Recording(rs)
             events: list = []
-            result = simulate(recording, players, seed + i, bots_t, events_out=events)
+            result = simulate(recording, players, seed + i, bots_t, crew, events_out=events)
             setup = events[: len(events) - sum(len(e) for _, e in recording.steps)]
             gs.create_game(f"sim-{rs.name}-{players}p-{seed + i}", rs.name, setup, steps=recording.steps)
             results.append(result)
     seconds = time.perf_counter() - started
-    return summarize(results, rs.name, players, seed, bots_t, 1, seconds)
+    return summarize(results, rs.name, players, seed, bots_t, 1, seconds, crew)
 

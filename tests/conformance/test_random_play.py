@@ -48,9 +48,11 @@ LONG_CHUNK = 200
 class GameChecker:
     """Plays one seeded random game, checking the conformance properties."""
 
-    def __init__(self, name: str, players: int, seed: int, *, refold_every: int = 1, sample: int = 3):
+    def __init__(self, name: str, players: int, seed: int, *, refold_every: int = 1, sample: int = 3,
+                 crews: tuple[str, ...] | str = "cars"):
         self.rs = rulesets.get(name)
         self.players = players
+        self.crews = crews
         self.seed = seed
         self.refold_every = refold_every
         self.sample = sample
@@ -60,7 +62,8 @@ class GameChecker:
         self.previous_options: list[list] = []  # options of earlier decisions
 
     def where(self, step: int, action=None) -> str:
-        text = f"{self.rs.name}, {self.players} players, seed {self.seed}, step {step}"
+        crews = "" if self.crews == "cars" else f" ({','.join(self.crews)})"
+        text = f"{self.rs.name}, {self.players} players{crews}, seed {self.seed}, step {step}"
         return text + (f", action {self.rs.describe_action(action)}" if action is not None else "")
 
     # ------------------------------------------------------------ codecs
@@ -85,7 +88,7 @@ class GameChecker:
     # -------------------------------------------------------------- play
     def run(self):
         rs = self.rs
-        state, events = rs.new_game(new_position(rs, self.players, self.seed))
+        state, events = rs.new_game(new_position(rs, self.players, self.seed, self.crews))
         self.history = self.roundtrip_events(events, self.where(0))
         replayed = rs.fold(self.history)
         assert replayed == state, f"{self.where(0)}: set-up events do not fold to the new game's state"
@@ -184,6 +187,23 @@ def _long_params() -> list:
             count = min(LONG_CHUNK, per_config - start)
             params.append(pytest.param(name, players, 10_000 + start, count, id=f"{name}-{players}p-{start}"))
     return params
+
+
+#: Vendetta with mixed crews (seed 001): the crews rotate over the seats from game to game
+MIXED = [("finalfive", "cars"), ("finalfive", "cars", "cars"), ("cars", "finalfive", "cars", "cars")]
+
+
+@pytest.mark.parametrize("crews", MIXED, ids=lambda c: "-".join(c))
+def test_random_mixed_crew_games_conform(crews: tuple[str, ...]) -> None:
+    for seed in range(QUICK_GAMES):
+        GameChecker("vendetta", len(crews), seed, crews=crews).run()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("crews", MIXED, ids=lambda c: "-".join(c))
+def test_random_mixed_crew_games_conform_long(crews: tuple[str, ...]) -> None:
+    for seed in range(10_000, 10_000 + 300):
+        GameChecker("vendetta", len(crews), seed, crews=crews, refold_every=50, sample=2).run()
 
 
 @pytest.mark.slow

@@ -29,6 +29,10 @@ the rules below and takes the best (ties broken by the seat's RNG):
 * **airstrike-place**: the empty space whose front arc holds the best
   target by the same score (and, as a tie-break, one that is not directly
   in front of our own cars).
+* **The Final Five**: the second motorcycle's die scores above every command
+  but a repair (two motorcycles move); a motorcycle's step treats a road
+  vehicle as something to drift through, unless it is the last step; in a
+  slam between two of our motorcycles, move the one whose push is safe.
 * **slam-reroll**: reroll when the rolled slam would push one of our own
   vehicles off the road or into impassable terrain; otherwise accept.
 
@@ -121,11 +125,11 @@ class _Vendetta:
         if b.is_wreck(oid):
             return self.hits[b.WRECK_SIZE] / 2
         v = b.vehicle(self.state, oid)
-        if v.owner == self.me or len(v.damage) >= 2:
+        if v.owner == self.me or len(v.damage) >= (1 if v.kind == "motorcycle" else 2):
             return 0.0
         return float(self.hits[v.size])
 
-    def _space_score(self, sp, last: bool, drift: bool = False) -> float:
+    def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         """What entering ``sp`` is worth to our moving car, progress aside."""
         b, s = self.b, self.state
         terrain = b.terrain(s, sp)
@@ -142,7 +146,11 @@ class _Vendetta:
             else:
                 score -= {"mine": 60, "wreckage": 40, "oil-slick": 15, "mud": 4}.get(token.kind, 0)
         if b.occupants(s, sp):
-            score -= 5 if drift else 30
+            wreck = any(b.is_wreck(o) for o in b.occupants(s, sp))
+            if bike and not last and not wreck:
+                score -= 1  # a motorcycle drifts through road vehicles while moving
+            else:
+                score -= 5 if drift else 30
         if terrain == "mud":
             score -= 4
         elif terrain == "offroad":
@@ -187,6 +195,8 @@ class _Vendetta:
 
     def _command(self, a) -> float:
         b, s = self.b, self.state
+        if hasattr(a, "car"):  # the Final Five's second motorcycle: better than most commands
+            return 15.0 + self._assign(a)
         if not hasattr(a, "command"):  # NoCommand
             return 0.0
         car = self._turn_car()
@@ -261,12 +271,14 @@ class _Vendetta:
         sp = geometry.neighbour(car.at, a.direction, car.facing)
         bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
         last = t.moves_left <= 1 and not bonus_later
-        score = self._space_score(sp, last, drift=t.drift)
+        bike = car.kind == "motorcycle"
+        score = self._space_score(sp, last, drift=t.drift, bike=bike)
         if score <= NEG:
             return score
         progress = {"F": 4.0, "FL": 2.0, "FR": 2.0}[a.direction]
         if t.moves_left > 1 and self.b.terrain(s, sp) != "beyond":
-            nxt = max(self._space_score(geometry.neighbour(sp, d, car.facing), False) for d in geometry.FRONT_ARC)
+            nxt = max(self._space_score(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, bike=bike)
+                      for d in geometry.FRONT_ARC)
             score += max(nxt, -100.0) / 2
         return score + progress
 
@@ -285,6 +297,15 @@ class _Vendetta:
                     want = False
                     break
         return 1.0 if a.take == want else 0.0
+
+    def _slam_choose(self, a) -> float:
+        """Two of our motorcycles slammed: move the one whose push is safe,
+        the one further back (it is the likelier to be lost) on a tie."""
+        b, s = self.b, self.state
+        v = b.vehicle(s, a.vehicle)
+        to = geometry.neighbour(v.at, s.slam.direction, v.facing)
+        safe = b.terrain(s, to) not in ("offboard", "impassable", "rear")
+        return (10.0 if safe else 0.0) - v.at[1] / 100.0
 
     def _slam_reroll(self, a) -> float:
         b, s = self.b, self.state

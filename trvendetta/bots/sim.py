@@ -74,6 +74,7 @@ class SimSummary(msgspec.Struct, frozen=True):
     events: Stats
     eliminations: dict[str, int]
     end_reasons: dict[str, int]
+    crews_played: dict[str, int] = {}
     seconds: float | None = None
     games_per_second: float | None = None
 
@@ -96,13 +97,30 @@ def _bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(bots)
 
 
-def new_position(ruleset: Ruleset, players: int, seed: int, crew: str = "cars") -> Any:
+Crews = str | Sequence[str]
+
+
+def seat_crews(crew: Crews, players: int, seed: int) -> tuple[str, ...]:
+    """Each seat's crew: one crew for every seat, or a list of crews (seats
+    past the list play ``cars``) rotated by the seed, so that over consecutive
+    seeds every crew sits in every seat equally often."""
+    if isinstance(crew, str):
+        return (crew,) * players
+    crews = list(crew) + ["cars"] * (players - len(crew))
+    if len(crews) > players:
+        raise TrvError(f"{len(crew)} crews for {players} players; give at most one crew per seat")
+    shift = seed % players
+    return tuple(crews[(i - shift) % players] for i in range(players))
+
+
+def new_position(ruleset: Ruleset, players: int, seed: int, crew: Crews = "cars") -> Any:
     """The default position for ``players`` seats named ``p1``.. in COLORS order."""
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise TrvError(
             f"{ruleset.name} is for {ruleset.min_players} to {ruleset.max_players} players, not {players}"
         )
-    seats = [(seat_name(i), COLORS[i], crew) for i in range(players)]
+    crews = seat_crews(crew, players, seed)
+    seats = [(seat_name(i), COLORS[i], crews[i]) for i in range(players)]
     return ruleset.default_position(seats, seed)
 
 
@@ -130,7 +148,7 @@ def simulate(
     players: int,
     seed: int,
     bots: Sequence[str],
-    crew: str = "cars",
+    crew: Crews = "cars",
     events_out: list | None = None,
 ) -> GameResult:
     """Play one whole game with ``bots`` (one name, or one per seat).
@@ -215,7 +233,7 @@ def run_many(
     seed: int = 0,
     bots: Sequence[str] = ("random",),
     jobs: int = 1,
-    crew: str = "cars",
+    crew: Crews = "cars",
     progress: Callable[[int], None] | None = None,
     clock: Callable[[], float] | None = None,
     results: list[GameResult] | None = None,
@@ -254,7 +272,7 @@ def run_many(
     seconds = clock() - started if clock and started is not None else None
     if results is not None:
         results.extend(out)
-    return summarize(out, rs.name, players, seed, bots, jobs, seconds)
+    return summarize(out, rs.name, players, seed, bots, jobs, seconds, crew)
 
 
 def _stats(values: list[int]) -> Stats:
@@ -269,15 +287,22 @@ def summarize(
     bots: Sequence[str],
     jobs: int = 1,
     seconds: float | None = None,
+    crew: Crews = "cars",
 ) -> SimSummary:
-    """Aggregate game results (wins by seat and crew, lengths, eliminations)."""
+    """Aggregate game results (wins by seat and crew, lengths, eliminations).
+
+    ``crews_played`` counts, per crew, the games it took part in, so
+    ``wins_by_crew / crews_played`` is its win rate."""
     if not results:
         raise TrvError("no games to summarise; ask for at least one")
     by_seat = Counter({seat_name(i): 0 for i in range(players)})
     by_crew: Counter[str] = Counter()
     elim: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    played: Counter[str] = Counter()
     for r in results:
+        for c in set(seat_crews(crew, players, r.seed)):
+            played[c] += 1
         if r.winner is not None:
             by_seat[r.winner] += 1
             by_crew[r.crew or "?"] += 1
@@ -299,6 +324,7 @@ def summarize(
         events=_stats([r.events for r in results]),
         eliminations=dict(elim.most_common()),
         end_reasons=dict(reasons.most_common()),
+        crews_played=dict(sorted(played.items())),
         seconds=round(seconds, 3) if seconds is not None else None,
         games_per_second=round(len(results) / seconds, 1) if seconds else None,
     )
@@ -318,6 +344,9 @@ def sim_summary_text(summary: SimSummary) -> str:
     lines.append(f"wins by seat:  {seats}" + (f"  no winner {_pct(s.no_winner, g)}" if s.no_winner else ""))
     crews = "  ".join(f"{crew} {_pct(n, g)}" for crew, n in s.wins_by_crew.items()) or "none"
     lines.append(f"wins by crew:  {crews}")
+    if len(s.crews_played) > 1:
+        rates = "  ".join(f"{c} {100 * s.wins_by_crew.get(c, 0) / n:.0f}% of {n}" for c, n in s.crews_played.items())
+        lines.append(f"win rate by crew (of the games it played):  {rates}")
     if s.rounds is not None:
         lines.append(f"rounds:        mean {s.rounds.mean:g}  median {s.rounds.median:g}  max {s.rounds.max}")
     lines.append(f"events:        mean {s.events.mean:g}  median {s.events.median:g}  max {s.events.max}")

@@ -80,17 +80,28 @@ def _paint(text: str, color: str | None, on: bool) -> str:
     return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
 
 
+def _label(v, colors: dict) -> str:
+    """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``);
+    lower case when inoperable."""
+    text = colors[v.owner][0] + (v.id[-1] if v.kind == "motorcycle" else v.size)
+    return text.upper() if v.status == "operational" else text.lower()
+
+
 def render(state: State, color: bool = False) -> str:
     """The road (front at the top, staggered like the tiles) and the dashboards.
 
     Cars are shown as colour initial + size (``rM``; lower case when
-    inoperable), wrecks ``XX``, choppers ``^`` + colour initial, hazard tokens
+    inoperable), motorcycles as colour initial + marking (``R3``), two
+    vehicles sharing a space side by side without brackets (``R3BM``), wrecks ``XX``, choppers ``^`` + colour initial, hazard tokens
     ``?`` face down or their initial once revealed.
     """
     if not state.road:
         return "(no road yet)"
     colors = {p.name: p.color for p in state.players}
-    cars = {v.at: v for v in state.vehicles if v.at is not None and not v.start}
+    cars: dict = {}
+    for v in state.vehicles:
+        if v.at is not None and not v.start:
+            cars.setdefault(v.at, []).append(v)
     wrecks = {w.at for w in state.wrecks}
     choppers = {c.at: c.owner for c in state.choppers if c.at is not None}
     tokens = {t.at: t for t in state.tokens}
@@ -106,11 +117,11 @@ def render(state: State, color: bool = False) -> str:
                     cells.append("    ")
                     continue
                 sp = (lane, y)
-                if sp in cars:
-                    v = cars[sp]
-                    text = colors[v.owner][0] + v.size
-                    text = text.upper() if v.status == "operational" else text.lower()
-                    cell = _paint(f"[{text}", colors[v.owner], color) + ("^" if sp in choppers else "]")
+                if sp in cars and len(cars[sp]) > 1:  # side by side (a motorcycle shares the space)
+                    cell = "".join(_paint(_label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
+                elif sp in cars:
+                    v = cars[sp][0]
+                    cell = _paint(f"[{_label(v, colors)}", colors[v.owner], color) + ("^" if sp in choppers else "]")
                 elif sp in wrecks:
                     cell = "[XX]"
                 elif sp in choppers:
