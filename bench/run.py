@@ -49,6 +49,7 @@ TARGETS = {
     "load_show": ("x import floor", 1.5, "<="),
     "verify": ("events/s", 30_000, ">="),
     "sim": ("games/s/core", 50, ">="),
+    "sim_mixed": ("games/s/core", 50, ">="),
     "append": ("x bare save", 0.8, ">="),
 }
 FOLD_EVENTS = 10_000
@@ -105,6 +106,22 @@ def bench_sim(repeats: int, games: int) -> dict:
             simulate(rs, 4, seed, ["random"])
         rates.append(games / (time.perf_counter() - t))
     return {"value": round(statistics.median(rates), 1), "games_per_run": games, "runs_games_per_s": rates}
+
+
+MIXED_CREWS = ("finalfive", "cars", "cars", "cars")
+
+
+def bench_sim_mixed(repeats: int, games: int) -> dict:
+    """As bench_sim, with mixed crews: the Final Five and three car crews (rotated over the seats)."""
+    rs = rulesets.get("vendetta")
+    rates = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        for seed in range(r * games, (r + 1) * games):
+            simulate(rs, 4, seed, ["random"], MIXED_CREWS)
+        rates.append(games / (time.perf_counter() - t))
+    return {"value": round(statistics.median(rates), 1), "games_per_run": games, "runs_games_per_s": rates,
+            "crews": list(MIXED_CREWS)}
 
 
 # --------------------------------------------------------- store available?
@@ -282,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     results["fold"] = bench_fold(reps)
     print("measuring sim ...", file=sys.stderr)
     results["sim"] = bench_sim(reps if not args.quick else 2, 20 if args.quick else 50)
+    print("measuring sim with mixed crews ...", file=sys.stderr)
+    results["sim_mixed"] = bench_sim_mixed(reps if not args.quick else 2, 20 if args.quick else 50)
 
     GameStore = store_api()
     tmp = Path(tempfile.mkdtemp(prefix="trv-bench-"))
@@ -318,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
     rows = []
-    for name in ("fold", "load_show", "verify", "sim", "append"):
+    for name in ("fold", "load_show", "verify", "sim", "sim_mixed", "append"):
         unit, target, op = TARGETS[name]
         value = results.get(name, {}).get("value")
         rows.append((name, value, unit, f"{op} {target:g}", verdict(name, value), notes.get(name, "")))

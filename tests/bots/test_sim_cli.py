@@ -44,3 +44,30 @@ def test_sim_refuses_bad_input_with_a_message() -> None:
     assert result.exit_code == 1 and "unknown bot 'wizard'" in result.output
     result = CliRunner().invoke(sim, ["--ruleset", "chess", "--games", "1", "-q"])
     assert result.exit_code == 1 and "unknown ruleset" in result.output
+
+
+def test_sim_with_mixed_crews_rotates_them_and_reports_win_rates() -> None:
+    result = CliRunner().invoke(sim, ["--crews", "finalfive,cars", "--bot", "greedy", "--games", "4", "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["players"] == 2 and data["crews_played"] == {"cars": 4, "finalfive": 4}
+    assert sum(data["wins_by_crew"].values()) + data["no_winner"] == 4
+    text = CliRunner().invoke(sim, ["--crews", "finalfive,cars", "--games", "2", "-q"]).output
+    assert "win rate by crew" in text
+
+
+def test_every_crew_sits_in_every_seat_over_consecutive_seeds() -> None:
+    from trvendetta.bots.sim import seat_crews
+
+    seats = {seat_crews(("finalfive", "cars", "cars"), 3, seed) for seed in range(3)}
+    assert {s.index("finalfive") for s in seats} == {0, 1, 2}
+    assert seat_crews(("finalfive",), 2, 0) == ("finalfive", "cars")
+
+
+def test_sim_refuses_bad_crews() -> None:
+    result = CliRunner().invoke(sim, ["--crews", "finalfive,finalfive", "--games", "1", "-q"])
+    assert result.exit_code == 1 and "at most one" in result.output
+    result = CliRunner().invoke(sim, ["--crews", "pirates,cars", "--games", "1", "-q"])
+    assert result.exit_code == 1 and "unknown crew 'pirates'" in result.output
+    result = CliRunner().invoke(sim, ["--ruleset", "classic", "--crews", "cars,cars", "--games", "1", "-q"])
+    assert result.exit_code == 1 and "--crews is for Vendetta" in result.output

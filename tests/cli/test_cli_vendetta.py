@@ -233,3 +233,74 @@ def test_new_start_tile_refuses_other_values_and_rulesets(trv, position):
     assert "classic" in err
     trv("new", "--position", position(), "--start-tile", "perdition", code=2)
     assert "no games yet" in trv("games").stdout
+
+
+FINAL_FIVE = """\
+ruleset = "vendetta"
+seed = 7
+fill = "road"
+road_die = 2
+active_player = "ann"
+[[players]]
+name = "ann"
+color = "red"
+crew = "finalfive"
+dice = [4, 2, 6, 1, 3, 5]
+[[players]]
+name = "bob"
+color = "blue"
+crew = "cars"
+dice = [3, 3, 5, 1]
+[[vehicles]]
+id = "red-bike1"
+at = "c3"
+[[vehicles]]
+id = "red-bike2"
+at = "e3"
+[[vehicles]]
+id = "blue-small"
+at = "c7"
+"""
+
+
+@pytest.fixture
+def bikes(trv, position):
+    trv("new", "--position", position(FINAL_FIVE))
+    return trv
+
+
+def test_turn_moves_two_motorcycles_from_bike_groups(bikes):
+    out = bikes("turn", "--bike", "1", "--assign", "2", "--path", "F,F", "--bike", "2", "--assign", "1",
+                "--path", "FL").stdout
+    assert "ann assigns 1 to red-bike2, to move second" in out
+    view = bikes.json("show")
+    where = {v["id"]: v["at"] for v in view["vehicles"]}
+    assert where["red-bike1"] == "c5" and where["red-bike2"] == "d3"
+    assert {v["kind"] for v in view["vehicles"] if v["owner"] == "ann"} == {"motorcycle"}
+
+
+def test_bike_flags_are_grouped_and_checked(bikes):
+    err = bikes("turn", "--assign", "2", "--bike", "1", code=2).stderr
+    assert "before the first --bike" in err
+    err = bikes("turn", "--bike", "1", "--assign", "2", "--assign", "3", code=2).stderr
+    assert "--assign given twice for --bike 1" in err
+    err = bikes("turn", "--bike", "1", "--assign", "2", code=1).stderr
+    assert "add a second --bike group, or --command" in err
+    assert bikes.json("show")["version"] == bikes.json("show")["version"]  # nothing written
+    err = bikes("turn", "--bike", "1", "--assign", "2", "--path", "F,F,F,F,F", "--bike", "2", "--assign", "1", code=1).stderr
+    assert "--path for --bike 1 has 5 steps" in err
+
+
+def test_one_motorcycle_and_a_command(bikes):
+    out = bikes("turn", "--bike", "1", "--assign", "4", "--command", "nitro", "--command-die", "2").stdout
+    assert "ann uses nitro with a 2" in out
+    assert {v["id"]: v["at"] for v in bikes.json("show")["vehicles"]}["red-bike1"] == "c9"
+
+
+def test_show_draws_motorcycles_by_marking_and_side_by_side(bikes):
+    for choice in ("assign 4 to red-bike1", "assign 1 to red-bike2", "F", "F", "F", "F"):
+        bikes("decide", *choice.split())
+    assert bikes.json("show")["pending"]["kind"] == "road-bonus"  # red-bike1 drifted onto blue-small's space
+    board = bikes("show").stdout
+    assert "   7    .      R1BS     ." in board  # side by side, no brackets
+    assert "[R2]" in board and "[R1]" not in board

@@ -240,3 +240,37 @@ def test_an_action_for_the_second_motorcycle_is_explained_when_illegal():
         play(state, AssignDie("red-bike1", 4))
     with pytest.raises(RuleViolation):
         play(state, PlaceChopper("c5"))
+
+
+def test_a_motorcycles_own_drifting_leaves_a_drift_command_unused():
+    state, _ = ff_game([{"id": "red-bike1", "at": "c3"}, {"id": "blue-large", "at": "c4"}])
+    state, _ = play(state, AssignDie("red-bike1", 2), UseCommand("drift", 3))
+    state, events = steps(state, "F")
+    assert kinds(events, ev.MotorcycleDrifted) and not kinds(events, ev.DriftUsed) and state.turn.drift
+
+
+def test_a_hazard_on_a_space_a_motorcycle_drifts_through_is_not_triggered():
+    state, _ = ff_game([{"id": "red-bike1", "at": "c3"}, {"id": "blue-large", "at": "c4"}],
+                       tokens=[{"at": "c4", "kind": "mine", "face_up": True}])
+    state, _ = play(state, AssignDie("red-bike1", 2), UseCommand("drift", 3))
+    state, events = steps(state, "F", "F")
+    assert not kinds(events, ev.MinorDamageTaken) and at(state, "red-bike1") == "c5"
+
+
+def test_a_motorcycle_pushed_in_a_slam_does_not_drift():
+    state, _ = ff_game([{"id": "red-bike1", "at": "c4"}, {"id": "blue-small", "at": "c5"},
+                        {"id": "blue-large", "at": "c3"}], active_player="bob", script={"direction": ["F", "F"]})
+    state, events = play(state, AssignDie("blue-large", 3), NoCommand(), Step("F"))
+    slams = kinds(events, ev.SlamStarted)
+    assert [(s.top, s.bottom) for s in slams] == [("blue-large", "red-bike1"), ("red-bike1", "blue-small")]
+    assert at(state, "red-bike1") == "c6"
+
+
+def test_a_second_motorcycle_disabled_before_its_move_does_not_move():
+    state, _ = ff_game([{"id": "red-bike1", "at": "c3"}, {"id": "red-bike2", "at": "c5"},
+                        {"id": "blue-small", "at": "a8"}], script={"shot": ["SM"]})
+    state, _ = play(state, AssignDie("red-bike1", 1), AssignDie("red-bike2", 3), Step("F"), RoadBonus(False))
+    state, events = play(state, Shoot("red-bike2"))  # own vehicles may be targeted
+    assert car(state, "red-bike2").status == "inoperable"
+    assert not [e for e in kinds(events, ev.VehicleMoved) if e.vehicle == "red-bike2"]
+    assert kinds(events, ev.TurnEnded) and at(state, "red-bike2") == "c5"

@@ -153,8 +153,9 @@ def _pending(state: State) -> Decision | None:
         if t.moves_left > 0:
             return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} moves left")
         if b.road_bonus_open(state):
-            if b.occupants(state, car.at, exclude=car.id):
+            if car.kind != "motorcycle" and b.occupants(state, car.at, exclude=car.id):
                 # a drift passed a vehicle with the last base move: the road die's moves carry it on
+                # (a motorcycle may decline instead: its move then ends there, in a slam)
                 return Decision(name, "road-bonus", (RoadBonus(True),), f"take the road die (+{state.road_die}) to finish the drift")
             return Decision(name, "road-bonus", (RoadBonus(True), RoadBonus(False)), f"take the road die (+{state.road_die})?")
         return None
