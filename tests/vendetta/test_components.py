@@ -68,3 +68,18 @@ def test_bad_toml_names_the_file(data):
     _edit(data / "tokens.toml", "mine = 3", "mine = = 3")
     with pytest.raises(DataError, match="tokens.toml: toml"):
         comp.load(data)
+
+
+def test_the_final_five_crew_is_data(data):
+    crew = comp.load(data).crews["finalfive"]
+    assert (crew.kind, crew.size, crew.dice, crew.die, crew.slots, crew.coast) == ("motorcycle", "small", 6, "motorcycle", 1, 4)
+    assert crew.vehicles == ("bike1", "bike2", "bike3", "bike4", "bike5")
+    _edit(data / "tokens.toml", 'kind = "motorcycle"', 'kind = "hovercraft"')
+    with pytest.raises(DataError, match=r"tokens.toml: crews.finalfive.kind: 'hovercraft'"):
+        comp.load(data)
+
+
+def test_a_crew_die_must_exist(data):
+    _edit(data / "tokens.toml", 'die = "motorcycle"', 'die = "bigrig"')
+    with pytest.raises(DataError, match=r"crews.finalfive.die: 'bigrig' is not a die"):
+        comp.load(data)
