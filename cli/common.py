@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import click
 import msgspec
 
-from trvendetta.store import Loaded, default_db_path
+from trvendetta.store import Loaded, default_db_path, location
 from trvendetta.core.errors import RuleViolation, TrvError
 
 #: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
@@ -83,7 +83,7 @@ class Session:
         """The game's latest state for a read-only command (show, legal): read
         with ``trvendetta.store.quick`` (plain sqlite3, no eventsourcing import)
         when it can, else loaded through the GameStore."""
-        if self._store is None:
+        if self._store is None and location.parse(self.db).kind == "sqlite":
             from trvendetta.store.quick import QuickReader
 
             reader = QuickReader.open(self.db)

@@ -28,6 +28,7 @@ COMMANDS = {
     "verify": "trvendetta.cli.replay:verify",
     "sim": "trvendetta.cli.sim:sim",
     "id": "trvendetta.cli.identity:id_",
+    "store": "trvendetta.cli.store:store",
 }
 
 
@@ -52,6 +53,14 @@ class LazyGroup(TrvGroup):
     help="SQLite file of games [env TRV_DB; default $XDG_DATA_HOME/trvendetta/trv.sqlite].",
 )
 @click.option(
+    "--store",
+    "store",
+    envvar="TRV_STORE",
+    metavar="WHERE",
+    help="The game store: an SQLite file (PATH or sqlite:PATH) or postgresql://USER@HOST:PORT/DB"
+    "[?schema=NAME] [env TRV_STORE; default: --db].",
+)
+@click.option(
     "--game",
     "game",
     envvar="TRV_GAME",
@@ -59,7 +68,7 @@ class LazyGroup(TrvGroup):
     help="The game to act on [env TRV_GAME; default: the most recently created or used].",
 )
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, game: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None) -> None:
     """Play Thunder Road: Vendetta (and friends) turn by turn at the terminal.
 
     Every game lives in an append-only event store; every command loads the
@@ -72,8 +81,9 @@ def cli(ctx: click.Context, db: str | None, game: str | None) -> None:
       trv show
       trv turn --car medium --assign 4 --path F,FR,F,F
       trv log
+      trv --store postgresql://club@db.example:5432/trv games
     """
-    ctx.obj = Session(ctx, db, game)
+    ctx.obj = Session(ctx, store or db, game)
 
 
 

@@ -156,10 +156,12 @@ class Game(Aggregate):
             self.__dict__.pop("_decoded", None)
 
     def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"",
-                   sig: bytes = b"") -> None:
-        """Append one record given as canonical bytes (imports, forks, retractions)."""
+                   sig: bytes = b"", timestamp: datetime | None = None) -> None:
+        """Append one record given as canonical bytes (imports, forks, retractions,
+        copies); ``timestamp`` None stamps it now."""
         self.trigger_event(
             self.Recorded,
+            timestamp=timestamp,
             ruleset=ruleset,
             schema=schema,
             kind=kind,

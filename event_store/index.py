@@ -76,27 +76,42 @@ class GameInfo:
 
 class GameIndex:
     """The ``trv_games`` table, through ``transaction(commit=bool)`` cursors
-    (the event store's own connection pool, so writes can share its transactions)."""
+    (the event store's own connection pool, so writes can share its transactions).
 
-    def __init__(self, transaction: Transaction):
+    ``schema`` names the PostgreSQL schema the table lives in (the events'
+    own); without it the SQL is SQLite's."""
+
+    def __init__(self, transaction: Transaction, schema: str | None = None):
         self.transaction = transaction
+        self.schema = schema
+        if schema is None:
+            self.table, self.upsert, self.latest_sql = TABLE, UPSERT, LATEST
+        else:
+            self.table = f'"{schema}".{TABLE}'
+            self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
+            self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
 
     def exists(self) -> bool:
         with self.transaction(commit=False) as c:
-            c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [TABLE])
+            if self.schema is None:
+                c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [TABLE])
+            else:
+                c.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
+                          [self.schema, TABLE])
             return c.fetchone() is not None
 
     def create(self) -> None:
         with self.transaction(commit=True) as c:
             for statement in CREATE:
+                if self.schema is not None:
+                    statement = statement.replace(f"[{TABLE}]", self.table).replace("[", '"').replace("]", '"')
                 c.execute(statement)
 
-    @staticmethod
-    def write(cursor: Any, row: dict, *, stamp: str | None = None) -> None:
+    def write(self, cursor: Any, row: dict, *, stamp: str | None = None) -> None:
         """Upsert one game's row with ``cursor`` (inside the caller's transaction)."""
         stamp = stamp or now()
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-        cursor.execute(UPSERT, [values[k] for k in COLUMNS])
+        cursor.execute(self.upsert, [values[k] for k in COLUMNS])
 
     def put(self, row: dict, *, created: bool = False) -> None:
         with self.transaction(commit=True) as c:
@@ -105,14 +120,17 @@ class GameIndex:
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no write when it already is)."""
         with self.transaction(commit=True) as c:
-            c.execute(LATEST)
+            c.execute(self.latest_sql)
             found = c.fetchone()
             if found is None or found["id"] != game:
-                c.execute(f"UPDATE {TABLE} SET last_used = ? WHERE id = ?", [now(), game])
+                c.execute(self._sql(f"UPDATE {self.table} SET last_used = ? WHERE id = ?"), [now(), game])
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.schema is None else _postgres(sql)
 
     def _rows(self, sql: str, params: list) -> Iterator[dict]:
         with self.transaction(commit=False) as c:
-            c.execute(sql, params)
+            c.execute(self._sql(sql.replace(f"FROM {TABLE}", f"FROM {self.table}")), params)
             return iter([{k: r[k] for k in r.keys()} for r in c.fetchall()])  # sqlite3.Row
 
     def get(self, game: str) -> GameInfo | None:
@@ -125,6 +143,11 @@ class GameIndex:
     def latest(self) -> str | None:
         rows = list(self._rows(LATEST, []))
         return rows[0]["id"] if rows else None
+
+
+def _postgres(sql: str) -> str:
+    """The same statement with psycopg's placeholders."""
+    return sql.replace("?", "%s")
 
 
 def _info(row: dict) -> GameInfo:

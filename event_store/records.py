@@ -188,13 +188,15 @@ class StoredEvent(NamedTuple):
 
 
 class RawRecord(NamedTuple):
-    """One record to append as canonical bytes (imports, forks, retractions)."""
+    """One record to append as canonical bytes (imports, forks, retractions, copies)."""
 
     kind: str
     schema: int
     payload: bytes
     action: bytes = b""
     sig: bytes = b""
+    #: the wall-clock stamp to store (a copy keeps its source's); None: now
+    recorded_at: datetime | None = None
 
 
 class GameHeader(NamedTuple):

@@ -50,7 +50,8 @@ from .aggregate import (
     genesis,
 )
 from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
-from .index import GameIndex, GameInfo, SQLiteConnection
+from . import library, location
+from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
 class _App(Application):
@@ -59,39 +60,6 @@ class _App(Application):
     def construct_env(self, name: str, env: Any = None) -> Environment:
         # Configuration comes only from GameStore, never from os.environ.
         return Environment(name, dict(env or {}))
-
-    #: set by GameStore: refolds the live events of an aggregate after a retraction
-    refresh: Any = None
-
-    def take_snapshot(self, aggregate_id: Any, version: int | None = None, projector_func: Any = None) -> None:
-        # As the library's, but a game whose projection was reset by a retraction is
-        # refolded first, so its snapshot holds the engine state again.
-        kwargs = {} if projector_func is None else {"projector_func": projector_func}
-        aggregate = self.repository.get(aggregate_id, version=version, **kwargs)
-        if getattr(aggregate, "stale", False) and self.refresh is not None:
-            aggregate = self.refresh(aggregate)
-        self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
-
-    def _take_snapshots(self, processing_event: Any) -> None:
-        # Snapshots are a cache taken after the events are committed: failing
-        # to take one must not turn a recorded command into an error.  Unlike
-        # the library, which reloads the aggregate from the store at the exact
-        # multiple of the interval, this snapshots the aggregate just saved, as
-        # it is in memory, at its current version (the end of the save that
-        # crossed the multiple): loading starts from any snapshot version alike.
-        try:
-            for aggregate_id, aggregate in processing_event.aggregates.items():
-                interval = self.snapshotting_intervals.get(type(aggregate))
-                if interval is None or not any(
-                    e.originator_id == aggregate_id and e.originator_version % interval == 0
-                    for e in processing_event.events
-                ):
-                    continue
-                if getattr(aggregate, "stale", False) and self.refresh is not None:
-                    aggregate = self.refresh(aggregate)
-                self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
-        except Exception as exc:  # noqa: BLE001
-            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
 
 
 class _Stamp(msgspec.Struct):
@@ -129,7 +97,12 @@ class _Envelope(NamedTuple):
 
 
 class GameStore:
-    """An event store of games in one SQLite file (or in memory for ``:memory:``)."""
+    """An event store of games: an SQLite file, memory (``:memory:``), or a
+    PostgreSQL database (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``);
+    see ``trvendetta.store.location``."""
+
+    #: how many loaded games a store keeps in memory for the next append
+    KEEP_LOADED = 4
 
     def __init__(
         self,
@@ -138,44 +111,54 @@ class GameStore:
         snapshot_interval: int = SNAPSHOT_INTERVAL,
         lock_timeout: int = 10,
     ):
-        memory = path is None or str(path) == MEMORY
-        if memory:
+        where = location.parse(path)
+        self.location = where
+        self.path: Path | None = None
+        self.schema: str | None = None  # PostgreSQL only
+        if where.kind == "memory":
             env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-            self.path: Path | None = None
-        else:
-            self.path = Path(path).expanduser()
+        elif where.kind == "sqlite":
+            self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             env = {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.path),
                 "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
             }
-        env["IS_SNAPSHOTTING_ENABLED"] = "y"
-        self.app = _App(env=env)
-        self.app.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
-        self.app.refresh = self._fresh
-        self._replay = Repository(event_store=self.app.events)  # ignores snapshots
-        self._memory_index: SQLiteConnection | None = None
-        #: the index row of the game being saved, written by the recorder in the events' transaction
-        self._row_to_write: dict | None = None
-        if memory:
-            self._memory_index = SQLiteConnection(":memory:")
-            self._index_db: Any = self._memory_index
         else:
-            recorder = self.app.recorder
-            self._index_db = recorder.datastore
-            insert = recorder._insert_events
-
-            def insert_with_index_row(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
-                done = insert(cursor, stored_events, **kwargs)
-                if self._row_to_write is not None:
-                    GameIndex.write(cursor, self._row_to_write)
-                return done
-
-            recorder._insert_events = insert_with_index_row  # one command, one transaction
-        self._index: GameIndex | None = None
+            env = {
+                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                **location.postgres_env(where.target),
+                # one command, one connection: the library's pool of five is for servers
+                "POSTGRES_POOL_SIZE": "1",
+                "POSTGRES_MAX_OVERFLOW": "2",
+                "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
+                "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout)),
+            }
+            self.schema = env["POSTGRES_SCHEMA"]
+        env["IS_SNAPSHOTTING_ENABLED"] = "y"
+        self.snapshot_interval = snapshot_interval
+        #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
         self._loaded: dict[str, Game] = {}
         self._players: dict[str, list[str]] = {}
+        self._saved = 0  # versions written by the last save
+        self._index: GameIndex | None = None
+        self._memory_index: SQLiteConnection | None = None
+        first_use = _prepare_postgres(env) if self.schema is not None else None
+        try:
+            self.app = _App(env=env)
+            self._replay = Repository(event_store=self.app.events)  # ignores snapshots
+            if where.kind == "memory":
+                self._memory_index = SQLiteConnection(":memory:")
+                self._index_db: Any = self._memory_index
+            else:
+                self._index_db = self.app.recorder.datastore
+                library.run_in_insert(self.app.recorder)  # one command, one transaction
+            if first_use is not None:
+                self.index  # noqa: B018  (made under the same lock as the events' tables)
+        finally:
+            if first_use is not None:
+                first_use.close()
 
     # ----------------------------------------------------------- lifecycle
     def close(self) -> None:
@@ -192,7 +175,7 @@ class GameStore:
     @property
     def index(self) -> GameIndex:
         if self._index is None:
-            index = GameIndex(self._index_db.transaction)
+            index = GameIndex(self._index_db.transaction, self.schema)
             if not index.exists():
                 index.create()
                 self._index = index
@@ -215,6 +198,8 @@ class GameStore:
         bots: dict[str, str] | None = None,
         charter: str = "",
         domain: str = "",
+        rules_version: str | None = None,
+        created_at: datetime | None = None,
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
         engine events, then ``steps`` (``(action, events)`` pairs) and
@@ -226,7 +211,9 @@ class GameStore:
         chain starts from it and ``steps`` may carry a third item, a signer
         (see ``Game.record``); ``domain`` is what a fork's signatures name.
         The name and the bots' seat names follow ``core.names`` (checked
-        before anything is written), so every stored game exports."""
+        before anything is written), so every stored game exports.
+        ``rules_version`` and ``created_at`` (a copy keeps its source's) default
+        to this program's rules and now."""
         check_name(game, "game name")
         for seat in bots or {}:
             check_name(seat, "bot seat")
@@ -234,9 +221,10 @@ class GameStore:
         agg = Game._create(
             Game.Created,
             id=game_uuid(game),
+            timestamp=created_at,
             name=game,
             ruleset=rules.name,
-            rules_version=str(rules.rules_version),
+            rules_version=str(rules.rules_version) if rules_version is None else rules_version,
             store_schema=STORE_SCHEMA,
             parent=parent,
             parent_at=parent_at,
@@ -273,7 +261,7 @@ class GameStore:
                 raise GameMovedOn(self.version(game))
             raise StoreError(f"game {game!r} has only {agg.count} events, not {expected_version}")
         if not events and not steps and not records:
-            self._loaded[game] = agg
+            self._keep(agg)
             return self._loaded_of(agg)
         rules = rulesets.get(agg.ruleset)
         return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)))
@@ -286,8 +274,10 @@ class GameStore:
             agg.record(rules, event)
         self._record_steps(agg, rules, steps)
         for rec in records:
-            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, getattr(rec, "sig", b""))
+            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, getattr(rec, "sig", b""),
+                           getattr(rec, "recorded_at", None))
         self._fresh(agg)
+        self._saved = len(agg.pending_events)
         try:
             self._save(agg)
         except IntegrityError:
@@ -309,7 +299,7 @@ class GameStore:
         """The game after its last event, or after event ``at`` (1-based)."""
         agg = self._get(game, at)
         if at is None:
-            self._loaded[game] = agg
+            self._keep(agg)
         elif agg.count != at:
             raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
         return self._loaded_of(agg)
@@ -423,7 +413,7 @@ class GameStore:
                 if n.topic == Game.Created.TOPIC:
                     names.append(self.app.mapper.to_domain_event(n).name)
             start = batch[-1].id + 1
-        index = self._index or GameIndex(self._index_db.transaction)
+        index = self._index or GameIndex(self._index_db.transaction, self.schema)
         self._index = index
         for name in names:
             agg = self._get(name, None)
@@ -434,31 +424,24 @@ class GameStore:
     def _records(self, game: str, gt: int, lte: int | None = None) -> list[Any]:
         """The ``Recorded`` envelopes of versions ``gt < v <= lte``, oldest first.
 
-        On SQLite they are read with one query and decoded with msgspec (the
-        library's mapper, stdlib json and a domain-event object per row, was
-        most of reading a game for ``trv verify`` and ``trv export``); the
+        Read with the recorder's ``select_events`` and decoded with msgspec
+        (the library's mapper, stdlib json and a domain-event object per row,
+        was most of reading a game for ``trv verify`` and ``trv export``); the
         store never configures compression or encryption, so the stored state
         is the library's plain JSON.  Any other topic (or the in-memory store)
         goes through the library."""
         gid = game_uuid(game)
         if self._memory_index is not None:
             return list(self.app.events.get(gid, gt=gt, lte=lte))
-        sql = ("SELECT originator_version, topic, state FROM stored_events "
-               "WHERE originator_id = ? AND originator_version > ?")
-        params: list[Any] = [gid.hex, gt]
-        if lte is not None:
-            sql += " AND originator_version <= ?"
-            params.append(lte)
-        with self.app.recorder.datastore.transaction(commit=False) as c:
-            c.execute(sql + " ORDER BY originator_version", params)
-            rows = c.fetchall()
         out = []
-        for version, topic, state in rows:
-            if topic != Game.Recorded.TOPIC:
+        topic = Game.Recorded.TOPIC
+        decode = _recorded.decode
+        for stored in self.app.recorder.select_events(gid, gt=gt, lte=lte):
+            if stored.topic != topic:
                 return list(self.app.events.get(gid, gt=gt, lte=lte))
-            e = _recorded.decode(state)
-            out.append(_Envelope(version, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action,
-                                 datetime.fromisoformat(e.timestamp.data), e.sig))
+            e = decode(stored.state)
+            out.append(_Envelope(stored.originator_version, e.ruleset, e.schema, e.kind, e.payload, e.hash,
+                                 e.action, datetime.fromisoformat(e.timestamp.data), e.sig))
         return out
 
     def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
@@ -535,6 +518,8 @@ class GameStore:
                 players = [p.get("name", "") for p in view.get("players", [])]
                 round_ = view.get("round")
                 if players:
+                    if len(self._players) > 1000:  # a long ``trv sim --store``: keep memory flat
+                        self._players.clear()
                     self._players[agg.name] = players
             except TrvError:
                 pass
@@ -551,19 +536,83 @@ class GameStore:
         }
 
     def _save(self, agg: Game) -> None:
-        """One save, one SQLite transaction: the events and the game's index row."""
+        """One save, one database transaction: the events and the game's index row."""
         row = self._row(agg)
         index = self.index  # make sure the table exists before the transaction
         if self._memory_index is not None:
             self.app.save(agg)
             index.put(row)
             return
-        self._row_to_write = row
-        try:
-            self.app.save(agg)
-        finally:
-            self._row_to_write = None
+        self.app.save(agg, **{library.WRITE_KWARG: lambda cursor: index.write(cursor, row)})
 
     def _after_save(self, agg: Game, created: bool = False) -> None:
-        """After the commit (the index row is already written with the events)."""
-        self._loaded[agg.name] = agg
+        """After the commit (the index row is already written with the events):
+        keep the aggregate for the next append, and take a snapshot when the
+        save crossed a multiple of the interval."""
+        self._keep(agg)
+        interval = self.snapshot_interval
+        if interval and agg.version // interval != (agg.version - self._saved) // interval:
+            self._snapshot(agg)
+
+    def _keep(self, agg: Game) -> None:
+        loaded = self._loaded
+        loaded.pop(agg.name, None)
+        loaded[agg.name] = agg
+        while len(loaded) > self.KEEP_LOADED:
+            del loaded[next(iter(loaded))]
+
+    def _snapshot(self, agg: Game) -> None:
+        """Snapshots are a cache taken after the events are committed: failing
+        to take one must not turn a recorded command into an error.  This
+        snapshots the aggregate just saved, as it is in memory, at its current
+        version (the library's automatic snapshots reload it from the database
+        at the exact multiple); loading starts from any snapshot version alike."""
+        try:
+            if agg.stale:
+                agg = self._fresh(agg)
+            self.app.snapshots.put([Game.Snapshot.take(agg)])
+        except Exception as exc:  # noqa: BLE001
+            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
+
+
+#: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case)
+PG_EVENTS_TABLE = f"{_App.name.lower()}_events"
+
+
+def _prepare_postgres(env: dict[str, str]) -> Any:
+    """PostgreSQL: check the server answers (one clear line when it does not),
+    make the store's schema if it is not there (the library expects it), and
+    tell the library not to create its tables again when they exist: its
+    ``CREATE OR REPLACE FUNCTION`` run by many processes at once fails
+    ("tuple concurrently updated").  On first use, returns a connection
+    holding an advisory lock, so that one process creates the tables while
+    the others wait; close it when they exist."""
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError("a PostgreSQL store needs psycopg: pip install 'trvendetta[postgres]'") from None
+    where = f"{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}"
+    schema = env["POSTGRES_SCHEMA"]
+    try:
+        conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                               user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
+                               connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True)
+        try:
+            ready = "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL"
+            tables = [f'"{schema}".{PG_EVENTS_TABLE}', f'"{schema}".{TABLE}']
+            if conn.execute(ready, tables).fetchone()[0]:
+                env["CREATE_TABLE"] = "n"
+                conn.close()
+                return None
+            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
+            if schema != "public":
+                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            if conn.execute(ready, tables).fetchone()[0]:
+                env["CREATE_TABLE"] = "n"
+            return conn
+        except BaseException:
+            conn.close()
+            raise
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreError(f"cannot open the PostgreSQL store {where}: {reason}") from None

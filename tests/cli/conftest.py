@@ -19,7 +19,7 @@ class Trv:
     def __init__(self, db: Path):
         self.db = db
         self.runner = CliRunner()
-        self.env = {"TRV_GAME": None, "TRV_DB": None, "NO_COLOR": "1"}
+        self.env = {"TRV_GAME": None, "TRV_DB": None, "TRV_STORE": None, "NO_COLOR": "1"}
 
     def __call__(self, *args: str, code: int = 0, env: dict | None = None):
         result = self.runner.invoke(cli, ["--db", str(self.db), *args], env={**self.env, **(env or {})},

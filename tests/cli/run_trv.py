@@ -41,13 +41,21 @@ if fault == "pause-before-append":
 elif fault == "kill-in-insert":
     from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-    original_insert = SQLiteApplicationRecorder._insert_events
+    recorders = [SQLiteApplicationRecorder]
+    if "postgresql://" in " ".join(sys.argv):
+        from eventsourcing.postgres import PostgresApplicationRecorder
 
-    def insert(self, cursor, stored_events, **kwargs):
-        original_insert(self, cursor, stored_events, **kwargs)
-        os.kill(os.getpid(), signal.SIGKILL)
+        recorders.append(PostgresApplicationRecorder)
 
-    SQLiteApplicationRecorder._insert_events = insert
+    def killing(original_insert):
+        def insert(self, cursor, stored_events, **kwargs):
+            original_insert(self, cursor, stored_events, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        return insert
+
+    for recorder in recorders:  # inside the transaction (PostgreSQL: before the event rows are sent)
+        recorder._insert_events = killing(recorder._insert_events)
 
 elif fault == "kill-after-save":
 

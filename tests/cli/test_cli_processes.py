@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def spawn(db, *args, fault="", **kw):
     env = {**os.environ, "TRV_TEST_FAULT": fault, "NO_COLOR": "1"}
     env.pop("TRV_GAME", None)
-    return subprocess.Popen([sys.executable, RUN, "--db", str(db), *args], env=env, text=True,
+    return subprocess.Popen([sys.executable, RUN, "--store", str(db), *args], env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
@@ -35,9 +35,10 @@ def show(db):
     return json.loads(run(db, "show", "--json")[0])
 
 
-@pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "games.sqlite"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(tmp_path, request):
+    """The same store on both backends: what one command sees of another is the same."""
+    path = tmp_path / "games.sqlite" if request.param == "sqlite" else request.getfixturevalue("pg_url")
     run(path, "new", "--ruleset", "toy", "--player", "ann:red", "--player", "bob:blue", "--seed", "4", "--name", "race")
     return path
 
@@ -87,6 +88,7 @@ def test_a_process_killed_after_the_commit_keeps_the_command(db):
 def test_trv_demo_as_a_real_process(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     env.pop("TRV_DB", None)
+    env.pop("TRV_STORE", None)
     proc = subprocess.run([sys.executable, "-m", "trvendetta.cli.main", "demo", "--seed", "3"], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
@@ -94,9 +96,10 @@ def test_trv_demo_as_a_real_process(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_killed_vendetta_turn_keeps_none_of_its_events(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_killed_vendetta_turn_keeps_none_of_its_events(tmp_path, backend, request):
     """A turn is many events (assign, command, steps, road die, shot...): all or none."""
-    db = tmp_path / "v.sqlite"
+    db = tmp_path / "v.sqlite" if backend == "sqlite" else request.getfixturevalue("pg_url")
     run(db, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "2")
     before = show(db)
     option = before["pending"]["options"][-1]  # like "assign 5 to blue-large"

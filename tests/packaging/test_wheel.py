@@ -31,6 +31,7 @@ def test_wheel_installs_one_namespace(tmp_path):
     # The installed copy runs on its own, away from the checkout.
     env = {**os.environ, "PYTHONPATH": str(site), "XDG_DATA_HOME": str(tmp_path / "data")}
     env.pop("TRV_DB", None)
+    env.pop("TRV_STORE", None)
     out = subprocess.run([sys.executable, "-c", "import trvendetta.cli.main as m, trvendetta.store as s; "
                           "print(m.__file__); print(s.__file__)"], env=env, cwd=tmp_path,
                          capture_output=True, text=True, check=True).stdout.split()

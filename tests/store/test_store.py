@@ -42,9 +42,10 @@ def play(store, toy, name, n, seed=1):
     return store.load(name)
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgresql"])
 def store(request, toy, db):
-    with GameStore(db if request.param == "sqlite" else ":memory:") as s:
+    where = {"sqlite": db, "memory": ":memory:"}.get(request.param) or request.getfixturevalue("pg_url")
+    with GameStore(where) as s:
         yield s
 
 

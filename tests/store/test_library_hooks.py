@@ -1,0 +1,88 @@
+"""The store's one private hook into eventsourcing (``trvendetta.store.library``).
+
+These tests fail loudly when the library changes under the hook: another
+release than the pinned one, the private method gone or reshaped, or the
+index row no longer written in the events' transaction.  When one fails,
+read ``event_store/library.py`` before moving the pin in pyproject.toml.
+"""
+
+import inspect
+import sqlite3
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from trvendetta.store import GameStore, library
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_installed_library_is_the_pinned_one():
+    assert version("eventsourcing") == library.PINNED
+    pin = f'"eventsourcing[postgres]=={library.PINNED}"'
+    assert pin in (ROOT / "pyproject.toml").read_text(), "pyproject.toml pins another eventsourcing"
+
+
+def _recorders():
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    found = [SQLiteApplicationRecorder]
+    try:
+        from eventsourcing.postgres import PostgresApplicationRecorder
+    except ImportError:  # psycopg missing: the PostgreSQL recorder cannot be checked here
+        return found
+    return [*found, PostgresApplicationRecorder]
+
+
+@pytest.mark.parametrize("recorder", _recorders(), ids=lambda r: r.__name__)
+def test_the_private_insert_hook_has_the_shape_the_store_wraps(recorder):
+    hook = inspect.signature(recorder._insert_events)
+    names = list(hook.parameters)
+    assert len(names) == 4 and names[0] == "self", names
+    assert hook.parameters[names[3]].kind is inspect.Parameter.VAR_KEYWORD
+    # insert_events calls it with the cursor and every keyword save() was given
+    source = inspect.getsource(recorder.insert_events)
+    assert "self._insert_events(" in source and "**kwargs" in source
+
+
+def test_save_keywords_reach_the_recorder():
+    from eventsourcing.application import Application
+    from eventsourcing.persistence import EventStore
+
+    assert "**kwargs" in inspect.getsource(Application.save)
+    assert "insert_events(stored_events, **kwargs)" in inspect.getsource(EventStore.put)
+
+
+def _one_turn(store, toy):
+    pos = toy.position_from_dict({"players": [["ann", "red", "cars"], ["bob", "blue", "cars"]], "seed": 3})
+    _, events = toy.new_game(pos)
+    store.create_game("g", "toy", events)
+    state = store.load("g").state
+    action = toy.legal_actions(state)[0]
+    return action, toy.apply(state, action)[1]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_failing_index_write_takes_the_events_with_it(toy, db, backend, request, monkeypatch):
+    """The hook's purpose: one command, one transaction, on every backend."""
+    from trvendetta.store.index import GameIndex
+
+    where = db if backend == "sqlite" else request.getfixturevalue("pg_url")
+    with GameStore(where) as s:
+        action, events = _one_turn(s, toy)
+        before = s.info("g")
+
+        def broken(self, cursor, row, stamp=None):
+            raise sqlite3.OperationalError("disk on fire")
+
+        monkeypatch.setattr(GameIndex, "write", broken)
+        with pytest.raises(Exception, match="disk on fire"):
+            s.append("g", before.version, steps=[(action, events)])
+        monkeypatch.undo()
+        with GameStore(where) as again:
+            assert again.version("g") == before.version
+            assert again.info("g").version == before.version
+        # and when it works, both are written
+        s.append("g", before.version, steps=[(action, events)])
+        assert s.info("g").version == s.version("g") == before.version + len(events)
