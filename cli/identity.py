@@ -234,24 +234,11 @@ def sign_runs(store: Any, loaded: Any, keyring: Keyring, steps: list[tuple[Any, 
               seats: list[str | None]) -> list[tuple[Any, ...]]:
     """Give the last action of each run of one bound seat's actions a signer
     (the signature covers the run through the chain; docs/fair-play.md)."""
-    from trvendetta.replays.signatures import domain_at, entry, message
+    from trvendetta.replays import signatures
 
-    game_id = store.events_head(loaded.game, 1)
-
-    def signer(seat: str) -> Any:
-        def sign(number: int, previous: str, action: bytes) -> bytes:
-            domain = domain_at(loaded.domain, game_id, number)
-            return entry(seat, keyring.sign(seat, message(domain, number, previous, action)))
-        return sign
-
-    out = []
-    for i, (step, seat) in enumerate(zip(steps, seats)):
-        last_of_run = i + 1 == len(steps) or seats[i + 1] != seat
-        if seat in keyring.seats and last_of_run:
-            if not keyring.can_sign(seat):
-                raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; "
-                               f"only {seat} can sign {seat}'s actions")
-            out.append((step[0], step[1], signer(seat)))
-        else:
-            out.append(step)
-    return out
+    for seat in seats:
+        if seat in keyring.seats and not keyring.can_sign(seat):
+            raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; "
+                           f"only {seat} can sign {seat}'s actions")
+    return signatures.sign_runs(steps, seats, keyring.seats, keyring.sign, loaded.domain,
+                                store.events_head(loaded.game, 1))

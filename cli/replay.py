@@ -235,9 +235,11 @@ def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
 @click.argument("target", required=False, metavar="[GAME | FILE]")
 @click.option("--claim", type=click.Path(exists=True, dir_okay=False), metavar="STATE.json",
               help="Compare a claimed board (the `trv show --json` document) with the record.")
+@click.option("--against", type=click.Path(exists=True, dir_okay=False), metavar="OTHER.trv",
+              help="Compare with another record of the same game: where they split, who signed both.")
 @game_option
 @pass_session
-def verify(session: Session, target: str | None, claim: str | None) -> None:
+def verify(session: Session, target: str | None, claim: str | None, against: str | None) -> None:
     """Re-execute every recorded action and check every event byte for byte.
 
     From the recorded set-up and seed, every action goes through the rules
@@ -251,7 +253,25 @@ def verify(session: Session, target: str | None, claim: str | None) -> None:
       trv verify
       trv verify duel.trv
       trv verify duel.trv --claim board.json
+      trv verify mine.trv --against theirs.trv
     """
+    if against is not None:
+        if target is None or not os.path.isfile(target):
+            raise click.UsageError("--against compares two record files: trv verify A.trv --against B.trv")
+        from trvendetta.replays import disputes
+
+        a = replays.read_file(read_untrusted(target), target)
+        b = replays.read_file(read_untrusted(against), against)
+        found = disputes.compare(a, b, (target, against))
+        for line in found.lines:
+            click.echo(line)
+        if found.equivocator:
+            raise TrvError(f"{found.equivocator} signed two different games after event {found.split - 1}")
+        if found.split is not None:
+            raise TrvError(f"the records split at event {found.split}")
+        if found.problems:
+            raise TrvError(f"{', '.join(found.problems)} does not verify")
+        return
     if target is not None and os.path.isfile(target):
         gf = replays.read_file(read_untrusted(target), target)
         result = replays.verify_file(gf)

@@ -87,6 +87,31 @@ def entry(seat: str, signature: bytes) -> bytes:
     return seat.encode() + b":" + base64.b64encode(signature)
 
 
+def sign_runs(steps: list[tuple[Any, ...]], seats: list[str | None], bound: Any, sign: Any,
+              spec: str, game_id: str) -> list[tuple[Any, ...]]:
+    """Give the last step of each run of one bound seat's actions a signer
+    (``GameStore.append`` calls it with the record's number and previous
+    hash); the signature covers the run through the chain.
+
+    ``steps`` are ``(action, events)`` pairs, ``seats`` whose decision each
+    answered, ``bound`` the bound seats, ``sign(seat, message) -> 64 bytes``."""
+
+    def signer(seat: str) -> Any:
+        def make(number: int, previous: str, action: bytes) -> bytes:
+            msg = message(domain_at(spec, game_id, number), number, previous, action)
+            return entry(seat, sign(seat, msg))
+        return make
+
+    out = []
+    for i, (step, seat) in enumerate(zip(steps, seats)):
+        last_of_run = i + 1 == len(steps) or seats[i + 1] != seat
+        if seat in bound and last_of_run:
+            out.append((step[0], step[1], signer(seat)))
+        else:
+            out.append(step)
+    return out
+
+
 class SignatureCheck:
     """Checks the signatures of one walk against a charter (see the module docstring)."""
 
@@ -207,4 +232,4 @@ class SignatureCheck:
         self._close(None)
 
 
-__all__ = ["SignatureCheck", "domain_at", "entry", "fingerprint", "fork_domain", "message", "parse"]
+__all__ = ["SignatureCheck", "domain_at", "sign_runs", "entry", "fingerprint", "fork_domain", "message", "parse"]

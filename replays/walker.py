@@ -305,6 +305,18 @@ class Walker:
             raise Tampered(number, f"not a {self.ruleset.name} event: {exc}") from None
         return self.ruleset.event_kind(event), event
 
+    def _in_words(self, event: Any, recorded: bytes, rules_event: Any) -> str:
+        """The two events as the game says them ("bob rolls movement dice: 6 6 6 6")."""
+        try:
+            if event is None:
+                event = self.ruleset.decode_event(recorded)
+            said, rules = self.ruleset.describe(event), self.ruleset.describe(rules_event)
+        except Exception:  # noqa: BLE001 - undecodable bytes already have their sentence
+            return ""
+        if said == rules:
+            return ""
+        return f"In the game's words: the record says \"{said}\"; the rules give \"{rules}\"."
+
     def _diverge(self, number: int, recorded: bytes | None, recomputed: bytes | None, sentence: str) -> None:
         raise Divergence(number, recorded, recomputed, sentence, self.rules_note)
 
@@ -319,7 +331,7 @@ class Walker:
             except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
             self._queue = [self.ruleset.encode(e) for e in reversed(events)]
-            self._events = []
+            self._events = list(reversed(events))
         self.groups.append(Group(1, 0, None, None, self.state))
         self._event(record, event)
 
@@ -334,7 +346,10 @@ class Walker:
             decision = ruleset.pending(before)
             return decision.player if decision else None
 
-        group = Group(number, number - 1, action, player, before, round=getattr(before, "round", None))
+        # signatures need every action's seat: ask before ``apply`` (which asks
+        # too), while the engine's one-entry memo still holds this state
+        seat = player() if self.signatures is not None else player
+        group = Group(number, number - 1, action, seat, before, round=getattr(before, "round", None))
         if self.reexecute:
             try:
                 after, events = self.ruleset.apply(self.state, action)
@@ -367,10 +382,11 @@ class Walker:
                                 "(the game's actions were not recorded).")
                 self._diverge(number, record.payload, None, sentence)
             recomputed = self._queue.pop()
-            if self._events:
-                self._events.pop()
+            rules_event = self._events.pop() if self._events else None
             if recomputed != record.payload:
-                self._diverge(number, record.payload, recomputed, first_difference(record.payload, recomputed))
+                sentence = first_difference(record.payload, recomputed)
+                words = self._in_words(event, record.payload, rules_event)
+                self._diverge(number, record.payload, recomputed, sentence + (f"\n{words}" if words else ""))
         if self._after is not None:
             if not self._queue:  # the action's last event: its state, as apply gave it
                 self.state, self._after = self._after, None

@@ -25,14 +25,15 @@ class Player:
         self.home = root / f"home-{name}"
         self.runner = CliRunner()
 
-    def __call__(self, *args: str, code: int = 0, env: dict | None = None):
+    def __call__(self, *args: str, code: int = 0, env: dict | None = None, multiline: bool = False):
         base = {"TRV_GAME": None, "TRV_DB": None, "TRV_AS": None, "NO_COLOR": "1", "TRV_HOME": str(self.home)}
         result = self.runner.invoke(cli, ["--db", str(self.db), *map(str, args)], env={**base, **(env or {})},
                                     catch_exceptions=False)
         assert result.exit_code == code, (self.name, args, result.exit_code, result.stdout, result.stderr)
         if code == 1:
             assert "Traceback" not in result.stderr
-            assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+            assert result.stderr.startswith("Error: ") and (multiline or result.stderr.count("\n") == 1), \
+                result.stderr
         return result
 
     def pending(self) -> str | None:

@@ -13,7 +13,9 @@ from cryptography.hazmat.primitives import serialization
 from trvendetta.replays.signatures import message
 from trvendetta.store import chain
 
-from conftest import FIXTURES
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def bound_game(tmp_path, ann, bob, *more):
@@ -242,3 +244,62 @@ def test_a_claim_with_no_recognised_field_is_refused(players, tmp_path):
         assert "names no field of the board" in err
     (tmp_path / "claim.json").write_text(ann("show", "--json").stdout)
     assert "claim matches" in ann("verify", "--claim", tmp_path / "claim.json").stdout
+
+
+def test_equivocation_is_shown_with_both_signatures(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    exchange(tmp_path, [ann, bob], 2)
+    # bob keeps a second store of the game and plays another move in each
+    bob("export", "duel", "-o", tmp_path / "before.trv")
+    bob2 = type(bob)(tmp_path, "bob")
+    bob2.db = tmp_path / "bob-second.sqlite"
+    bob2("import", tmp_path / "before.trv")
+    assert bob.pending() == "bob"
+    split = events(bob) + 1
+    options = bob("legal").stdout.splitlines()[1:]
+    bob("decide", options[0].strip())
+    bob2("decide", options[1].strip())
+    bob("export", "duel", "-o", tmp_path / "a.trv")
+    bob2("export", "duel", "-o", tmp_path / "b.trv")
+    result = ann("verify", tmp_path / "a.trv", "--against", tmp_path / "b.trv", code=1)
+    out = result.stdout
+    assert f"agree up to event {split - 1}" in out and f"split at event {split}" in out
+    assert options[0].strip() in out and options[1].strip() in out
+    sigs = re.findall(r"event \d+ \(after [0-9a-f]{16}\.\.\.\): (bob:\S+)", out)
+    assert len(sigs) == 2 and sigs[0] != sigs[1]
+    assert sigs[0][4:] in (tmp_path / "a.trv").read_text() and sigs[1][4:] in (tmp_path / "b.trv").read_text()
+    assert "equivocation" in out and "bob signed two different games" in result.stderr
+    # the same record twice, or a record and its continuation, is no dispute
+    ann("verify", tmp_path / "a.trv", "--against", tmp_path / "a.trv")
+    assert "extends" in ann("verify", tmp_path / "a.trv", "--against", tmp_path / "before.trv").stdout
+
+
+def test_a_divergent_event_is_explained_in_the_games_words(players, tmp_path):
+    ann, = players("ann")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "g")
+    ann("export", "g", "-o", tmp_path / "g.trv")
+    text = (tmp_path / "g.trv").read_text()
+    m = re.search(r'^(\d+) ([0-9a-f]{64}) (\{"type":"dice-rolled","player":"(\w+)","dice":\[([0-9,]+)\].*)$', text,
+                  re.M)
+    assert m
+    forged_dice = ",".join("6" for _ in m.group(5).split(","))
+    number = int(m.group(1))
+    lines = text.split("\n")
+    previous = "0" * 64
+    out = []
+    for line in lines:
+        mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+        if mm:
+            payload = mm.group(3)
+            if int(mm.group(1)) == number:
+                payload = payload.replace(f'"dice":[{m.group(5)}]', f'"dice":[{forged_dice}]')
+            previous = chain(previous, payload.encode())
+            line = f"{mm.group(1)} {previous} {payload}"
+        out.append(line)
+    forged = "\n".join(out)
+    forged = re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', forged)
+    (tmp_path / "forged.trv").write_text(forged)
+    err = ann("verify", tmp_path / "forged.trv", code=1, multiline=True).stderr
+    said, rolled = " ".join(forged_dice.split(",")), " ".join(m.group(5).split(","))
+    assert f"the record says \"{m.group(4)} rolls movement dice: {said}\"" in err
+    assert f"the rules give \"{m.group(4)} rolls movement dice: {rolled}\"" in err
