@@ -14,7 +14,7 @@ action rides on the first of them), and retraction records written by
 * groups events by the action that produced them (``Group``), so undo,
   forks and the notation know where actions begin and end;
 * when ``reexecute`` is on, recomputes every event through the rules from the
-  recorded set-up and seed (``ruleset.start(position)`` for the set-up,
+  recorded set-up and seed (``ruleset.restart(first_event)`` for the set-up,
   ``ruleset.apply(state, action)`` for each action) and compares the bytes;
 
 and calls each visitor's hooks (python-chess's visitor, for records).
@@ -276,8 +276,7 @@ class Walker:
             return
         group = self.groups[-1]
         if group.action is None:
-            position = getattr(self._first_event, "position", None)
-            events = self.ruleset.start(position)
+            events = self.ruleset.restart(self._first_event)
         else:
             _, events = self.ruleset.apply(group.state_before, group.action)
         done = group.last - group.first + 1
@@ -327,7 +326,7 @@ class Walker:
             if position is None:
                 self._diverge(1, record.payload, None, "The first event does not carry the game's set-up position.")
             try:
-                events = self.ruleset.start(position)
+                events = self.ruleset.restart(event)
             except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
             self._queue = [self.ruleset.encode(e) for e in reversed(events)]

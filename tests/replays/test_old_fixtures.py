@@ -25,13 +25,18 @@ def old_db(tmp_path):
     return db
 
 
+def same_as_then(shown: dict, then: dict) -> None:
+    """Everything ``show --json`` printed then, it prints the same now (later
+    versions may add keys, such as the picture's ``board``)."""
+    assert {k: shown.get(k) for k in then} == then
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_old_store_shows_logs_and_verifies(trv, old_db, game):
     shown = json.loads(trv(old_db, "--game", game, "show", "--json").stdout)
-    assert shown == json.loads((FIXTURES / f"{game}.show.json").read_text())
+    same_as_then(shown, json.loads((FIXTURES / f"{game}.show.json").read_text()))
     assert trv(old_db, "--game", game, "log").stdout == (FIXTURES / f"{game}.log.txt").read_text()
-    head = shown["head"]
-    assert trv(old_db, "--game", game, "verify").stdout.strip().endswith(head)
+    assert f"OK: {shown['version']} events, head {shown['head']}" in trv(old_db, "--game", game, "verify").stdout
 
 
 def test_old_store_lists_its_games(trv, old_db):
@@ -47,8 +52,8 @@ def test_old_records_import_fold_and_verify(trv, tmp_path, game):
     trv(db, "import", FIXTURES / f"{game}.trv")
     shown = json.loads(trv(db, "--game", game, "show", "--json").stdout)
     expected = json.loads((FIXTURES / f"{game}.show.json").read_text())
-    assert shown == expected
-    assert trv(db, "--game", game, "verify").stdout.strip().endswith(expected["head"])
+    same_as_then(shown, expected)
+    assert f"OK: {expected['version']} events, head {expected['head']}" in trv(db, "--game", game, "verify").stdout
 
 
 def test_an_old_open_game_goes_on(trv, old_db):

@@ -244,9 +244,11 @@ def test_doc_example_is_the_record_of_trv_demo_seed_1(tmp_path, trv):
     theirs = example.split("\n% events\n")[0]
     strip = lambda t: re.sub(r'\[Created "[^"]*"\]\n', "", t)  # noqa: E731
     assert strip(mine) == strip(theirs)
+    # the doc shows event 1's components (6 kB of tiles, dice and tokens) as {...}
+    lines = [re.sub(r',"components":\{.*\}\}$', ',"components":{...}}', t) for t in text.splitlines()]
     for line in example.split("\n% events\n")[1].splitlines():
         if line[:1].isdigit() or line.startswith("> "):
-            assert line in text.splitlines(), line
+            assert line in lines, line
 
 
 @pytest.mark.parametrize("tag, value", [("Result", "bob wins"), ("Players", "ann, eve"), ("Seed", "8")])

@@ -94,15 +94,13 @@ class _Vendetta:
 
     def __init__(self, ruleset: Ruleset, state: Any, decision: Decision | None = None):
         from ..vendetta import board as b
-        from ..vendetta import components as comp
 
         self.b = b
-        self.comp = comp
         self.ruleset = ruleset
         self.state = state
         self.decision = decision if decision is not None else ruleset.pending(state)
         self.me = self.decision.player
-        faces = comp.default().dice["shot"].faces
+        faces = state.components.dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
         self._strikes: dict | None = None
 
@@ -155,7 +153,7 @@ class _Vendetta:
             score -= 4
         elif terrain == "offroad":
             score -= 2
-        if sp[0] in (0, self.comp.LANES - 1):
+        if sp[0] in (0, s.components.lanes - 1):
             score -= 3
         if sp in b.chopper_spaces(s):
             score -= 50 if last else 2
@@ -246,7 +244,7 @@ class _Vendetta:
         return [
             (lane, y)
             for y in range(b.rear_y(s), b.front_y(s))
-            for lane in range(self.comp.LANES)
+            for lane in range(self.state.components.lanes)
             if (lane + y) % 2 == 0 and (lane, y) not in busy
         ]
 

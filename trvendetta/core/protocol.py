@@ -69,6 +69,12 @@ class Ruleset:
     def start(self, position: Any) -> list[Any]:
         raise NotImplementedError
 
+    def restart(self, first_event: Any) -> list[Any]:
+        """The set-up events of a recorded game again, from its first event
+        (re-execution): by default ``start`` of the position it carries; a
+        ruleset whose first event also records its components uses those."""
+        return self.start(first_event.position)
+
     def pending(self, state: Any) -> Decision | None:
         raise NotImplementedError
 

@@ -1,14 +1,21 @@
 """Thunder Road: Vendetta, base game (rules: shared/seeds/000_*.txt).
 
-Exports ``RULESET``, the one object the rest of the system uses.
+Exports ``RULESET``, the one object the rest of the system uses.  A
+``Vendetta`` is given its components (tiles, dice, tokens, vehicles, crews;
+by default the shipped data files, read when the first game is set up); a
+new game records them in its first event, and its fold takes them from
+there, so old games never depend on today's data files.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from ..core.errors import PositionError
 from ..core.protocol import Decision, Ruleset
 from ..core.rng import Rng
 from . import actions, events, rules, view
+from . import components as comp
 from .evolve import evolve
 from .model import State
 from .notation import TurnDriver
@@ -27,14 +34,40 @@ class Vendetta(Ruleset):
     state_type = State
     position_type = Position
 
+    def __init__(self, components: comp.Components | None = None):
+        super().__init__()
+        self._components = components
+        #: (state, its pending decision) of the last state this ruleset produced
+        #: or was asked about: states are immutable, so this only saves work
+        #: (re-execution asks for the decision of the state ``apply`` just made)
+        self._last: tuple = (None, None)
+
+    @property
+    def components(self) -> comp.Components:
+        """The components new games are set up with (the data files unless injected)."""
+        if self._components is None:
+            self._components = comp.default()
+        return self._components
+
     def initial_state(self) -> State:
         return State()
 
     def start(self, position: Position) -> list:
-        return rules.start(validate(position))
+        return rules.start(validate(position, self.components), self.components)
+
+    def restart(self, first_event) -> list:
+        """The set-up events again, with the components the game recorded
+        (``components.v1()`` for a game recorded before they were)."""
+        c = first_event.components
+        return rules.start(validate(first_event.position, c or comp.v1()), c)
 
     def pending(self, state: State) -> Decision | None:
-        return rules.pending(state)
+        last = self._last
+        if last[0] is state:
+            return last[1]
+        decision = rules.pending(state)
+        self._last = (state, decision)
+        return decision
 
     def decide(self, state: State, action, rng) -> list:
         return rules.decide(state, action, rng, self.check_legal)
@@ -43,7 +76,12 @@ class Vendetta(Ruleset):
         """As Ruleset.apply, without folding the events a second time."""
         if state.phase == "over":
             return super().apply(state, action)  # raises the game-over RuleViolation
-        return rules.resolve(state, action, Rng.for_action(state.seed, state.version), self.check_legal)
+        last = self._last
+        known = last[1] if last[0] is state else None
+        after, events, decision = rules.resolve(state, action, Rng.for_action(state.seed, state.version),
+                                                self.check_legal, known)
+        self._last = (after, decision)
+        return after, events
 
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
@@ -69,10 +107,18 @@ class Vendetta(Ruleset):
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
         seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
-        return validate(Position(players=seats, seed=seed, road=road))
+        return validate(Position(players=seats, seed=seed, road=road), self.components)
 
     def position_from_dict(self, data: dict) -> Position:
-        return from_dict(data)
+        return from_dict(data, self.components)
+
+    def decode_state(self, data: bytes | str) -> State:
+        """A stored state; one saved before states carried their components
+        (an old snapshot) is upcast with ``components.v1()``."""
+        state = super().decode_state(data)
+        if state.components is None and state.phase != "new":
+            state = msgspec.structs.replace(state, components=comp.v1())
+        return state
 
     def describe(self, event) -> str:
         return events.describe(event)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core import geometry
-from . import components as comp
 from .model import Space, State, Vehicle
 
 SIZE_ORDER = {"S": 1, "M": 2, "L": 3}
@@ -32,17 +31,17 @@ def start_space(lane: int) -> Space:
 
 
 def rear_y(state: State) -> int:
-    return comp.HALF * state.road[0].index
+    return state.components.half * state.road[0].index
 
 
 def front_y(state: State) -> int:
     """The first half-space beyond the lead tile."""
-    return comp.HALF * (state.road[-1].index + 1)
+    return state.components.half * (state.road[-1].index + 1)
 
 
 def on_board(state: State, space: Space) -> bool:
     lane, y = space
-    return 0 <= lane < comp.LANES and rear_y(state) <= y < front_y(state)
+    return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)
 
 
 def tile_terrain(state: State, space: Space) -> str:
@@ -53,17 +52,18 @@ def tile_terrain(state: State, space: Space) -> str:
     if state.fill == "road":
         return "road"
     lane, y = space
-    index = y // comp.HALF
+    c = state.components
+    index = y // c.half
     tile = state.road[index - state.road[0].index]
-    row = (y - comp.HALF * index - lane % 2) // 2
-    return comp.default().sides[tile.side].terrain[row][lane]
+    row = (y - c.half * index - lane % 2) // 2
+    return c.sides[tile.side].terrain[row][lane]
 
 
 def terrain(state: State, space: Space) -> str:
     """The terrain a vehicle meets: ``offboard``, ``start``, a revealed road or
     mud token's terrain, or the tile's terrain."""
     lane, y = space
-    if not 0 <= lane < comp.LANES:
+    if not 0 <= lane < state.components.lanes:
         return "offboard"
     if state.road and y < rear_y(state):
         if state.road[0].index == 0 and y >= rear_y(state) - 2:
@@ -150,7 +150,7 @@ def is_motorcycle(state: State, oid: str) -> bool:
 
 def crew_of(state: State, name: str):
     """The crew data of player ``name``."""
-    return comp.default().crews[player(state, name).crew]
+    return state.components.crews[player(state, name).crew]
 
 
 def live_players(state: State) -> list[str]:

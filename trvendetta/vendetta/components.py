@@ -1,14 +1,18 @@
-"""Component data for Vendetta: tiles, dice faces, token mixes, crews.
+"""Component data for Vendetta: tiles, dice faces, token mixes, vehicles, crews.
 
-Loaded from ``trvendetta/data/vendetta/`` and validated at start-up; a
-malformed file raises :class:`DataError` naming the file and the line or
-field.  The engine never hard-codes a die face or a token count.
+Loaded from ``trvendetta/data/vendetta/`` and validated when a game is set
+up; a malformed file raises :class:`DataError` naming the file and the line
+or field.  The engine never hard-codes a die face, a token count, a vehicle's
+size or the lane count: a game's components ride in its first event
+(``GameStarted.components``) and live in its state, so folding a game never
+reads these files and editing them never changes an old game.  Games
+recorded before that carry no components and fold with :data:`V1` (the data
+as it was, frozen in ``components_v1.py``).
 """
 
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -22,9 +26,9 @@ HALF = 2 * ROWS  # half-spaces per tile
 
 TERRAIN_SYMBOLS = {".": "road", ":": "offroad", "~": "mud", "#": "impassable", "*": "road", "+": "offroad"}
 HAZARD_SYMBOLS = {"*": 0, "+": 0, "2": 2, "3": 3, "4": 4}
-SIZES = {"small": "S", "medium": "M", "large": "L"}
-#: vehicle kinds other than the three car sizes (which are their own kinds)
-VEHICLE_KINDS = ("motorcycle",)
+SIZES = {"small": "S", "medium": "M", "large": "L"}  # a crew's size names -> the size letters
+SIZE_LETTERS = ("S", "M", "L")  # the sizes of the shot die and the slam rules
+FACINGS = ("F", "FR", "BR", "B", "BL", "FL")  # a vehicle may face any of the six directions
 DIE_NAMES = ("movement", "road", "shot", "slam", "direction", "stunt")
 HAZARD_KINDS = ("road", "mud", "oil-slick", "mine", "wreckage")
 DAMAGE_KINDS = ("dent", "skid-FL", "skid-FR", "skid-BL", "skid-BR", "shrapnel", "dazed", "blast-off")
@@ -47,11 +51,21 @@ class Die(msgspec.Struct, frozen=True):
     faces: tuple[str, ...]
 
 
+class VehicleKind(msgspec.Struct, frozen=True):
+    """A kind of vehicle: its size (S, M or L: shots and slams) and how many
+    spaces it takes in a line (1 for a car; 3 for a Big Rig, cab first)."""
+
+    name: str
+    size: str
+    sections: int = 1
+
+
 class Crew(msgspec.Struct, frozen=True):
-    """A crew as data: its vehicles (names; for cars the name is the size),
+    """A crew as data: its vehicles (names; for cars the name is the kind),
     how many movement dice it rolls and which die, the vehicle kind and size
     when every vehicle shares one (the Final Five's motorcycles), how many
-    damage tokens make a vehicle inoperable, and how often one may coast."""
+    damage tokens make a vehicle inoperable, and how often one may coast.
+    A vehicle's size and sections come from its kind (``Components.vehicles``)."""
 
     name: str
     vehicles: tuple[str, ...]
@@ -65,9 +79,6 @@ class Crew(msgspec.Struct, frozen=True):
     def kind_of(self, vehicle: str) -> str:
         return self.kind or vehicle
 
-    def size_of(self, vehicle: str) -> str:
-        return SIZES[self.size or vehicle]
-
 
 class Components(msgspec.Struct, frozen=True):
     sides: dict[str, TileSide]
@@ -75,6 +86,14 @@ class Components(msgspec.Struct, frozen=True):
     hazards: dict[str, int]
     damage: dict[str, int]
     crews: dict[str, Crew]
+    vehicles: dict[str, VehicleKind] = {}
+    lanes: int = LANES
+    rows: int = ROWS  # rows of spaces per tile
+
+    @property
+    def half(self) -> int:
+        """Half-spaces per tile (a tile of ``rows`` rows holds ``2 * rows``)."""
+        return 2 * self.rows
 
     def tiles(self) -> dict[int, tuple[str, str]]:
         """Physical tiles: number -> its two side names."""
@@ -210,10 +229,27 @@ def _mix(data: dict, section: str, kinds: tuple[str, ...], file: str) -> dict[st
     return {k: mix.get(k, 0) for k in kinds}
 
 
-def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], dict[str, int], dict[str, Crew]]:
+def parse_vehicles(data: dict, file: str = "tokens.toml") -> dict[str, VehicleKind]:
+    """The ``[vehicles.KIND]`` tables: ``size`` (S, M or L) and ``sections``."""
+    kinds = {}
+    for name, kind in data.get("vehicles", {}).items():
+        if not isinstance(kind, dict) or kind.get("size") not in SIZE_LETTERS:
+            raise DataError(file, f"vehicles.{name}.size", f"must be one of {', '.join(SIZE_LETTERS)}")
+        sections = kind.get("sections", 1)
+        if not isinstance(sections, int) or not 1 <= sections <= 3:
+            raise DataError(file, f"vehicles.{name}.sections", "must be an integer 1-3")
+        kinds[name] = VehicleKind(name, kind["size"], sections)
+    if not kinds:
+        raise DataError(file, "vehicles", "missing table: no vehicle kinds")
+    return kinds
+
+
+def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], dict[str, int], dict[str, Crew],
+                                                                  dict[str, VehicleKind]]:
     data = _toml(text, file)
     hazards = _mix(data, "hazard", HAZARD_KINDS, file)
     damage = _mix(data, "damage", DAMAGE_KINDS, file)
+    kinds = parse_vehicles(data, file)
     crews = {}
     for name, crew in data.get("crews", {}).items():
         unknown = set(crew) - {"vehicles", "dice", "die", "kind", "size", "slots", "coast"}
@@ -225,12 +261,14 @@ def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], 
             raise DataError(file, f"crews.{name}", "give both 'kind' and 'size', or neither (cars)")
         if size is not None and size not in SIZES:
             raise DataError(file, f"crews.{name}.size", f"{size!r}; one of {', '.join(SIZES)}")
-        if kind is not None and kind not in VEHICLE_KINDS:
-            raise DataError(file, f"crews.{name}.kind", f"{kind!r}; known: {', '.join(VEHICLE_KINDS)}")
+        if kind is not None and kind not in kinds:
+            raise DataError(file, f"crews.{name}.kind", f"{kind!r}; known: {', '.join(kinds)}")
+        if kind is not None and SIZES[size] != kinds[kind].size:
+            raise DataError(file, f"crews.{name}.size", f"{size!r}, but a {kind} is size {kinds[kind].size}")
         if not isinstance(vehicles, list) or not vehicles or len(set(vehicles)) != len(vehicles):
             raise DataError(file, f"crews.{name}.vehicles", "must list the crew's vehicles, each once")
-        if kind is None and any(v not in SIZES for v in vehicles):
-            raise DataError(file, f"crews.{name}.vehicles", f"must list vehicle kinds among {', '.join(SIZES)}")
+        if kind is None and any(v not in kinds for v in vehicles):
+            raise DataError(file, f"crews.{name}.vehicles", f"must list vehicle kinds among {', '.join(kinds)}")
         if not all(isinstance(v, str) and v.isalnum() and v.islower() for v in vehicles):
             raise DataError(file, f"crews.{name}.vehicles", "vehicle names are lower-case letters and digits")
         if not isinstance(crew.get("dice"), int) or not 1 <= crew["dice"] <= 8:
@@ -243,7 +281,7 @@ def parse_tokens(text: str, file: str = "tokens.toml") -> tuple[dict[str, int], 
                            crew.get("slots", 2), crew.get("coast", 2))
     if "cars" not in crews:
         raise DataError(file, "crews.cars", "missing the base car crew")
-    return hazards, damage, crews
+    return hazards, damage, crews, kinds
 
 
 def load(folder: Path | None = None) -> Components:
@@ -256,11 +294,11 @@ def load(folder: Path | None = None) -> Components:
 
     sides = parse_tiles(read("tiles.txt"))
     dice = parse_dice(read("dice.toml"))
-    hazards, damage, crews = parse_tokens(read("tokens.toml"))
+    hazards, damage, crews, vehicles = parse_tokens(read("tokens.toml"))
     for crew in crews.values():
         if crew.die not in dice:
             raise DataError("tokens.toml", f"crews.{crew.name}.die", f"{crew.die!r} is not a die in dice.toml")
-    comps = Components(sides, dice, hazards, damage, crews)
+    comps = Components(sides, dice, hazards, damage, crews, vehicles)
     tiles = comps.tiles()
     for number, names in tiles.items():
         if len(names) != 2:
@@ -270,7 +308,15 @@ def load(folder: Path | None = None) -> Components:
     return comps
 
 
-@lru_cache(maxsize=1)
 def default() -> Components:
-    """The shipped components, loaded once."""
+    """The shipped components, read from the data files (at set-up only: a
+    game's rules and fold take its components from its first event)."""
     return load()
+
+
+def v1() -> Components:
+    """The components of every game recorded before its first event carried
+    them: the data files as they were at version 1, frozen as code."""
+    from .components_v1 import V1
+
+    return V1

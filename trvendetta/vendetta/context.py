@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from ..core.errors import ScriptError
 from ..core.rng import Rng
-from . import components as comp
 from .evolve import evolve
 from .model import State
 
@@ -46,7 +45,7 @@ class Ctx:
         queue = self.state.script.get(die, ())
         if queue:
             return queue[0], True
-        return self.rng.pick(comp.default().dice[die].faces), False
+        return self.rng.pick(self.state.components.dice[die].faces), False
 
     def roll_movement(self, n: int, die: str = "movement") -> tuple[tuple[int, ...], int]:
         """Roll ``n`` movement dice of a crew's ``die`` (scripted values come from
@@ -54,7 +53,7 @@ class Ctx:
         queue = self.state.script.get("movement", ())
         scripted = min(n, len(queue))
         values = [int(v) for v in queue[:scripted]]
-        faces = comp.default().dice[die].faces
+        faces = self.state.components.dice[die].faces
         values += [int(self.rng.pick(faces)) for _ in range(n - scripted)]
         return tuple(values), scripted
 

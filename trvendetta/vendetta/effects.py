@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from ..core import geometry
 from . import board as b
-from . import components as comp
 from . import events as ev
 from .context import Ctx, GameEnds, Suspend
 
@@ -68,7 +67,7 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if terrain == "start" and not (not b.is_wreck(oid) and b.vehicle(s, oid).start):
         terrain = "rear"  # only cars that have not entered the road yet move in the starting area
     if terrain in ("offboard", "beyond", "rear"):
-        side = "at the side" if not 0 <= to[0] < comp.LANES else "at the rear"
+        side = "at the side" if not 0 <= to[0] < s.components.lanes else "at the rear"
         eliminate(ctx, oid, f"left the road {side}")
         return STOP
     is_car = not b.is_wreck(oid)
@@ -294,11 +293,11 @@ def scroll(ctx: Ctx, oid: str) -> None:
     (hazards on all its hazard spaces)."""
     s = ctx.state
     lead, rear = s.road[-1], s.road[0]
-    hi = comp.HALF * (rear.index + 1)
+    c = s.components
+    hi = c.half * (rear.index + 1)
     for v in s.vehicles:
         if v.at is not None and v.at[1] < hi:
             eliminate(ctx, v.id, "on the rear piece when it was removed")
-    c = comp.default()
     sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
     ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
     # a player whose last car went with the rear piece is out now, before a new
@@ -348,10 +347,11 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
     available = sum(s.hazard_pile.values()) - unknown
     taken = {t.at for t in s.tokens}
     spaces = []
-    for lane, row, need in comp.default().sides[side].hazards:
+    c = s.components
+    for lane, row, need in c.sides[side].hazards:
         if players is not None and need > players:
             continue
-        space = (lane, comp.HALF * index + 2 * row + lane % 2)
+        space = (lane, c.half * index + 2 * row + lane % 2)
         if space in taken or len(spaces) >= available:
             continue
         spaces.append(b.nm(space))

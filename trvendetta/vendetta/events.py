@@ -11,14 +11,22 @@ from __future__ import annotations
 from typing import Union
 
 from ..core.events import BaseEvent, GameOver, PlayerOut, TurnEnded
+from .components import Components
 from .position import Position
 
 _Event = BaseEvent  # the shared base; the shared end-of-turn/game events are imported above
 
 
-class GameStarted(_Event, tag="game-started"):
+class GameStarted(_Event, tag="game-started", omit_defaults=True):
+    """The set-up position and the components the game is played with.
+
+    ``components`` is None (and absent from the JSON) in games recorded
+    before the components rode here; those fold with ``components.v1()``.
+    """
+
     position: Position
     rules_version: str
+    components: Components | None = None
 
 
 class RoadLaid(_Event, tag="road-laid"):

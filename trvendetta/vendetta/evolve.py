@@ -65,7 +65,7 @@ def _count(pile: dict[str, int], kind: str, delta: int) -> dict[str, int]:
 @handles(ev.GameStarted)
 def _started(state: State, e: ev.GameStarted) -> State:
     pos = e.position
-    c = comp.default()
+    c = e.components if e.components is not None else comp.v1()  # the upcast of a game recorded before
     players = tuple(
         Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
     )
@@ -74,16 +74,17 @@ def _started(state: State, e: ev.GameStarted) -> State:
     vehicles = []
     for i, (p, vid, name) in enumerate(all_ids):
         setup = listed.get(vid)
-        lane = (i * comp.LANES) // len(all_ids)
+        lane = (i * c.lanes) // len(all_ids)
         crew = c.crews[p.crew]
-        kind, size = crew.kind_of(name), crew.size_of(name)
+        kind = crew.kind_of(name)
+        size, sections = c.vehicles[kind].size, c.vehicles[kind].sections
         if (setup is None and pos.first_piece == 0) or (setup is not None and setup.at == "start"):
-            v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True)
+            v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True, sections=sections)
         elif setup is None or setup.at == "eliminated":
-            v = Vehicle(vid, p.name, kind, size, None, status="eliminated")
+            v = Vehicle(vid, p.name, kind, size, None, status="eliminated", sections=sections)
         else:  # a space; number 0 ("c0") is the starting area's space in that lane
             at = sq(setup.at)
-            v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0)
+            v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0, sections=sections)
         if setup is not None and v.status != "eliminated":
             inoperable = len(setup.damage) >= crew.slots
             v = replace(
@@ -134,6 +135,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
         road_die=pos.road_die,
         wreck_counter=len(wrecks),
         script=script,
+        components=c,
     )
 
 
@@ -436,7 +438,8 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
 
 @handles(ev.TileRemoved)
 def _tile_removed(state: State, e: ev.TileRemoved) -> State:
-    lo, hi = comp.HALF * e.index, comp.HALF * (e.index + 1)
+    half = state.components.half
+    lo, hi = half * e.index, half * (e.index + 1)
     pile = state.hazard_pile
     tokens = []
     for t in state.tokens:

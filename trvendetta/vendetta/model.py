@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import msgspec
 
+from .components import Components
+
 Space = tuple[int, int]
 
 
@@ -24,7 +26,10 @@ class Player(msgspec.Struct, frozen=True):
 
 
 class Vehicle(msgspec.Struct, frozen=True):
-    """A car (or, later, another land vehicle).  ``at`` is None once eliminated.
+    """A land vehicle, described by its kind's data (``components.vehicles``):
+    ``kind``, ``size`` (S, M, L), ``sections`` (spaces it takes in a line, the
+    front one at ``at``) and ``facing`` (any of the six directions; a step
+    or a die direction turns with it).  ``at`` is None once eliminated.
 
     ``start`` is True while the car waits in the starting area, in which case
     ``at`` is its lane's virtual space just behind the rear tile (number 0).
@@ -41,6 +46,7 @@ class Vehicle(msgspec.Struct, frozen=True):
     damage: tuple[str, ...] = ()
     moved: bool = False
     momentum: int = 0
+    sections: int = 1
 
 
 class Wreck(msgspec.Struct, frozen=True):
@@ -141,3 +147,5 @@ class State(msgspec.Struct, frozen=True):
     winner: str | None = None
     end_reason: str | None = None
     script: dict[str, tuple[str, ...]] = {}
+    #: the game's components, from its first event (None only before it)
+    components: Components | None = None

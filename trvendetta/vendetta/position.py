@@ -91,9 +91,10 @@ class Position(_Strict):
     script: Script = Script()
 
 
-def validate(pos: Position, components: comp.Components | None = None) -> Position:
-    """Check a position against the rules; returns it unchanged or raises PositionError."""
-    c = components or comp.default()
+def validate(pos: Position, components: comp.Components) -> Position:
+    """Check a position against the rules and the game's components; returns
+    it unchanged or raises PositionError."""
+    c = components
     check_seats("vendetta", pos.ruleset, pos.players, "Vendetta", seed=pos.seed)
     n = len(pos.players)
     names = [p.name for p in pos.players]
@@ -139,7 +140,7 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         raise PositionError("fill", f"{pos.fill!r}; the only fill is 'road'")
     if pos.first_piece and len(pos.road) != 3:
         raise PositionError("first_piece", "needs the road's three tile sides")
-    low, top = 8 * pos.first_piece + 1, 8 * pos.first_piece + 24
+    low, top = c.rows * pos.first_piece + 1, c.rows * (pos.first_piece + 3)
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
     for crew in ("finalfive",):
         if sum(1 for p in pos.players if p.crew == crew) > 1:
@@ -153,8 +154,8 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
         if v.id in seen_ids:
             raise PositionError(f"{f}.id", f"{v.id} listed twice")
         seen_ids.add(v.id)
-        if v.facing not in ("F", "B"):
-            raise PositionError(f"{f}.facing", f"{v.facing!r}; a car on the road faces F or B")
+        if v.facing not in comp.FACINGS:
+            raise PositionError(f"{f}.facing", f"{v.facing!r}; a vehicle faces one of {', '.join(comp.FACINGS)}")
         crew = c.crews[ids[v.id].crew]
         if crew.kind == "motorcycle":
             if len(v.damage) > 1 or any(t != "minor" for t in v.damage):
@@ -167,26 +168,26 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
                     raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
         if not 0 <= v.momentum <= crew.coast:
             raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {crew.coast}")
-        in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at) is not None)
+        in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at, c.lanes) is not None)
         if in_start and pos.first_piece:
             raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
         if not in_start and v.at != "eliminated":
-            space = _on_road(v.at, f"{f}.at", top, low)
+            space = _on_road(v.at, f"{f}.at", top, low, c.lanes)
             if space in occupied:
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
             occupied[space] = v.id
     for i, w in enumerate(pos.wrecks):
-        space = _on_road(w.at, f"wrecks[{i}].at", top, low)
+        space = _on_road(w.at, f"wrecks[{i}].at", top, low, c.lanes)
         if space in occupied:
             raise PositionError(f"wrecks[{i}].at", f"{w.at} is already occupied by {occupied[space]}")
         occupied[space] = "a wreck"
     for i, t in enumerate(pos.terrain):
-        _on_road(t.at, f"terrain[{i}].at", top, low)
+        _on_road(t.at, f"terrain[{i}].at", top, low, c.lanes)
         if t.kind not in ("road", "offroad", "mud", "impassable"):
             raise PositionError(f"terrain[{i}].kind", f"{t.kind!r}; one of road, offroad, mud, impassable")
     token_spaces = set()
     for i, t in enumerate(pos.tokens or ()):
-        space = _on_road(t.at, f"tokens[{i}].at", top, low)
+        space = _on_road(t.at, f"tokens[{i}].at", top, low, c.lanes)
         if space in token_spaces:
             raise PositionError(f"tokens[{i}].at", f"two tokens on {t.at}")
         token_spaces.add(space)
@@ -219,7 +220,7 @@ def validate(pos: Position, components: comp.Components | None = None) -> Positi
             raise PositionError(f"choppers[{i}].owner", f"two choppers for {ch.owner}; a player has one")
         owners.add(ch.owner)
         if ch.at is not None:
-            _on_road(ch.at, f"choppers[{i}].at", top, low)
+            _on_road(ch.at, f"choppers[{i}].at", top, low, c.lanes)
     s = pos.script
     checks = (
         ("slam", s.slam, c.dice["slam"].faces), ("direction", s.direction, c.dice["direction"].faces),
@@ -239,24 +240,24 @@ def _die(value: int) -> str:
     return str(value) if abs(value) < 10**6 else "a number that large"
 
 
-def _start_lane(text: str) -> int | None:
+def _start_lane(text: str, lanes: int) -> int | None:
     """The lane of a starting-area space name (number 0: ``c0``), else None."""
     try:
         lane, y = geometry.parse(text)
     except Exception:
         return None
-    return lane if geometry.number((lane, y)) == 0 and 0 <= lane < comp.LANES else None
+    return lane if geometry.number((lane, y)) == 0 and 0 <= lane < lanes else None
 
 
-def _on_road(text: str, field: str, top: int, low: int = 1) -> tuple[int, int]:
+def _on_road(text: str, field: str, top: int, low: int, lanes: int) -> tuple[int, int]:
     space = parse_space(text, field)
     lane = space[0]
     num = geometry.number(space)
-    if not 0 <= lane < comp.LANES or not low <= num <= top:
-        raise PositionError(field, f"{text} is off the road (lanes a-f, spaces {low}-{top})")
+    if not 0 <= lane < lanes or not low <= num <= top:
+        raise PositionError(field, f"{text} is off the road (lanes a-{chr(96 + lanes)}, spaces {low}-{top})")
     return space
 
 
-def from_dict(data: dict) -> Position:
+def from_dict(data: dict, components: comp.Components) -> Position:
     """Decode (strictly) and validate a position read from TOML or JSON."""
-    return validate(decode_position(data, Position))
+    return validate(decode_position(data, Position), components)

@@ -28,16 +28,18 @@ RULES_VERSION = "1"
 
 
 # ------------------------------------------------------------------ set-up
-def start(position: Position) -> list:
-    """Every set-up event of a new game, from a validated position.
+def start(position: Position, components: comp.Components | None) -> list:
+    """Every set-up event of a new game, from a position validated against
+    ``components``, which the first event records (None: a game recorded
+    before components were, re-executed with ``components.v1()``).
 
     Rules (set-up): road assembly (rear piece is a starting piece, two more
     drawn), hazards by player count, initiative (lowest total first, ties
     reroll), the first road die, then round 1 begins.
     """
     ctx = Ctx(State(), Rng.for_action(position.seed, 0))
-    ctx.emit(ev.GameStarted(position, RULES_VERSION))
-    c = comp.default()
+    ctx.emit(ev.GameStarted(position, RULES_VERSION, components))
+    c = ctx.state.components
     tiles = c.tiles()
     if position.road:
         road = list(position.road)
@@ -98,21 +100,8 @@ def _roll_dice(ctx: Ctx, name: str) -> None:
 
 
 # --------------------------------------------------------- the decision
-_memo: tuple = (None, None)  # (state, its decision): states are immutable, so this only saves work
-
-
 def pending(state: State) -> Decision | None:
     """The decision the game waits for, or None (over, or an automatic step)."""
-    global _memo
-    memo = _memo
-    if memo[0] is state:
-        return memo[1]
-    decision = _pending(state)
-    _memo = (state, decision)
-    return decision
-
-
-def _pending(state: State) -> Decision | None:
     if state.phase != "playing":
         return None
     if state.slam is not None and state.slam.chooser is not None and state.slam.choose:
@@ -211,13 +200,13 @@ def _chopper_spaces(state: State) -> list[str]:
     """Air Attack: any empty space of the road (no vehicle, wreck or chopper)."""
     busy = {v.at for v in state.vehicles if v.at is not None and not v.start}
     busy |= {w.at for w in state.wrecks} | b.chopper_spaces(state)
-    return [name for space, name in _road_spaces(b.rear_y(state), b.front_y(state)) if space not in busy]
+    return [name for space, name in _road_spaces(b.rear_y(state), b.front_y(state), state.components.lanes) if space not in busy]
 
 
 @lru_cache(maxsize=64)
-def _road_spaces(lo: int, hi: int) -> tuple[tuple[tuple[int, int], str], ...]:
+def _road_spaces(lo: int, hi: int, lanes: int) -> tuple[tuple[tuple[int, int], str], ...]:
     """Every space of the road between half-spaces ``lo`` and ``hi``, with its name."""
-    return tuple(((lane, y), b.nm((lane, y))) for y in range(lo, hi) for lane in range(comp.LANES)
+    return tuple(((lane, y), b.nm((lane, y))) for y in range(lo, hi) for lane in range(lanes)
                  if (lane + y) % 2 == 0)
 
 
@@ -265,22 +254,27 @@ def decide(state: State, action, rng: Rng, check) -> list:
     return resolve(state, action, rng, check)[1]
 
 
-def resolve(state: State, action, rng: Rng, check) -> tuple[State, list]:
+def resolve(state: State, action, rng: Rng, check, decision: Decision | None = None
+            ) -> tuple[State, list, Decision | None]:
     """Like :func:`decide`, also returning the state the events fold to (the
-    context folded each event as it was emitted, so folding again is waste)."""
-    decision = pending(state)
+    context folded each event as it was emitted, so folding again is waste)
+    and that state's pending decision (``_advance`` found it to stop there).
+    ``decision``, when given, is ``pending(state)``, already known."""
+    if decision is None:
+        decision = pending(state)
     if decision is None or action not in decision.options:
         explain(state, action)
         check(state, action)  # raises the generic RuleViolation
     ctx = Ctx(state, rng)
+    after: Decision | None = None
     try:
         _resolve(ctx, decision, action)
-        _advance(ctx)
+        after = _advance(ctx)
     except Suspend:
-        pass  # a slam waits for its reroll answer; who is out is settled once it resolves
+        after = pending(ctx.state)  # a slam waits for its reroll answer; who is out is settled once it resolves
     except GameEnds:
         pass
-    return ctx.state, ctx.events
+    return ctx.state, ctx.events, after
 
 
 def _resolve(ctx: Ctx, decision: Decision, action) -> None:
@@ -387,13 +381,16 @@ def _settle(ctx: Ctx) -> None:
         fx.end_for_last_player(ctx)
 
 
-def _advance(ctx: Ctx) -> None:
-    """Take every automatic step until a decision is pending or the game ends."""
+def _advance(ctx: Ctx) -> Decision | None:
+    """Take every automatic step until a decision is pending (returned) or the game ends."""
     while True:
         _settle(ctx)
         s = ctx.state
-        if s.phase == "over" or pending(s) is not None:
-            return
+        if s.phase == "over":
+            return None
+        decision = pending(s)
+        if decision is not None:
+            return decision
         t = s.turn
         if t is None:
             _next_turn(ctx)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from . import board as b
-from . import components as comp
 from .actions import describe_action
 from .model import State
 from .rules import pending
@@ -53,22 +52,23 @@ def board(state: State) -> dict:
     final piece), the lane of each car still in the starting area, and each
     vehicle's damage tokens in their slots."""
     terrain: dict[str, list[str]] = {"offroad": [], "mud": [], "impassable": []}
+    c = state.components
     for tile in state.road:
-        lo = comp.HALF * tile.index
-        for y in range(lo, lo + comp.HALF):
-            for lane in range(y % 2, comp.LANES, 2):
+        lo = c.half * tile.index
+        for y in range(lo, lo + c.half):
+            for lane in range(y % 2, c.lanes, 2):
                 kind = b.tile_terrain(state, (lane, y))
                 if kind in terrain:
                     terrain[kind].append(b.nm((lane, y)))
     laid = state.final_piece is not None and any(t.index == state.final_piece for t in state.road)
     return {
-        "lanes": comp.LANES,
+        "lanes": c.lanes,
         "grid": "hex",
         "default_terrain": "road",
         "terrain": {k: v for k, v in terrain.items() if v},
         "command_board": True,
         "marks": [],
-        "finish_after": 8 * state.final_piece + 8 if laid else None,
+        "finish_after": c.rows * (state.final_piece + 1) if laid else None,
         "start_area": {v.id: chr(97 + v.at[0]) for v in state.vehicles if v.start and v.at is not None},
         "damage": {v.id: list(v.damage) for v in state.vehicles if v.damage},
     }
@@ -105,14 +105,15 @@ def render(state: State, color: bool = False) -> str:
     wrecks = {w.at for w in state.wrecks}
     choppers = {c.at: c.owner for c in state.choppers if c.at is not None}
     tokens = {t.at: t for t in state.tokens}
-    lines = ["       " + "".join(f"{chr(97 + i)}   " for i in range(comp.LANES))]
+    c = state.components
+    lines = ["       " + "".join(f"{chr(97 + i)}   " for i in range(c.lanes))]
     for tile in reversed(state.road):
-        lo = comp.HALF * tile.index
+        lo = c.half * tile.index
         marker = " (final piece)" if state.final_piece == tile.index else ""
-        lines.append(f"     --- {tile.side} (spaces {8 * tile.index + 1}-{8 * tile.index + 8}){marker} ---")
-        for y in range(lo + comp.HALF - 1, lo - 1, -1):
+        lines.append(f"     --- {tile.side} (spaces {c.rows * tile.index + 1}-{c.rows * tile.index + c.rows}){marker} ---")
+        for y in range(lo + c.half - 1, lo - 1, -1):
             cells = []
-            for lane in range(comp.LANES):
+            for lane in range(c.lanes):
                 if (lane + y) % 2:
                     cells.append("    ")
                     continue
