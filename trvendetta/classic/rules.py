@@ -505,5 +505,12 @@ class Classic(Ruleset):
 
         return TurnDriver(self, flags)
 
+    #: events that show something new beyond the rolls: a board laid from the pile, its wrecks
+    REVEALING_KINDS = frozenset({"board-linked", "wrecks-placed"})
+
+    def reveals(self, event) -> bool:
+        """Rolls and scripted outcomes (the default), and every newly laid board and its wrecks."""
+        return self.event_kind(event) in self.REVEALING_KINDS or super().reveals(event)
+
 
 __all__ = ["Classic"]
