@@ -29,6 +29,7 @@ COMMANDS = {
     "sim": "trvendetta.cli.sim:sim",
     "id": "trvendetta.cli.identity:id_",
     "store": "trvendetta.cli.store:store",
+    "tournament": "trvendetta.cli.tournament:tournament",
 }
 
 

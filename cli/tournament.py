@@ -1,0 +1,458 @@
+"""`trv tournament ...`: run a tournament from the CLI (thin: parse, call, print).
+
+The tournament's log is its own aggregate in the game store
+(``trvendetta.store.tournament``); pairing, places and standings are pure
+(``trvendetta.tournament``); results come only from verified records
+(``trvendetta.replays.tournament``); the read model and ratings are written
+with sqlite-utils (``trvendetta.store.tournament_read``).  See
+docs/tournament.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+from typing import Any
+
+import click
+
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+from trvendetta.core.rng import fresh_seed
+from trvendetta.tournament import events as tev
+from trvendetta.tournament import model
+from trvendetta.tournament.pairing import pair_next
+
+from .common import Session, bot_moves, echo_json, json_option, pass_session
+
+COLORS = ("red", "blue", "green", "yellow")
+
+
+def _log(session: Session) -> Any:
+    from trvendetta.store.tournament import TournamentLog
+
+    return TournamentLog(session.store())
+
+
+def _project(session: Session, name: str) -> list[dict]:
+    from trvendetta.store.tournament_read import project
+
+    return project(session.store(), _log(session), name)
+
+
+def _commit(session: Session, name: str, events: list[tev.TournamentEvent], version: int) -> model.State:
+    log = _log(session)
+    saved = log.append(name, version, events)
+    _project(session, name)
+    return saved.state
+
+
+def _pod(text: str) -> tuple[int, int]:
+    parts = text.split("-")
+    try:
+        lo, hi = (int(parts[0]), int(parts[-1])) if len(parts) in (1, 2) else (0, 0)
+    except ValueError:
+        lo = hi = 0
+    if not lo:
+        raise click.BadParameter(f"{text!r} is not a table size or range such as 3-4", param_hint="--pod-size")
+    return lo, hi
+
+
+def _scoring(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not points per place such as 4,2,1,0", param_hint="--scoring") from None
+
+
+def _round_of(state: model.State, given: int | None) -> int:
+    if given is not None:
+        return given
+    if not state.rounds:
+        raise TrvError("no round is paired yet; run `trv tournament pair NAME` first")
+    return state.rounds[-1].round
+
+
+@click.group(name="tournament")
+def tournament() -> None:
+    """Run a tournament: players, pods, pairings, results from verified
+    game records, standings with tie-breaks, ratings, one export file.
+
+    \b
+    Examples:
+      trv tournament new spring --rounds 4 --pod-size 3-4
+      trv tournament register spring ann bob cyd dee eve fay gus hal
+      trv tournament pair spring
+      trv tournament start spring --bots random
+      trv tournament report spring --table 1
+      trv tournament standings spring
+      trv tournament export spring -o spring.trvt && trv tournament verify spring.trvt
+    """
+
+
+@tournament.command(name="new")
+@click.argument("name")
+@click.option("--ruleset", default="vendetta", show_default=True, help="The game every table plays.")
+@click.option("--rounds", type=click.IntRange(1, 99), required=True, help="How many rounds.")
+@click.option("--pod-size", "pod", default="3-4", show_default=True, metavar="MIN-MAX",
+              help="Players per table (2 to 4); tables are as even as the count allows.")
+@click.option("--scoring", default="4,2,1,0", show_default=True, metavar="P1,P2,...",
+              help="Points for 1st, 2nd, ... place (a tie shares the better place's points).")
+@click.option("--seed", type=int, help="Seed of every pairing and of the games' dice (default: drawn and recorded).")
+@pass_session
+def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scoring: str, seed: int | None) -> None:
+    """Create a tournament (an append-only log in the game store).
+
+    \b
+    Examples:
+      trv tournament new spring --rounds 4
+      trv tournament new duel-cup --ruleset classic --rounds 3 --pod-size 2 --scoring 1,0 --seed 9
+    """
+    rules = rulesets.get(ruleset)
+    lo, hi = _pod(pod)
+    seed = fresh_seed(os.urandom(16)) if seed is None else seed
+    events = model.check_new(name, rules.name, rounds, lo, hi, _scoring(scoring), seed,
+                             rules.max_players, rules.min_players)
+    _log(session).create(name, events)
+    _project(session, name)
+    click.echo(f"tournament {name}: {rules.name}, {rounds} rounds, tables of {lo}-{hi}, scoring {scoring}, seed {seed}")
+
+
+@tournament.command(name="register")
+@click.argument("name")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--key", "keys", multiple=True, metavar="PLAYER=KEY",
+              help="Bind a player's seats to a public key (fair play): their results must then be signed.")
+@pass_session
+def register(session: Session, name: str, players: tuple[str, ...], keys: tuple[str, ...]) -> None:
+    """Enter players; after round 1 is paired this is a late entry, paired from the next round.
+
+    \b
+    Examples:
+      trv tournament register spring ann bob cyd dee eve fay
+      trv tournament register spring gus --key gus=ed25519:...   (fair play: gus's results must be signed)
+    """
+    bound: dict[str, str] = {}
+    for k in keys:
+        player, sep, key = k.partition("=")
+        if not sep or not key or player not in players:
+            raise click.BadParameter(f"{k!r} is not PLAYER=KEY for a player being registered", param_hint="--key")
+        bound[player] = key
+    loaded = _log(session).load(name)
+    events = model.check_register(loaded.state, players, bound)
+    _commit(session, name, events, loaded.version)
+    r = events[0].from_round  # type: ignore[attr-defined]
+    late = f" (late entry: paired from round {r})" if r > 1 else ""
+    click.echo(f"registered {', '.join(players)} in {name}{late}")
+
+
+@tournament.command(name="drop")
+@click.argument("name")
+@click.argument("player")
+@click.option("--by", "by", required=True, metavar="WHO", help="Who declared it (the player, or the organiser).")
+@pass_session
+def drop(session: Session, name: str, player: str, by: str) -> None:
+    """Drop a player: not paired from the next round on (a table already
+    paired still needs a result: report it, or `concede` / `no-show`).
+
+    \b
+    Examples:
+      trv tournament drop spring eve --by eve
+      trv tournament drop spring fay --by organiser
+    """
+    loaded = _log(session).load(name)
+    events = model.check_drop(loaded.state, player, by)
+    _commit(session, name, events, loaded.version)
+    click.echo(f"{player} dropped from {name} (from round {events[0].from_round}; declared by {by})")  # type: ignore[attr-defined]
+
+
+@tournament.command(name="pair")
+@click.argument("name")
+@json_option
+@pass_session
+def pair(session: Session, name: str, as_json: bool) -> None:
+    """Seat every active player at tables for the next round, with a reason per table.
+
+    Tables are as even as the count allows, repeat opponents are avoided where
+    the search finds a way, and seat order rotates so the first seat goes
+    round.  Seeded by the tournament's seed: the same log pairs the same way.
+
+    \b
+    Examples:
+      trv tournament pair spring
+      trv tournament pair spring --json
+    """
+    loaded = _log(session).load(name)
+    event = pair_next(loaded.state)
+    _commit(session, name, [event], loaded.version)
+    if as_json:
+        echo_json(event)
+        return
+    click.echo(f"{name} round {event.round}:")
+    for t in event.tables:
+        click.echo(f"  table {t.table}: {', '.join(t.players)}")
+        click.echo(f"      {t.reason}")
+
+
+def _game_seed(seed: int, round_: int, table: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"trvendetta-tournament:{seed}:{round_}:{table}".encode()).digest()[:8],
+                          "big") >> 1
+
+
+@tournament.command(name="start")
+@click.argument("name")
+@click.option("--round", "round_", type=int, help="The round (default: the last paired).")
+@click.option("--bot", "bots", multiple=True, metavar="PLAYER=KIND",
+              help="Seat a bot (random or greedy) for PLAYER (repeat).")
+@click.option("--bots", "all_bots", metavar="KIND", help="A bot in every seat (a simulated round).")
+@pass_session
+def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...], all_bots: str | None) -> None:
+    """Create the round's games, one per table (NAME-rR-tT), seats in table order.
+
+    Bot seats play at once; a game of bots only is played to the end.  Then
+    report each with `trv tournament report NAME --table T`.
+
+    \b
+    Examples:
+      trv tournament start spring
+      trv tournament start spring --round 2 --bot eve=greedy
+      trv tournament start spring --bots random
+    """
+    from trvendetta.bots import bot_names
+
+    loaded = _log(session).load(name)
+    state = loaded.state
+    r = model.check_start(state, _round_of(state, round_))
+    created = state.created
+    assert created is not None
+    seated = {p for t in r.tables for p in t.players}
+    kinds: dict[str, str] = {}
+    for b in bots:
+        player, sep, kind = b.partition("=")
+        if not sep or player not in seated or kind not in bot_names():
+            raise click.BadParameter(f"{b!r} is not PLAYER=KIND for a player of round {r.round} "
+                                     f"(KIND: {', '.join(bot_names())})", param_hint="--bot")
+        kinds[player] = kind
+    if all_bots is not None:
+        if all_bots not in bot_names():
+            raise click.BadParameter(f"{all_bots!r}: bots are {', '.join(bot_names())}", param_hint="--bots")
+        kinds = {p: kinds.get(p, all_bots) for p in seated}
+    store = session.store()
+    rules = rulesets.get(created.ruleset)
+    names = [f"{name}-r{r.round}-t{t.table}" for t in r.tables]
+    taken = [g for g in names if store.exists(g)]
+    if taken:
+        raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
+    games = []
+    for t, game in zip(r.tables, names):
+        seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
+        state0, events = rules.new_game(rules.default_position(seats, _game_seed(created.seed, r.round, t.table)))
+        mine = {p: k for p, k in kinds.items() if p in t.players}
+        end, moves = bot_moves(rules, state0, mine, len(events))
+        saved = store.create_game(game, rules.name, events, steps=[(m.action, m.events) for m in moves], bots=mine)
+        games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
+        status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
+        click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; {saved.version} events; {status})")
+    _commit(session, name, [tev.RoundStarted(r.round, tuple(games))], loaded.version)
+
+
+@tournament.command(name="report")
+@click.argument("name")
+@click.argument("game_or_record", required=False)
+@click.option("--table", "table", type=int, required=True, help="The table whose result this is.")
+@click.option("--round", "round_", type=int, help="The round (default: the last paired).")
+@pass_session
+def report(session: Session, name: str, game_or_record: str | None, table: int, round_: int | None) -> None:
+    """Count a table's result from a game record: a game in this store (default:
+    the one `start` created for the table) or a record file (`trv export`).
+
+    The record must verify (every action re-executed), have finished, and be
+    played by the table's players; places are read from it, never typed in.
+
+    \b
+    Examples:
+      trv tournament report spring --table 1
+      trv tournament report spring --table 2 spring-r1-t2
+      trv tournament report spring --round 1 --table 3 table3.trv
+    """
+    from trvendetta.replays.tournament import check_signatures, result_of_file, result_of_game
+
+    log = _log(session)
+    loaded = log.load(name)
+    state = loaded.state
+    r = _round_of(state, round_)
+    store = session.store()
+    source = game_or_record
+    if source is None:
+        rs = state.round(r)
+        t = rs.tables[table - 1] if rs is not None and 1 <= table <= len(rs.tables) else None
+        if t is None or not t.game:
+            raise TrvError(f"round {r} table {table} has no game from `start`; name the game or record file")
+        source = t.game
+    if os.path.isfile(source) and not store.exists(source):
+        with open(source, "rb") as fh:
+            result = result_of_file(store, fh.read(), source, r, table)
+    else:
+        result = result_of_game(store, source, r, table)
+    events = model.check_report(state, check_signatures(state, result))
+    _commit(session, name, events, loaded.version)
+    places = ", ".join(f"{p.place}. {p.player}" for p in sorted(result.places, key=lambda p: (p.place, p.player)))
+    click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events) - {places}")
+
+
+def _out(no_show: bool):
+    word = "no-show" if no_show else "concede"
+
+    @click.argument("name")
+    @click.argument("player")
+    @click.option("--table", "table", type=int, required=True, help="The player's table.")
+    @click.option("--round", "round_", type=int, help="The round (default: the last paired).")
+    @click.option("--by", "by", required=True, metavar="WHO", help="Who declared it (the player, or the organiser).")
+    @pass_session
+    def command(session: Session, name: str, player: str, table: int, round_: int | None, by: str) -> None:
+        loaded = _log(session).load(name)
+        r = _round_of(loaded.state, round_)
+        events = model.check_out(loaded.state, r, table, player, by, no_show)
+        state = _commit(session, name, events, loaded.version)
+        what = "did not show" if no_show else "conceded"
+        t = state.rounds[r - 1].tables[table - 1]
+        done = model.table_places(t)
+        tail = " - the table is decided" if done and t.reported is None else ""
+        click.echo(f"round {r} table {table}: {player} {what} (declared by {by}); last place{tail}")
+
+    what = "did not come to their table" if no_show else "conceded at their table"
+    command.__doc__ = (f"Record that PLAYER {what} (last place there), and who declared it.\n\n"
+                       f"    \b\n    Examples:\n      trv tournament {word} spring eve --table 2 --by organiser\n"
+                       f"      trv tournament {word} spring eve --round 1 --table 2 --by eve\n")
+    return click.command(name=word)(command)
+
+
+tournament.add_command(_out(False))
+tournament.add_command(_out(True))
+
+
+@tournament.command(name="standings")
+@click.argument("name")
+@json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of text.")
+@pass_session
+def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None:
+    """Standings: points by finishing place, the tie-breaks that order equal
+    points (opponents' points, head-to-head, cars left, then a seeded lot),
+    why each player is below the one above, and openskill ratings carried
+    across tournaments.  Also rewrites the read model tables.
+
+    \b
+    Examples:
+      trv tournament standings spring
+      trv tournament standings spring --csv > spring.csv
+      sqlite-utils query trv.sqlite "select rank, player, points, why from trv_tournament_standings" --table
+    """
+    rows = _project(session, name)
+    if as_json:
+        echo_json(rows)
+        return
+    cols = ["rank", "player", "points", "games", "places", "opponents_points", "head_to_head", "cars",
+            "rating_before", "rating", "dropped", "why"]
+    if as_csv:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        click.echo(buf.getvalue(), nl=False)
+        return
+    head = ("#", "PLAYER", "PTS", "GAMES", "PLACES", "OPP PTS", "H2H", "CARS", "RATING", "WHY")
+    table = [head]
+    for r in rows:
+        before = "new" if r["rating_before"] is None else f"{r['rating_before']:.2f}"
+        after = "-" if r["rating"] is None else f"{r['rating']:.2f}"
+        table.append((str(r["rank"]), r["player"] + (" (dropped)" if r["dropped"] else ""), str(r["points"]),
+                      str(r["games"]), r["places"] or "-", f"{r['opponents_points']:.2f}", str(r["head_to_head"]),
+                      str(r["cars"]), f"{before} -> {after}", r["why"]))
+    widths = [max(len(x[i]) for x in table) for i in range(len(head))]
+    for line in table:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+
+
+@tournament.command(name="list")
+@json_option
+@pass_session
+def list_(session: Session, as_json: bool) -> None:
+    """The tournaments in the store, oldest first.
+
+    \b
+    Examples:
+      trv tournament list
+      trv tournament list --json
+    """
+    log = _log(session)
+    rows = []
+    for n in log.names():
+        st = log.load(n).state
+        c = st.created
+        rows.append({"name": n, "ruleset": c.ruleset if c else "", "rounds": c.rounds if c else 0,
+                     "paired": len(st.rounds), "players": len(st.entrants)})
+    if as_json:
+        echo_json(rows)
+        return
+    for r in rows:
+        click.echo(f"{r['name']}: {r['ruleset']}, round {r['paired']} of {r['rounds']}, {r['players']} players")
+    if not rows:
+        click.echo("no tournaments yet; create one with `trv tournament new NAME --rounds N`")
+
+
+@tournament.command(name="export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE (default stdout).")
+@pass_session
+def export(session: Session, name: str, output: str | None) -> None:
+    """One file with the tournament's events, standings and every reported game's record.
+
+    \b
+    Examples:
+      trv tournament export spring -o spring.trvt
+      trv tournament export spring | gzip > spring.trvt.gz
+    """
+    from trvendetta.replays.tournament import export as build
+
+    log = _log(session)
+    log.verify(name)
+    text = build(session.store(), log, name)
+    if output:
+        with open(output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@tournament.command(name="verify")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@json_option
+def verify(file: str, as_json: bool) -> None:
+    """Check an export from the file alone: the tournament's hash chain, every
+    game re-executed, every result matched to its record and the standings
+    to the events.  Exit 1 with the first problem.
+
+    \b
+    Examples:
+      trv tournament verify spring.trvt
+      trv tournament verify spring.trvt --json
+    """
+    from trvendetta.replays.tournament import verify_export
+
+    with open(file, "rb") as fh:
+        done = verify_export(fh.read(), file)
+    if as_json:
+        echo_json(done)
+        return
+    click.echo(f"ok: tournament {done.name}, {done.events} events, {done.games} games re-executed, "
+               f"standings match (head {done.head[:16]}...)")
+    if done.standings:
+        top = done.standings[0]
+        click.echo(f"first: {top.player} with {top.points} points")
+
+
+COMMANDS = [tournament]

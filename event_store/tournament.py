@@ -1,0 +1,215 @@
+"""Tournaments in the game store: one event-sourced aggregate per tournament,
+beside the games, with the same guarantees (docs/tournament.md).
+
+Every record holds one tournament event as canonical JSON (``payload``,
+exactly the bytes ``trvendetta.tournament.events.encode`` gave), its tag
+(``kind``), a payload schema version and a hash chain link computed like a
+game's (``chain(previous, payload)``, from 64 zeros).  A command's events are
+saved in one transaction with the library's optimistic concurrency, so two
+organisers' commands cannot interleave; nothing is ever updated or deleted.
+
+Topics are explicit strings and must never change:
+
+| topic | what |
+|---|---|
+| ``trvendetta:tournament`` | the aggregate class |
+| ``trvendetta:tournament:created`` | version 1: ``name``, ``store_schema`` |
+| ``trvendetta:tournament:recorded`` | versions 2, 3, ...: one tournament event |
+
+The aggregate id is ``uuid5(tournament namespace, name)``, another namespace
+than games', so a tournament and a game may share a name.  This module uses
+only the eventsourcing application the :class:`GameStore` opened
+(``store.app``: save, repository, event store, notification log), never SQL
+on its tables, so it follows the store to any persistence module.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from trvendetta.tournament import events as tev
+from trvendetta.tournament import model
+
+from .aggregate import utc_now
+from .errors import ChainBroken, StoreError
+from .records import GENESIS, STORE_SCHEMA, chain
+
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://trvendetta/tournaments/")
+#: payload schema of the tournament events (raise it with an upcaster if one changes shape)
+EVENT_SCHEMA = 1
+
+
+def tournament_uuid(name: str) -> UUID:
+    return uuid5(_NAMESPACE, name)
+
+
+class TournamentNotFound(StoreError):
+    def __init__(self, name: str, known: list[str]):
+        text = f"no tournament {name!r} in this store"
+        text += "; tournaments: " + ", ".join(known[:10]) if known else \
+            "; create one with `trv tournament new NAME --rounds N`"
+        super().__init__(text)
+
+
+class TournamentExists(StoreError):
+    def __init__(self, name: str):
+        super().__init__(f"a tournament called {name!r} already exists; choose another name")
+
+
+class TournamentMovedOn(StoreError):
+    def __init__(self, name: str):
+        super().__init__(f"tournament {name!r} moved on since this command loaded it; run the command again")
+
+
+class Tournament(Aggregate):
+    """A tournament: its name, head hash, event count and folded state."""
+
+    TOPIC = "trvendetta:tournament"
+
+    class Event(Aggregate.Event):
+        TOPIC = "trvendetta:tournament:event"
+        create_timestamp = staticmethod(utc_now)
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "trvendetta:tournament:created"
+        name: str
+        store_schema: int
+
+    class Recorded(Event):
+        TOPIC = "trvendetta:tournament:recorded"
+        kind: str
+        schema: int
+        payload: str
+        hash: str
+
+        def apply(self, t: "Tournament") -> None:
+            t.count += 1
+            t.head = self.hash
+            t.state = model.evolve(t.state, tev.decode(self.payload))
+
+    def __init__(self, name: str, store_schema: int):
+        self.name = name
+        self.store_schema = store_schema
+        self.count = 0
+        self.head = GENESIS
+        self.state = model.State()
+
+    def record(self, event: tev.TournamentEvent) -> None:
+        payload = tev.encode(event)
+        self.trigger_event(self.Recorded, kind=tev.kind(event), schema=EVENT_SCHEMA, payload=payload.decode(),
+                           hash=chain(self.head, payload))
+
+
+class TournamentLoaded(NamedTuple):
+    name: str
+    state: model.State
+    version: int  # number of tournament events
+    head: str
+
+
+class TournamentRecord(NamedTuple):
+    """One stored tournament event, numbered from 1."""
+
+    number: int
+    kind: str
+    schema: int
+    payload: bytes  # canonical JSON, exactly as hashed
+    hash: str
+    previous: str
+    recorded_at: datetime | None
+
+
+class TournamentLog:
+    """Create, load, append to, list and check tournaments in a GameStore."""
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.app = store.app
+
+    def create(self, name: str, events: list[tev.TournamentEvent]) -> TournamentLoaded:
+        agg = Tournament._create(Tournament.Created, id=tournament_uuid(name), name=name,
+                                 store_schema=STORE_SCHEMA)
+        for event in events:
+            agg.record(event)
+        try:
+            self.app.save(agg)
+        except IntegrityError:
+            raise TournamentExists(name) from None
+        return self._loaded(agg)
+
+    def append(self, name: str, expected_version: int, events: list[tev.TournamentEvent]) -> TournamentLoaded:
+        """Append a command's events atomically; TournamentMovedOn if another
+        command appended since ``expected_version``."""
+        agg = self._get(name)
+        if agg.count != expected_version:
+            raise TournamentMovedOn(name)
+        for event in events:
+            agg.record(event)
+        try:
+            self.app.save(agg)
+        except IntegrityError:
+            raise TournamentMovedOn(name) from None
+        return self._loaded(agg)
+
+    def load(self, name: str) -> TournamentLoaded:
+        return self._loaded(self._get(name))
+
+    def exists(self, name: str) -> bool:
+        return bool(list(self.app.events.get(tournament_uuid(name), limit=1)))
+
+    def records(self, name: str) -> list[TournamentRecord]:
+        """Every stored tournament event, with its chain link, numbered from 1."""
+        if not self.exists(name):
+            raise TournamentNotFound(name, self.names())
+        out: list[TournamentRecord] = []
+        previous = GENESIS
+        for env in self.app.events.get(tournament_uuid(name), gt=Tournament.INITIAL_VERSION):
+            out.append(TournamentRecord(env.originator_version - Tournament.INITIAL_VERSION, env.kind, env.schema,
+                                        env.payload.encode(), env.hash, previous, env.timestamp))
+            previous = env.hash
+        return out
+
+    def verify(self, name: str) -> str:
+        """Recompute the hash chain from the stored bytes; the head, or ChainBroken."""
+        head = GENESIS
+        for r in self.records(name):
+            expected = chain(head, r.payload)
+            if r.hash != expected:
+                raise ChainBroken(f"tournament {name}", r.number, expected, r.hash)
+            head = r.hash
+        return head
+
+    def names(self) -> list[str]:
+        """Every tournament, oldest first: the ``Created`` records in the
+        notification log, selected by topic by the recorder (so the games'
+        records are not read)."""
+        recorder = self.app.recorder
+        names: list[str] = []
+        start: int | None = None
+        while True:
+            batch = recorder.select_notifications(start, 1000, topics=[Tournament.Created.TOPIC],
+                                                  inclusive_of_start=start is None)
+            if not batch:
+                break
+            names.extend(self.app.mapper.to_domain_event(n).name for n in batch)
+            start = batch[-1].id
+        return names
+
+    def _get(self, name: str) -> Tournament:
+        try:
+            return self.app.repository.get(tournament_uuid(name))
+        except AggregateNotFoundError:
+            raise TournamentNotFound(name, self.names()) from None
+        except msgspec.ValidationError as exc:
+            raise StoreError(f"tournament {name!r}: a stored event does not decode: {exc}") from None
+
+    @staticmethod
+    def _loaded(agg: Tournament) -> TournamentLoaded:
+        return TournamentLoaded(agg.name, agg.state, agg.count, agg.head)

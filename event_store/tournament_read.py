@@ -1,0 +1,173 @@
+"""The tournaments' read model: standings, tables and ratings as plain SQLite
+tables written with sqlite-utils, so ``sqlite-utils query`` (and datasette)
+open them directly.  Ratings are openskill's Plackett-Luce over finishing
+order, carried from one tournament to the next.
+
+Every table is a projection: ``project(log, name)`` rewrites one
+tournament's rows (and every rating) from the stored events in one
+transaction, so it is idempotent and a lost write heals at the next command.
+
+| table | one row per | columns |
+|---|---|---|
+| ``trv_tournaments`` | tournament | name, ruleset, rounds, rounds_paired, pod_min, pod_max, scoring, players, status, events, head |
+| ``trv_tournament_standings`` | tournament and player | tournament, rank, player, points, games, places, opponents_points, head_to_head, cars, lot, dropped, why, rating_before, rating, mu, sigma |
+| ``trv_tournament_seats`` | seat at a table | tournament, round, table_no, seat, player, place, points, outcome, declared_by, game, reason |
+| ``trv_ratings`` | player | player, mu, sigma, rating, games, tournaments, last_tournament |
+
+``rating`` is the conservative ordinal ``mu - 3 * sigma`` (openskill's
+``ordinal()``), rounded to two decimals.
+
+sqlite-utils and openskill are imported here only, and this module only by
+tournament commands: ``trv show`` never pays for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import sqlite_utils
+from openskill.models import PlackettLuce
+
+from trvendetta.tournament import events as tev
+from trvendetta.tournament import model
+from trvendetta.tournament.standings import decided, standings
+
+TOURNAMENTS = "trv_tournaments"
+STANDINGS = "trv_tournament_standings"
+SEATS = "trv_tournament_seats"
+RATINGS = "trv_ratings"
+
+
+class Rating(msgspec.Struct, frozen=True):
+    mu: float
+    sigma: float
+    games: int = 0
+    tournaments: tuple[str, ...] = ()
+
+    @property
+    def ordinal(self) -> float:
+        return round(self.mu - 3 * self.sigma, 2)
+
+
+def rate(results: list[tuple[str, list[tuple[str, int]]]], before: dict[str, Rating] | None = None
+         ) -> dict[str, Rating]:
+    """Fold openskill Plackett-Luce over games: (tournament, [(player, place)])
+    in order; ``before`` are the ratings carried in."""
+    pl = PlackettLuce()
+    ratings = dict(before or {})
+    for tournament, places in results:
+        if len(places) < 2:
+            continue
+        teams = []
+        for p, _ in places:
+            r = ratings.get(p)
+            teams.append([pl.rating(mu=r.mu, sigma=r.sigma, name=p) if r else pl.rating(name=p)])
+        new = pl.rate(teams, ranks=[place for _, place in places])
+        for (p, _), [r] in zip(places, new):
+            old = ratings.get(p)
+            seen = old.tournaments if old else ()
+            ratings[p] = Rating(r.mu, r.sigma, (old.games if old else 0) + 1,
+                                seen if tournament in seen else (*seen, tournament))
+    return ratings
+
+
+def states(log: Any) -> list[model.State]:
+    """Every tournament's folded state, oldest first."""
+    return [log.load(n).state for n in log.names()]
+
+
+def carried_ratings(all_states: list[model.State], upto: str | None = None) -> tuple[dict[str, Rating], dict]:
+    """Ratings after every tournament (oldest first); with ``upto``, also the
+    ratings just before that tournament (the second value)."""
+    ratings: dict[str, Rating] = {}
+    before: dict[str, Rating] = {}
+    for st in all_states:
+        if st.name == upto:
+            before = dict(ratings)
+        ratings = rate([(st.name, list(g.places)) for g in decided(st)], ratings)
+    return ratings, before
+
+
+def database(store: Any) -> sqlite_utils.Database:
+    """The read model's database: the store's SQLite file (in memory for an in-memory store)."""
+    db = getattr(store, "_tournament_read_db", None)
+    if db is None:
+        db = sqlite_utils.Database(store.path) if store.path is not None else sqlite_utils.Database(memory=True)
+        store._tournament_read_db = db
+    return db
+
+
+def project(store: Any, log: Any, name: str) -> list[dict]:
+    """Rewrite ``name``'s rows and every rating from the events; returns its standings rows."""
+    all_states = states(log)
+    loaded = log.load(name)
+    state = loaded.state
+    ratings, before = carried_ratings(all_states, name)
+    # the rating each player had at the end of this tournament
+    after, _ = carried_ratings(all_states[: [s.name for s in all_states].index(name) + 1])
+    created = state.created
+    assert created is not None
+    standing_rows = []
+    for s in standings(state):
+        row = msgspec.to_builtins(s)
+        row["places"] = ",".join(map(str, s.places))
+        b, a = before.get(s.player), after.get(s.player)
+        row.update(tournament=name, rating_before=b.ordinal if b else None, rating=a.ordinal if a else None,
+                   mu=round(a.mu, 4) if a else None, sigma=round(a.sigma, 4) if a else None)
+        standing_rows.append(row)
+    seat_rows = []
+    for r in state.rounds:
+        for t in r.tables:
+            places = model.table_places(t)
+            outs = {p: (how, by) for p, how, by in t.out}
+            for i, p in enumerate(t.players, 1):
+                place = places.get(p) if places else None
+                how, by = outs.get(p, ("played" if place else "pending", ""))
+                seat_rows.append({
+                    "tournament": name, "round": r.round, "table_no": t.table, "seat": i, "player": p,
+                    "place": place, "points": model.points_for(created.scoring, place) if place else None,
+                    "outcome": how, "declared_by": by,
+                    "game": t.reported.game if t.reported else t.game, "reason": t.reason,
+                })
+    paired = len(state.rounds)
+    done = paired == created.rounds and model.round_complete(state.rounds[-1])
+    status = "finished" if done else (f"round {paired}" if paired else "registering")
+    tournament_row = {
+        "name": name, "ruleset": created.ruleset, "rounds": created.rounds, "rounds_paired": paired,
+        "pod_min": created.pod_min, "pod_max": created.pod_max, "scoring": ",".join(map(str, created.scoring)),
+        "players": len(state.entrants), "status": status, "events": loaded.version, "head": loaded.head,
+    }
+    rating_rows = [{"player": p, "mu": round(r.mu, 4), "sigma": round(r.sigma, 4), "rating": r.ordinal,
+                    "games": r.games, "tournaments": len(r.tournaments),
+                    "last_tournament": r.tournaments[-1] if r.tournaments else None}
+                   for p, r in sorted(ratings.items())]
+    db = database(store)
+    with db.atomic():  # one transaction (sqlite-utils nests its own writes as savepoints)
+        db[TOURNAMENTS].insert(tournament_row, pk="name", replace=True)
+        for table, pk in ((STANDINGS, ("tournament", "player")), (SEATS, ("tournament", "round", "table_no", "seat"))):
+            if db[table].exists():
+                db.execute(f"DELETE FROM [{table}] WHERE tournament = ?", [name])
+        if standing_rows:
+            db[STANDINGS].insert_all(standing_rows, pk=("tournament", "player"), replace=True,
+                                     columns={"rating_before": float, "rating": float, "mu": float, "sigma": float})
+        if seat_rows:
+            db[SEATS].insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
+                                 columns={"place": int, "points": int})
+        if db[RATINGS].exists():
+            db.execute(f"DELETE FROM [{RATINGS}]")
+        if rating_rows:
+            db[RATINGS].insert_all(rating_rows, pk="player", replace=True)
+    return standing_rows
+
+
+def read_standings(store: Any, name: str) -> list[dict]:
+    """The standings rows of ``name`` as stored in the read model, by rank."""
+    db = database(store)
+    if not db[STANDINGS].exists():
+        return []
+    return list(db.query(f"SELECT * FROM [{STANDINGS}] WHERE tournament = ? ORDER BY rank", [name]))
+
+
+__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "Rating", "rate", "project", "read_standings",
+           "carried_ratings", "database", "tev"]

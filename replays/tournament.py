@@ -1,0 +1,273 @@
+"""A tournament's results from verified game records, and its export file.
+
+``result_of_game`` / ``result_of_file`` turn a game record into a
+``ResultReported`` only after the record verified (every action re-executed
+by ``replays.audit``) and the game has finished; the finishing places are
+read from the live events (``trvendetta.tournament.places``).
+
+The export is one text file (docs/tournament.md)::
+
+    % trvendetta tournament 1
+    [Tournament "spring"]
+    [Ruleset "vendetta"]
+    [Events "31"]
+    [Head "<hash of the last tournament event>"]
+    [Games "12"]
+
+    % tournament events
+    1 <hash> {"type":"tournament-created",...}
+    ...
+    % standings
+    {"rank":1,"player":"ann",...}        one JSON line per player
+    % game 48213                          the byte length of the record after it
+    % trvendetta record 1                 a game record exactly as `trv export` writes it
+    ...
+    % end
+    % end tournament
+
+``verify_export`` re-checks everything from the file alone: the tournament
+chain, every game record by re-execution, every result against its record
+(same game, head and places) and the standings against the events.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from trvendetta import rulesets
+from trvendetta.core.errors import TrvError
+from trvendetta.store import GENESIS, chain
+from trvendetta.tournament import events as tev
+from trvendetta.tournament import model
+from trvendetta.tournament.places import finishing_places, running_cars
+from trvendetta.tournament.standings import Standing, standings
+
+from . import audit
+from . import record as fmt
+from .walker import Visitor, Walker
+
+MAGIC = "% trvendetta tournament 1"
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+class ResultRefused(TrvError):
+    """A game record that cannot be a table's result."""
+
+
+class _Outs(Visitor):
+    """Collects who went out, and in which live action (retractions undone)."""
+
+    needs_event_state = False
+
+    def __init__(self) -> None:
+        self.outs: list[tuple[int, str, int]] = []  # (action's first event, player, event number)
+
+    def on_event(self, walker: Walker, record: Any, event: Any) -> None:
+        if walker.ruleset.event_kind(event) == "player-out":
+            self.outs.append((walker.groups[-1].first, event.player, record.number))
+
+    def on_retraction(self, walker: Walker, record: Any, retraction: Any, group: Any) -> None:
+        self.outs = [o for o in self.outs if not group.first <= o[2] <= group.last]
+
+
+def _places(ruleset: Any, records: Any) -> tuple[Any, tuple[tev.Place, ...], str]:
+    outs = _Outs()
+    walker = Walker(ruleset, [outs]).walk(records)
+    state = walker.state
+    players = [p.get("name", "") for p in ruleset.view(state).get("players", [])]
+    places = finishing_places(players, ruleset.winner(state), [(g, p) for g, p, _ in outs.outs],
+                              {p: running_cars(state, p) for p in players})
+    return state, places, str(getattr(state, "end_reason", "") or "")
+
+
+def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any
+            ) -> tev.ResultReported:
+    if verified.note:
+        raise ResultRefused(f"game {game}: {verified.note}")
+    state, places, end = _places(ruleset, records)
+    if not ruleset.is_over(state):
+        raise ResultRefused(f"game {game} has not finished ({verified.events} events; "
+                            f"{audit.result_text(ruleset, state)}); report it when it is over")
+    if not places:
+        raise ResultRefused(f"game {game} names no players")
+    return tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end)
+
+
+def result_of_game(store: Any, game: str, round_: int, table: int) -> tev.ResultReported:
+    """Re-execute a stored game; its result if it verified and finished."""
+    try:
+        verified = audit.verify_game(store, game)
+    except audit.AuditError as exc:
+        first = str(exc).split("\n")[0]
+        raise ResultRefused(f"game {game} does not verify ({first}); its result cannot count") from None
+    ruleset = rulesets.get(store.header(game).ruleset)
+    return _result(round_, table, game, ruleset, verified, store.events(game))
+
+
+def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> tev.ResultReported:
+    """Re-execute a record file; import the game into the store (so exports
+    hold it) and return its result if it verified and finished."""
+    try:
+        gf = audit.read_file(data, source)
+        if gf.kind != "record":
+            raise ResultRefused(f"{source} is a turn packet; a result needs the whole game record")
+        verified = audit.verify_file(gf)
+    except (audit.AuditError, fmt.FileError) as exc:
+        first = str(exc).split("\n")[0]
+        raise ResultRefused(f"{source} does not verify ({first}); its result cannot count") from None
+    ruleset = rulesets.get(gf.header.ruleset)
+    result = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records))
+    game = gf.header.game
+    if store.exists(game):
+        mine = store.events(game, decode=False)
+        if not mine or mine[0].hash != result.game_id or mine[-1].hash != result.head:
+            raise ResultRefused(f"this store has another game called {game} (or it moved on); "
+                                "import the record under another name with `trv import --name`, then report that")
+    else:
+        audit.import_file(store, gf)
+    return result
+
+
+def check_signatures(state: model.State, result: tev.ResultReported) -> tev.ResultReported:
+    """Where seats are bound to keys (a player registered with ``--key``), the
+    record must be signed by them.  Fair play (issue 11) brings signed actions;
+    until this trv can check a signature, such a result is refused rather
+    than counted unsigned.  The hook: replace this check with the signature
+    verification and set ``signed=True``."""
+    keyed = [e.name for e in state.entrants if e.key and e.name in {p.player for p in result.places}]
+    if keyed:
+        raise ResultRefused(f"{', '.join(keyed)} registered with a key, so the record must be signed by them, "
+                            "and this trv cannot check signatures yet (fair play, issue 11)")
+    return result
+
+
+# -------------------------------------------------------------------- export
+def _tag(key: str, value: Any) -> str:
+    return f"[{key} {msgspec.json.encode(str(value)).decode()}]"
+
+
+def export(store: Any, log: Any, name: str) -> str:
+    """The tournament's events, standings and every reported game's record, as one file."""
+    records = log.records(name)
+    state = model.fold(tev.decode(r.payload) for r in records)
+    games = [t.reported for r in state.rounds for t in r.tables if t.reported is not None]
+    created = state.created
+    lines = [MAGIC, _tag("Tournament", name), _tag("Ruleset", created.ruleset if created else ""),
+             _tag("Events", len(records)), _tag("Head", records[-1].hash if records else GENESIS),
+             _tag("Games", len(games)), "", "% tournament events"]
+    lines += [f"{r.number} {r.hash} {r.payload.decode()}" for r in records]
+    lines.append("% standings")
+    lines += [msgspec.json.encode(s).decode() for s in standings(state)]
+    out = "\n".join(lines) + "\n"
+    for g in games:
+        text = audit.export(store, g.game)
+        out += f"% game {len(text.encode())}\n" + text
+    return out + "% end tournament\n"
+
+
+class Exported(msgspec.Struct, frozen=True):
+    name: str
+    events: int
+    head: str
+    games: int
+    standings: tuple[Standing, ...]
+
+
+_LINE = re.compile(rb"^([1-9][0-9]{0,8}) ([0-9a-f]{64}) (\{.*\})$")
+_GAME = re.compile(rb"^% game ([1-9][0-9]{0,9})$")
+_TAGL = re.compile(r'^\[([A-Za-z]{1,30}) ("(?:[^"\\]|\\.)*")\]$')
+
+
+class ExportBroken(TrvError):
+    """A tournament export that does not verify."""
+
+
+def verify_export(data: bytes, source: str = "file") -> Exported:
+    """Check a tournament export from the file alone (see the module docstring)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ExportBroken(f"{source}: {len(data)} bytes; an export may be at most {MAX_FILE_BYTES}")
+    pos = 0
+
+    def line() -> bytes:
+        nonlocal pos
+        end = data.find(b"\n", pos)
+        if end < 0:
+            raise ExportBroken(f"{source}: ends in the middle of a line; the file was cut or edited")
+        text, pos = data[pos:end], end + 1
+        return text
+
+    if line() != MAGIC.encode():
+        raise ExportBroken(f"{source}: the first line is not {MAGIC!r}: not a tournament export")
+    tags: dict[str, str] = {}
+    while (text := line()) != b"":
+        m = _TAGL.match(text.decode("utf-8", "replace"))
+        if not m:
+            raise ExportBroken(f"{source}: header line {text[:60]!r} is not [Key \"value\"]")
+        tags[m.group(1)] = msgspec.json.decode(m.group(2), type=str)
+    if line() != b"% tournament events":
+        raise ExportBroken(f"{source}: no '% tournament events' line after the header")
+    state, head, number = model.State(), GENESIS, 0
+    while (text := line()) != b"% standings":
+        m = _LINE.match(text)
+        if not m:
+            raise ExportBroken(f"{source}: tournament event {number + 1}: {text[:60]!r} is not 'NUMBER HASH EVENT'")
+        number += 1
+        if int(m.group(1)) != number:
+            raise ExportBroken(f"{source}: tournament event numbered {int(m.group(1))}, expected {number}")
+        if chain(head, m.group(3)) != m.group(2).decode():
+            raise ExportBroken(f"{source}: tournament event {number}: the hash does not follow from event "
+                               f"{number - 1} and this event's content: it was changed")
+        head = m.group(2).decode()
+        try:
+            event = tev.decode(m.group(3))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ExportBroken(f"{source}: tournament event {number}: {exc}") from None
+        if tev.encode(event) != m.group(3):
+            raise ExportBroken(f"{source}: tournament event {number} is not canonical JSON")
+        state = model.evolve(state, event)
+    if tags.get("Events") != str(number) or tags.get("Head") != head or tags.get("Tournament") != state.name:
+        raise ExportBroken(f"{source}: the header's Tournament/Events/Head do not match the events "
+                           f"({state.name}, {number}, {head[:16]}...)")
+    claimed: list[bytes] = []
+    while not (text := line()).startswith(b"% game ") and text != b"% end tournament":
+        claimed.append(text)
+    records: dict[str, tuple[audit.Verified, Any]] = {}
+    while text != b"% end tournament":
+        m = _GAME.match(text)
+        if not m:
+            raise ExportBroken(f"{source}: {text[:60]!r} is not a '% game BYTES' line")
+        size = int(m.group(1))
+        body = data[pos:pos + size]
+        pos += size
+        if len(body) != size:
+            raise ExportBroken(f"{source}: a game record is cut short")
+        try:
+            gf = audit.read_file(body, f"{source} (game {len(records) + 1})")
+            verified = audit.verify_file(gf)
+        except TrvError as exc:
+            raise ExportBroken(f"{source}: a game record does not verify: {str(exc).splitlines()[0]}") from None
+        records[gf.records[0].hash if gf.records else GENESIS] = (verified, gf)
+        text = line()
+    if pos != len(data):
+        raise ExportBroken(f"{source}: text after '% end tournament'")
+    reported = [t.reported for r in state.rounds for t in r.tables if t.reported is not None]
+    for res in reported:
+        found = records.get(res.game_id)
+        if found is None:
+            raise ExportBroken(f"{source}: round {res.round} table {res.table}: the record of game {res.game} "
+                               "is not in the file")
+        verified, gf = found
+        ruleset = rulesets.get(gf.header.ruleset)
+        _, places, _ = _places(ruleset, list(gf.records))
+        if verified.head != res.head or places != res.places:
+            raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result does not match the "
+                               f"record of game {res.game} (head or finishing places differ)")
+    if len(records) != len(reported):
+        raise ExportBroken(f"{source}: {len(records)} game records for {len(reported)} reported results")
+    table = standings(state)
+    if [msgspec.json.encode(s) for s in table] != claimed:
+        raise ExportBroken(f"{source}: the standings in the file are not the ones the events give")
+    return Exported(state.name, number, head, len(reported), tuple(table))

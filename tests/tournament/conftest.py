@@ -1,0 +1,32 @@
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+
+
+class Trv:
+    """Run `trv` in-process against one database; ``code=1`` expects a one-line error."""
+
+    def __init__(self, db: Path):
+        self.db = db
+        self.runner = CliRunner()
+        self.env = {"TRV_GAME": None, "TRV_DB": None, "NO_COLOR": "1"}
+
+    def __call__(self, *args: str, code: int = 0):
+        result = self.runner.invoke(cli, ["--db", str(self.db), *args], env=self.env, catch_exceptions=False)
+        assert result.exit_code == code, (args, result.exit_code, result.stdout, result.stderr)
+        if code == 1:
+            assert "Traceback" not in result.stderr
+            assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+        return result
+
+    def json(self, *args: str):
+        return json.loads(self(*args, "--json").stdout)
+
+
+@pytest.fixture
+def trv(tmp_path):
+    return Trv(tmp_path / "trv.sqlite")

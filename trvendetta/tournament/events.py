@@ -1,0 +1,151 @@
+"""The tournament vocabulary: what an organiser's log records, as frozen,
+tagged msgspec structs (stable ``type`` tags: they are stored and must never
+change).
+
+A tournament is its own event-sourced aggregate: its state is the fold of
+these events (:mod:`.model`).  No event carries a typed-in result: a table's
+result is :class:`ResultReported`, made only from a game record that
+verified by re-execution, or a :class:`Conceded` / :class:`NoShow` that says
+who declared it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+import msgspec
+
+#: a player's or tournament's name: letters, digits, '-' and '_' (a seat name in a game)
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]*$")]
+Hash = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+Round = Annotated[int, msgspec.Meta(ge=1, le=99)]
+TableNo = Annotated[int, msgspec.Meta(ge=1, le=999)]
+
+
+class TournamentEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every tournament event."""
+
+
+class TournamentCreated(TournamentEvent, tag="tournament-created"):
+    """A tournament: its game, its number of rounds, the table sizes allowed,
+    the points for each finishing place (1st, 2nd, ...) and the pairing seed."""
+
+    name: Name
+    ruleset: str
+    rounds: Round
+    pod_min: Annotated[int, msgspec.Meta(ge=2, le=4)]
+    pod_max: Annotated[int, msgspec.Meta(ge=2, le=4)]
+    scoring: tuple[int, ...]
+    seed: int
+
+
+class PlayerRegistered(TournamentEvent, tag="player-registered"):
+    """A player entered; ``from_round`` is the first round they can be paired
+    in (1, or a later round for a late entry).  ``key`` is the player's public
+    key where seats are bound to keys (fair play, issue 11); "" when not."""
+
+    player: Name
+    from_round: Round
+    key: str = ""
+
+
+class PlayerDropped(TournamentEvent, tag="player-dropped"):
+    """A player left: not paired from ``from_round`` on; ``declared_by`` said so."""
+
+    player: Name
+    from_round: Round
+    declared_by: Name
+
+
+class Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One table of a round: its players in seat order (seat 1 first) and why."""
+
+    table: TableNo
+    players: tuple[Name, ...]
+    reason: str
+
+
+class RoundPaired(TournamentEvent, tag="round-paired"):
+    """The tables of round ``round``, found from ``seed`` (so reproducible)."""
+
+    round: Round
+    seed: int
+    tables: tuple[Table, ...]
+
+
+class TableGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    table: TableNo
+    game: str
+    game_id: Hash  # the hash of the game's event 1: the same game in every database
+
+
+class RoundStarted(TournamentEvent, tag="round-started"):
+    """``trv tournament start`` created a game for each table of the round."""
+
+    round: Round
+    games: tuple[TableGame, ...]
+
+
+class Place(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A player's finishing place in one game (1 is best; equal places tie)
+    and the cars they still had running at the end (a tie-break)."""
+
+    player: Name
+    place: Annotated[int, msgspec.Meta(ge=1, le=4)]
+    cars: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class ResultReported(TournamentEvent, tag="result-reported"):
+    """A table's result, read from a game record that verified (every action
+    re-executed) and had finished: which game (its id and head hash) and
+    every player's place in it."""
+
+    round: Round
+    table: TableNo
+    game: str
+    game_id: Hash
+    head: Hash
+    events: int
+    places: tuple[Place, ...]
+    end: str = ""  # the game's own reason for ending
+    signed: bool = False  # the record's actions were signed by the seats' keys (fair play)
+
+
+class Conceded(TournamentEvent, tag="player-conceded"):
+    """``player`` conceded at their table; ``declared_by`` said so.  A player
+    who concedes takes the last place at the table."""
+
+    round: Round
+    table: TableNo
+    player: Name
+    declared_by: Name
+
+
+class NoShow(TournamentEvent, tag="no-show"):
+    """``player`` did not come to their table; ``declared_by`` said so.  Last place."""
+
+    round: Round
+    table: TableNo
+    player: Name
+    declared_by: Name
+
+
+Event = Union[TournamentCreated, PlayerRegistered, PlayerDropped, RoundPaired, RoundStarted, ResultReported,
+              Conceded, NoShow]
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Event)
+
+
+def encode(event: TournamentEvent) -> bytes:
+    """Canonical JSON of an event (fixed field order, tagged by ``type``)."""
+    return _encoder.encode(event)
+
+
+def decode(data: bytes | str) -> Event:
+    """Decode one stored event strictly (unknown fields and bad values refused)."""
+    return _decoder.decode(data)
+
+
+def kind(event: TournamentEvent) -> str:
+    return type(event).__struct_config__.tag
