@@ -297,8 +297,9 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
     else:
         result = result_of_game(store, source, r, table)
     events = model.check_report(state, check_signatures(state, result))
-    _commit(session, name, events, loaded.version)
-    places = ", ".join(f"{p.place}. {p.player}" for p in sorted(result.places, key=lambda p: (p.place, p.player)))
+    after = _commit(session, name, events, loaded.version)
+    final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
+    places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))
     click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events) - {places}")
 
 
