@@ -123,8 +123,10 @@ def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scorin
 @tournament.command(name="register")
 @click.argument("name")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--key", "keys", multiple=True, metavar="PLAYER=KEY",
-              help="Bind a player's seats to a public key (fair play): their results must then be signed.")
+@click.option("--key", "keys", multiple=True, metavar="PLAYER=FINGERPRINT|FILE",
+              help="Bind a player's seats to their public key (a file or the key `trv id show` prints, or a "
+                   "local identity; docs/fair-play.md): their games are then signed by them, and a result "
+                   "counts only from a record they signed.")
 @pass_session
 def register(session: Session, name: str, players: tuple[str, ...], keys: tuple[str, ...]) -> None:
     """Enter players; after round 1 is paired this is a late entry, paired from the next round.
@@ -132,14 +134,16 @@ def register(session: Session, name: str, players: tuple[str, ...], keys: tuple[
     \b
     Examples:
       trv tournament register spring ann bob cyd dee eve fay
-      trv tournament register spring gus --key gus=ed25519:...   (fair play: gus's results must be signed)
+      trv tournament register spring gus --key gus=gus.pub     (gus's games must be signed by gus)
     """
     bound: dict[str, str] = {}
     for k in keys:
         player, sep, key = k.partition("=")
         if not sep or not key or player not in players:
             raise click.BadParameter(f"{k!r} is not PLAYER=KEY for a player being registered", param_hint="--key")
-        bound[player] = key
+        from .identity import resolve_key
+
+        bound[player] = resolve_key(player, key)
     loaded = _log(session).load(name)
     events = model.check_register(loaded.state, players, bound)
     _commit(session, name, events, loaded.version)
@@ -196,6 +200,15 @@ def pair(session: Session, name: str, as_json: bool) -> None:
         click.echo(f"      {t.reason}")
 
 
+def _charter(bound: dict[str, str]) -> str:
+    """The game's charter binding the keyed players' seats (docs/fair-play.md); "" for none."""
+    if not bound:
+        return ""
+    from trvendetta.store import Charter, encode_charter
+
+    return encode_charter(Charter(bound))
+
+
 def _game_seed(seed: int, round_: int, table: int) -> int:
     return int.from_bytes(hashlib.sha256(f"trvendetta-tournament:{seed}:{round_}:{table}".encode()).digest()[:8],
                           "big") >> 1
@@ -211,8 +224,10 @@ def _game_seed(seed: int, round_: int, table: int) -> int:
 def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...], all_bots: str | None) -> None:
     """Create the round's games, one per table (NAME-rR-tT), seats in table order.
 
-    Bot seats play at once; a game of bots only is played to the end.  Then
-    report each with `trv tournament report NAME --table T`.
+    Bot seats play at once; a game of bots only is played to the end.  The
+    seats of players registered with a key are bound to it (the game's
+    charter), so they play with `trv turn --as PLAYER` and sign.  Then report
+    each with `trv tournament report NAME --table T`.
 
     \b
     Examples:
@@ -245,13 +260,20 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
     taken = [g for g in names if store.exists(g)]
     if taken:
         raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
+    keyed = {e.name: e.key for e in state.entrants if e.key and e.name in seated}
+    botted = sorted(set(keyed) & set(kinds))
+    if botted:
+        raise click.BadParameter(f"{', '.join(botted)} registered with a key; a bot cannot sign for them",
+                                 param_hint="--bot")
     games = []
     for t, game in zip(r.tables, names):
         seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
         state0, events = rules.new_game(rules.default_position(seats, _game_seed(created.seed, r.round, t.table)))
         mine = {p: k for p, k in kinds.items() if p in t.players}
         end, moves = bot_moves(rules, state0, mine, len(events))
-        saved = store.create_game(game, rules.name, events, steps=[(m.action, m.events) for m in moves], bots=mine)
+        charter = _charter({p: keyed[p] for p in t.players if p in keyed})
+        saved = store.create_game(game, rules.name, events, steps=[(m.action, m.events) for m in moves], bots=mine,
+                                  charter=charter)
         games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
         status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
         click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; {saved.version} events; {status})")
@@ -293,14 +315,16 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
         source = t.game
     if os.path.isfile(source) and not store.exists(source):
         with open(source, "rb") as fh:
-            result = result_of_file(store, fh.read(), source, r, table)
+            checked = result_of_file(store, fh.read(), source, r, table)
     else:
-        result = result_of_game(store, source, r, table)
-    events = model.check_report(state, check_signatures(state, result))
+        checked = result_of_game(store, source, r, table)
+    result = check_signatures(state, checked)
+    events = model.check_report(state, result)
     after = _commit(session, name, events, loaded.version)
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))
-    click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events) - {places}")
+    signed = f"; signed by {', '.join(sorted(checked.bound))}" if result.signed else ""
+    click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events{signed}) - {places}")
 
 
 def _out(no_show: bool):

@@ -33,13 +33,13 @@ chain, every game record by re-execution, every result against its record
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
-from trvendetta.store import GENESIS, chain
+from trvendetta.store import GENESIS, chain, decode_charter
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 from trvendetta.tournament.places import finishing_places, running_cars
@@ -47,7 +47,8 @@ from trvendetta.tournament.standings import Standing, standings
 
 from . import audit
 from . import record as fmt
-from .walker import Visitor, Walker
+from .signatures import fingerprint
+from .walker import Visitor, Walker  # noqa: F401  (Walker: the visitor hooks' type)
 
 MAGIC = "% trvendetta tournament 1"
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -73,9 +74,10 @@ class _Outs(Visitor):
         self.outs = [o for o in self.outs if not group.first <= o[2] <= group.last]
 
 
-def _places(ruleset: Any, records: Any) -> tuple[Any, tuple[tev.Place, ...], str]:
+def _places(ruleset: Any, records: Any, charter: str = "", domain: str = ""
+            ) -> tuple[Any, tuple[tev.Place, ...], str]:
     outs = _Outs()
-    walker = Walker(ruleset, [outs]).walk(records)
+    walker = audit.walker_for(ruleset, charter, domain, [outs]).walk(records)
     state = walker.state
     players = [p.get("name", "") for p in ruleset.view(state).get("players", [])]
     places = finishing_places(players, ruleset.winner(state), [(g, p) for g, p, _ in outs.outs],
@@ -83,31 +85,42 @@ def _places(ruleset: Any, records: Any) -> tuple[Any, tuple[tev.Place, ...], str
     return state, places, str(getattr(state, "end_reason", "") or "")
 
 
-def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any
-            ) -> tev.ResultReported:
+class Checked(NamedTuple):
+    """A result read from a verified record, and the seats its charter binds to keys."""
+
+    result: tev.ResultReported
+    bound: dict[str, str]
+
+
+def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
+            charter: str, domain: str) -> Checked:
     if verified.note:
         raise ResultRefused(f"game {game}: {verified.note}")
-    state, places, end = _places(ruleset, records)
+    state, places, end = _places(ruleset, records, charter, domain)
     if not ruleset.is_over(state):
         raise ResultRefused(f"game {game} has not finished ({verified.events} events; "
                             f"{audit.result_text(ruleset, state)}); report it when it is over")
     if not places:
         raise ResultRefused(f"game {game} names no players")
-    return tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end)
+    bound = dict(decode_charter(charter).seats) if charter else {}
+    result = tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end,
+                                signed=bool(bound))
+    return Checked(result, bound)
 
 
-def result_of_game(store: Any, game: str, round_: int, table: int) -> tev.ResultReported:
+def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
     """Re-execute a stored game; its result if it verified and finished."""
     try:
         verified = audit.verify_game(store, game)
     except audit.AuditError as exc:
         first = str(exc).split("\n")[0]
         raise ResultRefused(f"game {game} does not verify ({first}); its result cannot count") from None
-    ruleset = rulesets.get(store.header(game).ruleset)
-    return _result(round_, table, game, ruleset, verified, store.events(game))
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    return _result(round_, table, game, ruleset, verified, store.events(game), meta.charter, meta.domain)
 
 
-def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> tev.ResultReported:
+def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> Checked:
     """Re-execute a record file; import the game into the store (so exports
     hold it) and return its result if it verified and finished."""
     try:
@@ -119,8 +132,9 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
         first = str(exc).split("\n")[0]
         raise ResultRefused(f"{source} does not verify ({first}); its result cannot count") from None
     ruleset = rulesets.get(gf.header.ruleset)
-    result = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records))
-    game = gf.header.game
+    checked = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records), gf.header.charter,
+                      gf.header.domain)
+    result, game = checked.result, gf.header.game
     if store.exists(game):
         mine = store.events(game, decode=False)
         if not mine or mine[0].hash != result.game_id or mine[-1].hash != result.head:
@@ -128,19 +142,26 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
                                 "import the record under another name with `trv import --name`, then report that")
     else:
         audit.import_file(store, gf)
-    return result
+    return checked
 
 
-def check_signatures(state: model.State, result: tev.ResultReported) -> tev.ResultReported:
-    """Where seats are bound to keys (a player registered with ``--key``), the
-    record must be signed by them.  Fair play (issue 11) brings signed actions;
-    until this trv can check a signature, such a result is refused rather
-    than counted unsigned.  The hook: replace this check with the signature
-    verification and set ``signed=True``."""
-    keyed = [e.name for e in state.entrants if e.key and e.name in {p.player for p in result.places}]
-    if keyed:
-        raise ResultRefused(f"{', '.join(keyed)} registered with a key, so the record must be signed by them, "
-                            "and this trv cannot check signatures yet (fair play, issue 11)")
+def check_signatures(state: model.State, checked: Checked) -> tev.ResultReported:
+    """Where a player registered with a key, the record must bind their seat
+    to that key (its charter, docs/fair-play.md); verification has already
+    refused a record in which any action of a bound seat is not signed by
+    that seat.  So a result naming a keyed player counts only if that player
+    signed every action of their seat."""
+    result, bound = checked
+    played = {p.player for p in result.places}
+    for e in state.entrants:
+        if not e.key or e.name not in played:
+            continue
+        if e.name not in bound:
+            raise ResultRefused(f"{e.name} registered with key {fingerprint(e.key)}, but game {result.game} does "
+                                f"not bind {e.name}'s seat to a key: the record must be signed by {e.name}")
+        if bound[e.name] != e.key:
+            raise ResultRefused(f"game {result.game} binds {e.name}'s seat to key {fingerprint(bound[e.name])}, "
+                                f"not to the key {e.name} registered with ({fingerprint(e.key)})")
     return result
 
 
@@ -261,7 +282,7 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
                                "is not in the file")
         verified, gf = found
         ruleset = rulesets.get(gf.header.ruleset)
-        _, places, _ = _places(ruleset, list(gf.records))
+        _, places, _ = _places(ruleset, list(gf.records), gf.header.charter, gf.header.domain)
         if verified.head != res.head or places != res.places:
             raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result does not match the "
                                f"record of game {res.game} (head or finishing places differ)")

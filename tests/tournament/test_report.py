@@ -168,13 +168,50 @@ def test_pairing_needs_enough_players_and_results(trv):
     assert "round 1 still has tables without a result (1)" in trv("tournament", "pair", "t", code=1).stderr
 
 
-def test_seats_bound_to_keys_need_signed_records(trv):
-    trv("tournament", "new", "k", "--rounds", "1", "--pod-size", "2", "--seed", "1")
-    trv("tournament", "register", "k", "ann", "bob", "--key", "ann=ed25519:abc")
-    trv("tournament", "pair", "k")
-    trv("tournament", "start", "k", "--bots", "random")
-    err = trv("tournament", "report", "k", "--table", "1", code=1).stderr
-    assert "ann registered with a key, so the record must be signed" in err
+def _play_out(toy, game: str) -> None:
+    """Whoever's decision it is plays the first legal option, signing as their seat."""
+    for _ in range(200):
+        lines = toy("legal", "--game", game).stdout.splitlines()
+        if lines[0].startswith("the game is over"):
+            return
+        toy("decide", lines[1].strip(), "--game", game, env={"TRV_AS": lines[0].split(":")[0]})
+    raise AssertionError("the toy game did not end")
+
+
+def test_a_keyed_players_result_counts_only_signed_by_them(toy):
+    toy("id", "new", "ann")
+    toy("id", "new", "bob")
+    toy("tournament", "new", "k", "--ruleset", "toy", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    toy("tournament", "register", "k", "ann", "bob", "--key", "ann=ann", "--key", "bob=bob")
+    toy("tournament", "pair", "k")
+    err = toy("tournament", "start", "k", "--bots", "random", code=2).stderr
+    assert "ann, bob registered with a key; a bot cannot sign for them" in err
+    toy("tournament", "start", "k")  # the game's charter binds both seats to the registered keys
+    _play_out(toy, "k-r1-t1")
+    assert "signed by ann (" in toy("verify", "k-r1-t1").stdout
+    out = toy("tournament", "report", "k", "--table", "1").stdout
+    assert "k-r1-t1 verified" in out and "signed by ann, bob" in out
+    with GameStore(toy.db) as store:
+        last = TournamentLog(store).records("k")[-1]
+    assert msgspec.json.decode(last.payload)["signed"] is True
+
+
+def test_an_unsigned_record_of_a_keyed_player_is_refused(toy):
+    toy("id", "new", "ann")
+    toy("tournament", "new", "k", "--ruleset", "toy", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    toy("tournament", "register", "k", "ann", "bob", "--key", "ann=ann")
+    toy("tournament", "pair", "k")
+    # a game the same players played without keys (bots here, so it is over at once)
+    toy("new", "--ruleset", "toy", "--bot", "random:red:cars:ann", "--bot", "random:blue:cars:bob", "--name", "plain")
+    before = _versions_of(toy.db, "k")
+    err = toy("tournament", "report", "k", "--table", "1", "plain", code=1).stderr
+    assert "ann registered with key" in err and "does not bind ann's seat to a key" in err
+    assert _versions_of(toy.db, "k") == before
+
+
+def _versions_of(db, name: str) -> int:
+    with GameStore(db) as store:
+        return TournamentLog(store).load(name).version
 
 
 def test_every_tournament_command_has_help_with_examples():

@@ -46,7 +46,7 @@ class PlayerRegistered(TournamentEvent, tag="player-registered"):
 
     player: Name
     from_round: Round
-    key: str = ""
+    key: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""  # Ed25519 public key, hex
 
 
 class PlayerDropped(TournamentEvent, tag="player-dropped"):
@@ -108,7 +108,7 @@ class ResultReported(TournamentEvent, tag="result-reported"):
     events: int
     places: tuple[Place, ...]
     end: str = ""  # the game's own reason for ending
-    signed: bool = False  # the record's actions were signed by the seats' keys (fair play)
+    signed: bool = False  # the record binds seats to keys, and every action of those seats was signed
 
 
 class Conceded(TournamentEvent, tag="player-conceded"):
