@@ -39,7 +39,8 @@ from pathlib import Path
 
 from trvendetta import rulesets
 from trvendetta.bots import new_position, simulate
-from trvendetta.bots.base import get_bot
+from trvendetta.bots import get_bot
+from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout (bench/ is mapped to trvendetta.bench)
@@ -89,16 +90,14 @@ def long_history(rs, n: int = FOLD_EVENTS) -> list:
     return events[:n]
 
 
-def bench_fold(repeats: int) -> dict:
-    rs = rulesets.get("vendetta")
+def bench_fold(rs, repeats: int) -> dict:
     events = long_history(rs)
     med, times = median_time(lambda: rs.fold(events), repeats)
     return {"value": round(len(events) / med), "events": len(events), "median_s": med, "runs_s": times}
 
 
 # ------------------------------------------------------------------- 4 sim
-def bench_sim(repeats: int, games: int) -> dict:
-    rs = rulesets.get("vendetta")
+def bench_sim(rs, repeats: int, games: int) -> dict:
     rates = []
     for r in range(repeats):
         t = time.perf_counter()
@@ -111,17 +110,16 @@ def bench_sim(repeats: int, games: int) -> dict:
 MIXED_CREWS = ("finalfive", "cars", "cars", "cars")
 
 
-def bench_sim_mixed(repeats: int, games: int) -> dict:
-    """As bench_sim, with mixed crews: the Final Five and three car crews (rotated over the seats)."""
-    rs = rulesets.get("vendetta")
+def bench_sim_mixed(rs, repeats: int, games: int, crews: tuple[str, ...] = MIXED_CREWS) -> dict:
+    """As bench_sim, with mixed crews (default: the Final Five and three car crews, rotated over the seats)."""
     rates = []
     for r in range(repeats):
         t = time.perf_counter()
         for seed in range(r * games, (r + 1) * games):
-            simulate(rs, 4, seed, ["random"], MIXED_CREWS)
+            simulate(rs, len(crews), seed, ["random"], crews)
         rates.append(games / (time.perf_counter() - t))
     return {"value": round(statistics.median(rates), 1), "games_per_run": games, "runs_games_per_s": rates,
-            "crews": list(MIXED_CREWS)}
+            "crews": list(crews)}
 
 
 # --------------------------------------------------------- store available?
@@ -195,8 +193,7 @@ def trv_append_rate(GameStore, path: str, rs, seed: int, events: list, actions: 
     return rate, version, game
 
 
-def bench_append(GameStore, tmp: Path, repeats: int, game_seed: int, events: list, actions: list) -> dict:
-    rs = rulesets.get("vendetta")
+def bench_append(GameStore, rs, tmp: Path, repeats: int, game_seed: int, events: list, actions: list) -> dict:
     payload = rs.encode(events[len(events) // 2]).decode()
     trv, bare = [], []
     db = None
@@ -290,17 +287,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
     ap.add_argument("--profile", action="store_true", help="print cProfile summaries of fold, sim and append")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "latest.json"))
+    ap.add_argument("--ruleset", default="vendetta",
+                    help="the ruleset to measure (default vendetta: docs/performance.md's targets are set for it)")
+    ap.add_argument("--mixed-crews", default=",".join(MIXED_CREWS),
+                    help="the crews of the mixed-crew sim, comma-separated (skipped if the ruleset refuses them)")
     args = ap.parse_args(argv)
+    rs = rulesets.get(args.ruleset)
+    mixed = tuple(c.strip() for c in args.mixed_crews.split(",") if c.strip())
     reps = 3 if args.quick else 7
     results: dict = {}
     notes: dict = {}
 
     print("measuring fold ...", file=sys.stderr)
-    results["fold"] = bench_fold(reps)
+    results["fold"] = bench_fold(rs, reps)
     print("measuring sim ...", file=sys.stderr)
-    results["sim"] = bench_sim(reps if not args.quick else 2, 20 if args.quick else 50)
+    results["sim"] = bench_sim(rs, reps if not args.quick else 2, 20 if args.quick else 50)
     print("measuring sim with mixed crews ...", file=sys.stderr)
-    results["sim_mixed"] = bench_sim_mixed(reps if not args.quick else 2, 20 if args.quick else 50)
+    try:
+        results["sim_mixed"] = bench_sim_mixed(rs, reps if not args.quick else 2, 20 if args.quick else 50, mixed)
+    except TrvError as exc:
+        notes["sim_mixed"] = f"{rs.name} refuses the crews {', '.join(mixed)}: {exc}"
 
     GameStore = store_api()
     tmp = Path(tempfile.mkdtemp(prefix="trv-bench-"))
@@ -308,11 +314,10 @@ def main(argv: list[str] | None = None) -> int:
         if GameStore is None:
             notes["append"] = notes["load_show"] = "event_store has no GameStore yet"
         else:
-            rs = rulesets.get("vendetta")
             print("finding a long game ...", file=sys.stderr)
             seed, events, actions = longest_greedy_game(rs, range(8 if args.quick else 30))
             print(f"measuring append ({len(actions)} turns, {len(events)} events) ...", file=sys.stderr)
-            results["append"] = bench_append(GameStore, tmp, 3 if args.quick else 5, seed, events, actions)
+            results["append"] = bench_append(GameStore, rs, tmp, 3 if args.quick else 5, seed, events, actions)
             print("measuring load + show ...", file=sys.stderr)
             results["load_show"] = bench_load_show(
                 results["append"]["db"], results["append"]["game"], reps, tmp / "pycache"
@@ -329,7 +334,6 @@ def main(argv: list[str] | None = None) -> int:
                 with GameStore(results["append"]["db"]) as vs:
                     print(profile("verify", lambda: replays.verify_game(vs, results["append"]["game"])))
         if args.profile:
-            rs = rulesets.get("vendetta")
             history = long_history(rs)
             print(profile("fold 10,000 events", lambda: rs.fold(history)))
             print(profile("sim 20 random 4-player games", lambda: [simulate(rs, 4, s, ["random"]) for s in range(20)]))

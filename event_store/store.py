@@ -140,7 +140,6 @@ class GameStore:
         self.snapshot_interval = snapshot_interval
         #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
         self._loaded: dict[str, Game] = {}
-        self._players: dict[str, list[str]] = {}
         self._saved = 0  # versions written by the last save
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
@@ -505,32 +504,15 @@ class GameStore:
                       getattr(agg, "domain", ""))
 
     def _row(self, agg: Game) -> dict:
-        rules = rulesets.get(agg.ruleset)
-        state = agg.engine
-        players: list[str] = self._players.get(agg.name, [])
-        round_ = getattr(state, "round", None)
-        if not players or not hasattr(state, "round"):
-            # the ruleset's view is the general answer; it is not cheap, so a
-            # game's players (which never change) are remembered, and a state
-            # with a ``round`` attribute gives the round directly
-            try:
-                view = rules.view(state)
-                players = [p.get("name", "") for p in view.get("players", [])]
-                round_ = view.get("round")
-                if players:
-                    if len(self._players) > 1000:  # a long ``trv sim --store``: keep memory flat
-                        self._players.clear()
-                    self._players[agg.name] = players
-            except TrvError:
-                pass
-        over = bool(rules.is_over(state))
+        summary = rulesets.get(agg.ruleset).summary(agg.engine)  # the contract's answer for `trv games`
+        over = summary.status == "over"
         return {
             "id": agg.name,
             "ruleset": agg.ruleset,
-            "players": players,
-            "round": round_,
+            "players": list(summary.players),
+            "round": summary.round,
             "status": "over" if over else "playing",
-            "winner": rules.winner(state) if over else None,
+            "winner": summary.winner if over else None,
             "version": agg.count,
             "head": agg.head,
         }

@@ -75,10 +75,7 @@ def result_text(ruleset: Any, state: Any) -> str:
 
 
 def players_text(ruleset: Any, state: Any) -> str:
-    try:
-        return ", ".join(p.get("name", "") for p in ruleset.view(state).get("players", []))
-    except TrvError:
-        return ""
+    return ", ".join(seat.name for seat in ruleset.seats(state))
 
 
 # -------------------------------------------------------------------- export

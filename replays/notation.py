@@ -83,8 +83,9 @@ def parse_movetext(ruleset: Any, state: Any, text: str) -> list[Any]:
         if not m:
             raise NotationError(f"moves line {lineno}: {line[:80]!r} is not 'ROUND. PLAYER: ACTION; ACTION'")
         rnd, player, names = m.group(1), m.group(2).strip(), m.group(3).split(SEPARATOR)
-        if rnd is not None and getattr(state, "round", None) is not None and int(rnd) != state.round:
-            raise NotationError(f"moves line {lineno}: round {rnd} but the game is in round {state.round}")
+        now = ruleset.round(state)
+        if rnd is not None and now is not None and int(rnd) != now:
+            raise NotationError(f"moves line {lineno}: round {rnd} but the game is in round {now}")
         for name in names:
             decision = ruleset.pending(state)
             if decision is None:

@@ -348,7 +348,7 @@ class Walker:
         # signatures need every action's seat: ask before ``apply`` (which asks
         # too), while the engine's one-entry memo still holds this state
         seat = player() if self.signatures is not None else player
-        group = Group(number, number - 1, action, seat, before, round=getattr(before, "round", None))
+        group = Group(number, number - 1, action, seat, before, round=ruleset.round(before))
         if self.reexecute:
             try:
                 after, events = self.ruleset.apply(self.state, action)

@@ -15,12 +15,23 @@ Seeded random games; at every step:
   the whole history from the initial state;
 * the version counts the events, and the game ends within ``max_events``;
 * a terminal state has no pending decision and no legal action, and refuses
-  any action with RuleViolation.
+  any action with RuleViolation;
+* the contract the shell reads holds: every event type declares whether it
+  reveals information, the pending player has a seat, ``summary`` agrees
+  with ``is_over``/``winner``, and ``score_options`` gives a score per
+  option (or None), so the greedy bot can play every ruleset.
+
+The toy ruleset of the store tests plugs in by importing its own module (it
+registers itself) and is checked like the built-in ones.
 
 The quick sample runs in the default suite; ``-m slow`` runs 10,000 games.
 """
 
 from __future__ import annotations
+
+import sys
+import typing
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +39,9 @@ from trvendetta import rulesets
 from trvendetta.bots import new_position
 from trvendetta.core.errors import RuleViolation
 from trvendetta.core.rng import Rng
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "store"))
+import toy_ruleset  # noqa: E402,F401  (registers the toy ruleset, from its own module only)
 
 
 def _configs() -> list[tuple[str, int]]:
@@ -111,6 +125,7 @@ class GameChecker:
         decision = rs.pending(state)
         legal = rs.legal_actions(state)
         assert decision is not None and legal, f"{where}: the game is running but no action is legal"
+        self.check_contract(state, decision, where)
         assert len(set(map(rs.encode, legal))) == len(legal), f"{where}: an action is listed twice"
         for a in legal:
             data = rs.encode(a)
@@ -153,6 +168,20 @@ class GameChecker:
             assert rs.fold(self.history) == new_state, f"{where}: the whole history does not fold to the state"
         return new_state, replayed
 
+    def check_contract(self, state, decision, where: str) -> None:
+        """What the shell reads of a running game, through the contract only."""
+        rs = self.rs
+        seats = rs.seats(state)
+        assert len({s.name for s in seats}) == len(seats) == self.players, f"{where}: seats {seats!r}"
+        assert decision.player in {s.name for s in seats}, f"{where}: {decision.player} has no seat"
+        summary = rs.summary(state)
+        assert summary.status == "playing" and summary.winner is None, f"{where}: summary {summary!r}"
+        assert summary.round is None or isinstance(summary.round, int), f"{where}: round {summary.round!r}"
+        scores = rs.score_options(state, decision)
+        if scores is not None:
+            assert len(scores) == len(decision.options), f"{where}: {len(scores)} scores for {len(decision.options)} options"
+            assert all(isinstance(x, (int, float)) for x in scores), f"{where}: scores {scores!r}"
+
     def illegal_candidate(self, legal: list):
         for options in reversed(self.previous_options):
             for a in options:
@@ -164,11 +193,35 @@ class GameChecker:
         rs = self.rs
         where = self.where(step)
         assert rs.pending(state) is None, f"{where}: a finished game still has a pending decision"
+        summary = rs.summary(state)
+        assert summary.status == "over" and summary.winner == rs.winner(state), f"{where}: summary {summary!r}"
         assert rs.legal_actions(state) == [], f"{where}: a finished game still lists legal actions"
         for options in self.previous_options[-1:]:
             with pytest.raises(RuleViolation):
                 rs.apply(state, options[0])
         self.roundtrip_state(state, where)
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in CONFIGS}))
+def test_every_event_type_declares_whether_it_reveals(name: str) -> None:
+    """``reveals`` is a class variable of each event type (not a field, not a tag's spelling)."""
+    rs = rulesets.get(name)
+    for cls in typing.get_args(rs.event_type):
+        assert isinstance(getattr(cls, "reveals", None), bool), f"{name}: {cls.__name__} declares no reveals"
+        assert "reveals" not in cls.__struct_fields__, f"{name}: {cls.__name__}.reveals is a field"
+
+
+def test_the_toy_ruleset_plugs_in_from_its_own_module() -> None:
+    assert "toy" in rulesets.names() and rulesets.get("toy") is toy_ruleset.RULESET
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in CONFIGS}))
+def test_the_greedy_bot_plays_every_ruleset_through_the_contract(name: str) -> None:
+    """The greedy bot uses the ruleset's own heuristic (and no ruleset's name or internals)."""
+    from trvendetta.bots import simulate
+
+    result = simulate(rulesets.get(name), 2, 5, ["greedy"])
+    assert result.finished and result.winner is not None
 
 
 @pytest.mark.parametrize("name,players", CONFIGS)

@@ -12,7 +12,7 @@ from trvendetta.core.errors import TrvError
 
 
 def _rulesets():
-    return [*rulesets.names(), "toy"]
+    return list(dict.fromkeys([*rulesets.names(), "toy"]))
 
 
 @pytest.mark.parametrize("name", _rulesets())

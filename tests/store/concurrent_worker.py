@@ -12,7 +12,7 @@ import json
 import sys
 
 from trvendetta import rulesets
-from trvendetta.bots.base import get_bot
+from trvendetta.bots import get_bot
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameMovedOn, GameStore
 

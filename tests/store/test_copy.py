@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from trvendetta import replays, rulesets
 from trvendetta.bots import new_position
-from trvendetta.bots.base import get_bot
+from trvendetta.bots import get_bot
 from trvendetta.cli.main import cli
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore, StoreError

@@ -6,17 +6,23 @@ ruleset found by name.  Rules: players take turns adding 1-3 to their score
 plus a chance bonus (0 or 1, from the derived RNG); when a score lands on a
 multiple of 4 the next player decides whether to veto it (score - 1).  The
 first to reach the target wins.
+
+It plugs in the way any ruleset does, touching nothing outside this module:
+it registers itself (``rulesets.register``) when imported, declares which
+events reveal information (none: the undo tests take back any toy action,
+chance bonus included, without ``--agreed``), what the shell reads (seats,
+round), and a greedy heuristic (``score_options``).
 """
 
 from __future__ import annotations
 
-from typing import Union
+from typing import ClassVar, Union
 
 import msgspec
 
 from trvendetta import rulesets
 from trvendetta.core.errors import PositionError, RuleViolation
-from trvendetta.core.protocol import Decision, Ruleset
+from trvendetta.core.protocol import Decision, Ruleset, Seat
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -43,7 +49,7 @@ class Veto(_A, tag="veto"):
 
 
 class _E(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
+    reveals: ClassVar[bool] = False  # declared per event type; no toy event reveals anything
 
 
 class Started(_E, tag="started"):
@@ -76,7 +82,7 @@ class ToyState(msgspec.Struct, frozen=True):
     winner: str | None = None
 
 
-class Toy(Ruleset):
+class Toy(Ruleset[ToyState, Union[Add, Veto], Union[Started, Added, Vetoed, Won]]):
     name = "toy"
     title = "Toy race"
     rules_version = "1"
@@ -159,6 +165,20 @@ class Toy(Ruleset):
     def winner(self, state):
         return state.winner
 
+    def seats(self, state):
+        return tuple(Seat(name, color, crew) for name, color, crew in state.players)
+
+    def round(self, state):
+        return 1 + sum(state.scores) // 10 if state.scores else 1
+
+    def score_options(self, state, decision):
+        """Greedy: add as much as possible; veto when the mover leads."""
+        if decision.kind == "add":
+            return [a.n for a in decision.options]
+        mover = (state.veto_by - 1) % len(state.players)
+        leads = state.scores[mover] >= max(state.scores)
+        return [1.0 if a.veto == leads else 0.0 for a in decision.options]
+
     def describe(self, event):
         match event:
             case Started(pos):
@@ -180,7 +200,7 @@ class Toy(Ruleset):
         d = self.pending(state)
         return {
             "ruleset": self.name,
-            "round": 1 + sum(state.scores) // 10 if state.scores else 1,
+            "round": self.round(state),
             "active_player": state.players[state.active][0] if state.players else None,
             "pending": None if d is None else {
                 "player": d.player, "kind": d.kind,
@@ -231,10 +251,9 @@ class ToyDriver:
         return None
 
 
-RULESET = Toy()
+RULESET = rulesets.register(Toy())
 
 
 def register() -> Toy:
-    """Make ``rulesets.get("toy")`` find this ruleset (test-only registration)."""
-    rulesets._LOADED["toy"] = RULESET
-    return RULESET
+    """The toy ruleset, registered (importing this module registers it)."""
+    return rulesets.register(RULESET)

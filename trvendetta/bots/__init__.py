@@ -1,16 +1,18 @@
 """Bots and simulation (pure: the standard library and msgspec only).
 
 * :class:`Bot`: ``choose(ruleset, state, rng) -> action`` for the pending decision;
-* :class:`RandomBot` (every ruleset) and :class:`GreedyBot` (Vendetta; random elsewhere);
-* :func:`get_bot` / :func:`bot_names`: the registry;
+* :class:`RandomBot` and :class:`GreedyBot` (each ruleset's own heuristic,
+  ``Ruleset.score_options``; random where a ruleset has none);
+* :func:`get_bot` / :func:`bot_names`: the registry (``bots.registry``);
 * :func:`simulate` (one game), :func:`run_many` (many, optionally in parallel),
   :func:`sim_summary_text` (the printed summary).
 """
 
 from __future__ import annotations
 
-from .base import Bot, RandomBot, bot_names, get_bot
+from .base import Bot, RandomBot
 from .greedy import GreedyBot
+from .registry import bot_names, get_bot
 from .sim import GameResult, SimSummary, Stats, new_position, run_many, seat_name, sim_summary_text, simulate, summarize
 
 __all__ = [

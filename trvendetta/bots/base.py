@@ -1,4 +1,4 @@
-"""The bot protocol, the random bot and the registry of bots by name.
+"""The bot protocol and the random bot (the registry is ``bots.registry``).
 
 A bot answers the one pending decision of a game: ``choose(ruleset, state,
 rng)`` returns one of ``ruleset.legal_actions(state)``.  Bots are pure: the
@@ -43,22 +43,3 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
-
-
-def _bots() -> dict[str, type]:
-    from .greedy import GreedyBot
-
-    return {"random": RandomBot, "greedy": GreedyBot}
-
-
-def bot_names() -> list[str]:
-    """Names of every registered bot (what ``--bot`` accepts)."""
-    return list(_bots())
-
-
-def get_bot(name: str) -> Bot:
-    """A new bot registered as ``name``; a TrvError names the known ones."""
-    bots = _bots()
-    if name not in bots:
-        raise TrvError(f"unknown bot {name!r}; known: {', '.join(bots)}")
-    return bots[name]()

@@ -26,7 +26,7 @@ from .. import rulesets
 from ..core.errors import TrvError
 from ..core.protocol import Ruleset
 from ..core.rng import Rng
-from .base import get_bot
+from .registry import get_bot
 
 #: players are named by seat; colours are handed out in this order
 COLORS = ("red", "blue", "green", "yellow", "black", "white")
@@ -136,13 +136,6 @@ def bucket(text: str, ids: Sequence[str], names: Sequence[str]) -> str:
     return text
 
 
-def _ids(state: Any) -> list[str]:
-    out = []
-    for field in ("vehicles", "cars"):
-        out += [v.id for v in getattr(state, field, ())]
-    return out
-
-
 def simulate(
     ruleset: Ruleset | str,
     players: int,
@@ -167,12 +160,12 @@ def simulate(
     state, events = rs.new_game(new_position(rs, players, seed, crew))
     count = len(events)
     causes: Counter[str] = Counter()
-    ids = _ids(state)
+    ids = rs.pieces(state)
 
     def tally(evs: list) -> None:
         for e in evs:
-            cause = getattr(e, "cause", None)
-            if cause is not None and rs.event_kind(e) == "vehicle-eliminated":
+            cause = rs.elimination(e)
+            if cause is not None:
                 causes[bucket(cause, ids, names)] += 1
 
     tally(events)
@@ -197,8 +190,8 @@ def simulate(
     winner_seat = seat_of[winner] + 1 if winner in seat_of else None
     crew_won = None
     if winner is not None:
-        crew_won = next((getattr(p, "crew", None) for p in state.players if p.name == winner), None)
-    reason = getattr(state, "end_reason", None) if finished else f"unfinished after {count} events"
+        crew_won = next((s.crew or None for s in rs.seats(state) if s.name == winner), None)
+    reason = rs.end_reason(state) if finished else f"unfinished after {count} events"
     return GameResult(
         ruleset=rs.name,
         seed=seed,
@@ -207,7 +200,7 @@ def simulate(
         winner=winner,
         winner_seat=winner_seat,
         crew=crew_won,
-        rounds=getattr(state, "round", None),
+        rounds=rs.round(state),
         events=count,
         actions=actions,
         eliminations=dict(sorted(causes.items())),

@@ -5,8 +5,9 @@ movement dice, the black road die and red attack dice.  Pure rules: no I/O
 except reading its own data files, no clock, no global randomness.
 """
 
+from ..rulesets import register
 from .rules import Classic
 
-RULESET = Classic()
+RULESET = register(Classic())
 
 __all__ = ["RULESET", "Classic"]

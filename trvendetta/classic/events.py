@@ -8,7 +8,7 @@ exactly as deciding did.  ``describe`` gives one short sentence per event.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import ClassVar, Union
 
 from ..core.events import BaseEvent, GameOver, PlayerOut, TurnEnded
 from .position import Position
@@ -27,12 +27,14 @@ class TurnStarted(_Event, tag="turn-started"):
 
 
 class DiceRolled(_Event, tag="dice-rolled"):
+    reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
 class RoadDieRolled(_Event, tag="road-die-rolled"):
+    reveals: ClassVar[bool] = True
     player: str
     value: int
     scripted: int = 0
@@ -68,6 +70,7 @@ class CarMoved(_Event, tag="car-moved"):
 
 
 class CrashRolled(_Event, tag="crash-rolled"):
+    reveals: ClassVar[bool] = True
     car: str
     at: str
     roll: int
@@ -107,6 +110,7 @@ class BoardRemoved(_Event, tag="board-removed"):
 
 
 class BoardLinked(_Event, tag="board-linked"):
+    reveals: ClassVar[bool] = True
     board: int
     name: str
     first: int
@@ -114,11 +118,13 @@ class BoardLinked(_Event, tag="board-linked"):
 
 
 class WrecksPlaced(_Event, tag="wrecks-placed"):
+    reveals: ClassVar[bool] = True
     board: int
     spaces: tuple[str, ...]
 
 
 class RamRolled(_Event, tag="ram-rolled"):
+    reveals: ClassVar[bool] = True
     car: str
     target: str
     rolls: tuple[int, int]  # the rammer's and the defender's red dice
@@ -129,6 +135,7 @@ class RamRolled(_Event, tag="ram-rolled"):
 
 
 class ShotFired(_Event, tag="shot-fired"):
+    reveals: ClassVar[bool] = True
     car: str
     target: str
     roll: int
@@ -137,6 +144,7 @@ class ShotFired(_Event, tag="shot-fired"):
 
 
 class ChopperAttacked(_Event, tag="chopper-attacked"):
+    reveals: ClassVar[bool] = True
     owner: str
     target: str
     at: str

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from ..core import geometry
 from ..core.geometry import FRONT_ARC, OFFSETS
-from ..core.protocol import Decision, Ruleset
+from ..core.protocol import Decision, Ruleset, Seat
 from ..core.rng import Rng
 from . import components as comp
 from . import events as ev
@@ -237,7 +237,7 @@ class _Run:
         return tuple(script[:k]) + tuple(self.rng.pick(faces) for _ in range(n - k)), k
 
 
-class Classic(Ruleset):
+class Classic(Ruleset[State, Action, ev.Event]):
     name = "classic"
     title = "Thunder Road (1986)"
     rules_version = "1"
@@ -265,6 +265,24 @@ class Classic(Ruleset):
 
     def winner(self, state: State) -> str | None:
         return state.winner
+
+    def seats(self, state: State) -> tuple[Seat, ...]:
+        return tuple(Seat(p.name, p.color, p.crew, p.out) for p in state.players)
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def end_reason(self, state: State) -> str | None:
+        return state.end_reason
+
+    def pieces(self, state: State) -> tuple[str, ...]:
+        return tuple(c.id for c in state.cars)
+
+    def score_options(self, state: State, decision: Decision) -> list[float] | None:
+        """The greedy bot's heuristics: ``classic/bot.py``."""
+        from .bot import score_options
+
+        return score_options(self.c, state, decision)
 
     # ------------------------------------------------------------- start
     def start(self, position: Position) -> list:
@@ -505,12 +523,6 @@ class Classic(Ruleset):
 
         return TurnDriver(self, flags)
 
-    #: events that show something new beyond the rolls: a board laid from the pile, its wrecks
-    REVEALING_KINDS = frozenset({"board-linked", "wrecks-placed"})
-
-    def reveals(self, event) -> bool:
-        """Rolls and scripted outcomes (the default), and every newly laid board and its wrecks."""
-        return self.event_kind(event) in self.REVEALING_KINDS or super().reveals(event)
 
 
 __all__ = ["Classic"]

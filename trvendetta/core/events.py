@@ -7,11 +7,20 @@ stable names in the store (``turn-ended``, ``player-out``, ``game-over``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 
 class BaseEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    """Base of every event: frozen, tagged by ``type``, strict when decoded."""
+    """Base of every event: frozen, tagged by ``type``, strict when decoded.
+
+    ``reveals`` declares whether events of the type show the players new
+    information (a roll, a draw, a tile from the pile): ``trv undo`` takes
+    such an event back only with ``--agreed``.
+    """
+
+    reveals: ClassVar[bool] = False
 
 
 class TurnEnded(BaseEvent, tag="turn-ended"):

@@ -12,14 +12,23 @@ A ruleset is a small object of pure functions (the decider pattern):
 
 State is always the fold of ``evolve`` over the events from ``initial_state()``.
 Everything else (the store, the CLI, replays, bots) talks to a ruleset only
-through this class, so a new game plugs in by subclassing it and registering
-it in :mod:`trvendetta.rulesets`.
+through this class, so a new game plugs in by subclassing it and calling
+:func:`trvendetta.rulesets.register` from its own package.
+
+The class is generic over the ruleset's state, action and event types
+(``Ruleset[State, Action, Event]``), and declares everything the shell asks
+of a game: who sits where and who is out (``seats``), the round, the winner
+and why the game ended (``summary`` for ``trv games``), the pieces that can
+be eliminated and what eliminated them (``pieces``, ``elimination``: the
+simulator's tallies), which events reveal information (each event type's
+``reveals`` class variable), and the greedy bot's heuristics
+(``score_options``).  The shell reads no field of a state or an event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
@@ -36,7 +45,32 @@ class Decision(msgspec.Struct, frozen=True):
     prompt: str = ""
 
 
-class Ruleset:
+S = TypeVar("S")  # the ruleset's state
+A = TypeVar("A")  # its actions (a tagged union)
+E = TypeVar("E")  # its events (a tagged union)
+
+
+class Seat(msgspec.Struct, frozen=True):
+    """A player as the shell sees one: name, colour, crew, and whether out."""
+
+    name: str
+    color: str
+    crew: str = ""
+    out: bool = False
+
+
+class Summary(msgspec.Struct, frozen=True):
+    """What ``trv games`` lists of a game: round, players, status, winner and
+    why it ended (``status`` is ``new``, ``playing`` or ``over``)."""
+
+    round: int | None
+    players: tuple[str, ...]
+    status: str
+    winner: str | None = None
+    end_reason: str | None = None
+
+
+class Ruleset(Generic[S, A, E]):
     """Base class of every ruleset; subclasses fill in the class attributes."""
 
     #: registry name (``vendetta``, ``classic``) and the rules version games record
@@ -63,43 +97,80 @@ class Ruleset:
         self._state_dec = msgspec.json.Decoder(self.state_type)
 
     # ------------------------------------------------------------------ rules
-    def initial_state(self) -> Any:
+    def initial_state(self) -> S:
         raise NotImplementedError
 
-    def start(self, position: Any) -> list[Any]:
+    def start(self, position: Any) -> list[E]:
         raise NotImplementedError
 
-    def restart(self, first_event: Any) -> list[Any]:
+    def restart(self, first_event: E) -> list[E]:
         """The set-up events of a recorded game again, from its first event
         (re-execution): by default ``start`` of the position it carries; a
         ruleset whose first event also records its components uses those."""
-        return self.start(first_event.position)
+        return self.start(first_event.position)  # type: ignore[attr-defined]
 
-    def pending(self, state: Any) -> Decision | None:
+    def pending(self, state: S) -> Decision | None:
         raise NotImplementedError
 
-    def legal_actions(self, state: Any) -> list[Any]:
+    def legal_actions(self, state: S) -> list[A]:
         decision = self.pending(state)
         return [] if decision is None else list(decision.options)
 
-    def decide(self, state: Any, action: Any, rng: Rng) -> list[Any]:
+    def decide(self, state: S, action: A, rng: Rng) -> list[E]:
         raise NotImplementedError
 
-    def evolve(self, state: Any, event: Any) -> Any:
+    def evolve(self, state: S, event: E) -> S:
         raise NotImplementedError
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         raise NotImplementedError
 
-    def winner(self, state: Any) -> str | None:
+    def winner(self, state: S) -> str | None:
         raise NotImplementedError
 
-    def seed(self, state: Any) -> int:
-        return state.seed
+    def seed(self, state: S) -> int:
+        """The seed every roll and draw of the game derives from."""
+        return state.seed  # type: ignore[attr-defined]
 
-    def version(self, state: Any) -> int:
+    def version(self, state: S) -> int:
         """Number of events folded into ``state``."""
-        return state.version
+        return state.version  # type: ignore[attr-defined]
+
+    # ------------------------------------------------- what the shell reads
+    def seats(self, state: S) -> tuple[Seat, ...]:
+        """The players in seat order, with their colour, crew and whether out."""
+        raise NotImplementedError
+
+    def round(self, state: S) -> int | None:
+        """The round being played (None: the game has no rounds)."""
+        return None
+
+    def end_reason(self, state: S) -> str | None:
+        """Why the game ended, in words (None while it runs)."""
+        return None
+
+    def summary(self, state: S) -> Summary:
+        """What ``trv games`` lists: built from the queries above."""
+        status = "over" if self.is_over(state) else ("playing" if self.version(state) else "new")
+        over = status == "over"
+        return Summary(self.round(state), tuple(s.name for s in self.seats(state)), status,
+                       self.winner(state) if over else None, self.end_reason(state) if over else None)
+
+    def pieces(self, state: S) -> tuple[str, ...]:
+        """The ids of the pieces that can be eliminated (vehicles, cars)."""
+        return ()
+
+    def elimination(self, event: E) -> str | None:
+        """The cause, in words, when ``event`` takes a piece out of play."""
+        return None
+
+    # ---------------------------------------------------------------- bots
+    def score_options(self, state: S, decision: Decision) -> Sequence[float] | None:
+        """The greedy bot's heuristic: a score per option of ``decision``
+        (higher is better; ties are broken by the bot's RNG), or None when
+        the ruleset offers none (the greedy bot then picks at random).
+        Pure: it must not apply actions (that would peek at future dice)."""
+        return None
 
     # ------------------------------------------------------------ positions
     def default_position(self, players: Sequence[tuple[str, str, str]], seed: int) -> Any:
@@ -111,19 +182,19 @@ class Ruleset:
         raise NotImplementedError
 
     # --------------------------------------------------------- presentation
-    def describe(self, event: Any) -> str:
+    def describe(self, event: E) -> str:
         """One short human sentence for an event."""
         raise NotImplementedError
 
-    def describe_action(self, action: Any) -> str:
+    def describe_action(self, action: A) -> str:
         """The short printed name of an action (``trv decide`` matches it)."""
         raise NotImplementedError
 
-    def view(self, state: Any) -> dict:
+    def view(self, state: S) -> dict:
         """The ``trv show --json`` document (without game/version/head)."""
         raise NotImplementedError
 
-    def render(self, state: Any, color: bool = False) -> str:
+    def render(self, state: S, color: bool = False) -> str:
         """The board and dashboards as text."""
         raise NotImplementedError
 
@@ -137,32 +208,27 @@ class Ruleset:
         """Canonical JSON of an action, event or state (field order is fixed)."""
         return self._enc.encode(obj)
 
-    def decode_event(self, data: bytes | str) -> Any:
+    def decode_event(self, data: bytes | str) -> E:
         return self._event_dec.decode(data)
 
-    def decode_action(self, data: bytes | str) -> Any:
+    def decode_action(self, data: bytes | str) -> A:
         return self._action_dec.decode(data)
 
-    def decode_state(self, data: bytes | str) -> Any:
+    def decode_state(self, data: bytes | str) -> S:
         return self._state_dec.decode(data)
 
-    def event_kind(self, event: Any) -> str:
+    def event_kind(self, event: E) -> str:
         return type(event).__struct_config__.tag
 
-    #: words in an event's tag that mean it shows the players something new
-    REVEALING_WORDS: ClassVar[tuple[str, ...]] = ("roll", "drawn", "reveal", "shot")
-
-    def reveals(self, event: Any) -> bool:
+    def reveals(self, event: E) -> bool:
         """Whether ``event`` reveals new information (a die roll, a drawn or
-        turned token, a scripted outcome): ``trv undo`` will not take back an
-        action past it without ``--agreed``.  Rulesets extend this."""
-        tag = self.event_kind(event)
-        if any(word in tag for word in self.REVEALING_WORDS):
-            return True
-        return bool(getattr(event, "scripted", False))
+        turned token, a tile laid from the pile): ``trv undo`` will not take
+        back an action past it without ``--agreed``.  Each event type declares
+        it: ``reveals: ClassVar[bool] = True`` in its class body."""
+        return type(event).reveals  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ the loop
-    def fold(self, events: Iterable[Any], state: Any = None) -> Any:
+    def fold(self, events: Iterable[E], state: S | None = None) -> S:
         """Fold ``events`` into ``state`` (the initial state when omitted)."""
         evolve = self.evolve
         state = self.initial_state() if state is None else state
@@ -170,7 +236,7 @@ class Ruleset:
             state = evolve(state, event)
         return state
 
-    def apply(self, state: Any, action: Any) -> tuple[Any, list[Any]]:
+    def apply(self, state: S, action: A) -> tuple[S, list[E]]:
         """Decide ``action`` with the derived RNG and fold the result.
 
         Returns the new state and the new events.  Raises RuleViolation (and
@@ -182,11 +248,11 @@ class Ruleset:
         events = self.decide(state, action, rng)
         return self.fold(events, state), events
 
-    def new_game(self, position: Any) -> tuple[Any, list[Any]]:
+    def new_game(self, position: Any) -> tuple[S, list[E]]:
         events = self.start(position)
         return self.fold(events), events
 
-    def check_legal(self, state: Any, action: Any) -> Decision:
+    def check_legal(self, state: S, action: A) -> Decision:
         """Raise RuleViolation unless ``action`` answers the pending decision."""
         decision = self.pending(state)
         if decision is None:

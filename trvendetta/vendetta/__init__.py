@@ -12,8 +12,9 @@ from __future__ import annotations
 import msgspec
 
 from ..core.errors import PositionError
-from ..core.protocol import Decision, Ruleset
+from ..core.protocol import Decision, Ruleset, Seat
 from ..core.rng import Rng
+from ..rulesets import register
 from . import actions, events, rules, view
 from . import components as comp
 from .evolve import evolve
@@ -22,7 +23,7 @@ from .notation import TurnDriver
 from .position import PlayerSetup, Position, from_dict, validate
 
 
-class Vendetta(Ruleset):
+class Vendetta(Ruleset[State, actions.Action, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
     rules_version = rules.RULES_VERSION
@@ -92,6 +93,27 @@ class Vendetta(Ruleset):
     def winner(self, state: State) -> str | None:
         return state.winner
 
+    def seats(self, state: State) -> tuple[Seat, ...]:
+        return tuple(Seat(p.name, p.color, p.crew, p.out) for p in state.players)
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def end_reason(self, state: State) -> str | None:
+        return state.end_reason
+
+    def pieces(self, state: State) -> tuple[str, ...]:
+        return tuple(v.id for v in state.vehicles)
+
+    def elimination(self, event) -> str | None:
+        return event.cause if isinstance(event, events.VehicleEliminated) else None
+
+    def score_options(self, state: State, decision: Decision) -> list[float] | None:
+        """The greedy bot's heuristics: ``vendetta/bot.py``."""
+        from . import bot
+
+        return bot.score_options(state, decision)
+
     #: set-up step 1, "Choose the rear road piece": `trv new --start-tile` -> the starting piece's side
     START_TILES = {"parking-lot": "the-parking-lot", "perdition": "the-road-to-perdition"}
     setup_choices = {"start_tile": tuple(START_TILES)}
@@ -135,11 +157,6 @@ class Vendetta(Ruleset):
     def turn_driver(self, flags: dict) -> TurnDriver:
         return TurnDriver(flags)
 
-    #: events that show something new beyond rolls and draws: random set-up and new road tiles
-    REVEALING_KINDS = frozenset({"road-laid", "hazards-placed", "first-player", "tile-added", "final-piece"})
-
-    def reveals(self, event) -> bool:
-        return self.event_kind(event) in self.REVEALING_KINDS or super().reveals(event)
 
 
-RULESET = Vendetta()
+RULESET = register(Vendetta())

@@ -8,7 +8,7 @@ deciding did.  ``describe`` gives one short sentence per event.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import ClassVar, Union
 
 from ..core.events import BaseEvent, GameOver, PlayerOut, TurnEnded
 from .components import Components
@@ -30,22 +30,26 @@ class GameStarted(_Event, tag="game-started", omit_defaults=True):
 
 
 class RoadLaid(_Event, tag="road-laid"):
+    reveals: ClassVar[bool] = True
     road: tuple[str, ...]  # sides, rear to front
     pile: tuple[str, ...]  # the rest of the tiles, top first, side showing
     first: int = 0  # the rear piece's number (0 = the starting piece)
 
 
 class HazardsPlaced(_Event, tag="hazards-placed"):
+    reveals: ClassVar[bool] = True
     spaces: tuple[str, ...]
 
 
 class InitiativeRolled(_Event, tag="initiative-rolled"):
+    reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
 class FirstPlayerChosen(_Event, tag="first-player"):
+    reveals: ClassVar[bool] = True
     player: str
 
 
@@ -59,12 +63,14 @@ class RoundEnded(_Event, tag="round-ended"):
 
 
 class DiceRolled(_Event, tag="dice-rolled"):
+    reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
 class RoadDieRolled(_Event, tag="road-die-rolled"):
+    reveals: ClassVar[bool] = True
     value: int
     scripted: bool = False
 
@@ -108,6 +114,7 @@ class SlamDirectionRolled(_Event, tag="slam-direction-rolled"):
     """A slam with a motorcycle: only the direction die is rolled; the motorcycle
     moves, or ``chooser`` (owner of both motorcycles) picks which one."""
 
+    reveals: ClassVar[bool] = True
     direction: str
     moved: str | None
     chooser: str | None = None
@@ -160,6 +167,7 @@ class VehicleMoved(_Event, tag="vehicle-moved"):
 
 
 class TokenRevealed(_Event, tag="token-revealed"):
+    reveals: ClassVar[bool] = True
     at: str
     kind: str
     scripted: bool = False
@@ -181,6 +189,7 @@ class WreckRemoved(_Event, tag="wreck-removed"):
 
 
 class DieRolled(_Event, tag="die-rolled"):
+    reveals: ClassVar[bool] = True
     die: str  # direction | stunt
     face: str
     purpose: str
@@ -194,6 +203,7 @@ class SlamStarted(_Event, tag="slam-started"):
 
 
 class SlamRolled(_Event, tag="slam-rolled"):
+    reveals: ClassVar[bool] = True
     slam: str
     direction: str
     chooser: str | None = None
@@ -232,6 +242,7 @@ class RoadBonusChosen(_Event, tag="road-bonus"):
 
 
 class ShotFired(_Event, tag="shot-fired"):
+    reveals: ClassVar[bool] = True
     shooter: str
     target: str
     face: str
@@ -240,6 +251,7 @@ class ShotFired(_Event, tag="shot-fired"):
 
 
 class DamageDrawn(_Event, tag="damage-drawn"):
+    reveals: ClassVar[bool] = True
     car: str
     token: str
     scripted: bool = False
@@ -271,11 +283,13 @@ class TileRemoved(_Event, tag="tile-removed"):
 
 
 class TileAdded(_Event, tag="tile-added"):
+    reveals: ClassVar[bool] = True
     side: str
     index: int
 
 
 class FinalPieceSet(_Event, tag="final-piece"):
+    reveals: ClassVar[bool] = True
     index: int
 
 

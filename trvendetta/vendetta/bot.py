@@ -1,0 +1,283 @@
+"""The greedy bot's heuristics for Vendetta (``Vendetta.score_options``).
+
+The greedy bot scores every legal option of the pending decision with the
+rules below and takes the best (ties broken by the seat's RNG); a decision
+kind with no rule here is answered at random.
+
+For **Vendetta** it scores every legal option of the pending decision with
+the rules below and takes the best (ties broken by the seat's RNG):
+
+* **assign**: give the largest die to the rearmost car (cars on the rear
+  piece are lost when the road scrolls); keep a 6 back while a car of ours is
+  inoperable and the command is unused (to repair it).  With only momentum
+  left, spend the smallest die on the rearmost car.
+* **command**: repair an inoperable car of ours; else nitro (the largest die
+  1-3) when the car stands on road and the space ahead is clear road; else
+  drift (the smallest die 3-5) when a vehicle stands in the car's front arc;
+  else an air attack (the smallest die) when some space puts an opponent in
+  the chopper's front arc; else no command.
+* **step**: progress toward the finish (``F`` scores more than ``FL``/``FR``;
+  driving off the front of the road scores most), and avoid what hurts:
+  off-board and impassable spaces (never, when anything else is legal), known
+  mines, wreckage and oil slicks, unknown hazard tokens, occupied spaces (a
+  slam; cheaper with a drift ready), mud and off-road (lose the road die),
+  spaces next to the road's edge, and, on the last move, a chopper's space
+  (a car ending its turn there is eliminated).  Half of the best next step's
+  score is added, so the car does not drive into a dead end.
+* **road-bonus**: take it when the straight path ahead for the road die's
+  value is clear road (or the car stands on a chopper's space); else decline.
+* **shoot** / **airstrike-target**: the target with the best hit chance, the
+  count of shot-die faces that show its size; own cars are never targets,
+  cars already holding two damage tokens count for nothing, wrecks for half.
+  No shot when nothing scores.
+* **airstrike-place**: the empty space whose front arc holds the best
+  target by the same score (and, as a tie-break, one that is not directly
+  in front of our own cars).
+* **The Final Five**: the second motorcycle's die scores above every command
+  but a repair (two motorcycles move); a motorcycle's step treats a road
+  vehicle as something to drift through, unless it is the last step; in a
+  slam between two of our motorcycles, move the one whose push is safe.
+* **slam-reroll**: reroll when the rolled slam would push one of our own
+  vehicles off the road or into impassable terrain; otherwise accept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import geometry
+from ..core.protocol import Decision
+from . import board as b
+from .model import State
+
+NEG = -1000.0
+
+
+def score_options(state: State, decision: Decision) -> list[float] | None:
+    """A score per option of ``decision`` (higher is better), or None."""
+    return Heuristics(state, decision).scores()
+
+
+class Heuristics:
+    """The Vendetta heuristics; one method per decision kind."""
+
+    def __init__(self, state: State, decision: Decision):
+        self.b = b
+        self.state = state
+        self.decision = decision
+        self.me = self.decision.player
+        faces = state.components.dice["shot"].faces
+        self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
+        self._strikes: dict | None = None
+
+    def scores(self) -> list[float] | None:
+        """A score per option of the decision; None for a decision kind with no heuristic."""
+        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
+        if handler is None:
+            return None
+        return [handler(a) for a in self.decision.options]
+
+    # ------------------------------------------------------------ helpers
+    def _mine(self):
+        return [v for v in self.state.vehicles if v.owner == self.me and v.at is not None]
+
+    def _y(self, v) -> int:
+        return v.at[1] if v.at is not None else 10**6
+
+    def _target_score(self, oid: str) -> float:
+        b = self.b
+        if b.is_wreck(oid):
+            return self.hits[b.WRECK_SIZE] / 2
+        v = b.vehicle(self.state, oid)
+        if v.owner == self.me or len(v.damage) >= (1 if v.kind == "motorcycle" else 2):
+            return 0.0
+        return float(self.hits[v.size])
+
+    def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
+        """What entering ``sp`` is worth to our moving car, progress aside."""
+        b, s = self.b, self.state
+        terrain = b.terrain(s, sp)
+        if terrain == "beyond":
+            final = s.final_piece is not None and s.road[-1].index >= s.final_piece
+            return 100.0 if final else 6.0
+        if terrain in ("offboard", "impassable"):
+            return NEG
+        score = 0.0
+        token = b.token_at(s, sp)
+        if token is not None:
+            if not token.face_up:
+                score -= 8
+            else:
+                score -= {"mine": 60, "wreckage": 40, "oil-slick": 15, "mud": 4}.get(token.kind, 0)
+        if b.occupants(s, sp):
+            wreck = any(b.is_wreck(o) for o in b.occupants(s, sp))
+            if bike and not last and not wreck:
+                score -= 1  # a motorcycle drifts through road vehicles while moving
+            else:
+                score -= 5 if drift else 30
+        if terrain == "mud":
+            score -= 4
+        elif terrain == "offroad":
+            score -= 2
+        if sp[0] in (0, s.components.lanes - 1):
+            score -= 3
+        if sp in b.chopper_spaces(s):
+            score -= 50 if last else 2
+        return score
+
+    def _clear_road(self, sp) -> bool:
+        b, s = self.b, self.state
+        token = b.token_at(s, sp)
+        return (
+            b.terrain(s, sp) in ("road", "beyond")
+            and (token is None or (token.face_up and token.kind == "road"))
+            and not b.occupants(s, sp)
+            and sp not in b.chopper_spaces(s)
+        )
+
+    def _turn_car(self):
+        t = self.state.turn
+        return self.b.vehicle(self.state, t.car) if t is not None and t.car else None
+
+    # ---------------------------------------------------------- decisions
+    def _assign(self, a) -> float:
+        b = self.b
+        if not hasattr(a, "car"):  # Pass
+            return 0.0
+        p = b.player(self.state, self.me)
+        car = b.vehicle(self.state, a.car)
+        rear = -self._y(car) / 100.0  # rearmost first
+        if a.momentum:
+            return rear - a.die / 10.0
+        keep_six = (
+            a.die == 6
+            and not p.command_used
+            and p.dice.count(6) == 1
+            and any(v.status == "inoperable" for v in self._mine())
+        )
+        return rear + a.die / 10.0 - (10 if keep_six else 0)
+
+    def _command(self, a) -> float:
+        b, s = self.b, self.state
+        if hasattr(a, "car"):  # the Final Five's second motorcycle: better than most commands
+            return 15.0 + self._assign(a)
+        if not hasattr(a, "command"):  # NoCommand
+            return 0.0
+        car = self._turn_car()
+        if a.command == "repair":
+            return 50.0 if b.vehicle(s, a.target).status == "inoperable" else -1.0
+        if a.command == "nitro":
+            if car is None or car.start or b.terrain(s, car.at) != "road":
+                return -1.0
+            ahead = geometry.neighbour(car.at, "F", car.facing)
+            return 20.0 + a.die if self._clear_road(ahead) else -1.0
+        if a.command == "drift":
+            if car is None or car.start:
+                return -1.0
+            busy = b.front_arc_targets(s, car.at, car.facing, exclude=car.id)
+            return 10.0 - a.die if busy else -1.0
+        if a.command == "airstrike":
+            best = max(self._strike_map().values(), default=0.0)
+            return 5.0 + best - a.die / 10.0 if best > 0 else -1.0
+        return -1.0
+
+    def _strike_map(self) -> dict:
+        """Empty space -> the best target score in a chopper's front arc there.
+
+        A target is in the front arc of the spaces in its own rear arc, so
+        only those spaces are scored (cached for the decision)."""
+        if self._strikes is None:
+            s = self.state
+            targets = [(v.id, v.at) for v in s.vehicles if v.at is not None and not v.start]
+            targets += [(w.id, w.at) for w in s.wrecks]
+            empty = set(self._empty_spaces())
+            out: dict = {}
+            for oid, at in targets:
+                score = self._target_score(oid)
+                if score <= 0:
+                    continue
+                for sp in geometry.arc(at, "F", geometry.REAR_ARC):
+                    if sp in empty and score > out.get(sp, 0.0):
+                        out[sp] = score
+            self._strikes = out
+        return self._strikes
+
+    def _empty_spaces(self):
+        """Where a chopper may fly: road spaces with no vehicle, wreck or chopper."""
+        b, s = self.b, self.state
+        busy = {v.at for v in s.vehicles if v.at is not None and not v.start}
+        busy |= {w.at for w in s.wrecks} | b.chopper_spaces(s)
+        return [
+            (lane, y)
+            for y in range(b.rear_y(s), b.front_y(s))
+            for lane in range(self.state.components.lanes)
+            if (lane + y) % 2 == 0 and (lane, y) not in busy
+        ]
+
+    def _airstrike_place(self, a) -> float:
+        sp = self.b.sq(a.at)
+        own_front = any(
+            sp in geometry.arc(v.at, v.facing) for v in self._mine() if not v.start and v.status == "operational"
+        )
+        return self._strike_map().get(sp, 0.0) - (0.5 if own_front else 0.0)
+
+    def _shoot(self, a) -> float:
+        if not hasattr(a, "target"):  # NoShoot
+            return 0.0
+        return self._target_score(a.target) or -1.0
+
+    _airstrike_target = _shoot
+
+    def _step(self, a) -> float:
+        s = self.state
+        t = s.turn
+        car = self._turn_car()
+        sp = geometry.neighbour(car.at, a.direction, car.facing)
+        bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
+        last = t.moves_left <= 1 and not bonus_later
+        bike = car.kind == "motorcycle"
+        score = self._space_score(sp, last, drift=t.drift, bike=bike)
+        if score <= NEG:
+            return score
+        progress = {"F": 4.0, "FL": 2.0, "FR": 2.0}[a.direction]
+        if t.moves_left > 1 and self.b.terrain(s, sp) != "beyond":
+            nxt = max(self._space_score(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, bike=bike)
+                      for d in geometry.FRONT_ARC)
+            score += max(nxt, -100.0) / 2
+        return score + progress
+
+    def _road_bonus(self, a) -> float:
+        s = self.state
+        car = self._turn_car()
+        if car.at in self.b.chopper_spaces(s):
+            want = True
+        else:
+            sp, want = car.at, True
+            for _ in range(s.road_die or 0):
+                sp = geometry.neighbour(sp, "F", car.facing)
+                if self.b.terrain(s, sp) == "beyond":
+                    break
+                if not self._clear_road(sp):
+                    want = False
+                    break
+        return 1.0 if a.take == want else 0.0
+
+    def _slam_choose(self, a) -> float:
+        """Two of our motorcycles slammed: move the one whose push is safe,
+        the one further back (it is the likelier to be lost) on a tie."""
+        b, s = self.b, self.state
+        v = b.vehicle(s, a.vehicle)
+        to = geometry.neighbour(v.at, s.slam.direction, v.facing)
+        safe = b.terrain(s, to) not in ("offboard", "impassable", "rear")
+        return (10.0 if safe else 0.0) - v.at[1] / 100.0
+
+    def _slam_reroll(self, a) -> float:
+        b, s = self.b, self.state
+        slam = s.slam
+        moved = slam.top if slam.slam == "TOP" else slam.bottom
+        at = b.position_of(s, moved)
+        reroll = False
+        if at is not None and b.owner_of(s, moved) == self.me:
+            to = geometry.neighbour(at, slam.direction, b.facing_of(s, moved))
+            reroll = b.terrain(s, to) in ("offboard", "impassable")
+        return 1.0 if a.reroll == reroll else 0.0
