@@ -117,7 +117,8 @@ def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scorin
                              rules.max_players, rules.min_players)
     _log(session).create(name, events)
     _project(session, name)
-    click.echo(f"tournament {name}: {rules.name}, {rounds} rounds, tables of {lo}-{hi}, scoring {scoring}, seed {seed}")
+    click.echo(f"tournament {name}: {rules.name}, {rounds} round{'' if rounds == 1 else 's'}, tables of {lo}-{hi}, "
+               f"scoring {scoring}, seed {seed}")
 
 
 @tournament.command(name="register")
