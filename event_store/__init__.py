@@ -13,7 +13,7 @@ See docs/store.md for the format.  The API::
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError
+from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError
 from .index import GameInfo
 from .records import (
     GENESIS,
@@ -56,6 +56,7 @@ __all__ = [
     "SNAPSHOT_INTERVAL",
     "STORE_SCHEMA",
     "ChainBroken",
+    "DamagedStore",
     "Charter",
     "GameExists",
     "GameHeader",

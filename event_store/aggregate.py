@@ -12,6 +12,7 @@ of the payload nor of the hash.
 
 from __future__ import annotations
 
+import binascii
 from typing import Any
 
 import msgspec
@@ -189,12 +190,15 @@ class GameSnapshot(Snapshot):
         ruleset = rulesets.get(aggregate.ruleset)
         state["engine"] = "" if aggregate.stale else ruleset.encode(aggregate.engine).decode()
         state["engine_rules"] = ruleset.rules_version
+        #: checked on load (store.snapshot_problem): a damaged snapshot is ignored
+        state["engine_crc"] = binascii.crc32(state["engine"].encode())
         object.__setattr__(snap, "state", state)
         return snap
 
     def mutate(self, _: None) -> Game:
         state = dict(self.state)
         rules = state.pop("engine_rules", None)
+        state.pop("engine_crc", None)
         ruleset = rulesets.get(state["ruleset"])
         if rules != ruleset.rules_version:
             raise SnapshotIncompatible(f"snapshot of rules {rules}, now {ruleset.rules_version}")

@@ -51,3 +51,15 @@ class ChainBroken(StoreError):
 
 class SchemaError(StoreError):
     """An event stored with a schema version this ruleset cannot read."""
+
+
+class DamagedStore(StoreError):
+    """Stored records that cannot be read, or that disagree with each other
+    (the games index, a snapshot, the events): the database was damaged
+    outside trv.  One line naming the game and the event."""
+
+    def __init__(self, game: str, number: int | None, detail: str):
+        self.game = game
+        self.number = number
+        where = f"event {number}: " if number is not None else ""
+        super().__init__(f"game {game!r} is damaged: {where}{detail}")

@@ -15,6 +15,7 @@ snapshot, a payload of another schema, anything that does not decode.
 
 from __future__ import annotations
 
+import binascii
 import os
 import sqlite3
 from pathlib import Path
@@ -53,6 +54,7 @@ class _SnapshotState(msgspec.Struct):
     head: str
     engine: str = ""
     engine_rules: Any = None
+    engine_crc: int | None = None
     bots: str = ""
     stale: bool = False
 
@@ -159,6 +161,8 @@ class QuickReader:
             ruleset = rulesets.get(s.ruleset)
             if s.stale or not s.engine or str(s.engine_rules) != str(ruleset.rules_version):
                 return None
+            if not self._snapshot_holds(gid, snap[0], s):
+                return None  # GameStore ignores it too, and replays the events
             state = ruleset.decode_state(s.engine.encode())
             name, count, head, bots, after = s.name, s.count, s.head, s.bots, snap[0]
         else:
@@ -183,6 +187,21 @@ class QuickReader:
             events.append(ruleset.decode_event(e.payload.encode()))
             head, last = e.hash, version
         count += len(events)
+        row = self.index.get(name)
+        if row is not None and (row.version > count or (row.version == count and row.head != head)):
+            return None  # the index names events the store lacks: GameStore says what is damaged
         if events or state is None:
             state = ruleset.fold(events, state)
         return Loaded(name, ruleset, state, count, head, decode_bots(bots))
+
+    def _snapshot_holds(self, gid: str, version: int, s: _SnapshotState) -> bool:
+        """The cheap checks ``store.snapshot_problem`` makes: the snapshot's
+        count is its version, its checksum its engine's, its head the hash of
+        the stored event at its version."""
+        if s.count != version - 1:
+            return False
+        if s.engine_crc is not None and s.engine_crc != binascii.crc32(s.engine.encode()):
+            return False
+        row = self.db.conn.execute("SELECT topic, state FROM stored_events WHERE originator_id = ? "
+                                   "AND originator_version = ?", [gid, version]).fetchone()
+        return row is not None and row[0] == EVENT_TOPIC and _envelope.decode(row[1]).hash == s.head

@@ -17,12 +17,15 @@ because of its ``Created`` event).
 
 from __future__ import annotations
 
+import binascii
 import os
+import sqlite3
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -45,11 +48,12 @@ from .aggregate import (
     decode_bots,
     decode_payload,
     encode_bots,
+    event_schema,
     encode_retraction,
     game_uuid,
     genesis,
 )
-from .errors import ChainBroken, GameExists, GameMovedOn, GameNotFound, StoreError
+from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
 from . import library, location
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
@@ -62,13 +66,14 @@ class _App(Application):
         return Environment(name, dict(env or {}))
 
 
-class _Stamp(msgspec.Struct):
+class _Stamp(msgspec.Struct, forbid_unknown_fields=True):
     # an ISO string, parsed by hand: a ``datetime`` annotation would be resolved
     # to freezegun's FakeDatetime if this module is first imported under freeze_time
     data: str = msgspec.field(name="_data_")
+    type: Literal["datetime_iso"] = msgspec.field(name="_type_", default="datetime_iso")
 
 
-class _StoredRecorded(msgspec.Struct):
+class _StoredRecorded(msgspec.Struct, forbid_unknown_fields=True):  # a damaged key is not silently a default
     """A ``Recorded`` event as eventsourcing stores it (its JSON transcoder)."""
 
     ruleset: str
@@ -82,6 +87,54 @@ class _StoredRecorded(msgspec.Struct):
 
 
 _recorded = msgspec.json.Decoder(_StoredRecorded)
+
+
+class SnapshotInfo(NamedTuple):
+    """One stored snapshot as ``GameStore.snapshots`` reads it: after event
+    ``number`` with ``head``; ``state`` is its engine state (None when it
+    holds none), ``problem`` why it is not used (None when it is)."""
+
+    number: int
+    head: str
+    state: Any
+    problem: str | None
+
+
+def snapshot_problem(store: "GameStore", game: str, snapshot: Any) -> str | None:
+    """Why a snapshot may not stand for the fold of the events before it
+    (None when it may): checked cheaply on every load, so a damaged or
+    edited snapshot is ignored and the game replayed from its events.
+
+    Its ``count`` is its version; its ``engine_crc`` (snapshots taken since it
+    exists) matches its engine state; its ``head`` is the hash the stored
+    event at its version holds.  A deliberate edit that keeps all three is
+    found by ``trv verify``, which folds the events and compares."""
+    state = snapshot.state
+    number = snapshot.originator_version - Game.INITIAL_VERSION
+    if state.get("count") != number:
+        return f"it says {state.get('count')!r} events but is stored as after event {number}"
+    crc = state.get("engine_crc")
+    if crc is not None and crc != binascii.crc32(str(state.get("engine", "")).encode()):
+        return "its engine state does not match its checksum"
+    if number and store._hash_at(game, number) != state.get("head"):
+        return f"its head is not the hash of the stored event {number}"
+    return None
+
+
+class _CheckedSnapshots:
+    """A snapshot store, checked: a snapshot that fails :func:`snapshot_problem`
+    (or does not map) is not used, so the game is replayed from its events."""
+
+    def __init__(self, store: "GameStore", snapshots: Any):
+        self.store, self.snapshots = store, snapshots
+
+    def get(self, originator_id: Any, **kwargs: Any) -> list[Any]:
+        try:
+            found = list(self.snapshots.get(originator_id, **kwargs))
+            name = found[0].state.get("name", "") if found else ""
+            return [s for s in found if snapshot_problem(self.store, name, s) is None]
+        except Exception:  # noqa: BLE001  an unreadable snapshot is a cache miss
+            return []
 
 
 class _Envelope(NamedTuple):
@@ -147,6 +200,9 @@ class GameStore:
         try:
             self.app = _App(env=env)
             self._replay = Repository(event_store=self.app.events)  # ignores snapshots
+            #: loads from the latest snapshot that passes ``snapshot_problem``
+            self._checked = Repository(event_store=self.app.events,
+                                       snapshot_store=_CheckedSnapshots(self, self.app.snapshots))
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
@@ -262,6 +318,7 @@ class GameStore:
         if not events and not steps and not records:
             self._keep(agg)
             return self._loaded_of(agg)
+        self._check_index(agg)  # never append on top of a game whose tail was cut off
         rules = rulesets.get(agg.ruleset)
         return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)))
 
@@ -295,9 +352,13 @@ class GameStore:
 
     # --------------------------------------------------------------- reads
     def load(self, game: str, at: int | None = None) -> Loaded:
-        """The game after its last event, or after event ``at`` (1-based)."""
+        """The game after its last event, or after event ``at`` (1-based).
+
+        Raises DamagedStore when a record cannot be read, or when the games
+        index says the game holds events the store does not have."""
         agg = self._get(game, at)
         if at is None:
+            self._check_index(agg)
             self._keep(agg)
         elif agg.count != at:
             raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
@@ -305,7 +366,8 @@ class GameStore:
 
     def header(self, game: str) -> GameHeader:
         """The game's ``Created`` record: ruleset, rules version, parent, creation time."""
-        created = list(self.app.events.get(game_uuid(game), limit=1))
+        with self._reading(game):
+            created = list(self.app.events.get(game_uuid(game), limit=1))
         if not created:
             raise self._not_found(game)
         c = created[0]
@@ -321,7 +383,8 @@ class GameStore:
 
     def version(self, game: str) -> int:
         """The number of engine events stored for ``game`` (reads the last one only)."""
-        last = list(self.app.events.get(game_uuid(game), desc=True, limit=1))
+        with self._reading(game):
+            last = list(self.app.events.get(game_uuid(game), desc=True, limit=1))
         if not last:
             raise self._not_found(game)
         return last[0].originator_version - Game.INITIAL_VERSION
@@ -330,7 +393,8 @@ class GameStore:
         return bool(list(self.app.events.get(game_uuid(game), limit=1)))
 
     def ruleset_of(self, game: str) -> Any:
-        created = list(self.app.events.get(game_uuid(game), limit=1))
+        with self._reading(game):
+            created = list(self.app.events.get(game_uuid(game), limit=1))
         if not created:
             raise self._not_found(game)
         return rulesets.get(created[0].ruleset)
@@ -350,14 +414,21 @@ class GameStore:
         rules_of: dict[str, Any] = {}
         for env in self._records(game, since + base, lte):
             payload = env.payload.encode()
-            rules = rules_of.get(env.ruleset) or rules_of.setdefault(env.ruleset, rulesets.get(env.ruleset))
-            event = decode_payload(rules, env.kind, env.schema, payload) if decode else None
             action = getattr(env, "action", "").encode()
+            try:
+                rules = rules_of.get(env.ruleset) or rules_of.setdefault(env.ruleset, rulesets.get(env.ruleset))
+                if not payload.startswith(b'{"type":"' + env.kind.encode() + b'"') \
+                        or not 1 <= env.schema <= event_schema(rules):
+                    raise StoreError(f"its kind {env.kind!r} or schema {env.schema} is not its payload's")
+                event = decode_payload(rules, env.kind, env.schema, payload) if decode else None
+                decoded_action = rules.decode_action(action) if action else None
+            except (TrvError, msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+                raise DamagedStore(game, env.originator_version - base, f"it does not decode: {exc}") from None
             # positional: (number, kind, ruleset, schema, payload, hash, previous, recorded_at, event,
             # action, decoded_action, sig)
             append(StoredEvent(env.originator_version - base, env.kind, env.ruleset, env.schema, payload, env.hash,
                                previous, env.timestamp, event, action,
-                               rules.decode_action(action) if action else None, getattr(env, "sig", "").encode()))
+                               decoded_action, getattr(env, "sig", "").encode()))
             previous = env.hash
         return out
 
@@ -435,12 +506,126 @@ class GameStore:
         out = []
         topic = Game.Recorded.TOPIC
         decode = _recorded.decode
-        for stored in self.app.recorder.select_events(gid, gt=gt, lte=lte):
+        with self._reading(game):
+            selected = self.app.recorder.select_events(gid, gt=gt, lte=lte)
+        for stored in selected:
             if stored.topic != topic:
-                return list(self.app.events.get(gid, gt=gt, lte=lte))
-            e = decode(stored.state)
+                with self._reading(game):
+                    return list(self.app.events.get(gid, gt=gt, lte=lte))
+            try:
+                e = decode(stored.state)
+                stamp = datetime.fromisoformat(e.timestamp.data)
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as exc:
+                raise DamagedStore(game, stored.originator_version - Game.INITIAL_VERSION,
+                                   f"the stored record does not decode: {exc}") from None
             out.append(_Envelope(stored.originator_version, e.ruleset, e.schema, e.kind, e.payload, e.hash,
-                                 e.action, datetime.fromisoformat(e.timestamp.data), e.sig))
+                                 e.action, stamp, e.sig))
+        return out
+
+    # ------------------------------------------------------------- damage
+    @contextmanager
+    def _reading(self, game: str) -> Iterator[None]:
+        """Turn anything a damaged record raises while reading ``game`` into
+        one DamagedStore line naming the game and, when it can be found, the
+        first event that cannot be read."""
+        try:
+            yield
+        except (TrvError, AggregateNotFoundError):
+            raise
+        except Exception as exc:  # noqa: BLE001  a damaged file can raise almost anything
+            if type(exc).__module__.startswith("psycopg"):
+                raise  # a server that does not answer is not damage (the CLI says so in one line)
+            raise self._damage(game, exc) from None
+
+    def _damage(self, game: str, exc: BaseException) -> DamagedStore:
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        if isinstance(exc, sqlite3.DatabaseError):
+            return DamagedStore(game, None, f"the database file is damaged ({detail})")
+        try:
+            number = self._first_unreadable(game)
+        except Exception:  # noqa: BLE001  the scan itself cannot read the file
+            number = None
+        return DamagedStore(game, number, f"it cannot be read ({detail})")
+
+    def _first_unreadable(self, game: str) -> int | None:
+        """The number of the first record of ``game`` that does not map or
+        decode (0 for its ``Created`` record), or None."""
+        base = Game.INITIAL_VERSION
+        rules = None
+        for stored in self.app.recorder.select_events(game_uuid(game)):
+            number = stored.originator_version - base
+            try:
+                event = self.app.mapper.to_domain_event(stored)
+                if isinstance(event, Game.Created):
+                    rules = rulesets.get(event.ruleset)
+                elif isinstance(event, Game.Recorded) and event.kind != RETRACTION_KIND:
+                    decode_payload(rules or rulesets.get(event.ruleset), event.kind, event.schema,
+                                   event.payload.encode())
+            except Exception:  # noqa: BLE001
+                return number
+        return None
+
+    def _hash_at(self, game: str, number: int) -> str | None:
+        """The hash the stored event ``number`` holds, or None."""
+        try:
+            found = self._records(game, number - 1 + Game.INITIAL_VERSION, number + Game.INITIAL_VERSION)
+        except StoreError:
+            return None
+        return found[0].hash if found else None
+
+    def _check_index(self, agg: Game) -> None:
+        """The games index must not name events the store does not hold
+        (a tail cut off the events), nor another head for the same count."""
+        try:
+            row = self.index.get(agg.name)
+        except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
+            return
+        if row is None:
+            return
+        if row.version > agg.count:
+            now = self.version(agg.name)
+            if now > agg.count:  # not damage: another command appended since this one loaded
+                raise GameMovedOn(now)
+            raise DamagedStore(agg.name, agg.count + 1, f"the games index says the game has {row.version} events, "
+                                                       f"the store holds {agg.count}: events {agg.count + 1}-"
+                                                       f"{row.version} are missing; `trv verify` names the damage")
+        if row.version == agg.count and row.head != agg.head:
+            raise DamagedStore(agg.name, agg.count, f"the games index says its hash is {str(row.head)[:16]}..., "
+                                                   f"the store's is {agg.head[:16]}...")
+
+    def integrity(self) -> list[str]:
+        """What the database's own integrity check finds wrong ([] when nothing;
+        SQLite's ``PRAGMA integrity_check``, nothing to run elsewhere)."""
+        if self.location.kind != "sqlite":
+            return []
+        try:
+            with self._index_db.transaction(commit=False) as c:
+                c.execute("PRAGMA integrity_check")
+                found = [str(r[0]) for r in c.fetchall()]
+        except sqlite3.DatabaseError as exc:
+            return [str(exc)]
+        return [] if found == ["ok"] else found
+
+    def snapshots(self, game: str) -> list[SnapshotInfo]:
+        """Every stored snapshot of ``game``, oldest first, each with its
+        engine state and why it is not used (``snapshot_problem``)."""
+        out: list[SnapshotInfo] = []
+        store = self.app.snapshots
+        if store is None:
+            return out
+        base = Game.INITIAL_VERSION
+        for stored in store.recorder.select_events(game_uuid(game)):
+            number = stored.originator_version - base
+            try:
+                snap = store.mapper.to_domain_event(stored)
+                state = dict(snap.state)
+                problem = snapshot_problem(self, game, snap)
+                engine = None
+                if state.get("engine"):
+                    engine = rulesets.get(state["ruleset"]).decode_state(state["engine"].encode())
+                out.append(SnapshotInfo(number, str(state.get("head", "")), engine, problem))
+            except Exception as exc:  # noqa: BLE001
+                out.append(SnapshotInfo(number, "", None, f"it cannot be read ({type(exc).__name__}: {exc})"[:300]))
         return out
 
     def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
@@ -483,13 +668,16 @@ class GameStore:
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
         try:
-            try:
-                agg = self.app.repository.get(game_uuid(game), version=version)
-            except SnapshotIncompatible:
-                agg = self._replay.get(game_uuid(game), version=version)
+            with self._reading(game):
+                try:
+                    agg = self._checked.get(game_uuid(game), version=version)
+                except (TrvError, AggregateNotFoundError):
+                    raise
+                except Exception:  # noqa: BLE001  SnapshotIncompatible, or a snapshot that does not map
+                    agg = self._replay.get(game_uuid(game), version=version)
+                return self._fresh(agg)
         except AggregateNotFoundError:
             raise self._not_found(game) from None
-        return self._fresh(agg)
 
     def _not_found(self, game: str) -> GameNotFound:
         try:

@@ -11,13 +11,14 @@ from typing import Any
 
 import msgspec
 
-from trvendetta.store import (GENESIS, RETRACTION_KIND, GameStore, RawRecord, Retraction, StoredEvent, chain,
-                         encode_retraction, genesis)
+from trvendetta.store import (GENESIS, RETRACTION_KIND, DamagedStore, GameStore, RawRecord, Retraction, StoredEvent,
+                         chain, encode_retraction, genesis)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 from . import record as fmt
+from .integrity import SnapshotStates, missing_tail, store_damage
 from .notation import MovesVisitor
 from .signatures import SignatureCheck, entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
@@ -125,8 +126,15 @@ def verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True,
+    missing_tail(store, game)
+    snapshots = store.snapshots(game)
+    states = SnapshotStates({s.number for s in snapshots})
+    walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True,
                         rules_note=note).walk(store.events(game, decode=False))
+    problems = store_damage(store, game, walker, snapshots, states)
+    if problems:
+        more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
+        raise DamagedStore(game, None, f"events 1-{walker.number} verify, but {problems[0]}{more}")
     return Verified(walker.number, walker.head, note, walker)
 
 

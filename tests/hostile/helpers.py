@@ -47,3 +47,44 @@ class Trv:
         if result.exit_code == 2:
             assert result.stderr.splitlines()[-1].startswith("Error: "), result.stderr
         return result
+
+
+def play_random(db: Path, name: str = "g", seed: int = 3, actions: int = 60, snapshot_interval: int = 100,
+                ruleset: str = "vendetta"):
+    """A game played by the random bot for both seats through the store's
+    API, ``actions`` actions or to its end; returns the last ``Loaded``."""
+    from trvendetta import rulesets
+    from trvendetta.bots import get_bot
+    from trvendetta.core.rng import Rng
+    from trvendetta.store import GameStore
+
+    rs = rulesets.get(ruleset)
+    state, events = rs.new_game(rs.default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], seed))
+    bot = get_bot("random")
+    with GameStore(db, snapshot_interval=snapshot_interval) as store:
+        loaded = store.create_game(name, rs.name, events)
+        for i in range(actions):
+            if rs.is_over(loaded.state):
+                break
+            action = bot.choose(rs, loaded.state, Rng(seed, 1000 + i), rs.pending(loaded.state))
+            _, new = rs.apply(loaded.state, action)
+            loaded = store.append(name, loaded.version, steps=[(action, new)])
+    return loaded
+
+
+def sql(db: Path, statement: str, *params) -> None:
+    """Damage the file from outside, as a user with the sqlite3 shell would."""
+    con = sqlite3.connect(db)
+    try:
+        con.execute(statement, params)
+        con.commit()
+    finally:
+        con.close()
+
+
+def rows(db: Path, statement: str, *params) -> list:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return con.execute(statement, params).fetchall()
+    finally:
+        con.close()

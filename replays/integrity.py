@@ -1,0 +1,90 @@
+"""What `trv verify GAME` checks beyond the events themselves: that the
+store agrees with them.
+
+The events are the truth; everything else in the store is derived from them
+and must say the same: the games index row (count, head, status), every
+snapshot (the fold of the events it claims to follow), and SQLite's own
+integrity check of the file.  All of it is read through the store's API
+(``GameStore.info``, ``snapshots``, ``integrity``), never its tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
+from trvendetta.store.records import Retraction
+
+from .walker import Group, Visitor, Walker
+
+
+class SnapshotStates(Visitor):
+    """Keeps the walker's state (encoded) after each of the given event numbers."""
+
+    needs_event_state = False
+
+    def __init__(self, numbers: set[int]):
+        self.want = numbers
+        self.states: dict[int, bytes] = {}
+
+    def _take(self, walker: Walker, number: int) -> None:
+        if number in self.want and walker._after is None:  # the state is exact at the end of an action
+            self.states[number] = walker.ruleset.encode(walker.state)
+
+    def on_event(self, walker: Walker, record: StoredEvent, event: Any) -> None:
+        self._take(walker, record.number)
+
+    def on_retraction(self, walker: Walker, record: StoredEvent, retraction: Retraction, group: Group) -> None:
+        self._take(walker, record.number)
+
+
+def missing_tail(store: Any, game: str) -> None:
+    """DamagedStore naming the missing events when the games index (or a
+    snapshot) says the game goes on past its last stored event: checked
+    before the events are walked, so verify says exactly what is missing."""
+    stored = store.version(game)
+    try:
+        said = store.info(game).version
+    except GameNotFound:
+        said = 0
+    said = max([said, *(s.number for s in store.snapshots(game))])
+    if said > stored:
+        raise DamagedStore(game, stored + 1, f"events {stored + 1}-{said} are missing: the store holds {stored}, "
+                                             f"the games index and snapshots say {said}")
+
+
+def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], states: SnapshotStates) -> list[str]:
+    """Every way the store disagrees with the events just verified ([] when none)."""
+    problems = [f"SQLite's integrity check: {p}" for p in store.integrity()]
+    ruleset, number, head = walker.ruleset, walker.number, walker.head
+    try:
+        info = store.info(game)
+    except GameNotFound:
+        info = None
+    if info is None:
+        problems.append("the games index has no row for it")
+    elif info.version > number:
+        problems.append(f"the games index says it has {info.version} events (head {str(info.head)[:16]}...), "
+                        f"the store holds {number}: events {number + 1}-{info.version} are missing")
+    elif info.version < number:
+        problems.append(f"the games index says it has {info.version} events, the store holds {number}")
+    elif info.head != head:
+        problems.append(f"the games index says its head is {str(info.head)[:16]}..., the events' is {head[:16]}...")
+    else:
+        over = bool(ruleset.is_over(walker.state))
+        status = "over" if over else "playing"
+        winner = ruleset.winner(walker.state) if over else None
+        if (info.status, info.winner) != (status, winner):
+            problems.append(f"the games index says {info.status} (winner {info.winner}), the events say {status} "
+                            f"(winner {winner})")
+    for snap in snapshots:
+        where = f"the snapshot after event {snap.number}"
+        if snap.number > number:
+            problems.append(f"{where} is past the last stored event {number}: events {number + 1}-{snap.number} "
+                            "are missing")
+        elif snap.problem:
+            problems.append(f"{where}: {snap.problem} (it is ignored)")
+        elif snap.state is not None and snap.number in states.states \
+                and ruleset.encode(snap.state) != states.states[snap.number]:
+            problems.append(f"{where} is not the fold of events 1-{snap.number}: it was edited")
+    return problems
