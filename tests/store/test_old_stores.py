@@ -1,0 +1,95 @@
+"""A store written by main on 30 Nov 2026 (before the compact record format) still
+loads, shows, folds and verifies, and takes new commands; nothing stored is rewritten.
+
+The fixture and what main said about it were made by ``fixtures/make_old_store.py``.
+"""
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta import replays, rulesets
+from trvendetta.bots.base import get_bot
+from trvendetta.cli.main import cli
+from trvendetta.core.rng import Rng
+from trvendetta.store import GameStore
+from trvendetta.store.quick import QuickReader
+
+HERE = Path(__file__).resolve().parent / "fixtures"
+FIXTURE = HERE / "main-2026-11-30.sqlite"
+SAID = json.loads((HERE / "main-2026-11-30.json").read_text())
+
+
+def records_digest(store, game):
+    from hashlib import sha256
+
+    h = sha256()
+    for e in store.events(game, decode=False):
+        h.update(repr((e.number, e.kind, e.ruleset, e.schema, e.payload, e.hash, e.previous, str(e.recorded_at),
+                       e.action, e.sig)).encode())
+    return h.hexdigest()
+
+
+@pytest.fixture
+def old(tmp_path):
+    """A copy of the fixture (commands touch the index; the fixture stays as main wrote it)."""
+    path = tmp_path / "old.sqlite"
+    shutil.copyfile(FIXTURE, path)
+    return path
+
+
+def _rows(path):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT originator_id, originator_version, topic, state FROM stored_events "
+                           "ORDER BY originator_id, originator_version").fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("game", sorted(SAID))
+def test_every_old_game_reads_as_main_read_it(old, game):
+    said = SAID[game]
+    with GameStore(old) as s:
+        assert records_digest(s, game) == said["records_sha256"]
+        loaded = s.load(game)
+        assert (loaded.version, loaded.head) == (said["version"], said["head"])
+        assert s.verify(game) == said["head"]
+        assert sorted(s.retracted(game)) == said["retracted"]
+        header = s.header(game)
+        assert list(header[1:7]) + [str(header.created)] == said["header"]
+        assert replays.verify_game(s, game).head == said["head"]
+        assert s.info(game).head == said["head"]
+    reader = QuickReader.open(old)
+    with reader:
+        quick = reader.load(game)
+    assert quick is None or (quick.version, quick.head, quick.state) == (loaded.version, loaded.head, loaded.state)
+    runner = CliRunner()
+    env = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
+    shown = runner.invoke(cli, ["--db", str(old), "--game", game, "show", "--json"], env=env)
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["head"] == said["head"]
+    verified = runner.invoke(cli, ["--db", str(old), "--game", game, "verify"], env=env)
+    assert verified.exit_code == 0
+    assert verified.stdout.splitlines()[0] == said["verify"].splitlines()[0]
+
+
+def test_old_games_take_new_commands_without_rewriting_a_row(old):
+    before = _rows(old)
+    rs = rulesets.get("vendetta")
+    with GameStore(old) as s:
+        loaded = s.load("duel")
+        bot, rng = get_bot("random"), Rng(5, 5)
+        for _ in range(3):
+            action = bot.choose(rs, loaded.state, rng)
+            _, events = rs.apply(loaded.state, action)
+            loaded = s.append("duel", loaded.version, steps=[(action, events)])
+        assert s.verify("duel") == loaded.head
+        assert replays.verify_game(s, "duel").head == loaded.head
+        assert [e.number for e in s.events("duel", decode=False)] == list(range(1, loaded.version + 1))
+    after = _rows(old)
+    assert set(before) <= set(after)  # every old row is still there, byte for byte
+    assert len(after) == len(before) + (loaded.version - SAID["duel"]["version"])
