@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from trvendetta import replays, rulesets
-from trvendetta.bots.base import get_bot
+from trvendetta.bots import get_bot
 from trvendetta.cli.main import cli
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore
