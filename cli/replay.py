@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from trvendetta import replays
-from trvendetta.replays.record import MAX_FILE_BYTES
+from trvendetta.replays import record as record_format
 from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
@@ -34,13 +34,15 @@ def check_name(name: str | None, option: str = "--name") -> None:
 
 
 def read_untrusted(path: str) -> bytes:
-    """A record, packet or claim file, size-limited before it is read."""
+    """A record, packet or claim file, size-limited before it is read (the one
+    limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
+    limit = record_format.MAX_FILE_BYTES
     try:
         size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise TrvError(f"{path}: {size} bytes; a record may be at most {MAX_FILE_BYTES}")
+        if size > limit:
+            raise TrvError(f"{path}: {size} bytes; a record may be at most {limit}")
         with open(path, "rb") as fh:
-            return fh.read(MAX_FILE_BYTES + 1)
+            return fh.read(limit + 1)
     except OSError as exc:
         raise TrvError(f"cannot read {path}: {exc.strerror or exc}") from None
 

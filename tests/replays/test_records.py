@@ -194,8 +194,10 @@ def test_untrusted_files_are_refused_with_one_clear_message(tmp_path, trv, toy, 
 def test_oversize_files_are_refused_before_reading(tmp_path, trv, monkeypatch):
     from trvendetta.replays import record
 
-    monkeypatch.setattr(record, "MAX_FILE_BYTES", 100)
-    monkeypatch.setattr("trvendetta.cli.replay.MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(record, "MAX_FILE_BYTES", 100)  # the one limit: the CLI reads it from there
+    import trvendetta.cli.replay as cli_replay
+
+    assert not hasattr(cli_replay, "MAX_FILE_BYTES")  # a copy taken at import would outlive this patch
     (tmp_path / "big.trv").write_bytes(b"x" * 101)
     assert "at most 100" in trv(tmp_path / "b.sqlite", "import", tmp_path / "big.trv", code=1).stderr
     with pytest.raises(FileError, match="at most 100"):

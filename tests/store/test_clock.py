@@ -17,7 +17,8 @@ def play(db, when):
     with freeze_time(when):
         for args in (NEW, TURN):
             result = runner.invoke(cli, ["--db", str(db)] + args)
-            assert result.exit_code == 0 or args is TURN, result.output
+            assert result.exit_code == 0, result.output
+        assert "blue-medium moves F from e0 to e1" in result.stdout  # the turn was played and stored
         shown = runner.invoke(cli, ["--db", str(db), "show", "--json"])
         games = runner.invoke(cli, ["--db", str(db), "games"])
         record = runner.invoke(cli, ["--db", str(db), "export"])
