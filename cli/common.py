@@ -169,7 +169,8 @@ def check_player(ruleset: Any, state: Any, player: str | None) -> None:
         )
 
 
-def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None) -> None:
+def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None,
+         observe: Callable[[list[Any]], None] | None = None) -> None:
     """Load the game, apply the actions one after another, let the bot seats
     answer their decisions after them, and append all of it (each action
     recorded with the events it produced) in one save.
@@ -177,6 +178,7 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     ``actions(ruleset, state_getter)`` yields actions; it is handed a function
     returning the current state so it can look at each intermediate state.
     A RuleViolation anywhere stops the command with nothing appended.
+    ``observe(events)``, when given, sees the events of each action as it is applied.
     """
     store = session.store()
     game = session.load()
@@ -204,6 +206,8 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
             seats.append(seat)
         current[0], events = ruleset.apply(current[0], action)
         steps.append((action, events))
+        if observe is not None:
+            observe(events)
     human = [e for _, events in steps for e in events]
     count = game.version + len(human)
     state, moves = bot_moves(ruleset, current[0], game.bots or {}, count)

@@ -27,17 +27,72 @@ def parse_path(ctx: click.Context, param: click.Parameter, value) -> list | None
     return steps
 
 
-class _OrderedCommand(click.Command):
-    """A command that also records the order its options were given in
-    (``ctx.meta["trv.order"]``), so ``--bike`` can start a group of flags."""
+def _flag_option(flag) -> click.Option:
+    """The click option of a declared turn flag (hidden: ``--help`` lists it
+    under its ruleset's heading).  A valued flag always collects every
+    occurrence, so a repeat is never silently dropped: ``ruleset_flags``
+    refuses it where the game's ruleset takes one."""
+    kw: dict = {"hidden": True, "multiple": True, "metavar": flag.metavar or None}
+    if flag.kind == "switch":
+        return click.Option([f"--{flag.name}/--no-{flag.name}"], flag.key, default=None, hidden=True)
+    if flag.kind == "flag":
+        return click.Option([f"--{flag.name}"], flag.key, is_flag=True, hidden=True)
+    if flag.kind == "int":
+        kw["type"] = int
+    if flag.kind == "steps":
+        kw["callback"] = parse_path
+    return click.Option([f"--{flag.name}"], flag.key, **kw)
+
+
+def _declared() -> list:
+    """(ruleset, its turn flags) for every ruleset, in registry order."""
+    from trvendetta import rulesets
+
+    return [(rs, rs.turn_flags) for rs in rulesets.every()]
+
+
+class TurnCommand(click.Command):
+    """`trv turn`: its flags are the ones the registered rulesets declare,
+    built when the command runs (so a ruleset registered later has its own),
+    and ``--help`` shows each ruleset's flags under its own heading."""
+
+    def flag_params(self) -> list[click.Option]:
+        merged: dict = {}
+        for rs, flags in _declared():
+            for f in flags:
+                known = merged.setdefault(f.name, f)
+                if known.kind != f.kind:
+                    raise TypeError(f"turn flag --{f.name}: {rs.name} declares it {f.kind}, another ruleset {known.kind}")
+        return [_flag_option(f) for f in merged.values()]
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Also record the order the options were given in (``ctx.meta["trv.order"]``),
+        so a grouping flag (the Final Five's ``--bike``) can start a group."""
         try:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             ctx.meta["trv.order"] = [p.name for p in order]
         except click.UsageError:
             pass  # the real parse below reports it
         return super().parse_args(ctx, args)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        help_option = self.get_help_option(ctx)
+        head = [p for p in params if p is not help_option]
+        return head + self.flag_params() + ([help_option] if help_option is not None else [])
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        for rs, flags in _declared():
+            rows = []
+            for f in flags:
+                name = f"--{f.name}/--no-{f.name}" if f.kind == "switch" else f"--{f.name}"
+                if f.kind not in ("flag", "switch"):
+                    name += f" {f.metavar or f.kind.upper()}"
+                rows.append((name, f.help + (" (repeat)" if f.multiple else "")))
+            if rows:
+                with formatter.section(f"{rs.title or rs.name} (--ruleset {rs.name}) flags"):
+                    formatter.write_dl(rows)
 
 
 #: flags that belong to the motorcycle named by the last --bike before them
@@ -85,39 +140,69 @@ def bike_groups(order: list[str], flags: dict) -> None:
             raise click.UsageError(f"--shoot and --no-shoot exclude each other (--bike {g['bike']})")
 
 
-@click.command(cls=_OrderedCommand)
-@click.option("--car", metavar="small|medium|large", help="The car to move this turn.")
-@click.option("--bike", "bike", multiple=True, metavar="N",
-              help="Final Five: a motorcycle (1-5) to move; the --assign, --path, --road-die and --shoot "
-                   "after it are its own. Give two --bike groups (the first moves first).")
-@click.option("--assign", type=int, multiple=True, metavar="N", help="The movement die to assign to it.")
-@click.option("--momentum", is_flag=True, help="Assign the die to the car's momentum (a motorcycle's coasting).")
-@click.option("--command", "command", metavar="nitro|drift|repair|airstrike", help="Use a command this turn.")
-@click.option("--command-die", type=int, metavar="N", help="The second die, assigned to the command.")
-@click.option("--repair", metavar="CAR_ID", help="The car the repair command fixes.")
-@click.option("--airstrike-at", metavar="SPACE", help="Where the air attack puts the chopper.")
-@click.option("--airstrike-target", metavar="TARGET", help="What the chopper shoots at.")
-@click.option("--path", callback=parse_path, multiple=True, metavar="F,FL,FR,...",
-              help="Every step of the move (base die, nitro, road die); default straight ahead.")
-@click.option("--road-die", is_flag=True, help="Take the road die bonus moves.")
-@click.option("--shoot", metavar="TARGET", multiple=True, help="Fire at TARGET after moving.")
-@click.option("--no-shoot", is_flag=True, help="Do not fire.")
-@click.option("--reroll/--no-reroll", default=None, help="Reroll (or accept) the slam dice, if that is yours to decide.")
-@click.option("--move", "move", multiple=True, metavar="CAR:[DIE:]PATH",
-              help="Classic (1986): one per yellow die, in order, e.g. 6:F,F,FR or 5:4+road:F,F,F,F,F.")
-@click.option("--ram", "ram", multiple=True, metavar="CAR:TARGET", help="Classic: ram with CAR (rank), e.g. 6:blue-5.")
-@click.option("--chopper", "chopper", metavar="TARGET", help="Classic: a chopper attack on TARGET, e.g. blue-4.")
+def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
+    """The flags of ``ruleset`` from the parsed values; a flag given that
+    belongs to another ruleset (or repeated where this one takes one) is a
+    usage error naming the ruleset it belongs to."""
+    from trvendetta.core.turnflags import by_key
+
+    own = by_key(ruleset.turn_flags)
+    owners: dict[str, list[str]] = {}
+    kinds: dict[str, str] = {}
+    for rs, flags in _declared():
+        for f in flags:
+            owners.setdefault(f.key, []).append(rs.name)
+            kinds[f.key] = f.kind
+    given = {}
+    for key, value in values.items():
+        if value is None or value in ((), []) or (value is False and kinds.get(key) != "switch"):
+            continue
+        if key not in own:
+            belongs = " and ".join(owners.get(key, ["no ruleset"]))
+            raise click.UsageError(f"--{key.replace('_', '-')} is a flag of {belongs}, not of {ruleset.name} "
+                                   f"(this game is {ruleset.name}; see `trv turn --help`)")
+        given[key] = value
+    out: dict = {}
+    if given.get("bike"):  # the Final Five: the flags after each --bike are that motorcycle's
+        grouped = {k: values.get(k) for k in ("bike", *BIKE_GROUP)}
+        bike_groups(list(order), grouped)
+        out["bikes"] = grouped["bikes"]
+        given = {k: v for k, v in given.items() if k != "bike" and k not in BIKE_GROUP}
+    for key, value in given.items():
+        name = "--" + key.replace("_", "-")
+        flag = own[key]
+        if flag.multiple:
+            out[key] = list(value) if isinstance(value, (list, tuple)) else [value]
+        elif isinstance(value, (list, tuple)) and flag.kind != "steps" or (
+                flag.kind == "steps" and value and isinstance(value[0], list)):
+            if len(value) > 1:
+                raise click.UsageError(f"{name} given {len(value)} times; a {ruleset.name} turn takes one")
+            out[key] = value[0]
+        else:
+            out[key] = value
+    for key in [k for k in out if k in own]:
+        for other in own[key].excludes:
+            if other.replace("-", "_") in out:
+                raise click.UsageError(f"--{own[key].name} and --{other} exclude each other")
+    return out
+
+
+@click.command(cls=TurnCommand)
 @as_option
 @game_option
 @pass_session
-def turn(session: Session, player: str | None, **flags: object) -> None:
+def turn(session: Session, player: str | None, **values: object) -> None:
     """Play the active player's turn from flags, then say what happened.
 
-    The flags answer the turn's decisions in order: assign a die to a car,
-    maybe a command, every step of the move, the road die, the shot.  When
-    the game then waits on a choice the flags do not answer (a slam reroll
-    that belongs to another player, say), the command says so and exits 0;
-    answer it with `trv decide` or another `trv turn`.
+    The flags answer the turn's decisions in order (each ruleset's flags are
+    listed below under its own heading).  Every flag given must be used: a
+    flag this turn cannot use refuses the whole command (nothing recorded),
+    naming the flag, why, and what was legal.  When a die roll changes the
+    turn (a slam, a revealed hazard), what was played before it stands, the
+    flags it made unusable are listed, and the turn waits on its next
+    decision.  When the game waits on a choice the flags do not answer (a
+    slam reroll that belongs to another player, say), the command says so
+    and exits 0; answer it with `trv decide` or another `trv turn`.
 
     \b
     Examples:
@@ -136,34 +221,56 @@ def turn(session: Session, player: str | None, **flags: object) -> None:
       trv turn --move 6:F,F,FR --move 5:F,F --move 4:FL --ram 6:blue-5
       trv turn --move 6:3+road:F,F,F,F --chopper blue-4 --shoot 5:blue-6
     """
-    bike_groups(click.get_current_context().meta.get("trv.order", []), flags)
-    if flags["shoot"] is not None and flags["no_shoot"]:
-        raise click.UsageError("--shoot and --no-shoot exclude each other")
-    flags["no_shoot"] = bool(flags["no_shoot"])
-    flags["road_die"] = bool(flags["road_die"])
-    flags["momentum"] = bool(flags["momentum"])
-    for key in ("move", "ram"):
-        flags[key] = list(flags[key]) or None
+    notes: list[str] = []
+    chance = [False]
+
+    def observe(events) -> None:
+        if chance[0]:
+            return
+        for event in events:
+            kind = rules.event_kind(event)
+            if kind == "turn-ended":
+                return
+            if rules.reveals(event):
+                chance[0] = True
+                return
+
+    rules = None
 
     def actions(ruleset, state):
-        driver = ruleset.turn_driver(dict(flags))
-        first = True
+        nonlocal rules
+        rules = ruleset
+        order = click.get_current_context().meta.get("trv.order", [])
+        driver = ruleset.turn_driver(ruleset_flags(ruleset, values, order))
+        played = 0
         while True:
             action = driver.next(state())
             if action is None:
-                if first:
-                    decision = ruleset.pending(state())
-                    if decision is not None:
-                        raise RuleViolation(
-                            f"{decision.kind} for {decision.player}",
-                            "these flags do not answer the pending decision",
-                            legal_names(ruleset, state()),
-                        )
-                return
-            first = False
+                if chance[0] and hasattr(driver, "go_on") and driver.go_on():
+                    continue  # a die roll made some flags unusable: they are reported, the rest are played
+                break
+            played += 1
             yield action
+        problems = driver.finish(state())
+        if problems and not chance[0]:
+            first = problems[0]
+            more = "".join(f"; {p.text()}" for p in problems[1:])
+            raise RuleViolation("trv turn: every flag answers a decision of this turn",
+                                f"{first.text()}{more}; nothing was played",
+                                first.legal or (() if played else legal_names(ruleset, state())))
+        notes.extend(p.text() for p in problems)
+        if not played:
+            decision = ruleset.pending(state())
+            if decision is not None:
+                raise RuleViolation(
+                    f"{decision.kind} for {decision.player}",
+                    "these flags do not answer the pending decision",
+                    legal_names(ruleset, state()),
+                )
 
-    play(session, actions, player=player)
+    play(session, actions, player=player, observe=observe)
+    if notes:
+        click.echo("not used after a die roll changed the turn: " + "; ".join(notes))
 
 
 @click.command()
@@ -194,7 +301,8 @@ def legal(session: Session, as_json: bool) -> None:
         return
     click.echo(f"{decision.player}: {decision.kind}" + (f" ({decision.prompt})" if decision.prompt else ""))
     for a in options:
-        click.echo(f"  {ruleset.describe_action(a)}")
+        note = ruleset.warning(game.state, a)
+        click.echo(f"  {ruleset.describe_action(a)}" + (f"  ({note})" if note else ""))
 
 
 @click.command()

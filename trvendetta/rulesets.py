@@ -61,3 +61,8 @@ def get(name: str) -> Ruleset:
     if name not in _REGISTERED:
         raise TrvError(f"{module} did not register a ruleset called {name!r}")
     return _REGISTERED[name]
+
+
+def every() -> list[Ruleset]:
+    """Every ruleset that can be found (``trv turn`` builds its flags from them)."""
+    return [get(name) for name in names()]

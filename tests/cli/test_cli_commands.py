@@ -94,7 +94,8 @@ def test_turn_stops_at_a_decision_the_flags_do_not_answer(trv):
     assert f"waiting on {doc['pending']['player']}: veto" in out
     before = doc["version"]
     err = trv("turn", "--assign", "3", code=1).stderr  # nothing in these flags answers a veto
-    assert "these flags do not answer the pending decision (veto for" in err and "legal: allow, veto" in err
+    assert "--assign 3: the game waits on veto for" in err and "nothing was played" in err
+    assert "legal: allow, veto" in err
     assert trv.json("show")["version"] == before
     trv("turn", "--no-reroll")
     assert trv.json("show")["pending"]["kind"] == "add"

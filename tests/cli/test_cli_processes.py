@@ -104,7 +104,7 @@ def test_a_killed_vendetta_turn_keeps_none_of_its_events(tmp_path, backend, requ
     before = show(db)
     option = before["pending"]["options"][-1]  # like "assign 5 to blue-large"
     _, die, _, car = option.split()
-    args = ("turn", "--car", car, "--assign", die, "--path", "F,F,F,F,F,F", "--road-die", "--no-shoot")
+    args = ("turn", "--car", car, "--assign", die, "--path", "F,F,F,F,F,F", "--no-shoot")
     proc = spawn(db, *args, fault="kill-in-insert")
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL

@@ -23,6 +23,7 @@ import msgspec
 from trvendetta import rulesets
 from trvendetta.core.errors import PositionError, RuleViolation
 from trvendetta.core.protocol import Decision, Ruleset, Seat
+from trvendetta.core.turnflags import FlagProblem, TurnFlag
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -84,6 +85,11 @@ class ToyState(msgspec.Struct, frozen=True):
 
 class Toy(Ruleset[ToyState, Union[Add, Veto], Union[Started, Added, Vetoed, Won]]):
     name = "toy"
+    #: the toy declares its own `trv turn` flags, as every ruleset does
+    turn_flags = (
+        TurnFlag("assign", "int", metavar="N", help="Add N (1-3) to your score."),
+        TurnFlag("reroll", "switch", help="Veto (--reroll) or allow (--no-reroll) the last score."),
+    )
     title = "Toy race"
     rules_version = "1"
     action_type = Union[Add, Veto]
@@ -249,6 +255,17 @@ class ToyDriver:
             self.vetoed = True
             return Veto(self.flags["reroll"])
         return None
+
+    def finish(self, state):
+        """Flags given but not used: the turn waits on something else first."""
+        d = self.ruleset.pending(state)
+        waits = f"the game waits on {d.kind} for {d.player}" if d else "the game is over"
+        out = []
+        if self.flags.get("assign") is not None and not self.added:
+            out.append(FlagProblem(f"--assign {self.flags['assign']}", waits))
+        if self.flags.get("reroll") is not None and not self.vetoed:
+            out.append(FlagProblem("--reroll" if self.flags["reroll"] else "--no-reroll", waits))
+        return out
 
 
 RULESET = rulesets.register(Toy())

@@ -63,20 +63,25 @@ def test_turn_driver_refuses_flags_for_a_turn_past_assigning_and_unused_path_ste
     state, _ = RS.new_game(position(vehicles=[{"id": "red-medium", "at": "c3"}]))
     state, _ = RS.apply(state, AssignDie("red-medium", 4))
     state, _ = RS.apply(state, NoCommand())
-    with pytest.raises(RuleViolation, match="past assigning"):
-        RS.turn_driver({"car": "large", "assign": 6}).next(state)
+    driver = RS.turn_driver({"car": "large", "assign": 6})
+    assert driver.next(state) is None
+    assert [p.text() for p in driver.finish(state)] == [
+        "--car large: the turn is past assigning a die (pending: step)",
+        "--assign 6: the turn is past assigning a die (pending: step)"]
     driver = RS.turn_driver({"path": ["F"] * 6, "no_shoot": True})
     with pytest.raises(RuleViolation, match="--path has 6 steps but this move has at most 4"):
         driver.next(state)
 
 
-def test_turn_driver_drops_path_steps_a_mine_made_unusable():
+def test_turn_driver_reports_path_steps_a_mine_made_unusable():
     state, _ = RS.new_game(position(vehicles=[{"id": "red-medium", "at": "c3"}], tokens=[{"at": "c4", "kind": "mine"}],
                                     script={"damage": ["dent"]}))
     driver = RS.turn_driver({"car": "medium", "assign": 4, "path": ["F"] * 4, "no_shoot": True})
     while (action := driver.next(state)) is not None:
         state, _ = RS.apply(state, action)
-    assert state.turn.player == "bob" and driver.path == ["F"] * 3  # stopped by the mine: unusable, not an error
+    assert state.turn.player == "bob"  # stopped by the mine: the turn is over
+    assert [p.text() for p in driver.finish(state)] == [
+        "--path F,F,F: 3 step(s) not driven: red-medium's movement ended at c4 (a slam, a hazard, damage or mud)"]
 
 
 def test_a_car_can_start_in_a_chosen_lane_of_the_starting_area():

@@ -20,6 +20,7 @@ from . import components as comp
 from . import events as ev
 from .actions import (Action, AssignDie, ChopperAttack, EndTurn, NoRepair, Ram, Repair, Shoot, Stay, Step,
                       describe_action)
+from .driver import TURN_FLAGS
 from .model import Board, Car, Chopper, Move, Player, Space, State, Turn
 from .position import Position
 
@@ -240,6 +241,7 @@ class _Run:
 class Classic(Ruleset[State, Action, ev.Event]):
     name = "classic"
     title = "Thunder Road (1986)"
+    turn_flags = TURN_FLAGS
     rules_version = "1"
     min_players = 2
     max_players = 4

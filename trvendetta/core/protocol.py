@@ -34,6 +34,7 @@ import msgspec
 
 from .errors import RuleViolation
 from .rng import Rng
+from .turnflags import TurnFlag
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -82,6 +83,8 @@ class Ruleset(Generic[S, A, E]):
     #: set-up choices `trv new` offers besides the seats: keyword of
     #: ``default_position`` -> its legal values (Vendetta: ``start_tile``)
     setup_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the ``trv turn`` flags this ruleset reads (the CLI builds ``trv turn`` from them)
+    turn_flags: ClassVar[tuple[TurnFlag, ...]] = ()
     #: an upper bound on the number of events in a game (checked by simulation)
     max_events: ClassVar[int] = 100_000
     #: msgspec tagged unions (``typing.Union[...]``) and the state / position types
@@ -190,6 +193,11 @@ class Ruleset(Generic[S, A, E]):
         """The short printed name of an action (``trv decide`` matches it)."""
         raise NotImplementedError
 
+    def warning(self, state: S, action: A) -> str:
+        """A short note ``trv legal`` prints beside an option (Vendetta marks
+        fatal steps); empty when there is nothing to say."""
+        return ""
+
     def view(self, state: S) -> dict:
         """The ``trv show --json`` document (without game/version/head)."""
         raise NotImplementedError
@@ -199,8 +207,11 @@ class Ruleset(Generic[S, A, E]):
         raise NotImplementedError
 
     def turn_driver(self, flags: dict) -> Any:
-        """An object whose ``next(state)`` maps ``trv turn`` flags onto the
-        successive actions of one turn (None: the flags do not answer)."""
+        """An object whose ``next(state)`` maps ``trv turn`` flags (keyed as
+        ``TurnFlag.key``, only this ruleset's) onto the successive actions of
+        one turn (None: the flags answer nothing more), and whose
+        ``finish(state)`` then lists a ``FlagProblem`` for every flag given
+        that was not used (see ``core.turnflags``)."""
         raise NotImplementedError
 
     # -------------------------------------------------------------- codecs

@@ -19,7 +19,7 @@ from . import actions, events, rules, view
 from . import components as comp
 from .evolve import evolve
 from .model import State
-from .notation import TurnDriver
+from .notation import TURN_FLAGS, TurnDriver
 from .position import PlayerSetup, Position, from_dict, validate
 
 
@@ -34,6 +34,7 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
     event_type = events.Event
     state_type = State
     position_type = Position
+    turn_flags = TURN_FLAGS
 
     def __init__(self, components: comp.Components | None = None):
         super().__init__()
@@ -157,6 +158,8 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
     def turn_driver(self, flags: dict) -> TurnDriver:
         return TurnDriver(flags)
 
+    def warning(self, state: State, action) -> str:
+        return rules.warning(state, action)
 
 
 RULESET = register(Vendetta())

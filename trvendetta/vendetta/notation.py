@@ -1,35 +1,70 @@
 """``trv turn`` flags read as answers to the turn's successive decisions.
 
 Parsing reuses the rules (python-chess style): each flag is turned into a
-candidate action and the engine checks it against the legal options, so there
-is no second copy of the rules here.
+candidate action and checked against the legal options, so there is no
+second copy of the rules here.  Every flag given must answer a decision of
+the turn: a flag the turn could not use becomes a :class:`FlagProblem`
+naming it, why, and what was legal (see ``core.turnflags``).
 """
 
 from __future__ import annotations
 
 from ..core.errors import RuleViolation
+from ..core.turnflags import FlagProblem, TurnFlag, option
 from . import board as b
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
 from .actions import describe_action
-from .rules import pending
+from .rules import explain, pending
 
 COMMANDS = ("nitro", "drift", "repair", "airstrike")
+
+TURN_FLAGS = (
+    TurnFlag("car", metavar="small|medium|large", help="The car to move this turn (with --assign)."),
+    TurnFlag("assign", "int", metavar="N", help="The movement die to assign to it."),
+    TurnFlag("momentum", "flag", help="Assign the die to the car's momentum (a car that already moved)."),
+    TurnFlag("command", metavar="nitro|drift|repair|airstrike", help="Use a command this turn (with --command-die)."),
+    TurnFlag("command-die", "int", metavar="N", help="The second die, assigned to the command."),
+    TurnFlag("repair", metavar="CAR", help="The car the repair command fixes (with --command repair)."),
+    TurnFlag("airstrike-at", metavar="SPACE", help="Where the air attack puts the chopper."),
+    TurnFlag("airstrike-target", metavar="TARGET", help="What the chopper shoots at."),
+    TurnFlag("path", "steps", metavar="F,FL,FR,...",
+             help="Every step of the move (base die, nitro, road die); default straight ahead."),
+    TurnFlag("road-die", "flag", help="Take the road die bonus moves.", excludes=("no-road-die",)),
+    TurnFlag("no-road-die", "flag", help="Decline the road die bonus (the default)."),
+    TurnFlag("shoot", metavar="TARGET", help="Fire at TARGET after moving.", excludes=("no-shoot",)),
+    TurnFlag("no-shoot", "flag", help="Do not fire."),
+    TurnFlag("reroll", "switch", help="Reroll (or accept) the slam dice, if that is yours to decide."),
+    TurnFlag("bike", metavar="N", multiple=True,
+             help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
+                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first)."),
+)
+
+#: the turn's decisions in order, and the flags that answer each
+STAGES = ("assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus", "shoot")
+STAGE_OF = {"car": "assign", "assign": "assign", "momentum": "assign", "command": "command",
+            "command_die": "command", "repair": "command", "airstrike_at": "airstrike-place",
+            "airstrike_target": "airstrike-target", "path": "step", "road_die": "road-bonus",
+            "no_road_die": "road-bonus", "shoot": "shoot", "no_shoot": "shoot", "reroll": "slam-reroll"}
+#: flags that decline: satisfied when their decision does not come (there was nothing to decline)
+DECLINING = {"no_road_die", "no_shoot"}
+
+
+def _legal(d) -> tuple[str, ...]:
+    return tuple(describe_action(o) for o in d.options) if d is not None else ()
 
 
 class TurnDriver:
     """Answers the pending decisions of one turn from ``trv turn`` flags.
 
-    A ``--path`` longer than the move can ever be is refused; steps left over
-    because a slam, a mine or damage stopped the car are dropped (the player
-    could not know), and the printed events show where the car stopped.
-
-    ``next(state)`` returns the next action, or None when the flags do not
-    answer the pending decision (it belongs to someone else, or a flag is
-    missing) or the turn is over.
+    ``next(state)`` returns the next action, or None when the flags answer
+    nothing more (the turn is over, the decision is someone else's, or no
+    flag answers it); ``finish(state)`` then lists every flag given that
+    was not used, with the reason.
     """
 
     def __init__(self, flags: dict):
-        self.flags = flags
+        self.flags = {k: v for k, v in flags.items()
+                      if v is not None and v not in ((), []) and (v is not False or k == "reroll")}
         self.path = list(flags.get("path") or [])
         self.explicit_path = flags.get("path") is not None
         #: the Final Five: one group of flags per motorcycle (``--bike N --assign N ...``)
@@ -38,15 +73,114 @@ class TurnDriver:
         self.checked: set[str] = set()
         self.turn_key: tuple | None = None
         self.player: str | None = None
+        self.used: set[str] = set()
+        self.problems: list[FlagProblem] = []
         self.path_checked = False
+        self.last = None  # the last state of this turn seen with our decision pending
+        self.accepted = 0  # problems the player has been told of after a die roll; play goes on
+
+    def go_on(self) -> bool:
+        """After a die roll changed the turn: accept the problems so far (they
+        are reported, what was played stands) and go on with the other flags."""
+        if len(self.problems) > self.accepted:
+            self.accepted = len(self.problems)
+            return True
+        return False
+
+    # ------------------------------------------------------------ helpers
+    def _text(self, key: str) -> str:
+        value = self.flags.get(key)
+        if key == "path":
+            value = self.path if self.path else value
+        return option(key.replace("_", "-"), value)
+
+    def _problem(self, key: str, why: str, d=None) -> None:
+        self.used.add(key)  # reported once
+        self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
 
     def _car_id(self, state, name: str) -> str:
         car = self.flags.get("car")
-        if car is None:
-            return ""
-        if "-" in car:
-            return car
+        if car is None or "-" in car:
+            return car or ""
         return f"{b.player(state, name).color}-{car}"
+
+    def _past(self, state, d, stage: str) -> None:
+        """The turn reached ``stage``: flags of earlier decisions not used could not be."""
+        here = STAGES.index(stage)
+        for key in list(self.flags):
+            if key in self.used or key in DECLINING or key == "path":
+                continue
+            st = STAGE_OF.get(key)
+            if st in STAGES and STAGES.index(st) < here:
+                self._problem(key, self._why(key, state, reached=stage), d)
+
+    def _why(self, key: str, state, reached: str | None = None) -> str:
+        """Why the flag ``key`` found no decision to answer this turn (``state``:
+        the latest state; the turn's own record is the last one seen)."""
+        last = self.last if self.last is not None else state
+        t = last.turn if last.turn is not None and last.turn.player == self.player else None
+        p = b.player(state, self.player) if self.player else None
+        car = b.vehicle(state, t.car) if t is not None and t.car else None
+        where = f" at {b.nm(car.at)}" if car is not None and car.at is not None else ""
+        stage = STAGE_OF.get(key)
+        if stage == "assign":
+            return f"the turn is past assigning a die (pending: {reached})" if reached else "no die to assign"
+        if stage == "command":
+            if key != "command" and "command" not in self.flags:
+                return "no --command to go with it"
+            if key == "repair" and self.flags.get("command") != "repair":
+                return f"--repair needs --command repair (the command is {self.flags.get('command')})"
+            if p is not None and p.command_used and "command" not in self.used:
+                return f"{self.player} already used a command this round"
+            if p is not None and not p.dice:
+                return f"{self.player} has no die left for a command"
+            return "no command could be used this turn"
+        if stage in ("airstrike-place", "airstrike-target"):
+            if self.flags.get("command") != "airstrike":
+                return "no air attack this turn (use --command airstrike)"
+            chopper = next((c.at for c in state.choppers if c.owner == self.player), None)
+            if key == "airstrike_target" and chopper is not None:
+                return f"nothing in the chopper's front arc at {b.nm(chopper)} to fire at"
+            return "the air attack was not made"
+        if stage == "road-bonus":
+            if car is None:
+                return "no car moved this turn"
+            if t.momentum:
+                return "a momentum move cannot take the road die"
+            if car.status != "operational" or car.at is None:
+                return f"{car.id} is {car.status}"
+            if t.stopped:
+                return f"{car.id}'s movement ended early{where} (a slam, a hazard, damage or mud)"
+            if not t.road_ok or (not car.start and b.terrain(state, car.at) not in ("road", "start")):
+                return f"{car.id} did not start on the road or left it (now{where})"
+            if not state.road_die:
+                return "no road die is showing"
+            return f"the road die was not offered ({car.id}'s movement ended early{where})"
+        if stage == "shoot":
+            if car is None:
+                return "no car moved this turn"
+            if car.status != "operational" or car.at is None:
+                return f"{car.id} is {car.status} and cannot fire"
+            if not b.front_arc_targets(state, car.at, car.facing, exclude=car.id):
+                return f"nothing in {car.id}'s front arc{where} to fire at"
+            return f"the turn ended before {car.id} could fire"
+        if stage == "slam-reroll":
+            return f"no slam reroll was {self.player}'s to decide"
+        return "no decision of this turn takes it"
+
+    def _path_left(self, state, d=None) -> None:
+        if not self.path:
+            return
+        t = self.last.turn if self.last is not None else state.turn
+        car = b.vehicle(state, t.car) if t is not None and t.car else None
+        if car is None:
+            why = "no car moved"
+        elif car.at is None:
+            why = f"{car.id} was eliminated"
+        else:
+            why = f"{car.id}'s movement ended at {b.nm(car.at)} (a slam, a hazard, damage or mud)"
+        self._problem("path", f"{len(self.path)} step(s) not driven: {why}", d)
+        self.path = []
 
     def _bike_id(self, state, name: str, text) -> str:
         text = str(text)
@@ -133,44 +267,70 @@ class TurnDriver:
             return None if f.get("reroll") is None else SlamReroll(bool(f["reroll"]))
         return None
 
+    # --------------------------------------------------------------- play
     def next(self, state):
+        if len(self.problems) > self.accepted:
+            return None  # a flag could not be used: the turn goes no further on these flags
         d = pending(state)
-        if d is None or state.turn is None:
-            return None
-        key = (state.round, state.turn_number)
         if self.turn_key is None:
-            self.turn_key, self.player = key, state.turn.player
-            if d.kind != "assign" and (self.flags.get("car") or self.flags.get("assign") is not None or self.bikes):
-                raise RuleViolation("trv turn", f"{d.player}'s turn is past assigning a die (pending: {d.kind}); "
-                                    "answer it with `trv decide` or run `trv turn` without --car/--assign",
-                                    [describe_action(o) for o in d.options])
-        if key != self.turn_key or d.player != self.player:
+            if d is None:
+                return None
+            self.turn_key = (state.round, state.turn_number)
+            self.player = d.player
+        if d is None or (state.round, state.turn_number) != self.turn_key or d.player != self.player:
             return None
-        if self.bikes:
+        self.last = state
+        if self.bikes:  # the Final Five's --bike groups (not yet checked flag by flag)
+            self.used |= set(self.flags)
             return self._next_bike(state, d)
         f = self.flags
         kind = d.kind
+        if kind == "slam-reroll":
+            if "reroll" in f and "reroll" not in self.used:
+                self.used.add("reroll")
+                return SlamReroll(bool(f["reroll"]))
+            return None
+        self._past(state, d, kind)
+        if len(self.problems) > self.accepted:
+            return None
         if kind == "assign":
-            if f.get("assign") is None or f.get("car") is None:
+            if "car" not in f and "assign" not in f:
                 return None
-            return AssignDie(self._car_id(state, d.player), int(f["assign"]), bool(f.get("momentum")))
+            if "car" not in f or "assign" not in f:
+                missing, given = ("car", "assign") if "car" not in f else ("assign", "car")
+                self._problem(given, f"needs --{missing} too", d)
+                return None
+            self.used |= {"car", "assign", "momentum"}
+            return AssignDie(self._car_id(state, d.player), int(f["assign"]), "momentum" in f)
         if kind == "command":
             command = f.get("command")
             if not command:
+                for key in ("command_die", "repair"):
+                    if key in f:
+                        self._problem(key, "no --command to go with it", d)
                 return NoCommand()
+            if "command_die" not in f:
+                self._problem("command", "needs --command-die N (the second die)", d)
+                return None
             target = None
             if command == "repair":
                 target = f.get("repair")
                 if target and "-" not in target:
                     target = f"{b.player(state, d.player).color}-{target}"
-            die = f.get("command_die")
-            if die is None:
-                return None
-            return UseCommand(command, int(die), target)
+            elif "repair" in f:
+                self._problem("repair", f"--repair needs --command repair (the command is {command})", d)
+            self.used |= {"command", "command_die"} | ({"repair"} if command == "repair" else set())
+            return UseCommand(command, int(f["command_die"]), target)
         if kind == "airstrike-place":
-            return PlaceChopper(f["airstrike_at"]) if f.get("airstrike_at") else None
+            if "airstrike_at" not in f:
+                return None
+            self.used.add("airstrike_at")
+            return self._checked(state, d, "airstrike_at", PlaceChopper(f["airstrike_at"]))
         if kind == "airstrike-target":
-            return Shoot(f["airstrike_target"]) if f.get("airstrike_target") else NoShoot()
+            if "airstrike_target" not in f:
+                return NoShoot()
+            self.used.add("airstrike_target")
+            return self._checked(state, d, "airstrike_target", Shoot(f["airstrike_target"]))
         if kind == "step":
             if not self.path_checked:
                 self.path_checked = True
@@ -179,14 +339,90 @@ class TurnDriver:
                     raise RuleViolation("trv turn --path", f"--path has {len(self.path)} steps but this move has "
                                         f"at most {most} ({','.join(self.path)}); nothing was played")
             if self.path:
-                return Step(self.path.pop(0).strip().upper())
-            return None if self.explicit_path else Step("F")
+                self.used.add("path")
+                return self._checked(state, d, "path", Step(self.path.pop(0).strip().upper()))
+            if self.explicit_path:
+                return None
+            return self._straight_ahead(state, d)
         if kind == "road-bonus":
-            return RoadBonus(bool(f.get("road_die")))
+            if self.path and "road_die" not in f:
+                self._problem("path", f"{len(self.path)} step(s) beyond the base move; add --road-die to drive "
+                              "them with the road die", d)
+                self.path = []
+                return None
+            if RoadBonus(False) not in d.options:  # a drift onto a vehicle must go on
+                self.used |= {"road_die", "no_road_die"}
+                if "no_road_die" in f:
+                    self._problem("no_road_die", "the drift passed a vehicle with the last base move, so "
+                                  "the road die must carry the car on", d)
+                    return None
+                return RoadBonus(True)
+            self.used |= {"road_die", "no_road_die"}
+            return RoadBonus("road_die" in f)
         if kind == "shoot":
-            if f.get("shoot"):
-                return Shoot(f["shoot"])
-            return NoShoot() if f.get("no_shoot") else None
-        if kind == "slam-reroll":
-            return None if f.get("reroll") is None else SlamReroll(bool(f["reroll"]))
+            self._path_left(state, d)
+            if len(self.problems) > self.accepted:
+                return None
+            self.used |= {"shoot", "no_shoot"}
+            if "shoot" in f:
+                return self._checked(state, d, "shoot", Shoot(f["shoot"]))
+            return NoShoot() if "no_shoot" in f else None
         return None
+
+    def _checked(self, state, d, key: str, action):
+        """``action`` if it answers ``d``; else a problem naming the flag (with
+        the rules' own explanation) and None."""
+        if action in d.options:
+            return action
+        if isinstance(action, Shoot) and d.kind == "shoot":
+            car = b.vehicle(state, state.turn.car)
+            why = f"{action.target} is not in {car.id}'s front arc at {b.nm(car.at)}"
+            self.used.add(key)
+            self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
+            return None
+        try:
+            explain(state, action)
+            why = f"{describe_action(action)} is not an option now"
+        except RuleViolation as exc:
+            why = str(exc).split("; legal: ")[0]
+        self.used.add(key)
+        if key == "path":
+            self.path.insert(0, action.direction)
+            text = option("path", self.path)
+            self.path = []
+            self.problems.append(FlagProblem(text, why, _legal(d)))
+            return None
+        self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
+        return None
+
+    def _straight_ahead(self, state, d):
+        """The default step (no --path): straight ahead, unless that is fatal."""
+        from .rules import fatal_step
+
+        t = state.turn
+        fatal = fatal_step(state, t.car, "F")
+        if fatal:
+            safe = [o.direction for o in d.options if not fatal_step(state, t.car, o.direction)]
+            raise RuleViolation("trv turn: the default path is straight ahead",
+                                f"the straight-ahead step F from {b.nm(b.vehicle(state, t.car).at)} {fatal}; "
+                                f"nothing was played; spell the path out with --path "
+                                f"(steps that are not fatal: {', '.join(safe) or 'none'})", _legal(d))
+        return Step("F")
+
+    def finish(self, state) -> list[FlagProblem]:
+        """Every flag given that was not used, with why (call after ``next`` returned None)."""
+        d = pending(state)
+        same_turn = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
+            and state.turn.player == self.player
+        waiting = same_turn and d is not None
+        if self.path and not (waiting and d.player == self.player and d.kind == "step"):
+            self._path_left(state, d if waiting else None)  # (a shorter --path just waits on the next step)
+        for key in list(self.flags):
+            if key in self.used or key == "path":
+                continue
+            if waiting:
+                whose = "" if d.player == self.player else f"{d.player}'s "
+                self._problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
+            elif key not in DECLINING:  # a declining flag with nothing to decline is satisfied
+                self._problem(key, self._why(key, state))
+        return self.problems

@@ -210,6 +210,30 @@ def _road_spaces(lo: int, hi: int, lanes: int) -> tuple[tuple[tuple[int, int], s
                  if (lane + y) % 2 == 0)
 
 
+def fatal_step(state: State, car_id: str, direction: str) -> str | None:
+    """What makes a step certain elimination (off a side edge, back off the
+    road, into impassable terrain), or None."""
+    car = b.vehicle(state, car_id)
+    if car.at is None:
+        return None
+    to = geometry.neighbour(car.at, direction, car.facing)
+    terrain = b.terrain(state, to)
+    if terrain == "offboard" or (terrain == "start" and not car.start):
+        return f"leaves the road at {b.nm(to)} (eliminated)"
+    if terrain == "impassable" and b.token_at(state, to) is None:
+        return f"drives into impassable terrain at {b.nm(to)} (eliminated)"
+    return None
+
+
+def warning(state: State, action) -> str:
+    """A note for ``trv legal`` beside an option: fatal steps are marked."""
+    d = pending(state)
+    if isinstance(action, Step) and d is not None and d.kind == "step" and state.turn and state.turn.car:
+        fatal = fatal_step(state, state.turn.car, action.direction)
+        return f"fatal: {fatal}" if fatal else ""
+    return ""
+
+
 # ------------------------------------------------------------------ decide
 def explain(state: State, action) -> None:
     """Raise a RuleViolation that names the exact problem with an illegal action
