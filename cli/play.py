@@ -349,6 +349,10 @@ def decide(session: Session, choice: tuple[str, ...], player: str | None) -> Non
     def actions(ruleset, state):
         options = ruleset.legal_actions(state())
         named = {ruleset.describe_action(a): a for a in options}
+        for a in options:  # a line of `trv legal` as printed, with its note, names the option too
+            note = ruleset.warning(state(), a)
+            if note:
+                named[f"{ruleset.describe_action(a)}  ({note})"] = a
         if wanted in named:
             yield named[wanted]
             return
