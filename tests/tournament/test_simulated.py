@@ -82,13 +82,28 @@ def test_a_twelve_player_four_round_tournament(trv, tmp_path):
     said = trv("tournament", "verify", str(out)).stdout
     assert "ok: tournament spring, " in said and "16 events" not in said and "12 games re-executed" in said
     text = out.read_text()
-    marker = '"type":"die-assigned"'
-    at = text.index(marker)
-    line_end = text.index("\n", at)
-    line = text[text.rindex("\n", 0, at) + 1:line_end]
-    edited = line.replace('"die":', '"die":1', 1) if '"die":' in line else line.replace(marker, '"type":"die-assignd"')
-    assert edited != line
     bad = tmp_path / "edited.trvt"
-    bad.write_text(text.replace(line, edited, 1))
-    err = trv("tournament", "verify", str(bad), code=1).stderr
-    assert "does not verify" in err or "cut short" in err
+
+    def refused(edited: str) -> str:
+        assert edited != text
+        bad.write_text(edited)
+        return trv("tournament", "verify", str(bad), code=1).stderr
+
+    # a die in a game record, same length: the game's hash chain breaks
+    at = text.index('"type":"die-assigned"')
+    line = text[text.rindex("\n", 0, at) + 1:text.index("\n", at)]
+    die = line.split('"die":')[1][0]
+    other = "2" if die != "2" else "3"
+    err = refused(text.replace(line, line.replace(f'"die":{die}', f'"die":{other}'), 1))
+    assert "a game record does not verify" in err and "hash does not follow" in err
+    # a result in the tournament's own events
+    at = text.index('"type":"result-reported"')
+    line = text[text.rindex("\n", 0, at) + 1:text.index("\n", at)]
+    assert '"place":1' in line and '"place":2' in line
+    swapped = line.replace('"place":1', '"place":9').replace('"place":2', '"place":1').replace('"place":9', '"place":2')
+    assert "the hash does not follow" in refused(text.replace(line, swapped, 1))
+    # the standings printed in the file
+    first = text[text.index("% standings\n") + 12:]
+    row = first[:first.index("\n")]
+    assert "standings in the file are not the ones the events give" in refused(
+        text.replace(row, row.replace('"points":', '"points":1', 1), 1))
