@@ -29,7 +29,6 @@ import msgspec
 import sqlite_utils
 from openskill.models import PlackettLuce
 
-from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 from trvendetta.tournament.standings import decided, standings
 
@@ -90,12 +89,10 @@ def carried_ratings(all_states: list[model.State], upto: str | None = None) -> t
 
 
 def database(store: Any) -> sqlite_utils.Database:
-    """The read model's database: the store's SQLite file (in memory for an in-memory store)."""
-    db = getattr(store, "_tournament_read_db", None)
-    if db is None:
-        db = sqlite_utils.Database(store.path) if store.path is not None else sqlite_utils.Database(memory=True)
-        store._tournament_read_db = db
-    return db
+    """The read model's database: the store's SQLite file; in memory (kept for
+    this command only) when the store is not a SQLite file.  The caller closes it."""
+    path = getattr(store, "path", None)
+    return sqlite_utils.Database(path) if path is not None else sqlite_utils.Database(memory=True)
 
 
 def project(store: Any, log: Any, name: str) -> list[dict]:
@@ -143,6 +140,15 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
                     "last_tournament": r.tournaments[-1] if r.tournaments else None}
                    for p, r in sorted(ratings.items())]
     db = database(store)
+    try:
+        _write(db, name, tournament_row, standing_rows, seat_rows, rating_rows)
+    finally:
+        db.close()
+    return standing_rows
+
+
+def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_rows: list[dict],
+           seat_rows: list[dict], rating_rows: list[dict]) -> None:
     with db.atomic():  # one transaction (sqlite-utils nests its own writes as savepoints)
         db[TOURNAMENTS].insert(tournament_row, pk="name", replace=True)
         for table, pk in ((STANDINGS, ("tournament", "player")), (SEATS, ("tournament", "round", "table_no", "seat"))):
@@ -158,16 +164,7 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
             db.execute(f"DELETE FROM [{RATINGS}]")
         if rating_rows:
             db[RATINGS].insert_all(rating_rows, pk="player", replace=True)
-    return standing_rows
 
 
-def read_standings(store: Any, name: str) -> list[dict]:
-    """The standings rows of ``name`` as stored in the read model, by rank."""
-    db = database(store)
-    if not db[STANDINGS].exists():
-        return []
-    return list(db.query(f"SELECT * FROM [{STANDINGS}] WHERE tournament = ? ORDER BY rank", [name]))
-
-
-__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "Rating", "rate", "project", "read_standings",
-           "carried_ratings", "database", "tev"]
+__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "Rating", "rate", "project", "carried_ratings",
+           "database"]
