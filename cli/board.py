@@ -62,6 +62,12 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
+    if '"exchange"' in (game.charter or ""):  # an exchange game may wait for a player's dice
+        from .exchange import waiting_line
+
+        line = waiting_line(session.store(), game.game)
+        if line:
+            click.echo(line)
 
 
 @click.command()
@@ -92,6 +98,7 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
     store.touch(game_id)
     if not show_all:
         records = [r for r in records if r.number not in dead and r.kind != RETRACTION_KIND]
+    from trvendetta.store import STORE_KINDS, describe_store_record
     if as_json:
         rows = []
         for r in records:
@@ -103,9 +110,8 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
         echo_json(rows)
         return
     for r in records:
-        if r.kind == RETRACTION_KIND:
-            e = r.event
-            text = f"{e.player} takes back events {e.first}-{e.last}" + (" (agreed)" if e.agreed else "")
+        if r.kind in STORE_KINDS:
+            text = describe_store_record(r.event)
         else:
             text = ruleset.describe(r.event)
         mark = "  [retracted]" if r.number in dead else ""

@@ -191,6 +191,11 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
         from .identity import keyring_for
 
         keyring = keyring_for(game, player)
+    draws = None
+    if keyring is not None and '"exchange"' in game.charter:  # dice from the players' reveals
+        from .exchange import ExchangeTurn
+
+        draws = ExchangeTurn(store, game, keyring)
     steps: list[tuple[Any, ...]] = []
     seats: list[str | None] = []
     current = [state]
@@ -204,7 +209,14 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
             if refusal:
                 raise TrvError(refusal)
             seats.append(seat)
-        current[0], events = ruleset.apply(current[0], action)
+        if draws is not None:
+            applied = draws.apply(ruleset, current[0], action, seat)
+            if applied is None:  # it needs dice: recorded as an intent; the rest waits for the reveals
+                seats.pop()
+                break
+            current[0], events = applied
+        else:
+            current[0], events = ruleset.apply(current[0], action)
         steps.append((action, events))
         if observe is not None:
             observe(events)
@@ -212,12 +224,17 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     count = game.version + len(human)
     state, moves = bot_moves(ruleset, current[0], game.bots or {}, count)
     steps.extend((m.action, m.events) for m in moves)
-    if keyring is not None:
+    records: list[Any] = []
+    if draws is not None and draws.intent is not None:
+        steps, records = draws.finish(steps, seats)
+    elif keyring is not None:
         from .identity import sign_runs
 
         steps = sign_runs(store, game, keyring, steps, seats + [m.player for m in moves])
-    saved = store.append(game.game, game.version, steps=steps)
+    saved = store.append(game.game, game.version, steps=steps, records=records)
     report(ruleset, human, first=game.version + 1, state=saved.state, bots=moves)
+    if draws is not None and draws.intent is not None:
+        click.echo(draws.note(game.version, saved.version))
 
 
 class BotMove(NamedTuple):

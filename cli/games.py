@@ -117,10 +117,14 @@ def next_game_id(store, ruleset_name: str) -> str:
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")
+@click.option("--invite", "invite_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Create the exchange game of your invitation (`trv invite`), with every --join answer.")
+@click.option("--join", "join_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="An invited player's answer (`trv join`); one per other seat.")
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
         game_id: str | None, position: str | None, ruleset: str, start_tile: str | None,
-        keys: tuple[str, ...]) -> None:
+        keys: tuple[str, ...], invite_file: str | None, join_files: tuple[str, ...]) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -139,7 +143,15 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --player ann:red --player bob:blue --start-tile perdition
       trv new --position docs/examples/vendetta-slam.toml
       trv new --player ann:red:cars --player bob:blue:cars --key ann=ann.pub --key bob=bob.pub
+      trv new --invite invite.json --join bob.json     # an exchange game (docs/fair-play.md)
     """
+    if invite_file is not None:
+        if players or bots or keys or seed is not None or position or start_tile:
+            raise click.UsageError("--invite takes the players and keys from the invitation; give only --join "
+                                   "(and --name)")
+        return new_exchange(session, invite_file, join_files, game_id)
+    if join_files:
+        raise click.UsageError("--join answers an invitation: give it with --invite FILE")
     if game_id is not None and name_problem(game_id) is not None:
         raise click.BadParameter(name_problem(game_id), param_hint="--name")
     if seed is not None and seed_problem(seed) is not None:
@@ -224,6 +236,29 @@ def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) ->
             raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
         bound[seat] = resolve_key(seat, value)
     return encode_charter(Charter(bound))
+
+
+def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...], game_id: str | None) -> None:
+    """``trv new --invite``: the set-up's chance comes from every player's first reveal."""
+    from .exchange import charter_from_invite
+    from .identity import fingerprint
+    from trvendetta.store import decode_charter
+
+    inv, charter, rng = charter_from_invite(invite_file, join_files)
+    rules = rulesets.get(inv.ruleset)
+    pos = rules.default_position([tuple(t) for t in inv.players], 0)
+    state, events = rules.new_game(pos, rng)
+    name = game_id or inv.game
+    if name_problem(name) is not None:
+        raise click.BadParameter(name_problem(name), param_hint="--name")
+    game = session.store().create_game(name, rules.name, events, charter=charter)
+    click.echo(game.game)
+    bound = decode_charter(charter).seats
+    click.echo(f"{rules.name} exchange game, {len(events)} events: the dice come from every player's reveals")
+    click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
+    others = ", ".join(s for s in bound if s != inv.creator)
+    click.echo(f"send the record to {others}: trv export {game.game} -o {game.game}.trv")
+    report(rules, [], first=len(events) + 1, state=game.state)
 
 
 @click.command(name="games")

@@ -28,6 +28,8 @@ COMMANDS = {
     "verify": "trvendetta.cli.replay:verify",
     "sim": "trvendetta.cli.sim:sim",
     "id": "trvendetta.cli.identity:id_",
+    "invite": "trvendetta.cli.exchange:invite",
+    "join": "trvendetta.cli.exchange:join",
     "store": "trvendetta.cli.store:store",
     "tournament": "trvendetta.cli.tournament:tournament",
 }

@@ -35,7 +35,7 @@ def last_action(session: Any, game: Any) -> tuple[str, list[Any]] | None:
     records = session.store().events(game.game, upto=game.version, since=max(0, game.version - LOOK_BACK))
     events = []
     for r in reversed(records):
-        if r.kind == RETRACTION_KIND:
+        if r.kind.startswith("trv-"):  # a retraction, or an exchange game's intent or reveal
             return None
         events.append(r.event)
         if r.action:

@@ -33,6 +33,13 @@ def check_name(name: str | None, option: str = "--name") -> None:
         raise click.BadParameter(name_problem(name), param_hint=option)
 
 
+def write_text(output: str, text: str) -> None:
+    """Write a file whole or not at all (a .part file renamed)."""
+    tmp = Path(output).with_name(Path(output).name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+
+
 def read_untrusted(path: str) -> bytes:
     """A record, packet or claim file, size-limited before it is read (the one
     limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
@@ -83,8 +90,11 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
 @click.command(name="import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--name", "new_name", metavar="ID", help="Import a game record under another id.")
+@click.option("--reply", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Exchange games: where to write the reply packet when this store answers a draw "
+                   "(default GAME-N.trv next to the imported file).")
 @pass_session
-def import_(session: Session, file: str, new_name: str | None) -> None:
+def import_(session: Session, file: str, new_name: str | None, reply: str | None) -> None:
     """Import a game record (a new game) or a turn packet (extends the game).
 
     The file is untrusted: it is decoded strictly, every action is replayed
@@ -97,6 +107,10 @@ def import_(session: Session, file: str, new_name: str | None) -> None:
     Examples:
       trv --db bob.sqlite import duel.trv
       trv --db bob.sqlite import turn.trv
+
+    In an exchange game (docs/fair-play.md) a packet that opens a draw
+    waiting for your dice is answered at once: your reveal is appended (the
+    action resolved, if yours was the last) and the reply packet written.
     """
     check_name(new_name)
     data = read_untrusted(file)
@@ -106,6 +120,19 @@ def import_(session: Session, file: str, new_name: str | None) -> None:
     store.touch(game)
     what = "packet" if gf.kind == "packet" else "game"
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
+    if '"exchange"' in store.header(game).charter:
+        from .exchange import answer_draws
+
+        before, added = answer_draws(store, game, None)
+        if added:
+            number = before
+            for numbered, line in added:
+                if numbered:
+                    number += 1
+                click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
+            target = reply or str(Path(file).with_name(f"{game}-{number}.trv"))
+            write_text(target, replays.export(store, game, since=before))
+            click.echo(f"wrote the reply packet to {target}: send it to the other players")
     run_bots(store, game)  # prints what the game waits for
 
 

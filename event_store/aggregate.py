@@ -26,6 +26,7 @@ from trvendetta import rulesets
 from .records import (  # noqa: F401  (re-exported: the light half lives in records.py)
     GENESIS,
     RETRACTION_KIND,
+    STORE_KINDS,
     STORE_SCHEMA,
     Retraction,
     chain,
@@ -101,7 +102,7 @@ class Game(Aggregate):
                 game.engine = None  # the store refolds the live events (GameStore._fresh)
                 game.stale = True
                 return
-            if game.stale:
+            if game.stale or self.kind in STORE_KINDS:  # an exchange game's intent or reveal
                 return
             ruleset = rulesets.get(self.ruleset)
             event = game.__dict__.pop("_decoded", None)  # set by Game.record: no need to decode

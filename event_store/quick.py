@@ -45,6 +45,8 @@ class _Envelope(msgspec.Struct):
     name: str = ""
     bots: str = ""
     action: str = ""
+    charter: str = ""
+    domain: str = ""
 
 
 class _SnapshotState(msgspec.Struct):
@@ -57,6 +59,8 @@ class _SnapshotState(msgspec.Struct):
     engine_crc: int | None = None
     bots: str = ""
     stale: bool = False
+    charter: str = ""
+    domain: str = ""
 
 
 class _Snapshot(msgspec.Struct):
@@ -136,7 +140,7 @@ class QuickReader:
             "ORDER BY originator_version DESC LIMIT ?", [gid, version + 1, limit]
         ):
             e = _envelope.decode(data)
-            if topic != EVENT_TOPIC or e.kind == RETRACTION_KIND:
+            if topic != EVENT_TOPIC or e.kind.startswith("trv-"):
                 return None
             ruleset = ruleset or rulesets.get(e.ruleset)
             if e.schema != event_schema(ruleset):
@@ -165,6 +169,7 @@ class QuickReader:
                 return None  # GameStore ignores it too, and replays the events
             state = ruleset.decode_state(s.engine.encode())
             name, count, head, bots, after = s.name, s.count, s.head, s.bots, snap[0]
+            charter, domain = s.charter, s.domain
         else:
             created = conn.execute(
                 "SELECT topic, state FROM stored_events WHERE originator_id = ? AND originator_version = 1", [gid]
@@ -174,6 +179,7 @@ class QuickReader:
             c = _envelope.decode(created[1])
             ruleset = rulesets.get(c.ruleset)
             state, name, count, head, bots, after = None, c.name, 0, GENESIS, c.bots, 1
+            charter, domain = c.charter, c.domain
         schema = event_schema(ruleset)
         events = []
         last = after
@@ -182,7 +188,7 @@ class QuickReader:
             "AND originator_version > ? ORDER BY originator_version", [gid, after]
         ):
             e = _envelope.decode(data)
-            if topic != EVENT_TOPIC or e.kind == RETRACTION_KIND or e.schema != schema or version != last + 1:
+            if topic != EVENT_TOPIC or e.kind.startswith("trv-") or e.schema != schema or version != last + 1:
                 return None
             events.append(ruleset.decode_event(e.payload.encode()))
             head, last = e.hash, version
@@ -192,7 +198,7 @@ class QuickReader:
             return None  # the index names events the store lacks: GameStore says what is damaged
         if events or state is None:
             state = ruleset.fold(events, state)
-        return Loaded(name, ruleset, state, count, head, decode_bots(bots))
+        return Loaded(name, ruleset, state, count, head, decode_bots(bots), charter, domain)
 
     def _snapshot_holds(self, gid: str, version: int, s: _SnapshotState) -> bool:
         """The cheap checks ``store.snapshot_problem`` makes: the snapshot's

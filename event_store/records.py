@@ -46,15 +46,23 @@ def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") 
     return hashlib.sha256(bytes.fromhex(previous) + body).hexdigest()
 
 
-class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+_Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+_Seat = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """What the players agreed on before event 1 (docs/fair-play.md): the
-    public key (64 hex digits, Ed25519) each bound seat signs with.
+    public key (64 hex digits, Ed25519) each bound seat signs with; in an
+    exchange game (``dice="exchange"``) each seat's commitment (the top of
+    its hash chain of reveals) and its reveal for draw 1 (the set-up).
 
     A game with a charter starts its hash chain from :func:`genesis` instead
-    of 64 zeros, so event 1's hash (the game's id) commits to the keys."""
+    of 64 zeros, so event 1's hash (the game's id) commits to all of it."""
 
-    seats: dict[Annotated[str, msgspec.Meta(min_length=1, max_length=200)],
-                Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]]
+    seats: dict[_Seat, _Hex64]
+    dice: Annotated[str, msgspec.Meta(pattern="^(exchange)?$")] = ""
+    commits: dict[_Seat, _Hex64] = {}
+    setup: dict[_Seat, _Hex64] = {}
 
 
 _charter_dec = msgspec.json.Decoder(Charter)
@@ -64,7 +72,9 @@ def encode_charter(charter: "Charter | None") -> str:
     """Canonical JSON of a charter, seats sorted ("" for none)."""
     if charter is None or not charter.seats:
         return ""
-    return msgspec.json.encode(Charter(dict(sorted(charter.seats.items())))).decode()
+    return msgspec.json.encode(Charter(dict(sorted(charter.seats.items())), charter.dice,
+                                       dict(sorted(charter.commits.items())),
+                                       dict(sorted(charter.setup.items())))).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":
@@ -90,6 +100,54 @@ class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_K
     last: Annotated[int, msgspec.Meta(ge=1)]
     player: Annotated[str, msgspec.Meta(max_length=200)] | None
     agreed: bool = False
+
+
+#: an exchange game's records that are neither engine events nor retractions (docs/fair-play.md)
+INTENT_KIND = "trv-intent"
+REVEAL_KIND = "trv-reveal"
+
+
+class Intent(msgspec.Struct, frozen=True, tag_field="type", tag=INTENT_KIND, forbid_unknown_fields=True):
+    """A player's action that needs a draw, recorded (and signed) before the
+    other players reveal; the record's ``action`` is the action, and
+    ``reveal`` the player's own value for the draw."""
+
+    seat: _Seat
+    draw: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)]
+    reveal: _Hex64
+
+
+class Reveal(msgspec.Struct, frozen=True, tag_field="type", tag=REVEAL_KIND, forbid_unknown_fields=True):
+    """Another player's value for the open draw (checked against its chain)."""
+
+    seat: _Seat
+    draw: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)]
+    reveal: _Hex64
+
+
+_draw_dec = msgspec.json.Decoder(Intent | Reveal)
+_draw_enc = msgspec.json.Encoder()
+
+
+def encode_draw(record: "Intent | Reveal") -> bytes:
+    return _draw_enc.encode(record)
+
+
+def decode_draw(payload: bytes) -> "Intent | Reveal":
+    return _draw_dec.decode(payload)
+
+
+#: the kinds of record the store writes itself (not engine events)
+STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND})
+
+
+def describe_store_record(event: Any) -> str:
+    """A sentence for a retraction, an intent or a reveal (``trv log``)."""
+    if isinstance(event, Intent):
+        return f"{event.seat} waits for the others' dice (draw {event.draw})"
+    if isinstance(event, Reveal):
+        return f"{event.seat} reveals dice for draw {event.draw}"
+    return f"{event.player} takes back events {event.first}-{event.last}" + (" (agreed)" if event.agreed else "")
 
 
 _retraction_dec = msgspec.json.Decoder(Retraction)
@@ -128,6 +186,8 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
     """
     if kind == RETRACTION_KIND:
         return decode_retraction(payload)
+    if kind in (INTENT_KIND, REVEAL_KIND):
+        return decode_draw(payload)
     current = event_schema(ruleset)
     if schema == current:
         return ruleset.decode_event(payload)

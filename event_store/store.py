@@ -40,6 +40,7 @@ from trvendetta.core.names import check_name
 from .aggregate import (
     GENESIS,
     RETRACTION_KIND,
+    STORE_KINDS,
     STORE_SCHEMA,
     Game,
     Retraction,
@@ -330,7 +331,10 @@ class GameStore:
             agg.record(rules, event)
         self._record_steps(agg, rules, steps)
         for rec in records:
-            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, getattr(rec, "sig", b""),
+            sig = getattr(rec, "sig", b"")
+            if callable(sig):  # signed as recorded: it needs the record's number and previous hash
+                sig = sig(agg.count + 1, agg.head, rec.action or rec.payload)
+            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
                            getattr(rec, "recorded_at", None))
         self._fresh(agg)
         self._saved = len(agg.pending_events)
@@ -655,7 +659,7 @@ class GameStore:
         state = rules.initial_state()
         for env in envs:
             number = env.originator_version - base
-            if env.kind == RETRACTION_KIND or number in dead:
+            if env.kind in STORE_KINDS or number in dead:
                 continue
             state = rules.evolve(state, decode_payload(rules, env.kind, env.schema, env.payload.encode()))
         agg.engine = state

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from trvendetta.store import (GENESIS, RETRACTION_KIND, DamagedStore, GameStore, RawRecord, Retraction, StoredEvent,
-                         chain, encode_retraction, genesis)
+from trvendetta.store import (GENESIS, RETRACTION_KIND, STORE_KINDS, DamagedStore, GameStore, RawRecord, Retraction,
+                         StoredEvent, chain, encode_retraction, genesis)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
@@ -56,8 +56,16 @@ class Verified:
 def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), **kwargs: Any) -> Walker:
     """A walker over a game with this charter: its chain starts from the
     charter's genesis, and its signatures are checked (docs/fair-play.md)."""
-    check = SignatureCheck(charter, domain) if charter else None
-    return Walker(ruleset, visitors, head=genesis(charter), signatures=check, **kwargs)
+    if not charter:
+        return Walker(ruleset, visitors, head=GENESIS, **kwargs)
+    from trvendetta.store import decode_charter
+
+    from .exchange import Draws
+
+    parsed = decode_charter(charter)
+    draws = Draws(parsed) if parsed.dice == "exchange" else None
+    return Walker(ruleset, visitors, head=genesis(charter), signatures=SignatureCheck(parsed, domain),
+                  draws=draws, **kwargs)
 
 
 def rules_note(ruleset: Any, recorded: str) -> str:
@@ -195,6 +203,12 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
 def _kind_of(record: StoredEvent, walker: Walker) -> str:
     if record.number in walker.retractions:
         return RETRACTION_KIND
+    if walker.draws is not None:
+        from .walker import _typed
+
+        kind = _typed.decode(record.payload).type
+        if kind in STORE_KINDS:
+            return kind
     return walker.ruleset.event_kind(walker.ruleset.decode_event(record.payload))
 
 
@@ -261,6 +275,7 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
+    _no_open_draw(walker)
     live = walker.live_actions
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")
@@ -270,6 +285,14 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
         what = ruleset.describe_action(group.action)
         raise TrvError(f"cannot take back {group.player}'s {what!r} (events {group.first}-{group.last}): {refusal}")
     return Retraction(group.first, group.last, group.player, agreed), group, walker
+
+
+def _no_open_draw(walker: Walker) -> None:
+    """An exchange game's open draw is finished before anything is taken back."""
+    draws = walker.draws
+    if draws is not None and draws.open is not None:
+        raise TrvError(f"draw {draws.open['draw']} is open (waiting for {draws.waiting_for()}'s dice); "
+                       "take an action back once it is resolved")
 
 
 def undo(store: GameStore, game: str, *, agreed: bool = False,
@@ -319,6 +342,7 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
+    _no_open_draw(walker)
     live = walker.live_actions
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")

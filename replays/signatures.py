@@ -183,11 +183,14 @@ class SignatureCheck:
         if record.sig:
             raise Tampered(number, "a set-up event carries a signature")
 
-    def on_action(self, record: Any, seat: str | None, what: str) -> None:
-        """An action of ``seat`` starts at ``record``."""
+    def on_action(self, record: Any, seat: str | None, what: str, covered: bool = False) -> None:
+        """An action of ``seat`` starts at ``record``; ``covered``: its signed
+        intent came before it (an exchange game's draw), so it needs no more."""
         number = record.number
         self._close(seat)
         entries = self._entries(number, record.sig)
+        if covered and not entries:
+            return
         if seat not in self.seats:
             if entries:
                 raise Tampered(number, f"{seat}'s action {what!r} is signed, but {seat}'s seat is not bound to "

@@ -30,7 +30,9 @@ from typing import Any
 
 import msgspec
 
-from trvendetta.store import GENESIS, RETRACTION_KIND, Retraction, StoredEvent, chain, decode_retraction
+from trvendetta.core.rng import NeedDice
+from trvendetta.store import (GENESIS, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
+                              decode_draw, decode_retraction)
 from trvendetta.core.errors import TrvError
 
 
@@ -134,6 +136,7 @@ class Group:
     state_before: Any
     reveals: int = 0  # number of the first event that revealed information, 0 if none
     round: Any = None
+    rng: Any = None  # an exchange game's RNG for this action (replays.exchange), None: the seed's
 
     @property
     def player(self) -> str | None:
@@ -179,8 +182,10 @@ class Walker:
     """Walks records in order; see the module docstring."""
 
     def __init__(self, ruleset: Any, visitors: Sequence[Visitor] = (), *, reexecute: bool = False,
-                 head: str = GENESIS, rules_note: str = "", signatures: Any = None):
+                 head: str = GENESIS, rules_note: str = "", signatures: Any = None, draws: Any = None):
         self.ruleset = ruleset
+        #: a ``replays.exchange.Draws`` for an exchange game (None: chance follows the seed)
+        self.draws = draws
         #: a ``replays.signatures.SignatureCheck`` for a game with bound seats (None: unsigned game)
         self.signatures = signatures
         self.visitors = list(visitors)
@@ -226,6 +231,8 @@ class Walker:
                     action = self.ruleset.decode_action(action_bytes)
                 except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                     raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
+        if self.draws is not None and number > 1 and self._draw_record(record, number, action):
+            return
         # re-executing, an action is re-run before its first event is decoded:
         # when the recorded bytes are the recomputed ones, that event needs no decoding
         early = action is not None and number > 1 and self.reexecute and bool(self.groups)
@@ -266,6 +273,36 @@ class Walker:
         for v in self.visitors:
             v.on_end(self)
 
+    def _draw_record(self, record: StoredEvent, number: int, action: Any) -> bool:
+        """An exchange game's intent or reveal (True), checked and noted; else False."""
+        try:
+            kind = _typed.decode(record.payload).type
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Tampered(number, f"not a {self.ruleset.name} event: {exc}") from None
+        if kind not in (INTENT_KIND, REVEAL_KIND):
+            return False
+        if self._queue:
+            self._diverge(number, record.payload, self._queue[-1],
+                          "The record opens a draw before the rules finished producing the last action's events.")
+        try:
+            entry = decode_draw(record.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Tampered(number, f"not an intent or a reveal: {exc}") from None
+        self.number, self.head = number, record.hash
+        if kind == REVEAL_KIND:
+            if action is not None or record.sig:
+                raise Tampered(number, "a reveal carries an action or a signature")
+            self.draws.on_reveal(record, entry)
+            return True
+        if action is None:
+            raise Tampered(number, "an intent carries no action")
+        decision = self.ruleset.pending(self.state)
+        seat = decision.player if decision else None
+        if self.signatures is not None:
+            self.signatures.on_action(record, seat, self.ruleset.describe_action(action))
+        self.draws.on_intent(record, entry, seat)
+        return True
+
     def start_checking(self) -> None:
         """Turn re-execution on mid-walk (after trusted records): recompute the
         last action's events so the rest of it can be checked too."""
@@ -276,9 +313,10 @@ class Walker:
             return
         group = self.groups[-1]
         if group.action is None:
-            events = self.ruleset.restart(self._first_event)
+            events = self.ruleset.restart(self._first_event) if self.draws is None else \
+                self.ruleset.restart(self._first_event, self.draws.setup_rng())
         else:
-            _, events = self.ruleset.apply(group.state_before, group.action)
+            _, events = self._apply(group.state_before, group.action, group.rng)
         done = group.last - group.first + 1
         self._queue = [self.ruleset.encode(e) for e in reversed(events[done:])]
         self._events = []
@@ -326,7 +364,8 @@ class Walker:
             if position is None:
                 self._diverge(1, record.payload, None, "The first event does not carry the game's set-up position.")
             try:
-                events = self.ruleset.restart(event)
+                events = self.ruleset.restart(event) if self.draws is None else \
+                    self.ruleset.restart(event, self.draws.setup_rng())
             except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
             self._queue = [self.ruleset.encode(e) for e in reversed(events)]
@@ -349,12 +388,20 @@ class Walker:
         # too), while the engine's one-entry memo still holds this state
         seat = player() if self.signatures is not None else player
         group = Group(number, number - 1, action, seat, before, round=ruleset.round(before))
+        covered = False
+        if self.draws is not None:
+            group.rng, covered = self.draws.rng_for(record)
         if self.reexecute:
             try:
-                after, events = self.ruleset.apply(self.state, action)
+                after, events = self._apply(self.state, action, group.rng)
             except TrvError as exc:
                 self._diverge(number, record.payload, None,
                               f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
+            except NeedDice:
+                self._diverge(number, record.payload, None,
+                              f"The recorded action {self.ruleset.describe_action(action)!r} needs dice, but no "
+                              "draw was made for it (an exchange game records an intent and every player's "
+                              "reveal first)")
             encode = self.ruleset.encode
             self._queue = [encode(e) for e in events]
             self._queue.reverse()  # popped from the end
@@ -367,9 +414,14 @@ class Walker:
                 self._diverge(number, record.payload, None, "The recorded action produces no event.")
         self.groups.append(group)
         if self.signatures is not None:
-            self.signatures.on_action(record, group.player, self.ruleset.describe_action(action))
+            self.signatures.on_action(record, group.player, self.ruleset.describe_action(action), covered)
         for v in self.visitors:
             v.on_action(self, record, group)
+
+    def _apply(self, state: Any, action: Any, rng: Any) -> tuple[Any, list[Any]]:
+        if rng is None:
+            return self.ruleset.apply(state, action)
+        return self.ruleset.apply(state, action, rng)
 
     def _event(self, record: StoredEvent, event: Any) -> None:
         number = record.number
@@ -405,6 +457,8 @@ class Walker:
         if self._queue:
             self._diverge(number, record.payload, self._queue[-1],
                           "The record takes an action back before the rules finished producing its events.")
+        if self.draws is not None and self.draws.open is not None:
+            raise Tampered(number, f"a retraction while draw {self.draws.open['draw']} is open")
         group = self.groups[-1] if self.groups else None
         if group is None or group.action is None or (retraction.first, retraction.last) != (group.first, group.last):
             live = f"events {group.first}-{group.last}" if group and group.action is not None else "no action"

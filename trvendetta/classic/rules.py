@@ -287,11 +287,11 @@ class Classic(Ruleset[State, Action, ev.Event]):
         return score_options(self.c, state, decision)
 
     # ------------------------------------------------------------- start
-    def start(self, position: Position) -> list:
+    def start(self, position: Position, rng: Rng | None = None) -> list:
         from .position import resolve
 
         pos = resolve(position, self.c)
-        run = _Run(self.initial_state(), Rng(pos.seed, 0), self.c)
+        run = _Run(self.initial_state(), rng if rng is not None else Rng(pos.seed, 0), self.c)
         run.emit(ev.GameStarted(pos, self.rules_version))
         for index, board_name in zip((pos.rear_board, pos.rear_board + 1), pos.boards):
             first, last = self.c.board_spaces(index)

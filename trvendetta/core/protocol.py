@@ -103,14 +103,16 @@ class Ruleset(Generic[S, A, E]):
     def initial_state(self) -> S:
         raise NotImplementedError
 
-    def start(self, position: Any) -> list[E]:
+    def start(self, position: Any, rng: Rng | None = None) -> list[E]:
         raise NotImplementedError
 
-    def restart(self, first_event: E) -> list[E]:
+    def restart(self, first_event: E, rng: Rng | None = None) -> list[E]:
         """The set-up events of a recorded game again, from its first event
         (re-execution): by default ``start`` of the position it carries; a
-        ruleset whose first event also records its components uses those."""
-        return self.start(first_event.position)  # type: ignore[attr-defined]
+        ruleset whose first event also records its components uses those.
+        ``rng``: an exchange game's set-up draw (docs/fair-play.md)."""
+        position = first_event.position  # type: ignore[attr-defined]
+        return self.start(position) if rng is None else self.start(position, rng)  # type: ignore[call-arg]
 
     def pending(self, state: S) -> Decision | None:
         raise NotImplementedError
@@ -247,20 +249,24 @@ class Ruleset(Generic[S, A, E]):
             state = evolve(state, event)
         return state
 
-    def apply(self, state: S, action: A) -> tuple[S, list[E]]:
-        """Decide ``action`` with the derived RNG and fold the result.
+    def apply(self, state: S, action: A, rng: Rng | None = None) -> tuple[S, list[E]]:
+        """Decide ``action`` with the derived RNG (or ``rng``, when the game's
+        chance comes from elsewhere: the players' reveals, docs/fair-play.md)
+        and fold the result.
 
         Returns the new state and the new events.  Raises RuleViolation (and
         returns nothing) for an illegal action.
         """
         if self.is_over(state):
             raise RuleViolation("game over", "the game is over; no action is legal")
-        rng = Rng.for_action(self.seed(state), self.version(state))
+        if rng is None:
+            rng = Rng.for_action(self.seed(state), self.version(state))
         events = self.decide(state, action, rng)
         return self.fold(events, state), events
 
-    def new_game(self, position: Any) -> tuple[S, list[E]]:
-        events = self.start(position)
+    def new_game(self, position: Any, rng: Rng | None = None) -> tuple[S, list[E]]:
+        """The first events (``start``); ``rng`` replaces the position's seed for the set-up's chance."""
+        events = self.start(position) if rng is None else self.start(position, rng)  # type: ignore[call-arg]
         return self.fold(events), events
 
     def check_legal(self, state: S, action: A) -> Decision:

@@ -81,6 +81,23 @@ class Rng:
         return out
 
 
+class NeedDice(Exception):
+    """Raised by :class:`NoDice` when the rules want chance (an exchange game's
+    action that must wait for the players' reveals, docs/fair-play.md)."""
+
+
+class NoDice(Rng):
+    """An RNG that refuses to give anything: ``apply(state, action, NoDice())``
+    resolves an action that needs no chance, and raises :class:`NeedDice` for
+    one that does (nothing is produced then: the rules are pure)."""
+
+    def __init__(self) -> None:
+        super().__init__(0, 0)
+
+    def _take(self, k: int) -> int:
+        raise NeedDice("this action needs a draw")
+
+
 def fresh_seed(entropy: bytes) -> int:
     """Turn outside entropy (``os.urandom``) into a recordable 63-bit seed.
 

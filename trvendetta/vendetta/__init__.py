@@ -54,14 +54,15 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
     def initial_state(self) -> State:
         return State()
 
-    def start(self, position: Position) -> list:
-        return rules.start(validate(position, self.components), self.components)
+    def start(self, position: Position, rng=None) -> list:
+        return rules.start(validate(position, self.components), self.components, rng)
 
-    def restart(self, first_event) -> list:
+    def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components the game recorded
-        (``components.v1()`` for a game recorded before they were)."""
+        (``components.v1()`` for a game recorded before they were); ``rng``:
+        an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return rules.start(validate(first_event.position, c or comp.v1()), c)
+        return rules.start(validate(first_event.position, c or comp.v1()), c, rng)
 
     def pending(self, state: State) -> Decision | None:
         last = self._last
@@ -74,14 +75,15 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
     def decide(self, state: State, action, rng) -> list:
         return rules.decide(state, action, rng, self.check_legal)
 
-    def apply(self, state: State, action):
+    def apply(self, state: State, action, rng=None):
         """As Ruleset.apply, without folding the events a second time."""
         if state.phase == "over":
             return super().apply(state, action)  # raises the game-over RuleViolation
         last = self._last
         known = last[1] if last[0] is state else None
-        after, events, decision = rules.resolve(state, action, Rng.for_action(state.seed, state.version),
-                                                self.check_legal, known)
+        if rng is None:
+            rng = Rng.for_action(state.seed, state.version)
+        after, events, decision = rules.resolve(state, action, rng, self.check_legal, known)
         self._last = (after, decision)
         return after, events
 

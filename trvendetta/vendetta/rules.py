@@ -28,16 +28,17 @@ RULES_VERSION = "1"
 
 
 # ------------------------------------------------------------------ set-up
-def start(position: Position, components: comp.Components | None) -> list:
+def start(position: Position, components: comp.Components | None, rng: Rng | None = None) -> list:
     """Every set-up event of a new game, from a position validated against
     ``components``, which the first event records (None: a game recorded
-    before components were, re-executed with ``components.v1()``).
+    before components were, re-executed with ``components.v1()``); ``rng``
+    replaces the seed's chance (an exchange game's set-up draw).
 
     Rules (set-up): road assembly (rear piece is a starting piece, two more
     drawn), hazards by player count, initiative (lowest total first, ties
     reroll), the first road die, then round 1 begins.
     """
-    ctx = Ctx(State(), Rng.for_action(position.seed, 0))
+    ctx = Ctx(State(), rng if rng is not None else Rng.for_action(position.seed, 0))
     ctx.emit(ev.GameStarted(position, RULES_VERSION, components))
     c = ctx.state.components
     tiles = c.tiles()

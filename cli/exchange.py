@@ -1,0 +1,349 @@
+"""Exchange games: dice nobody can foresee or choose, without a host (docs/fair-play.md).
+
+    trv invite --player ann:red --key ann=ann --player bob:blue --key bob=bob.pub --name duel -o invite.json
+    trv join invite.json -o bob.json                  # bob: his commitment and set-up reveal
+    trv new --invite invite.json --join bob.json      # ann: the game, with every seat's commitment
+    trv export duel -o duel.trv                       # to bob, who imports it
+
+Each player's secret (the seed of their hash chain of reveals) is kept in
+``$TRV_HOME/secrets/COMMITMENT.secret`` (mode 0600) and never leaves it: only
+the reveals it yields, one per draw, reach the record.  When an action needs
+dice, ``play`` records it as a signed intent and stops; ``trv import`` of it
+in the next seat's store appends that seat's reveal (and, from the last seat,
+resolves the action) and writes the reply packet.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from trvendetta import rulesets
+from trvendetta.core.draws import CHAIN_LENGTH, commitment, draw_rng, reveal
+from trvendetta.core.errors import TrvError
+
+from .common import Session, pass_session
+from .identity import Keyring, acting_seat, home, identities, resolve_key
+
+
+# ------------------------------------------------------------------ secrets
+def _secret_file(commit_hex: str) -> Path:
+    return home() / "secrets" / f"{commit_hex}.secret"
+
+
+def new_secret() -> tuple[bytes, str]:
+    """A fresh chain seed, saved mode 0600; returns it and its commitment (hex)."""
+    secret = os.urandom(32)
+    commit = commitment(secret).hex()
+    folder = home() / "secrets"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(_secret_file(commit), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(secret.hex() + "\n")
+    return secret, commit
+
+
+def secret_of(commit_hex: str) -> bytes | None:
+    path = _secret_file(commit_hex)
+    if not path.exists():
+        return None
+    secret = bytes.fromhex(path.read_text().strip())
+    if commitment(secret).hex() != commit_hex:
+        raise TrvError(f"{path} does not hold the secret of commitment {commit_hex[:16]}")
+    return secret
+
+
+# ------------------------------------------------------------ invite, join
+class Invite(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    type: str
+    game: str
+    ruleset: str
+    players: list[tuple[str, str, str]]
+    seats: dict[str, str]
+    creator: str
+    commit: str
+    sig: str = ""
+
+
+class Join(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    type: str
+    invite: str
+    seat: str
+    commit: str
+    setup: str
+    sig: str = ""
+
+
+def _body(obj: Any) -> bytes:
+    return msgspec.json.encode(msgspec.structs.replace(obj, sig=""))
+
+
+def _invite_id(invite: Invite) -> str:
+    return hashlib.sha256(_body(invite)).hexdigest()
+
+
+def _verify(public_hex: str, sig_b64: str, body: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex)).verify(base64.b64decode(sig_b64), body)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def _read(path: str, kind: Any) -> Any:
+    from .replay import read_untrusted
+
+    try:
+        return msgspec.json.decode(read_untrusted(path), type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise TrvError(f"{path} is not a trv {kind.__name__.lower()}: {exc}") from None
+
+
+def _signer_for(seats: dict[str, str], seat: str) -> Keyring:
+    keyring = Keyring(seats, seat)
+    if not keyring.can_sign(seat):
+        raise TrvError(f"{seat}'s key ({seats[seat][:16]}...) is not among your identities (trv id show)")
+    return keyring
+
+
+@click.command()
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME:COLOR[:CREW]",
+              help="A player, in turn order (repeat).")
+@click.option("--key", "keys", multiple=True, required=True, metavar="SEAT=FINGERPRINT|FILE",
+              help="Every seat's public key (repeat).")
+@click.option("--name", "game", required=True, metavar="ID", help="The game's id.")
+@click.option("--ruleset", default="vendetta", show_default=True)
+@click.option("--as", "creator", metavar="SEAT", envvar="TRV_AS", help="Your seat (default: the one whose key you hold).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: str, creator: str | None,
+           output: str) -> None:
+    """Invite players to an exchange game: dice from every player's reveals, no host.
+
+    Writes FILE (send it to every other player; each answers with `trv join`)
+    holding your commitment; your secret stays in $TRV_HOME/secrets.
+
+    \b
+    Examples:
+      trv invite --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --name duel -o invite.json
+    """
+    from .games import parse_keys, parse_player
+    from trvendetta.store import decode_charter
+
+    rules = rulesets.get(ruleset)
+    triples = [parse_player(p) for p in players]
+    names = [t[0] for t in triples]
+    seats = dict(decode_charter(parse_keys(keys, names, {})).seats)
+    if sorted(seats) != sorted(names):
+        missing = ", ".join(n for n in names if n not in seats)
+        raise click.BadParameter(f"an exchange game binds every seat to a key; no key for {missing}",
+                                 param_hint="--key")
+    rules.default_position(triples, 0)  # the rules judge the seats now, not at `trv new`
+    mine = [s for s, k in seats.items() if k in {i.public for i in identities()}]
+    creator = creator or (mine[0] if len(mine) == 1 else None)
+    if creator is None or creator not in mine:
+        raise TrvError("say which seat is yours with --as SEAT (one whose key is among your identities)")
+    _, commit = new_secret()
+    inv = Invite("trv-invite", game, rules.name, [list(t) for t in triples], seats, creator, commit)
+    sig = _signer_for(seats, creator).sign(creator, _body(inv))
+    inv = msgspec.structs.replace(inv, sig=base64.b64encode(sig).decode())
+    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(inv), indent=1) + b"\n")
+    others = ", ".join(s for s in names if s != creator)
+    click.echo(f"wrote the invitation to {output}: send it to {others}; each runs `trv join {output} -o SEAT.json`")
+
+
+@click.command()
+@click.argument("invite_file", metavar="INVITE", type=click.Path(exists=True, dir_okay=False))
+@click.option("--as", "seat", metavar="SEAT", envvar="TRV_AS", help="Your seat (default: the one whose key you hold).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+def join(invite_file: str, seat: str | None, output: str) -> None:
+    """Answer an invitation: your commitment and your set-up reveal, signed.
+
+    Send FILE back to the player who invited you.
+
+    \b
+    Examples:
+      trv join invite.json -o bob.json
+    """
+    inv = _read(invite_file, Invite)
+    if inv.creator not in inv.seats or not _verify(inv.seats[inv.creator], inv.sig, _body(inv)):
+        raise TrvError(f"{invite_file}: the invitation is not signed by {inv.creator}'s key")
+    mine = [s for s, k in inv.seats.items() if k in {i.public for i in identities()} and s != inv.creator]
+    seat = seat or (mine[0] if len(mine) == 1 else None)
+    if seat is None or seat not in mine:
+        raise TrvError("say which seat of the invitation is yours with --as SEAT (one whose key you hold)")
+    secret, commit = new_secret()
+    answer = Join("trv-join", _invite_id(inv), seat, commit, reveal(secret, 1).hex())
+    sig = _signer_for(inv.seats, seat).sign(seat, _body(answer))
+    answer = msgspec.structs.replace(answer, sig=base64.b64encode(sig).decode())
+    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(answer), indent=1) + b"\n")
+    from .identity import fingerprint
+
+    click.echo(f"wrote your answer to {output}: send it to {inv.creator} "
+               f"(the invitation is signed by key {fingerprint(inv.seats[inv.creator])}; check it is theirs)")
+
+
+def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[Invite, str, Any]:
+    """The exchange game's charter from an invitation and every answer, and the set-up RNG."""
+    from trvendetta.store import Charter, encode_charter
+
+    inv = _read(invite_file, Invite)
+    secret = secret_of(inv.commit)
+    if secret is None:
+        raise TrvError(f"{invite_file}: its commitment is not one of yours (no secret in {home() / 'secrets'}); "
+                       "only the player who wrote the invitation creates the game")
+    commits, setup = {inv.creator: inv.commit}, {inv.creator: reveal(secret, 1).hex()}
+    for path in join_files:
+        answer = _read(path, Join)
+        if answer.invite != _invite_id(inv):
+            raise TrvError(f"{path} answers another invitation")
+        if answer.seat not in inv.seats or not _verify(inv.seats[answer.seat], answer.sig, _body(answer)):
+            raise TrvError(f"{path} is not signed by {answer.seat}'s key")
+        if commitment_follows(answer.setup, answer.commit) is False:
+            raise TrvError(f"{path}: {answer.seat}'s set-up reveal is not the value its commitment fixed")
+        commits[answer.seat], setup[answer.seat] = answer.commit, answer.setup
+    missing = [s for s in inv.seats if s not in commits]
+    if missing:
+        raise TrvError(f"no answer from {', '.join(missing)} yet: give every --join FILE")
+    charter = Charter(dict(inv.seats), "exchange", commits, setup)
+    order = sorted(inv.seats)
+    rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in order])
+    return inv, encode_charter(charter), rng
+
+
+def commitment_follows(value_hex: str, commit_hex: str) -> bool:
+    from trvendetta.core.draws import follows
+
+    return follows(bytes.fromhex(value_hex), bytes.fromhex(commit_hex))
+
+
+# -------------------------------------------------------------- playing
+def walk(store: Any, game: str) -> Any:
+    """The game's records walked (no re-execution): its state, draws and signatures."""
+    from trvendetta.replays.audit import walker_for
+
+    meta = store.header(game)
+    return walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain).walk(store.events(game, decode=False))
+
+
+def waiting_line(store: Any, game: str) -> str | None:
+    walker = walk(store, game)
+    draws = walker.draws
+    if draws is None or draws.open is None:
+        return None
+    what = walker.ruleset.describe_action(walker.ruleset.decode_action(draws.open["action"]))
+    return (f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
+            f"{draws.open['seat']}'s {what!r})")
+
+
+def intent_record(loaded: Any, walker: Any, keyring: Keyring, seat: str, action: bytes) -> Any:
+    """The signed intent of ``seat``'s ``action``, with ``seat``'s reveal of the next draw."""
+    from trvendetta.replays.signatures import domain_at, entry, message
+    from trvendetta.store import INTENT_KIND, Intent, RawRecord, decode_charter, encode_draw
+
+    charter = decode_charter(loaded.charter)
+    secret = secret_of(charter.commits[seat])
+    if secret is None:
+        raise TrvError(f"{seat}'s secret for this game is not in {home() / 'secrets'}: only {seat} can draw "
+                       "for that seat")
+    draw = walker.draws.next_draw
+    payload = encode_draw(Intent(seat, draw, reveal(secret, draw, CHAIN_LENGTH).hex()))
+    game_id = walker.signatures.game_id
+
+    def sign(number: int, previous: str, body: bytes) -> bytes:
+        msg = message(domain_at(loaded.domain, game_id, number), number, previous, body)
+        return entry(seat, keyring.sign(seat, msg))
+
+    return RawRecord(INTENT_KIND, 1, payload, action, sign)
+
+
+def answer_draws(store: Any, game: str, player: str | None) -> tuple[int, list[tuple[bool, str]]]:
+    """After an import: append this store's reveals the open draw waits for (and,
+    when the last one is in, the resolved action); returns (records before, what was added:
+    (whether it is a numbered record, its sentence))."""
+    from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, decode_charter, encode_draw
+
+    walker = walk(store, game)
+    before = walker.number
+    draws = walker.draws
+    if draws is None or draws.open is None:
+        return before, []
+    meta = store.header(game)
+    charter = decode_charter(meta.charter)
+    keyring = Keyring(dict(charter.seats), acting_seat(player))
+    records, added = [], []
+    open_ = draws.open
+    while True:
+        seat = draws.waiting_for()
+        if seat is None or not keyring.can_sign(seat):
+            break
+        secret = secret_of(charter.commits[seat])
+        if secret is None:
+            break
+        value = reveal(secret, open_["draw"])
+        records.append(RawRecord(REVEAL_KIND, 1, encode_draw(Reveal(seat, open_["draw"], value.hex()))))
+        open_["reveals"][seat] = value
+        added.append((True, f"{seat} reveals dice for draw {open_['draw']}"))
+    version = store.append(game, before, records=records).version if records else before
+    if draws.waiting_for() is None:  # every reveal is in (this store's was the last): resolve the action
+        ruleset = walker.ruleset
+        action = ruleset.decode_action(open_["action"])
+        rng = draw_rng(open_["draw"], [open_["reveals"][s] for s in draws.order])
+        _, events = ruleset.apply(walker.state, action, rng)
+        store.append(game, version, steps=[(action, events)])
+        added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)}"))
+        added.extend((True, ruleset.describe(e)) for e in events)
+    return before, added
+
+
+class ExchangeTurn:
+    """One command's actions in an exchange game: each is tried without
+    chance; the first that needs dice becomes a signed intent, and the
+    command stops there (the rest waits for the other players' reveals)."""
+
+    def __init__(self, store: Any, loaded: Any, keyring: Keyring):
+        self.store, self.loaded, self.keyring = store, loaded, keyring
+        self.walker = walk(store, loaded.game)
+        draws = self.walker.draws
+        if draws.open is not None:
+            what = self.walker.ruleset.describe_action(self.walker.ruleset.decode_action(draws.open["action"]))
+            raise TrvError(f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
+                           f"{draws.open['seat']}'s {what!r}); import their answer first")
+        self.intent: tuple[Any, str] | None = None
+
+    def apply(self, ruleset: Any, state: Any, action: Any, seat: str | None) -> Any:
+        from trvendetta.core.rng import NeedDice, NoDice
+
+        try:
+            return ruleset.apply(state, action, NoDice())
+        except NeedDice:
+            self.intent = (action, seat)
+            return None
+
+    def finish(self, steps: list, seats: list) -> tuple[list, list]:
+        """The steps signed (the run goes on into the intent, which is signed) and the intent record."""
+        from .identity import sign_runs
+
+        action, seat = self.intent
+        placeholder = (action, [])
+        signed = sign_runs(self.store, self.loaded, self.keyring, steps + [placeholder], seats + [seat])[:-1]
+        ruleset = self.loaded.ruleset
+        record = intent_record(self.loaded, self.walker, self.keyring, seat, ruleset.encode(action))
+        return signed, [record]
+
+    def note(self, before: int, now: int) -> str:
+        action, seat = self.intent
+        order = self.walker.draws.order
+        nxt = order[(order.index(seat) + 1) % len(order)]
+        what = self.loaded.ruleset.describe_action(action)
+        return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"
+                f"waiting for {nxt}'s dice: send the packet: trv export --since {before} -o {self.loaded.game}-"
+                f"{now}.trv")

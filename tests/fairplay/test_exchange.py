@@ -1,0 +1,199 @@
+"""Exchange games (docs/fair-play.md): dice from every player's reveals, no host.
+
+Two and three stores exchange packet files; every store ends in the same
+state and verifies; a fork before a draw waits for the others' reveals;
+a changed reveal fails verify at its event."""
+
+import json
+import random
+import re
+
+import pytest
+
+from trvendetta.store import chain
+
+
+def exchange_game(tmp_path, players):
+    """The first player invites, the others join, the first creates the game and sends the record."""
+    first, others = players[0], players[1:]
+    args = ["invite", "--name", "duel", "-o", tmp_path / "invite.json"]
+    for p, color in zip(players, ["red", "blue", "green", "yellow"]):
+        args += ["--player", f"{p.name}:{color}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    first(*args)
+    joins = []
+    for p in others:
+        p("join", tmp_path / "invite.json", "-o", tmp_path / f"{p.name}.json")
+        joins += ["--join", tmp_path / f"{p.name}.json"]
+    out = first("new", "--invite", tmp_path / "invite.json", *joins).stdout
+    assert "exchange game" in out
+    first("export", "duel", "-o", tmp_path / "duel.trv")
+    for p in others:
+        p("import", tmp_path / "duel.trv")
+    return players
+
+
+def version(p) -> int:
+    return json.loads(p("show", "--json").stdout)["version"]
+
+
+class Mail:
+    """Every packet written is delivered to every other store, in order; counts them."""
+
+    def __init__(self, tmp_path, players):
+        self.tmp, self.players, self.packets, self.bytes, self.n = tmp_path, players, 0, 0, 0
+
+    def send(self, packet, sender):
+        queue = [(packet, sender)]
+        while queue:
+            packet, sender = queue.pop(0)
+            self.packets += 1
+            self.bytes += packet.stat().st_size
+            for p in self.players:
+                if p is sender:
+                    continue
+                self.n += 1
+                reply = self.tmp / f"reply-{self.n}.trv"
+                out = p("import", packet, "--reply", reply).stdout
+                if "wrote the reply packet" in out:
+                    queue.append((reply, p))
+
+
+def play(tmp_path, players, chooser, *, actions=None, draws=None):
+    """Whoever's decision it is plays a random legal option and mails the packet."""
+    mail = Mail(tmp_path, players)
+    by_name = {p.name: p for p in players}
+    done = opened = 0
+    while actions is None or done < actions:
+        legal = players[0]("legal").stdout.splitlines()
+        if legal[0].startswith("the game is over"):
+            break
+        p = by_name[legal[0].split(":")[0]]
+        since = version(p)
+        out = p("decide", chooser.choice(legal[1:]).strip()).stdout
+        done += 1
+        packet = tmp_path / f"turn-{done}.trv"
+        p("export", "--since", since, "-o", packet)
+        if "waits for the others' dice" in out:
+            opened += 1
+        mail.send(packet, p)
+        if draws is not None and opened >= draws:
+            break
+    return mail
+
+
+def same_everywhere(players):
+    shown = [p("show", "--json").stdout for p in players]
+    assert all(s == shown[0] for s in shown)
+    for p in players:
+        out = p("verify").stdout
+        assert out.startswith("OK: ") and "unsigned" not in out
+
+
+def test_two_stores_play_a_whole_exchange_game(players, tmp_path):
+    ann, bob = exchange_game(tmp_path, players("ann", "bob"))
+    mail = play(tmp_path, [ann, bob], random.Random(1))
+    assert ann("legal").stdout.startswith("the game is over")
+    same_everywhere([ann, bob])
+    text = (tmp_path / "turn-1.trv").read_text()
+    assert '"type":"trv-intent"' in ann("export", "duel").stdout  # dice were drawn by intents and reveals
+    assert mail.packets > 0 and "secret" not in text
+    for p in (ann, bob):  # no secret reaches a record
+        record = p("export", "duel").stdout
+        for secret in (tmp_path / f"home-{q.name}" / "secrets" for q in (ann, bob)):
+            for f in secret.glob("*.secret"):
+                assert f.read_text().strip() not in record
+
+
+def test_three_stores_draw_in_turn_and_agree(players, tmp_path):
+    ann, bob, cyd = exchange_game(tmp_path, players("ann", "bob", "cyd"))
+    play(tmp_path, [ann, bob, cyd], random.Random(2), draws=3)
+    same_everywhere([ann, bob, cyd])
+    log = ann("log").stdout
+    assert len(re.findall(r"reveals dice for draw", log)) >= 6  # two others reveal for each draw
+
+
+@pytest.mark.slow
+def test_three_stores_play_a_whole_exchange_game(players, tmp_path):
+    ann, bob, cyd = exchange_game(tmp_path, players("ann", "bob", "cyd"))
+    play(tmp_path, [ann, bob, cyd], random.Random(3))
+    assert ann("legal").stdout.startswith("the game is over")
+    same_everywhere([ann, bob, cyd])
+
+
+def _until_intent(tmp_path, ann, bob):
+    """Play until someone's action waits for dice, without mailing that packet."""
+    chooser = random.Random(4)
+    by_name = {"ann": ann, "bob": bob}
+    n = 0
+    while True:
+        legal = ann("legal").stdout.splitlines()
+        p = by_name[legal[0].split(":")[0]]
+        since = version(p)
+        out = p("decide", chooser.choice(legal[1:]).strip()).stdout
+        n += 1
+        if "waits for the others' dice" in out:
+            return p, since, out
+        packet = tmp_path / f"t{n}.trv"
+        p("export", "--since", since, "-o", packet)
+        Mail(tmp_path, [ann, bob]).send(packet, p)
+
+
+def test_an_action_that_needs_dice_waits_for_the_other_players_reveal(players, tmp_path):
+    ann, bob = exchange_game(tmp_path, players("ann", "bob"))
+    p, since, out = _until_intent(tmp_path, ann, bob)
+    other = bob if p is ann else ann
+    assert f"waiting for {other.name}'s dice" in out
+    assert f"waiting for {other.name}'s dice" in p("show").stdout
+    legal = p("legal").stdout.splitlines()
+    err = p("decide", legal[1].strip(), code=1).stderr if len(legal) > 1 else ""
+    assert not err or f"waiting for {other.name}'s dice" in err
+    # a fork taken before the draw waits too: nothing local yields the roll
+    p("fork", "duel", "--at", since, "--name", "peek")
+    action = re.search(r"waits for the others' dice for '([^']+)'", out).group(1)
+    again = p("decide", "--game", "peek", action).stdout
+    assert f"waiting for {other.name}'s dice" in again
+    assert f"waiting for {other.name}'s dice" in p("show", "--game", "peek").stdout
+    secrets = {f.name for f in (p.home / "secrets").glob("*.secret")}
+    assert len(secrets) == 1  # only this player's own chain
+    # the real packet is answered by the other store, and the draw resolves everywhere
+    p("export", "duel", "--since", since, "-o", tmp_path / "intent.trv")
+    reply = tmp_path / "reply.trv"
+    answered = other("import", tmp_path / "intent.trv", "--reply", reply).stdout
+    assert f"{other.name} reveals dice" in answered and "wrote the reply packet" in answered
+    p("import", reply)
+    same_everywhere([ann, bob])
+
+
+def test_a_changed_reveal_fails_verify_at_that_event(players, tmp_path):
+    ann, bob = exchange_game(tmp_path, players("ann", "bob"))
+    play(tmp_path, [ann, bob], random.Random(5), draws=2)
+    record = ann("export", "duel").stdout
+    m = re.search(r'^(\d+) [0-9a-f]{64} (\{"type":"trv-reveal","seat":"(\w+)","draw":(\d+),"reveal":"([0-9a-f]{64})"\})$',
+                  record, re.M)
+    assert m
+    number = int(m.group(1))
+    lines, out, previous, action, sig = record.split("\n"), [], None, b"", b""
+    genesis = None
+    for line in lines:
+        if line.startswith("> "):
+            action = line[2:].encode()
+        elif line.startswith("+ "):
+            sig = line[2:].encode()
+        else:
+            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+            if mm:
+                payload = mm.group(3)
+                if int(mm.group(1)) == number:
+                    payload = payload.replace(m.group(5), "0" * 64)
+                if previous is None:  # event 1 keeps its hash: it follows the charter's genesis
+                    previous = mm.group(2)
+                else:
+                    previous = chain(previous, payload.encode(), action, sig)
+                line = f"{mm.group(1)} {previous} {payload}"
+                action, sig = b"", b""
+        out.append(line)
+    forged = re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
+    (tmp_path / "forged.trv").write_text(forged)
+    err = ann("verify", tmp_path / "forged.trv", code=1).stderr
+    assert f"event {number}:" in err and f"{m.group(3)}'s reveal for draw {m.group(4)}" in err
+    assert "commitment" in err

@@ -1,0 +1,55 @@
+"""Dice nobody can foresee or choose (docs/fair-play.md): pure derivations.
+
+In an *exchange* game every player commits, before the game, to the top of a
+hash chain of secrets: ``top = H^K(secret)``.  The ``d``-th value a player
+reveals is ``H^(K-d)(secret)``, so each reveal is fixed in advance and
+checkable (``H(reveal_d) == reveal_(d-1)``, ``reveal_0 = top``) yet unknown to
+everyone else until shown.  The randomness of draw ``d`` is derived from every
+player's ``d``-th reveal (:func:`draw_rng`); the acting player's action is
+recorded before the others reveal, so nobody can foresee a roll or choose it.
+
+The engine never sees a secret: randomness reaches ``decide`` only through
+the :class:`~trvendetta.core.rng.Rng` these functions build.  Everything here
+is pure; secrets are drawn and kept by the shell.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from .rng import Rng
+
+#: how many draws a hash chain allows (a long greedy game makes a few hundred)
+CHAIN_LENGTH = 4096
+
+
+def step(value: bytes) -> bytes:
+    """One link of a hash chain."""
+    return hashlib.sha256(b"trvendetta chain 1\n" + value).digest()
+
+
+def reveal(secret: bytes, draw: int, length: int = CHAIN_LENGTH) -> bytes:
+    """The value revealed for draw ``draw`` (1-based): ``H^(length - draw)(secret)``;
+    draw 0 is the commitment (the chain's top)."""
+    if not 0 <= draw <= length:
+        raise ValueError(f"draw {draw} is outside the chain (0 to {length})")
+    value = secret
+    for _ in range(length - draw):
+        value = step(value)
+    return value
+
+
+def commitment(secret: bytes, length: int = CHAIN_LENGTH) -> bytes:
+    return reveal(secret, 0, length)
+
+
+def follows(value: bytes, previous: bytes) -> bool:
+    """Whether ``value`` is the reveal after ``previous`` in its chain."""
+    return step(value) == previous
+
+
+def draw_rng(draw: int, reveals: Sequence[bytes]) -> Rng:
+    """The RNG of draw ``draw``: every player's reveal for it, in seat order."""
+    digest = hashlib.sha256(b"trvendetta draw 1\n%d\n" % draw + b"".join(reveals)).digest()
+    return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
