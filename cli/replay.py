@@ -167,24 +167,43 @@ def _retraction_sentence(ruleset: Any, retraction: Any, group: Any) -> str:
 
 
 @click.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, metavar="[GAME | FILE]")
 @click.option("--from", "first", type=event_number(), default=1, metavar="N", help="First event to show.")
 @click.option("--to", "last", type=event_number(), metavar="N", help="Last event to show.")
 @click.option("--delay", type=click.FloatRange(min=0), default=0.0, metavar="S",
               help="Seconds to wait between events (only when stdout is a terminal).")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, writable=True), metavar="OUT",
+              help="Write the whole game as one self-contained HTML page (a replay viewer) to OUT instead.")
 @game_option
 @pass_session
-def replay(session: Session, game: str | None, first: int, last: int | None, delay: float) -> None:
+def replay(session: Session, game: str | None, first: int, last: int | None, delay: float,
+           html_file: str | None) -> None:
     """Step through the game event by event: each event's sentence and the board after it.
 
     Retracted events are shown where they happened, then the retraction that
     took them back.  Without a terminal on stdout, nothing waits.
 
+    With --html OUT, write one HTML file that shows the whole game (of the
+    store, or of a game record FILE written by `trv export`): the board at
+    every event, a slider, step buttons and the arrow keys, the sentences
+    (click one to jump), the dashboards, the hash chain checked in the page
+    and whether re-executing every action gave the recorded events.  It
+    needs no network and opens from a mail attachment.
+
     \b
     Examples:
       trv replay --from 30 --to 45
       trv replay duel --delay 0.5
+      trv replay duel --html duel.html
+      trv replay --html duel.html duel.trv
     """
+    if html_file is not None:
+        if first != 1 or last is not None or delay:
+            raise click.UsageError("--html writes the whole game; it takes no --from, --to or --delay")
+        from .viewer import write_html
+
+        write_html(session, game, html_file)
+        return
     store = session.store()
     name = _game_arg(session, game)
     meta = store.header(name)

@@ -44,8 +44,6 @@ DEFS = """<defs>
 <path d="M0 4 q2.5 -3 5 0 t5 0" stroke="#5a4026" stroke-width="1.2" fill="none"/></pattern>
 <pattern id="impassable" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="#4a4a4a"/>\
 <path d="M0 8 L8 0 M0 0 L8 8" stroke="#1b1b1b" stroke-width="1.5"/></pattern>
-<pattern id="inoperable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
-<rect width="6" height="6" fill="#ffffff" fill-opacity="0"/><rect width="3" height="6" fill="#000" fill-opacity="0.45"/></pattern>
 </defs>
 <style>
 text{font-family:sans-serif}
@@ -227,11 +225,10 @@ def wreck(at: str, lay: Layout) -> str:
             f'<text class="mark" x="{cx:.1f}" y="{cy:.1f}" fill="#fff">X</text><title>wreck at {escape(at)}</title></g>')
 
 
-def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: float = 0.0,
-            lit: bool = False) -> str:
+def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: float = 0.0) -> str:
     """A vehicle: a car body as long as its size, pointing where it faces, in
-    its owner's colour with the owner's letter, its damage as pips, hatched
-    when it is out of action.  The element carries the vehicle's id."""
+    its owner's colour with the owner's letter, its damage as pips; out of action:
+    a dashed outline, a blacked-out windscreen, lower-case letters.  The element carries the vehicle's id."""
     spot = _spot(lay, v.get("at"), board, v["id"])
     if spot is None:
         return ""
@@ -239,7 +236,7 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: fl
     cx += offset * lay.col * 0.5
     size = v.get("size")
     frac = CAR_LENGTH.get(size, 0.82) if isinstance(size, str) else 0.82
-    length, width = lay.space_len * frac, lay.space_len * 0.5 * (0.8 if offset else 1)
+    length, width = lay.space_len * frac, lay.space_len * 0.56 * (0.8 if offset else 1)
     if offset:
         length *= 0.8
     fill = fill_of(color)
@@ -256,17 +253,14 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: fl
     parts = [f'<g class="vehicle" data-id="{ident}" data-owner="{escape(str(v.get("owner")))}" '
              f'data-status="{escape(status)}" data-at="{escape(str(v.get("at")))}" transform="translate({cx:.1f},{cy:.1f})">',
              f'<title>{escape(label)}</title>']
-    if lit:
-        parts.append(f'<circle r="{lay.hh * 1.05:.1f}" fill="none" stroke="#000" stroke-width="3" '
-                     f'stroke-dasharray="4 3" class="lit"/>')
+    # out of action: a dashed outline, a blacked-out windscreen and lower-case letters (readable in grey)
+    outline = 'stroke-dasharray="3 2" stroke-width="2"' if out_of_action else 'stroke-width="1.4"'
+    glass = "#000" if out_of_action else "#cfe8ff"
     body = (f'<rect x="{-width / 2:.1f}" y="{-length / 2:.1f}" width="{width:.1f}" height="{length:.1f}" rx="4" '
-            f'fill="{fill}" stroke="#000" stroke-width="1.4"/>'
+            f'fill="{fill}" stroke="#000" {outline}/>'
             f'<path d="M{-width / 2 + 2.5:.1f} {-length / 2 + 7:.1f} L{width / 2 - 2.5:.1f} {-length / 2 + 7:.1f} '
             f'L{width / 2 - 4:.1f} {-length / 2 + 2.5:.1f} L{-width / 2 + 4:.1f} {-length / 2 + 2.5:.1f} Z" '
-            f'fill="#cfe8ff" stroke="#000" stroke-width="0.8"/>')
-    if out_of_action:
-        body += (f'<rect x="{-width / 2:.1f}" y="{-length / 2:.1f}" width="{width:.1f}" height="{length:.1f}" '
-                 f'rx="4" fill="url(#inoperable)" stroke="#000" stroke-dasharray="3 2"/>')
+            f'fill="{glass}" stroke="#000" stroke-width="0.8"/>')
     for i in range(min(hits, 4)):
         body += (f'<circle cx="{width / 2 - 1:.1f}" cy="{length / 2 - 4 - 5.5 * i:.1f}" r="2.6" fill="#000" '
                  f'stroke="#fff" stroke-width="1"/>')
@@ -277,6 +271,17 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: fl
                  f'{escape(text if not out_of_action else text.lower())}</text>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def ring(v: dict, lay: Layout, board: dict, offset: float = 0.0) -> str:
+    """The highlight around a vehicle the last event named (a piece of its own,
+    so the vehicle's piece stays the same when only the highlight changes)."""
+    spot = _spot(lay, v.get("at"), board, v["id"])
+    if spot is None:
+        return ""
+    cx, cy = spot[0] + offset * lay.col * 0.5, spot[1]
+    return (f'<circle class="lit" data-id="{escape(v["id"])}" cx="{cx:.1f}" cy="{cy:.1f}" r="{lay.hh * 1.05:.1f}" '
+            f'fill="#fff36b" fill-opacity="0.5" stroke="#000" stroke-width="3" stroke-dasharray="4 3"/>')
 
 
 def chopper(c: dict, lay: Layout, color: str, mark: str, shape_kind: str) -> str:
@@ -312,27 +317,31 @@ def _die(x: float, y: float, value: Any) -> str:
             f'<text class="mark" x="{x + 9:.1f}" y="{y + 9.5:.1f}" style="font-size:12px">{escape(str(value))}</text>')
 
 
-def dashboard(p: dict, seat: int, vehicles: list[dict], board: dict, mark: str, x: float, y: float) -> tuple[str, float]:
+def dashboard(p: dict, seat: int, vehicles: list[dict], board: dict, mark: str, x: float,
+              y: float) -> tuple[list[str], float]:
     """A player's dashboard in the side strip: mark, name, dice, command
-    board, and each vehicle's place, status and damage.  Returns the SVG and
-    the height it took."""
+    board, and each vehicle's place, status and damage.  Returns its pieces
+    (one per line, so a line that did not change is the same piece) and the
+    height it took."""
     color = p.get("color", "")
-    out = [f'<g class="dashboard" data-player="{escape(str(p["name"]))}">',
-           shape(SHAPES[seat % len(SHAPES)], x + 9, y + 9, 8, fill_of(color)),
-           f'<text class="mark" x="{x + 9:.1f}" y="{y + 9.5:.1f}" fill="{ink_on(color)}" style="font-size:9px">'
-           f'{escape(mark)}</text>',
-           f'<text class="dash" x="{x + 24:.1f}" y="{y + 13:.1f}"><tspan font-weight="bold">{escape(str(p["name"]))}'
-           f'</tspan> ({escape(str(color))}, {escape(str(p.get("crew", "")))}){" OUT" if p.get("out") else ""}</text>']
+    who = escape(str(p["name"]))
+    pieces = [f'<g class="dashboard" data-player="{who}">'
+              + shape(SHAPES[seat % len(SHAPES)], x + 9, y + 9, 8, fill_of(color))
+              + f'<text class="mark" x="{x + 9:.1f}" y="{y + 9.5:.1f}" fill="{ink_on(color)}" style="font-size:9px">'
+              f'{escape(mark)}</text><text class="dash" x="{x + 24:.1f}" y="{y + 13:.1f}"><tspan font-weight="bold">'
+              f'{who}</tspan> ({escape(str(color))}, {escape(str(p.get("crew", "")))}){" OUT" if p.get("out") else ""}'
+              f'</text></g>']
     y += 24
     dice = p.get("dice") or []
-    out.append(f'<text class="small" x="{x:.1f}" y="{y + 13:.1f}">dice</text>')
+    line = [f'<g class="dice" data-player="{who}"><text class="small" x="{x:.1f}" y="{y + 13:.1f}">dice</text>']
     for i, d in enumerate(dice):
-        out.append(_die(x + 30 + 22 * i, y, d))
+        line.append(_die(x + 30 + 22 * i, y, d))
     if not dice:
-        out.append(f'<text class="small" x="{x + 30:.1f}" y="{y + 13:.1f}">-</text>')
+        line.append(f'<text class="small" x="{x + 30:.1f}" y="{y + 13:.1f}">-</text>')
     if board.get("command_board", "command_used" in p):
-        out.append(f'<text class="small" x="{x + 30 + 22 * max(len(dice), 1) + 8:.1f}" y="{y + 13:.1f}">command: '
-                   f'{"used" if p.get("command_used") else "ready"}</text>')
+        line.append(f'<text class="small" x="{x + 30 + 22 * max(len(dice), 1) + 8:.1f}" y="{y + 13:.1f}">command: '
+                    f'{"used" if p.get("command_used") else "ready"}</text>')
+    pieces.append("".join(line) + "</g>")
     y += 24
     for v in vehicles:
         if v.get("owner") != p["name"]:
@@ -343,10 +352,9 @@ def dashboard(p: dict, seat: int, vehicles: list[dict], board: dict, mark: str, 
         dmg = ", ".join(tokens) if tokens else (f"{hits} damage" if hits else "")
         where = v.get("at") or "gone"
         text = f"{v['id']}  {where}  {v.get('status', '')}" + (f"  {dmg}" if dmg else "")
-        out.append(f'<text class="small" x="{x + 8:.1f}" y="{y + 11:.1f}">{escape(text)}</text>')
+        pieces.append(f'<text class="small" x="{x + 8:.1f}" y="{y + 11:.1f}">{escape(text)}</text>')
         y += 15
-    out.append("</g>")
-    return "".join(out), y + 10
+    return pieces, y + 10
 
 
 def status(view: dict, x: float, y: float) -> tuple[str, float]:
@@ -368,7 +376,7 @@ def status(view: dict, x: float, y: float) -> tuple[str, float]:
     return "".join(out), y + 8
 
 
-def scene(view: dict, last: Last | None = None) -> Scene:
+def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
     """The picture of ``view`` (a ruleset's ``show --json`` document), in pieces."""
     lay = layout_of(view)
     board = view.get("board") or {}
@@ -390,14 +398,15 @@ def scene(view: dict, last: Last | None = None) -> Scene:
         sharing = crowd.get(v.get("at") or "", [])
         offset = 0.0 if len(sharing) < 2 else (sharing.index(v["id"]) - (len(sharing) - 1) / 2)
         owner = v.get("owner")
-        pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), offset,
-                              lit=last is not None and v["id"] in last.vehicles))
+        if last is not None and v["id"] in last.vehicles:
+            pieces.append(ring(v, lay, board, offset))
+        pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), offset))
     for c in view.get("choppers") or ():
         owner = c.get("owner")
         pieces.append(chopper(c, lay, colors.get(owner, ""), marks.get(owner, "?"),
                               SHAPES[seats.get(owner, 0) % len(SHAPES)]))
     x, y = lay.width + 12, 14
-    if last is not None:
+    if last is not None and caption:
         text = f"after event {last.number}: {last.sentence}"
         pieces.append(f'<text class="dash caption" x="{x:.1f}" y="{y + 12}" font-weight="bold">'
                       f'{escape(text[:60] + ("..." if len(text) > 60 else ""))}<title>{escape(text)}</title></text>')
@@ -405,8 +414,8 @@ def scene(view: dict, last: Last | None = None) -> Scene:
     piece, y = status(view, x, y)
     pieces.append(piece)
     for i, p in enumerate(players):
-        piece, y = dashboard(p, i, vehicles, board, marks.get(p["name"], "?"), x, y)
-        pieces.append(piece)
+        lines, y = dashboard(p, i, vehicles, board, marks.get(p["name"], "?"), x, y)
+        pieces.extend(lines)
     return Scene(lay.width + STRIP, max(lay.height, y + 10), [p for p in pieces if p])
 
 

@@ -16,7 +16,7 @@ def run(db, *args, code=0):
     result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)],
                                 env={"TRV_GAME": None, "TRV_DB": None, "NO_COLOR": "1"}, catch_exceptions=False)
     assert result.exit_code == code, (args, result.stdout, result.stderr)
-    if code:
+    if code == 1:
         assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
     return result
 
