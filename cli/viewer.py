@@ -22,8 +22,10 @@ def _verification(verify: Any) -> Any:
         result = verify()
     except replays.Divergence as exc:
         return Verification(False, "the record does NOT follow from the rules: " + " ".join(str(exc).split("\n")))
+    signed = "; ".join(f"{seat}: {n} signatures checked" for seat, n in result.signed.items())
     return Verification(True, f"every action re-executed through the rules gave the recorded events "
-                              f"({result.events} events, head {result.head[:16]}...)", result.note)
+                              f"({result.events} events, head {result.head[:16]}...)"
+                              + (f"; seats bound to keys: {signed}" if signed else ""), result.note)
 
 
 def write_html(session: Session, target: str | None, out: str) -> None:
@@ -40,6 +42,7 @@ def write_html(session: Session, target: str | None, out: str) -> None:
         ruleset = rulesets.get(h.ruleset)
         verification = _verification(lambda: replays.verify_file(gf))
         records = list(gf.records)
+        charter, domain = h.charter, h.domain
         name, facts = h.game, [("ruleset", f"{h.ruleset} (rules version {h.rules_version})"), ("players", h.players),
                                ("seed", h.seed), ("result", h.result), ("created", h.created), ("from", target)]
     else:
@@ -49,12 +52,13 @@ def write_html(session: Session, target: str | None, out: str) -> None:
         ruleset = rulesets.get(meta.ruleset)
         verification = _verification(lambda: replays.verify_game(store, name))
         records = store.events(name)
+        charter, domain = meta.charter, meta.domain
         facts = [("ruleset", f"{meta.ruleset} (rules version {meta.rules_version})"),
                  ("created", meta.created.isoformat(timespec="seconds"))]
         if meta.parent:
             facts.append(("forked from", f"{meta.parent} after event {meta.parent_at}"))
     text = page(ruleset, records, title=f"{name}: {ruleset.title or ruleset.name}", facts=facts,
-                verification=verification)
+                verification=verification, charter=charter, domain=domain)
     target_path = Path(out)
     tmp = target_path.with_name(target_path.name + ".part")
     try:

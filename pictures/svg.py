@@ -225,20 +225,33 @@ def wreck(at: str, lay: Layout) -> str:
             f'<text class="mark" x="{cx:.1f}" y="{cy:.1f}" fill="#fff">X</text><title>wreck at {escape(at)}</title></g>')
 
 
-def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: float = 0.0) -> str:
+def _width(v: dict) -> float:
+    """A body's width as a share of a space: a motorcycle is narrow."""
+    return 0.3 if v.get("kind") == "motorcycle" else 0.56
+
+
+def _label(v: dict, mark: str) -> str:
+    """The owner's letter and the size (``RL``); a motorcycle's number instead (``R3``)."""
+    size = v.get("size")
+    if v.get("kind") == "motorcycle" and str(v["id"])[-1:].isdigit():
+        return mark + str(v["id"])[-1]
+    return mark + (str(size) if size is not None else "")
+
+
+def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float = 0.0, scale: float = 1.0) -> str:
     """A vehicle: a car body as long as its size, pointing where it faces, in
-    its owner's colour with the owner's letter, its damage as pips; out of action:
-    a dashed outline, a blacked-out windscreen, lower-case letters.  The element carries the vehicle's id."""
+    its owner's colour with the owner's letter, its damage as pips; out of
+    action: a dashed outline, a blacked-out windscreen, lower-case letters.
+    ``dx`` and ``scale`` fit several vehicles on one space side by side.  The
+    element carries the vehicle's id, owner, status and space."""
     spot = _spot(lay, v.get("at"), board, v["id"])
     if spot is None:
         return ""
     cx, cy = spot
-    cx += offset * lay.col * 0.5
+    cx += dx
     size = v.get("size")
     frac = CAR_LENGTH.get(size, 0.82) if isinstance(size, str) else 0.82
-    length, width = lay.space_len * frac, lay.space_len * 0.56 * (0.8 if offset else 1)
-    if offset:
-        length *= 0.8
+    length, width = lay.space_len * frac * max(scale, 0.8), lay.space_len * _width(v) * scale
     fill = fill_of(color)
     angle = lay.angle(v.get("facing") or "F")
     status = str(v.get("status", ""))
@@ -266,20 +279,21 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, offset: fl
                  f'stroke="#fff" stroke-width="1"/>')
     parts.append(f'<g transform="rotate({angle:.0f})">{body}</g>')
     ink = ink_on(color)
-    text = mark + (str(size) if size is not None else "")
-    parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{11 if len(text) > 1 else 13}px">'
+    text = _label(v, mark)
+    font = (11 if len(text) > 1 else 13) if width > 14 else 8
+    parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{font}px">'
                  f'{escape(text if not out_of_action else text.lower())}</text>')
     parts.append("</g>")
     return "".join(parts)
 
 
-def ring(v: dict, lay: Layout, board: dict, offset: float = 0.0) -> str:
+def ring(v: dict, lay: Layout, board: dict, dx: float = 0.0) -> str:
     """The highlight around a vehicle the last event named (a piece of its own,
     so the vehicle's piece stays the same when only the highlight changes)."""
     spot = _spot(lay, v.get("at"), board, v["id"])
     if spot is None:
         return ""
-    cx, cy = spot[0] + offset * lay.col * 0.5, spot[1]
+    cx, cy = spot[0] + dx, spot[1]
     return (f'<circle class="lit" data-id="{escape(v["id"])}" cx="{cx:.1f}" cy="{cy:.1f}" r="{lay.hh * 1.05:.1f}" '
             f'fill="#fff36b" fill-opacity="0.5" stroke="#000" stroke-width="3" stroke-dasharray="4 3"/>')
 
@@ -390,17 +404,26 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
     if last is not None:
         pieces.extend(highlight_space(s, lay) for s in sorted(last.spaces) if _on_road(lay, s))
     vehicles = view.get("vehicles") or []
-    crowd: dict[str, list[str]] = {}
+    crowd: dict[str, list[dict]] = {}
     for v in vehicles:
-        if v.get("at") and v["at"] != "start":
-            crowd.setdefault(v["at"], []).append(v["id"])
-    for v in vehicles:
-        sharing = crowd.get(v.get("at") or "", [])
-        offset = 0.0 if len(sharing) < 2 else (sharing.index(v["id"]) - (len(sharing) - 1) / 2)
-        owner = v.get("owner")
-        if last is not None and v["id"] in last.vehicles:
-            pieces.append(ring(v, lay, board, offset))
-        pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), offset))
+        at = v.get("at")
+        if at == "start":
+            at = "start:" + str((board.get("start_area") or {}).get(v["id"]))
+        if at:
+            crowd.setdefault(at, []).append(v)
+    for group in crowd.values():
+        # several vehicles on one space (a slam being settled, motorcycles, the
+        # starting area, the 1986 board's two cars): side by side, smaller
+        scale = 1.0 if len(group) == 1 else max(0.55, min(0.8, 1.7 / len(group)))
+        widths = [lay.space_len * _width(v) * scale + 2 for v in group]
+        x = -sum(widths) / 2
+        for v, w in zip(group, widths):
+            dx = 0.0 if len(group) == 1 else x + w / 2
+            x += w
+            owner = v.get("owner")
+            if last is not None and v["id"] in last.vehicles:
+                pieces.append(ring(v, lay, board, dx))
+            pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), dx, scale))
     for c in view.get("choppers") or ():
         owner = c.get("owner")
         pieces.append(chopper(c, lay, colors.get(owner, ""), marks.get(owner, "?"),

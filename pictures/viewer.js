@@ -51,12 +51,16 @@ function hexBytes(hex) {
 }
 
 // The store's chain (docs/store.md): hash_n = sha256(hash_{n-1} as 32 bytes + body),
-// body = action + "\n" + payload for the record carrying an action, else payload.
+// body = [action + "\n"] + [signatures + "\n"] + payload (each part only where the record has it);
+// a game with a charter starts from its genesis hash (docs/fair-play.md).
 function checkChain(data) {
   const enc = new TextEncoder();
   let previous = data.genesis;
   for (const r of data.records) {
-    const body = enc.encode(r.action ? r.action + "\n" + r.payload : r.payload);
+    let text = r.payload;
+    if (r.sig) text = r.sig + "\n" + text;
+    if (r.action) text = r.action + "\n" + text;
+    const body = enc.encode(text);
     const prev = hexBytes(previous);
     const msg = new Uint8Array(prev.length + body.length);
     msg.set(prev);

@@ -22,8 +22,9 @@ from typing import Any
 
 import msgspec
 
+from trvendetta.replays.audit import walker_for
 from trvendetta.replays.walker import Visitor, Walker
-from trvendetta.store import GENESIS
+from trvendetta.store import genesis
 
 from . import last_of
 from .svg import DEFS, scene
@@ -89,26 +90,35 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8")
 
 
+def _record(r: Any) -> dict:
+    out = {"n": r.number, "payload": _text(r.payload), "action": _text(r.action or b""), "hash": r.hash}
+    sig = getattr(r, "sig", b"")
+    if sig:
+        out["sig"] = _text(sig)
+    return out
+
+
 def _json_for_script(obj: Any) -> str:
     """JSON safe inside a <script> element (no ``</script>``, no ``<!--``)."""
     return msgspec.json.encode(obj).decode().replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def page(ruleset: Any, records: list[Any], *, title: str, facts: list[tuple[str, str]],
-         verification: Verification) -> str:
-    """The HTML document of the game whose records are ``records``."""
+         verification: Verification, charter: str = "", domain: str = "") -> str:
+    """The HTML document of the game whose records are ``records`` (a game
+    with seats bound to keys: its ``charter`` and ``domain``)."""
     frames = Frames()
-    walker = Walker(ruleset, [frames]).walk(records)
-    head = records[-1].hash if records else GENESIS
+    walker = walker_for(ruleset, charter, domain, [frames]).walk(records)
+    start = genesis(charter)
+    head = records[-1].hash if records else start
     retracted = walker.retracted | walker.retractions
     rows = [r.replace("<li ", '<li class="retracted" ', 1) if n + 1 in retracted else r
             for n, r in enumerate(frames.rows)]
     data = {
         "pieces": frames.pieces,
         "frames": frames.frames,
-        "records": [{"n": r.number, "payload": _text(r.payload), "action": _text(r.action or b""), "hash": r.hash}
-                    for r in records],
-        "genesis": GENESIS,
+        "records": [_record(r) for r in records],
+        "genesis": start,
         "head": head,
         "verified": {"ok": verification.ok, "text": verification.text, "note": verification.note},
     }

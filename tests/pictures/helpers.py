@@ -19,10 +19,10 @@ def example(path: Path):
     return rs, rs.new_game(rs.position_from_dict(data))[0]
 
 
-def random_game(ruleset: str, players: int, seed: int):
+def random_game(ruleset: str, players: int, seed: int, crew="cars"):
     """The events of one whole bot game."""
     events: list = []
-    result = simulate(ruleset, players, seed, ["random"], events_out=events)
+    result = simulate(ruleset, players, seed, ["random"], crew=crew, events_out=events)
     assert result.finished
     return get(ruleset), events
 

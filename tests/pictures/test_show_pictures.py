@@ -12,9 +12,10 @@ from trvendetta.cli.main import cli
 from .helpers import EXAMPLES, parse, vehicles_drawn
 
 
-def run(db, *args, code=0):
+def run(db, *args, code=0, env=None):
     result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)],
-                                env={"TRV_GAME": None, "TRV_DB": None, "NO_COLOR": "1"}, catch_exceptions=False)
+                                env={"TRV_GAME": None, "TRV_DB": None, "NO_COLOR": "1", **(env or {})},
+                                catch_exceptions=False)
     assert result.exit_code == code, (args, result.stdout, result.stderr)
     if code == 1:
         assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr

@@ -34,9 +34,12 @@ def test_every_example_position_draws_what_it_holds(path):
     check(view)
 
 
-@pytest.mark.parametrize("ruleset,players,seed", [("vendetta", 4, 3), ("classic", 3, 5), ("vendetta", 2, 8)])
-def test_a_whole_random_game_draws_after_every_event(ruleset, players, seed):
-    rs, events = random_game(ruleset, players, seed)
+@pytest.mark.parametrize("ruleset,players,seed,crew", [
+    ("vendetta", 4, 3, "cars"), ("classic", 3, 5, "cars"), ("vendetta", 2, 8, "cars"),
+    ("vendetta", 3, 2, ("finalfive", "cars", "cars")),
+])
+def test_a_whole_random_game_draws_after_every_event(ruleset, players, seed, crew):
+    rs, events = random_game(ruleset, players, seed, crew)
     state = rs.initial_state()
     kinds = set()
     for n, event in enumerate(events, 1):
@@ -126,3 +129,18 @@ def test_the_last_action_is_highlighted():
 def test_a_ruleset_without_a_board_still_draws(toy_view):
     root = parse(pictures.svg(toy_view))
     assert len(of_class(root, "dashboard")) == len(toy_view["players"])
+
+
+def test_vehicles_sharing_a_space_stand_side_by_side():
+    """Motorcycles and cars waiting in one lane of the starting area (and two
+    cars on one square of the 1986 board) must not hide each other."""
+    rs, events = random_game("vendetta", 3, 2, ("finalfive", "cars", "cars"))
+    view = rs.view(rs.fold(events[:40]))
+    drawn = vehicles_drawn(parse(pictures.svg(view)))
+    bikes = [g for vid, g in drawn.items() if "bike" in vid]
+    assert len(bikes) == 5
+    spots = [g.get("transform") for g in drawn.values()]
+    assert len(spots) == len(set(spots))
+    labels = sorted("".join(t.itertext()) for g in bikes for t in g.iter("{http://www.w3.org/2000/svg}text"))
+    rider = next(p for p in view["players"] if p["crew"] == "finalfive")
+    assert labels == [rider["color"][0].upper() + str(i) for i in range(1, 6)]

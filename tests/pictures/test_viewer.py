@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from html import unescape
 from html.parser import HTMLParser
 
@@ -81,19 +82,65 @@ def test_the_page_holds_every_event_and_needs_nothing_outside(stored, tmp_path):
         assert [data["pieces"][i] for i in frame["p"]] == pictures.scene(view, last, caption=False).pieces
 
 
-def test_the_chain_in_the_page_is_the_stores(stored, tmp_path):
-    """The page's JavaScript recomputes exactly this (checked in the browser test)."""
+def chain_holds(data: dict) -> bool:
+    """What the page's JavaScript recomputes (the browser test runs the JavaScript itself)."""
     import hashlib
 
+    previous = data["genesis"]
+    for r in data["records"]:
+        body = r["payload"]
+        if r.get("sig"):
+            body = r["sig"] + "\n" + body
+        if r["action"]:
+            body = r["action"] + "\n" + body
+        previous = hashlib.sha256(bytes.fromhex(previous) + body.encode("utf-8")).hexdigest()
+        if previous != r["hash"]:
+            return False
+    return previous == data["head"]
+
+
+def test_the_chain_in_the_page_is_the_stores(stored, tmp_path):
     db, game = stored
     run(db, "replay", game, "--html", tmp_path / "g.html")
     data = data_of((tmp_path / "g.html").read_text(encoding="utf-8"))
-    previous = data["genesis"]
-    for r in data["records"]:
-        body = (r["action"] + "\n" + r["payload"]) if r["action"] else r["payload"]
-        previous = hashlib.sha256(bytes.fromhex(previous) + body.encode("utf-8")).hexdigest()
-        assert previous == r["hash"]
-    assert any(r["action"] for r in data["records"])
+    assert chain_holds(data) and any(r["action"] for r in data["records"])
+    data["records"][3]["payload"] = data["records"][3]["payload"].replace(":", ": ", 1)
+    assert not chain_holds(data)
+
+
+FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fairplay" / "fixtures").glob("*.trv"))
+
+
+@pytest.mark.parametrize("path", [p for p in FIXTURES if "packet" not in p.name], ids=lambda p: p.stem)
+def test_records_of_before_make_pages(path, tmp_path):
+    run(tmp_path / "x.sqlite", "replay", "--html", tmp_path / "old.html", path)
+    html = (tmp_path / "old.html").read_text(encoding="utf-8")
+    data = data_of(html)
+    assert data["verified"]["ok"] and chain_holds(data) and len(data["frames"]) == len(data["records"])
+
+
+def signed_page(tmp_path) -> Path:
+    """The page of a short game whose seats are bound to keys (signed records)."""
+    home = tmp_path / "home"
+    db = tmp_path / "s.sqlite"
+    env = {"TRV_HOME": str(home), "TRV_AS": None}
+    for who in ("ann", "bob"):
+        run(db, "id", "new", who, env=env)
+    run(db, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "7", "--name", "s",
+        "--key", "ann=ann", "--key", "bob=bob", env=env)
+    for _ in range(3):
+        who = json.loads(run(db, "show", "--json").stdout)["pending"]["player"]
+        option = run(db, "legal").stdout.splitlines()[1].strip()
+        run(db, "decide", option, env={**env, "TRV_AS": who})
+    run(db, "replay", "s", "--html", tmp_path / "s.html", env=env)
+    return tmp_path / "s.html"
+
+
+def test_a_signed_game_makes_a_page_whose_chain_holds(tmp_path):
+    html = signed_page(tmp_path).read_text(encoding="utf-8")
+    data = data_of(html)
+    assert any(r.get("sig") for r in data["records"]) and data["genesis"] != "0" * 64
+    assert chain_holds(data) and data["verified"]["ok"] and "signatures checked" in data["verified"]["text"]
 
 
 def test_a_record_file_makes_the_same_page(stored, tmp_path):

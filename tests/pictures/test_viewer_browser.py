@@ -132,3 +132,26 @@ def test_the_viewer_follows_the_slider_keys_and_clicks(page_file, browser, recor
         found = blobs(image, rgb, min_area=80)  # a car is 130 to 450 pixels of its colour; a stray edge a few
         assert len(found) == want, (owner, colour, target + 1)
     assert page.errors() == []
+
+
+def chain_in(page, path) -> str:
+    page.open(path.as_uri())
+    result = page.js("new Promise(r => { const t = () => document.body.dataset.chain ? "
+                     "r(document.body.dataset.chain) : setTimeout(t, 5); t(); })")
+    assert page.errors() == []
+    return result
+
+
+def test_the_page_checks_a_signed_chain_and_catches_an_edit(browser, tmp_path):
+    from .test_viewer import signed_page
+
+    signed = signed_page(tmp_path)
+    page = browser.page()
+    assert chain_in(page, signed) == "ok"
+    html = signed.read_text(encoding="utf-8")
+    edited = tmp_path / "edited.html"
+    # someone edits the first roll in the mailed page: the page's own check catches it
+    at = html.index('"payload":"{', html.index('"records":[')) + len('"payload":"{')
+    edited.write_text(html[:at] + " " + html[at:], encoding="utf-8")
+    assert chain_in(page, edited) == "bad"
+    assert "broken at event 1" in page.js("document.getElementById('chain').textContent")
