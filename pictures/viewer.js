@@ -83,6 +83,7 @@ const slider = document.getElementById("slider");
 const where = document.getElementById("where");
 const current = document.getElementById("current");
 const rows = Array.from(document.querySelectorAll("#events li"));
+const list = document.querySelector("aside");
 const count = data.frames.length;
 let shown = 0;
 
@@ -96,8 +97,9 @@ function show(n) {  // n: event number, 1..count
   if (shown) rows[shown - 1].classList.remove("current");
   const row = rows[n - 1];
   row.classList.add("current");
-  row.scrollIntoView({block: "nearest"});
-  current.textContent = row.textContent;
+  list.scrollTop = row.offsetTop - list.clientHeight / 2;  // the list only: the window stays put
+  const act = row.querySelector(".act");
+  current.textContent = (act ? act.textContent + ": " : "") + `${n}. ` + row.querySelector(".s").textContent;
   slider.value = n;
   where.textContent = `event ${n} of ${count}`;
   shown = n;

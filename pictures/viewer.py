@@ -69,7 +69,7 @@ class Frames(Visitor):
         row = f'<li data-n="{record.number}">'
         if action:
             row += f'<span class="act">{escape(action)}</span>'
-        row += f'<span class="n">{record.number}.</span> {escape(sentence)}</li>'
+        row += f'<span class="n">{record.number}.</span> <span class="s">{escape(sentence)}</span></li>'
         self.rows.append(row)
 
     def on_action(self, walker: Walker, record: Any, group: Any) -> None:

@@ -44,6 +44,7 @@ def rows_of(html: str) -> list[tuple[int, str, str]]:
     for m in re.finditer(r'<li (?:class="(\w+)" )?data-n="(\d+)">(.*?)</li>', html):
         text = re.sub(r"<span class=\"act\">.*?</span>", "", m.group(3))
         out.append((int(m.group(2)), m.group(1) or "", unescape(re.sub(r"<[^>]+>", "", text))))
+        assert '<span class="s">' in text
     return out
 
 

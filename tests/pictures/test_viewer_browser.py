@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
     chromium() is None,
     reason="Chromium is not installed here (`apt-get install chromium`; .ci/run installs it where it can)")
 
-GAME = "sim-vendetta-4p-35"  # greedy bots, seed 35: 1,010 events
+GAME = "sim-vendetta-4p-35"  # greedy bots, seed 35: about 1,000 events (1,030 when written)
 
 
 @pytest.fixture(scope="module")
@@ -67,15 +67,18 @@ def board_matches(page, view: dict) -> None:
     n = shown(page)
     assert page.js("document.querySelectorAll('#events li.current').length") == 1
     assert int(page.js("document.querySelector('#events li.current').dataset.n")) == n
-    assert page.js("document.getElementById('current').textContent") == \
-        page.js(f"document.querySelector('#events li[data-n=\"{n}\"]').textContent")
+    sentence = page.js(f"document.querySelector('#events li[data-n=\"{n}\"] .s').textContent")
+    assert page.js("document.getElementById('current').textContent").endswith(f"{n}. {sentence}")
+    top = json.loads(page.js("JSON.stringify([document.querySelector('aside').getBoundingClientRect(), "
+                             "document.querySelector('#events li.current').getBoundingClientRect()])"))
+    assert top[0]["top"] <= top[1]["top"] and top[1]["bottom"] <= top[0]["bottom"]  # scrolled into the list's view
 
 
 def test_the_viewer_follows_the_slider_keys_and_clicks(page_file, browser, record_property):
     path, views = page_file
     size = path.stat().st_size
     record_property("html_bytes", size)
-    assert len(views) >= 1000 and size < 2_000_000
+    assert len(views) > 500 and size * 1000 / len(views) < 2_000_000  # under 2 MB per 1,000 events
     page = browser.page(1600, 1200)
     page.open(path.as_uri())
     assert shown(page) == len(views)  # opens on the last event
