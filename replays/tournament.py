@@ -206,6 +206,11 @@ class ExportBroken(TrvError):
     """A tournament export that does not verify."""
 
 
+def _show(line: bytes) -> str:
+    """A line of an untrusted file, quoted and cut short for a one-line message."""
+    return repr(line[:60].decode("utf-8", "replace"))
+
+
 def verify_export(data: bytes, source: str = "file") -> Exported:
     """Check a tournament export from the file alone (see the module docstring)."""
     if len(data) > MAX_FILE_BYTES:
@@ -226,15 +231,18 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
     while (text := line()) != b"":
         m = _TAGL.match(text.decode("utf-8", "replace"))
         if not m:
-            raise ExportBroken(f"{source}: header line {text[:60]!r} is not [Key \"value\"]")
-        tags[m.group(1)] = msgspec.json.decode(m.group(2), type=str)
+            raise ExportBroken(f"{source}: header line {_show(text)} is not [Key \"value\"]")
+        try:
+            tags[m.group(1)] = msgspec.json.decode(m.group(2), type=str)
+        except msgspec.DecodeError as exc:
+            raise ExportBroken(f"{source}: header line {_show(text)}: {exc}") from None
     if line() != b"% tournament events":
         raise ExportBroken(f"{source}: no '% tournament events' line after the header")
     state, head, number = model.State(), GENESIS, 0
     while (text := line()) != b"% standings":
         m = _LINE.match(text)
         if not m:
-            raise ExportBroken(f"{source}: tournament event {number + 1}: {text[:60]!r} is not 'NUMBER HASH EVENT'")
+            raise ExportBroken(f"{source}: tournament event {number + 1}: {_show(text)} is not 'NUMBER HASH EVENT'")
         number += 1
         if int(m.group(1)) != number:
             raise ExportBroken(f"{source}: tournament event numbered {int(m.group(1))}, expected {number}")
@@ -259,7 +267,7 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
     while text != b"% end tournament":
         m = _GAME.match(text)
         if not m:
-            raise ExportBroken(f"{source}: {text[:60]!r} is not a '% game BYTES' line")
+            raise ExportBroken(f"{source}: {_show(text)} is not a '% game BYTES' line")
         size = int(m.group(1))
         body = data[pos:pos + size]
         pos += size

@@ -64,3 +64,30 @@ def test_a_tournament_on_postgresql(pg_url, tmp_path):
     out = tmp_path / "pg.trvt"
     t("tournament", "export", "pg", "-o", out)
     assert "4 games re-executed" in t("tournament", "verify", out).stdout
+
+
+def test_a_damaged_export_is_one_line_and_exit_1(toy, tmp_path):
+    _run(toy, "cup", ["ann", "bob", "cyd", "dee"], 5)
+    good = tmp_path / "cup.trvt"
+    toy("tournament", "export", "cup", "-o", good)
+    data = good.read_bytes()
+    assert "4 games re-executed" in toy("tournament", "verify", good).stdout
+    game = data.index(b"% game ")
+    cases = {
+        "empty": b"",
+        "noise": bytes(range(256)) * 3,
+        "cut": data[: len(data) // 2],
+        "huge length": data[:game] + b"% game 99999999999\n" + data[game:],
+        "bad escape": b'% trvendetta tournament 1\n[Tournament "\\q"]\n\n',
+        "wrong length": data[:game] + b"% game 10\n0123456789% end tournament\n",
+        "a game dropped": data[:game] + b"% end tournament\n",
+        "trailing text": data + b"more\n",
+    }
+    for what, bad in cases.items():
+        path = tmp_path / f"{what}.trvt"
+        path.write_bytes(bad)
+        err = toy("tournament", "verify", path, code=1).stderr
+        assert err.startswith(f"Error: {path}: "), (what, err)
+    assert "the record of game cup-r1-t1 is not in the file" in toy("tournament", "verify", tmp_path / "a game dropped.trvt",
+                                                         code=1).stderr
+    assert ["cup"] == [t["name"] for t in toy.json("tournament", "list")]
