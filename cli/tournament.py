@@ -309,9 +309,8 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
     store = session.store()
     source = game_or_record
     if source is None:
-        rs = state.round(r)
-        t = rs.tables[table - 1] if rs is not None and 1 <= table <= len(rs.tables) else None
-        if t is None or not t.game:
+        t = model.table_of(state, r, table)
+        if not t.game:
             raise TrvError(f"round {r} table {table} has no game from `start`; name the game or record file")
         source = t.game
     if os.path.isfile(source) and not store.exists(source):

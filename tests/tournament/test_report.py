@@ -218,3 +218,12 @@ def test_every_tournament_command_has_help_with_examples():
     ctx = click.Context(tournament)
     for name, command in tournament.commands.items():
         assert command.help and "Examples:" in command.get_help(ctx), name
+
+
+def test_report_names_a_missing_round_or_table(cup):
+    trv, _ = cup
+    assert "round 1 has tables 1 to 2, not 9" in trv("tournament", "report", "cup", "--table", "9", code=1).stderr
+    assert "round 5 is not paired; paired rounds: 1 to 1" in trv("tournament", "report", "cup", "--table", "1",
+                                                                 "--round", "5", code=1).stderr
+    assert "no game 'nope' in this store" in trv("tournament", "report", "cup", "--table", "1", "nope",
+                                                 code=1).stderr

@@ -264,7 +264,7 @@ def check_start(state: State, round_: int) -> RoundState:
     return r
 
 
-def _table_of(state: State, round_: int, table: int) -> TableState:
+def table_of(state: State, round_: int, table: int) -> TableState:
     r = state.round(round_)
     if r is None:
         raise TournamentError(f"round {round_} is not paired; paired rounds: 1 to {len(state.rounds)}"
@@ -279,7 +279,7 @@ def check_report(state: State, result: ev.ResultReported) -> list[ev.TournamentE
     be the table's (all of them, or all but those who conceded or did not
     show), and no game may count twice."""
     _need(state)
-    t = _table_of(state, result.round, result.table)
+    t = table_of(state, result.round, result.table)
     where = f"round {result.round} table {t.table}"
     if t.reported is not None:
         raise TournamentError(f"{where} already has its result (game {t.reported.game})")
@@ -303,7 +303,7 @@ def check_out(state: State, round_: int, table: int, player: str, declared_by: s
               ) -> list[ev.TournamentEvent]:
     """A concession or a no-show at a table that has no result yet."""
     _need(state)
-    t = _table_of(state, round_, table)
+    t = table_of(state, round_, table)
     where = f"round {round_} table {table}"
     if player not in t.players:
         raise TournamentError(f"{player} is not at {where}; it seats {', '.join(t.players)}")
