@@ -79,8 +79,54 @@ class SlamMove(_Action, tag="slam-move"):
     vehicle: str
 
 
+class SetSteering(_Action, tag="steering"):
+    """The Big Rig: the round's first die on Hydraulic Steering (lane changes)."""
+
+    die: int
+
+
+class AssignSection(_Action, tag="assign-section"):
+    """The Big Rig: a die to a command of a section not used this round."""
+
+    section: str
+    command: str
+    die: int
+
+
+class ShootCommand(_Action, tag="shoot-command"):
+    """Fire at a Big Rig section, naming an undamaged command it may hit."""
+
+    target: str
+    command: str
+
+
+class PlaceDamage(_Action, tag="place-damage"):
+    """The Big Rig's player places a minor damage token on an undamaged command."""
+
+    section: str
+    command: str
+
+
+class CowCatcher(_Action, tag="cow-catcher"):
+    """Move the vehicle the Cow Catcher met to the rig's front left or front right."""
+
+    direction: str
+
+
+class DispenseHazard(_Action, tag="dispense-hazard"):
+    """Hazard Dispenser: a random token face down on an empty space of the rear arc (or none)."""
+
+    at: str | None = None
+
+
+class RerollShot(_Action, tag="reroll-shot"):
+    """Targeting Computer: reroll the shot (or keep it)."""
+
+    reroll: bool
+
+
 Action = Union[AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll,
-               SlamMove]
+               SlamMove, SetSteering, AssignSection, ShootCommand, PlaceDamage, CowCatcher, DispenseHazard, RerollShot]
 
 
 def describe_action(action: Action) -> str:
@@ -108,4 +154,18 @@ def describe_action(action: Action) -> str:
             return "reroll" if reroll else "accept"
         case SlamMove(vehicle):
             return f"move {vehicle}"
+        case SetSteering(die):
+            return f"steering {die}"
+        case AssignSection(section, command, die):
+            return f"assign {die} to {section} {command}"
+        case ShootCommand(target, command):
+            return f"shoot {target} {command}"
+        case PlaceDamage(section, command):
+            return f"damage {section} {command}"
+        case CowCatcher(direction):
+            return f"cow-catcher {direction}"
+        case DispenseHazard(at):
+            return f"hazard {at}" if at else "no-hazard"
+        case RerollShot(reroll):
+            return "reroll-shot" if reroll else "keep-shot"
     raise TypeError(f"not a Vendetta action: {action!r}")

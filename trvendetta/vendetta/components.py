@@ -77,6 +77,10 @@ class Crew(msgspec.Struct, frozen=True):
     coast: int = 2
 
     def kind_of(self, vehicle: str) -> str:
+        """A vehicle's kind; each section of a many-section kind (the Big Rig) is a
+        vehicle of kind ``KIND-NAME`` (``bigrig-rear``, ``bigrig-mid``, ``bigrig-front``)."""
+        if self.kind == "bigrig":
+            return f"bigrig-{vehicle}"
         return self.kind or vehicle
 
 

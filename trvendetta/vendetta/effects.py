@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..core import geometry
 from . import board as b
 from . import events as ev
+from . import sectionboard
 from .context import Ctx, GameEnds, Suspend
 
 STOP, GO = False, True
@@ -161,19 +162,27 @@ def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
     A slam with a motorcycle rolls only the direction die (:func:`motorcycle_slam`)."""
     ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
     stop_movement(ctx, top, "slammed")
-    if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom):
+    if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom) or b.is_rig(ctx.state, top) \
+            or b.is_rig(ctx.state, bottom):
         motorcycle_slam(ctx)
         return
     roll_slam(ctx, allow_reroll=True)
 
 
 def motorcycle_slam(ctx: Ctx) -> None:
-    """001 Slamming (Motorcycles): only the direction die; the motorcycle always
-    moves, no reroll; between two motorcycles their owner chooses which moves
-    (a pending decision; the moving one when that owner is out)."""
+    """001 Slamming (Motorcycles, Big Rig): only the direction die, no reroll;
+    the vehicle that is not a Big Rig section always moves (001 Big Rig:
+    "the OTHER vehicle always moves"), else the motorcycle; between two
+    motorcycles their owner chooses which moves (a pending decision; the
+    moving one when that owner is out)."""
     s = ctx.state
     pending = s.slam
     face, scripted = ctx.roll("direction")
+    if b.is_rig(s, pending.top) or b.is_rig(s, pending.bottom):
+        moved = pending.bottom if b.is_rig(s, pending.top) else pending.top
+        ctx.emit(ev.SlamDirectionRolled(face, moved, None, scripted))
+        resolve_slam(ctx)
+        return
     both = b.is_motorcycle(s, pending.top) and b.is_motorcycle(s, pending.bottom)
     chooser = None
     if both:
@@ -227,6 +236,9 @@ def damage(ctx: Ctx, oid: str, cause: str) -> None:
     v = b.vehicle(s, oid)
     if v.at is None:
         return
+    if v.kind.startswith("bigrig"):
+        rig_damage(ctx, oid, cause)
+        return
     stop_movement(ctx, oid, f"took damage from {cause}")
     if v.kind == "motorcycle":
         # 001 Taking Damage: a minor damage token, and the motorcycle is inoperable
@@ -247,6 +259,26 @@ def damage(ctx: Ctx, oid: str, cause: str) -> None:
     if len(v.damage) + 1 >= 2:
         ctx.emit(ev.CarDisabled(oid))
     damage_effect(ctx, oid, token)
+
+
+def rig_damage(ctx: Ctx, vid: str, cause: str, command: str | None = None) -> None:
+    """One minor damage token on the Big Rig (001 Taking Damage): on ``command``
+    of the section when a shot named it, else for the rig's player to place.
+    The rig is never stopped by damage; six tokens eliminate it."""
+    v = b.vehicle(ctx.state, vid)
+    if v.at is None:
+        return
+    ctx.emit(ev.BigRigDamaged(v.owner, vid if command else None, command, cause))
+    limit = sectionboard.ELIMINATED_AT
+    if b.rig_damage_count(ctx.state, v.owner) >= limit:
+        eliminate_rig(ctx, v.owner, f"the Big Rig holds {limit} minor damage tokens")
+
+
+def eliminate_rig(ctx: Ctx, owner: str, cause: str) -> None:
+    """The Big Rig is eliminated: every section leaves the road (001 Getting Eliminated)."""
+    for v in b.rig_sections(ctx.state, owner).values():
+        if v.at is not None:
+            ctx.emit(ev.VehicleEliminated(v.id, cause))
 
 
 def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
@@ -296,8 +328,12 @@ def scroll(ctx: Ctx, oid: str) -> None:
     c = s.components
     hi = c.half * (rear.index + 1)
     for v in s.vehicles:
-        if v.at is not None and v.at[1] < hi:
+        if v.at is not None and v.at[1] < hi and not v.kind.startswith("bigrig"):
             eliminate(ctx, v.id, "on the rear piece when it was removed")
+        elif v.kind == "bigrig-front" and v.at is not None and v.at[1] < hi:
+            # dumped only with every section on the rear piece (or trailing off it); otherwise the
+            # sections behind the front trail off the back of the road and follow it back on
+            eliminate_rig(ctx, v.owner, "dumped off the rear piece when it was removed")
     sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
     ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
     # a player whose last car went with the rear piece is out now, before a new
@@ -324,7 +360,8 @@ def settle_outs(ctx: Ctx) -> None:
             cars = [v for v in s.vehicles if v.owner == p.name]
             reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
             ctx.emit(ev.PlayerOut(p.name, reason))
-            if ctx.state.final_piece is None and s.starting_players >= 3:
+            # the Big Rig's elimination adds the finish line at once (001 Getting Eliminated)
+            if ctx.state.final_piece is None and (s.starting_players >= 3 or p.crew == "bigrig"):
                 ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
 
 
@@ -359,5 +396,5 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
         ctx.emit(ev.HazardsPlaced(tuple(spaces)))
 
 
-__all__ = ["enter", "slam", "motorcycle_slam", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+__all__ = ["enter", "slam", "motorcycle_slam", "rig_damage", "eliminate_rig", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
            "Suspend", "GameEnds"]

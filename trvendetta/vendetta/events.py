@@ -126,6 +126,85 @@ class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen"):
     vehicle: str
 
 
+class SteeringSet(_Event, tag="steering-set"):
+    """The Big Rig's first die of the round goes on Hydraulic Steering: that many lane changes."""
+
+    player: str
+    die: int
+
+
+class SectionAssigned(_Event, tag="section-assigned"):
+    """The Big Rig: a die to a command of a section; ``active`` is False when the
+    command is damaged (or an Air Attack in round 1): the die then only moves the rig."""
+
+    player: str
+    section: str
+    command: str
+    die: int
+    active: bool
+
+
+class SectionRepaired(_Event, tag="section-repaired"):
+    section: str
+    command: str
+
+
+class BigRigDamaged(_Event, tag="bigrig-damaged"):
+    """A minor damage token on the Big Rig: on ``command`` of ``section`` (a shot
+    names it), or, when ``command`` is None, to be placed by the rig's player."""
+
+    player: str
+    section: str | None
+    command: str | None
+    cause: str
+
+
+class DamagePlaced(_Event, tag="damage-placed"):
+    player: str
+    section: str
+    command: str
+
+
+class OffRoadPlaced(_Event, tag="off-road-placed"):
+    """An off-road token: the space is off-road from now on; a token there is removed."""
+
+    at: str
+    cause: str
+
+
+class ChopperReturned(_Event, tag="chopper-returned"):
+    owner: str
+    cause: str
+
+
+class CowCatcherMet(_Event, tag="cow-catcher-met"):
+    vehicle: str
+    chooser: str
+
+
+class CowCatcherPush(_Event, tag="cow-catcher-push"):
+    player: str
+    vehicle: str
+    direction: str
+
+
+class MissileLaunched(_Event, tag="missile-launched"):
+    player: str
+    at: str  # the space two in front of the front section
+    face: str
+    scripted: bool = False
+
+
+class HazardDispensed(_Event, tag="hazard-dispensed"):
+    player: str
+    at: str | None  # None: the player placed no token
+
+
+class ShotRerollChosen(_Event, tag="shot-reroll"):
+    player: str
+    reroll: bool
+
+
 class MinorDamageTaken(_Event, tag="minor-damage"):
     """A minor damage token (a motorcycle hit; 001: Taking Damage)."""
 
@@ -296,7 +375,9 @@ class FinalPieceSet(_Event, tag="final-piece"):
 Event = Union[
     GameStarted, RoadLaid, HazardsPlaced, InitiativeRolled, FirstPlayerChosen, RoundStarted, RoundEnded, DiceRolled,
     RoadDieRolled, TurnStarted, DieAssigned, SecondMotorcycleAssigned, SecondMotorcycleUp, MotorcycleDrifted, SlamDirectionRolled,
-    SlamVehicleChosen, MinorDamageTaken, Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
+    SlamVehicleChosen, MinorDamageTaken, SteeringSet, SectionAssigned, SectionRepaired, BigRigDamaged, DamagePlaced,
+    OffRoadPlaced, ChopperReturned, CowCatcherMet, CowCatcherPush, MissileLaunched, HazardDispensed, ShotRerollChosen,
+    Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
     TokenRevealed, TokenReturned, WreckPlaced, WreckRemoved, DieRolled, SlamStarted, SlamRolled, SlamAnswered,
     SlamResolved, DriftUsed, MovementEnded, MoveFinished, RoadBonusChosen, ShotFired, DamageDrawn, DamageIgnored, CarDisabled,
     CarRepaired, VehicleEliminated, TileRemoved, TileAdded, FinalPieceSet, TurnEnded, PlayerOut, GameOver,
@@ -340,6 +421,31 @@ def describe(event: Event) -> str:
             return f"slam with a motorcycle: direction die {direction}; {who}"
         case SlamVehicleChosen(player, vehicle):
             return f"{player} moves {vehicle} in the slam"
+        case SteeringSet(player, die):
+            return f"{player} sets Hydraulic Steering to {die} (lane changes this round)"
+        case SectionAssigned(player, section, command, die, active):
+            return f"{player} assigns {die} to the {section} section's {command}" + ("" if active else " (it only moves)")
+        case SectionRepaired(section, command):
+            return f"the {section} section's {command} is repaired"
+        case BigRigDamaged(player, section, command, cause):
+            where = f"on the {section} section's {command}" if command else f"for {player} to place"
+            return f"the Big Rig takes a minor damage token {where} ({cause})"
+        case DamagePlaced(player, section, command):
+            return f"{player} places the minor damage token on the {section} section's {command}"
+        case OffRoadPlaced(at, cause):
+            return f"an off-road token is placed at {at} ({cause})"
+        case ChopperReturned(owner, cause):
+            return f"{owner}'s chopper is returned ({cause})"
+        case CowCatcherMet(vehicle, chooser):
+            return f"the Cow Catcher meets {vehicle}; {chooser} moves it front left or front right"
+        case CowCatcherPush(player, vehicle, direction):
+            return f"{player} moves {vehicle} {direction} off the Cow Catcher"
+        case MissileLaunched(player, at, face):
+            return f"{player}'s missile launcher fires at {at}; shot die: {face}"
+        case HazardDispensed(player, at):
+            return f"{player}'s hazard dispenser drops a token face down at {at}" if at else f"{player} drops no hazard"
+        case ShotRerollChosen(player, reroll):
+            return f"{player} {'rerolls the shot (Targeting Computer)' if reroll else 'keeps the shot'}"
         case MinorDamageTaken(vehicle, cause):
             return f"{vehicle} takes a minor damage token ({cause})"
         case Passed(player, die):
@@ -352,6 +458,8 @@ def describe(event: Event) -> str:
             return f"{player}'s chopper flies to {at}"
         case MoveStarted(car, moves, _):
             return f"{car} has {moves} move{'s' if moves != 1 else ''}"
+        case VehicleMoved(vehicle, frm, to, "follow"):
+            return f"{vehicle} follows from {frm} to {to}"
         case VehicleMoved(vehicle, frm, to, how, direction, cost):
             verb = {"step": "moves", "slide": "slides", "push": "is pushed", "skid": "skids",
                     "dazed": "lurches", "blast-off": "is blasted"}.get(how, "moves")

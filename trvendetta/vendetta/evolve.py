@@ -69,13 +69,16 @@ def _started(state: State, e: ev.GameStarted) -> State:
     players = tuple(
         Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
     )
+    players = tuple(_bigrig_setup(p, pos) if p.crew == "bigrig" else p for p in players)
     listed = {v.id: v for v in pos.vehicles}
     all_ids = [(p, f"{p.color}-{name}", name) for p in pos.players for name in c.crews[p.crew].vehicles]
     vehicles = []
     for i, (p, vid, name) in enumerate(all_ids):
         setup = listed.get(vid)
-        lane = (i * c.lanes) // len(all_ids)
         crew = c.crews[p.crew]
+        if crew.kind == "bigrig":  # the rig's three sections wait in one lane
+            i = next(j for j, x in enumerate(all_ids) if x[0] is p) + 1
+        lane = (i * c.lanes) // len(all_ids)
         kind = crew.kind_of(name)
         size, sections = c.vehicles[kind].size, c.vehicles[kind].sections
         if (setup is None and pos.first_piece == 0) or (setup is not None and setup.at == "start"):
@@ -85,7 +88,9 @@ def _started(state: State, e: ev.GameStarted) -> State:
         else:  # a space; number 0 ("c0") is the starting area's space in that lane
             at = sq(setup.at)
             v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0, sections=sections)
-        if setup is not None and v.status != "eliminated":
+        if setup is not None and v.status != "eliminated" and crew.kind == "bigrig":
+            v = replace(v, damage=tuple(setup.damage), moved=setup.moved, momentum=setup.momentum)
+        elif setup is not None and v.status != "eliminated":
             inoperable = len(setup.damage) >= crew.slots
             v = replace(
                 v,
@@ -105,7 +110,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
     damage_pile = dict(c.damage)
     for v in vehicles:
         for d in v.damage:
-            if d != MINOR:
+            if d != MINOR and not v.kind.startswith("bigrig"):
                 damage_pile[d] -= 1
     wrecks = tuple(Wreck(f"wreck-{i + 1}", sq(w.at)) for i, w in enumerate(pos.wrecks))
     chop = {ch.owner: ch.at for ch in pos.choppers}
@@ -139,6 +144,17 @@ def _started(state: State, e: ev.GameStarted) -> State:
     )
 
 
+def _bigrig_setup(p: Player, pos) -> Player:
+    """A position's Big Rig round state (docs/positions.md): ``command_used`` = the
+    steering die is set, the front section's ``momentum`` = lane changes left,
+    a section's ``moved`` = it took a die this round."""
+    listed = {v.id: v for v in pos.vehicles}
+    front = listed.get(f"{p.color}-front")
+    used = tuple(s for s in ("rear", "mid", "front") if getattr(listed.get(f"{p.color}-{s}"), "moved", False))
+    return replace(p, command_used=False, steering_set=p.command_used,
+                   steering=front.momentum if front is not None else 0, sections_used=used)
+
+
 @handles(ev.RoadLaid)
 def _road(state: State, e: ev.RoadLaid) -> State:
     return replace(state, road=tuple(Tile(s, e.first + i) for i, s in enumerate(e.road)), tile_pile=e.pile)
@@ -168,7 +184,8 @@ def _round_started(state: State, e: ev.RoundStarted) -> State:
 def _round_ended(state: State, e: ev.RoundEnded) -> State:
     return replace(
         state,
-        players=tuple(replace(p, dice=(), command_used=False, turns=0) for p in state.players),
+        players=tuple(replace(p, dice=(), command_used=False, turns=0, steering=0, steering_set=False, sections_used=())
+                      for p in state.players),
         vehicles=tuple(replace(v, moved=False, momentum=0) for v in state.vehicles),
         turn_number=0,
         turn=None,
@@ -244,6 +261,90 @@ def _slam_chosen(state: State, e: ev.SlamVehicleChosen) -> State:
     return replace(state, slam=replace(slam, slam="TOP" if e.vehicle == slam.top else "BOTTOM", chooser=None))
 
 
+@handles(ev.SteeringSet)
+def _steering(state: State, e: ev.SteeringSet) -> State:
+    p = next(p for p in state.players if p.name == e.player)
+    return _player(state, e.player, dice=_spend(p.dice, e.die), steering=e.die, steering_set=True)
+
+
+@handles(ev.SectionAssigned)
+def _section(state: State, e: ev.SectionAssigned) -> State:
+    p = next(p for p in state.players if p.name == e.player)
+    state = _player(state, e.player, dice=_spend(p.dice, e.die), sections_used=p.sections_used + (e.section,))
+    on = e.active
+    phase = "airstrike-place" if on and e.command == "airstrike" else "command-done"
+    return _turn(state, car=f"{p.color}-front", die=e.die, section=e.section, command=e.command, active=on,
+                 cow=on and e.command == "cow-catcher", targeting=on and e.command == "targeting-computer",
+                 phase=phase)
+
+
+@handles(ev.SectionRepaired)
+def _section_repaired(state: State, e: ev.SectionRepaired) -> State:
+    v = next(v for v in state.vehicles if v.id == e.section)
+    damage = list(v.damage)
+    damage.remove(e.command)
+    return _vehicle(state, e.section, damage=tuple(damage))
+
+
+@handles(ev.BigRigDamaged)
+def _bigrig_damaged(state: State, e: ev.BigRigDamaged) -> State:
+    if e.command is None:
+        p = next(p for p in state.players if p.name == e.player)
+        return _player(state, e.player, unplaced=p.unplaced + 1)
+    v = next(v for v in state.vehicles if v.id == e.section)
+    return _vehicle(state, e.section, damage=v.damage + (e.command,))
+
+
+@handles(ev.DamagePlaced)
+def _damage_placed(state: State, e: ev.DamagePlaced) -> State:
+    p = next(p for p in state.players if p.name == e.player)
+    v = next(v for v in state.vehicles if v.id == e.section)
+    return _vehicle(_player(state, e.player, unplaced=p.unplaced - 1), e.section, damage=v.damage + (e.command,))
+
+
+@handles(ev.OffRoadPlaced)
+def _off_road(state: State, e: ev.OffRoadPlaced) -> State:
+    at = sq(e.at)
+    pile = state.hazard_pile
+    for t in state.tokens:
+        if t.at == at and t.kind is not None:
+            pile = _count(pile, t.kind, +1)
+    terrain = tuple(x for x in state.terrain if x[0] != at) + ((at, "offroad"),)
+    return replace(state, terrain=terrain, tokens=tuple(t for t in state.tokens if t.at != at), hazard_pile=pile)
+
+
+@handles(ev.ChopperReturned)
+def _chopper_returned(state: State, e: ev.ChopperReturned) -> State:
+    return replace(state, choppers=tuple(replace(c, at=None) if c.owner == e.owner else c for c in state.choppers))
+
+
+@handles(ev.CowCatcherMet)
+def _cow_met(state: State, e: ev.CowCatcherMet) -> State:
+    return _turn(replace(state, cow=(e.vehicle, e.chooser)), cow=False)
+
+
+@handles(ev.CowCatcherPush)
+def _cow_push(state: State, e: ev.CowCatcherPush) -> State:
+    return replace(state, cow=None)
+
+
+@handles(ev.MissileLaunched)
+def _missile(state: State, e: ev.MissileLaunched) -> State:
+    return _pop_script(_turn(state, after_done=True), "shot", e.scripted)
+
+
+@handles(ev.HazardDispensed)
+def _dispensed(state: State, e: ev.HazardDispensed) -> State:
+    if e.at is not None:
+        state = replace(state, tokens=state.tokens + (Token(sq(e.at)),))
+    return _turn(state, after_done=True)
+
+
+@handles(ev.ShotRerollChosen)
+def _shot_reroll(state: State, e: ev.ShotRerollChosen) -> State:
+    return _turn(state, targeting=False, phase="shoot" if e.reroll else "done")
+
+
 @handles(ev.MinorDamageTaken)
 def _minor(state: State, e: ev.MinorDamageTaken) -> State:
     v = next(v for v in state.vehicles if v.id == e.vehicle)
@@ -292,6 +393,8 @@ def _moved(state: State, e: ev.VehicleMoved) -> State:
         return replace(state, wrecks=tuple(replace(w, at=to) if w.id == e.vehicle else w for w in state.wrecks))
     state = _vehicle(state, e.vehicle, at=to, start=to[1] < 0)  # the starting area is the row behind piece 0
     t = state.turn
+    if e.how == "step" and e.direction != "F" and t is not None and t.section is not None and t.car == e.vehicle:
+        state = _player(state, t.player, steering=next(p for p in state.players if p.name == t.player).steering - 1)
     if t is not None and t.car == e.vehicle:
         if e.how == "step":
             state = _turn(state, moves_left=max(0, t.moves_left - e.cost), road_ok=t.road_ok and not e.offroad)
@@ -389,7 +492,10 @@ def _road_bonus(state: State, e: ev.RoadBonusChosen) -> State:
 def _shot(state: State, e: ev.ShotFired) -> State:
     t = state.turn
     if t is not None and t.phase in ("shoot", "airstrike-target"):
-        state = _turn(state, phase="done" if t.phase == "shoot" else "airstrike-done")
+        if t.phase == "shoot" and t.targeting and not e.hit:
+            state = _turn(state, phase="shot-reroll", shot_target=e.target)  # the Targeting Computer may reroll
+        else:
+            state = _turn(state, phase="done" if t.phase == "shoot" else "airstrike-done")
     return _pop_script(state, "shot", e.scripted)
 
 
@@ -428,7 +534,7 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
     v = next(v for v in state.vehicles if v.id == e.vehicle)
     pile = state.damage_pile
     for d in v.damage:
-        if d != MINOR:
+        if d != MINOR and not v.kind.startswith("bigrig"):
             pile = _count(pile, d, +1)
     state = replace(state, damage_pile=pile)
     if state.turn is not None and state.turn.car == e.vehicle:

@@ -23,6 +23,12 @@ class Player(msgspec.Struct, frozen=True):
     command_used: bool = False
     out: bool = False
     turns: int = 0  # turns taken this round
+    #: the Big Rig: lane changes left on Hydraulic Steering, whether its die is set this round,
+    #: the sections that took a die this round, minor damage tokens still to be placed
+    steering: int = 0
+    steering_set: bool = False
+    sections_used: tuple[str, ...] = ()
+    unplaced: int = 0
 
 
 class Vehicle(msgspec.Struct, frozen=True):
@@ -103,6 +109,15 @@ class Turn(msgspec.Struct, frozen=True):
     second: str | None = None
     second_die: int = 0
     second_momentum: bool = False
+    #: the Big Rig: the section and command the die went to; ``active`` unless the command is damaged
+    section: str | None = None
+    command: str | None = None
+    active: bool = False
+    cow: bool = False  # the Cow Catcher is ready for the first vehicle met
+    targeting: bool = False  # the Targeting Computer's reroll is ready
+    after_done: bool = False  # the after-move command has been resolved
+    shot_target: str | None = None  # the Targeting Computer may reroll this shot
+    shot_command: str | None = None
 
 
 class Slam(msgspec.Struct, frozen=True):
@@ -143,6 +158,8 @@ class State(msgspec.Struct, frozen=True):
     road_die: int | None = None
     turn: Turn | None = None
     slam: Slam | None = None
+    #: the Cow Catcher met a vehicle: (vehicle, who chooses FL or FR)
+    cow: tuple[str, str] | None = None
     wreck_counter: int = 0
     winner: str | None = None
     end_reason: str | None = None

@@ -15,6 +15,7 @@ from ..core import geometry
 from ..core.errors import PositionError
 from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
+from . import sectionboard
 
 
 
@@ -142,7 +143,7 @@ def validate(pos: Position, components: comp.Components) -> Position:
         raise PositionError("first_piece", "needs the road's three tile sides")
     low, top = c.rows * pos.first_piece + 1, c.rows * (pos.first_piece + 3)
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
-    for crew in ("finalfive",):
+    for crew in ("finalfive", "bigrig"):
         if sum(1 for p in pos.players if p.crew == crew) > 1:
             raise PositionError("players", f"two players chose the {crew} crew; a game has at most one")
     occupied: dict[tuple[int, int], str] = {}
@@ -157,7 +158,18 @@ def validate(pos: Position, components: comp.Components) -> Position:
         if v.facing not in comp.FACINGS:
             raise PositionError(f"{f}.facing", f"{v.facing!r}; a vehicle faces one of {', '.join(comp.FACINGS)}")
         crew = c.crews[ids[v.id].crew]
-        if crew.kind == "motorcycle":
+        if crew.kind == "bigrig":
+            section = v.id.rsplit("-", 1)[1]
+            allowed = sectionboard.targetable(section)
+            if len(set(v.damage)) != len(v.damage) or any(t not in allowed for t in v.damage):
+                raise PositionError(f"{f}.damage", f"the {section} section's damaged commands, each once, among "
+                                                   f"{', '.join(allowed)}")
+            if v.facing != "F":
+                raise PositionError(f"{f}.facing", "the Big Rig faces F")
+            if not 0 <= v.momentum <= (3 if section == "front" else 0):
+                raise PositionError(f"{f}.momentum", "only the front section's momentum is used: lane changes left "
+                                                     "on Hydraulic Steering, 0 to 3")
+        elif crew.kind == "motorcycle":
             if len(v.damage) > 1 or any(t != "minor" for t in v.damage):
                 raise PositionError(f"{f}.damage", "a motorcycle holds at most one damage token, 'minor'")
         else:
@@ -166,7 +178,7 @@ def validate(pos: Position, components: comp.Components) -> Position:
             for t in v.damage:
                 if t not in comp.DAMAGE_KINDS:
                     raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
-        if not 0 <= v.momentum <= crew.coast:
+        if crew.kind != "bigrig" and not 0 <= v.momentum <= crew.coast:
             raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {crew.coast}")
         in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at, c.lanes) is not None)
         if in_start and pos.first_piece:
@@ -176,6 +188,7 @@ def validate(pos: Position, components: comp.Components) -> Position:
             if space in occupied:
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
             occupied[space] = v.id
+    _check_rigs(pos, c)
     for i, w in enumerate(pos.wrecks):
         space = _on_road(w.at, f"wrecks[{i}].at", top, low, c.lanes)
         if space in occupied:
@@ -206,6 +219,8 @@ def validate(pos: Position, components: comp.Components) -> Position:
         raise PositionError("tokens", f"{len(pos.tokens)} tokens; there are {sum(c.hazards.values())}")
     held: dict[str, int] = {}
     for v in pos.vehicles:
+        if c.crews[ids[v.id].crew].kind == "bigrig":
+            continue  # a section's damage names its damaged commands
         for t in v.damage:
             if t != "minor":
                 held[t] = held.get(t, 0) + 1
@@ -238,6 +253,31 @@ def validate(pos: Position, components: comp.Components) -> Position:
 
 def _die(value: int) -> str:
     return str(value) if abs(value) < 10**6 else "a number that large"
+
+
+def _check_rigs(pos: Position, c: comp.Components) -> None:
+    """The Big Rig's sections are listed all three or none, and stand as a train:
+    all in the starting area, or each section next to the one in front of it."""
+    for p in pos.players:
+        if p.crew != "bigrig":
+            continue
+        listed = {v.id.rsplit("-", 1)[1]: v for v in pos.vehicles if v.id.startswith(p.color + "-")}
+        if not listed:
+            continue
+        if len(listed) != 3:
+            raise PositionError("vehicles", f"list all three sections of {p.color}'s Big Rig (rear, mid, front), or none")
+        where = [listed[s].at for s in ("rear", "mid", "front")]
+        if any(w == "eliminated" for w in where):
+            if not all(w == "eliminated" for w in where):
+                raise PositionError("vehicles", "the Big Rig's sections are eliminated together")
+            continue
+        if all(w == "start" for w in where):
+            continue
+        spaces = [parse_space(w, "vehicles.at") for w in where]
+        for behind, ahead, name in ((spaces[0], spaces[1], "rear"), (spaces[1], spaces[2], "mid")):
+            if behind not in [geometry.neighbour(ahead, d) for d in ("B", "BL", "BR", "FL", "FR")]:
+                raise PositionError("vehicles", f"{p.color}-{name} must stand next to the section in front of it "
+                                                f"({', '.join(where)}, rear to front)")
 
 
 def _start_lane(text: str, lanes: int) -> int | None:

@@ -18,7 +18,9 @@ from . import board as b
 from . import components as comp
 from . import effects as fx
 from . import events as ev
+from . import bigrig as rig
 from . import finalfive as ff
+from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
 from .model import State
@@ -112,10 +114,23 @@ def pending(state: State) -> Decision | None:
     if state.slam is not None and state.slam.chooser is not None:
         return Decision(state.slam.chooser, "slam-reroll", (SlamReroll(True), SlamReroll(False)),
                         f"reroll both slam dice ({state.slam.slam}, {state.slam.direction})?")
+    if state.cow is not None:
+        return Decision(state.cow[1], "cow-catcher", tuple(rig.cow_options(state)),
+                        f"the Cow Catcher met {state.cow[0]}: move it front left or front right")
+    for p in state.players:
+        if p.unplaced and not p.out:
+            return Decision(p.name, "place-damage", tuple(rig.placement_options(state, p.name)),
+                            "place a minor damage token on the Big Rig")
     t = state.turn
     if t is None or b.player(state, t.player).out:
         return None
     name = t.player
+    if t.phase == "assign" and rig.is_big_rig(state, name):
+        p = b.player(state, name)
+        if not p.steering_set and p.dice:
+            return Decision(name, "steering", tuple(rig.steering_options(state, name)),
+                            "a die on Hydraulic Steering (lane changes this round)")
+        return Decision(name, "assign", tuple(rig.assign_options(state, name)), "assign a die to a section's command")
     if t.phase == "assign":
         if ff.is_final_five(state, name):
             return Decision(name, "assign", tuple(ff.first_options(state, name)), "assign a die to a motorcycle")
@@ -134,12 +149,16 @@ def pending(state: State) -> Decision | None:
         targets = b.front_arc_targets(state, t.chopper)
         if not targets:
             return None
-        return Decision(name, "airstrike-target", tuple([Shoot(x) for x in targets] + [NoShoot()]), "chopper fires at?")
+        options = _shot_options(state, targets)
+        return Decision(name, "airstrike-target", tuple(options + [NoShoot()]), "chopper fires at?") if options else None
     car = b.vehicle(state, t.car) if t.car else None
     operational = car is not None and car.status == "operational" and car.at is not None
     if t.phase == "move":
         if not operational or t.stopped:
             return None
+        if t.moves_left > 0 and t.section is not None:
+            steps = rig.step_options(state)
+            return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
         if t.moves_left > 0:
             return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} moves left")
         if b.road_bonus_open(state):
@@ -149,14 +168,52 @@ def pending(state: State) -> Decision | None:
                 return Decision(name, "road-bonus", (RoadBonus(True),), f"take the road die (+{state.road_die}) to finish the drift")
             return Decision(name, "road-bonus", (RoadBonus(True), RoadBonus(False)), f"take the road die (+{state.road_die})?")
         return None
+    if t.phase == "shoot" and t.section is not None:
+        return _rig_shoot(state, name)
+    if t.phase == "shot-reroll":
+        return Decision(name, "shot-reroll", (RerollShot(True), RerollShot(False)),
+                        f"Targeting Computer: reroll the shot at {t.shot_target}?")
     if t.phase == "shoot":
         if not operational:
             return None
         targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
-        if not targets:
+        options = _shot_options(state, targets)
+        if not options:
             return None
-        return Decision(name, "shoot", tuple([Shoot(x) for x in targets] + [NoShoot()]), "fire?")
+        return Decision(name, "shoot", tuple(options + [NoShoot()]), "fire?")
     return None
+
+
+def _shot_options(state: State, targets: list[str]) -> list:
+    """A shot at a Big Rig section names an undamaged command other than Repair
+    before rolling (001 Getting Shot); a section with none left is no target."""
+    out: list = []
+    for x in targets:
+        if b.is_rig(state, x):
+            out += [ShootCommand(x, c) for c in rig.targetable_commands(state, x)]
+        else:
+            out.append(Shoot(x))
+    return out
+
+
+def _rig_shoot(state: State, name: str):
+    """After the move: the Hazard Dispenser's token, then the shot from the front
+    section's front arc or the rear section's rear arc (001 Step 4)."""
+    t = state.turn
+    if t.active and t.command == "hazard-dispenser" and not t.after_done:
+        return Decision(name, "hazard-dispense", tuple(rig.hazard_options(state, name)),
+                        "Hazard Dispenser: a token face down in the rear arc?")
+    if t.active and t.command == "missile-launcher" and not t.after_done:
+        return None  # fired automatically (rules._advance)
+    front = b.vehicle(state, t.car)
+    if front.at is None:
+        return None
+    own = {v.id for v in rig.sections(state, name).values()}
+    targets = [x for x in b.front_arc_targets(state, front.at, front.facing) if x not in own]
+    for sp in rig.rear_arc(state, name):
+        targets += [x for x in b.occupants(state, sp) if x not in own and x not in targets]
+    options = _shot_options(state, targets)
+    return Decision(name, "shoot", tuple(options + [NoShoot()]), "fire from the front or rear arc?") if options else None
 
 
 def _assign_options(state: State, name: str) -> list:
@@ -320,6 +377,28 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
         case SlamMove(vehicle):
             ctx.emit(ev.SlamVehicleChosen(decision.player, vehicle))
             fx.resolve_slam(ctx)
+        case SetSteering(die):
+            ctx.emit(ev.SteeringSet(t.player, die))
+        case AssignSection(section, command, die):
+            active = rig.command_active(s, t.player, section, command)
+            ctx.emit(ev.SectionAssigned(t.player, section, command, die, active))
+            if active and command == "repair":
+                v = rig.sections(ctx.state, t.player)[section]
+                if v.damage:  # Repair: before moving, remove one damage token from the section
+                    ctx.emit(ev.SectionRepaired(v.id, v.damage[-1]))
+        case PlaceDamage(section, command):
+            ctx.emit(ev.DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
+        case CowCatcher(direction):
+            rig.cow_push(ctx, decision.player, direction)
+        case DispenseHazard(at):
+            ctx.emit(ev.HazardDispensed(t.player, at))
+        case RerollShot(reroll):
+            ctx.emit(ev.ShotRerollChosen(t.player, reroll))
+            if reroll:
+                _fire(ctx, t.car, t.shot_target)
+        case ShootCommand(target, command):
+            shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+            _fire(ctx, shooter, target, command)
         case Pass():
             dice = b.player(s, t.player).dice
             ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
@@ -341,6 +420,8 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
                 _vehicle_done(ctx)
             else:
                 _start_move(ctx)
+        case Step(direction) if t.section is not None:
+            rig.step(ctx, direction)
         case Step(direction):
             car = b.vehicle(s, t.car)
             fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
@@ -350,19 +431,25 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             raise TypeError(f"not a Vendetta action: {action!r}")
 
 
-def _fire(ctx: Ctx, shooter: str, target: str) -> None:
+def _fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
     """Firing: roll the shot die; a face hits every size it shows; a hit wreck
-    is removed, a hit car takes one damage."""
+    is removed, a hit car takes one damage, a hit Big Rig section a minor
+    damage token on the command the shooter named."""
     face, scripted = ctx.roll("shot")
     hit = b.size_of(ctx.state, target) in face
     ctx.emit(ev.ShotFired(shooter, target, face, hit, scripted))
-    if hit:
+    if hit and command is not None:
+        fx.rig_damage(ctx, target, f"a shot by {shooter}", command)
+    elif hit:
         fx.damage(ctx, target, f"a shot by {shooter}")
 
 
 def _start_move(ctx: Ctx) -> None:
     t = ctx.state.turn
     car = b.vehicle(ctx.state, t.car)
+    if t.section is not None:  # the Big Rig: the road die only with Traction Drive
+        ctx.emit(ev.MoveStarted(car.id, t.die, t.active and t.command == "traction-drive"))
+        return
     moves = 1 if t.momentum else t.die + t.nitro
     road_ok = not t.momentum and car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")
     ctx.emit(ev.MoveStarted(car.id, moves, road_ok))
@@ -387,6 +474,9 @@ def _end_turn(ctx: Ctx) -> None:
             continue
         for v in s.vehicles:
             if v.at == chopper.at and not v.start and v.status != "eliminated":
+                if v.kind.startswith("bigrig"):
+                    rig.solid(ctx, v.id, chopper.owner)
+                    break
                 fx.eliminate(ctx, v.id, f"ended the turn under {chopper.owner}'s chopper")
     ctx.emit(ev.TurnEnded(ctx.state.turn.player))
 
@@ -428,6 +518,8 @@ def _advance(ctx: Ctx) -> Decision | None:
             if _drifted_into_slam(ctx, car):
                 continue
             ctx.emit(ev.MoveFinished(car.id, b.nm(car.at) if car.at is not None and not car.start else None))
+        elif t.phase == "shoot" and t.active and t.command == "missile-launcher" and not t.after_done:
+            rig.missile_launcher(ctx, t.player)
         elif t.phase in ("shoot", "done"):
             _vehicle_done(ctx)
         else:
