@@ -217,6 +217,13 @@ def turn(session: Session, player: str | None, **values: object) -> None:
       trv turn --bike 2 --assign 5 --command nitro --command-die 1
 
     \b
+    The Big Rig (--steering only on the round's first turn):
+      trv turn --steering 2 --section front --command cow-catcher --assign 3 --path F,FR,F
+      trv turn --section rear --command hazard-dispenser --assign 1 --hazard-at c4 --no-shoot
+      trv turn --section mid --command traction-drive --assign 2 --path F,FR --place-damage rear:hazard-dispenser
+      trv turn --car large --assign 4 --shoot red-front --target-command missile-launcher
+
+    \b
     Classic (1986) games:
       trv turn --move 6:F,F,FR --move 5:F,F --move 4:FL --ram 6:blue-5
       trv turn --move 6:3+road:F,F,F,F --chopper blue-4 --shoot 5:blue-6

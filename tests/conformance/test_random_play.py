@@ -243,7 +243,8 @@ def _long_params() -> list:
 
 
 #: Vendetta with mixed crews (seed 001): the crews rotate over the seats from game to game
-MIXED = [("finalfive", "cars"), ("finalfive", "cars", "cars"), ("cars", "finalfive", "cars", "cars")]
+MIXED = [("finalfive", "cars"), ("finalfive", "cars", "cars"), ("cars", "finalfive", "cars", "cars"),
+         ("bigrig", "cars"), ("bigrig", "finalfive", "cars"), ("bigrig", "finalfive", "cars", "cars")]
 
 
 @pytest.mark.parametrize("crews", MIXED, ids=lambda c: "-".join(c))

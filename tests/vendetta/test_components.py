@@ -80,6 +80,6 @@ def test_the_final_five_crew_is_data(data):
 
 
 def test_a_crew_die_must_exist(data):
-    _edit(data / "tokens.toml", 'die = "motorcycle"', 'die = "bigrig"')
-    with pytest.raises(DataError, match=r"crews.finalfive.die: 'bigrig' is not a die"):
+    _edit(data / "tokens.toml", 'die = "motorcycle"', 'die = "tricycle"')
+    with pytest.raises(DataError, match=r"crews.finalfive.die: 'tricycle' is not a die"):
         comp.load(data)

@@ -37,6 +37,13 @@ the rules below and takes the best (ties broken by the seat's RNG):
   but a repair (two motorcycles move); a motorcycle's step treats a road
   vehicle as something to drift through, unless it is the last step; in a
   slam between two of our motorcycles, move the one whose push is safe.
+* **The Big Rig**: steering takes a 2 when it can (else a 1); the section die
+  is the largest, a Repair (with its 3) of a damaged section first, a command
+  that acts now next (the Cow Catcher with a vehicle in the way, Traction
+  Drive, an Air Attack with a target); a minor damage token goes on the least
+  useful command; the Targeting Computer always rerolls a miss; the Hazard
+  Dispenser always drops its token; a car met by the Cow Catcher goes to the
+  safer of front left and front right.
 * **slam-reroll**: reroll when the rolled slam would push one of our own
   vehicles off the road or into impassable terrain; otherwise accept.
 """
@@ -142,6 +149,8 @@ class Heuristics:
     # ---------------------------------------------------------- decisions
     def _assign(self, a) -> float:
         b = self.b
+        if hasattr(a, "section"):
+            return self._assign_section(a)
         if not hasattr(a, "car"):  # Pass
             return 0.0
         p = b.player(self.state, self.me)
@@ -261,6 +270,56 @@ class Heuristics:
                     want = False
                     break
         return 1.0 if a.take == want else 0.0
+
+    # ------------------------------------------------------------ Big Rig
+    #: how much a Big Rig command is worth keeping (a damage token goes on the least useful)
+    RIG_VALUE = {"traction-drive": 6, "missile-launcher": 5, "cow-catcher": 4, "airstrike": 3,
+                 "targeting-computer": 2, "hazard-dispenser": 1}
+
+    def _steering(self, a) -> float:
+        return {2: 3.0, 1: 2.0, 3: 1.0}.get(a.die, 0.0)
+
+    def _assign_section(self, a) -> float:
+        """The largest die; a Repair of a damaged section first; a command that
+        will do something now (Traction Drive, the Cow Catcher with a vehicle
+        ahead, an Air Attack with a target)."""
+        b, s = self.b, self.state
+        rig = b.rig_sections(s, self.me)
+        v = rig[a.section]
+        score = 2.0 * a.die
+        if a.command in v.damage:
+            return score
+        if a.command == "repair":
+            return score + (20.0 if v.damage else -10.0)
+        front = rig["front"]
+        ahead = [geometry.neighbour(front.at, "F", front.facing)]
+        for _ in range(a.die - 1):
+            ahead.append(geometry.neighbour(ahead[-1], "F", front.facing))
+        busy = any(b.occupants(s, sp) for sp in ahead if b.on_board(s, sp))
+        if a.command == "cow-catcher":
+            return score + (3.0 if busy else 0.0)
+        if a.command == "traction-drive":
+            return score + 1.5
+        if a.command == "airstrike":
+            return score + (2.0 if s.round > 1 and max(self._strike_map().values(), default=0.0) > 0 else -1.0)
+        if a.command == "missile-launcher":
+            return score + 1.0
+        return score + 0.5
+
+    def _place_damage(self, a) -> float:
+        return -float(self.RIG_VALUE.get(a.command, 0))
+
+    def _cow_catcher(self, a) -> float:
+        b, s = self.b, self.state
+        at = b.position_of(s, s.cow[0])
+        to = geometry.neighbour(at, a.direction, "F")
+        return self._space_score(to, True) if b.terrain(s, to) != "beyond" else 0.0
+
+    def _hazard_dispense(self, a) -> float:
+        return 1.0 if a.at else 0.0
+
+    def _shot_reroll(self, a) -> float:
+        return 1.0 if a.reroll else 0.0
 
     def _slam_choose(self, a) -> float:
         """Two of our motorcycles slammed: move the one whose push is safe,

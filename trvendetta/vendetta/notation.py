@@ -13,6 +13,7 @@ from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
 from . import board as b
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action
 from .rules import explain, pending
 
@@ -34,17 +35,36 @@ TURN_FLAGS = (
     TurnFlag("shoot", metavar="TARGET", help="Fire at TARGET after moving.", excludes=("no-shoot",)),
     TurnFlag("no-shoot", "flag", help="Do not fire."),
     TurnFlag("reroll", "switch", help="Reroll (or accept) the slam dice, if that is yours to decide."),
+    TurnFlag("steering", "int", metavar="N",
+             help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round)."),
+    TurnFlag("section", metavar="rear|mid|front",
+             help="Big Rig: the section whose --command takes this turn's --assign die (commands: "
+                  "hazard-dispenser, repair, targeting-computer; traction-drive, repair, airstrike; "
+                  "missile-launcher, repair, cow-catcher)."),
+    TurnFlag("target-command", metavar="COMMAND",
+             help="Shooting (--shoot or --airstrike-target) at a Big Rig section: the command aimed at "
+                  "(not repair, not damaged)."),
+    TurnFlag("hazard-at", metavar="SPACE", help="Big Rig Hazard Dispenser: where the token goes (rear arc)."),
+    TurnFlag("place-damage", metavar="SECTION:COMMAND", multiple=True,
+             help="Big Rig: where each minor damage token of the turn goes (Dependable, Sturdy, Solid...), in order."),
+    TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot."),
+    TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes."),
     TurnFlag("bike", metavar="N", multiple=True,
              help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
                   "--shoot and --no-shoot after it are its own. At most two groups (the first moves first)."),
 )
 
 #: the turn's decisions in order, and the flags that answer each
-STAGES = ("assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus", "shoot")
+STAGES = ("steering", "assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus",
+          "hazard-dispense", "shoot", "shot-reroll")
 STAGE_OF = {"car": "assign", "assign": "assign", "momentum": "assign", "command": "command",
             "command_die": "command", "repair": "command", "airstrike_at": "airstrike-place",
             "airstrike_target": "airstrike-target", "path": "step", "road_die": "road-bonus",
-            "no_road_die": "road-bonus", "shoot": "shoot", "no_shoot": "shoot", "reroll": "slam-reroll"}
+            "no_road_die": "road-bonus", "shoot": "shoot", "no_shoot": "shoot", "reroll": "slam-reroll",
+            "steering": "steering", "section": "assign", "hazard_at": "hazard-dispense", "target_command": "shoot",
+            "reroll_shot": "shot-reroll"}
+#: decisions that may come at any point of a Big Rig turn, each answered by its own flag
+ANYTIME = {"place-damage": "place_damage", "cow-catcher": "cow_catcher"}
 #: flags that decline: satisfied when their decision does not come (there was nothing to decline)
 DECLINING = {"no_road_die", "no_shoot"}
 
@@ -71,6 +91,7 @@ class TurnDriver:
         self.bikes = [dict(g, path=list(g["path"]) if g.get("path") is not None else None)
                       for g in flags.get("bikes") or ()]
         self.checked: set[str] = set()
+        self._placed = 0  # --place-damage values used so far
         self.turn_key: tuple | None = None
         self.player: str | None = None
         self.used: set[str] = set()
@@ -290,9 +311,38 @@ class TurnDriver:
                 self.used.add("reroll")
                 return SlamReroll(bool(f["reroll"]))
             return None
+        if kind in ANYTIME:
+            return self._anytime(state, d)
+        if kind not in STAGES:
+            return None  # a decision no flag answers (answer it with `trv decide`)
         self._past(state, d, kind)
         if len(self.problems) > self.accepted:
             return None
+        if kind == "steering":
+            if "steering" not in f:
+                return None
+            self.used.add("steering")
+            return self._checked(state, d, "steering", SetSteering(int(f["steering"])))
+        if kind == "assign" and "section" in f:
+            if "command" not in f or "assign" not in f:
+                self._problem("section", "needs --command (the section's command) and --assign (the die)", d)
+                return None
+            self.used |= {"section", "command", "assign"}
+            return self._checked(state, d, "section", AssignSection(f["section"], f["command"], int(f["assign"])))
+        if kind == "hazard-dispense":
+            self.used.add("hazard_at")  # no --hazard-at: no token, as no --command is no command
+            return self._checked(state, d, "hazard_at", DispenseHazard(f.get("hazard_at")))
+        if kind == "shot-reroll":
+            if "reroll_shot" not in f:
+                return None
+            self.used.add("reroll_shot")
+            return RerollShot(bool(f["reroll_shot"]))
+        if kind in ("shoot", "airstrike-target") and "target_command" in f:
+            key = "shoot" if kind == "shoot" else "airstrike_target"
+            if key not in f:
+                return None if kind == "shoot" else NoShoot()
+            self.used |= {key, "no_shoot", "target_command"}
+            return self._checked(state, d, key, ShootCommand(f[key], f["target_command"]))
         if kind == "assign":
             if "car" not in f and "assign" not in f:
                 return None
@@ -369,11 +419,40 @@ class TurnDriver:
             return NoShoot() if "no_shoot" in f else None
         return None
 
+    def _anytime(self, state, d):
+        """A Big Rig decision that may come at any point of its turn: where a
+        minor damage token goes (``--place-damage``, one per token, in order),
+        where the Cow Catcher puts a wreck (``--cow-catcher``)."""
+        f = self.flags
+        key = ANYTIME[d.kind]
+        if d.kind == "place-damage":
+            queue = f.get("place_damage") or []
+            done = self._placed
+            if done >= len(queue):
+                return None
+            self._placed = done + 1
+            if self._placed == len(queue):
+                self.used.add(key)
+            section, _, command = str(queue[done]).partition(":")
+            return self._checked(state, d, key, PlaceDamage(section, command))
+        if key not in f:
+            return None
+        self.used.add(key)
+        return self._checked(state, d, key, CowCatcher(str(f[key]).upper()))
+
     def _checked(self, state, d, key: str, action):
         """``action`` if it answers ``d``; else a problem naming the flag (with
         the rules' own explanation) and None."""
         if action in d.options:
             return action
+        if isinstance(action, Shoot) and any(isinstance(o, ShootCommand) and o.target == action.target
+                                             for o in d.options):
+            self.used.add(key)
+            commands = [o.command for o in d.options if isinstance(o, ShootCommand) and o.target == action.target]
+            self.problems.append(FlagProblem(self._text(key), f"{action.target} is a Big Rig section: name the "
+                                             f"command aimed at with --target-command ({', '.join(commands)})",
+                                             _legal(d)))
+            return None
         if isinstance(action, Shoot) and d.kind == "shoot":
             car = b.vehicle(state, state.turn.car)
             why = f"{action.target} is not in {car.id}'s front arc at {b.nm(car.at)}"

@@ -19,6 +19,23 @@ def _at(v) -> str | None:
     return "start" if v.start else b.nm(v.at)
 
 
+def _player(p) -> dict:
+    out = {"name": p.name, "color": p.color, "crew": p.crew, "dice": list(p.dice),
+           "command_used": p.command_used, "out": p.out}
+    if p.crew == "bigrig":  # Hydraulic Steering, the sections used this round, damage still to place
+        out.update(steering=p.steering, steering_set=p.steering_set, sections_used=list(p.sections_used),
+                   damage_to_place=p.unplaced)
+    return out
+
+
+def _vehicle(v) -> dict:
+    out = {"id": v.id, "owner": v.owner, "kind": v.kind, "size": v.size, "at": _at(v), "facing": v.facing,
+           "status": v.status, "damage": len(v.damage), "moved": v.moved, "momentum": v.momentum}
+    if v.kind.startswith("bigrig"):  # a Big Rig section: its space and its damaged commands
+        out.update(section=b.section_name(v.id), damaged_commands=list(v.damage), moved=False, momentum=0)
+    return out
+
+
 def view(state: State) -> dict:
     """The stable ``trv show --json`` document (the CLI adds game, version, head)."""
     d = pending(state)
@@ -32,11 +49,8 @@ def view(state: State) -> dict:
         "winner": state.winner,
         "road_die": state.road_die,
         "road": [{"name": t.side, "first": 8 * t.index + 1, "last": 8 * t.index + 8} for t in state.road],
-        "players": [{"name": p.name, "color": p.color, "crew": p.crew, "dice": list(p.dice),
-                     "command_used": p.command_used, "out": p.out} for p in state.players],
-        "vehicles": [{"id": v.id, "owner": v.owner, "kind": v.kind, "size": v.size, "at": _at(v),
-                      "facing": v.facing, "status": v.status, "damage": len(v.damage), "moved": v.moved,
-                      "momentum": v.momentum} for v in state.vehicles],
+        "players": [_player(p) for p in state.players],
+        "vehicles": [_vehicle(v) for v in state.vehicles],
         "choppers": [{"owner": c.owner, "at": b.nm(c.at) if c.at is not None else None} for c in state.choppers],
         "wrecks": [b.nm(w.at) for w in state.wrecks],
         "tokens": [{"at": b.nm(t.at), "kind": t.kind if t.face_up else None} for t in state.tokens],
@@ -81,9 +95,11 @@ def _paint(text: str, color: str | None, on: bool) -> str:
 
 
 def _label(v, colors: dict) -> str:
-    """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``);
-    lower case when inoperable."""
-    text = colors[v.owner][0] + (v.id[-1] if v.kind == "motorcycle" else v.size)
+    """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``),
+    or + ``<``, ``=``, ``>`` for the Big Rig's rear, mid and front sections
+    (``R>``); lower case when inoperable."""
+    mark = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}.get(v.kind)
+    text = colors[v.owner][0] + (mark or (v.id[-1] if v.kind == "motorcycle" else v.size))
     return text.upper() if v.status == "operational" else text.lower()
 
 
@@ -144,12 +160,21 @@ def render(state: State, color: bool = False) -> str:
     for p in state.players:
         head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "")
         dice = " ".join(map(str, p.dice)) or "-"
-        lines.append(_paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
+        if p.crew == "bigrig":
+            extra = (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
+                     f"{', '.join(p.sections_used) or '-'}" + (f"  damage to place: {p.unplaced}" if p.unplaced else ""))
+            lines.append(_paint(head, p.color, color) + f"  dice: {dice}" + extra)
+        else:
+            lines.append(_paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
         for v in state.vehicles:
             if v.owner != p.name:
                 continue
             where = _at(v) or "-"
             flags = []
+            if v.kind.startswith("bigrig"):
+                dmg = ", ".join(f"{c} damaged" for c in v.damage) or "no damage"
+                lines.append(f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}")
+                continue
             if v.moved:
                 flags.append("moved")
             if v.momentum:
