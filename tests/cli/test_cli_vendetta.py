@@ -304,3 +304,69 @@ def test_show_draws_motorcycles_by_marking_and_side_by_side(bikes):
     board = bikes("show").stdout
     assert "   7    .      R1BS     ." in board  # side by side, no brackets
     assert "[R2]" in board and "[R1]" not in board
+
+
+BIG_RIG = """\
+ruleset = "vendetta"
+seed = 7
+fill = "road"
+road_die = 2
+active_player = "ann"
+[[players]]
+name = "ann"
+color = "red"
+crew = "bigrig"
+dice = [3, 2, 1, 3]
+[[players]]
+name = "bob"
+color = "blue"
+crew = "cars"
+dice = [3, 3, 5, 1]
+[[vehicles]]
+id = "red-rear"
+at = "c3"
+[[vehicles]]
+id = "red-mid"
+at = "c4"
+[[vehicles]]
+id = "red-front"
+at = "c5"
+[[vehicles]]
+id = "blue-large"
+at = "b1"
+"""
+
+
+@pytest.fixture
+def rig(trv, position):
+    trv("new", "--position", position(BIG_RIG))
+    return trv
+
+
+def test_turn_drives_the_big_rig_with_steering_and_a_section(rig):
+    out = rig("turn", "--steering", "2", "--section", "front", "--command", "cow-catcher", "--assign", "3",
+              "--path", "F,FR,F").stdout
+    assert "ann sets Hydraulic Steering to 2" in out and "ann assigns 3 to the front section's cow-catcher" in out
+    view = rig.json("show")
+    sections = {v["id"]: (v["kind"], v["at"], v["damaged_commands"]) for v in view["vehicles"] if v["owner"] == "ann"}
+    assert sections == {"red-rear": ("bigrig-rear", "c6", []), "red-mid": ("bigrig-mid", "d6", []),
+                        "red-front": ("bigrig-front", "d7", [])}
+    assert view["players"][0]["steering"] == 1
+    board = rig("show").stdout
+    assert "[R>]" in board and "[R=]" in board and "[R<]" in board
+
+
+def test_turn_shoots_a_big_rig_section_at_a_named_command(rig):
+    rig("turn", "--steering", "2", "--section", "rear", "--command", "targeting-computer", "--assign", "1",
+        "--path", "F", "--no-shoot")
+    out = rig("turn", "--car", "large", "--assign", "3", "--path", "F,F,F,F", "--shoot", "red-front",
+              "--target-command", "missile-launcher", code=1).stderr
+    assert "--path" in out  # four steps for a 3
+    out = rig("turn", "--car", "large", "--assign", "3", "--path", "F,F,F", "--shoot", "red-mid",
+              "--target-command", "repair", code=1).stderr
+    assert "shoot red-mid repair" in out and "shoot-command" not in out
+
+
+def test_section_without_command_is_refused(rig):
+    err = rig("turn", "--steering", "2", "--section", "front", "--assign", "3", code=1).stderr
+    assert "--section needs --command" in err

@@ -298,3 +298,20 @@ def test_an_illegal_lane_change_is_refused():
     state, _ = play(state, SetSteering(1), AssignSection("rear", "targeting-computer", 3), Step("FL"))
     with pytest.raises(RuleViolation):
         play(state, Step("FR"))
+
+
+def test_a_mine_gives_the_rig_a_minor_damage_and_does_not_stop_it():
+    state, _ = rig_game(tokens=[{"at": "c4", "kind": "mine", "face_up": True}])
+    state, _ = play(state, SetSteering(1), AssignSection("rear", "targeting-computer", 2))
+    state, events = steps(state, "F")
+    assert kinds(events, ev.TokenReturned)[0].kind == "mine" and kinds(events, ev.BigRigDamaged)
+    assert not kinds(events, ev.MovementEnded) and b.terrain(state, b.sq("c4")) == "road"
+    state, _ = play(state, PlaceDamage("front", "cow-catcher"))
+    state, _ = steps(state, "F")
+    assert at(state, "red-front") == "c5"
+
+
+def test_an_air_attack_in_round_one_only_moves_the_rig():
+    state, _ = rig_game()
+    state, events = play(state, SetSteering(1), AssignSection("mid", "airstrike", 2))
+    assert not kinds(events, ev.SectionAssigned)[0].active and RS.pending(state).kind == "step"
