@@ -189,6 +189,9 @@ class CowCatcherPush(_Event, tag="cow-catcher-push"):
 
 
 class MissileLaunched(_Event, tag="missile-launched"):
+    """The Big Rig's Missile Launcher rolls the shot die."""
+
+    reveals: ClassVar[bool] = True
     player: str
     at: str  # the space two in front of the front section
     face: str
