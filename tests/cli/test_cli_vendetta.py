@@ -369,4 +369,32 @@ def test_turn_shoots_a_big_rig_section_at_a_named_command(rig):
 
 def test_section_without_command_is_refused(rig):
     err = rig("turn", "--steering", "2", "--section", "front", "--assign", "3", code=1).stderr
-    assert "--section needs --command" in err
+    assert "--section front: needs --command" in err
+
+
+def test_turn_places_the_rigs_damage_and_drops_a_hazard(rig, position):
+    imp = BIG_RIG + '[[terrain]]\nat = "c6"\nkind = "impassable"\n'
+    rig("new", "--position", position(imp), "--name", "imp")
+    out = rig("turn", "--game", "imp", "--steering", "2", "--section", "rear", "--command", "hazard-dispenser",
+              "--assign", "1").stdout
+    assert "waiting on ann: place-damage" in out  # Dependable: the rig's player places the token
+    rig("decide", "--game", "imp", "damage", "mid", "airstrike")
+    rig("turn", "--game", "imp", "--hazard-at", "c3")
+    rig("new", "--position", position(imp), "--name", "imp2")
+    rig("turn", "--game", "imp2", "--steering", "2", "--section", "rear", "--command", "hazard-dispenser",
+        "--assign", "1", "--place-damage", "mid:airstrike", "--hazard-at", "c3")
+    for game in ("imp", "imp2"):
+        view = rig.json("show", "--game", game)
+        damaged = {v["id"]: v["damaged_commands"] for v in view["vehicles"] if v["owner"] == "ann"}
+        assert damaged["red-mid"] == ["airstrike"] and {"at": "c3", "kind": None} in view["tokens"]
+        assert view["pending"]["player"] == "bob"
+
+
+def test_shooting_a_section_without_naming_a_command_is_refused(rig):
+    rig("turn", "--steering", "2", "--section", "rear", "--command", "targeting-computer", "--assign", "1",
+        "--path", "F", "--no-shoot")
+    err = rig("turn", "--car", "large", "--assign", "3", "--path", "F,F,F", "--shoot", "red-mid", code=1).stderr
+    assert "red-mid is a Big Rig section: name the command aimed at with --target-command" in err
+    out = rig("turn", "--car", "large", "--assign", "3", "--path", "F,F,F", "--shoot", "red-mid",
+              "--target-command", "traction-drive").stdout
+    assert "blue-large fires at red-mid" in out

@@ -20,6 +20,7 @@ from . import effects as fx
 from . import events as ev
 from . import bigrig as rig
 from . import finalfive as ff
+from . import sectionboard
 from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
@@ -276,6 +277,11 @@ def fatal_step(state: State, car_id: str, direction: str) -> str | None:
         return None
     to = geometry.neighbour(car.at, direction, car.facing)
     terrain = b.terrain(state, to)
+    if car.kind.startswith("bigrig"):  # Dependable: impassable is a minor damage; the sixth one eliminates
+        last = b.rig_damage_count(state, car.owner) + 1 >= sectionboard.ELIMINATED_AT
+        if terrain == "impassable" and b.token_at(state, to) is None and last:
+            return f"drives into impassable terrain at {b.nm(to)} (the sixth minor damage: eliminated)"
+        return None
     if terrain == "offboard" or (terrain == "start" and not car.start):
         return f"leaves the road at {b.nm(to)} (eliminated)"
     if terrain == "impassable" and b.token_at(state, to) is None:
