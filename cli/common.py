@@ -6,16 +6,15 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import click
 import msgspec
 
+from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line  # noqa: F401 (re-exported)
 from trvendetta.store import Loaded, default_db_path, location
-from trvendetta.core.errors import RuleViolation, TrvError
+from trvendetta.core.errors import TrvError
 
-#: give up on a turn or a demo that does not end (a ruleset bug, not the user's)
-MAX_ACTIONS_PER_COMMAND = 10_000
 #: the largest event number an option takes: far past any game, inside SQLite's INTEGER
 MAX_EVENT_NUMBER = 10**12
 
@@ -137,166 +136,50 @@ def use_color() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def pending_line(ruleset: Any, state: Any) -> str:
-    """What the game waits for now (or how it ended)."""
-    if ruleset.is_over(state):
-        winner = ruleset.winner(state)
-        return f"game over: {winner} wins" if winner else "game over: no winner"
-    decision = ruleset.pending(state)
-    if decision is None:
-        return "no decision pending"
-    text = f"waiting on {decision.player}: {decision.kind}"
-    if decision.prompt:
-        text += f" ({decision.prompt})"
-    return text
-
-
 def legal_names(ruleset: Any, state: Any) -> list[str]:
     return [ruleset.describe_action(a) for a in ruleset.legal_actions(state)]
 
 
-def check_player(ruleset: Any, state: Any, player: str | None) -> None:
-    """``--as PLAYER``: refuse to act for someone whose decision it is not."""
-    if player is None:
-        return
-    decision = ruleset.pending(state)
-    if decision is None:
-        raise RuleViolation("game over", "the game is over; no action is legal")
-    if decision.player != player:
-        raise RuleViolation(
-            "wrong player",
-            f"it is {decision.player}'s decision ({decision.kind}), not {player}'s",
-        )
+def service(session: Session) -> Any:
+    """The application layer over the session's store (every command that changes a game goes through it)."""
+    from trvendetta.app import GameService
+
+    return GameService(session.store())
 
 
 def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None,
          observe: Callable[[list[Any]], None] | None = None) -> None:
-    """Load the game, apply the actions one after another, let the bot seats
-    answer their decisions after them, and append all of it (each action
-    recorded with the events it produced) in one save.
+    """Apply the actions through the application layer (``GameService.play``:
+    one save, bot seats answering after them) and print what happened.
 
     ``actions(ruleset, state_getter)`` yields actions; it is handed a function
     returning the current state so it can look at each intermediate state.
-    A RuleViolation anywhere stops the command with nothing appended.
     ``observe(events)``, when given, sees the events of each action as it is applied.
     """
-    store = session.store()
-    game = session.load()
-    ruleset, state = game.ruleset, game.state
-    if ruleset.is_over(state):
-        raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
-    check_player(ruleset, state, player)
-    keyring = None
-    if game.charter:  # seats bound to keys: every action is signed by its seat (docs/fair-play.md)
+    def keyring(loaded: Any) -> Any:  # seats bound to keys: each action is signed by its seat (docs/fair-play.md)
         from .identity import keyring_for
 
-        keyring = keyring_for(game, player)
-    draws = None
-    if keyring is not None and '"exchange"' in game.charter:  # dice from the players' reveals
+        return keyring_for(loaded, player)
+
+    def draws(loaded: Any, keys: Any) -> Any:  # an exchange game: dice from the players' reveals
+        if '"exchange"' not in loaded.charter:
+            return None
         from .exchange import ExchangeTurn
 
-        draws = ExchangeTurn(store, game, keyring)
-    steps: list[tuple[Any, ...]] = []
-    seats: list[str | None] = []
-    current = [state]
-    for n, action in enumerate(actions(ruleset, lambda: current[0])):
-        if n >= MAX_ACTIONS_PER_COMMAND:
-            raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
-        if keyring is not None:
-            decision = ruleset.pending(current[0])
-            seat = decision.player if decision else None
-            refusal = keyring.refusal(seat)
-            if refusal:
-                raise TrvError(refusal)
-            seats.append(seat)
-        if draws is not None:
-            applied = draws.apply(ruleset, current[0], action, seat)
-            if applied is None:  # it needs dice: recorded as an intent; the rest waits for the reveals
-                seats.pop()
-                break
-            current[0], events = applied
-        else:
-            current[0], events = ruleset.apply(current[0], action)
-        steps.append((action, events))
-        if observe is not None:
-            observe(events)
-    human = [e for _, events in steps for e in events]
-    count = game.version + len(human)
-    state, moves = bot_moves(ruleset, current[0], game.bots or {}, count)
-    steps.extend((m.action, m.events) for m in moves)
-    records: list[Any] = []
-    if draws is not None and draws.intent is not None:
-        steps, records = draws.finish(steps, seats)
-    elif keyring is not None:
-        from .identity import sign_runs
+        return ExchangeTurn(session.store(), loaded, keys)
 
-        steps = sign_runs(store, game, keyring, steps, seats + [m.player for m in moves])
-    saved = store.append(game.game, game.version, steps=steps, records=records)
-    report(ruleset, human, first=game.version + 1, state=saved.state, bots=moves)
-    if draws is not None and draws.intent is not None:
-        click.echo(draws.note(game.version, saved.version))
+    print_played(service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
+                                       observe=observe, draws_for=draws))
 
 
-class BotMove(NamedTuple):
-    """One action a bot seat took: who, which bot, what, and the events it produced."""
-
-    player: str
-    bot: str
-    action: Any
-    events: list[Any]
+def print_played(played: Any) -> None:
+    """A command's result: its events, each bot's action and events, what the game waits for."""
+    report(played.ruleset, played.events, first=played.first, state=played.state, bots=played.bots)
+    if played.note:
+        click.echo(played.note)
 
 
-#: a bot-only game that has not ended after this many bot actions is a ruleset bug
-MAX_BOT_ACTIONS = 100 * MAX_ACTIONS_PER_COMMAND
-
-
-def bot_rng(ruleset: Any, state: Any, count: int) -> Any:
-    """The bot's chance for the decision taken after ``count`` stored records:
-    the game seed and the record count, on a stream the engine never uses
-    (negative), so a bot's picks are independent of the dice yet reproducible."""
-    from trvendetta.core.rng import Rng
-
-    return Rng(int(ruleset.seed(state)), -1 - count)
-
-
-def bot_moves(ruleset: Any, state: Any, bots: dict[str, str], count: int) -> tuple[Any, list[BotMove]]:
-    """Let the bot seats answer every pending decision that is theirs, in turn,
-    from ``state`` (after ``count`` stored records).  Returns the state after
-    them and what each did; nothing is stored here."""
-    if not bots:
-        return state, []
-    from trvendetta.bots import get_bot
-
-    agents: dict[str, Any] = {}
-    moves: list[BotMove] = []
-    while not ruleset.is_over(state):
-        decision = ruleset.pending(state)
-        if decision is None or decision.player not in bots:
-            break
-        if len(moves) >= MAX_BOT_ACTIONS:
-            raise TrvError(f"the bots took {MAX_BOT_ACTIONS} actions and the game is not over; giving up")
-        kind = bots[decision.player]
-        agent = agents.get(kind) or agents.setdefault(kind, get_bot(kind))
-        action = agent.choose(ruleset, state, bot_rng(ruleset, state, count), decision)
-        state, events = ruleset.apply(state, action)
-        moves.append(BotMove(decision.player, kind, action, events))
-        count += len(events)
-    return state, moves
-
-
-def run_bots(store: Any, name: str) -> None:
-    """After a command already saved (undo, import): let the bots answer
-    their decisions, in one more save, and print what they did and what the
-    game waits for."""
-    loaded = store.load(name)
-    state, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
-    if moves:
-        loaded = store.append(name, loaded.version, steps=[(m.action, m.events) for m in moves])
-    report(loaded.ruleset, [], first=loaded.version + 1 - sum(len(m.events) for m in moves),
-           state=loaded.state, bots=moves)
-
-
-def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[BotMove] = ()) -> None:
+def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[Any] = ()) -> None:
     """Print the new events, numbered, then each bot's action and its events,
     then what the game waits for."""
     number = first

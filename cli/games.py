@@ -13,7 +13,7 @@ from trvendetta.core.errors import PositionError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .common import Session, bot_moves, echo_json, json_option, pass_session, report
+from .common import Session, echo_json, json_option, pass_session, print_played, service
 
 
 def parse_player(text: str) -> tuple[str, str, str]:
@@ -92,13 +92,6 @@ class SeatOrder(click.Command):
         except click.UsageError:
             pass  # the real parse below reports it
         return super().parse_args(ctx, args)
-
-
-def next_game_id(store, ruleset_name: str) -> str:
-    n = len(store.list_games()) + 1
-    while store.exists(f"{ruleset_name}-{n}"):
-        n += 1
-    return f"{ruleset_name}-{n}"
 
 
 @click.command(cls=SeatOrder)
@@ -194,22 +187,18 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                 raise click.BadParameter(f"{start_tile!r}; choose {' or '.join(legal)}", param_hint="--start-tile")
             choices["start_tile"] = start_tile
         pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
-    state, events = rules.new_game(pos)
-    charter = parse_keys(keys, [p.get("name") for p in rules.view(state).get("players", [])], seats)
-    _, moves = bot_moves(rules, state, seats, len(events))
-    store = session.store()
-    game = store.create_game(game_id or next_game_id(store, rules.name), rules.name, events,
-                             steps=[(m.action, m.events) for m in moves], bots=seats, charter=charter)
-    click.echo(game.game)
-    played = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
-    click.echo(f"{rules.name} game, seed {rules.seed(state)}, {len(events)} events{played}")
+    charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats) if keys else ""
+    played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
+    click.echo(played.loaded.game)
+    bots = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
+    click.echo(f"{rules.name} game, seed {rules.seed(played.state)}, {played.first - 1} events{bots}")
     if charter:
         from .identity import fingerprint
         from trvendetta.store import decode_charter
 
         bound = decode_charter(charter).seats
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
-    report(rules, [], first=len(events) + 1, state=game.state, bots=moves)
+    print_played(played)
 
 
 def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) -> str:

@@ -232,13 +232,7 @@ def keyring_for(loaded: Any, player: str | None) -> Keyring:
 
 def sign_runs(store: Any, loaded: Any, keyring: Keyring, steps: list[tuple[Any, ...]],
               seats: list[str | None]) -> list[tuple[Any, ...]]:
-    """Give the last action of each run of one bound seat's actions a signer
-    (the signature covers the run through the chain; docs/fair-play.md)."""
-    from trvendetta.replays import signatures
+    """Sign the runs of bound seats' actions (the application layer's ``sign_runs``)."""
+    from trvendetta.app.service import sign_runs as sign
 
-    for seat in seats:
-        if seat in keyring.seats and not keyring.can_sign(seat):
-            raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; "
-                           f"only {seat} can sign {seat}'s actions")
-    return signatures.sign_runs(steps, seats, keyring.seats, keyring.sign, loaded.domain,
-                                store.events_head(loaded.game, 1))
+    return sign(store, loaded, keyring, steps, seats)

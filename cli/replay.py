@@ -16,7 +16,7 @@ from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
-from .common import Session, event_number, game_option, pass_session, pending_line, run_bots, use_color
+from .common import Session, event_number, game_option, pass_session, print_played, service, use_color
 
 
 def _game_arg(session: Session, game: str | None) -> str:
@@ -74,9 +74,8 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
       trv export duel -o duel.trv
       trv export --since 27 -o turn.trv      # mail it; the other side runs trv import turn.trv
     """
-    store = session.store()
     name = _game_arg(session, game)
-    text = replays.export(store, name, since=since)
+    text = service(session).export(name, since=since)
     if output:
         tmp = Path(output).with_name(Path(output).name + ".part")
         tmp.write_text(text, encoding="utf-8")
@@ -113,11 +112,9 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     action resolved, if yours was the last) and the reply packet written.
     """
     check_name(new_name)
-    data = read_untrusted(file)
-    gf = replays.read_file(data, file)
-    store = session.store()
-    game, events, head = replays.import_file(store, gf, new_name)
-    store.touch(game)
+    svc = service(session)
+    store = svc.store
+    gf, game, events, head = svc.import_file(read_untrusted(file), file, new_name)
     what = "packet" if gf.kind == "packet" else "game"
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
     if '"exchange"' in store.header(game).charter:
@@ -131,9 +128,9 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
                     number += 1
                 click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
             target = reply or str(Path(file).with_name(f"{game}-{number}.trv"))
-            write_text(target, replays.export(store, game, since=before))
+            write_text(target, svc.export(game, since=before))
             click.echo(f"wrote the reply packet to {target}: send it to the other players")
-    run_bots(store, game)  # prints what the game waits for
+    print_played(svc.run_bots(game))  # what the bots did, and what the game waits for
 
 
 class _Printer(Visitor):
@@ -231,28 +228,19 @@ def undo(session: Session, agreed: bool) -> None:
       trv undo
       trv undo --agreed
     """
-    store = session.store()
+    svc = service(session)
     name = session.game_id()
-    meta = store.header(name)
-    bots = meta.bots or {}
+    meta = svc.store.header(name)
     keyring = None
     if meta.charter:  # seats bound to keys: the retraction is signed (docs/fair-play.md)
         from .identity import Keyring, acting_seat
         from trvendetta.store import decode_charter
 
         keyring = Keyring(dict(decode_charter(meta.charter).seats), acting_seat(None))
-    if bots:
-        plan, loaded = replays.undo_with_bots(store, name, set(bots), agreed=agreed, keyring=keyring)
-        store.touch(name)
-        for i, (retraction, group) in enumerate(plan):
-            number = loaded.version - len(plan) + 1 + i
-            click.echo(f"{number:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
-        run_bots(store, name)
-        return
-    retraction, group, loaded = replays.undo(store, name, agreed=agreed, keyring=keyring)
-    store.touch(name)
-    click.echo(f"{loaded.version:>5}. {_retraction_sentence(loaded.ruleset, retraction, group)}")
-    click.echo(pending_line(loaded.ruleset, loaded.state))
+    undone = svc.undo(name, agreed=agreed, keyring=keyring)
+    for i, (retraction, group) in enumerate(undone.retractions):
+        click.echo(f"{undone.first + i:>5}. {_retraction_sentence(undone.ruleset, retraction, group)}")
+    print_played(undone.played)  # what the bots did, and what the game waits for
 
 
 @click.command()
@@ -270,13 +258,11 @@ def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
       trv fork duel --at 40 --name duel-what-if
     """
     check_name(new_name)
-    store = session.store()
     name = _game_arg(session, game)
-    loaded = replays.fork(store, name, at, new_name)
-    store.touch(new_name)
+    loaded, played = service(session).fork(name, at, new_name)
     click.echo(new_name)
     click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
-    run_bots(store, new_name)  # a fork keeps the bot seats; prints what the game waits for
+    print_played(played)  # a fork keeps the bot seats; what they did, and what the game waits for
 
 
 @click.command()

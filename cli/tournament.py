@@ -25,7 +25,7 @@ from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 from trvendetta.tournament.pairing import pair_next
 
-from .common import Session, bot_moves, echo_json, json_option, pass_session
+from .common import Session, echo_json, json_option, pass_session
 
 COLORS = ("red", "blue", "green", "yellow")
 
@@ -236,6 +236,8 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
       trv tournament start spring --round 2 --bot eve=greedy
       trv tournament start spring --bots random
     """
+    from trvendetta.app import GameService
+
     from trvendetta.bots import bot_names
 
     loaded = _log(session).load(name)
@@ -269,12 +271,11 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
     games = []
     for t, game in zip(r.tables, names):
         seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
-        state0, events = rules.new_game(rules.default_position(seats, _game_seed(created.seed, r.round, t.table)))
+        position = rules.default_position(seats, _game_seed(created.seed, r.round, t.table))
         mine = {p: k for p, k in kinds.items() if p in t.players}
-        end, moves = bot_moves(rules, state0, mine, len(events))
         charter = _charter({p: keyed[p] for p in t.players if p in keyed})
-        saved = store.create_game(game, rules.name, events, steps=[(m.action, m.events) for m in moves], bots=mine,
-                                  charter=charter)
+        saved = GameService(store).new_game(rules, position, game, bots=mine, charter=charter).loaded
+        end = saved.state
         games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
         status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
         click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; {saved.version} events; {status})")

@@ -1,0 +1,218 @@
+"""The application layer: load -> decide -> save, and the bot seats.
+
+:class:`GameService` is what the CLI, the replay tools and the tests call to
+change a game (eventsourcing's ``Application`` with command methods, in the
+functional style): it loads a game from the store, asks the ruleset to decide,
+lets the bot seats answer their decisions, and saves everything a command
+produced in one append.  It prints nothing and parses nothing: each command
+returns what happened (:class:`Played`, :class:`Undone`), and the CLI turns
+that into text.
+
+Layers: the engine (``trvendetta`` core, rulesets, bots) knows nothing of
+this module; this module uses the store (``trvendetta.store``) and the
+record tools (``trvendetta.replays``: verify, import, undo plans, forks);
+the CLI uses this module (``tests/packaging/test_layers.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+from trvendetta import replays
+from trvendetta.bots.seats import BotMove, bot_moves
+from trvendetta.core.errors import RuleViolation, TrvError
+from trvendetta.store import GameStore, Loaded
+
+from .decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line
+
+
+class Played(NamedTuple):
+    """What one command added: the actions' events (numbered from ``first``),
+    then each bot's action and events, and the game as saved."""
+
+    ruleset: Any
+    first: int
+    events: list[Any]
+    bots: list[BotMove]
+    loaded: Loaded
+    note: str = ""  # what the command waits for besides a decision (an exchange game's reveals)
+
+    @property
+    def state(self) -> Any:
+        return self.loaded.state
+
+
+class Undone(NamedTuple):
+    """The retractions ``undo`` appended (numbered from ``first``), each with
+    the group of events it took back, then what the bots played after it."""
+
+    ruleset: Any
+    first: int
+    retractions: list[tuple[Any, Any]]
+    played: Played
+
+
+class GameService:
+    """Every command that changes a game, over one :class:`GameStore`."""
+
+    def __init__(self, store: GameStore):
+        self.store = store
+
+    # ------------------------------------------------------------ reading
+    def load(self, game: str, at: int | None = None) -> Loaded:
+        """The game (after event ``at``); looking at the latest makes it current."""
+        loaded = self.store.load(game, at=at)
+        if at is None:
+            self.store.touch(loaded.game)
+        return loaded
+
+    def events(self, game: str, upto: int | None = None, since: int = 0) -> list[Any]:
+        """The game's stored records ``since < number <= upto``, decoded (retractions included)."""
+        return self.store.events(game, upto=upto, since=since)
+
+    def next_id(self, ruleset: str) -> str:
+        """The default id of a new game: ``RULESET-N``, the first N not taken."""
+        n = len(self.store.list_games()) + 1
+        while self.store.exists(f"{ruleset}-{n}"):
+            n += 1
+        return f"{ruleset}-{n}"
+
+    # ----------------------------------------------------------- commands
+    def new_game(self, ruleset: Any, position: Any, name: str | None = None, *,
+                 bots: dict[str, str] | None = None, charter: str = "") -> Played:
+        """Set up a game from ``position``; the bot seats answer their
+        decisions at once (a game of bots only is played to the end)."""
+        state, events = ruleset.new_game(position)
+        _, moves = bot_moves(ruleset, state, bots or {}, len(events))
+        game = name or self.next_id(ruleset.name)
+        loaded = self.store.create_game(game, ruleset.name, events, steps=[(m.action, m.events) for m in moves],
+                                        bots=bots or {}, charter=charter)
+        return Played(ruleset, len(events) + 1, [], moves, loaded)
+
+    def play(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
+             player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,
+             observe: Callable[[list[Any]], None] | None = None,
+             draws_for: Callable[[Loaded, Any], Any] | None = None) -> Played:
+        """Apply the actions one after another, let the bot seats answer after
+        them, and append all of it (each action with the events it produced)
+        in one save.
+
+        ``actions(ruleset, current_state)`` yields actions; ``current_state()``
+        returns the state reached so far.  ``player`` (``--as``) refuses to act
+        for anyone else.  In a game whose seats are bound to keys, the keyring
+        ``keyring_for(loaded)`` gives signs their actions (docs/fair-play.md).
+        ``observe(events)``, when given, sees the events of each action as it
+        is applied.  In an exchange game (dice from every player's reveals,
+        docs/fair-play.md) ``draws_for(loaded, keyring)`` gives the object that
+        applies an action needing dice as an intent; the command stops there
+        and ``Played.note`` says what it waits for.  A RuleViolation anywhere
+        appends nothing.
+        """
+        loaded = self.load(game)
+        ruleset, state = loaded.ruleset, loaded.state
+        if ruleset.is_over(state):
+            raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
+        check_player(ruleset, state, player)
+        keyring = keyring_for(loaded) if keyring_for is not None and loaded.charter else None
+        draws = draws_for(loaded, keyring) if draws_for is not None and keyring is not None else None
+        steps: list[tuple[Any, ...]] = []
+        seats: list[str | None] = []
+        current = [state]
+        for n, action in enumerate(actions(ruleset, lambda: current[0])):
+            if n >= MAX_ACTIONS_PER_COMMAND:
+                raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+            if keyring is not None:
+                decision = ruleset.pending(current[0])
+                seat = decision.player if decision else None
+                refusal = keyring.refusal(seat)
+                if refusal:
+                    raise TrvError(refusal)
+                seats.append(seat)
+            if draws is not None:
+                applied = draws.apply(ruleset, current[0], action, seat)
+                if applied is None:  # it needs dice: recorded as an intent; the rest waits for the reveals
+                    seats.pop()
+                    break
+                current[0], events = applied
+            else:
+                current[0], events = ruleset.apply(current[0], action)
+            steps.append((action, events))
+            if observe is not None:
+                observe(events)
+        human = [e for _, events in steps for e in events]
+        _, moves = bot_moves(ruleset, current[0], loaded.bots or {}, loaded.version + len(human))
+        steps.extend((m.action, m.events) for m in moves)
+        records: list[Any] = []
+        intent = draws is not None and draws.intent is not None
+        if intent:
+            steps, records = draws.finish(steps, seats)
+        elif keyring is not None:
+            steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
+        saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records)
+        note = draws.note(loaded.version, saved.version) if intent else ""
+        return Played(ruleset, loaded.version + 1, human, moves, saved, note)
+
+    def run_bots(self, game: str) -> Played:
+        """After a command that saved (undo, import, fork): the bot seats
+        answer their decisions, in one more save."""
+        loaded = self.store.load(game)
+        _, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
+        if moves:
+            loaded = self.store.append(game, loaded.version, steps=[(m.action, m.events) for m in moves])
+        first = loaded.version + 1 - sum(len(m.events) for m in moves)
+        return Played(loaded.ruleset, first, [], moves, loaded)
+
+    def undo(self, game: str, *, agreed: bool = False, keyring: Any = None) -> Undone:
+        """Take back the last action (with a game's bot seats: the bots'
+        actions after the last human one too), appending retractions; then
+        the bots answer again."""
+        bots = self.store.header(game).bots or {}
+        if bots:
+            plan, loaded = replays.undo_with_bots(self.store, game, set(bots), agreed=agreed, keyring=keyring)
+        else:
+            retraction, group, loaded = replays.undo(self.store, game, agreed=agreed, keyring=keyring)
+            plan = [(retraction, group)]
+        self.store.touch(game)
+        played = self.run_bots(game)
+        return Undone(loaded.ruleset, loaded.version - len(plan) + 1, plan, played)
+
+    def fork(self, game: str, at: int, name: str) -> tuple[Loaded, Played]:
+        """A new game sharing ``game``'s history up to event ``at`` (the
+        original untouched); it keeps the bot seats, which answer at once."""
+        loaded = replays.fork(self.store, game, at, name)
+        self.store.touch(name)
+        return loaded, self.run_bots(name)
+
+    def import_file(self, data: bytes, source: str, name: str | None = None) -> tuple[Any, str, int, str]:
+        """Import a record (a new game) or a turn packet (extends the game),
+        checked through the rules before anything is written.  Returns
+        (file, game, events, head); the caller then lets the bots answer
+        (``run_bots``), after anything the import asks of this side (an
+        exchange game's reveals)."""
+        gf = replays.read_file(data, source)
+        game, events, head = replays.import_file(self.store, gf, name)
+        self.store.touch(game)
+        return gf, game, events, head
+
+    def export(self, game: str, since: int | None = None) -> str:
+        """The game record (``since`` None) or the turn packet after event ``since``."""
+        return replays.export(self.store, game, since=since)
+
+
+def sign_runs(store: GameStore, loaded: Loaded, keyring: Any, steps: list[tuple[Any, ...]],
+              seats: Sequence[str | None]) -> list[tuple[Any, ...]]:
+    """Give the last action of each run of one bound seat's actions a signer
+    (the signature covers the run through the chain; docs/fair-play.md)."""
+    from trvendetta.replays import signatures
+
+    for seat in seats:
+        if seat in keyring.seats and not keyring.can_sign(seat):
+            raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; "
+                           f"only {seat} can sign {seat}'s actions")
+    return signatures.sign_runs(steps, list(seats), keyring.seats, keyring.sign, loaded.domain,
+                                store.events_head(loaded.game, 1))
+
+
+
+__all__ = ["GameService", "Played", "Undone", "pending_line", "check_player", "MAX_ACTIONS_PER_COMMAND"]
