@@ -80,10 +80,11 @@ class GameService:
 
     # ----------------------------------------------------------- commands
     def new_game(self, ruleset: Any, position: Any, name: str | None = None, *,
-                 bots: dict[str, str] | None = None, charter: str = "") -> Played:
+                 bots: dict[str, str] | None = None, charter: str = "", rng: Any = None) -> Played:
         """Set up a game from ``position``; the bot seats answer their
-        decisions at once (a game of bots only is played to the end)."""
-        state, events = ruleset.new_game(position)
+        decisions at once (a game of bots only is played to the end).
+        ``rng``: an exchange game's set-up chance, from the players' reveals."""
+        state, events = ruleset.new_game(position, rng)
         _, moves = bot_moves(ruleset, state, bots or {}, len(events))
         game = name or self.next_id(ruleset.name)
         loaded = self.store.create_game(game, ruleset.name, events, steps=[(m.action, m.events) for m in moves],

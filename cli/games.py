@@ -236,18 +236,18 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     inv, charter, rng = charter_from_invite(invite_file, join_files)
     rules = rulesets.get(inv.ruleset)
     pos = rules.default_position([tuple(t) for t in inv.players], 0)
-    state, events = rules.new_game(pos, rng)
     name = game_id or inv.game
     if name_problem(name) is not None:
         raise click.BadParameter(name_problem(name), param_hint="--name")
-    game = session.store().create_game(name, rules.name, events, charter=charter)
+    played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
+    game = played.loaded
     click.echo(game.game)
     bound = decode_charter(charter).seats
-    click.echo(f"{rules.name} exchange game, {len(events)} events: the dice come from every player's reveals")
+    click.echo(f"{rules.name} exchange game, {played.first - 1} events: the dice come from every player's reveals")
     click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     others = ", ".join(s for s in bound if s != inv.creator)
     click.echo(f"send the record to {others}: trv export {game.game} -o {game.game}.trv")
-    report(rules, [], first=len(events) + 1, state=game.state)
+    print_played(played)
 
 
 @click.command(name="games")
