@@ -12,6 +12,7 @@ import click
 
 from trvendetta import replays
 from trvendetta.replays import record as record_format
+from trvendetta.replays.audit import walker_for
 from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
@@ -207,7 +208,8 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
     ruleset = rulesets.get(meta.ruleset)
     records = store.events(name, upto=last)
     wait = delay if sys.stdout.isatty() else 0.0
-    Walker(ruleset, [_Printer(first, last, wait, use_color())]).walk(records)
+    # a game with seats bound to keys chains from its charter's genesis (docs/fair-play.md)
+    walker_for(ruleset, meta.charter, meta.domain, [_Printer(first, last, wait, use_color())]).walk(records)
 
 
 @click.command()

@@ -169,10 +169,10 @@ def background(view: dict, lay: Layout) -> str:
     if finish:
         y = lay.y_of(2 * finish)
         x0, x1 = lay.LEFT - 4, lay.width - 12
+        out.append(f'<g class="finish" data-y="{y:.1f}">')
         for i in range(int((x1 - x0) // 8)):
             out.append(f'<rect x="{x0 + 8 * i:.1f}" y="{y - 8 + 4 * (i % 2):.1f}" width="8" height="4" fill="#000"/>')
-        out.append(f'<text class="tile" x="{(x0 + x1) / 2:.1f}" y="{y - 12:.1f}" text-anchor="middle">'
-                   f'FINISH LINE</text>')
+        out.append(f'<text class="tile" x="{lay.LEFT - 8}" y="{y - 2:.1f}" text-anchor="end">finish</text></g>')
     for lane in range(lay.lanes):
         cx, _ = lay.center((lane, 0))
         out.append(f'<text class="lbl" x="{cx:.1f}" y="{lay.TOP - 10}" text-anchor="middle">{chr(97 + lane)}</text>')

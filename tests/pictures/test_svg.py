@@ -144,3 +144,22 @@ def test_vehicles_sharing_a_space_stand_side_by_side():
     labels = sorted("".join(t.itertext()) for g in bikes for t in g.iter("{http://www.w3.org/2000/svg}text"))
     rider = next(p for p in view["players"] if p["crew"] == "finalfive")
     assert labels == [rider["color"][0].upper() + str(i) for i in range(1, 6)]
+
+
+def test_the_finish_line_is_drawn_once_laid_and_the_winner_beyond_it():
+    from trvendetta.bots.sim import simulate
+    from trvendetta.rulesets import get
+
+    rs, events = get("vendetta"), []
+    result = simulate(rs, 2, 2, ["greedy"], events_out=events)  # greedy seed 2: a car crosses the line
+    assert "Finish Line" in result.end_reason
+    view = rs.view(rs.fold(events))
+    assert view["board"]["finish_after"] == view["road"][-1]["last"]  # the front edge of the final piece
+    root = parse(pictures.svg(view))
+    (line,) = of_class(root, "finish")
+    winner = next(v for v in view["vehicles"] if v["owner"] == view["winner"] and v["at"]
+                  and int(v["at"][1:]) > view["board"]["finish_after"])
+    y = float(vehicles_drawn(root)[winner["id"]].get("transform").split(",")[1].rstrip(")"))
+    assert y < float(line.get("data-y"))  # forward is up: beyond the line
+    early = rs.view(rs.fold(events[:20]))
+    assert early["board"]["finish_after"] is None and not of_class(parse(pictures.svg(early)), "finish")

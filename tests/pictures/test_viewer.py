@@ -137,6 +137,12 @@ def signed_page(tmp_path) -> Path:
     return tmp_path / "s.html"
 
 
+def test_the_text_replay_of_a_signed_game_walks_from_its_charter(tmp_path):
+    signed_page(tmp_path)
+    out = run(tmp_path / "s.sqlite", "replay", "s", env={"TRV_HOME": str(tmp_path / "home")}).stdout
+    assert "1. " in out and "waiting on" in out
+
+
 def test_a_signed_game_makes_a_page_whose_chain_holds(tmp_path):
     html = signed_page(tmp_path).read_text(encoding="utf-8")
     data = data_of(html)
