@@ -398,3 +398,14 @@ def test_shooting_a_section_without_naming_a_command_is_refused(rig):
     out = rig("turn", "--car", "large", "--assign", "3", "--path", "F,F,F", "--shoot", "red-mid",
               "--target-command", "traction-drive").stdout
     assert "blue-large fires at red-mid" in out
+
+
+def test_every_bike_flag_is_used_or_the_turn_is_refused(bikes):
+    before = bikes.json("show")["version"]
+    err = bikes("turn", "--bike", "1", "--assign", "2", "--path", "F,F", "--shoot", "blue-large",
+                "--bike", "2", "--assign", "1", code=1).stderr
+    assert "--bike 1 --shoot blue-large: no shot was possible" in err
+    assert bikes.json("show")["version"] == before  # nothing recorded
+    out = bikes("turn", "--bike", "1", "--assign", "2", "--path", "F,F", "--bike", "2", "--assign", "1",
+                "--path", "F", "--road-die").stdout
+    assert "red-bike2 takes the road die bonus" in out

@@ -88,7 +88,7 @@ class TurnDriver:
         self.path = list(flags.get("path") or [])
         self.explicit_path = flags.get("path") is not None
         #: the Final Five: one group of flags per motorcycle (``--bike N --assign N ...``)
-        self.bikes = [dict(g, path=list(g["path"]) if g.get("path") is not None else None)
+        self.bikes = [dict(g, path=list(g["path"]) if g.get("path") is not None else None, used=set())
                       for g in flags.get("bikes") or ()]
         self.checked: set[str] = set()
         self._placed = 0  # --place-damage values used so far
@@ -224,6 +224,7 @@ class TurnDriver:
             g = self.bikes[0]
             if g.get("assign") is None:
                 return None
+            g["used"] |= {"assign", "momentum"}
             return AssignDie(self._bike_id(state, d.player, g["bike"]), int(g["assign"]), g["momentum"])
         if kind == "command":
             if len(self.bikes) > 1:
@@ -234,6 +235,7 @@ class TurnDriver:
                                         [describe_action(o) for o in d.options])
                 if g.get("assign") is None:
                     return None
+                g["used"] |= {"assign", "momentum"}
                 return AssignDie(self._bike_id(state, d.player, g["bike"]), int(g["assign"]), g["momentum"])
             if not f.get("command") and NoCommand() not in d.options:
                 raise RuleViolation("trv turn --bike", "the Final Five gives two dice to two motorcycles each turn "
@@ -255,10 +257,17 @@ class TurnDriver:
                 return Step(g["path"].pop(0).strip().upper())
             return None if g["path"] is not None else Step("F")
         if kind == "road-bonus":
+            g["used"].add("road_die")
             return RoadBonus(g["road_die"])
         if kind == "shoot":
+            g["used"] |= {"shoot", "no_shoot"}
             if g["shoot"]:
-                return Shoot(g["shoot"])
+                action = Shoot(g["shoot"])
+                if action not in d.options:
+                    self.problems.append(FlagProblem(f"--bike {g['bike']} --shoot {g['shoot']}",
+                                                     f"{g['shoot']} is not in {state.turn.car}'s front arc", _legal(d)))
+                    return None
+                return action
             return NoShoot() if g["no_shoot"] else None
         return self._plain(state, d)
 
@@ -301,7 +310,7 @@ class TurnDriver:
         if d is None or (state.round, state.turn_number) != self.turn_key or d.player != self.player:
             return None
         self.last = state
-        if self.bikes:  # the Final Five's --bike groups (not yet checked flag by flag)
+        if self.bikes:  # the Final Five's --bike groups (each group checked in _bike_problems)
             self.used |= set(self.flags)
             return self._next_bike(state, d)
         f = self.flags
@@ -488,9 +497,32 @@ class TurnDriver:
                                 f"(steps that are not fatal: {', '.join(safe) or 'none'})", _legal(d))
         return Step("F")
 
+    def _bike_problems(self, state, d, waiting: bool) -> None:
+        """Each ``--bike`` group's flags that its motorcycle's turn did not use."""
+        for g in self.bikes:
+            head = f"--bike {g['bike']}"
+            if g["path"]:
+                self.problems.append(FlagProblem(f"{head} --path {','.join(g['path'])}",
+                                                 f"{len(g['path'])} step(s) not driven (its move ended early)",
+                                                 _legal(d) if waiting else ()))
+                g["path"] = []
+            for key in ("assign", "road_die", "shoot"):
+                if g.get(key) and key not in g["used"]:
+                    why = (f"not reached: the turn waits on {d.player}'s {d.kind} first" if waiting else
+                           "the road die was not offered" if key == "road_die" else
+                           "no shot was possible" if key == "shoot" else "the motorcycle took no die")
+                    value = "" if key == "road_die" else f" {g[key]}"
+                    self.problems.append(FlagProblem(f"{head} --{key.replace('_', '-')}{value}", why,
+                                                     _legal(d) if waiting else ()))
+                    g["used"].add(key)
+
     def finish(self, state) -> list[FlagProblem]:
         """Every flag given that was not used, with why (call after ``next`` returned None)."""
         d = pending(state)
+        if self.bikes:
+            same = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
+                and state.turn.player == self.player
+            self._bike_problems(state, d, same and d is not None)
         same_turn = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
             and state.turn.player == self.player
         waiting = same_turn and d is not None
