@@ -16,10 +16,12 @@ from .common import Session, echo_json, event_number, game_option, json_option, 
               help="Also draw the board as an SVG picture into FILE ('-': standard output).")
 @click.option("--png", "png_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Also draw the board as a PNG picture into FILE (needs the optional extra 'png': cairosvg).")
+@click.option("--legend", is_flag=True, help="Print what every symbol of the text board means (after the board).")
 @json_option
 @game_option
 @pass_session
-def show(session: Session, at: int | None, svg_file: str | None, png_file: str | None, as_json: bool) -> None:
+def show(session: Session, at: int | None, svg_file: str | None, png_file: str | None, as_json: bool,
+         legend: bool) -> None:
     """Print the board, each player's dashboard and what the game waits for.
 
     The board is plain text, coloured per player when stdout is a terminal
@@ -40,6 +42,7 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
       trv show
       trv show --at 12
       trv show --json
+      trv show --legend
       trv show --svg board.svg
       trv show --at 40 --png board.png    # pip install 'trvendetta[png]'
     """
@@ -68,6 +71,9 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         line = waiting_line(session.store(), game.game)
         if line:
             click.echo(line)
+    if legend:
+        click.echo("")
+        click.echo(ruleset.legend() or f"(the {ruleset.name} ruleset has no legend)")
 
 
 @click.command()

@@ -44,6 +44,10 @@ def is_persistence_error(exc: BaseException) -> bool:
     return persistence is not None and isinstance(exc, persistence.PersistenceError)
 
 
+#: the commands that may create the store file; any other on a missing file says so instead
+CREATING_COMMANDS = frozenset({"new", "import", "demo", "sim", "tournament", "store", "id"})
+
+
 class Session:
     """The command's view of the store: opened on first use, closed when the command ends."""
 
@@ -60,6 +64,9 @@ class Session:
             from trvendetta.store import GameStore
 
             path = db or self.db
+            if db is None and self.missing() and self.ctx.invoked_subcommand not in CREATING_COMMANDS:
+                raise TrvError(f"no game store at {location.parse(self.db).target}; create a game there with "
+                               "`trv new --player NAME:COLOR ...` (or give --db / $TRV_DB)")
             try:
                 store = GameStore(path)
             except Exception as exc:
@@ -68,6 +75,14 @@ class Session:
                 raise
             self._store = self.ctx.with_resource(store)
         return self._store
+
+    def missing(self) -> bool:
+        """Whether the store is an SQLite file that does not exist yet (a
+        read-only command then says so instead of creating it)."""
+        where = location.parse(self.db)
+        if where.kind != "sqlite" or where.target == ":memory:" or os.path.exists(where.target):
+            return False
+        return os.path.isdir(os.path.dirname(os.path.abspath(where.target)))  # else opening names the problem
 
     def game_id(self) -> str:
         """--game, else $TRV_GAME, else the most recently created or used game."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+import time
 
 import click
 
@@ -23,8 +25,10 @@ DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green"
 @click.option("--players", "count", type=click.IntRange(2, 4), default=4, show_default=True,
               help="How many built-in players.")
 @click.option("--quiet", is_flag=True, help="Print only the final board and the result.")
+@click.option("--delay", type=click.FloatRange(min=0), default=0.0, metavar="S",
+              help="Pause S seconds after each action when stdout is a terminal (never when piped).")
 @pass_session
-def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bool) -> None:
+def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bool, delay: float) -> None:
     """Watch built-in random players play a whole game, turn by turn.
 
     Each player picks uniformly among the legal actions.  The game is kept in
@@ -35,6 +39,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
     Examples:
       trv demo
       trv demo --seed 7 --players 2
+      trv demo --delay 0.3
       trv --db demo.sqlite demo --seed 7 && trv --db demo.sqlite log
     """
     seed = fresh_seed(os.urandom(16)) if seed is None else seed
@@ -50,6 +55,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
         name = f"demo-{seed}-{n}"
     game = store.create_game(name, rules.name, events)
     say = (lambda text: None) if quiet else click.echo
+    wait = delay if delay and not quiet and sys.stdout.isatty() else 0.0
     say(f"demo game {name}: {rules.name}, seed {seed}, players {', '.join(p[0] for p in players)}")
     for i, event in enumerate(events, start=1):
         say(f"{i:>5}. {rules.describe(event)}")
@@ -68,6 +74,8 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
             say(f"{i:>5}. {rules.describe(event)}")
         version += len(events)
         actions += 1
+        if wait:
+            time.sleep(wait)
         if actions > 100 * MAX_ACTIONS_PER_COMMAND:
             raise TrvError(f"no winner after {actions} actions; giving up")
     click.echo(rules.render(state, color=use_color()))

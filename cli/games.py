@@ -176,8 +176,11 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         names = [t[0] for t in triples]
         if len(set(names)) != len(names):
             twice = sorted({n for n in names if names.count(n) > 1})
-            raise click.BadParameter(f"two seats are called {', '.join(twice)}; give a bot a NAME "
-                                     "(--bot KIND:COLOR:CREW:NAME)", param_hint="--bot")
+            if not bots:
+                raise click.BadParameter(f"two players are called {', '.join(twice)}; give each --player "
+                                         "its own NAME", param_hint="--player")
+            raise click.BadParameter(f"two seats are called {', '.join(twice)}; give each --player its own NAME, "
+                                     "and a bot one with --bot KIND:COLOR:CREW:NAME", param_hint="--player/--bot")
         choices = {}
         if start_tile is not None:
             legal = rules.setup_choices.get("start_tile")
@@ -261,7 +264,7 @@ def games_(session: Session, as_json: bool) -> None:
       trv games
       trv games --json
     """
-    found = session.store().list_games()
+    found = [] if session.missing() else session.store().list_games()  # (never creates the store)
     if as_json:
         echo_json([g.to_dict() for g in found])
         return
@@ -279,3 +282,14 @@ def games_(session: Session, as_json: bool) -> None:
 
 
 COMMANDS = [new, games_]
+
+
+def _colours_epilog() -> str:
+    """The colours each ruleset takes, for `trv new --help`."""
+    from trvendetta import rulesets
+
+    lines = [f"{rs.name}: {', '.join(rs.colors()) or 'any name'}" for rs in rulesets.every()]
+    return "\b\nColours (a colour may be taken by one player only):\n  " + "\n  ".join(lines)
+
+
+new.epilog = _colours_epilog()

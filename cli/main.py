@@ -44,11 +44,35 @@ class LazyGroup(TrvGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS and name not in self.commands:
             module, attr = COMMANDS[name].split(":")
-            self.add_command(getattr(importlib.import_module(module), attr), name)
+            command = getattr(importlib.import_module(module), attr)
+            _accept_db_after(command)
+            self.add_command(command, name)
         return super().get_command(ctx, name)
 
 
+def _set_db(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    session = ctx.find_object(Session)
+    if value and session is not None:
+        session.db, session.db_given = value, True
+
+
+def _accept_db_after(command: click.Command) -> None:
+    """``--db FILE`` after the command name too, as ``--game`` is (``trv show --db x.sqlite``);
+    a group passes it on to each of its subcommands."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _accept_db_after(sub)
+        return
+    if any("--db" in p.opts for p in command.params):
+        return
+    command.params.append(click.Option(["--db"], type=click.Path(dir_okay=False), expose_value=False,
+                                       callback=_set_db, metavar="FILE",
+                                       help="The SQLite file of games (as the global --db)."))
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version=None, package_name="trvendetta", prog_name="trv",
+                      message="%(prog)s %(version)s")
 @click.option(
     "--db",
     envvar="TRV_DB",

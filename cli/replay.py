@@ -161,7 +161,9 @@ class _Printer(Visitor):
 def _retraction_sentence(ruleset: Any, retraction: Any, group: Any) -> str:
     what = ruleset.describe_action(group.action) if group is not None else "an action"
     agreed = " (agreed)" if retraction.agreed else ""
-    return f"{retraction.player} takes back {what!r}: events {retraction.first}-{retraction.last} retracted{agreed}"
+    span = (f"event {retraction.first}" if retraction.first == retraction.last
+            else f"events {retraction.first}-{retraction.last}")
+    return f"{retraction.player} takes back {what!r}: {span} retracted{agreed}"
 
 
 @click.command()
@@ -176,10 +178,12 @@ def _retraction_sentence(ruleset: Any, retraction: Any, group: Any) -> str:
 @pass_session
 def replay(session: Session, game: str | None, first: int, last: int | None, delay: float,
            html_file: str | None) -> None:
-    """Step through the game event by event: each event's sentence and the board after it.
+    """Step through a game event by event: each event's sentence and the board after it.
 
-    Retracted events are shown where they happened, then the retraction that
-    took them back.  Without a terminal on stdout, nothing waits.
+    GAME is a game of the store, or a record file (`trv export`), read
+    without importing it.  Retracted events are shown where they happened,
+    then the retraction that took them back.  Without a terminal on stdout,
+    nothing waits.
 
     With --html OUT, write one HTML file that shows the whole game (of the
     store, or of a game record FILE written by `trv export`): the board at
@@ -194,6 +198,7 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
       trv replay duel --delay 0.5
       trv replay duel --html duel.html
       trv replay --html duel.html duel.trv
+      trv replay duel.trv
     """
     if html_file is not None:
         if first != 1 or last is not None or delay:
@@ -201,6 +206,16 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
         from .viewer import write_html
 
         write_html(session, game, html_file)
+        return
+    if game is not None and os.path.isfile(game):
+        gf = replays.read_file(read_untrusted(game), game)
+        if gf.kind != "record":
+            raise TrvError(f"{game} is a turn packet: import it into its game (`trv import {game}`), "
+                           "then replay the game")
+        ruleset = rulesets.get(gf.header.ruleset)
+        records = [r for r in gf.records if last is None or r.number <= last]
+        wait = delay if sys.stdout.isatty() else 0.0
+        Walker(ruleset, [_Printer(first, last, wait, use_color())]).walk(records)
         return
     store = session.store()
     name = _game_arg(session, game)
@@ -250,14 +265,19 @@ def undo(session: Session, agreed: bool) -> None:
 @click.option("--at", "at", type=event_number(), required=True, metavar="N",
               help="Share the history up to event N (the end of an action).")
 @click.option("--name", "new_name", required=True, metavar="ID", help="The new game's id.")
+@click.option("--switch", is_flag=True, help="Make the fork the current game (default: GAME stays current).")
 @game_option
 @pass_session
-def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
+def fork(session: Session, game: str | None, at: int, new_name: str, switch: bool) -> None:
     """Start a what-if game sharing GAME's history up to event N; the original is untouched.
+
+    The original stays the current game (the one commands act on without
+    --game) unless --switch is given.
 
     \b
     Examples:
       trv fork duel --at 40 --name duel-what-if
+      trv fork duel --at 40 --name duel-what-if --switch
     """
     check_name(new_name)
     name = _game_arg(session, game)
@@ -265,6 +285,9 @@ def fork(session: Session, game: str | None, at: int, new_name: str) -> None:
     click.echo(new_name)
     click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
     print_played(played)  # a fork keeps the bot seats; what they did, and what the game waits for
+    session.store().touch(new_name if switch else name)
+    click.echo(f"current game: {new_name if switch else name}"
+               + ("" if switch else f" (use --game {new_name}, or fork with --switch)"))
 
 
 @click.command()
@@ -313,12 +336,14 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
         result = replays.verify_file(gf)
         records: Any = gf.records
         meta: Any = gf.header
+        checked = f"the record file {target}"
     else:
         store = session.store()
         name = _game_arg(session, target)
         result = replays.verify_game(store, name)
         records = None
         meta = store.header(name)
+        checked = f"game {name} of the store"
     if claim is not None:
         data = read_untrusted(claim)
         ruleset = result.walker.ruleset
@@ -331,6 +356,7 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
             raise TrvError(f"the claim differs from the record: {diff}")
         click.echo(f"claim matches the record after event {number}")
     click.echo(f"OK: {result.events} events, head {result.head}")
+    click.echo(f"checked {checked}")
     click.echo(signature_summary(result))
     if result.note:
         click.echo(result.note)

@@ -87,7 +87,7 @@ def sim(
         if store:
             summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet, crew_list or "cars")
         else:
-            with click.progressbar(length=games, label="playing", file=sys.stderr, hidden=quiet) as bar:
+            with click.progressbar(length=games, label="playing", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()) as bar:
                 summary = run_many(
                     rs, players, games, seed=seed, bots=seat_bots, jobs=jobs, crew=crew_list or "cars",
                     progress=bar.update, clock=time.perf_counter,
@@ -123,7 +123,7 @@ def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: 
     results = []
     bots_t = tuple(bots) * players if len(bots) == 1 else tuple(bots)
     started = time.perf_counter()
-    with click.progressbar(range(games), label="playing and storing", file=sys.stderr, hidden=quiet) as bar:
+    with click.progressbar(range(games), label="playing and storing", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()) as bar:
         for i in bar:
             recording = _Recording(rs)
             events: list = []

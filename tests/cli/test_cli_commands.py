@@ -126,7 +126,7 @@ def test_usage_errors_exit_2(trv):
 
 
 def test_unknown_game_and_empty_store(trv):
-    assert "no game in this store yet" in trv("show", code=1).stderr
+    assert "no game store at" in trv("show", code=1).stderr  # and it is not created
     assert "no games yet" in trv("games").stdout
     new_toy(trv)
     err = trv("show", "--game", "nope", code=1).stderr

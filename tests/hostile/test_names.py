@@ -87,7 +87,7 @@ def test_a_position_file_with_a_bad_name_or_seed_writes_nothing(trv, tmp_path):
 @pytest.mark.parametrize("ruleset", ["vendetta", "classic"])
 def test_the_longest_names_and_largest_seed_export_verify_and_import(trv, tmp_path, ruleset):
     game, ann = "G" * 40, "a" * 40
-    red, blue = ("r" * 40, "b" * 34) if ruleset == "vendetta" else ("red", "blue")  # classic: the box's colours
+    red, blue = "red", "blue"  # colours are each ruleset's own list (issue 9): names carry the edge cases
     trv("new", "--ruleset", ruleset, "--name", game, "--seed", 2**63 - 1, "--player", f"{ann}:{red}",
         "--bot", f"greedy:{blue}:cars:{'-_.' * 13}z")
     trv("show", "--game", game)
@@ -102,7 +102,7 @@ def test_the_longest_names_and_largest_seed_export_verify_and_import(trv, tmp_pa
 def test_a_bot_only_game_with_edge_names_is_played_and_stays_readable(trv):
     assert "give the seat a NAME" in trv("new", "--bot", "random:red:cars", "--bot", "random:" + "c" * 40 + ":cars",
                                          code=2).stderr
-    trv("new", "--seed", 3, "--bot", "random:red:cars:" + "x" * 40, "--bot", "random:" + "c" * 33 + ":cars")
+    trv("new", "--seed", 3, "--bot", "random:red:cars:" + "x" * 40, "--bot", "random:blue:cars:" + "c" * 40)
     assert "game over" in trv("show").stdout
     trv("verify")
 

@@ -503,6 +503,9 @@ class Classic(Ruleset[State, Action, ev.Event]):
 
         return from_dict(data)
 
+    def colors(self) -> tuple[str, ...]:
+        return tuple(self.c.start_lanes)
+
     # ------------------------------------------------------- presentation
     def describe(self, event) -> str:
         return ev.describe(event)
@@ -519,6 +522,11 @@ class Classic(Ruleset[State, Action, ev.Event]):
         from .view import render
 
         return render(self, state, color)
+
+    def legend(self) -> str:
+        from .view import legend
+
+        return legend()
 
     def turn_driver(self, flags: dict):
         from .driver import TurnDriver

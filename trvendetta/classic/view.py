@@ -138,3 +138,20 @@ def render(rs, s: State, color: bool = False) -> str:
         if d is not None:
             lines.append(f"{d.prompt}: " + ", ".join(describe_action(o) for o in d.options))
     return "\n".join(lines)
+
+
+LEGEND = """\
+Legend (trv show, Thunder Road 1986): the front of the road is at the top.
+  R6    a running car: its owner's colour initial and its rank 6, 5 or 4;
+        lower case (r6) when wrecked; two on a space: R6/b5
+  XX    a black wreck
+  *     a chopper (after the car it sits on, in its owner's colour)
+  ==    a road lane (d, e)          ..   off the road
+  rows  the left number is the space number of lanes a, c, e and g; rows
+        that hold lanes b, d and f (half a space ahead) carry their number
+        on the right; a dashed line marks where one board ends"""
+
+
+def legend() -> str:
+    """What every symbol of :func:`render` means."""
+    return LEGEND

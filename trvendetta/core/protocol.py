@@ -195,6 +195,14 @@ class Ruleset(Generic[S, A, E]):
         """The short printed name of an action (``trv decide`` matches it)."""
         raise NotImplementedError
 
+    def colors(self) -> tuple[str, ...]:
+        """The colours a player may choose in a new game (empty: any name)."""
+        return ()
+
+    def legend(self) -> str:
+        """What the symbols of ``render`` mean (``trv show --legend``)."""
+        return ""
+
     def warning(self, state: S, action: A) -> str:
         """A short note ``trv legal`` prints beside an option (Vendetta marks
         fatal steps); empty when there is nothing to say."""

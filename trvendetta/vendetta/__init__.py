@@ -132,10 +132,22 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
         seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
-        return validate(Position(players=seats, seed=seed, road=road), self.components)
+        return self._check_colors(validate(Position(players=seats, seed=seed, road=road), self.components))
 
     def position_from_dict(self, data: dict) -> Position:
-        return from_dict(data, self.components)
+        return self._check_colors(from_dict(data, self.components))
+
+    def colors(self) -> tuple[str, ...]:
+        return tuple(view.ANSI)
+
+    def _check_colors(self, position: Position) -> Position:
+        """A new game's colours are ones the board can draw (games already
+        stored are not re-checked: their positions fold as they are)."""
+        for i, p in enumerate(position.players):
+            if p.color not in view.ANSI:
+                raise PositionError(f"players[{i}].color", f"unknown colour {p.color!r}; colours: "
+                                    f"{', '.join(view.ANSI)}")
+        return position
 
     def decode_state(self, data: bytes | str) -> State:
         """A stored state; one saved before states carried their components
@@ -162,6 +174,9 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
 
     def warning(self, state: State, action) -> str:
         return rules.warning(state, action)
+
+    def legend(self) -> str:
+        return view.legend()
 
 
 RULESET = register(Vendetta())

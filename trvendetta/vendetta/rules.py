@@ -161,7 +161,7 @@ def pending(state: State) -> Decision | None:
             steps = rig.step_options(state)
             return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
         if t.moves_left > 0:
-            return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} moves left")
+            return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} move{'' if t.moves_left == 1 else 's'} left")
         if b.road_bonus_open(state):
             if car.kind != "motorcycle" and b.occupants(state, car.at, exclude=car.id):
                 # a drift passed a vehicle with the last base move: the road die's moves carry it on

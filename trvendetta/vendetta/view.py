@@ -138,7 +138,7 @@ def render(state: State, color: bool = False) -> str:
                     cell = "".join(_paint(_label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
                 elif sp in cars:
                     v = cars[sp][0]
-                    cell = _paint(f"[{_label(v, colors)}", colors[v.owner], color) + ("^" if sp in choppers else "]")
+                    cell = _paint(f"[{_label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
                 elif sp in wrecks:
                     cell = "[XX]"
                 elif sp in choppers:
@@ -155,8 +155,11 @@ def render(state: State, color: bool = False) -> str:
     if starters:
         lines.append("  start: " + ", ".join(f"{v.id}@{chr(97 + v.at[0])}" for v in starters))
     lines.append("")
-    lines.append(f"round {state.round}   road die {state.road_die}   "
-                 + (f"{state.turn.player} to play" if state.turn else ""))
+    if state.phase == "over":
+        now = f"game over: {state.winner} wins" if state.winner else "game over: no winner"
+    else:
+        now = f"{state.turn.player} to play" if state.turn else ""
+    lines.append(f"round {state.round}   road die {state.road_die}   {now}".rstrip())
     for p in state.players:
         head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "")
         dice = " ".join(map(str, p.dice)) or "-"
@@ -190,3 +193,26 @@ def render(state: State, color: bool = False) -> str:
             more = f" ... ({len(shown)} options)" if len(shown) > 8 else ""
             lines.append(f"waiting on {d.player}: {d.kind}: {', '.join(shown[:8])}{more}")
     return "\n".join(lines)
+
+
+LEGEND = """\
+Legend (trv show, Vendetta): the front of the road is at the top.
+  [RM]  a car: its owner's colour initial (R red, B blue, G green, Y yellow...)
+        and its size S, M or L; lower case (rm) when inoperable
+  R3    a motorcycle (Final Five): colour initial and its marking 1-5;
+        two vehicles sharing a space are drawn side by side (R3BM)
+  [RM^  a car on a chopper's space
+  ^B    a chopper (^ and its owner's colour initial)
+  [XX]  a wreck
+   .    road            :    off-road        ~    mud        ###  impassable
+   ?    a face-down hazard token; once revealed: r road, m mud, o oil slick,
+        * mine, w wreckage
+  rows  the number is the space number in lanes a, c and e; a row marked
+        with + (12+) holds lanes b, d and f, whose spaces sit half a space
+        ahead of a, c and e (the staggered grid), so b12 is drawn on row 12+
+  start: the cars still in the starting area, behind the rear piece, by lane"""
+
+
+def legend() -> str:
+    """What every symbol of :func:`render` means."""
+    return LEGEND
