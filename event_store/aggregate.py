@@ -111,6 +111,12 @@ class Game(Aggregate):
             game.engine = ruleset.evolve(game.engine, event) if game.engine is not None \
                 else ruleset.fold([event], None)
 
+    class Entry(Recorded):
+        """The same record under a short topic: every record stored since 30 Nov
+        2026 (the topic is stored in every row; 23 bytes less a record)."""
+
+        TOPIC = "trv:e"
+
     def __init__(
         self,
         name: str,
@@ -162,7 +168,7 @@ class Game(Aggregate):
         """Append one record given as canonical bytes (imports, forks, retractions,
         copies); ``timestamp`` None stamps it now."""
         self.trigger_event(
-            self.Recorded,
+            self.Entry,
             timestamp=timestamp,
             ruleset=ruleset,
             schema=schema,

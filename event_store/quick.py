@@ -18,6 +18,7 @@ from __future__ import annotations
 import binascii
 import os
 import sqlite3
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,11 @@ import msgspec
 from trvendetta import rulesets
 
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
+from .packing import unpack
 from .records import GENESIS, RETRACTION_KIND, Loaded, decode_bots, event_schema, game_uuid
 
-EVENT_TOPIC = "trvendetta:game:engine-event"
+#: an engine event or retraction record: the first topic, and the short one used since 30 Nov 2026
+EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
 CREATED_TOPIC = "trvendetta:game:created"
 SNAPSHOT_TOPIC = "trvendetta:game:snapshot"
 _NEEDED = {TABLE, "stored_events", "stored_snapshots"}
@@ -117,7 +120,7 @@ class QuickReader:
         """The game after its last event, or None (then ask GameStore)."""
         try:
             return self._load(game)
-        except (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
+        except (sqlite3.Error, zlib.error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
             return None
 
     def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:
@@ -127,7 +130,7 @@ class QuickReader:
         last ``limit`` records (then the caller does without)."""
         try:
             loaded = self._tail(game, version, limit)
-        except (sqlite3.Error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
+        except (sqlite3.Error, zlib.error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
             return None
         return loaded
 
@@ -139,8 +142,8 @@ class QuickReader:
             "SELECT topic, state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
             "ORDER BY originator_version DESC LIMIT ?", [gid, version + 1, limit]
         ):
-            e = _envelope.decode(data)
-            if topic != EVENT_TOPIC or e.kind.startswith("trv-"):
+            e = _envelope.decode(unpack(data))
+            if topic not in EVENT_TOPICS or e.kind.startswith("trv-"):
                 return None
             ruleset = ruleset or rulesets.get(e.ruleset)
             if e.schema != event_schema(ruleset):
@@ -161,7 +164,7 @@ class QuickReader:
         if snap is not None:
             if snap[1] != SNAPSHOT_TOPIC:
                 return None
-            s = _snapshot.decode(snap[2]).state
+            s = _snapshot.decode(unpack(snap[2])).state
             ruleset = rulesets.get(s.ruleset)
             if s.stale or not s.engine or str(s.engine_rules) != str(ruleset.rules_version):
                 return None
@@ -176,7 +179,7 @@ class QuickReader:
             ).fetchone()
             if created is None or created[0] != CREATED_TOPIC:
                 return None
-            c = _envelope.decode(created[1])
+            c = _envelope.decode(unpack(created[1]))
             ruleset = rulesets.get(c.ruleset)
             state, name, count, head, bots, after = None, c.name, 0, GENESIS, c.bots, 1
             charter, domain = c.charter, c.domain
@@ -187,8 +190,8 @@ class QuickReader:
             "SELECT originator_version, topic, state FROM stored_events WHERE originator_id = ? "
             "AND originator_version > ? ORDER BY originator_version", [gid, after]
         ):
-            e = _envelope.decode(data)
-            if topic != EVENT_TOPIC or e.kind.startswith("trv-") or e.schema != schema or version != last + 1:
+            e = _envelope.decode(unpack(data))
+            if topic not in EVENT_TOPICS or e.kind.startswith("trv-") or e.schema != schema or version != last + 1:
                 return None
             events.append(ruleset.decode_event(e.payload.encode()))
             head, last = e.hash, version
@@ -210,4 +213,4 @@ class QuickReader:
             return False
         row = self.db.conn.execute("SELECT topic, state FROM stored_events WHERE originator_id = ? "
                                    "AND originator_version = ?", [gid, version]).fetchone()
-        return row is not None and row[0] == EVENT_TOPIC and _envelope.decode(row[1]).hash == s.head
+        return row is not None and row[0] in EVENT_TOPICS and _envelope.decode(unpack(row[1])).hash == s.head

@@ -20,6 +20,7 @@ from __future__ import annotations
 import binascii
 import os
 import sqlite3
+import zlib
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import Compressor, IntegrityError
 from eventsourcing.utils import Environment
 
 from trvendetta import rulesets
@@ -56,8 +57,21 @@ from .aggregate import (
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
 from . import library, location
+from .packing import pack, unpack
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
+
+class Packer(Compressor):
+    """The library's compressor setting (``COMPRESSOR_TOPIC``): records and
+    snapshots deflated against a preset dictionary (``packing``); records
+    stored plain before it existed are read as they are."""
+
+    def compress(self, data: bytes) -> bytes:
+        return pack(data)
+
+    def decompress(self, data: bytes) -> bytes:
+        return unpack(data)
+
 
 class _App(Application):
     name = "TrvGames"
@@ -150,6 +164,10 @@ class _Envelope(NamedTuple):
     sig: str = ""
 
 
+#: the topic of ``Packer`` (the library resolves it)
+PACKER = f"{__name__}:Packer"
+
+
 class GameStore:
     """An event store of games: an SQLite file, memory (``:memory:``), or a
     PostgreSQL database (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``);
@@ -175,12 +193,14 @@ class GameStore:
             self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             env = {
+                "COMPRESSOR_TOPIC": PACKER,
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.path),
                 "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
             }
         else:
             env = {
+                "COMPRESSOR_TOPIC": PACKER,
                 "PERSISTENCE_MODULE": "eventsourcing.postgres",
                 **location.postgres_env(where.target),
                 # one command, one connection: the library's pool of five is for servers
@@ -501,25 +521,25 @@ class GameStore:
         Read with the recorder's ``select_events`` and decoded with msgspec
         (the library's mapper, stdlib json and a domain-event object per row,
         was most of reading a game for ``trv verify`` and ``trv export``); the
-        store never configures compression or encryption, so the stored state
-        is the library's plain JSON.  Any other topic (or the in-memory store)
-        goes through the library."""
+        store's only compressor is ``Packer`` (``packing.unpack`` reads packed
+        and plain records alike) and it never configures encryption.  Any
+        other topic (or the in-memory store) goes through the library."""
         gid = game_uuid(game)
         if self._memory_index is not None:
             return list(self.app.events.get(gid, gt=gt, lte=lte))
         out = []
-        topic = Game.Recorded.TOPIC
+        topics = (Game.Entry.TOPIC, Game.Recorded.TOPIC)
         decode = _recorded.decode
         with self._reading(game):
             selected = self.app.recorder.select_events(gid, gt=gt, lte=lte)
         for stored in selected:
-            if stored.topic != topic:
+            if stored.topic not in topics:
                 with self._reading(game):
                     return list(self.app.events.get(gid, gt=gt, lte=lte))
             try:
-                e = decode(stored.state)
+                e = decode(unpack(stored.state))
                 stamp = datetime.fromisoformat(e.timestamp.data)
-            except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError) as exc:
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, zlib.error) as exc:
                 raise DamagedStore(game, stored.originator_version - Game.INITIAL_VERSION,
                                    f"the stored record does not decode: {exc}") from None
             out.append(_Envelope(stored.originator_version, e.ruleset, e.schema, e.kind, e.payload, e.hash,

@@ -14,6 +14,8 @@ import zlib
 
 import pytest
 
+from trvendetta.store.packing import pack, unpack
+
 from .helpers import play_random, rows, sql, stored_rows
 
 #: a game in progress with a snapshot every 20 records, and a finished one
@@ -64,12 +66,14 @@ def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
 
 
 def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[int, int]]:
-    """(version, byte offset) pairs over the stored records, skipping the
-    wall-clock timestamp's digits (unhashed metadata, see the module doc)."""
+    """(version, byte offset) pairs over the stored records' JSON (records are
+    stored packed: ``packing``), skipping the wall-clock timestamp's digits
+    (unhashed metadata, see the module doc)."""
     out = []
     for version in versions:
         (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
                         gid(game), version)[0]
+        state = unpack(state)
         stamp = re.search(rb'"_data_":"([^"]*)"', state).span(1)
         out += [(version, k) for k in range(0, len(state), step) if not stamp[0] <= k < stamp[1]]
     return out
@@ -78,10 +82,10 @@ def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[i
 def _flip(db, game: str, version: int, offset: int) -> None:
     (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
                     gid(game), version)[0]
-    damaged = bytearray(state)
+    damaged = bytearray(unpack(state))
     damaged[offset] ^= 0x01
     sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        bytes(damaged), gid(game), version)
+        pack(bytes(damaged)), gid(game), version)
 
 
 def _flipped_events(pristine, tmp_path, trv, step: int) -> tuple[int, int]:
@@ -129,12 +133,12 @@ def test_a_missing_index_row_is_named_by_verify(trv, store):
 def _latest_snapshot(db, game: str) -> tuple[int, dict]:
     version, state = rows(db, "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
                               "ORDER BY originator_version DESC LIMIT 1", gid(game))[0]
-    return version, json.loads(state)
+    return version, json.loads(unpack(state))
 
 
 def _put_snapshot(db, game: str, version: int, snap: dict) -> None:
     sql(db, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        json.dumps(snap, separators=(",", ":")).encode(), gid(game), version)
+        pack(json.dumps(snap, separators=(",", ":")).encode()), gid(game), version)
 
 
 def _revive(engine: str) -> str:
@@ -175,6 +179,7 @@ def test_flipped_bytes_in_a_snapshot_are_ignored_or_named(trv, pristine, tmp_pat
     version, _ = _latest_snapshot(pristine, LIVE)
     (state,) = rows(pristine, "SELECT state FROM stored_snapshots WHERE originator_id = ? AND originator_version = ?",
                     gid(LIVE), version)[0]
+    state = unpack(state)
     stamp = re.search(rb'"_data_":"([^"]*)"', state).span(1)
     for offset in range(0, len(state), 97):
         if stamp[0] <= offset < stamp[1]:
@@ -184,7 +189,7 @@ def test_flipped_bytes_in_a_snapshot_are_ignored_or_named(trv, pristine, tmp_pat
         damaged = bytearray(state)
         damaged[offset] ^= 0x01
         sql(db, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
-            bytes(damaged), gid(LIVE), version)
+            pack(bytes(damaged)), gid(LIVE), version)
         shown = trv("show", "--game", LIVE, "--json", db=db, code=None)
         assert shown.exit_code == 0 and shown.stdout == before, offset  # the snapshot is a cache: ignored
         result = trv("verify", LIVE, db=db, code=None)

@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from test_store import new, play
-from trvendetta.store import ChainBroken, GameStore
+from trvendetta.store import ChainBroken, GameStore, packing
 from trvendetta.store.store import PG_EVENTS_TABLE
 
 psycopg = pytest.importorskip("psycopg")
@@ -34,10 +34,11 @@ def test_verify_finds_a_rewritten_event(pg_url, toy):
     table = f'"{_schema(pg_url)}".{PG_EVENTS_TABLE}'
     with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
         (state,) = conn.execute(f"SELECT state FROM {table} WHERE originator_version = 3").fetchone()
-        doc = msgspec.json.decode(bytes(state))
+        doc = msgspec.json.decode(packing.unpack(bytes(state)))
         doc["payload"] = doc["payload"].replace('"n":', '"n":1')
         # someone edits the table behind the store's back (the store itself never updates a row)
-        conn.execute(f"UPDATE {table} SET state = %s WHERE originator_version = 3", [msgspec.json.encode(doc)])
+        conn.execute(f"UPDATE {table} SET state = %s WHERE originator_version = 3",
+                     [packing.pack(msgspec.json.encode(doc))])
     with GameStore(pg_url) as s, pytest.raises(ChainBroken, match="broken at event 2"):
         s.verify("g")
 

@@ -30,6 +30,8 @@ def test_each_action_rides_on_its_first_event_and_is_hashed(toy, db):
 def test_verify_names_an_edited_action(toy, db):
     import sqlite3
 
+    from trvendetta.store import packing
+
     state, events = _started(toy)
     with GameStore(db) as store:
         store.create_game("g", "toy", events)
@@ -38,13 +40,13 @@ def test_verify_names_an_edited_action(toy, db):
     con = sqlite3.connect(db)
     rows = con.execute("SELECT rowid, state FROM stored_events WHERE originator_version = 3").fetchall()
     (rowid, blob), = rows
-    text = blob.decode() if isinstance(blob, bytes) else blob
+    text = packing.unpack(blob).decode()
     assert '"action":"{' in text
     old = '"action":"{\\"type\\":\\"add\\",\\"n\\":1}"'
     assert old in text, text
     edited = text.replace(old, old.replace(":1}", ":2}"))
     # an attacker edits the file behind the store's back (the store itself never updates a row)
-    con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (edited.encode(), rowid))
+    con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (packing.pack(edited.encode()), rowid))
     con.commit()
     con.close()
     with GameStore(db) as store, pytest.raises(TrvError, match="hash chain broken at event 2"):
