@@ -29,7 +29,10 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
 
     With --json, print the stable document scripts read: game, ruleset,
     version (number of events), head (hash of the last event) and the
-    ruleset's view (round, active_player, pending, players, vehicles, ...).
+    ruleset's view (round, active_player, pending, players, vehicles, ...,
+    and board: what a picture needs, i.e. the grid, the terrain printed on
+    the spaces, printed marks, the Finish Line, starting-area lanes and
+    damage tokens).
 
     With --svg FILE (or --png FILE), draw the board as people know it: the
     road's spaces and terrain, hazard tokens, wrecks, choppers, each car in
