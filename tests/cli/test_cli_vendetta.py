@@ -409,3 +409,19 @@ def test_every_bike_flag_is_used_or_the_turn_is_refused(bikes):
     out = bikes("turn", "--bike", "1", "--assign", "2", "--path", "F,F", "--bike", "2", "--assign", "1",
                 "--path", "F", "--road-die").stdout
     assert "red-bike2 takes the road die bonus" in out
+
+
+def test_a_game_of_every_crew_from_the_command_line(trv):
+    """The issue's example: a Big Rig, the Final Five and a car crew at one table."""
+    trv("new", "--player", "ann:red:bigrig", "--player", "bob:yellow:finalfive", "--player", "cy:blue:cars",
+        "--seed", "11", "--name", "mixed")
+    view = trv.json("show", "--game", "mixed")
+    kinds = {v["id"]: v["kind"] for v in view["vehicles"]}
+    assert kinds["red-front"] == "bigrig-front" and kinds["red-rear"] == "bigrig-rear"
+    assert [kinds[f"yellow-bike{i}"] for i in range(1, 6)] == ["motorcycle"] * 5
+    assert kinds["blue-small"] == "small"
+    assert view["pending"]["player"] == "ann" and view["pending"]["kind"] == "steering"
+    trv("new", "--bot", "greedy:red:bigrig", "--bot", "greedy:yellow:finalfive", "--bot", "random:blue:cars",
+        "--seed", "12", "--name", "bots")
+    assert trv.json("show", "--game", "bots")["finished"]
+    assert trv("verify", "bots").stdout.startswith("OK")
