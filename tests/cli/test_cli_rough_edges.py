@@ -81,22 +81,31 @@ def test_show_after_the_game_is_over_says_who_won(tmp_path):
     assert winner and "to play" not in out
 
 
-def test_a_colour_escape_closes_after_the_bracket():
-    from tests.vendetta.helpers import game
+def vendetta_game(**changes):
+    """A Vendetta game from a small position (ann to assign; dice 4 2 6 1)."""
     from trvendetta.rulesets import get
 
-    state, _ = game(vehicles=[{"id": "red-medium", "at": "c3"}])
-    text = get("vendetta").render(state, color=True)
+    rs = get("vendetta")
+    data = {"ruleset": "vendetta", "seed": 7, "road": ["the-parking-lot", "choke", "mudhole"], "road_die": 2,
+            "fill": "road", "tokens": [], "active_player": "ann",
+            "players": [{"name": "ann", "color": "red", "dice": [4, 2, 6, 1]},
+                        {"name": "bob", "color": "blue", "dice": [3, 3, 5, 6]}], **changes}
+    return rs, rs.new_game(rs.position_from_dict(data))[0]
+
+
+def test_a_colour_escape_closes_after_the_bracket():
+    rs, state = vendetta_game(vehicles=[{"id": "red-medium", "at": "c3"}])
+    text = rs.render(state, color=True)
     assert "\x1b[31m[RM]\x1b[0m" in text and "\x1b[0m]" not in text
 
 
 def test_wording_one_move_left_and_one_event_retracted(tmp_path):
-    from tests.vendetta.helpers import AssignDie, NoCommand, game, play
-    from trvendetta.rulesets import get
+    from trvendetta.vendetta.actions import AssignDie, NoCommand
 
-    state, _ = game(vehicles=[{"id": "red-medium", "at": "c3"}])
-    state, _ = play(state, AssignDie("red-medium", 1), NoCommand())
-    assert get("vendetta").pending(state).prompt == "1 move left"
+    rs, state = vendetta_game(vehicles=[{"id": "red-medium", "at": "c3"}])
+    for action in (AssignDie("red-medium", 1), NoCommand()):
+        state, _ = rs.apply(state, action)
+    assert rs.pending(state).prompt == "1 move left"
     db = str(tmp_path / "u.sqlite")
     run("--db", db, *NEW)
     run("--db", db, "decide", run("--db", db, "legal").stdout.splitlines()[1].strip())

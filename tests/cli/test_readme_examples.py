@@ -81,9 +81,7 @@ def run_section(blocks: list[list[str]], db: Path):
     """Run every command of a section's blocks; yields (command, expected, actual lines)."""
     import eventsourcing.application  # noqa: F401  (its transcoders must see the real datetime, not freezegun's)
     from trvendetta.cli.main import cli
-    from trvendetta.store import GameStore
 
-    GameStore(":memory:").close() if hasattr(GameStore, "close") else None
     runner = CliRunner()
     env = {"TRV_DB": str(db), "TRV_GAME": None, "NO_COLOR": "1", "TRV_AS": None}
     with freeze_time(CLOCK):

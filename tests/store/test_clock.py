@@ -3,6 +3,7 @@ record's Created tag, and never changes an event, a hash or a verification."""
 
 import json
 
+import eventsourcing.application  # noqa: F401  imported before any freeze: its transcoders register the real datetime
 from click.testing import CliRunner
 from freezegun import freeze_time
 
