@@ -152,6 +152,9 @@ class GameService:
             steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
         saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records)
         note = draws.note(loaded.version, saved.version) if intent else ""
+        if keyring is not None and not intent:  # a game shared at a distance: say what to send
+            note = (f"send it to the other players: trv export --since {loaded.version} --mail -o "
+                    f"{loaded.game}-{saved.version}.trv")
         return Played(ruleset, loaded.version + 1, human, moves, saved, note)
 
     def run_bots(self, game: str) -> Played:
@@ -185,13 +188,16 @@ class GameService:
         self.store.touch(name)
         return loaded, self.run_bots(name)
 
-    def import_file(self, data: bytes, source: str, name: str | None = None) -> tuple[Any, str, int, str]:
+    def import_file(self, data: bytes, source: str, name: str | None = None,
+                    parsed: Any = None) -> tuple[Any, str, int, str]:
         """Import a record (a new game) or a turn packet (extends the game),
         checked through the rules before anything is written.  Returns
         (file, game, events, head); the caller then lets the bots answer
         (``run_bots``), after anything the import asks of this side (an
-        exchange game's reveals)."""
-        gf = replays.read_file(data, source)
+        exchange game's reveals).  ``parsed``: the file, already read
+        (``replays.read_file``).  A packet this store already has raises
+        ``replays.AlreadyApplied`` (not an error)."""
+        gf = parsed if parsed is not None else replays.read_file(data, source)
         game, events, head = replays.import_file(self.store, gf, name)
         self.store.touch(game)
         return gf, game, events, head

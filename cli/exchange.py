@@ -345,5 +345,5 @@ class ExchangeTurn:
         nxt = order[(order.index(seat) + 1) % len(order)]
         what = self.loaded.ruleset.describe_action(action)
         return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"
-                f"waiting for {nxt}'s dice: send the packet: trv export --since {before} -o {self.loaded.game}-"
-                f"{now}.trv")
+                f"waiting for {nxt}'s dice: send the packet: trv export --since {before} --mail -o "
+                f"{self.loaded.game}-{now}.trv")

@@ -34,6 +34,18 @@ def check_name(name: str | None, option: str = "--name") -> None:
         raise click.BadParameter(name_problem(name), param_hint=option)
 
 
+def print_records(store: Any, game: str, since: int) -> None:
+    """The records after ``since``, numbered, one sentence each (as `trv log` prints them)."""
+    from trvendetta.store import STORE_KINDS, describe_store_record
+
+    ruleset = store.ruleset_of(game)
+    for r in store.events(game, since=since):
+        if r.action and r.kind not in STORE_KINDS:
+            click.echo(f"       {ruleset.describe_action(r.decoded_action)}")
+        text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
+        click.echo(f"{r.number:>5}. {text}")
+
+
 def write_text(output: str, text: str) -> None:
     """Write a file whole or not at all (a .part file renamed)."""
     tmp = Path(output).with_name(Path(output).name + ".part")
@@ -61,9 +73,12 @@ def read_untrusted(path: str) -> bytes:
               help="Write to FILE instead of standard output.")
 @click.option("--since", type=event_number(0), metavar="N",
               help="Write a turn packet: only the actions and events after event N (play by email).")
+@click.option("--mail", is_flag=True,
+              help="Write an armoured block of 76-character lines that survives mail (trv import reads it "
+                   "pasted anywhere in a mail body, quoted or not).")
 @game_option
 @pass_session
-def export(session: Session, game: str | None, output: str | None, since: int | None) -> None:
+def export(session: Session, game: str | None, output: str | None, since: int | None, mail: bool) -> None:
     """Write the game record (or, with --since, a turn packet) as UTF-8 text.
 
     The record has a header (ruleset, rules version, players, seed, created,
@@ -77,6 +92,10 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
     """
     name = _game_arg(session, game)
     text = service(session).export(name, since=since)
+    if mail:
+        from trvendetta.replays.mail import armor
+
+        text = armor(text)
     if output:
         tmp = Path(output).with_name(Path(output).name + ".part")
         tmp.write_text(text, encoding="utf-8")
@@ -115,9 +134,18 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     check_name(new_name)
     svc = service(session)
     store = svc.store
-    gf, game, events, head = svc.import_file(read_untrusted(file), file, new_name)
+    data = read_untrusted(file)
+    gf = replays.read_file(data, file)
+    before = store.version(gf.header.game) if gf.kind == "packet" and store.exists(gf.header.game) else 0
+    try:
+        gf, game, events, head = svc.import_file(data, file, new_name, parsed=gf)
+    except replays.AlreadyApplied as exc:
+        click.echo(f"{gf.header.game}: {exc}")
+        return
     what = "packet" if gf.kind == "packet" else "game"
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
+    if gf.kind == "packet":
+        print_records(store, game, before)
     if '"exchange"' in store.header(game).charter:
         from .exchange import answer_draws
 
@@ -129,7 +157,9 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
                     number += 1
                 click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
             target = reply or str(Path(file).with_name(f"{game}-{number}.trv"))
-            write_text(target, svc.export(game, since=before))
+            from trvendetta.replays.mail import armor
+
+            write_text(target, armor(svc.export(game, since=before)))
             click.echo(f"wrote the reply packet to {target}: send it to the other players")
     print_played(svc.run_bots(game))  # what the bots did, and what the game waits for
 

@@ -5,6 +5,7 @@ Everything walks a game's records with the one :class:`~replays.walker.Walker`
 """
 
 from .audit import (
+    AlreadyApplied,
     PacketRefused,
     Verified,
     compare_claim,
@@ -31,6 +32,7 @@ __all__ = [
     "Group",
     "Header",
     "MovesVisitor",
+    "AlreadyApplied",
     "PacketRefused",
     "Tampered",
     "Verified",

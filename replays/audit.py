@@ -24,6 +24,10 @@ from .signatures import SignatureCheck, entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
 
 
+class AlreadyApplied(TrvError):
+    """A packet whose every event this database already has (not an error: exit 0)."""
+
+
 class PacketRefused(TrvError):
     """A turn packet that does not extend this database's game exactly."""
 
@@ -147,7 +151,10 @@ def verify_game(store: GameStore, game: str) -> Verified:
 
 
 def read_file(data: bytes, source: str = "file") -> fmt.GameFile:
-    return fmt.read(data, source)
+    """A record or packet, plain or in an armoured block pasted anywhere in a mail (``replays.mail``)."""
+    from .mail import unwrap
+
+    return fmt.read(unwrap(data, fmt.MAX_FILE_BYTES, source), source)
 
 
 def verify_file(gf: fmt.GameFile) -> Verified:
@@ -239,17 +246,18 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
     if mine_at != h.since_hash:
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
+    theirs = list(gf.records)
     if since < now:
-        theirs = list(gf.records)
+        # the part this database has must be the same, byte for byte; the rest is applied
         for r in theirs[: now - since]:
-            if r.hash != mine[r.number - 1].hash:
+            m = mine[r.number - 1]
+            if (r.hash, r.payload, r.action, r.sig) != (m.hash, m.payload, m.action, m.sig):
                 raise PacketRefused("forked", f"its event {r.number} differs from this database's event "
                                               f"{r.number}: the two games have branched")
         if len(theirs) <= now - since:
-            raise PacketRefused("stale", f"this database already has its events ({since + 1} to "
-                                         f"{h.events}); it is at event {now}")
-        raise PacketRefused("stale", f"it starts after event {since} but this database is already at "
-                                     f"event {now}; ask for a packet with --since {now}")
+            raise AlreadyApplied(f"already applied: this database has its events ({since + 1} to {h.events}) "
+                                 f"and is at event {now}; nothing was written")
+        theirs = theirs[now - since:]
     note = rules_note(ruleset, meta.rules_version)
     moves = MovesVisitor(since)
     walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note)
@@ -257,14 +265,14 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         for r in mine:
             walker.feed(r)
         walker.start_checking()
-        for r in gf.records:
+        for r in theirs:
             walker.feed(r)
         walker.end()
     except AuditError as exc:
         raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
     if gf.moves != moves.text(ruleset):
         raise PacketRefused("tampered", "its move text does not match its events")
-    records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action, r.sig) for r in gf.records]
+    records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action, r.sig) for r in theirs]
     loaded = store.append(game, now, records=records)
     return game, loaded.version, loaded.head
 
@@ -504,6 +512,7 @@ def _compare_list(key: str, claimed: list, recorded: list, number: int) -> str |
 
 __all__ = [
     "Divergence",
+    "AlreadyApplied",
     "PacketRefused",
     "Tampered",
     "Verified",

@@ -232,7 +232,7 @@ def test_records_and_stores_of_before_keep_verifying(players, tmp_path):
         assert ann("verify", game).stdout.startswith("OK: ")
     # and the old packet still applies to the old game's fork point
     ann("fork", "duel", "--at", 24, "--name", "again")
-    ann("import", FIXTURES / "main-vendetta-packet-24.trv", code=1)  # stale: duel already has it
+    assert "already applied" in ann("import", FIXTURES / "main-vendetta-packet-24.trv").stdout
 
 
 def test_a_claim_with_no_recognised_field_is_refused(players, tmp_path):
@@ -303,3 +303,24 @@ def test_a_divergent_event_is_explained_in_the_games_words(players, tmp_path):
     said, rolled = " ".join(forged_dice.split(",")), " ".join(m.group(5).split(","))
     assert f"the record says \"{m.group(4)} rolls movement dice: {said}\"" in err
     assert f"the rules give \"{m.group(4)} rolls movement dice: {rolled}\"" in err
+
+
+def test_a_packet_survives_mail_quoted_with_text_around_it(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    since = events(bob)
+    bob("decide", bob.first_legal())
+    armoured = bob("export", "--since", since, "--mail").stdout
+    lines = armoured.splitlines()
+    assert lines[0] == "-----BEGIN TRVENDETTA PACKET-----" and all(len(line) <= 76 for line in lines)
+    mail = ("Hi Ann,\r\nmy move below.\r\n\r\nOn Monday, Bob wrote:\r\n"
+            + "".join(f"> {line}\r\n" for line in lines) + "> \r\n-- \r\nBob\r\n")
+    (tmp_path / "mail.txt").write_text(mail)
+    out = ann("import", tmp_path / "mail.txt").stdout
+    assert "imported packet" in out
+    assert bob("log").stdout.splitlines()[-1] in out  # the added events, as `trv log` prints them
+    again = ann("import", tmp_path / "mail.txt").stdout  # the same mail twice: exit 0
+    assert "already applied" in again
+    assert ann("show", "--json").stdout == bob("show", "--json").stdout
+    cut = "".join(f"> {line}\r\n" for line in lines[:-3])
+    (tmp_path / "cut.txt").write_text(cut)
+    assert "cut off" in ann("import", tmp_path / "cut.txt", code=1).stderr

@@ -77,14 +77,39 @@ def _refused(trv, tmp_path, db, packet_text, reason):
     return err
 
 
-def test_a_stale_packet_is_refused(tmp_path, trv, pair):
+def test_the_same_packet_twice_is_already_applied(tmp_path, trv, pair):
     a, b = pair
     since = a.version("duel")
     play(a, "duel", random.Random(1), actions=2)
     text = replays.export(a, "duel", since=since)
     replays.import_file(b, replays.read_file(text.encode()))
-    err = _refused(trv, tmp_path, tmp_path / "b.sqlite", text, "stale")
-    assert "already has its events" in err
+    path = tmp_path / "p.trv"
+    path.write_text(text, "utf-8")
+    before = _records(b, "duel")
+    out = trv(tmp_path / "b.sqlite", "import", path).stdout  # exit 0: not an error
+    assert "already applied" in out and "nothing was written" in out
+    assert _records(b, "duel") == before
+
+
+def test_an_overlapping_packet_applies_its_new_part(tmp_path, trv, pair):
+    a, b = pair
+    since = a.version("duel")
+    play(a, "duel", random.Random(1), actions=1)
+    replays.import_file(b, replays.read_file(replays.export(a, "duel", since=since).encode()))
+    play(a, "duel", random.Random(2), actions=2)
+    path = tmp_path / "p.trv"
+    text = replays.export(a, "duel", since=since)  # from the same point: it overlaps what b has
+    path.write_text(text, "utf-8")
+    b.close()
+    out = trv(tmp_path / "b.sqlite", "import", path).stdout
+    assert "imported packet" in out
+    with GameStore(tmp_path / "b.sqlite") as again:
+        assert _records(a, "duel") == _records(again, "duel")
+    # the overlap is checked byte for byte: a changed old event is refused, nothing written
+    lines = text.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith(f"{since + 1} "))
+    lines[first] = lines[first][:-1] + ' }'
+    _refused(trv, tmp_path, tmp_path / "b.sqlite", "\n".join(lines), "tampered")
 
 
 def test_a_forked_packet_is_refused(tmp_path, trv, pair):
