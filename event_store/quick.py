@@ -28,7 +28,7 @@ from trvendetta import rulesets
 
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
 from .packing import unpack
-from .records import GENESIS, RETRACTION_KIND, Loaded, decode_bots, event_schema, game_uuid
+from .records import GENESIS, RETRACTION_KIND, Loaded, decode_bots, event_schema, game_key
 
 #: an engine event or retraction record: the first topic, and the short one used since 30 Nov 2026
 EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
@@ -135,7 +135,7 @@ class QuickReader:
         return loaded
 
     def _tail(self, game: str, version: int, limit: int) -> tuple[str, list[Any]] | None:
-        gid = game_uuid(game).hex
+        gid = game_key(game)
         ruleset = None
         events: list[Any] = []
         for topic, data in self.db.conn.execute(
@@ -155,7 +155,7 @@ class QuickReader:
         return None
 
     def _load(self, game: str) -> Loaded | None:
-        gid = game_uuid(game).hex
+        gid = game_key(game)
         conn = self.db.conn
         snap = conn.execute(
             "SELECT originator_version, topic, state FROM stored_snapshots WHERE originator_id = ? "

@@ -4,12 +4,11 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
-from uuid import NAMESPACE_URL, UUID, uuid5
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -19,12 +18,31 @@ from .errors import SchemaError
 STORE_SCHEMA = 1
 #: the hash "before" event 1
 GENESIS = "0" * 64
-_NAMESPACE = uuid5(NAMESPACE_URL, "https://trvendetta/games/")
+if TYPE_CHECKING:
+    from uuid import UUID
+
+#: uuid5(NAMESPACE_URL, "https://trvendetta/games/"), the namespace of game ids (tests check it)
+_NAMESPACE_BYTES = bytes.fromhex("418f6096eb4b595c93feaa8ef91c2220")
+
+
+def game_key(game: str) -> str:
+    """``game_uuid(game).hex``, without importing uuid or hashlib (``trv show``'s
+    path imports neither; the standard library's own SHA-1 module is enough)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # an interpreter built without it
+        from hashlib import sha1
+    digest = bytearray(sha1(_NAMESPACE_BYTES + game.encode()).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return digest.hex()
 
 
 def game_uuid(game: str) -> UUID:
     """The aggregate id of the game called ``game`` (names are unique per store)."""
-    return uuid5(_NAMESPACE, game)
+    from uuid import UUID
+
+    return UUID(game_key(game))
 
 
 def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") -> str:
@@ -43,7 +61,9 @@ def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") 
         body = sig + b"\n" + body
     if action:
         body = action + b"\n" + body
-    return hashlib.sha256(bytes.fromhex(previous) + body).hexdigest()
+    from hashlib import sha256  # here: reading a game for show hashes nothing
+
+    return sha256(bytes.fromhex(previous) + body).hexdigest()
 
 
 _Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
@@ -86,7 +106,9 @@ def genesis(charter_text: str) -> str:
     ``sha256("trvendetta charter 1\\n" + charter JSON)``."""
     if not charter_text:
         return GENESIS
-    return hashlib.sha256(b"trvendetta charter 1\n" + charter_text.encode()).hexdigest()
+    from hashlib import sha256
+
+    return sha256(b"trvendetta charter 1\n" + charter_text.encode()).hexdigest()
 
 
 #: the kind (and payload tag) of a retraction record, written by ``trv undo``

@@ -276,6 +276,7 @@ class GameStore:
         domain: str = "",
         rules_version: str | None = None,
         created_at: datetime | None = None,
+        state: Any = None,
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
         engine events, then ``steps`` (``(action, events)`` pairs) and
@@ -309,7 +310,7 @@ class GameStore:
             charter=charter,
             domain=domain,
         )
-        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True)
+        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True, state=state)
 
     def append(
         self,
@@ -319,6 +320,7 @@ class GameStore:
         *,
         steps: Sequence[tuple[Any, Sequence[Any]]] = (),
         records: Sequence[Any] = (),
+        state: Any = None,
     ) -> Loaded:
         """Append to a game last seen at ``expected_version``, atomically.
 
@@ -341,15 +343,29 @@ class GameStore:
             return self._loaded_of(agg)
         self._check_index(agg)  # never append on top of a game whose tail was cut off
         rules = rulesets.get(agg.ruleset)
-        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)))
+        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)), state=state)
 
     def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
-                records: Sequence[Any], conflict: Any, created: bool = False) -> Loaded:
+                records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None) -> Loaded:
         """Record events, actions with their events, and raw records; save them
-        in one transaction; ``conflict()`` is raised when the database refuses."""
-        for event in events:
-            agg.record(rules, event)
-        self._record_steps(agg, rules, steps)
+        in one transaction; ``conflict()`` is raised when the database refuses.
+
+        ``state``, when the caller has it (``ruleset.apply`` returned it), is
+        the engine state after these events: the aggregate takes it instead of
+        folding every event a second time (not with raw records, which may
+        retract)."""
+        skip = state is not None and not records and not agg.stale
+        if skip:
+            agg.__dict__["_unfolded"] = True  # Recorded.apply counts and chains, but does not evolve
+        try:
+            for event in events:
+                agg.record(rules, event)
+            self._record_steps(agg, rules, steps)
+        finally:
+            if skip:
+                del agg.__dict__["_unfolded"]
+        if skip:
+            agg.engine = state
         for rec in records:
             sig = getattr(rec, "sig", b"")
             if callable(sig):  # signed as recorded: it needs the record's number and previous hash

@@ -6,7 +6,9 @@ store is used only through ``GameStore``'s API.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 import msgspec
@@ -91,7 +93,29 @@ def players_text(ruleset: Any, state: Any) -> str:
     return ", ".join(seat.name for seat in ruleset.seats(state))
 
 
+def without_cyclic_gc(fn: Any) -> Any:
+    """Run ``fn`` with Python's cyclic garbage collector paused.
+
+    Reading a long game makes millions of small objects (records, events,
+    states) and no reference cycles; the collector kept scanning them for
+    nothing (verify and export of a 100k-event game ran 1.3-2x slower with
+    it, issue 16).  Reference counting still frees everything as usual."""
+
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if not gc.isenabled():
+            return fn(*args, **kwargs)
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return run
+
+
 # -------------------------------------------------------------------- export
+@without_cyclic_gc
 def export(store: GameStore, game: str, since: int | None = None) -> str:
     """The game record of ``game`` (``since`` None), or the turn packet of the
     records after event ``since``."""
@@ -133,6 +157,7 @@ def _seed(ruleset: Any, state: Any) -> Any:
 
 
 # -------------------------------------------------------------------- verify
+@without_cyclic_gc
 def verify_game(store: GameStore, game: str) -> Verified:
     """Re-execute every recorded action of a stored game and check every byte."""
     meta = store.header(game)
@@ -157,6 +182,7 @@ def read_file(data: bytes, source: str = "file") -> fmt.GameFile:
     return fmt.read(unwrap(data, fmt.MAX_FILE_BYTES, source), source)
 
 
+@without_cyclic_gc
 def verify_file(gf: fmt.GameFile) -> Verified:
     """Re-execute a game record file (not a packet: it needs the game before it)."""
     if gf.kind != "record":

@@ -271,3 +271,19 @@ def test_fork_and_import_names_are_checked(tmp_path, trv, toy):
 def test_a_record_with_crlf_line_ends_from_a_mailer_still_verifies(toy):
     _, data = _toy_record(seed=3)
     assert replays.verify_file(replays.read_file(data.replace(b"\n", b"\r\n"))).events > 1
+
+
+def test_verify_and_export_pause_the_cyclic_collector_and_restore_it():
+    import gc
+
+    from trvendetta.replays.audit import without_cyclic_gc
+
+    seen = []
+    wrapped = without_cyclic_gc(lambda: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    wrapped()
+    assert seen == [False] and gc.isenabled()
+    boom = without_cyclic_gc(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        boom()
+    assert gc.isenabled()

@@ -58,3 +58,36 @@ def test_trv_show_does_not_import_eventsourcing(toy, db):
     out = subprocess.run([sys.executable, "-c", code, str(ROOT), str(ROOT / "tests" / "store"), str(db)],
                          capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]", out
+
+
+def test_trv_show_of_a_vendetta_game_imports_only_what_it_needs(tmp_path):
+    """No eventsourcing, no hashing (hashlib), no data-file reading (tomllib,
+    importlib.resources) on the read path: the game is read, not re-made."""
+    from trvendetta import rulesets
+    from trvendetta.bots import new_position
+
+    db = tmp_path / "v.sqlite"
+    rs = rulesets.get("vendetta")
+    with GameStore(db) as s:
+        s.create_game("duel", "vendetta", rs.new_game(new_position(rs, 2, 4))[1])
+    code = (
+        "import sys\nfrom trvendetta.cli.main import cli\n"
+        "try:\n    cli(['--db', sys.argv[1], 'show'], prog_name='trv')\n"
+        "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('eventsourcing', 'hashlib', '_hashlib', "
+        "'tomllib', 'psycopg') or m.startswith('importlib.resources')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "NO_COLOR": "1"}).stdout
+    assert out.strip().splitlines()[-1] == "[]", out
+
+
+def test_the_light_game_key_is_the_game_uuid():
+    from uuid import NAMESPACE_URL, uuid5
+
+    from trvendetta.store.records import game_key, game_uuid
+
+    namespace = uuid5(NAMESPACE_URL, "https://trvendetta/games/")
+    for name in ("duel", "x", "sim-vendetta-4p-12", "ünïcode ♞", ""):
+        assert game_key(name) == uuid5(namespace, name).hex
+        assert game_uuid(name) == uuid5(namespace, name)

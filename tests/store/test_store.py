@@ -292,3 +292,30 @@ def test_the_index_row_is_written_in_the_events_transaction(toy, db, monkeypatch
     with GameStore(db) as s:
         assert s.version("g") == before.version
         assert s.info("g").version == before.version
+
+
+def test_a_given_state_spares_the_second_fold_and_is_the_fold(toy, db):
+    """``state=`` (what ``ruleset.apply`` returned) is taken as the aggregate's
+    state; it is exactly what folding the stored events gives."""
+    rnd = random.Random(4)
+    with GameStore(db, snapshot_interval=3) as s:
+        loaded = new(s, toy)
+        for _ in range(6):
+            state = loaded.state
+            action = rnd.choice(toy.legal_actions(state))
+            state, events = toy.apply(state, action)
+            loaded = s.append("g", loaded.version, steps=[(action, events)], state=state)
+            assert loaded.state == state
+    with GameStore(db) as s:
+        again = s.load("g")
+        assert again.state == loaded.state == toy.fold(e.event for e in s.events("g"))
+        assert s.info("g").version == loaded.version
+
+
+def test_a_store_keeps_only_a_few_games_in_memory(toy):
+    """``trv sim --store`` writes thousands of games through one store: memory stays flat."""
+    s = GameStore(":memory:")
+    for i in range(3 * GameStore.KEEP_LOADED):
+        new(s, toy, f"g{i}")
+    assert len(s._loaded) == GameStore.KEEP_LOADED
+    assert list(s._loaded) == [f"g{i}" for i in range(2 * GameStore.KEEP_LOADED, 3 * GameStore.KEEP_LOADED)]

@@ -61,6 +61,8 @@ class Components(msgspec.Struct, frozen=True):
 
 
 def _toml(text: str, file: str) -> dict:
+    import tomllib  # here, not at the top: reading a stored game never parses a data file (trv show)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -155,6 +157,8 @@ def load(folder: Path | None = None) -> Components:
     """Load and validate all classic component data (from a folder, for tests)."""
 
     def read(name: str) -> str:
+        from importlib import resources  # only when data files are read (a new game), not on trv show
+
         if folder is not None:
             return (Path(folder) / name).read_text(encoding="utf-8")
         return resources.files("trvendetta").joinpath("data", "classic", name).read_text(encoding="utf-8")

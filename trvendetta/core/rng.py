@@ -9,11 +9,24 @@ file alone.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+_hash: Any = None
+
+
+def _sha256(data: bytes) -> bytes:
+    """SHA-256 of ``data``; hashlib is imported on the first draw, so reading a
+    stored game (``trv show``) never imports it."""
+    global _hash
+    if _hash is None:
+        from hashlib import sha256
+
+        _hash = sha256
+    return _hash(data).digest()
 
 
 class Rng:
@@ -22,7 +35,7 @@ class Rng:
     __slots__ = ("_key", "_counter", "_pool", "_bits")
 
     def __init__(self, seed: int, stream: int = 0):
-        self._key = hashlib.sha256(f"trvendetta:{seed}:{stream}".encode()).digest()
+        self._key = _sha256(f"trvendetta:{seed}:{stream}".encode())
         self._counter = 0
         self._pool = 0
         self._bits = 0
@@ -33,7 +46,7 @@ class Rng:
         return cls(seed, events_so_far)
 
     def _refill(self) -> None:
-        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        block = _sha256(self._key + self._counter.to_bytes(8, "big"))
         self._counter += 1
         self._pool = int.from_bytes(block, "big")
         self._bits = 256
@@ -103,4 +116,4 @@ def fresh_seed(entropy: bytes) -> int:
 
     The shell draws the entropy; the engine only ever sees the resulting seed.
     """
-    return int.from_bytes(hashlib.sha256(entropy).digest()[:8], "big") >> 1
+    return int.from_bytes(_sha256(entropy)[:8], "big") >> 1

@@ -12,8 +12,6 @@ as it was, frozen in ``components_v1.py``).
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from pathlib import Path
 
 import msgspec
@@ -182,6 +180,8 @@ def parse_tiles(text: str, file: str = "tiles.txt") -> dict[str, TileSide]:
 
 
 def _toml(text: str, file: str) -> dict:
+    import tomllib  # here, not at the top: reading a stored game never parses a data file (trv show)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -292,6 +292,8 @@ def load(folder: Path | None = None) -> Components:
     """Load and validate all Vendetta component data (from a folder, for tests)."""
 
     def read(name: str) -> str:
+        from importlib import resources  # only when data files are read (a new game), not on trv show
+
         if folder is not None:
             return (Path(folder) / name).read_text(encoding="utf-8")
         return resources.files("trvendetta").joinpath("data", "vendetta", name).read_text(encoding="utf-8")
