@@ -245,7 +245,8 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
         ruleset = rulesets.get(gf.header.ruleset)
         records = [r for r in gf.records if last is None or r.number <= last]
         wait = delay if sys.stdout.isatty() else 0.0
-        Walker(ruleset, [_Printer(first, last, wait, use_color())]).walk(records)
+        walker_for(ruleset, gf.header.charter, gf.header.domain,
+                   [_Printer(first, last, wait, use_color())]).walk(records)
         return
     store = session.store()
     name = _game_arg(session, game)

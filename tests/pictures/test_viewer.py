@@ -139,8 +139,11 @@ def signed_page(tmp_path) -> Path:
 
 def test_the_text_replay_of_a_signed_game_walks_from_its_charter(tmp_path):
     signed_page(tmp_path)
-    out = run(tmp_path / "s.sqlite", "replay", "s", env={"TRV_HOME": str(tmp_path / "home")}).stdout
+    env = {"TRV_HOME": str(tmp_path / "home")}
+    out = run(tmp_path / "s.sqlite", "replay", "s", env=env).stdout
     assert "1. " in out and "waiting on" in out
+    run(tmp_path / "s.sqlite", "export", "s", "-o", tmp_path / "s.trv", env=env)
+    assert run(tmp_path / "s.sqlite", "replay", tmp_path / "s.trv", env=env).stdout == out  # the record file too
 
 
 def test_a_signed_game_makes_a_page_whose_chain_holds(tmp_path):
