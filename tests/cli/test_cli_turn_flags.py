@@ -251,3 +251,11 @@ def test_turn_help_lists_each_rulesets_flags_under_its_own_heading(trv):
     assert "--command nitro|drift|repair|airstrike" in out[vendetta:classic]
     assert "--move CAR:[DIE:]PATH" in out[classic:toy] and "--command" not in out[classic:toy]
     assert "--reroll/--no-reroll" in out[toy:]
+
+
+def test_no_road_die_declines_and_cannot_be_combined_with_road_die(start):
+    trv = start(VENDETTA)
+    err = trv("turn", "--car", "medium", "--assign", "1", "--road-die", "--no-road-die", code=2).stderr
+    assert "--road-die and --no-road-die exclude each other" in err
+    out = trv("turn", "--car", "medium", "--assign", "1", "--no-road-die").stdout
+    assert "red-medium declines the road die bonus" in out
