@@ -261,9 +261,17 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
 @click.command()
 @click.option("--agreed", is_flag=True,
               help="Take the action back even past a die roll or a revealed token (recorded as agreed).")
+@click.option("--ask", is_flag=True,
+              help="Signed games at a distance: write the agreed retraction for the other players to sign (-o FILE).")
+@click.option("--sign", "sign_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Sign another player's undo request (checked against this store) into -o FILE.")
+@click.option("--with", "with_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="With --agreed: the other players' signed requests (repeat).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Where --ask/--sign write.")
 @game_option
 @pass_session
-def undo(session: Session, agreed: bool) -> None:
+def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_files: tuple[str, ...],
+         output: str | None) -> None:
     """Take back the active player's last action, without erasing it.
 
     A retraction record is appended: the retracted events stay in the store
@@ -275,6 +283,8 @@ def undo(session: Session, agreed: bool) -> None:
     Examples:
       trv undo
       trv undo --agreed
+      trv undo --agreed --ask -o undo.json        # at a distance: ann runs trv undo --sign undo.json -o a.json
+      trv undo --agreed --with a.json
     """
     svc = service(session)
     name = session.game_id()
@@ -285,6 +295,20 @@ def undo(session: Session, agreed: bool) -> None:
         from trvendetta.store import decode_charter
 
         keyring = Keyring(dict(decode_charter(meta.charter).seats), acting_seat(None))
+    if (ask or sign_file) and not output:
+        raise click.UsageError("--ask and --sign write a file: give -o FILE")
+    if ask or sign_file or with_files:
+        from . import cosign
+
+        if ask:
+            click.echo(cosign.ask(svc.store, name, output))
+            return
+        if sign_file:
+            click.echo(cosign.sign(svc.store, name, sign_file, output, keyring))
+            return
+        if not agreed:
+            raise click.UsageError("--with gives the signatures of an agreed undo: add --agreed")
+        keyring = cosign.keyring_with(svc.store, name, keyring, with_files)
     undone = svc.undo(name, agreed=agreed, keyring=keyring)
     for i, (retraction, group) in enumerate(undone.retractions):
         click.echo(f"{undone.first + i:>5}. {_retraction_sentence(undone.ruleset, retraction, group)}")

@@ -324,3 +324,29 @@ def test_a_packet_survives_mail_quoted_with_text_around_it(players, tmp_path):
     cut = "".join(f"> {line}\r\n" for line in lines[:-3])
     (tmp_path / "cut.txt").write_text(cut)
     assert "cut off" in ann("import", tmp_path / "cut.txt", code=1).stderr
+
+
+def test_an_agreed_undo_at_a_distance_carries_the_other_players_signature(players, tmp_path):
+    ann, bob = bound_game(tmp_path, *players("ann", "bob"))
+    since = events(bob)
+    while bob.pending() == "bob":
+        bob("decide", bob.first_legal())
+    bob("export", "--since", since, "-o", tmp_path / "turn.trv")
+    ann("import", tmp_path / "turn.trv")
+    assert "needs the signature of ann" in bob("undo", "--agreed", code=1).stderr
+    bob("undo", "--agreed", "--ask", "-o", tmp_path / "undo.json")
+    ann("undo", "--sign", tmp_path / "undo.json", "-o", tmp_path / "undo-ann.json")
+    forged = json.loads((tmp_path / "undo-ann.json").read_text())
+    forged["payload"] = forged["payload"].replace('"agreed":true', '"agreed":false')
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    assert "not ann's over this retraction" in bob("undo", "--agreed", "--with", tmp_path / "forged.json",
+                                                   code=1).stderr
+    out = bob("undo", "--agreed", "--with", tmp_path / "undo-ann.json").stdout
+    assert "retracted (agreed)" in out
+    verified = bob("verify").stdout
+    assert verified.startswith("OK: ") and "ann (" in verified
+    record = bob("export", "duel").stdout
+    assert re.search(r"^\+ ann:\S+ bob:\S+$", record, re.M)  # the retraction carries both signatures
+    # the signature is good for that retraction only: asked again later, it does not fit
+    err = bob("undo", "--agreed", "--with", tmp_path / "undo-ann.json", code=1).stderr
+    assert "another retraction" in err
