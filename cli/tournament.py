@@ -376,6 +376,7 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
       trv tournament standings spring --csv > spring.csv
       sqlite-utils query trv.sqlite "select rank, player, points, why from trv_tournament_standings" --table
     """
+    _log(session).verify(name)  # standings only from an unbroken log
     rows = _project(session, name)
     if as_json:
         echo_json(rows)

@@ -68,6 +68,15 @@ class TournamentMovedOn(StoreError):
         super().__init__(f"tournament {name!r} moved on since this command loaded it; run the command again")
 
 
+class TournamentChainBroken(ChainBroken):
+    """A stored tournament event whose hash does not follow from its predecessor."""
+
+    def __init__(self, name: str, number: int, expected: str, found: str):
+        super().__init__(name, number, expected, found)
+        self.args = (f"tournament {name!r}: hash chain broken at event {number}: "
+                     f"expected {expected[:16]}..., stored {found[:16]}...",)
+
+
 class Tournament(Aggregate):
     """A tournament: its name, head hash, event count and folded state."""
 
@@ -182,7 +191,7 @@ class TournamentLog:
         for r in self.records(name):
             expected = chain(head, r.payload)
             if r.hash != expected:
-                raise ChainBroken(f"tournament {name}", r.number, expected, r.hash)
+                raise TournamentChainBroken(name, r.number, expected, r.hash)
             head = r.hash
         return head
 

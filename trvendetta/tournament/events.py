@@ -41,12 +41,14 @@ class TournamentCreated(TournamentEvent, tag="tournament-created"):
 
 class PlayerRegistered(TournamentEvent, tag="player-registered"):
     """A player entered; ``from_round`` is the first round they can be paired
-    in (1, or a later round for a late entry).  ``key`` is the player's public
-    key where seats are bound to keys (fair play, issue 11); "" when not."""
+    in (1, or a later round for a late entry).  ``key`` is the player's
+    Ed25519 public key (hex) when their seats are bound to it
+    (docs/fair-play.md), "" when not: a result of theirs then counts only
+    from a record they signed."""
 
     player: Name
     from_round: Round
-    key: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""  # Ed25519 public key, hex
+    key: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
 class PlayerDropped(TournamentEvent, tag="player-dropped"):
