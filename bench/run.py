@@ -291,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the ruleset to measure (default vendetta: docs/performance.md's targets are set for it)")
     ap.add_argument("--mixed-crews", default=",".join(MIXED_CREWS),
                     help="the crews of the mixed-crew sim, comma-separated (skipped if the ruleset refuses them)")
+    ap.add_argument("--no-store-figures", action="store_true",
+                    help="skip the store's figures on SQLite and PostgreSQL (bench/store.py, issue 16)")
     args = ap.parse_args(argv)
     rs = rulesets.get(args.ruleset)
     mixed = tuple(c.strip() for c in args.mixed_crews.split(",") if c.strip())
@@ -380,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2, default=str) + "\n")
     print(f"wrote {out}", file=sys.stderr)
+    if not args.no_store_figures:  # show/append/verify/sim --store/bytes, SQLite beside PostgreSQL
+        from . import store as store_figures
+
+        store_figures.main(["--quick"] if args.quick else [])
     return 0
 
 

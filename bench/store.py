@@ -1,0 +1,262 @@
+"""The store's figures (issue 16), on SQLite and PostgreSQL side by side.
+
+``python -m trvendetta.bench.store [--postgres URL] [--quick]``; the URL defaults
+to ``$TRV_TEST_POSTGRES`` (without one, only SQLite is measured).  Every
+figure is the median of repeated runs in this invocation, printed with its
+min and max; ratios are of medians measured in the same run:
+
+- show: wall time of ``trv --store S --game G show`` (a subprocess, warm
+  bytecode cache) against ``python -c "import click, msgspec, eventsourcing"``,
+  the two alternating; the game is the longest greedy 4-player game of 30;
+- append: turns per second, one command per transaction (``ruleset.apply``,
+  then ``GameStore.append(..., steps=[(action, events)], state=...)`` as
+  ``trv turn`` does), against a bare eventsourcing application saving the
+  same events (one aggregate event per engine event carrying its JSON, one
+  ``save()`` per turn) on the same backend;
+- verify: events per second of ``replays.verify_game`` on that game, and its
+  time against the engine's own re-execution of the same actions (no store,
+  no walker) as a ratio;
+- sim: whole random 4-player games per second with and without storing each
+  game (``trv sim`` and ``trv sim --store``), and the process's peak memory
+  (maximum resident set) after every 100 stored games;
+- bytes: file size per event of the SQLite store after a checkpoint.
+
+Writes ``bench/results/store.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from trvendetta import rulesets
+from trvendetta.bots import new_position, simulate
+
+from .run import ROOT, _tally_class, longest_greedy_game, median_time
+
+
+def spread(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": values}
+
+
+def _wall(cmd: list[str], env: dict) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    return time.perf_counter() - t
+
+
+def bench_show(where: str, game: str, repeats: int, pycache: Path) -> dict:
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TRV_STORE", "TRV_DB")}
+    env = dict(base, NO_COLOR="1", PYTHONPYCACHEPREFIX=str(pycache))
+    show = [sys.executable, "-m", "trvendetta.cli.main", "--store", where, "--game", game, "show"]
+    floor = [sys.executable, "-c", "import click, msgspec, eventsourcing"]
+    _wall(show, env), _wall(floor, env)
+    shows, floors = [], []
+    for _ in range(repeats):
+        shows.append(_wall(show, env))
+        floors.append(_wall(floor, env))
+    return {"ratio": statistics.median(shows) / statistics.median(floors), "show_s": spread(shows),
+            "floor_s": spread(floors)}
+
+
+def _append_once(GameStore, where: str, rs, seed: int, actions: list) -> tuple[float, int]:
+    game = f"bench-{seed}-{uuid.uuid4().hex[:6]}"
+    with GameStore(where) as store:
+        state, first = rs.new_game(new_position(rs, 4, seed))
+        version = store.create_game(game, rs.name, first).version
+        t = time.perf_counter()
+        for action in actions:
+            state, new = rs.apply(state, action)
+            version = store.append(game, version, steps=[(action, new)], state=state).version
+        return len(actions) / (time.perf_counter() - t), version
+
+
+def _bare_once(env: dict, rs, seed: int, actions: list) -> float:
+    """The same events saved by a bare eventsourcing app: one aggregate event per
+    engine event (its JSON), one save() per turn."""
+    from eventsourcing.application import Application
+
+    Tally = _tally_class()
+    app = Application(env=env)
+    try:
+        state, first = rs.new_game(new_position(rs, 4, seed))
+        agg = Tally()
+        app.save(agg)
+        turns = []
+        for action in actions:
+            state, new = rs.apply(state, action)
+            turns.append([rs.encode(e).decode() for e in new])
+        t = time.perf_counter()
+        for payloads in turns:
+            for payload in payloads:
+                agg.bump(payload)
+            app.save(agg)
+        return len(turns) / (time.perf_counter() - t)
+    finally:
+        app.close()
+
+
+def bench_append(GameStore, where_of, bare_env_of, rs, seed: int, actions: list, repeats: int) -> dict:
+    trv, bare = [], []
+    for r in range(repeats):
+        rate, _ = _append_once(GameStore, where_of(f"append{r}"), rs, seed, actions)
+        trv.append(rate)
+        bare.append(_bare_once(bare_env_of(f"bare{r}"), rs, seed, actions))
+    return {"ratio": statistics.median(trv) / statistics.median(bare), "turns_per_s": spread(trv),
+            "bare_turns_per_s": spread(bare), "turns": len(actions)}
+
+
+def bench_verify(GameStore, where: str, game: str, rs, seed: int, actions: list, repeats: int) -> dict:
+    from trvendetta import replays
+
+    def engine() -> None:
+        state, _ = rs.new_game(new_position(rs, 4, seed))
+        for action in actions:
+            state, _ = rs.apply(state, action)
+
+    with GameStore(where) as store:
+        events = replays.verify_game(store, game).events
+        _, verify = median_time(lambda: replays.verify_game(store, game), repeats)
+    _, alone = median_time(engine, repeats)
+    v, e = statistics.median(verify), statistics.median(alone)
+    return {"events": events, "events_per_s": spread([events / t for t in verify]), "verify_s": spread(verify),
+            "engine_s": spread(alone), "ratio_to_engine": v / e}
+
+
+def bench_sim(GameStore, where: str, games: int, repeats: int) -> dict:
+    from trvendetta.cli.sim import _Recording
+
+    rs = rulesets.get("vendetta")
+    plain, stored, peaks = [], [], []
+    with GameStore(where) as store:
+        for r in range(repeats):
+            seeds = range(r * games, (r + 1) * games)
+            t = time.perf_counter()
+            for seed in seeds:
+                simulate(rs, 4, seed, ["random"])
+            plain.append(games / (time.perf_counter() - t))
+            t = time.perf_counter()
+            for n, seed in enumerate(seeds, 1):
+                rec = _Recording(rs)
+                events: list = []
+                simulate(rec, 4, seed, ("random",) * 4, events_out=events)
+                setup = events[: len(events) - sum(len(e) for _, e in rec.steps)]
+                store.create_game(f"sim-{r}-{seed}", rs.name, setup, steps=rec.steps, state=rec.state)
+                if n % 100 == 0:
+                    peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            stored.append(games / (time.perf_counter() - t))
+    return {"ratio": statistics.median(stored) / statistics.median(plain), "sim_games_per_s": spread(plain),
+            "sim_store_games_per_s": spread(stored), "peak_rss_kb_every_100_games": peaks}
+
+
+def bytes_per_event(path: Path, events: int) -> float:
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return path.stat().st_size / events
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.store", description=__doc__.splitlines()[0])
+    ap.add_argument("--postgres", default=os.environ.get("TRV_TEST_POSTGRES", ""),
+                    help="a postgresql:// URL (default $TRV_TEST_POSTGRES); a fresh schema is used and dropped")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "store.json"))
+    args = ap.parse_args(argv)
+    from trvendetta.store import GameStore, location
+
+    reps = 3 if args.quick else 7
+    rs = rulesets.get("vendetta")
+    print("finding a long game ...", file=sys.stderr)
+    seed, events, actions = longest_greedy_game(rs, range(8 if args.quick else 30))
+    tmp = Path(tempfile.mkdtemp(prefix="trv-bench-store-"))
+    schema = "bench_" + uuid.uuid4().hex[:10]
+    backends = {"sqlite": None}
+    if args.postgres:
+        sep = "&" if "?" in args.postgres else "?"
+        backends["postgresql"] = f"{args.postgres}{sep}schema={schema}"
+    results: dict = {"game": {"seed": seed, "events": len(events), "turns": len(actions)}}
+    try:
+        for name, url in backends.items():
+            def where_of(label: str, url=url) -> str:
+                return str(tmp / f"{label}.sqlite") if url is None else url
+
+            def bare_env_of(label: str, url=url) -> dict:
+                if url is None:
+                    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp / f"{label}.sqlite")}
+                import psycopg
+
+                env = location.postgres_env(url)
+                env["POSTGRES_SCHEMA"] = f"{schema}_{label}"
+                with psycopg.connect(args.postgres, autocommit=True) as conn:
+                    conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{env["POSTGRES_SCHEMA"]}"')
+                return {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_POOL_SIZE": "1", **env}
+
+            r: dict = {}
+            print(f"[{name}] append ({len(actions)} turns) ...", file=sys.stderr)
+            r["append"] = bench_append(GameStore, where_of, bare_env_of, rs, seed, actions, 3 if args.quick else 5)
+            where = where_of("game")
+            _, version = _append_once(GameStore, where, rs, seed, actions)
+            with GameStore(where) as store:
+                game = next(g.id for g in store.list_games())
+            print(f"[{name}] show ...", file=sys.stderr)
+            r["show"] = bench_show(where, game, reps, tmp / "pycache")
+            print(f"[{name}] verify ...", file=sys.stderr)
+            r["verify"] = bench_verify(GameStore, where, game, rs, seed, actions, reps if args.quick else 15)
+            print(f"[{name}] sim ...", file=sys.stderr)
+            r["sim"] = bench_sim(GameStore, where_of("sim"), 100 if args.quick else 300, 2 if args.quick else 3)
+            if url is None:
+                r["bytes_per_event"] = bytes_per_event(Path(where), version)
+            results[name] = r
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if args.postgres:
+            import psycopg
+
+            with psycopg.connect(args.postgres, autocommit=True) as conn:
+                for (s,) in conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE %s",
+                                         [schema + "%"]).fetchall():
+                    conn.execute(f'DROP SCHEMA "{s}" CASCADE')
+
+    def fmt(d: dict, scale: float = 1.0, unit: str = "") -> str:
+        return f"{d['median'] * scale:,.1f}{unit} ({d['min'] * scale:,.1f}-{d['max'] * scale:,.1f})"
+
+    g = results["game"]
+    print(f"game: seed {g['seed']}, {g['events']} events, {g['turns']} turns")
+    for name in backends:
+        r = results[name]
+        print(f"--- {name}")
+        print(f"show     {r['show']['ratio']:.2f}x the import floor: show {fmt(r['show']['show_s'], 1000, ' ms')}, "
+              f"floor {fmt(r['show']['floor_s'], 1000, ' ms')}  (target <= 1.3x)")
+        a = r["append"]
+        print(f"append   {a['ratio']:.2f}x the bare save: {fmt(a['turns_per_s'])} turns/s vs "
+              f"{fmt(a['bare_turns_per_s'])}  (target >= 1.0x)")
+        v = r["verify"]
+        print(f"verify   {fmt(v['events_per_s'])} events/s; {v['ratio_to_engine']:.2f}x the engine's re-execution "
+              f"({fmt(v['verify_s'], 1000, ' ms')} vs {fmt(v['engine_s'], 1000, ' ms')})")
+        s = r["sim"]
+        print(f"sim      --store {s['ratio']:.2f}x: {fmt(s['sim_store_games_per_s'])} vs {fmt(s['sim_games_per_s'])} "
+              f"games/s (target >= 0.5x); peak RSS every 100 games (kB): {s['peak_rss_kb_every_100_games']}")
+        if "bytes_per_event" in r:
+            print(f"bytes    {r['bytes_per_event']:.0f} per event on disk (target <= 200)")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "nproc": os.cpu_count(),
+                               "load": os.getloadavg(), **results}, indent=1, default=str) + "\n")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
