@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from trvendetta import replays
 from trvendetta.bots.seats import BotMove, bot_moves
 from trvendetta.core.errors import RuleViolation, TrvError
-from trvendetta.store import GameStore, Loaded
+from trvendetta.store import GameExists, GameStore, Loaded
 
 from .decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line
 
@@ -61,22 +61,24 @@ class GameService:
 
     # ------------------------------------------------------------ reading
     def load(self, game: str, at: int | None = None) -> Loaded:
-        """The game (after event ``at``); looking at the latest makes it current."""
-        loaded = self.store.load(game, at=at)
-        if at is None:
-            self.store.touch(loaded.game)
-        return loaded
+        """The game (after event ``at``).  Looking writes nothing (so a read
+        never waits on, or fails for, another process's write lock): a
+        command that plays makes the game current by its own save."""
+        return self.store.load(game, at=at)
 
     def events(self, game: str, upto: int | None = None, since: int = 0) -> list[Any]:
         """The game's stored records ``since < number <= upto``, decoded (retractions included)."""
         return self.store.events(game, upto=upto, since=since)
 
-    def next_id(self, ruleset: str) -> str:
-        """The default id of a new game: ``RULESET-N``, the first N not taken."""
-        n = len(self.store.list_games()) + 1
+    def next_id(self, ruleset: str, after: int = 0) -> str:
+        """The default id of a new game: ``RULESET-N``, the first N not taken (past ``after``)."""
+        n = max(len(self.store.list_games()), after) + 1
         while self.store.exists(f"{ruleset}-{n}"):
             n += 1
         return f"{ruleset}-{n}"
+
+    #: how many default names ``new_game`` tries when other processes take them first
+    DEFAULT_NAME_TRIES = 100
 
     # ----------------------------------------------------------- commands
     def new_game(self, ruleset: Any, position: Any, name: str | None = None, *,
@@ -86,10 +88,22 @@ class GameService:
         ``rng``: an exchange game's set-up chance, from the players' reveals."""
         state, events = ruleset.new_game(position, rng)
         _, moves = bot_moves(ruleset, state, bots or {}, len(events))
-        game = name or self.next_id(ruleset.name)
-        loaded = self.store.create_game(game, ruleset.name, events, steps=[(m.action, m.events) for m in moves],
-                                        bots=bots or {}, charter=charter)
-        return Played(ruleset, len(events) + 1, [], moves, loaded)
+        steps = [(m.action, m.events) for m in moves]
+        if name:
+            loaded = self.store.create_game(name, ruleset.name, events, steps=steps, bots=bots or {}, charter=charter)
+            return Played(ruleset, len(events) + 1, [], moves, loaded)
+        # no name given: when another process takes the default name between the look and
+        # the save, take the next one (a name nobody gave never collides)
+        game = self.next_id(ruleset.name)
+        for _ in range(self.DEFAULT_NAME_TRIES):
+            try:
+                loaded = self.store.create_game(game, ruleset.name, events, steps=steps, bots=bots or {},
+                                                charter=charter)
+                return Played(ruleset, len(events) + 1, [], moves, loaded)
+            except GameExists:
+                game = self.next_id(ruleset.name, int(game.rsplit("-", 1)[1]))
+        raise TrvError(f"{self.DEFAULT_NAME_TRIES} default game names were taken while creating this one; "
+                       "give one with --name")
 
     def play(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
              player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,

@@ -104,7 +104,6 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
     records = store.events(game_id)
     ruleset = store.ruleset_of(game_id)
     dead = store.retracted(game_id)
-    store.touch(game_id)
     if not show_all:
         records = [r for r in records if r.number not in dead and r.kind != RETRACTION_KIND]
     from trvendetta.store import STORE_KINDS, describe_store_record

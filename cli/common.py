@@ -85,7 +85,8 @@ class Session:
         return os.path.isdir(os.path.dirname(os.path.abspath(where.target)))  # else opening names the problem
 
     def game_id(self) -> str:
-        """--game, else $TRV_GAME, else the most recently created or used game."""
+        """--game, else $TRV_GAME, else the game most recently created or played
+        (looking at a game writes nothing, so it does not make it current)."""
         if self.game_option:
             return self.game_option
         latest = self.store().latest_game()
@@ -106,16 +107,13 @@ class Session:
                     name = self.game_option or reader.latest()
                     loaded = reader.load(name) if name else None
                     if loaded is not None:
-                        reader.touch(loaded.game)
-                        return loaded
+                        return loaded  # a read writes nothing (no "last used" stamp): never "database is locked"
         return self.load()
 
     def load(self, at: int | None = None) -> Loaded:
-        """The game (at event ``at``); looking at the latest makes it the current game."""
-        game = self.store().load(self.game_id(), at=at)
-        if at is None:
-            self.store().touch(game.game)
-        return game
+        """The game (at event ``at``).  Nothing is written: a command that
+        plays makes the game current by its own save (the index row's stamp)."""
+        return self.store().load(self.game_id(), at=at)
 
 
 pass_session = click.make_pass_decorator(Session)

@@ -9,7 +9,7 @@ import click
 import msgspec
 
 from trvendetta import rulesets
-from trvendetta.core.errors import PositionError
+from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 

@@ -92,7 +92,7 @@ def _accept_db_after(command: click.Command) -> None:
     "game",
     envvar="TRV_GAME",
     metavar="ID",
-    help="The game to act on [env TRV_GAME; default: the most recently created or used].",
+    help="The game to act on [env TRV_GAME; default: the most recently created or played].",
 )
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None) -> None:

@@ -87,7 +87,7 @@ class QuickReader:
         if str(path) == ":memory:" or not file.is_file():
             return None
         try:
-            db = SQLiteConnection(file.resolve().as_uri() + "?mode=rw", uri=True, timeout=lock_timeout)
+            db = SQLiteConnection(file.resolve().as_uri() + "?mode=ro", uri=True, timeout=lock_timeout)  # reads never write
         except sqlite3.Error:
             return None
         try:
@@ -112,9 +112,6 @@ class QuickReader:
     def latest(self) -> str | None:
         row = self.db.conn.execute(LATEST).fetchone()
         return row[0] if row else None
-
-    def touch(self, game: str) -> None:
-        self.index.touch(game)
 
     def load(self, game: str) -> Loaded | None:
         """The game after its last event, or None (then ask GameStore)."""

@@ -231,6 +231,8 @@ class Walker:
                     action = self.ruleset.decode_action(action_bytes)
                 except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                     raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
+                except RecursionError:
+                    raise Tampered(number, "the recorded action is nested too deeply") from None
         if self.draws is not None and number > 1 and self._draw_record(record, number, action):
             return
         # re-executing, an action is re-run before its first event is decoded:
@@ -340,6 +342,8 @@ class Walker:
             event = self.ruleset.decode_event(record.payload)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise Tampered(number, f"not a {self.ruleset.name} event: {exc}") from None
+        except RecursionError:
+            raise Tampered(number, f"not a {self.ruleset.name} event: nested too deeply") from None
         return self.ruleset.event_kind(event), event
 
     def _in_words(self, event: Any, recorded: bytes, rules_event: Any) -> str:

@@ -26,7 +26,7 @@ def test_new_prints_the_id_and_the_game_becomes_current(trv):
     assert new_toy(trv).stdout.splitlines()[0] == "toy-2"
     assert trv.json("show")["game"] == "toy-2"
     assert trv.json("show", "--game", "toy-1")["game"] == "toy-1"
-    assert trv.json("show")["game"] == "toy-1"  # used last
+    assert trv.json("show")["game"] == "toy-2"  # looking writes nothing: current is the last created or played
     assert trv("show", "--json", env={"TRV_GAME": "toy-2"}).stdout.count('"game": "toy-2"') == 1
 
 
