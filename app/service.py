@@ -216,9 +216,11 @@ class GameService:
         self.store.touch(game)
         return gf, game, events, head
 
-    def export(self, game: str, since: int | None = None) -> str:
-        """The game record (``since`` None) or the turn packet after event ``since``."""
-        return replays.export(self.store, game, since=since)
+    def export(self, game: str, since: int | None = None, *, created: bool = False) -> str:
+        """The game record (``since`` None) or the turn packet after event
+        ``since``; byte for byte the same from every store unless ``created``
+        adds the store's creation time."""
+        return replays.export(self.store, game, since=since, created=created)
 
 
 def sign_runs(store: GameStore, loaded: Loaded, keyring: Any, steps: list[tuple[Any, ...]],

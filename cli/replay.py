@@ -76,9 +76,13 @@ def read_untrusted(path: str) -> bytes:
 @click.option("--mail", is_flag=True,
               help="Write an armoured block of 76-character lines that survives mail (trv import reads it "
                    "pasted anywhere in a mail body, quoted or not).")
+@click.option("--created", "with_created", is_flag=True,
+              help="Add the Created tag (when this store created the game); without it the same game exports "
+                   "byte for byte alike from every store.")
 @game_option
 @pass_session
-def export(session: Session, game: str | None, output: str | None, since: int | None, mail: bool) -> None:
+def export(session: Session, game: str | None, output: str | None, since: int | None, mail: bool,
+           with_created: bool) -> None:
     """Write the game record (or, with --since, a turn packet) as UTF-8 text.
 
     The record has a header (ruleset, rules version, players, seed, created,
@@ -91,7 +95,7 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
       trv export --since 27 -o turn.trv      # mail it; the other side runs trv import turn.trv
     """
     name = _game_arg(session, game)
-    text = service(session).export(name, since=since)
+    text = service(session).export(name, since=since, created=with_created)
     if mail:
         from trvendetta.replays.mail import armor
 
@@ -442,7 +446,7 @@ def _claimed_version(data: bytes, events: int) -> int:
         v = msgspec.json.decode(data, type=_V).version
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return events  # compare_claim names what is wrong with it
-    if v is None or not 0 <= v <= events:
+    if v is None or not 1 <= v <= events:  # there is no board before event 1
         return events
     return v
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from trvendetta.store.records import decode_bots, encode_bots
 from trvendetta.store import (GENESIS, RETRACTION_KIND, STORE_KINDS, DamagedStore, GameStore, RawRecord, Retraction,
                          StoredEvent, chain, encode_retraction, genesis)
 from trvendetta import rulesets
@@ -116,9 +117,11 @@ def without_cyclic_gc(fn: Any) -> Any:
 
 # -------------------------------------------------------------------- export
 @without_cyclic_gc
-def export(store: GameStore, game: str, since: int | None = None) -> str:
+def export(store: GameStore, game: str, since: int | None = None, *, created: bool = False) -> str:
     """The game record of ``game`` (``since`` None), or the turn packet of the
-    records after event ``since``."""
+    records after event ``since``.  Deterministic: the same game exports to
+    the same bytes from every store, unless ``created`` asks for the store's
+    own creation time (the ``Created`` tag)."""
     records = store.events(game)
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
@@ -136,7 +139,8 @@ def export(store: GameStore, game: str, since: int | None = None) -> str:
         head=head,
         players=players_text(ruleset, walker.state),
         seed=str(_seed(ruleset, walker.state)),
-        created=meta.created.isoformat(timespec="seconds"),
+        bots=encode_bots(meta.bots),
+        created=meta.created.isoformat(timespec="seconds") if created else "",
         parent=meta.parent,
         parent_at=meta.parent_at,
         charter=meta.charter,
@@ -210,6 +214,26 @@ def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> Non
                                ("Result", h.result, result_text(rs, state))):
         if said != derived:
             raise fmt.FileError(f"the header's {tag} says {said!r} but the events say {derived!r}")
+    first = getattr(walker, "_first_event", None)
+    recorded = getattr(first, "rules_version", None)
+    if recorded is not None and str(recorded) != h.rules_version:
+        raise fmt.FileError(f"the header's RulesVersion says {h.rules_version!r} but event 1 says {str(recorded)!r}")
+    seats = {seat.name for seat in rs.seats(state)} if gf.records else set()
+    from trvendetta.bots import bot_names
+
+    for seat, bot in decode_bots(h.bots).items():
+        if seat not in seats or bot not in bot_names():
+            raise fmt.FileError(f"the header's Bots names {seat!r} ({bot!r}); the seats are {', '.join(sorted(seats))} "
+                                f"and the bots {', '.join(bot_names())}")
+    if not h.parent and h.parent_at:
+        raise fmt.FileError(f"the header's ParentAt is {h.parent_at} but it names no Parent")
+    if h.parent:
+        problem = name_problem(h.parent)
+        if problem is not None:
+            raise fmt.FileError(f"the header's Parent: {problem}")
+        if not any(g.last == h.parent_at for g in walker.groups):
+            raise fmt.FileError(f"the header's ParentAt {h.parent_at} is not the end of an action of this game; "
+                                "a fork shares whole actions")
 
 
 # -------------------------------------------------------------------- import
@@ -226,8 +250,12 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     h = gf.header
     records = [RawRecord(_kind_of(r, verified.walker), 1, r.payload, r.action, r.sig) for r in gf.records]
     parent_head = gf.records[h.parent_at - 1].hash if h.parent and 1 <= h.parent_at <= len(gf.records) else ""
+    if parent_head and store.exists(h.parent) and store.version(h.parent) >= h.parent_at \
+            and store.events_head(h.parent, h.parent_at) != parent_head:
+        raise TrvError(f"the record says it forks {h.parent!r} after event {h.parent_at}, but this store's "
+                       f"{h.parent!r} has another event {h.parent_at}: the Parent tags are not this game's")
     loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
-                               parent_head=parent_head, charter=h.charter, domain=h.domain)
+                               parent_head=parent_head, charter=h.charter, domain=h.domain, bots=decode_bots(h.bots))
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head

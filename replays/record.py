@@ -28,6 +28,7 @@ from typing import Annotated, Any
 import msgspec
 
 from trvendetta.store import StoredEvent, decode_charter, genesis
+from trvendetta.store.records import decode_bots, encode_bots
 from trvendetta.core.errors import TrvError
 
 FORMAT_VERSION = 1
@@ -57,6 +58,10 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="pa
     head: Hash  # its hash
     players: Text = ""
     seed: Text = ""
+    #: the seats bots play, canonical JSON ``{"seat":"bot kind"}`` (an import keeps them)
+    bots: Text = ""
+    #: when the exporting store created the game: written only on request (``trv export --created``),
+    #: so the same game exports byte for byte alike from every store
     created: Text = ""
     parent: Annotated[str, msgspec.Meta(max_length=200)] = ""
     parent_at: Count = 0
@@ -93,7 +98,7 @@ def write(kind: str, header: Header, moves: str, records: list[StoredEvent]) -> 
     data = msgspec.to_builtins(header)
     defaults = msgspec.to_builtins(Header(game="x", ruleset="x", rules_version="x", game_id="0" * 64,
                                           events=0, head="0" * 64))
-    for key in ("Game", "GameId", "Ruleset", "RulesVersion", "Players", "Seed", "Created", "Parent", "ParentAt",
+    for key in ("Game", "GameId", "Ruleset", "RulesVersion", "Players", "Seed", "Bots", "Created", "Parent", "ParentAt",
                 "Charter", "Domain", "Since", "SinceHash", "Events", "Head", "Result"):
         value = data[key]
         required = key in ("Game", "GameId", "Ruleset", "RulesVersion", "Events", "Head")
@@ -167,6 +172,12 @@ def read(data: bytes, source: str = "file") -> GameFile:
         decode_charter(header.charter)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise FileError(f"{source}: header: the Charter is not a list of seats and keys: {exc}") from None
+    try:
+        bots = decode_bots(header.bots)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FileError(f"{source}: header: Bots is not a JSON object of seats and bots: {exc}") from None
+    if header.bots and header.bots != encode_bots(bots):
+        raise FileError(f"{source}: header: Bots is not canonical (seats sorted, no spaces): {header.bots!r}")
     moves = "\n".join(head_lines[i + 1 :]).strip("\n")
     records = _events(data[mark + len(EVENTS_MARK) + 2 :], header, kind, Tampered)
     return GameFile(kind, header, moves, tuple(records))

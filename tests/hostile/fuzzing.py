@@ -240,9 +240,10 @@ def position_texts() -> st.SearchStrategy[str]:
             where = draw(st.sampled_from(["top", "player", "script"]))
             if where == "top":
                 base[draw(st.sampled_from(FIELDS))] = draw(toml_values())
-            elif where == "player":
+            elif where == "player" and isinstance(base.get("players"), list) and len(base["players"]) == 2 \
+                    and all(isinstance(p, dict) for p in base["players"]):
                 base["players"][draw(st.integers(0, 1))][draw(st.sampled_from(PLAYER_FIELDS))] = draw(toml_values())
-            else:
+            elif where == "script":
                 die = draw(st.sampled_from(["movement", "slam", "road", "stunt", "yellow", "red", "damage"]))
                 n = draw(st.sampled_from([1, 3, 1001, 20000]))
                 base["script"] = {die: [draw(st.sampled_from([6, 1, "TOP", "x", 99]))] * n}
