@@ -1,5 +1,6 @@
 """The wall clock is metadata only (freezegun): it shows in `trv games` and a
-record's Created tag, and never changes an event, a hash or a verification."""
+record's Created tag (`trv export --created`), and never changes an event, a
+hash or a verification."""
 
 import json
 
@@ -22,8 +23,10 @@ def play(db, when):
         assert "blue-medium moves F from e0 to e1" in result.stdout  # the turn was played and stored
         shown = runner.invoke(cli, ["--db", str(db), "show", "--json"])
         games = runner.invoke(cli, ["--db", str(db), "games"])
-        record = runner.invoke(cli, ["--db", str(db), "export"])
+        record = runner.invoke(cli, ["--db", str(db), "export", "--created"])
+        plain = runner.invoke(cli, ["--db", str(db), "export"])
     assert shown.exit_code == 0 and games.exit_code == 0 and record.exit_code == 0, record.output
+    assert plain.stdout == "\n".join(line for line in record.stdout.split("\n") if not line.startswith("[Created"))
     return json.loads(shown.stdout), games.stdout, record.stdout
 
 
