@@ -8,6 +8,7 @@ import eventsourcing.application  # noqa: F401  imported before any freeze: its 
 from click.testing import CliRunner
 from freezegun import freeze_time
 
+import trvendetta.store.store  # noqa: F401  eventsourcing imported before any clock is frozen: alone, too
 from trvendetta.cli.main import cli
 
 NEW = ["new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "g1"]
