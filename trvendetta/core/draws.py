@@ -16,7 +16,7 @@ is pure; secrets are drawn and kept by the shell.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .rng import Rng
 
@@ -52,4 +52,41 @@ def follows(value: bytes, previous: bytes) -> bool:
 def draw_rng(draw: int, reveals: Sequence[bytes]) -> Rng:
     """The RNG of draw ``draw``: every player's reveal for it, in seat order."""
     digest = hashlib.sha256(b"trvendetta draw 1\n%d\n" % draw + b"".join(reveals)).digest()
+    return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
+
+
+# ------------------------------------------------------------------ host mode
+#: the length in bytes of a host's secret seed, its salt and a player's contribution
+HOST_BYTES = 32
+
+
+def _exact(name: str, value: bytes) -> bytes:
+    if len(value) != HOST_BYTES:
+        raise ValueError(f"{name} must be {HOST_BYTES} bytes, not {len(value)}")
+    return value
+
+
+def host_commitment(seed: bytes, salt: bytes) -> bytes:
+    """A host game's commitment to its secret seed: ``SHA-256(seed || salt)``
+    (docs/fair-play.md, host mode).  It is published before any player
+    contributes, so the host cannot choose the seed after seeing theirs; the
+    salt keeps a guessed seed from being confirmed against it."""
+    return hashlib.sha256(_exact("the seed", seed) + _exact("the salt", salt)).digest()
+
+
+def host_game_seed(seed: bytes, contributions: Mapping[str, bytes]) -> bytes:
+    """The seed the game's dice follow: the host's secret seed and every
+    seat's contribution (seats sorted, each exactly 32 bytes).  Nobody controls
+    it: the host committed first, each player contributed without knowing the
+    host's seed, and any one change gives another seed."""
+    if not contributions:
+        raise ValueError("a host game needs every seat's contribution; there are none")
+    parts = [_exact(f"{seat}'s contribution", contributions[seat]) for seat in sorted(contributions)]
+    return hashlib.sha256(b"trvendetta host seed 1\n" + _exact("the seed", seed) + b"".join(parts)).digest()
+
+
+def host_rng(game_seed: bytes, draw: int) -> Rng:
+    """The RNG of draw ``draw`` of a host game (draw 1 is the set-up), numbered
+    as an exchange game's draws are, so the same intents open them."""
+    digest = hashlib.sha256(b"trvendetta host draw 1\n%d\n" % draw + _exact("the game seed", game_seed)).digest()
     return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
