@@ -250,12 +250,18 @@ def intent_record(loaded: Any, walker: Any, keyring: Keyring, seat: str, action:
     from trvendetta.store import INTENT_KIND, Intent, RawRecord, decode_charter, encode_draw
 
     charter = decode_charter(loaded.charter)
-    secret = secret_of(charter.commits[seat])
-    if secret is None:
-        raise TrvError(f"{seat}'s secret for this game is not in {home() / 'secrets'}: only {seat} can draw "
-                       "for that seat")
     draw = walker.draws.next_draw
-    payload = encode_draw(Intent(seat, draw, reveal(secret, draw, CHAIN_LENGTH).hex()))
+    if charter.dice == "host":  # the host's seed decides the roll: the player adds nothing
+        from trvendetta.replays.host import NO_REVEAL
+
+        value = NO_REVEAL
+    else:
+        secret = secret_of(charter.commits[seat])
+        if secret is None:
+            raise TrvError(f"{seat}'s secret for this game is not in {home() / 'secrets'}: only {seat} can draw "
+                           "for that seat")
+        value = reveal(secret, draw, CHAIN_LENGTH).hex()
+    payload = encode_draw(Intent(seat, draw, value))
     game_id = walker.signatures.game_id
 
     def sign(number: int, previous: str, body: bytes) -> bytes:
@@ -343,6 +349,8 @@ class ExchangeTurn:
         action, seat = self.intent
         order = self.walker.draws.order
         nxt = order[(order.index(seat) + 1) % len(order)]
+        if '"dice":"host"' in self.loaded.charter:
+            nxt = "the host"
         what = self.loaded.ruleset.describe_action(action)
         return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"
                 f"waiting for {nxt}'s dice: send the packet: trv export --since {before} --mail -o "

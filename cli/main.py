@@ -30,6 +30,7 @@ COMMANDS = {
     "id": "trvendetta.cli.identity:id_",
     "invite": "trvendetta.cli.exchange:invite",
     "join": "trvendetta.cli.exchange:join",
+    "host": "trvendetta.cli.host:host",
     "store": "trvendetta.cli.store:store",
     "tournament": "trvendetta.cli.tournament:tournament",
 }

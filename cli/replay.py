@@ -150,10 +150,16 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
     if gf.kind == "packet":
         print_records(store, game, before)
-    if '"exchange"' in store.header(game).charter:
-        from .exchange import answer_draws
+    charter = store.header(game).charter
+    if '"exchange"' in charter or '"dice":"host"' in charter:
+        if '"dice":"host"' in charter:
+            from .host import answer_host
 
-        before, added = answer_draws(store, game, None)
+            before, added = answer_host(store, game)
+        else:
+            from .exchange import answer_draws
+
+            before, added = answer_draws(store, game, None)
         if added:
             number = before
             for numbered, line in added:
@@ -433,6 +439,14 @@ def signature_summary(result: Any) -> str:
     unsigned = result.unsigned
     if unsigned:
         parts.append(f"unsigned seats: {', '.join(unsigned)} (no key: nothing shows who made their actions)")
+    host = getattr(result.walker.signatures, "host", "")
+    if host:
+        n = result.walker.signatures.checked.get("@host", 0)
+        parts.append(f"host {fingerprint(host)} ({n} signature{'s' if n != 1 else ''})")
+        if result.rolls_unchecked:
+            parts.append("the rolls are not yet checkable: the host has not revealed its seed (trv host reveal)")
+        else:
+            parts.append("every roll checked against the host's revealed seed")
     return "; ".join(parts)
 
 

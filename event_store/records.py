@@ -74,15 +74,20 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     """What the players agreed on before event 1 (docs/fair-play.md): the
     public key (64 hex digits, Ed25519) each bound seat signs with; in an
     exchange game (``dice="exchange"``) each seat's commitment (the top of
-    its hash chain of reveals) and its reveal for draw 1 (the set-up).
+    its hash chain of reveals) and its reveal for draw 1 (the set-up); in a
+    host game (``dice="host"``) the host's public key (``host``), its
+    commitment to its secret seed (``seed_commit``, SHA-256 of seed and salt)
+    and each seat's contribution to the game's seed (``setup``).
 
     A game with a charter starts its hash chain from :func:`genesis` instead
     of 64 zeros, so event 1's hash (the game's id) commits to all of it."""
 
     seats: dict[_Seat, _Hex64]
-    dice: Annotated[str, msgspec.Meta(pattern="^(exchange)?$")] = ""
+    dice: Annotated[str, msgspec.Meta(pattern="^(exchange|host)?$")] = ""
     commits: dict[_Seat, _Hex64] = {}
     setup: dict[_Seat, _Hex64] = {}
+    host: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
+    seed_commit: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
 _charter_dec = msgspec.json.Decoder(Charter)
@@ -94,7 +99,8 @@ def encode_charter(charter: "Charter | None") -> str:
         return ""
     return msgspec.json.encode(Charter(dict(sorted(charter.seats.items())), charter.dice,
                                        dict(sorted(charter.commits.items())),
-                                       dict(sorted(charter.setup.items())))).decode()
+                                       dict(sorted(charter.setup.items())),
+                                       charter.host, charter.seed_commit)).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":
@@ -127,6 +133,8 @@ class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_K
 #: an exchange game's records that are neither engine events nor retractions (docs/fair-play.md)
 INTENT_KIND = "trv-intent"
 REVEAL_KIND = "trv-reveal"
+#: a host game's reveal of its secret seed (docs/fair-play.md, host mode)
+HOST_REVEAL_KIND = "trv-host-reveal"
 
 
 class Intent(msgspec.Struct, frozen=True, tag_field="type", tag=INTENT_KIND, forbid_unknown_fields=True):
@@ -147,20 +155,29 @@ class Reveal(msgspec.Struct, frozen=True, tag_field="type", tag=REVEAL_KIND, for
     reveal: _Hex64
 
 
-_draw_dec = msgspec.json.Decoder(Intent | Reveal)
+class HostReveal(msgspec.Struct, frozen=True, tag_field="type", tag=HOST_REVEAL_KIND, forbid_unknown_fields=True):
+    """The host's secret seed and salt, published (signed by the host) at the
+    game's end or on ``trv host reveal``: SHA-256(seed || salt) must be the
+    charter's ``seed_commit``."""
+
+    seed: _Hex64
+    salt: _Hex64
+
+
+_draw_dec = msgspec.json.Decoder(Intent | Reveal | HostReveal)
 _draw_enc = msgspec.json.Encoder()
 
 
-def encode_draw(record: "Intent | Reveal") -> bytes:
+def encode_draw(record: "Intent | Reveal | HostReveal") -> bytes:
     return _draw_enc.encode(record)
 
 
-def decode_draw(payload: bytes) -> "Intent | Reveal":
+def decode_draw(payload: bytes) -> "Intent | Reveal | HostReveal":
     return _draw_dec.decode(payload)
 
 
 #: the kinds of record the store writes itself (not engine events)
-STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND})
+STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND})
 
 
 def describe_store_record(event: Any) -> str:
@@ -169,6 +186,8 @@ def describe_store_record(event: Any) -> str:
         return f"{event.seat} waits for the others' dice (draw {event.draw})"
     if isinstance(event, Reveal):
         return f"{event.seat} reveals dice for draw {event.draw}"
+    if isinstance(event, HostReveal):
+        return "the host reveals the game's secret seed: every roll can now be checked"
     return f"{event.player} takes back events {event.first}-{event.last}" + (" (agreed)" if event.agreed else "")
 
 
@@ -208,7 +227,7 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
     """
     if kind == RETRACTION_KIND:
         return decode_retraction(payload)
-    if kind in (INTENT_KIND, REVEAL_KIND):
+    if kind in (INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND):
         return decode_draw(payload)
     current = event_schema(ruleset)
     if schema == current:

@@ -53,6 +53,11 @@ class Verified:
         return {seat: check.checked.get(seat, 0) for seat in check.seats} if check else {}
 
     @property
+    def rolls_unchecked(self) -> bool:
+        """A host game whose host has not revealed its seed yet: the rolls cannot be re-executed."""
+        return getattr(self.walker.draws, "checkable", True) is False
+
+    @property
     def unsigned(self) -> list[str]:
         """The seats whose actions nothing ties to a player (not bound to a key)."""
         check = self.walker.signatures
@@ -60,9 +65,12 @@ class Verified:
         return [p for p in players if not check or p not in check.seats]
 
 
-def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), **kwargs: Any) -> Walker:
+def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), *,
+               records: Any = None, **kwargs: Any) -> Walker:
     """A walker over a game with this charter: its chain starts from the
-    charter's genesis, and its signatures are checked (docs/fair-play.md)."""
+    charter's genesis, and its signatures are checked (docs/fair-play.md).
+    In a host game, ``records`` (all of the game's, looked through first for
+    the host's reveal of its seed) let the walk re-execute every roll."""
     if not charter:
         return Walker(ruleset, visitors, head=GENESIS, **kwargs)
     from trvendetta.store import decode_charter
@@ -70,7 +78,13 @@ def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any 
     from .exchange import Draws
 
     parsed = decode_charter(charter)
-    draws = Draws(parsed) if parsed.dice == "exchange" else None
+    draws: Any = None
+    if parsed.dice == "exchange":
+        draws = Draws(parsed)
+    elif parsed.dice == "host":
+        from .host import HostDraws, revealed_seed
+
+        draws = HostDraws(parsed, revealed_seed(parsed, records) if records is not None else None)
     return Walker(ruleset, visitors, head=genesis(charter), signatures=SignatureCheck(parsed, domain),
                   draws=draws, **kwargs)
 
@@ -170,8 +184,10 @@ def verify_game(store: GameStore, game: str) -> Verified:
     missing_tail(store, game)
     snapshots = store.snapshots(game)
     states = SnapshotStates({s.number for s in snapshots})
-    walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True,
-                        rules_note=note).walk(store.events(game, decode=False))
+    host = '"dice":"host"' in meta.charter
+    walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True, rules_note=note,
+                        records=store.events(game, decode=False) if host else None,
+                        ).walk(store.events(game, decode=False))
     problems = store_damage(store, game, walker, snapshots, states)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
@@ -196,7 +212,7 @@ def verify_file(gf: fmt.GameFile) -> Verified:
     note = rules_note(ruleset, gf.header.rules_version)
     moves = MovesVisitor()
     walker = walker_for(ruleset, gf.header.charter, gf.header.domain, [moves], reexecute=True,
-                        rules_note=note).walk(gf.records)
+                        rules_note=note, records=gf.records).walk(gf.records)
     _check_summary(gf, walker, moves)
     return Verified(walker.number, walker.head, note, walker)
 
@@ -314,7 +330,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         theirs = theirs[now - since:]
     note = rules_note(ruleset, meta.rules_version)
     moves = MovesVisitor(since)
-    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note)
+    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note, records=[*mine, *theirs])
     try:
         for r in mine:
             walker.feed(r)

@@ -32,6 +32,8 @@ from .walker import Tampered
 
 #: the prefix of every signed message (a version, so the format can change)
 PREFIX = b"trvendetta signature 1\n"
+#: the name a host game's host signs under (``@`` is in no seat's name)
+HOST = "@host"
 
 
 def message(domain: str, number: int, previous: str, body: bytes) -> bytes:
@@ -119,6 +121,8 @@ class SignatureCheck:
         if isinstance(charter, str):
             charter = decode_charter(charter)
         self.seats: dict[str, str] = dict(charter.seats) if charter else {}
+        #: a host game's host key (docs/fair-play.md, host mode): it signs each draw it resolves
+        self.host = charter.host if charter else ""
         #: the domain spec (see :func:`fork_domain`) and the game id (event 1's hash, once seen)
         self.spec = domain
         self.game_id = ""
@@ -132,6 +136,8 @@ class SignatureCheck:
 
             self._keys = {seat: Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub))
                           for seat, pub in self.seats.items()}
+            if self.host:
+                self._keys[HOST] = Ed25519PublicKey.from_public_bytes(bytes.fromhex(self.host))
 
     def domain(self, number: int) -> str:
         """What the signature of record ``number`` names."""
@@ -188,6 +194,9 @@ class SignatureCheck:
         intent came before it (an exchange game's draw), so it needs no more."""
         number = record.number
         self._close(seat)
+        if covered and self.host:
+            self.check_host(record, record.action, f"the resolution of {seat}'s {what!r}")
+            return
         entries = self._entries(number, record.sig)
         if covered and not entries:
             return
@@ -209,6 +218,20 @@ class SignatureCheck:
                                    f"names {named} and was made with {self._signer(signature, msg)}")
         self.checked[seat] = self.checked.get(seat, 0) + 1
         self.open = None
+
+    def check_host(self, record: Any, body: bytes, what: str) -> None:
+        """A host game's record the host signs (a draw it resolved, its seed's reveal)."""
+        number = record.number
+        entries = self._entries(number, record.sig)
+        msg = message(self.domain(number), number, record.previous, body)
+        who = f"the host ({fingerprint(self.host)})"
+        if len(entries) != 1 or entries[0][0] != HOST:
+            raise Tampered(number, f"{what} carries no signature of {who}; the host signs every draw it "
+                                   "resolves and its seed's reveal")
+        if not self._valid(HOST, entries[0][1], msg):
+            raise Tampered(number, f"{what} is not signed by {who}: the signature was made with "
+                                   f"{self._signer(entries[0][1], msg)}")
+        self.checked[HOST] = self.checked.get(HOST, 0) + 1
 
     def on_retraction(self, record: Any, taker: str | None, agreed: bool, what: str) -> None:
         """A retraction: signed by ``taker``; agreed, by every bound seat."""
@@ -235,4 +258,4 @@ class SignatureCheck:
         self._close(None)
 
 
-__all__ = ["SignatureCheck", "domain_at", "sign_runs", "entry", "fingerprint", "fork_domain", "message", "parse"]
+__all__ = ["HOST", "SignatureCheck", "domain_at", "sign_runs", "entry", "fingerprint", "fork_domain", "message", "parse"]

@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 
 from trvendetta.core.rng import NeedDice
-from trvendetta.store import (GENESIS, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
+from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
                               decode_draw, decode_retraction)
 from trvendetta.core.errors import TrvError
 
@@ -147,6 +147,11 @@ class Group:
         return self.player_
 
 
+#: the RNG of an action a host game's host rolled, while its seed is secret
+#: (``replays.host``): the walker folds that action's recorded events unchecked
+UNREVEALED = object()
+
+
 class Visitor:
     """Hooks called by :class:`Walker`; override the ones you need."""
 
@@ -203,6 +208,8 @@ class Walker:
         self._after: Any = None
         #: the recomputed events, as objects, in step with ``_queue``
         self._events: list[Any] = []
+        #: re-execution paused for one action whose roll is not checkable yet (a host game's secret seed)
+        self._paused = False
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
@@ -224,6 +231,8 @@ class Walker:
         if sig and self.signatures is None:
             raise Tampered(number, "the event carries a signature but no seat of this game is bound to a key")
         action = None
+        if action_bytes and self._paused:
+            self._resume()
         if action_bytes:
             action = record.decoded_action
             if action is None:
@@ -265,7 +274,17 @@ class Walker:
             raise Tampered(number, "after a retraction the next event must carry the action that produced it")
         self._event(record, event)
 
+    def _pause(self) -> None:
+        """Fold the current action's recorded events unchecked (its roll's seed is secret yet)."""
+        if self.reexecute:
+            self.reexecute, self._paused = False, True
+
+    def _resume(self) -> None:
+        if self._paused:
+            self.reexecute, self._paused = True, False
+
     def end(self) -> None:
+        self._resume()
         if self.signatures is not None:
             self.signatures.end()
         if self._queue:
@@ -281,8 +300,9 @@ class Walker:
             kind = _typed.decode(record.payload).type
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise Tampered(number, f"not a {self.ruleset.name} event: {exc}") from None
-        if kind not in (INTENT_KIND, REVEAL_KIND):
+        if kind not in (INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND):
             return False
+        self._resume()
         if self._queue:
             self._diverge(number, record.payload, self._queue[-1],
                           "The record opens a draw before the rules finished producing the last action's events.")
@@ -291,6 +311,13 @@ class Walker:
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise Tampered(number, f"not an intent or a reveal: {exc}") from None
         self.number, self.head = number, record.hash
+        if kind == HOST_REVEAL_KIND:
+            on_host_reveal = getattr(self.draws, "on_host_reveal", None)
+            if action is not None or on_host_reveal is None:
+                raise Tampered(number, "a host's reveal of its seed in a game without a host, or with an action")
+            on_host_reveal(record, entry)  # the commitment first: a changed seed is named as such
+            self.signatures.check_host(record, record.payload, "the host's reveal of the seed")
+            return True
         if kind == REVEAL_KIND:
             if action is not None or record.sig:
                 raise Tampered(number, "a reveal carries an action or a signature")
@@ -314,6 +341,10 @@ class Walker:
         if not self.groups:
             return
         group = self.groups[-1]
+        if group.rng is UNREVEALED or (group.action is None and self.draws is not None
+                                       and self.draws.setup_rng() is UNREVEALED):
+            self._pause()
+            return
         if group.action is None:
             events = self.ruleset.restart(self._first_event) if self.draws is None else \
                 self.ruleset.restart(self._first_event, self.draws.setup_rng())
@@ -363,6 +394,8 @@ class Walker:
 
     def _setup(self, record: StoredEvent, event: Any) -> None:
         self._first_event = event
+        if self.reexecute and self.draws is not None and self.draws.setup_rng() is UNREVEALED:
+            self._pause()
         if self.reexecute:
             position = getattr(event, "position", None)
             if position is None:
@@ -395,6 +428,8 @@ class Walker:
         covered = False
         if self.draws is not None:
             group.rng, covered = self.draws.rng_for(record)
+            if group.rng is UNREVEALED:
+                self._pause()
         if self.reexecute:
             try:
                 after, events = self._apply(self.state, action, group.rng)
@@ -458,6 +493,7 @@ class Walker:
 
     def _retract(self, record: StoredEvent, retraction: Retraction) -> None:
         number = record.number
+        self._resume()
         if self._queue:
             self._diverge(number, record.payload, self._queue[-1],
                           "The record takes an action back before the rules finished producing its events.")

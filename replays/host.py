@@ -1,0 +1,132 @@
+"""Draws of a host game: a host holding a committed secret seed rolls the dice (docs/fair-play.md).
+
+The charter (``dice="host"``) holds the host's public key, its commitment to
+its secret seed (``seed_commit = SHA-256(seed || salt)``) and each seat's
+contribution (``setup``).  The game's dice follow
+``host_game_seed(seed, contributions)``: draw 1 is the set-up; a player's
+action that needs chance is recorded as a signed intent (as in an exchange
+game, with no reveal of its own: 64 zeros), and the host appends the action
+resolved with :func:`~trvendetta.core.draws.host_rng` of the next draw,
+signed by the host.  At the end the host publishes seed and salt in a
+signed ``trv-host-reveal`` record.
+
+Before that record a walk cannot re-execute a roll: :class:`HostDraws` gives
+:data:`UNREVEALED` as the RNG and the walker folds those actions' recorded
+events unchecked (the chain and every signature are still checked).  Given
+the revealed seed (:func:`revealed_seed` finds it in the records first),
+every roll is re-executed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from trvendetta.core.draws import host_commitment, host_game_seed, host_rng
+from trvendetta.core.rng import NoDice
+from trvendetta.store import HOST_REVEAL_KIND, Charter, HostReveal, Intent, Reveal, decode_charter, decode_draw
+
+from .walker import UNREVEALED, Tampered
+
+#: an intent's own reveal in a host game (players add nothing per draw: the seed decides)
+NO_REVEAL = "0" * 64
+_MARK = b'{"type":"' + HOST_REVEAL_KIND.encode() + b'"'
+
+
+def revealed_seed(charter: Charter | str, records: Iterable[Any]) -> bytes | None:
+    """The game seed, when the records hold a reveal matching the charter's commitment (else None:
+    the walk then stops at a reveal that does not match, naming it)."""
+    if isinstance(charter, str):
+        charter = decode_charter(charter)
+    if charter is None or charter.dice != "host":
+        return None
+    for record in records:
+        if record.payload.startswith(_MARK):
+            found = decode_draw(record.payload)
+            seed, salt = bytes.fromhex(found.seed), bytes.fromhex(found.salt)
+            if host_commitment(seed, salt).hex() != charter.seed_commit:
+                return None
+            return host_game_seed(seed, {s: bytes.fromhex(v) for s, v in charter.setup.items()})
+    return None
+
+
+class HostDraws:
+    """The open draw of a host game along a walk (the same hooks as ``replays.exchange.Draws``)."""
+
+    def __init__(self, charter: Charter | str, game_seed: bytes | None = None):
+        if isinstance(charter, str):
+            charter = decode_charter(charter)
+        self.charter = charter
+        self.order = sorted(charter.seats)
+        missing = [s for s in self.order if s not in charter.setup]
+        if missing or not charter.host or not charter.seed_commit:
+            raise Tampered(1, "the host game's charter lacks the host's key, its commitment or the "
+                              f"contribution of {', '.join(missing) or 'a seat'}")
+        self.game_seed = game_seed
+        self.next_draw = 2
+        #: the open draw: {"seat", "draw", "action", "reveals": {}, "number"}
+        self.open: dict[str, Any] | None = None
+        #: the record that revealed the seed (0: not yet)
+        self.revealed_at = 0
+
+    @property
+    def checkable(self) -> bool:
+        """Whether this walk re-executes the rolls (the seed is known)."""
+        return self.game_seed is not None
+
+    def setup_rng(self) -> Any:
+        return host_rng(self.game_seed, 1) if self.game_seed is not None else UNREVEALED
+
+    def waiting_for(self) -> str | None:
+        return "the host" if self.open is not None else None
+
+    def on_intent(self, record: Any, intent: Intent, seat: str | None) -> None:
+        number = record.number
+        if self.revealed_at:
+            raise Tampered(number, f"a draw after the host revealed the seed (event {self.revealed_at}): "
+                                   "its roll would be known in advance")
+        if self.open is not None:
+            raise Tampered(number, f"a new intent while draw {self.open['draw']} is still open")
+        if intent.seat != seat:
+            raise Tampered(number, f"the intent is {intent.seat}'s but the game waits on {seat}")
+        if intent.draw != self.next_draw:
+            raise Tampered(number, f"the intent opens draw {intent.draw}; the next draw is {self.next_draw}")
+        if intent.reveal != NO_REVEAL:
+            raise Tampered(number, "an intent of a host game carries a reveal; the host's seed decides its roll")
+        self.open = {"seat": seat, "draw": intent.draw, "action": record.action, "reveals": {}, "number": number}
+
+    def on_reveal(self, record: Any, reveal: Reveal) -> None:
+        raise Tampered(record.number, f"a reveal of {reveal.seat} in a host game: the host rolls its dice")
+
+    def on_host_reveal(self, record: Any, found: HostReveal) -> None:
+        number = record.number
+        if self.revealed_at:
+            raise Tampered(number, f"the host's seed is revealed twice (first at event {self.revealed_at})")
+        if self.open is not None:
+            raise Tampered(number, f"the host reveals its seed while draw {self.open['draw']} is open")
+        seed, salt = bytes.fromhex(found.seed), bytes.fromhex(found.salt)
+        if host_commitment(seed, salt).hex() != self.charter.seed_commit:
+            raise Tampered(number, "the revealed seed and salt are not the ones the host committed to "
+                                   f"(SHA-256 of them is not {self.charter.seed_commit[:16]}...): the seed was changed")
+        self.revealed_at = number
+
+    def rng_for(self, record: Any) -> tuple[Any, bool]:
+        """The RNG of the action starting at ``record``, and whether an intent covers it."""
+        if self.open is None:
+            return NoDice(), False
+        if record.action != self.open["action"]:
+            raise Tampered(record.number, f"the action resolved is not the one {self.open['seat']} recorded in "
+                                          f"the intent (event {self.open['number']})")
+        rng = host_rng(self.game_seed, self.open["draw"]) if self.game_seed is not None else UNREVEALED
+        self.next_draw += 1
+        self.open = None
+        return rng, True
+
+
+def host_reveal_payload(seed: bytes, salt: bytes) -> bytes:
+    from trvendetta.store import encode_draw
+
+    return encode_draw(HostReveal(seed.hex(), salt.hex()))
+
+
+__all__ = ["HostDraws", "UNREVEALED", "NO_REVEAL", "revealed_seed", "host_reveal_payload"]

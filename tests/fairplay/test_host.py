@@ -1,0 +1,172 @@
+"""Host mode (docs/fair-play.md): a host's committed secret seed and every player's contribution
+decide the dice; the host resolves each draw, signs it, and reveals the seed at the end.
+
+The host's store and two players' stores exchange packet files; all end in the same
+state and verify once the seed is revealed; before, verify checks signatures and the
+chain and says the rolls are not yet checkable."""
+
+import base64
+import json
+import random
+import re
+
+from cryptography.hazmat.primitives import serialization
+from test_signed import _forge
+
+from trvendetta.replays.signatures import message
+from trvendetta.store import chain
+
+
+def host_game(tmp_path, org, players):
+    """The host offers, every player contributes, the host creates the game and sends the record."""
+    args = ["host", "offer", "--name", "cup", "-o", tmp_path / "offer.json"]
+    for p, color in zip(players, ["red", "blue", "green"]):
+        args += ["--player", f"{p.name}:{color}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    org(*args)
+    joins = []
+    for p in players:
+        p("host", "join", tmp_path / "offer.json", "-o", tmp_path / f"{p.name}.json")
+        joins += ["--join", tmp_path / f"{p.name}.json"]
+    assert "host game" in org("host", "new", tmp_path / "offer.json", *joins).stdout
+    org("export", "cup", "-o", tmp_path / "cup.trv")
+    for p in players:
+        p("import", tmp_path / "cup.trv")
+
+
+def version(p) -> int:
+    return json.loads(p("show", "--json").stdout)["version"]
+
+
+class Mail:
+    """Every packet is delivered to every other store, in order; counts packets and bytes."""
+
+    def __init__(self, tmp_path, stores):
+        self.tmp, self.stores, self.packets, self.bytes, self.n = tmp_path, stores, 0, 0, 0
+
+    def send(self, packet, sender):
+        queue = [(packet, sender)]
+        while queue:
+            packet, sender = queue.pop(0)
+            self.packets += 1
+            self.bytes += packet.stat().st_size
+            for p in self.stores:
+                if p is sender:
+                    continue
+                self.n += 1
+                reply = self.tmp / f"reply-{self.n}.trv"
+                out = p("import", packet, "--reply", reply).stdout
+                if "wrote the reply packet" in out:
+                    queue.append((reply, p))
+
+
+def play(tmp_path, org, players, chooser, *, actions=None):
+    """Whoever's decision it is plays a random legal option and mails the packet."""
+    mail = Mail(tmp_path, [org, *players])
+    by_name = {p.name: p for p in players}
+    done = 0
+    while actions is None or done < actions:
+        legal = org("legal").stdout.splitlines()
+        if legal[0].startswith("the game is over"):
+            break
+        p = by_name[legal[0].split(":")[0]]
+        since = version(p)
+        out = p("decide", chooser.choice(legal[1:]).strip()).stdout
+        if "waits for the others' dice" in out:
+            assert "waiting for the host's dice" in out
+        done += 1
+        packet = tmp_path / f"turn-{done}.trv"
+        p("export", "--since", since, "-o", packet)
+        mail.send(packet, p)
+    return mail
+
+
+def test_a_whole_host_game_ends_the_same_in_every_store_and_verifies_after_the_reveal(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    host_game(tmp_path, org, [ann, bob])
+    before = ann("verify").stdout  # a player's copy, the seed still secret
+    assert before.startswith("OK: ") and "the rolls are not yet checkable" in before
+    mail = play(tmp_path, org, [ann, bob], random.Random(11))
+    assert org("legal").stdout.startswith("the game is over")
+    shown = [p("show", "--json").stdout for p in (org, ann, bob)]
+    assert shown[0] == shown[1] == shown[2]
+    for p in (org, ann, bob):
+        out = p("verify").stdout
+        assert out.startswith("OK: ") and "every roll checked against the host's revealed seed" in out
+    record = org("export", "cup").stdout
+    assert '"type":"trv-host-reveal"' in record and '"type":"trv-intent"' in record
+    assert re.search(r"^\+ @host:", record, re.M)  # the host signs each draw it resolves
+    (tmp_path / "final.trv").write_text(record)
+    assert "every roll checked" in ann("verify", tmp_path / "final.trv").stdout
+    assert mail.packets > 0
+    seed_file = next((org.home / "secrets").glob("*.host"))
+    assert seed_file.stat().st_mode & 0o077 == 0
+    # the seed reaches the record only in the reveal, never before
+    reveal_at = record.index('"type":"trv-host-reveal"')
+    for secret in seed_file.read_text().split():
+        assert secret in record[reveal_at:] and secret not in record[:reveal_at]
+
+
+def test_an_action_for_another_players_seat_is_refused_at_the_host(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    host_game(tmp_path, org, [ann, bob])
+    seat = ann("legal").stdout.splitlines()[0].split(":")[0]
+    actor, other = (ann, bob) if seat == "ann" else (bob, ann)
+    since = version(other)
+    assert f"it is {seat}'s decision" in other("decide", other.first_legal(), code=1).stderr
+    # the other player signs the actor's move with their own key: the host refuses it, naming both
+    actor("decide", actor.first_legal())
+    actor("export", "--since", since, "-o", tmp_path / "real.trv")
+    packet = (tmp_path / "real.trv").read_text()
+    game_id = re.search(r'\[GameId "([0-9a-f]{64})"\]', packet).group(1)
+    key = serialization.load_pem_private_key((other.home / "identities" / f"{other.name}.key").read_bytes(), None)
+
+    def by_other(number, previous, action, sig):
+        return f"{seat}:".encode() + base64.b64encode(key.sign(message(game_id, number, previous, action)))
+
+    (tmp_path / "forged.trv").write_text(_forge(packet, by_other))
+    err = org("import", tmp_path / "forged.trv", code=1).stderr
+    assert f"not signed by {seat}" in err and f"made with {other.name}'s key" in err
+    assert version(org) == since  # nothing written
+    org("import", tmp_path / "real.trv")  # the real packet applies
+    assert version(org) > since
+
+
+def _reveal_tampered(record: str, field: str) -> str:
+    """The record with the revealed seed (or salt) changed and every later hash recomputed."""
+    m = re.search(r'^(\d+) [0-9a-f]{64} \{"type":"trv-host-reveal","seed":"([0-9a-f]{64})","salt":"([0-9a-f]{64})"\}$',
+                  record, re.M)
+    number, old = int(m.group(1)), m.group(2 if field == "seed" else 3)
+    out, previous, action, sig = [], None, b"", b""
+    for line in record.split("\n"):
+        if line.startswith("> "):
+            action = line[2:].encode()
+        elif line.startswith("+ "):
+            sig = line[2:].encode()
+        else:
+            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+            if mm:
+                payload = mm.group(3)
+                if int(mm.group(1)) == number:
+                    payload = payload.replace(old, "1" * 64)
+                previous = mm.group(2) if previous is None else chain(previous, payload.encode(), action, sig)
+                line = f"{mm.group(1)} {previous} {payload}"
+                action, sig = b"", b""
+        out.append(line)
+    return number, re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
+
+
+def test_a_changed_revealed_seed_fails_verify_at_the_reveal(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    host_game(tmp_path, org, [ann, bob])
+    play(tmp_path, org, [ann, bob], random.Random(12), actions=25)
+    out = org("host", "reveal", "cup").stdout
+    assert "reveals the game's secret seed" in out
+    assert "every roll checked" in org("verify").stdout
+    record = org("export", "cup").stdout
+    for field in ("seed", "salt"):
+        number, forged = _reveal_tampered(record, field)
+        (tmp_path / f"forged-{field}.trv").write_text(forged)
+        err = ann("verify", tmp_path / f"forged-{field}.trv", code=1).stderr
+        assert f"event {number}:" in err and "not the ones the host committed to" in err
+    # after the reveal no more dice are rolled: the host refuses a second reveal
+    assert "revealed at event" in org("host", "reveal", "cup", code=1).stderr
