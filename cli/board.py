@@ -68,7 +68,8 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
-    if '"exchange"' in (game.charter or ""):  # an exchange game may wait for a player's dice
+    charter = game.charter or ""
+    if '"exchange"' in charter or '"dice":"host"' in charter:  # may wait for a player's or the host's dice
         from .exchange import waiting_line
 
         line = waiting_line(session.store(), game.game)

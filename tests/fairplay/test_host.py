@@ -72,7 +72,7 @@ def play(tmp_path, org, players, chooser, *, actions=None):
         since = version(p)
         out = p("decide", chooser.choice(legal[1:]).strip()).stdout
         if "waits for the others' dice" in out:
-            assert "waiting for the host's dice" in out
+            assert "waiting for the host's dice" in out and "waiting for the host's dice" in p("show").stdout
         done += 1
         packet = tmp_path / f"turn-{done}.trv"
         p("export", "--since", since, "-o", packet)
@@ -131,11 +131,9 @@ def test_an_action_for_another_players_seat_is_refused_at_the_host(players, tmp_
     assert version(org) > since
 
 
-def _reveal_tampered(record: str, field: str) -> str:
-    """The record with the revealed seed (or salt) changed and every later hash recomputed."""
-    m = re.search(r'^(\d+) [0-9a-f]{64} \{"type":"trv-host-reveal","seed":"([0-9a-f]{64})","salt":"([0-9a-f]{64})"\}$',
-                  record, re.M)
-    number, old = int(m.group(1)), m.group(2 if field == "seed" else 3)
+def _rewrite(record: str, number: int, old: str, new: str) -> str:
+    """The record with ``old`` replaced by ``new`` in event ``number`` and every later hash recomputed
+    (anyone can recompute the unkeyed chain)."""
     out, previous, action, sig = [], None, b"", b""
     for line in record.split("\n"):
         if line.startswith("> "):
@@ -147,12 +145,13 @@ def _reveal_tampered(record: str, field: str) -> str:
             if mm:
                 payload = mm.group(3)
                 if int(mm.group(1)) == number:
-                    payload = payload.replace(old, "1" * 64)
+                    assert old in payload
+                    payload = payload.replace(old, new, 1)
                 previous = mm.group(2) if previous is None else chain(previous, payload.encode(), action, sig)
                 line = f"{mm.group(1)} {previous} {payload}"
                 action, sig = b"", b""
         out.append(line)
-    return number, re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
+    return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
 
 
 def test_a_changed_revealed_seed_fails_verify_at_the_reveal(players, tmp_path):
@@ -163,10 +162,45 @@ def test_a_changed_revealed_seed_fails_verify_at_the_reveal(players, tmp_path):
     assert "reveals the game's secret seed" in out
     assert "every roll checked" in org("verify").stdout
     record = org("export", "cup").stdout
-    for field in ("seed", "salt"):
-        number, forged = _reveal_tampered(record, field)
+    m = re.search(r'^(\d+) [0-9a-f]{64} \{"type":"trv-host-reveal","seed":"([0-9a-f]{64})","salt":"([0-9a-f]{64})"\}$',
+                  record, re.M)
+    number = int(m.group(1))
+    for field, old in (("seed", m.group(2)), ("salt", m.group(3))):
+        forged = _rewrite(record, number, old, "1" * 64)
         (tmp_path / f"forged-{field}.trv").write_text(forged)
         err = ann("verify", tmp_path / f"forged-{field}.trv", code=1).stderr
         assert f"event {number}:" in err and "not the ones the host committed to" in err
     # after the reveal no more dice are rolled: the host refuses a second reveal
     assert "revealed at event" in org("host", "reveal", "cup", code=1).stderr
+
+
+def test_a_changed_roll_of_the_host_fails_verify_once_the_seed_is_revealed(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    host_game(tmp_path, org, [ann, bob])
+    play(tmp_path, org, [ann, bob], random.Random(13))  # a whole game: the host reveals at its end
+    record = ann("export", "cup").stdout
+    # a die the host rolled (each round's movement dice come from a draw): the first event showing
+    # dice after the host's first resolution
+    after = record[re.search(r"^\+ @host:", record, re.M).start():]
+    m = re.search(r'^(\d+) [0-9a-f]{64} (\{.*"dice":\[(\d).*\})$', after, re.M)
+    assert m, "no dice rolled by the host in a whole game"
+    number, payload, die = int(m.group(1)), m.group(2), m.group(3)
+    changed = payload.replace(f'"dice":[{die}', f'"dice":[{1 if die != "1" else 2}', 1)
+    (tmp_path / "forged.trv").write_text(_rewrite(record, number, payload, changed))
+    err = ann("verify", tmp_path / "forged.trv", code=1, multiline=True).stderr
+    assert f"event {number}" in err and "the rules give" in err
+
+
+def test_the_host_cannot_create_the_game_before_every_player_contributed(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    org("host", "offer", "--name", "cup", "-o", tmp_path / "offer.json",
+        "--player", "ann:red", "--key", f"ann={tmp_path / 'ann.pub'}",
+        "--player", "bob:blue", "--key", f"bob={tmp_path / 'bob.pub'}")
+    ann("host", "join", tmp_path / "offer.json", "-o", tmp_path / "ann.json")
+    err = org("host", "new", tmp_path / "offer.json", "--join", tmp_path / "ann.json", code=1).stderr
+    assert "no contribution from bob yet" in err
+    # only the host holding the committed seed creates it
+    bob("host", "join", tmp_path / "offer.json", "-o", tmp_path / "bob.json")
+    err = ann("host", "new", tmp_path / "offer.json", "--join", tmp_path / "ann.json", "--join",
+              tmp_path / "bob.json", code=1).stderr
+    assert "only the host who wrote the offer creates the game" in err
