@@ -421,6 +421,12 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
             raise TrvError(f"the claim differs from the record: {diff}")
         click.echo(f"claim matches the record after event {number}")
     click.echo(f"OK: {result.events} events, head {result.head}")
+    from trvendetta.core.events import script_size
+
+    fixed = script_size(getattr(getattr(result.walker, "_first_event", None), "position", None))
+    if fixed:
+        click.echo(f"scripted: the set-up fixes {fixed} dice and draws ([script]): those outcomes were chosen, "
+                   "not rolled")
     click.echo(f"checked {checked}")
     click.echo(signature_summary(result))
     if result.note:

@@ -508,7 +508,9 @@ class Classic(Ruleset[State, Action, ev.Event]):
 
     # ------------------------------------------------------- presentation
     def describe(self, event) -> str:
-        return ev.describe(event)
+        from ..core.events import SCRIPTED_NOTE, scripted
+
+        return ev.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
 
     def describe_action(self, action) -> str:
         return describe_action(action)

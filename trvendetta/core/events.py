@@ -35,3 +35,20 @@ class PlayerOut(BaseEvent, tag="player-out"):
 class GameOver(BaseEvent, tag="game-over"):
     winner: str | None
     reason: str
+
+
+#: what every view adds to an outcome a position's ``[script]`` chose
+SCRIPTED_NOTE = " (scripted by the set-up, not rolled)"
+
+
+def scripted(event: object) -> bool:
+    """Whether an event's roll or draw came from the position's ``[script]``
+    (a ``scripted`` field, or ``scripted_*`` ones, that is set)."""
+    fields = getattr(event, "__struct_fields__", ())
+    return any(getattr(event, f) for f in fields if f.startswith("scripted"))
+
+
+def script_size(position: object) -> int:
+    """How many outcomes a position's ``[script]`` fixes (0 when none)."""
+    script = getattr(position, "script", None)
+    return sum(len(getattr(script, f)) for f in getattr(script, "__struct_fields__", ()))

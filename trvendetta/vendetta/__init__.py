@@ -158,7 +158,9 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
         return state
 
     def describe(self, event) -> str:
-        return events.describe(event)
+        from ..core.events import SCRIPTED_NOTE, scripted
+
+        return events.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
 
     def describe_action(self, action) -> str:
         return actions.describe_action(action)
