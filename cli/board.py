@@ -6,6 +6,7 @@ import click
 import msgspec
 
 from trvendetta.store import RETRACTION_KIND
+from trvendetta.store.records import charter_dice
 
 from .common import Session, echo_json, event_number, game_option, json_option, pass_session, use_color
 
@@ -68,8 +69,7 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
-    charter = game.charter or ""
-    if '"exchange"' in charter or '"dice":"host"' in charter:  # may wait for a player's or the host's dice
+    if game.charter and charter_dice(game.charter):  # may wait for a player's or the host's dice
         from .exchange import waiting_line
 
         line = waiting_line(session.store(), game.game)

@@ -175,7 +175,9 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
         return keyring_for(loaded, player)
 
     def draws(loaded: Any, keys: Any) -> Any:  # an exchange game: dice from the players' reveals
-        if '"exchange"' not in loaded.charter and '"dice":"host"' not in loaded.charter:
+        from trvendetta.store.records import charter_dice
+
+        if not charter_dice(loaded.charter):
             return None
         from .exchange import ExchangeTurn
 

@@ -27,6 +27,7 @@ import msgspec
 from trvendetta import rulesets
 from trvendetta.core.draws import CHAIN_LENGTH, commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
+from trvendetta.store.records import charter_dice
 
 from .common import Session, pass_session
 from .identity import Keyring, acting_seat, home, identities, resolve_key
@@ -349,7 +350,7 @@ class ExchangeTurn:
         action, seat = self.intent
         order = self.walker.draws.order
         nxt = order[(order.index(seat) + 1) % len(order)]
-        if '"dice":"host"' in self.loaded.charter:
+        if charter_dice(self.loaded.charter) == "host":
             nxt = "the host"
         what = self.loaded.ruleset.describe_action(action)
         return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"

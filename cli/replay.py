@@ -150,9 +150,11 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
     if gf.kind == "packet":
         print_records(store, game, before)
-    charter = store.header(game).charter
-    if '"exchange"' in charter or '"dice":"host"' in charter:
-        if '"dice":"host"' in charter:
+    from trvendetta.store.records import charter_dice
+
+    dice = charter_dice(store.header(game).charter)
+    if dice:
+        if dice == "host":
             from .host import answer_host
 
             before, added = answer_host(store, game)

@@ -107,6 +107,14 @@ def decode_charter(text: str) -> "Charter | None":
     return _charter_dec.decode(text) if text else None
 
 
+def charter_dice(text: str) -> str:
+    """Who supplies a game's dice, read from its charter's ``dice`` field:
+    ``"exchange"``, ``"host"`` or ``""`` (the seed; also a game without a
+    charter). Decoded, never matched as text: a seat may be named "exchange"."""
+    charter = decode_charter(text)
+    return charter.dice if charter is not None else ""
+
+
 def genesis(charter_text: str) -> str:
     """The hash "before" event 1: 64 zeros, or for a game with a charter
     ``sha256("trvendetta charter 1\\n" + charter JSON)``."""

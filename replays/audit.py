@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from trvendetta.store.records import decode_bots, encode_bots
+from trvendetta.store.records import charter_dice, decode_bots, encode_bots
 from trvendetta.store import (GENESIS, RETRACTION_KIND, STORE_KINDS, DamagedStore, GameStore, RawRecord, Retraction,
                          StoredEvent, chain, encode_retraction, genesis)
 from trvendetta import rulesets
@@ -184,7 +184,7 @@ def verify_game(store: GameStore, game: str) -> Verified:
     missing_tail(store, game)
     snapshots = store.snapshots(game)
     states = SnapshotStates({s.number for s in snapshots})
-    host = '"dice":"host"' in meta.charter
+    host = charter_dice(meta.charter) == "host"
     walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True, rules_note=note,
                         records=store.events(game, decode=False) if host else None,
                         ).walk(store.events(game, decode=False))

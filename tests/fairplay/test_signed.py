@@ -350,3 +350,14 @@ def test_an_agreed_undo_at_a_distance_carries_the_other_players_signature(player
     # the signature is good for that retraction only: asked again later, it does not fit
     err = bob("undo", "--agreed", "--with", tmp_path / "undo-ann.json", code=1).stderr
     assert "another retraction" in err
+
+
+def test_a_seat_named_exchange_plays_a_signed_game_with_seeded_dice(players, tmp_path):
+    # The kind of dice is the charter's `dice` field, never a substring of its text.
+    ann, exchange_seat = players("ann", "exchange")
+    seats = bound_game(tmp_path, ann, exchange_seat)
+    exchange(tmp_path, seats, 6)
+    out = ann("show").stdout
+    assert "waiting for" not in out
+    assert ann("show", "--json").stdout == exchange_seat("show", "--json").stdout
+    assert ann("verify").stdout.startswith("OK: ")
