@@ -29,7 +29,6 @@ from trvendetta.core.draws import CHAIN_LENGTH, commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
 from trvendetta.store.records import charter_dice
 
-from .common import Session, pass_session
 from .identity import Keyring, acting_seat, home, identities, resolve_key
 
 
@@ -101,7 +100,7 @@ def _verify(public_hex: str, sig_b64: str, body: bytes) -> bool:
 
 
 def _read(path: str, kind: Any) -> Any:
-    from .replay import read_untrusted
+    from .args import read_untrusted
 
     try:
         return msgspec.json.decode(read_untrusted(path), type=kind)
@@ -136,7 +135,7 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     Examples:
       trv invite --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --name duel -o invite.json
     """
-    from .games import parse_keys, parse_player
+    from .args import parse_keys, parse_player
     from trvendetta.store import decode_charter
 
     rules = rulesets.get(ruleset)

@@ -13,27 +13,8 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
+from .args import _check_names, parse_keys, parse_player
 from .common import Session, echo_json, json_option, pass_session, print_played, service
-
-
-def parse_player(text: str) -> tuple[str, str, str]:
-    parts = text.split(":")
-    if len(parts) == 2:
-        parts.append("cars")
-    if len(parts) != 3 or not all(parts):
-        raise click.BadParameter(f"{text!r} is not NAME:COLOR:CREW (for example ann:red:cars)", param_hint="--player")
-    _check_names(text, {"NAME": parts[0], "COLOR": parts[1]}, "--player")
-    return parts[0], parts[1], parts[2]
-
-
-def _check_names(text: str, parts: dict[str, str], option: str) -> None:
-    """Every name in a --player/--bot value follows the one rule (``core.names``)."""
-    for label, value in parts.items():
-        problem = name_problem(value)
-        if problem is not None:
-            hint = "; give the seat a NAME (KIND:COLOR:CREW:NAME)" if option == "--bot" and label == "NAME" \
-                and text.count(":") == 2 else ""
-            raise click.BadParameter(f"{text!r}: {label} {problem}{hint}", param_hint=option)
 
 
 def read_position(path: str, ruleset_name: str, seed: int | None):
@@ -202,32 +183,6 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         bound = decode_charter(charter).seats
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     print_played(played)
-
-
-def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) -> str:
-    """``--key SEAT=VALUE`` options -> the charter's canonical JSON ("" for none)."""
-    if not keys:
-        return ""
-    from trvendetta.store import Charter, encode_charter
-
-    from .identity import resolve_key
-
-    bound: dict[str, str] = {}
-    for text in keys:
-        seat, eq, value = text.partition("=")
-        if not eq or not seat or not value:
-            raise click.BadParameter(f"{text!r} is not SEAT=FINGERPRINT|FILE (for example ann=ann.pub)",
-                                     param_hint="--key")
-        if seat not in names:
-            raise click.BadParameter(f"{text!r}: no seat called {seat!r}; the seats are {', '.join(names)}",
-                                     param_hint="--key")
-        if seat in bots:
-            raise click.BadParameter(f"{text!r}: {seat} is a bot seat; only a player's seat is bound to a key",
-                                     param_hint="--key")
-        if seat in bound:
-            raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
-        bound[seat] = resolve_key(seat, value)
-    return encode_charter(Charter(bound))
 
 
 def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...], game_id: str | None) -> None:

@@ -11,27 +11,13 @@ from typing import Any
 import click
 
 from trvendetta import replays
-from trvendetta.replays import record as record_format
 from trvendetta.replays.audit import walker_for
 from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
+from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
 from .common import Session, event_number, game_option, pass_session, print_played, service, use_color
-
-
-def _game_arg(session: Session, game: str | None) -> str:
-    if game:
-        session.game_option = game
-    return session.game_id()
-
-
-def check_name(name: str | None, option: str = "--name") -> None:
-    """Game ids as `trv new --name` takes them: the one rule of ``core.names``."""
-    from trvendetta.core.names import name_problem
-
-    if name is not None and name_problem(name) is not None:
-        raise click.BadParameter(name_problem(name), param_hint=option)
 
 
 def print_records(store: Any, game: str, since: int) -> None:
@@ -44,27 +30,6 @@ def print_records(store: Any, game: str, since: int) -> None:
             click.echo(f"       {ruleset.describe_action(r.decoded_action)}")
         text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
         click.echo(f"{r.number:>5}. {text}")
-
-
-def write_text(output: str, text: str) -> None:
-    """Write a file whole or not at all (a .part file renamed)."""
-    tmp = Path(output).with_name(Path(output).name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(output)
-
-
-def read_untrusted(path: str) -> bytes:
-    """A record, packet or claim file, size-limited before it is read (the one
-    limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
-    limit = record_format.MAX_FILE_BYTES
-    try:
-        size = os.path.getsize(path)
-        if size > limit:
-            raise TrvError(f"{path}: {size} bytes; a record may be at most {limit}")
-        with open(path, "rb") as fh:
-            return fh.read(limit + 1)
-    except OSError as exc:
-        raise TrvError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 @click.command(name="export")

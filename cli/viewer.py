@@ -31,7 +31,7 @@ def _verification(verify: Any) -> Any:
 def write_html(session: Session, target: str | None, out: str) -> None:
     from trvendetta.pictures.viewer import page
 
-    from .replay import _game_arg, read_untrusted
+    from .args import game_arg as _game_arg, read_untrusted
 
     if target is not None and os.path.isfile(target):
         gf = replays.read_file(read_untrusted(target), target)

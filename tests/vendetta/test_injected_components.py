@@ -3,7 +3,7 @@
 Vendetta is given its components (by default the shipped data files); a new
 game records them in ``GameStarted.components`` and its state carries them,
 so every rule reads the game's own data.  Games recorded before that fold
-with the frozen version-1 data (``components.v1()``).
+with the frozen version-1 data (``components_v1.v1()``).
 """
 
 from pathlib import Path
@@ -14,6 +14,7 @@ import pytest
 from trvendetta.core.errors import DataError, PositionError
 from trvendetta.vendetta import Vendetta
 from trvendetta.vendetta import components as comp
+from trvendetta.vendetta.components_v1 import v1
 from trvendetta.vendetta import events as ev
 from trvendetta.vendetta.actions import AssignDie, NoCommand, Step
 
@@ -34,15 +35,15 @@ def test_v1_is_the_data_as_it_was_at_version_1():
     """The frozen copy equals the data files of main just before games recorded
     their components (kept under tests/fixtures), with the vehicle sizes that
     code hard-coded then."""
-    v1 = comp.v1()
-    assert v1.sides == comp.parse_tiles((OLD_DATA / "tiles.txt").read_text())
-    assert v1.dice == comp.parse_dice((OLD_DATA / "dice.toml").read_text())
+    frozen = v1()
+    assert frozen.sides == comp.parse_tiles((OLD_DATA / "tiles.txt").read_text())
+    assert frozen.dice == comp.parse_dice((OLD_DATA / "dice.toml").read_text())
     old_tokens = (OLD_DATA / "tokens.toml").read_text() + (
         '\n[vehicles.small]\nsize = "S"\n[vehicles.medium]\nsize = "M"\n[vehicles.large]\nsize = "L"\n'
         '[vehicles.motorcycle]\nsize = "S"\n')
     hazards, damage, crews, vehicles = comp.parse_tokens(old_tokens)
-    assert (v1.hazards, v1.damage, v1.crews, v1.vehicles) == (hazards, damage, crews, vehicles)
-    assert (v1.lanes, v1.rows) == (6, 8)
+    assert (frozen.hazards, frozen.damage, frozen.crews, frozen.vehicles) == (hazards, damage, crews, vehicles)
+    assert (frozen.lanes, frozen.rows) == (6, 8)
 
 
 def test_a_new_game_records_its_components_in_the_first_event():
@@ -91,7 +92,7 @@ def test_a_game_recorded_before_components_folds_with_v1():
     assert decoded.components is None
     redone = rs.restart(decoded)
     assert rs.encode(redone[0]) == data
-    assert rs.fold(redone).components == comp.v1()
+    assert rs.fold(redone).components == v1()
 
 
 def test_an_old_snapshot_is_upcast_with_v1():
@@ -99,7 +100,7 @@ def test_an_old_snapshot_is_upcast_with_v1():
     state, _ = rs.new_game(rs.default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], 4))
     raw = msgspec.json.decode(rs.encode(state))
     del raw["components"]
-    assert rs.decode_state(msgspec.json.encode(raw)).components == comp.v1()
+    assert rs.decode_state(msgspec.json.encode(raw)).components == v1()
 
 
 def test_vehicle_kinds_are_data_a_three_section_rig_included():

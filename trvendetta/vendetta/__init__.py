@@ -17,6 +17,7 @@ from ..core.rng import Rng
 from ..rulesets import register
 from . import actions, events, rules, view
 from . import components as comp
+from .components_v1 import v1
 from .evolve import evolve
 from .model import State
 from .notation import TURN_FLAGS, TurnDriver
@@ -59,10 +60,10 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components the game recorded
-        (``components.v1()`` for a game recorded before they were); ``rng``:
+        (``components_v1.v1()`` for a game recorded before they were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return rules.start(validate(first_event.position, c or comp.v1()), c, rng)
+        return rules.start(validate(first_event.position, c or v1()), c, rng)
 
     def pending(self, state: State) -> Decision | None:
         last = self._last
@@ -151,10 +152,10 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
 
     def decode_state(self, data: bytes | str) -> State:
         """A stored state; one saved before states carried their components
-        (an old snapshot) is upcast with ``components.v1()``."""
+        (an old snapshot) is upcast with ``components_v1.v1()``."""
         state = super().decode_state(data)
         if state.components is None and state.phase != "new":
-            state = msgspec.structs.replace(state, components=comp.v1())
+            state = msgspec.structs.replace(state, components=v1())
         return state
 
     def describe(self, event) -> str:

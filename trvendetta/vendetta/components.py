@@ -6,8 +6,8 @@ or field.  The engine never hard-codes a die face, a token count, a vehicle's
 size or the lane count: a game's components ride in its first event
 (``GameStarted.components``) and live in its state, so folding a game never
 reads these files and editing them never changes an old game.  Games
-recorded before that carry no components and fold with :data:`V1` (the data
-as it was, frozen in ``components_v1.py``).
+recorded before that carry no components and fold with ``components_v1.v1()``
+(the data as it was, frozen as code).
 """
 
 from __future__ import annotations
@@ -319,10 +319,3 @@ def default() -> Components:
     game's rules and fold take its components from its first event)."""
     return load()
 
-
-def v1() -> Components:
-    """The components of every game recorded before its first event carried
-    them: the data files as they were at version 1, frozen as code."""
-    from .components_v1 import V1
-
-    return V1

@@ -89,3 +89,9 @@ _JSON = (
 )
 
 V1: Components = msgspec.json.decode(_JSON, type=Components)
+
+
+def v1() -> Components:
+    """The components of every game recorded before its first event carried
+    them: the data files as they were then, frozen as code."""
+    return V1

@@ -21,7 +21,7 @@ class GameStarted(_Event, tag="game-started", omit_defaults=True):
     """The set-up position and the components the game is played with.
 
     ``components`` is None (and absent from the JSON) in games recorded
-    before the components rode here; those fold with ``components.v1()``.
+    before the components rode here; those fold with ``components_v1.v1()``.
     """
 
     position: Position

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from . import components as comp
 from . import events as ev
+from .components_v1 import v1
 from .board import sq, start_space
 from .model import Chopper, Player, Slam, State, Tile, Token, Turn, Vehicle, Wreck
 
@@ -65,7 +66,7 @@ def _count(pile: dict[str, int], kind: str, delta: int) -> dict[str, int]:
 @handles(ev.GameStarted)
 def _started(state: State, e: ev.GameStarted) -> State:
     pos = e.position
-    c = e.components if e.components is not None else comp.v1()  # the upcast of a game recorded before
+    c = e.components if e.components is not None else v1()  # the upcast of a game recorded before
     players = tuple(
         Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
     )

@@ -34,7 +34,7 @@ RULES_VERSION = "1"
 def start(position: Position, components: comp.Components | None, rng: Rng | None = None) -> list:
     """Every set-up event of a new game, from a position validated against
     ``components``, which the first event records (None: a game recorded
-    before components were, re-executed with ``components.v1()``); ``rng``
+    before components were, re-executed with ``components_v1.v1()``); ``rng``
     replaces the seed's chance (an exchange game's set-up draw).
 
     Rules (set-up): road assembly (rear piece is a starting piece, two more

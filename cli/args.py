@@ -1,0 +1,103 @@
+"""Arguments the commands share: game ids, files read or written, seats and keys.
+
+Parsing only (one line of error naming the option); every command module
+imports these from here, so no command module imports another.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from trvendetta.core.errors import TrvError
+from trvendetta.core.names import name_problem
+
+if TYPE_CHECKING:
+    from .common import Session
+
+
+def game_arg(session: "Session", game: str | None) -> str:
+    """GAME if given (it becomes the session's game), else the session's current game."""
+    if game:
+        session.game_option = game
+    return session.game_id()
+
+
+def check_name(name: str | None, option: str = "--name") -> None:
+    """Game ids as `trv new --name` takes them: the one rule of ``core.names``."""
+    from trvendetta.core.names import name_problem
+
+    if name is not None and name_problem(name) is not None:
+        raise click.BadParameter(name_problem(name), param_hint=option)
+
+
+def write_text(output: str, text: str) -> None:
+    """Write a file whole or not at all (a .part file renamed)."""
+    tmp = Path(output).with_name(Path(output).name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+
+
+def read_untrusted(path: str) -> bytes:
+    """A record, packet or claim file, size-limited before it is read (the one
+    limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
+    from trvendetta.replays import record as record_format
+
+    limit = record_format.MAX_FILE_BYTES
+    try:
+        size = os.path.getsize(path)
+        if size > limit:
+            raise TrvError(f"{path}: {size} bytes; a record may be at most {limit}")
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+    except OSError as exc:
+        raise TrvError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def parse_player(text: str) -> tuple[str, str, str]:
+    parts = text.split(":")
+    if len(parts) == 2:
+        parts.append("cars")
+    if len(parts) != 3 or not all(parts):
+        raise click.BadParameter(f"{text!r} is not NAME:COLOR:CREW (for example ann:red:cars)", param_hint="--player")
+    _check_names(text, {"NAME": parts[0], "COLOR": parts[1]}, "--player")
+    return parts[0], parts[1], parts[2]
+
+
+def _check_names(text: str, parts: dict[str, str], option: str) -> None:
+    """Every name in a --player/--bot value follows the one rule (``core.names``)."""
+    for label, value in parts.items():
+        problem = name_problem(value)
+        if problem is not None:
+            hint = "; give the seat a NAME (KIND:COLOR:CREW:NAME)" if option == "--bot" and label == "NAME" \
+                and text.count(":") == 2 else ""
+            raise click.BadParameter(f"{text!r}: {label} {problem}{hint}", param_hint=option)
+
+
+def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) -> str:
+    """``--key SEAT=VALUE`` options -> the charter's canonical JSON ("" for none)."""
+    if not keys:
+        return ""
+    from trvendetta.store import Charter, encode_charter
+
+    from .identity import resolve_key
+
+    bound: dict[str, str] = {}
+    for text in keys:
+        seat, eq, value = text.partition("=")
+        if not eq or not seat or not value:
+            raise click.BadParameter(f"{text!r} is not SEAT=FINGERPRINT|FILE (for example ann=ann.pub)",
+                                     param_hint="--key")
+        if seat not in names:
+            raise click.BadParameter(f"{text!r}: no seat called {seat!r}; the seats are {', '.join(names)}",
+                                     param_hint="--key")
+        if seat in bots:
+            raise click.BadParameter(f"{text!r}: {seat} is a bot seat; only a player's seat is bound to a key",
+                                     param_hint="--key")
+        if seat in bound:
+            raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
+        bound[seat] = resolve_key(seat, value)
+    return encode_charter(Charter(bound))
