@@ -55,7 +55,7 @@ def message_of(request: UndoRequest, domain_spec: str) -> bytes:
 
 
 def read(path: str) -> UndoRequest:
-    from .replay import read_untrusted
+    from .args import read_untrusted
 
     try:
         return msgspec.json.decode(read_untrusted(path), type=UndoRequest)
