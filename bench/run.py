@@ -39,11 +39,10 @@ from pathlib import Path
 
 from trvendetta import rulesets
 from trvendetta.bots import new_position, simulate
-from trvendetta.bots import get_bot
 from trvendetta.core.errors import TrvError
-from trvendetta.core.rng import Rng
 
-ROOT = Path(__file__).resolve().parent.parent  # the checkout (bench/ is mapped to trvendetta.bench)
+from .common import ROOT, _tally_class, longest_greedy_game, median_time, play_events  # noqa: F401 (bench.store uses them)
+
 
 TARGETS = {
     "fold": ("events/s", 100_000, ">="),
@@ -54,30 +53,6 @@ TARGETS = {
     "append": ("x bare save", 0.8, ">="),
 }
 FOLD_EVENTS = 10_000
-
-
-def median_time(fn, repeats: int) -> tuple[float, list[float]]:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), times
-
-
-def play_events(rs, players: int, seed: int, bots: list[str]) -> tuple[list, list]:
-    """One bot game: (events, actions) in order."""
-    state, events = rs.new_game(new_position(rs, players, seed))
-    agents = [get_bot(b) for b in (bots * players if len(bots) == 1 else bots)]
-    rngs = [Rng(seed, 1000 + i) for i in range(players)]
-    actions = []
-    while not rs.is_over(state):
-        seat = int(rs.pending(state).player[1:]) - 1
-        action = agents[seat].choose(rs, state, rngs[seat])
-        state, new = rs.apply(state, action)
-        events += new
-        actions.append(action)
-    return events, actions
 
 
 # ------------------------------------------------------------------ 1 fold
@@ -132,36 +107,7 @@ def store_api():
         return None
 
 
-def longest_greedy_game(rs, seeds: range) -> tuple[int, list, list]:
-    best = (0, [], [])
-    for seed in seeds:
-        events, actions = play_events(rs, 4, seed, ["greedy"])
-        if len(events) > len(best[1]):
-            best = (seed, events, actions)
-    return best
-
-
 # ---------------------------------------------------------------- 5 append
-_TALLY = None
-
-
-def _tally_class():
-    """The bare aggregate: one event type carrying a typical event's JSON (defined once)."""
-    global _TALLY
-    if _TALLY is None:
-        from eventsourcing.domain import Aggregate, event
-
-        class Tally(Aggregate):
-            def __init__(self) -> None:
-                self.count = 0
-
-            @event("Bumped")
-            def bump(self, payload: str) -> None:
-                self.count += 1
-
-        _TALLY = Tally
-    return _TALLY
-
 def bare_save_rate(path: str, n: int, payload: str) -> float:
     """Turns per second of a bare eventsourcing app saving one event per transaction."""
     from eventsourcing.application import Application

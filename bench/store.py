@@ -43,7 +43,7 @@ from pathlib import Path
 from trvendetta import rulesets
 from trvendetta.bots import new_position, simulate
 
-from .run import ROOT, _tally_class, longest_greedy_game, median_time
+from .common import ROOT, _tally_class, longest_greedy_game, median_time
 
 
 def spread(values: list[float]) -> dict:
