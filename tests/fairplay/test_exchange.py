@@ -58,6 +58,15 @@ class Mail:
                     queue.append((reply, p))
 
 
+def pick(chooser, options):
+    """A random legal option, avoiding those `trv legal` marks with a note (a step
+    to certain elimination) where another exists: the dice of an exchange game
+    come from fresh keys, so a random game that throws its cars away can end
+    before the draw a test waits for."""
+    safe = [o for o in options if not o.rstrip().endswith(")")]
+    return chooser.choice(safe or options).strip()
+
+
 def play(tmp_path, players, chooser, *, actions=None, draws=None):
     """Whoever's decision it is plays a random legal option and mails the packet."""
     mail = Mail(tmp_path, players)
@@ -69,7 +78,7 @@ def play(tmp_path, players, chooser, *, actions=None, draws=None):
             break
         p = by_name[legal[0].split(":")[0]]
         since = version(p)
-        out = p("decide", chooser.choice(legal[1:]).strip()).stdout
+        out = p("decide", pick(chooser, legal[1:])).stdout
         done += 1
         packet = tmp_path / f"turn-{done}.trv"
         p("export", "--since", since, "-o", packet)
@@ -129,7 +138,7 @@ def _until_intent(tmp_path, ann, bob):
         legal = ann("legal").stdout.splitlines()
         p = by_name[legal[0].split(":")[0]]
         since = version(p)
-        out = p("decide", chooser.choice(legal[1:]).strip()).stdout
+        out = p("decide", pick(chooser, legal[1:])).stdout
         n += 1
         if "waits for the others' dice" in out:
             return p, since, out
