@@ -4,11 +4,12 @@ Two and three stores exchange packet files; every store ends in the same
 state and verifies; a fork before a draw waits for the others' reveals;
 a changed reveal fails verify at its event."""
 
-import json
 import random
 import re
 
 import pytest
+
+from conftest import Mail, version
 
 from trvendetta.store import chain
 
@@ -30,32 +31,6 @@ def exchange_game(tmp_path, players):
     for p in others:
         p("import", tmp_path / "duel.trv")
     return players
-
-
-def version(p) -> int:
-    return json.loads(p("show", "--json").stdout)["version"]
-
-
-class Mail:
-    """Every packet written is delivered to every other store, in order; counts them."""
-
-    def __init__(self, tmp_path, players):
-        self.tmp, self.players, self.packets, self.bytes, self.n = tmp_path, players, 0, 0, 0
-
-    def send(self, packet, sender):
-        queue = [(packet, sender)]
-        while queue:
-            packet, sender = queue.pop(0)
-            self.packets += 1
-            self.bytes += packet.stat().st_size
-            for p in self.players:
-                if p is sender:
-                    continue
-                self.n += 1
-                reply = self.tmp / f"reply-{self.n}.trv"
-                out = p("import", packet, "--reply", reply).stdout
-                if "wrote the reply packet" in out:
-                    queue.append((reply, p))
 
 
 def pick(chooser, options):

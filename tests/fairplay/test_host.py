@@ -6,11 +6,11 @@ state and verify once the seed is revealed; before, verify checks signatures and
 chain and says the rolls are not yet checkable."""
 
 import base64
-import json
 import random
 import re
 
 from cryptography.hazmat.primitives import serialization
+from conftest import Mail, version
 from test_signed import _forge
 
 from trvendetta.replays.signatures import message
@@ -31,32 +31,6 @@ def host_game(tmp_path, org, players):
     org("export", "cup", "-o", tmp_path / "cup.trv")
     for p in players:
         p("import", tmp_path / "cup.trv")
-
-
-def version(p) -> int:
-    return json.loads(p("show", "--json").stdout)["version"]
-
-
-class Mail:
-    """Every packet is delivered to every other store, in order; counts packets and bytes."""
-
-    def __init__(self, tmp_path, stores):
-        self.tmp, self.stores, self.packets, self.bytes, self.n = tmp_path, stores, 0, 0, 0
-
-    def send(self, packet, sender):
-        queue = [(packet, sender)]
-        while queue:
-            packet, sender = queue.pop(0)
-            self.packets += 1
-            self.bytes += packet.stat().st_size
-            for p in self.stores:
-                if p is sender:
-                    continue
-                self.n += 1
-                reply = self.tmp / f"reply-{self.n}.trv"
-                out = p("import", packet, "--reply", reply).stdout
-                if "wrote the reply packet" in out:
-                    queue.append((reply, p))
 
 
 def play(tmp_path, org, players, chooser, *, actions=None):
