@@ -16,59 +16,49 @@ round), and a greedy heuristic (``score_options``).
 
 from __future__ import annotations
 
-from typing import ClassVar, Union
+from typing import Union
 
 import msgspec
 
 from trvendetta import rulesets
+from trvendetta.core.bases import BaseAction, Strict
 from trvendetta.core.errors import PositionError, RuleViolation
+from trvendetta.core.events import BaseEvent
 from trvendetta.core.protocol import Decision, Ruleset, Seat
 from trvendetta.core.turnflags import FlagProblem, TurnFlag
 
 
-class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pass
-
-
-class ToyPosition(_S):
+class ToyPosition(Strict):
     players: tuple[tuple[str, str, str], ...]
     ruleset: str = "toy"
     seed: int = 0
     target: int = 10
 
 
-class _A(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Add(_A, tag="add"):
+class Add(BaseAction, tag="add"):
     n: int
 
 
-class Veto(_A, tag="veto"):
+class Veto(BaseAction, tag="veto"):
     veto: bool
 
 
-class _E(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    reveals: ClassVar[bool] = False  # declared per event type; no toy event reveals anything
-
-
-class Started(_E, tag="started"):
+class Started(BaseEvent, tag="started"):  # no toy event reveals anything (BaseEvent.reveals is False)
     position: ToyPosition
 
 
-class Added(_E, tag="added"):
+class Added(BaseEvent, tag="added"):
     player: str
     n: int
     bonus: int
 
 
-class Vetoed(_E, tag="vetoed"):
+class Vetoed(BaseEvent, tag="vetoed"):
     player: str
     veto: bool
 
 
-class Won(_E, tag="won"):
+class Won(BaseEvent, tag="won"):
     player: str
 
 

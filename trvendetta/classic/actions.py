@@ -8,24 +8,20 @@ from __future__ import annotations
 
 from typing import Union
 
-import msgspec
+from ..core.bases import BaseAction
 
 
-class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Repair(_Action, tag="repair"):
+class Repair(BaseAction, tag="repair"):
     """Double sixes: get one of your wrecked cars (still on a board) running again."""
 
     car: str
 
 
-class NoRepair(_Action, tag="no-repair"):
+class NoRepair(BaseAction, tag="no-repair"):
     """Double sixes, but repair nothing."""
 
 
-class AssignDie(_Action, tag="assign"):
+class AssignDie(BaseAction, tag="assign"):
     """Use one yellow die for one running car (``road``: add the black die and keep to the road)."""
 
     car: str
@@ -33,37 +29,37 @@ class AssignDie(_Action, tag="assign"):
     road: bool = False
 
 
-class Step(_Action, tag="step"):
+class Step(BaseAction, tag="step"):
     """Move the car one space: F, FL or FR."""
 
     direction: str
 
 
-class Stay(_Action, tag="stay"):
+class Stay(BaseAction, tag="stay"):
     """Do not crash through a wreck: the car is blocked and does not move this turn."""
 
 
-class Ram(_Action, tag="ram"):
+class Ram(BaseAction, tag="ram"):
     """Ram the opponent's car sharing the space the car landed on."""
 
     car: str
     target: str
 
 
-class Shoot(_Action, tag="shoot"):
+class Shoot(BaseAction, tag="shoot"):
     """Shoot at the opponent's car one space ahead of the car."""
 
     car: str
     target: str
 
 
-class ChopperAttack(_Action, tag="chopper"):
+class ChopperAttack(BaseAction, tag="chopper"):
     """Fly the chopper to an opponent's running car and attack it."""
 
     target: str
 
 
-class EndTurn(_Action, tag="end-turn"):
+class EndTurn(BaseAction, tag="end-turn"):
     """Make no more attacks this turn."""
 
 

@@ -20,9 +20,8 @@ fail:
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import geometry
+from ..core.bases import Heuristics as BaseHeuristics
 from ..core.protocol import Decision
 from .components import Components
 from .model import State
@@ -33,21 +32,12 @@ def score_options(components: Components, state: State, decision: Decision) -> l
     return Heuristics(components, state, decision).scores()
 
 
-class Heuristics:
+class Heuristics(BaseHeuristics):
     """The classic (1986) heuristics; one method per decision kind."""
 
     def __init__(self, components: Components, state: State, decision: Decision):
-        self.state = state
-        self.decision = decision
-        self.me = self.decision.player
+        super().__init__(state, decision)
         self.road_lanes = set(components.road_lanes)
-
-    def scores(self) -> list[float] | None:
-        """A score per option of the decision; None for a decision kind with no heuristic."""
-        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
-        if handler is None:
-            return None
-        return [handler(a) for a in self.decision.options]
 
     def _repair(self, a) -> float:
         car = getattr(a, "car", None)

@@ -18,23 +18,20 @@ from __future__ import annotations
 import msgspec
 
 from ..core import geometry
+from ..core.bases import Strict
 from ..core.errors import PositionError
 from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
 
 
 
-class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pass
-
-
-class PlayerSetup(_Strict):
+class PlayerSetup(Strict):
     name: Name
     color: Name
     crew: str = "cars"
 
 
-class CarSetup(_Strict):
+class CarSetup(Strict):
     """A car: ``at`` is a space name or ``"dumped"``; ``status`` running or wrecked."""
 
     id: str
@@ -42,20 +39,20 @@ class CarSetup(_Strict):
     status: str = "running"
 
 
-class ChopperSetup(_Strict):
+class ChopperSetup(Strict):
     owner: str
     at: str | None = None
     #: the lowest game board (0 = the first rear board) it may still attack on
     next_board: int | None = None
 
 
-class Script(_Strict):
+class Script(Strict):
     yellow: tuple[int, ...] = ()
     black: tuple[int, ...] = ()
     red: tuple[int, ...] = ()
 
 
-class Position(_Strict):
+class Position(Strict):
     players: tuple[PlayerSetup, ...]
     ruleset: str = "classic"
     seed: int = 0

@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from typing import Union
 
-import msgspec
+from ..core.bases import BaseAction
 
 
-class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class AssignDie(_Action, tag="assign"):
+class AssignDie(BaseAction, tag="assign"):
     """Assign a movement die to an operational car (or to its momentum)."""
 
     car: str
@@ -23,15 +19,15 @@ class AssignDie(_Action, tag="assign"):
     momentum: bool = False
 
 
-class Pass(_Action, tag="pass"):
+class Pass(BaseAction, tag="pass"):
     """Give up the turn when no car can take a die (the lowest die is spent)."""
 
 
-class NoCommand(_Action, tag="no-command"):
+class NoCommand(BaseAction, tag="no-command"):
     """Use no command this turn."""
 
 
-class UseCommand(_Action, tag="command"):
+class UseCommand(BaseAction, tag="command"):
     """Assign a second die to a command: nitro, drift, repair or airstrike."""
 
     command: str
@@ -39,53 +35,53 @@ class UseCommand(_Action, tag="command"):
     target: str | None = None  # the car to repair
 
 
-class PlaceChopper(_Action, tag="place-chopper"):
+class PlaceChopper(BaseAction, tag="place-chopper"):
     """Air Attack: put the chopper on an empty space."""
 
     at: str
 
 
-class Step(_Action, tag="step"):
+class Step(BaseAction, tag="step"):
     """Move one space into the front arc: FL, F or FR."""
 
     direction: str
 
 
-class RoadBonus(_Action, tag="road-bonus"):
+class RoadBonus(BaseAction, tag="road-bonus"):
     """Take (or decline) the road die bonus once the base moves are done."""
 
     take: bool
 
 
-class Shoot(_Action, tag="shoot"):
+class Shoot(BaseAction, tag="shoot"):
     """Fire at a vehicle or wreck in the front arc (of the car, or of the chopper)."""
 
     target: str
 
 
-class NoShoot(_Action, tag="no-shoot"):
+class NoShoot(BaseAction, tag="no-shoot"):
     """Do not fire."""
 
 
-class SlamReroll(_Action, tag="slam-reroll"):
+class SlamReroll(BaseAction, tag="slam-reroll"):
     """The larger vehicle's owner rerolls both slam dice (once) or accepts them."""
 
     reroll: bool
 
 
-class SlamMove(_Action, tag="slam-move"):
+class SlamMove(BaseAction, tag="slam-move"):
     """A slam between two of your motorcycles: choose the one that moves (001: Slamming)."""
 
     vehicle: str
 
 
-class SetSteering(_Action, tag="steering"):
+class SetSteering(BaseAction, tag="steering"):
     """The Big Rig: the round's first die on Hydraulic Steering (lane changes)."""
 
     die: int
 
 
-class AssignSection(_Action, tag="assign-section"):
+class AssignSection(BaseAction, tag="assign-section"):
     """The Big Rig: a die to a command of a section not used this round."""
 
     section: str
@@ -93,33 +89,33 @@ class AssignSection(_Action, tag="assign-section"):
     die: int
 
 
-class ShootCommand(_Action, tag="shoot-command"):
+class ShootCommand(BaseAction, tag="shoot-command"):
     """Fire at a Big Rig section, naming an undamaged command it may hit."""
 
     target: str
     command: str
 
 
-class PlaceDamage(_Action, tag="place-damage"):
+class PlaceDamage(BaseAction, tag="place-damage"):
     """The Big Rig's player places a minor damage token on an undamaged command."""
 
     section: str
     command: str
 
 
-class CowCatcher(_Action, tag="cow-catcher"):
+class CowCatcher(BaseAction, tag="cow-catcher"):
     """Move the vehicle the Cow Catcher met to the rig's front left or front right."""
 
     direction: str
 
 
-class DispenseHazard(_Action, tag="dispense-hazard"):
+class DispenseHazard(BaseAction, tag="dispense-hazard"):
     """Hazard Dispenser: a random token face down on an empty space of the rear arc (or none)."""
 
     at: str | None = None
 
 
-class RerollShot(_Action, tag="reroll-shot"):
+class RerollShot(BaseAction, tag="reroll-shot"):
     """Targeting Computer: reroll the shot (or keep it)."""
 
     reroll: bool

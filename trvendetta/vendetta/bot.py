@@ -50,9 +50,8 @@ the rules below and takes the best (ties broken by the seat's RNG):
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import geometry
+from ..core.bases import Heuristics as BaseHeuristics
 from ..core.protocol import Decision
 from . import board as b
 from .model import State
@@ -65,24 +64,15 @@ def score_options(state: State, decision: Decision) -> list[float] | None:
     return Heuristics(state, decision).scores()
 
 
-class Heuristics:
+class Heuristics(BaseHeuristics):
     """The Vendetta heuristics; one method per decision kind."""
 
     def __init__(self, state: State, decision: Decision):
+        super().__init__(state, decision)
         self.b = b
-        self.state = state
-        self.decision = decision
-        self.me = self.decision.player
         faces = state.components.dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
         self._strikes: dict | None = None
-
-    def scores(self) -> list[float] | None:
-        """A score per option of the decision; None for a decision kind with no heuristic."""
-        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
-        if handler is None:
-            return None
-        return [handler(a) for a in self.decision.options]
 
     # ------------------------------------------------------------ helpers
     def _mine(self):

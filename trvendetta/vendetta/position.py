@@ -12,6 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from ..core import geometry
+from ..core.bases import Strict
 from ..core.errors import PositionError
 from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
@@ -19,11 +20,7 @@ from . import sectionboard
 
 
 
-class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pass
-
-
-class PlayerSetup(_Strict):
+class PlayerSetup(Strict):
     name: Name
     color: Name
     crew: str = "cars"
@@ -32,7 +29,7 @@ class PlayerSetup(_Strict):
     turns: int = 0  # turns already taken this round
 
 
-class VehicleSetup(_Strict):
+class VehicleSetup(Strict):
     id: str
     at: str = "start"
     facing: str = "F"
@@ -41,27 +38,27 @@ class VehicleSetup(_Strict):
     momentum: int = 0
 
 
-class TerrainSetup(_Strict):
+class TerrainSetup(Strict):
     at: str
     kind: str
 
 
-class TokenSetup(_Strict):
+class TokenSetup(Strict):
     at: str
     kind: str | None = None
     face_up: bool = False
 
 
-class WreckSetup(_Strict):
+class WreckSetup(Strict):
     at: str
 
 
-class ChopperSetup(_Strict):
+class ChopperSetup(Strict):
     owner: str
     at: str | None = None
 
 
-class Script(_Strict):
+class Script(Strict):
     slam: tuple[str, ...] = ()
     direction: tuple[str, ...] = ()
     shot: tuple[str, ...] = ()
@@ -72,7 +69,7 @@ class Script(_Strict):
     hazard: tuple[str, ...] = ()
 
 
-class Position(_Strict):
+class Position(Strict):
     players: tuple[PlayerSetup, ...]
     ruleset: str = "vendetta"
     seed: int = 0
