@@ -16,7 +16,8 @@ the CLI uses this module (``tests/packaging/test_layers.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from trvendetta import replays
@@ -77,15 +78,31 @@ class GameService:
             n += 1
         return f"{ruleset}-{n}"
 
+    def _default_names(self, ruleset: str, stem: str | None) -> Iterator[str]:
+        """Names for a game nobody named, free when looked at: ``RULESET-N``,
+        or ``stem``, ``stem-2``, ``stem-3``... when a stem is given."""
+        if stem is None:
+            game = self.next_id(ruleset)
+            while True:
+                yield game
+                game = self.next_id(ruleset, int(game.rsplit("-", 1)[1]))
+        for n in itertools.count(1):
+            game = stem if n == 1 else f"{stem}-{n}"
+            if not self.store.exists(game):
+                yield game
+
     #: how many default names ``new_game`` tries when other processes take them first
     DEFAULT_NAME_TRIES = 100
 
     # ----------------------------------------------------------- commands
     def new_game(self, ruleset: Any, position: Any, name: str | None = None, *,
-                 bots: dict[str, str] | None = None, charter: str = "", rng: Any = None) -> Played:
+                 bots: dict[str, str] | None = None, charter: str = "", rng: Any = None,
+                 stem: str | None = None) -> Played:
         """Set up a game from ``position``; the bot seats answer their
         decisions at once (a game of bots only is played to the end).
-        ``rng``: an exchange game's set-up chance, from the players' reveals."""
+        ``rng``: an exchange game's set-up chance, from the players' reveals.
+        Without ``name`` the game takes the first free default name
+        (``_default_names``; ``stem`` chooses its pattern)."""
         state, events = ruleset.new_game(position, rng)
         _, moves = bot_moves(ruleset, state, bots or {}, len(events))
         steps = [(m.action, m.events) for m in moves]
@@ -94,14 +111,13 @@ class GameService:
             return Played(ruleset, len(events) + 1, [], moves, loaded)
         # no name given: when another process takes the default name between the look and
         # the save, take the next one (a name nobody gave never collides)
-        game = self.next_id(ruleset.name)
-        for _ in range(self.DEFAULT_NAME_TRIES):
+        for game in itertools.islice(self._default_names(ruleset.name, stem), self.DEFAULT_NAME_TRIES):
             try:
                 loaded = self.store.create_game(game, ruleset.name, events, steps=steps, bots=bots or {},
                                                 charter=charter)
                 return Played(ruleset, len(events) + 1, [], moves, loaded)
             except GameExists:
-                game = self.next_id(ruleset.name, int(game.rsplit("-", 1)[1]))
+                continue
         raise TrvError(f"{self.DEFAULT_NAME_TRIES} default game names were taken while creating this one; "
                        "give one with --name")
 

@@ -14,7 +14,7 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 
-from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, use_color
+from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, service, use_color
 
 DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
 
@@ -46,41 +46,39 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
     rules = rulesets.get(ruleset)
     players = list(getattr(rules, "demo_players", DEMO_PLAYERS))[:count]
     chooser = random.Random(seed)
-    store = session.store(None if session.db_given else MEMORY)
-    state, events = rules.new_game(rules.default_position(players, seed))
-    name = f"demo-{seed}"
-    n = 1
-    while store.exists(name):
-        n += 1
-        name = f"demo-{seed}-{n}"
-    game = store.create_game(name, rules.name, events)
+    session.store(None if session.db_given else MEMORY)  # opened here: the service below plays on it
+    games = service(session)
+    loaded = games.new_game(rules, rules.default_position(players, seed), stem=f"demo-{seed}").loaded
+    name, state, version = loaded.game, loaded.state, loaded.version
     say = (lambda text: None) if quiet else click.echo
     wait = delay if delay and not quiet and sys.stdout.isatty() else 0.0
     say(f"demo game {name}: {rules.name}, seed {seed}, players {', '.join(p[0] for p in players)}")
-    for i, event in enumerate(events, start=1):
-        say(f"{i:>5}. {rules.describe(event)}")
-    version = game.version
-    actions = 0
-    while not rules.is_over(state):
-        options = rules.legal_actions(state)
+    for stored in games.events(name):
+        say(f"{stored.number:>5}. {rules.describe(stored.event)}")
+    picked: list[tuple[str, object]] = []
+
+    def random_player(rs, current):
+        """One action: the deciding player's uniform pick among the legal ones."""
+        options = rs.legal_actions(current())
         if not options:
             raise TrvError(f"the game waits on nothing yet is not over (after event {version}): a ruleset bug")
-        decision = rules.pending(state)
-        action = chooser.choice(options)
-        state, events = rules.apply(state, action)
-        store.append(name, version, steps=[(action, events)])
-        say(f"{decision.player}: {rules.describe_action(action)}")
-        for i, event in enumerate(events, start=version + 1):
+        picked.append((rs.pending(current()).player, chooser.choice(options)))
+        yield picked[-1][1]
+
+    while not rules.is_over(state):
+        played = games.play(name, random_player)
+        player, action = picked[-1]
+        say(f"{player}: {rules.describe_action(action)}")
+        for i, event in enumerate(played.events, start=played.first):
             say(f"{i:>5}. {rules.describe(event)}")
-        version += len(events)
-        actions += 1
+        state, version = played.state, played.loaded.version
         if wait:
             time.sleep(wait)
-        if actions > 100 * MAX_ACTIONS_PER_COMMAND:
-            raise TrvError(f"no winner after {actions} actions; giving up")
+        if len(picked) > 100 * MAX_ACTIONS_PER_COMMAND:
+            raise TrvError(f"no winner after {len(picked)} actions; giving up")
     click.echo(rules.render(state, color=use_color()))
     click.echo(f"winner: {rules.winner(state) or 'nobody'}")
-    click.echo(f"{version} events, {actions} actions, seed {seed}")
+    click.echo(f"{version} events, {len(picked)} actions, seed {seed}")
 
 
 COMMANDS = [demo]

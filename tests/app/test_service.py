@@ -78,3 +78,19 @@ def test_undo_fork_export_and_import_round_trip(svc, tmp_path):
         assert (game, head) == ("g", svc.load("g").head) and gf.kind != "packet"
     with pytest.raises(TrvError):
         svc.import_file(text.encode(), "g.trv")  # already here
+
+
+def test_a_name_stem_takes_the_first_free_name_even_when_another_process_took_it_first(tmp_path):
+    """``trv demo``'s names: the stem, then stem-2, stem-3...; a name taken
+    between the look and the save (here: ``exists`` looks before the other
+    process saved) is skipped, not an error."""
+
+    class LooksTooEarly(GameStore):
+        def exists(self, game):
+            return False
+
+    toy = toy_ruleset.RULESET
+    with LooksTooEarly(tmp_path / "games.sqlite") as store:
+        svc = GameService(store)
+        names = [svc.new_game(toy, toy.default_position(PLAYERS, 5), stem="demo-5").loaded.game for _ in range(3)]
+    assert names == ["demo-5", "demo-5-2", "demo-5-3"]
