@@ -23,6 +23,8 @@ from eventsourcing.utils import register_topic
 
 from trvendetta import rulesets
 
+from .parts import address, split
+
 from .records import (  # noqa: F401  (re-exported: the light half lives in records.py)
     GENESIS,
     RETRACTION_KIND,
@@ -206,6 +208,8 @@ class GameSnapshot(Snapshot):
         state = dict(self.state)
         rules = state.pop("engine_rules", None)
         state.pop("engine_crc", None)
+        if state.pop("parts", None):  # the store splices them in (GameStore._join_parts) and drops the key
+            raise SnapshotIncompatible("its shared parts were not joined")
         ruleset = rulesets.get(state["ruleset"])
         if rules != ruleset.rules_version:
             raise SnapshotIncompatible(f"snapshot of rules {rules}, now {ruleset.rules_version}")
@@ -228,5 +232,28 @@ class GameSnapshot(Snapshot):
         return shell.mutate(None)
 
 
+class PartedSnapshot(GameSnapshot):
+    """A snapshot whose engine JSON leaves out the ruleset's ``shared_state``
+    fields, named instead by address in ``parts`` (``{field: address}``) and
+    stored once each (``parts.py``); ``engine_crc`` is the CRC of what it
+    holds.  Every snapshot taken since 30 Nov 2026; its own topic, so that a
+    reader that knows only whole snapshots never takes one for a whole state."""
+
+    TOPIC = "trv:s"
+
+    @classmethod
+    def take_parted(cls, aggregate: Any) -> tuple["PartedSnapshot", dict[str, bytes]]:
+        """The snapshot, and the parts it names (``{address: JSON}``) to store."""
+        snap = cls.take(aggregate)
+        state = snap.state
+        rest, fields = split(state["engine"].encode(), rulesets.get(aggregate.ruleset).shared_state)
+        named = {name: address(data) for name, data in fields.items()}
+        state["engine"] = rest.decode()
+        state["engine_crc"] = binascii.crc32(rest)
+        state["parts"] = named
+        return snap, {named[name]: data for name, data in fields.items()}
+
+
 register_topic(GameSnapshot.TOPIC, GameSnapshot)
+register_topic(PartedSnapshot.TOPIC, PartedSnapshot)
 Game.Snapshot = GameSnapshot  # type: ignore[misc]

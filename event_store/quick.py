@@ -28,12 +28,14 @@ from trvendetta import rulesets
 
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
 from .packing import unpack
+from .parts import PART_TOPIC, PartMissing, checked, join, same_state
 from .records import GENESIS, RETRACTION_KIND, Loaded, decode_bots, event_schema, game_key
 
 #: an engine event or retraction record: the first topic, and the short one used since 30 Nov 2026
 EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
 CREATED_TOPIC = "trvendetta:game:created"
-SNAPSHOT_TOPIC = "trvendetta:game:snapshot"
+#: a whole snapshot (before 30 Nov 2026), and one whose shared parts are stored apart (parts.py)
+SNAPSHOT_TOPICS = frozenset({"trvendetta:game:snapshot", "trv:s"})
 _NEEDED = {TABLE, "stored_events", "stored_snapshots"}
 
 
@@ -60,6 +62,7 @@ class _SnapshotState(msgspec.Struct):
     engine: str = ""
     engine_rules: Any = None
     engine_crc: int | None = None
+    parts: dict[str, str] = {}
     bots: str = ""
     stale: bool = False
     charter: str = ""
@@ -117,7 +120,8 @@ class QuickReader:
         """The game after its last event, or None (then ask GameStore)."""
         try:
             return self._load(game)
-        except (sqlite3.Error, zlib.error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError):
+        except (sqlite3.Error, zlib.error, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError, TypeError,
+                PartMissing):
             return None
 
     def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:
@@ -154,21 +158,19 @@ class QuickReader:
     def _load(self, game: str) -> Loaded | None:
         gid = game_key(game)
         conn = self.db.conn
-        snap = conn.execute(
+        snaps = conn.execute(
             "SELECT originator_version, topic, state FROM stored_snapshots WHERE originator_id = ? "
-            "ORDER BY originator_version DESC LIMIT 1", [gid]
-        ).fetchone()
-        if snap is not None:
-            if snap[1] != SNAPSHOT_TOPIC:
-                return None
-            s = _snapshot.decode(unpack(snap[2])).state
+            "ORDER BY originator_version DESC LIMIT 2", [gid]
+        ).fetchall()
+        witness = None
+        if len(snaps) == 2:  # start from the one before the latest; the latest must be its fold (see witnessed)
+            (seen, latest), (after, s) = [(v, self._snapshot(gid, v, topic, data)) for v, topic, data in snaps]
+            if s is None or latest is None or latest.name != s.name:
+                return None  # GameStore ignores them too, and replays the events
             ruleset = rulesets.get(s.ruleset)
-            if s.stale or not s.engine or str(s.engine_rules) != str(ruleset.rules_version):
-                return None
-            if not self._snapshot_holds(gid, snap[0], s):
-                return None  # GameStore ignores it too, and replays the events
             state = ruleset.decode_state(s.engine.encode())
-            name, count, head, bots, after = s.name, s.count, s.head, s.bots, snap[0]
+            witness = (seen, latest)
+            name, count, head, bots = s.name, s.count, s.head, s.bots
             charter, domain = s.charter, s.domain
         else:
             created = conn.execute(
@@ -192,6 +194,17 @@ class QuickReader:
                 return None
             events.append(ruleset.decode_event(e.payload.encode()))
             head, last = e.hash, version
+            if witness is not None and version == witness[0]:
+                claim = witness[1]
+                try:  # folding events onto an edited state may fail anywhere in the engine
+                    state = ruleset.fold(events, state)
+                except Exception:  # noqa: BLE001
+                    return None
+                count, events, witness = count + len(events), [], None
+                if (count, head) != (claim.count, claim.head) or not same_state(ruleset, state, claim.engine.encode()):
+                    return None  # a snapshot that is not the fold of the events: GameStore replays them
+        if witness is not None:
+            return None  # the events stop before the latest snapshot: GameStore says what is missing
         count += len(events)
         row = self.index.get(name)
         if row is not None and (row.version > count or (row.version == count and row.head != head)):
@@ -199,6 +212,25 @@ class QuickReader:
         if events or state is None:
             state = ruleset.fold(events, state)
         return Loaded(name, ruleset, state, count, head, decode_bots(bots), charter, domain)
+
+    def _snapshot(self, gid: str, version: int, topic: str, data: bytes) -> _SnapshotState | None:
+        """A stored snapshot with its parts spliced back (``parts.py``), or None
+        when it is not a plain one this reader takes, or fails the cheap checks."""
+        if topic not in SNAPSHOT_TOPICS:
+            return None
+        s = _snapshot.decode(unpack(data)).state
+        ruleset = rulesets.get(s.ruleset)
+        if s.stale or not s.engine or str(s.engine_rules) != str(ruleset.rules_version) \
+                or not self._snapshot_holds(gid, version, s):
+            return None
+        if s.parts:
+            found = {}
+            for name, addr in s.parts.items():
+                row = self.db.conn.execute("SELECT topic, state FROM stored_snapshots WHERE originator_id = ? "
+                                           "AND originator_version = 1", [addr]).fetchone()
+                found[name] = checked(addr, unpack(row[1]) if row is not None and row[0] == PART_TOPIC else None)
+            s = msgspec.structs.replace(s, engine=join(s.engine.encode(), found).decode(), parts={})
+        return s
 
     def _snapshot_holds(self, gid: str, version: int, s: _SnapshotState) -> bool:
         """The cheap checks ``store.snapshot_problem`` makes: the snapshot's

@@ -44,6 +44,7 @@ from .aggregate import (
     STORE_KINDS,
     STORE_SCHEMA,
     Game,
+    PartedSnapshot,
     Retraction,
     SnapshotIncompatible,
     chain,
@@ -58,6 +59,7 @@ from .aggregate import (
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
 from . import library, location
 from .packing import pack, unpack
+from .parts import PART_TOPIC, PartMissing, checked, join, same_state
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
@@ -137,19 +139,45 @@ def snapshot_problem(store: "GameStore", game: str, snapshot: Any) -> str | None
 
 
 class _CheckedSnapshots:
-    """A snapshot store, checked: a snapshot that fails :func:`snapshot_problem`
-    (or does not map) is not used, so the game is replayed from its events."""
+    """A snapshot store, checked: a load starts from the latest snapshot only
+    when it is the fold of the events from the snapshot before it (see
+    :func:`witnessed`); otherwise the game is replayed from its events."""
 
     def __init__(self, store: "GameStore", snapshots: Any):
         self.store, self.snapshots = store, snapshots
 
-    def get(self, originator_id: Any, **kwargs: Any) -> list[Any]:
+    def get(self, originator_id: Any, *, lte: int | None = None, **_: Any) -> list[Any]:
         try:
-            found = list(self.snapshots.get(originator_id, **kwargs))
-            name = found[0].state.get("name", "") if found else ""
-            return [s for s in found if snapshot_problem(self.store, name, s) is None]
+            found = list(self.snapshots.get(originator_id, desc=True, limit=2, lte=lte))
+            return [found[0]] if len(found) == 2 and witnessed(self.store, found[1], found[0]) else []
         except Exception:  # noqa: BLE001  an unreadable snapshot is a cache miss
             return []
+
+
+def witnessed(store: "GameStore", before: Any, latest: Any) -> bool:
+    """Whether ``latest`` may stand for the fold of its game's events: both
+    pass :func:`snapshot_problem` and their parts are what their addresses
+    say, and folding the stored events from ``before`` up to ``latest``'s
+    version gives ``latest``'s state, count, head and retractions (at most
+    one snapshot interval of events: what a load from ``before`` costs).
+
+    So an edit of one snapshot (its checksum recomputed or not) is never
+    loaded; docs/store.md says what only ``trv verify`` finds."""
+    name = latest.state.get("name", "")
+    if before.state.get("name") != name or any(snapshot_problem(store, name, s) for s in (before, latest)):
+        return False
+    store._join_parts(before)
+    store._join_parts(latest)
+    agg = before.mutate(None)
+    for event in store.app.events.get(latest.originator_id, gt=before.originator_version,
+                                      lte=latest.originator_version):
+        agg = event.mutate(agg)
+    if agg.version != latest.originator_version:
+        return False
+    agg = store._fresh(agg)
+    claim = latest.state
+    return (agg.count, agg.head, agg.retracted) == (claim["count"], claim["head"], claim.get("retracted", [])) \
+        and agg.engine is not None and same_state(rulesets.get(agg.ruleset), agg.engine, claim["engine"].encode())
 
 
 class _Envelope(NamedTuple):
@@ -215,6 +243,7 @@ class GameStore:
         #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
         self._loaded: dict[str, Game] = {}
         self._saved = 0  # versions written by the last save
+        self._parts: dict[str, bytes] = {}  # snapshot parts known stored, by address (parts.py)
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
@@ -657,15 +686,59 @@ class GameStore:
             number = stored.originator_version - base
             try:
                 snap = store.mapper.to_domain_event(stored)
-                state = dict(snap.state)
                 problem = snapshot_problem(self, game, snap)
+                try:
+                    self._join_parts(snap)
+                except PartMissing as exc:
+                    problem = problem or str(exc)
+                state = dict(snap.state)
                 engine = None
-                if state.get("engine"):
+                if state.get("engine") and not state.get("parts"):  # not a state without its parts
                     engine = rulesets.get(state["ruleset"]).decode_state(state["engine"].encode())
                 out.append(SnapshotInfo(number, str(state.get("head", "")), engine, problem))
             except Exception as exc:  # noqa: BLE001
                 out.append(SnapshotInfo(number, "", None, f"it cannot be read ({type(exc).__name__}: {exc})"[:300]))
         return out
+
+    def _put_parts(self, parts: dict[str, bytes]) -> None:
+        """Store the snapshot parts not stored yet (one row each, ``parts.py``)."""
+        from uuid import UUID
+
+        from eventsourcing.persistence import StoredEvent as LibraryRecord
+
+        recorder = self.app.snapshots.recorder
+        for addr, data in parts.items():
+            if addr in self._parts:
+                continue
+            if not recorder.select_events(UUID(addr), limit=1):
+                try:
+                    recorder.insert_events([LibraryRecord(originator_id=UUID(addr), originator_version=1,
+                                                          topic=PART_TOPIC, state=pack(data))])
+                except IntegrityError:
+                    pass  # another process stored the same part first
+            self._parts[addr] = data
+
+    def _part(self, addr: str) -> bytes:
+        """The stored part ``addr``, checked against its address (PartMissing)."""
+        data = self._parts.get(addr)
+        if data is None:
+            from uuid import UUID
+
+            found = self.app.snapshots.recorder.select_events(UUID(addr), limit=1)
+            data = checked(addr, unpack(found[0].state) if found and found[0].topic == PART_TOPIC else None)
+            self._parts[addr] = data
+        return data
+
+    def _join_parts(self, snap: Any) -> None:
+        """Splice the parts a snapshot names back into its engine JSON (once)."""
+        state = snap.state
+        named = state.get("parts")
+        if not named:
+            return
+        whole = join(state["engine"].encode(), {name: self._part(addr) for name, addr in named.items()})
+        state = {k: v for k, v in state.items() if k != "parts"}
+        state["engine"] = whole.decode()
+        object.__setattr__(snap, "state", state)
 
     def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
         for step in steps:
@@ -779,7 +852,9 @@ class GameStore:
         try:
             if agg.stale:
                 agg = self._fresh(agg)
-            self.app.snapshots.put([Game.Snapshot.take(agg)])
+            snap, parts = PartedSnapshot.take_parted(agg)
+            self._put_parts(parts)
+            self.app.snapshots.put([snap])
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
 

@@ -160,8 +160,42 @@ def test_an_edited_snapshot_is_ignored_on_load_and_named_by_verify(trv, store, k
     err = trv("verify", OVER, db=store, code=1).stderr
     assert f"the snapshot after event {version - 1}" in err
     assert ("is not the fold of events" if keep_crc else "checksum") in err
-    if not keep_crc:
-        assert trv("show", "--game", OVER, "--json", db=store).stdout == before
+    # a checksum anyone can recompute proves nothing: show uses the latest snapshot only when
+    # folding the events from the snapshot before it gives the same state
+    shown = trv("show", "--game", OVER, "--json", db=store)
+    assert shown.stdout == before and shown.stderr == ""
+
+
+def _snapshots(db, game: str) -> list[tuple[int, dict]]:
+    return [(v, json.loads(unpack(s))) for v, s in rows(
+        db, "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
+            "ORDER BY originator_version", gid(game))]
+
+
+def test_the_snapshot_before_the_latest_edited_is_not_used_either(trv, store):
+    """The load starts from the latest snapshot, which the one before must fold to: editing the one
+    before (checksum recomputed) makes them disagree, and the game is replayed from its events."""
+    before = trv("show", "--game", LIVE, "--json", db=store).stdout
+    (version, snap), _ = _snapshots(store, LIVE)[-2:]
+    assert '"bob"' in snap["state"]["engine"]
+    snap["state"]["engine"] = snap["state"]["engine"].replace('"bob"', '"zed"')  # a name no event changes
+    snap["state"]["engine_crc"] = zlib.crc32(snap["state"]["engine"].encode())
+    _put_snapshot(store, LIVE, version, snap)
+    assert trv("show", "--game", LIVE, "--json", db=store).stdout == before
+    assert f"the snapshot after event {version - 1} is not the fold" in trv("verify", LIVE, db=store, code=1).stderr
+
+
+def test_an_edited_shared_part_is_not_used_and_named_by_verify(trv, store):
+    """Components are stored once, apart, by their hash: a part edited in place no longer matches
+    its address, so no snapshot naming it is used."""
+    before = trv("show", "--game", OVER, "--json", db=store).stdout
+    (addr, data), = rows(store, "SELECT originator_id, state FROM stored_snapshots WHERE topic = 'trv:part'")
+    parts = json.loads(unpack(data))
+    changed = json.dumps(parts, separators=(",", ":")).replace('"6"', '"1"', 1)
+    assert changed != json.dumps(parts, separators=(",", ":"))
+    sql(store, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ?", pack(changed.encode()), addr)
+    assert trv("show", "--game", OVER, "--json", db=store).stdout == before
+    assert "does not match its address" in trv("verify", OVER, db=store, code=1).stderr
 
 
 @pytest.mark.parametrize("field, value", [("head", "cd" * 32), ("count", 3)])

@@ -92,6 +92,10 @@ class Ruleset(Generic[S, A, E]):
     event_type: ClassVar[Any] = None
     state_type: ClassVar[Any] = None
     position_type: ClassVar[Any] = None
+    #: top-level fields of the state that stay the same through a game and
+    #: across games (a game's components): the store keeps each distinct value
+    #: once instead of in every snapshot (``trvendetta.store.parts``)
+    shared_state: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self._enc = msgspec.json.Encoder()

@@ -1,0 +1,84 @@
+"""Snapshot parts: big values many snapshots share, stored once by their hash.
+
+A Vendetta state carries the game's components (about 7 kB of its 11 kB of
+JSON), the same in every snapshot of the game and in every game of the same
+components.  A ruleset names such top-level fields of its state
+(``SHARED_STATE``); since 30 Nov 2026 a snapshot (topic ``trv:s``) stores its
+engine JSON without them and names each by its address (BLAKE2b-128 of its
+canonical JSON, 32 hex digits), and each distinct value is stored once in the
+snapshots table, as the row ``(address, 1)`` of topic ``trv:part`` (packed).
+Loading splices them back (:func:`join`) after checking each against its
+address.  Snapshots taken before (topic ``trvendetta:game:snapshot``) hold
+the whole engine JSON and are read as they are.
+
+Light (msgspec, zlib and the standard library's own BLAKE2): ``trv show``
+reads snapshots with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+#: the topic of a stored part (its originator id is its address, its version 1)
+PART_TOPIC = "trv:part"
+_fields = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def address(data: bytes) -> str:
+    """A part's address: BLAKE2b-128 of its bytes, in hex (also its row's id)."""
+    try:
+        from _blake2 import blake2b  # the builtin module: importing hashlib costs a few ms on `trv show`
+    except ImportError:  # pragma: no cover  (an interpreter without it)
+        from hashlib import blake2b
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def split(engine: bytes, names: Iterable[str]) -> tuple[bytes, dict[str, bytes]]:
+    """``engine`` (a JSON object) without its top-level fields ``names``, and
+    those fields' JSON (a field that is absent or null stays in place)."""
+    names = tuple(names)
+    if not names:
+        return engine, {}
+    fields = _fields.decode(engine)
+    parts = {}
+    for name in names:
+        raw = fields.get(name)
+        if raw is not None and bytes(raw) != b"null":
+            parts[name] = bytes(fields.pop(name))
+    if not parts:
+        return engine, {}
+    return msgspec.json.encode(fields), parts
+
+
+def join(rest: bytes, parts: dict[str, bytes]) -> bytes:
+    """The engine JSON again: ``rest`` with ``parts`` as its last fields (a
+    decoder does not mind the order)."""
+    if not parts:
+        return rest
+    body = b",".join(msgspec.json.encode(name) + b":" + data for name, data in parts.items())
+    return rest[:-1] + (b"," if rest.strip() != b"{}" else b"") + body + b"}"
+
+
+class PartMissing(ValueError):
+    """A snapshot names a part that is not stored, or not what its address says."""
+
+
+def checked(addr: str, data: bytes | None) -> bytes:
+    """``data`` when it is the part ``addr`` names; else PartMissing."""
+    if data is None:
+        raise PartMissing(f"its part {addr} is not stored")
+    if address(data) != addr:
+        raise PartMissing(f"its part {addr} does not match its address")
+    return data
+
+
+def same_state(ruleset: object, state: object, claim: bytes) -> bool:
+    """Whether the engine JSON ``claim`` (a snapshot's, parts joined) is
+    ``state``: its canonical bytes (the shared fields are a state's last, as
+    Vendetta's components are), else, decoded, the same state (an old
+    snapshot that its ruleset upcasts on decoding)."""
+    if ruleset.encode(state) == claim:  # type: ignore[attr-defined]
+        return True
+    return ruleset.decode_state(claim) == state  # type: ignore[attr-defined]
