@@ -19,7 +19,10 @@ min and max; ratios are of medians measured in the same run:
 - sim: whole random 4-player games per second with and without storing each
   game (``trv sim`` and ``trv sim --store``), and the process's peak memory
   (maximum resident set) after every 100 stored games;
-- bytes: file size per event of the SQLite store after a checkpoint.
+- bytes: file size per event of an SQLite store holding one whole greedy
+  4-player game (after a checkpoint), over every game of the search (30 seeds,
+  8 with ``--quick``), and the longest game's bytes by table (``dbstat``);
+  ``--bytes-only`` measures only this.
 
 Writes ``bench/results/store.json``.
 """
@@ -43,7 +46,7 @@ from pathlib import Path
 from trvendetta import rulesets
 from trvendetta.bots import new_position, simulate
 
-from .common import ROOT, _tally_class, longest_greedy_game, median_time
+from .common import ROOT, _tally_class, longest_greedy_game, median_time, play_events
 
 
 def spread(values: list[float]) -> dict:
@@ -167,11 +170,34 @@ def bytes_per_event(path: Path, events: int) -> float:
     return path.stat().st_size / events
 
 
+def bench_bytes(GameStore, rs, seeds: range, tmp: Path) -> dict:
+    """File size per event of one whole greedy 4-player game alone in an SQLite
+    store (each turn appended as ``trv turn`` does, then a checkpoint), for every
+    seed; and where the bytes of the longest game go (SQLite's ``dbstat``)."""
+    per_event, longest = [], (0, {}, 0)
+    for seed in seeds:
+        events, actions = play_events(rs, 4, seed, ["greedy"])
+        path = tmp / f"bytes{seed}.sqlite"
+        _, version = _append_once(GameStore, str(path), rs, seed, actions)
+        per_event.append(bytes_per_event(path, version))
+        if version > longest[0]:
+            con = sqlite3.connect(path)
+            try:
+                pages = dict(con.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+            finally:
+                con.close()
+            longest = (version, {name: size / version for name, size in sorted(pages.items())}, seed)
+        path.unlink()
+    return {"per_event": spread(per_event), "games": len(per_event),
+            "longest": {"seed": longest[2], "events": longest[0], "per_event_by_table": longest[1]}}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.store", description=__doc__.splitlines()[0])
     ap.add_argument("--postgres", default=os.environ.get("TRV_TEST_POSTGRES", ""),
                     help="a postgresql:// URL (default $TRV_TEST_POSTGRES); a fresh schema is used and dropped")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--bytes-only", action="store_true", help="only the bytes on disk per event (SQLite)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "store.json"))
     args = ap.parse_args(argv)
     from trvendetta.store import GameStore, location
@@ -187,8 +213,14 @@ def main(argv: list[str] | None = None) -> int:
         sep = "&" if "?" in args.postgres else "?"
         backends["postgresql"] = f"{args.postgres}{sep}schema={schema}"
     results: dict = {"game": {"seed": seed, "events": len(events), "turns": len(actions)}}
+    if args.bytes_only:
+        backends = {"sqlite": None}
     try:
         for name, url in backends.items():
+            if args.bytes_only:
+                print("[sqlite] bytes ...", file=sys.stderr)
+                results[name] = {"bytes": bench_bytes(GameStore, rs, range(8 if args.quick else 30), tmp)}
+                break
             def where_of(label: str, url=url) -> str:
                 return str(tmp / f"{label}.sqlite") if url is None else url
 
@@ -217,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{name}] sim ...", file=sys.stderr)
             r["sim"] = bench_sim(GameStore, where_of("sim"), 100 if args.quick else 300, 2 if args.quick else 3)
             if url is None:
-                r["bytes_per_event"] = bytes_per_event(Path(where), version)
+                print(f"[{name}] bytes ...", file=sys.stderr)
+                r["bytes"] = bench_bytes(GameStore, rs, range(8 if args.quick else 30), tmp)
             results[name] = r
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -237,6 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in backends:
         r = results[name]
         print(f"--- {name}")
+        if "bytes" in r:
+            b = r["bytes"]
+            print(f"bytes    {fmt(b['per_event'])} per event on disk over {b['games']} whole greedy games, one "
+                  f"store each (target <= 200); by table, the longest ({b['longest']['events']} events): "
+                  + ", ".join(f"{k} {v:.1f}" for k, v in b["longest"]["per_event_by_table"].items()))
+        if "show" not in r:
+            continue
         print(f"show     {r['show']['ratio']:.2f}x the import floor: show {fmt(r['show']['show_s'], 1000, ' ms')}, "
               f"floor {fmt(r['show']['floor_s'], 1000, ' ms')}  (target <= 1.3x)")
         a = r["append"]
@@ -248,8 +288,6 @@ def main(argv: list[str] | None = None) -> int:
         s = r["sim"]
         print(f"sim      --store {s['ratio']:.2f}x: {fmt(s['sim_store_games_per_s'])} vs {fmt(s['sim_games_per_s'])} "
               f"games/s (target >= 0.5x); peak RSS every 100 games (kB): {s['peak_rss_kb_every_100_games']}")
-        if "bytes_per_event" in r:
-            print(f"bytes    {r['bytes_per_event']:.0f} per event on disk (target <= 200)")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "nproc": os.cpu_count(),
