@@ -40,6 +40,8 @@ def front_y(state: State) -> int:
 
 
 def on_board(state: State, space: Space) -> bool:
+    if state.seam is not None:
+        return state.seam.on_board(state, space)
     lane, y = space
     return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)
 
@@ -61,7 +63,10 @@ def tile_terrain(state: State, space: Space) -> str:
 
 def terrain(state: State, space: Space) -> str:
     """The terrain a vehicle meets: ``offboard``, ``start``, a revealed road or
-    mud token's terrain, or the tile's terrain."""
+    mud token's terrain, or the tile's terrain (another board's, through the
+    state's seam: the arena)."""
+    if state.seam is not None:
+        return state.seam.terrain(state, space)
     lane, y = space
     if not 0 <= lane < state.components.lanes:
         return "offboard"
@@ -75,6 +80,19 @@ def terrain(state: State, space: Space) -> str:
     if tok is not None and tok.face_up and tok.kind in ("road", "mud"):
         return tok.kind
     return tile_terrain(state, space)
+
+
+def off_cause(state: State, space: Space) -> str:
+    """Why a vehicle entering ``space`` (off the board) is eliminated."""
+    if state.seam is not None:
+        return state.seam.off_cause(state, space)
+    return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"
+
+
+def may_shoot_from(state: State, space: Space) -> bool:
+    """Whether a vehicle (or chopper) on ``space`` may fire: anywhere on the
+    road; in the arena only from an arena space (Carnival "Keep Cool")."""
+    return state.seam is None or state.seam.may_shoot_from(state, space)
 
 
 def token_at(state: State, space: Space):

@@ -68,8 +68,7 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if terrain == "start" and not (not b.is_wreck(oid) and b.vehicle(s, oid).start):
         terrain = "rear"  # only cars that have not entered the road yet move in the starting area
     if terrain in ("offboard", "beyond", "rear"):
-        side = "at the side" if not 0 <= to[0] < s.components.lanes else "at the rear"
-        eliminate(ctx, oid, f"left the road {side}")
+        eliminate(ctx, oid, b.off_cause(s, to))
         return STOP
     is_car = not b.is_wreck(oid)
     others = b.occupants(s, to, exclude=oid) if terrain != "start" else []
@@ -83,6 +82,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         left = s.turn.moves_left
         cost = min(2 if terrain == "mud" else 1, left)
     ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, cost, terrain not in ("road", "start")))
+    if s.seam is not None and is_car:
+        s.seam.entered(ctx, oid, frm, to, how, direction)  # the arena turns a car as it moves
     if terrain == "impassable":
         eliminate(ctx, oid, f"drove into impassable terrain at {b.nm(to)}")
         return STOP
@@ -162,6 +163,8 @@ def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
     A slam with a motorcycle rolls only the direction die (:func:`motorcycle_slam`)."""
     ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
     stop_movement(ctx, top, "slammed")
+    if ctx.state.seam is not None:
+        ctx.state.seam.slammed(ctx, top, bottom)  # the arena turns the bottom car to match the top one
     if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom) or b.is_rig(ctx.state, top) \
             or b.is_rig(ctx.state, bottom):
         motorcycle_slam(ctx)
@@ -202,7 +205,7 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
     slam_face, s1 = ctx.roll("slam")
     dir_face, s2 = ctx.roll("direction")
     chooser = None
-    if allow_reroll:
+    if allow_reroll and (s.seam is None or s.seam.slam_reroll_allowed(s)):
         top, bottom = b.size_of(s, pending.top), b.size_of(s, pending.bottom)
         if top != bottom:
             larger = pending.top if b.SIZE_ORDER[top] > b.SIZE_ORDER[bottom] else pending.bottom
@@ -361,7 +364,7 @@ def settle_outs(ctx: Ctx) -> None:
             reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
             ctx.emit(ev.PlayerOut(p.name, reason))
             # the Big Rig's elimination adds the finish line at once (001 Getting Eliminated)
-            if ctx.state.final_piece is None and (s.starting_players >= 3 or p.crew == "bigrig"):
+            if ctx.state.final_piece is None and s.road and (s.starting_players >= 3 or p.crew == "bigrig"):
                 ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
 
 

@@ -48,7 +48,11 @@ def _turn(state: State, **changes) -> State:
     return replace(state, turn=replace(state.turn, **changes))
 
 
-def _pop_script(state: State, die: str, scripted: int | bool) -> State:
+def _facing(state: State, vid: str) -> str:
+    return next(v.facing for v in state.vehicles if v.id == vid)
+
+
+def pop_script(state: State, die: str, scripted: int | bool) -> State:
     if not scripted:
         return state
     script = dict(state.script)
@@ -168,7 +172,7 @@ def _hazards(state: State, e: ev.HazardsPlaced) -> State:
 
 @handles(ev.InitiativeRolled)
 def _initiative(state: State, e: ev.InitiativeRolled) -> State:
-    return _pop_script(state, "movement", e.scripted)
+    return pop_script(state, "movement", e.scripted)
 
 
 @handles(ev.FirstPlayerChosen)
@@ -195,12 +199,12 @@ def _round_ended(state: State, e: ev.RoundEnded) -> State:
 
 @handles(ev.DiceRolled)
 def _dice(state: State, e: ev.DiceRolled) -> State:
-    return _pop_script(_player(state, e.player, dice=e.dice), "movement", e.scripted)
+    return pop_script(_player(state, e.player, dice=e.dice), "movement", e.scripted)
 
 
 @handles(ev.RoadDieRolled)
 def _road_die(state: State, e: ev.RoadDieRolled) -> State:
-    return _pop_script(replace(state, road_die=e.value), "road", e.scripted)
+    return pop_script(replace(state, road_die=e.value), "road", e.scripted)
 
 
 # ---------------------------------------------------------------- turns
@@ -252,7 +256,7 @@ def _bike_drifted(state: State, e: ev.MotorcycleDrifted) -> State:
 def _slam_direction(state: State, e: ev.SlamDirectionRolled) -> State:
     slam = state.slam
     which = "" if e.moved is None else ("TOP" if e.moved == slam.top else "BOTTOM")
-    state = _pop_script(state, "direction", e.scripted)
+    state = pop_script(state, "direction", e.scripted)
     return replace(state, slam=replace(slam, slam=which, direction=e.direction, chooser=e.chooser, choose=True))
 
 
@@ -331,7 +335,7 @@ def _cow_push(state: State, e: ev.CowCatcherPush) -> State:
 
 @handles(ev.MissileLaunched)
 def _missile(state: State, e: ev.MissileLaunched) -> State:
-    return _pop_script(_turn(state, after_done=True), "shot", e.scripted)
+    return pop_script(_turn(state, after_done=True), "shot", e.scripted)
 
 
 @handles(ev.HazardDispensed)
@@ -415,7 +419,7 @@ def _revealed(state: State, e: ev.TokenRevealed) -> State:
                 pile = _count(pile, e.kind, -1)
             t = Token(at, e.kind, True)
         tokens.append(t)
-    return _pop_script(replace(state, tokens=tuple(tokens), hazard_pile=pile), "hazard", e.scripted)
+    return pop_script(replace(state, tokens=tuple(tokens), hazard_pile=pile), "hazard", e.scripted)
 
 
 @handles(ev.TokenReturned)
@@ -440,7 +444,7 @@ def _wreck_removed(state: State, e: ev.WreckRemoved) -> State:
 
 @handles(ev.DieRolled)
 def _die_rolled(state: State, e: ev.DieRolled) -> State:
-    return _pop_script(state, e.die, e.scripted)
+    return pop_script(state, e.die, e.scripted)
 
 
 @handles(ev.SlamStarted)
@@ -450,8 +454,8 @@ def _slam_started(state: State, e: ev.SlamStarted) -> State:
 
 @handles(ev.SlamRolled)
 def _slam_rolled(state: State, e: ev.SlamRolled) -> State:
-    state = _pop_script(state, "slam", e.scripted_slam)
-    state = _pop_script(state, "direction", e.scripted_direction)
+    state = pop_script(state, "slam", e.scripted_slam)
+    state = pop_script(state, "direction", e.scripted_direction)
     return replace(state, slam=replace(state.slam, slam=e.slam, direction=e.direction, chooser=e.chooser))
 
 
@@ -497,7 +501,7 @@ def _shot(state: State, e: ev.ShotFired) -> State:
             state = _turn(state, phase="shot-reroll", shot_target=e.target)  # the Targeting Computer may reroll
         else:
             state = _turn(state, phase="done" if t.phase == "shoot" else "airstrike-done")
-    return _pop_script(state, "shot", e.scripted)
+    return pop_script(state, "shot", e.scripted)
 
 
 @handles(ev.DamageDrawn)
@@ -505,7 +509,7 @@ def _damage(state: State, e: ev.DamageDrawn) -> State:
     v = next(v for v in state.vehicles if v.id == e.car)
     state = replace(state, damage_pile=_count(state.damage_pile, e.token, -1))
     state = _vehicle(state, e.car, damage=v.damage + (e.token,))
-    return _pop_script(state, "damage", e.scripted)
+    return pop_script(state, "damage", e.scripted)
 
 
 @handles(ev.DamageIgnored)
@@ -515,7 +519,8 @@ def _damage_ignored(state: State, e: ev.DamageIgnored) -> State:
 
 @handles(ev.CarDisabled)
 def _disabled(state: State, e: ev.CarDisabled) -> State:
-    return _vehicle(state, e.car, status="inoperable", facing="B")
+    # in the arena an inoperable car is flipped "without changing its direction"
+    return _vehicle(state, e.car, status="inoperable", facing="B" if state.seam is None else _facing(state, e.car))
 
 
 @handles(ev.CarRepaired)
@@ -525,7 +530,8 @@ def _repaired(state: State, e: ev.CarRepaired) -> State:
     damage.remove(e.token)
     if e.token != MINOR:
         state = replace(state, damage_pile=_count(state.damage_pile, e.token, +1))
-    return _vehicle(state, e.car, damage=tuple(damage), status="operational", facing="F")
+    return _vehicle(state, e.car, damage=tuple(damage), status="operational",
+                    facing="F" if state.seam is None else v.facing)
 
 
 @handles(ev.VehicleEliminated)

@@ -8,6 +8,8 @@ turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import msgspec
 
 from .components import Components
@@ -135,6 +137,13 @@ class Slam(msgspec.Struct, frozen=True):
 
 
 class State(msgspec.Struct, frozen=True):
+    """A Vendetta game.  ``seam`` (a class variable, not a field) is None for
+    the road; a ruleset that plays on another board (Carnival's arena)
+    subclasses the state and sets it to an object answering the board's
+    questions (``board.terrain``, entering a space, slams, the round's end:
+    see ``carnival/seam.py``), so the road's rules run unchanged."""
+
+    seam: ClassVar[Any] = None
     seed: int = 0
     version: int = 0
     rules_version: str = ""

@@ -61,6 +61,13 @@ def start(position: Position, components: comp.Components | None, rng: Rng | Non
     if position.tokens is None:
         for index, side in enumerate(road, position.first_piece):
             fx.place_hazards(ctx, index, side, n if index == 0 else None)
+    begin(ctx, position)
+    return ctx.events
+
+
+def begin(ctx: Ctx, position: Position) -> None:
+    """The set-up's last steps, on any board: initiative (lowest total first,
+    ties reroll), the first road die, round 1 and its dice, the first turn."""
     first = position.first_player or position.active_player
     if first is None:
         first = _initiative(ctx, [p.name for p in position.players])
@@ -74,7 +81,6 @@ def start(position: Position, components: comp.Components | None, rng: Rng | Non
     active = position.active_player or first
     ctx.emit(ev.TurnStarted(active, position.turn + 1))
     _advance(ctx)
-    return ctx.events
 
 
 def _initiative(ctx: Ctx, names: list[str]) -> str:
@@ -132,6 +138,9 @@ def pending(state: State) -> Decision | None:
             return Decision(name, "steering", tuple(rig.steering_options(state, name)),
                             "a die on Hydraulic Steering (lane changes this round)")
         return Decision(name, "assign", tuple(rig.assign_options(state, name)), "assign a die to a section's command")
+    if t.phase == "assign" and state.seam is not None:  # the arena: which cars may enter a road tile now
+        options = ff.first_options(state, name) if ff.is_final_five(state, name) else _assign_options(state, name)
+        return Decision(name, "assign", state.seam.may_assign(state, name, options), "assign a die to a vehicle")
     if t.phase == "assign":
         if ff.is_final_five(state, name):
             return Decision(name, "assign", tuple(ff.first_options(state, name)), "assign a die to a motorcycle")
@@ -140,6 +149,8 @@ def pending(state: State) -> Decision | None:
         options = _command_options(state, name)
         if ff.is_final_five(state, name):
             options = ff.command_options(state, name, options)
+            if state.seam is not None:
+                options = list(state.seam.may_assign(state, name, options))
             prompt = "a die to a second motorcycle, or a command?"
             return Decision(name, "command", tuple(options), prompt) if options else None
         return Decision(name, "command", tuple(options), "use a command?") if options else None
@@ -147,7 +158,7 @@ def pending(state: State) -> Decision | None:
         spaces = _chopper_spaces(state)
         return Decision(name, "airstrike-place", tuple(PlaceChopper(s) for s in spaces), "place your chopper") if spaces else None
     if t.phase == "airstrike-target":
-        targets = b.front_arc_targets(state, t.chopper)
+        targets = b.front_arc_targets(state, t.chopper) if b.may_shoot_from(state, t.chopper) else []
         if not targets:
             return None
         options = _shot_options(state, targets)
@@ -161,7 +172,9 @@ def pending(state: State) -> Decision | None:
             steps = rig.step_options(state)
             return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
         if t.moves_left > 0:
-            return Decision(name, "step", (Step("FL"), Step("F"), Step("FR")), f"{t.moves_left} move{'' if t.moves_left == 1 else 's'} left")
+            steps = _STEPS if state.seam is None else state.seam.steps(state, car)
+            moves = f"{t.moves_left} move{'' if t.moves_left == 1 else 's'} left"
+            return Decision(name, "step", steps, moves) if steps else None
         if b.road_bonus_open(state):
             if car.kind != "motorcycle" and b.occupants(state, car.at, exclude=car.id):
                 # a drift passed a vehicle with the last base move: the road die's moves carry it on
@@ -175,7 +188,7 @@ def pending(state: State) -> Decision | None:
         return Decision(name, "shot-reroll", (RerollShot(True), RerollShot(False)),
                         f"Targeting Computer: reroll the shot at {t.shot_target}?")
     if t.phase == "shoot":
-        if not operational:
+        if not operational or not b.may_shoot_from(state, car.at):
             return None
         targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
         options = _shot_options(state, targets)
@@ -183,6 +196,9 @@ def pending(state: State) -> Decision | None:
             return None
         return Decision(name, "shoot", tuple(options + [NoShoot()]), "fire?")
     return None
+
+
+_STEPS = (Step("FL"), Step("F"), Step("FR"))
 
 
 def _shot_options(state: State, targets: list[str]) -> list:
@@ -259,6 +275,8 @@ def _chopper_spaces(state: State) -> list[str]:
     """Air Attack: any empty space of the road (no vehicle, wreck or chopper)."""
     busy = {v.at for v in state.vehicles if v.at is not None and not v.start}
     busy |= {w.at for w in state.wrecks} | b.chopper_spaces(state)
+    if state.seam is not None:
+        return [b.nm(space) for space in state.seam.chopper_spaces(state) if space not in busy]
     return [name for space, name in _road_spaces(b.rear_y(state), b.front_y(state), state.components.lanes) if space not in busy]
 
 
@@ -498,7 +516,7 @@ def _settle(ctx: Ctx) -> None:
     if all(p.out or p.name in running for p in s.players):
         return
     fx.settle_outs(ctx)
-    if len(b.live_players(ctx.state)) <= 1:
+    if len(b.live_players(ctx.state)) <= 1 and s.seam is None:  # the arena plays the round out (seam)
         fx.end_for_last_player(ctx)
 
 
@@ -506,6 +524,8 @@ def _advance(ctx: Ctx) -> Decision | None:
     """Take every automatic step until a decision is pending (returned) or the game ends."""
     while True:
         _settle(ctx)
+        if ctx.state.seam is not None:
+            ctx.state.seam.settle(ctx)  # the arena: cars that ended their movement collect what lies there
         s = ctx.state
         if s.phase == "over":
             return None
@@ -559,6 +579,8 @@ def _next_turn(ctx: Ctx) -> None:
         fewest = min(p.turns for p in waiting)
         nxt = next(p for p in waiting if p.turns == fewest)
         ctx.emit(ev.TurnStarted(nxt.name, s.turn_number + 1))
+        return
+    if s.seam is not None and s.seam.round_over(ctx):  # Carnival: Tina's turn, and maybe the end
         return
     ctx.emit(ev.RoundEnded(s.round))
     first = next(p.name for p in order[1:] + order[:1] if not p.out)
