@@ -18,6 +18,7 @@ from .core.protocol import Ruleset
 _BUILTIN = {
     "vendetta": "trvendetta.vendetta",
     "classic": "trvendetta.classic",
+    "carnival": "trvendetta.carnival",
 }
 _REGISTERED: dict[str, Ruleset] = {}
 

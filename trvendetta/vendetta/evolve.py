@@ -396,7 +396,8 @@ def _moved(state: State, e: ev.VehicleMoved) -> State:
     to = sq(e.to)
     if e.vehicle.startswith("wreck-"):
         return replace(state, wrecks=tuple(replace(w, at=to) if w.id == e.vehicle else w for w in state.wrecks))
-    state = _vehicle(state, e.vehicle, at=to, start=to[1] < 0)  # the starting area is the row behind piece 0
+    # the starting area is the row behind piece 0 (in the arena, behind each road tile: the seam)
+    state = _vehicle(state, e.vehicle, at=to, start=to[1] < 0 if state.seam is None else state.seam.is_start(state, to))
     t = state.turn
     if e.how == "step" and e.direction != "F" and t is not None and t.section is not None and t.car == e.vehicle:
         state = _player(state, t.player, steering=next(p for p in state.players if p.name == t.player).steering - 1)

@@ -88,13 +88,13 @@ def board(state: State) -> dict:
     }
 
 
-def _paint(text: str, color: str | None, on: bool) -> str:
+def paint(text: str, color: str | None, on: bool) -> str:
     if not on or color not in ANSI:
         return text
     return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
 
 
-def _label(v, colors: dict) -> str:
+def label(v, colors: dict) -> str:
     """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``),
     or + ``<``, ``=``, ``>`` for the Big Rig's rear, mid and front sections
     (``R>``); lower case when inoperable."""
@@ -135,14 +135,14 @@ def render(state: State, color: bool = False) -> str:
                     continue
                 sp = (lane, y)
                 if sp in cars and len(cars[sp]) > 1:  # side by side (a motorcycle shares the space)
-                    cell = "".join(_paint(_label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
+                    cell = "".join(paint(label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
                 elif sp in cars:
                     v = cars[sp][0]
-                    cell = _paint(f"[{_label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
+                    cell = paint(f"[{label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
                 elif sp in wrecks:
                     cell = "[XX]"
                 elif sp in choppers:
-                    cell = _paint(f" ^{colors[choppers[sp]][0]} ", colors[choppers[sp]], color)
+                    cell = paint(f" ^{colors[choppers[sp]][0]} ", colors[choppers[sp]], color)
                 elif sp in tokens:
                     t = tokens[sp]
                     cell = TOKEN_CELL[t.kind if t.face_up else None] + " "
@@ -154,21 +154,28 @@ def render(state: State, color: bool = False) -> str:
     starters = [v for v in state.vehicles if v.start]
     if starters:
         lines.append("  start: " + ", ".join(f"{v.id}@{chr(97 + v.at[0])}" for v in starters))
-    lines.append("")
+    return "\n".join(lines + dashboards(state, color))
+
+
+def dashboards(state: State, color: bool = False, extra=None) -> list[str]:
+    """The lines under the board: the round, each player's dice, command and
+    vehicles, and what the game waits on.  ``extra(player)`` adds text to a
+    player's line (Carnival's scrap)."""
+    lines = [""]
     if state.phase == "over":
         now = f"game over: {state.winner} wins" if state.winner else "game over: no winner"
     else:
         now = f"{state.turn.player} to play" if state.turn else ""
     lines.append(f"round {state.round}   road die {state.road_die}   {now}".rstrip())
     for p in state.players:
-        head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "")
+        head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "") + (extra(p) if extra else "")
         dice = " ".join(map(str, p.dice)) or "-"
         if p.crew == "bigrig":
             extra = (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
                      f"{', '.join(p.sections_used) or '-'}" + (f"  damage to place: {p.unplaced}" if p.unplaced else ""))
-            lines.append(_paint(head, p.color, color) + f"  dice: {dice}" + extra)
+            lines.append(paint(head, p.color, color) + f"  dice: {dice}" + extra)
         else:
-            lines.append(_paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
+            lines.append(paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
         for v in state.vehicles:
             if v.owner != p.name:
                 continue
@@ -192,7 +199,7 @@ def render(state: State, color: bool = False) -> str:
             shown = [describe_action(o) for o in d.options]
             more = f" ... ({len(shown)} options)" if len(shown) > 8 else ""
             lines.append(f"waiting on {d.player}: {d.kind}: {', '.join(shown[:8])}{more}")
-    return "\n".join(lines)
+    return lines
 
 
 LEGEND = """\

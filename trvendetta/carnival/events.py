@@ -1,0 +1,144 @@
+"""Carnival's own events (rulebook 002); the road's events are Vendetta's.
+
+Tagged msgspec structs like Vendetta's (``vendetta/events.py``); a game's
+union is Vendetta's events plus these.  A draw (a Tina card, a party favor,
+a super-weapon) is recorded when it is made, with ``scripted`` when a
+position's script chose it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Union
+
+from ..core.events import BaseEvent
+from ..vendetta import events as vev
+from .components import CarnivalComponents
+from .position import CarnivalPosition
+
+
+class CarnivalStarted(BaseEvent, tag="carnival-started"):
+    """The set-up position and every component the game is played with."""
+
+    position: CarnivalPosition
+    rules_version: str
+    components: CarnivalComponents
+
+
+class TilesLaid(BaseEvent, tag="tiles-laid"):
+    """Set-up 1: the road-tile side in each slot of the foundation board."""
+
+    reveals: ClassVar[bool] = True
+    tiles: tuple[str, ...]
+
+
+class FavorsPlaced(BaseEvent, tag="favors-placed"):
+    """Set-up 3: a face-down party favor on each of these spaces."""
+
+    spaces: tuple[str, ...]
+
+
+class Faced(BaseEvent, tag="faced"):
+    """A car now faces ``facing`` (it moved in the arena, was slammed, or was
+    forced onto a road tile)."""
+
+    vehicle: str
+    facing: str
+
+
+class TileEntered(BaseEvent, tag="tile-entered"):
+    """A car's first move took it from the start onto the road tile in ``slot``."""
+
+    player: str
+    vehicle: str
+    slot: int
+
+
+class ScrapGained(BaseEvent, tag="scrap-gained"):
+    player: str
+    amount: int
+    reason: str
+
+
+class FavorCollected(BaseEvent, tag="favor-collected"):
+    """A car ended its movement on a party favor: its owner keeps it face down."""
+
+    reveals: ClassVar[bool] = True
+    player: str
+    vehicle: str
+    at: str
+    kind: str
+    scripted: bool = False
+
+
+class WeaponClaimed(BaseEvent, tag="weapon-claimed"):
+    reveals: ClassVar[bool] = True
+    vehicle: str
+    at: str
+    weapon: str
+    scripted: bool = False
+
+
+class TinaFlipped(BaseEvent, tag="tina-flipped"):
+    """Tina's turn: the top card of her pile."""
+
+    reveals: ClassVar[bool] = True
+    card: str
+    scripted: bool = False
+
+
+class PillarsSet(BaseEvent, tag="pillars-set"):
+    """The killer pillars showing their impassable side now (all others road)."""
+
+    raised: tuple[str, ...]
+
+
+class DecreeSet(BaseEvent, tag="decree-set"):
+    """Tina's decree, in force until the end of the round after ``round``."""
+
+    decree: str
+    round: int
+
+
+class RollOff(BaseEvent, tag="roll-off"):
+    """The last tie-break: each tied player's total of all their movement dice, per roll."""
+
+    reveals: ClassVar[bool] = True
+    rolls: tuple[dict[str, int], ...]
+
+
+OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, WeaponClaimed,
+       TinaFlipped, PillarsSet, DecreeSet, RollOff)
+Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
+
+
+def describe(event) -> str:
+    """One short human sentence for an event (Vendetta's own for the road's)."""
+    match event:
+        case CarnivalStarted(position, rules_version):
+            names = ", ".join(f"{p.name} ({p.color})" for p in position.players)
+            return (f"Carnival of Chaos started on the {position.side} side (rules v{rules_version}, "
+                    f"seed {position.seed}) with {names}")
+        case TilesLaid(tiles):
+            return "road tiles in slots 1-3: " + ", ".join(tiles)
+        case FavorsPlaced(spaces):
+            return f"{len(spaces)} party favors placed face down"
+        case Faced(vehicle, facing):
+            return f"{vehicle} now faces {facing}"
+        case TileEntered(player, vehicle, slot):
+            return f"{player}'s {vehicle} enters road tile {slot}"
+        case ScrapGained(player, amount, reason):
+            return f"{player} gains {amount} scrap ({reason})" if amount >= 0 else \
+                f"{player} loses {-amount} scrap ({reason})"
+        case FavorCollected(player, vehicle, at, _kind):
+            return f"{vehicle} collects a party favor at {at} for {player}"
+        case WeaponClaimed(vehicle, at, weapon):
+            return f"{vehicle} claims the super-weapon at {at}: {weapon}"
+        case TinaFlipped(card):
+            return f"Tina's turn: she flips {card}"
+        case PillarsSet(raised):
+            return "killer pillars raised: " + (", ".join(raised) if raised else "none")
+        case DecreeSet(decree, number):
+            return f"Tina decrees {decree} (until the end of round {number + 1})"
+        case RollOff(rolls):
+            return "roll-off: " + "; ".join(", ".join(f"{p} {t}" for p, t in r.items()) for r in rolls)
+    return vev.describe(event)

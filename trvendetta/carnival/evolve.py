@@ -1,0 +1,134 @@
+"""``evolve`` for Carnival's own events: one tiny handler each, never validating.
+
+Registered in Vendetta's handler table (``vendetta.evolve.handles``), so the
+one ``evolve`` folds a Carnival game: the road's events by Vendetta's
+handlers, these by the ones below.  Importing this module registers them.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..vendetta import events as vev
+from ..vendetta.board import sq
+from ..vendetta.evolve import evolve, handles, pop_script
+from ..vendetta.model import State
+from . import events as cev
+from . import spaces
+from .model import CarnivalState
+
+
+def _start_of(pos, side, index: tuple[int, int], vehicle: str, players: int) -> tuple[tuple[int, int], str]:
+    """Where a vehicle waits at the start, and its facing: behind the slot the
+    position names, else player ``i``'s vehicle ``k`` behind slot ``(i + k) % 3 + 1``
+    (so each of a player's cars starts behind a different road tile), in the
+    player's own lane (``i * 6 // players``; a fourth and fifth motorcycle one lane over)."""
+    seat, k = index
+    number = pos.starts.get(vehicle, (seat + k) % 3 + 1)
+    slot = spaces.slot(side, number)
+    lane = (seat * 6 // players + k // 3) % 6
+    return spaces.start_space(slot, lane), slot.forward
+
+
+@handles(cev.CarnivalStarted)
+def _started(state: State, e: cev.CarnivalStarted) -> State:
+    pos, c = e.position, e.components
+    base = evolve(State(), vev.GameStarted(pos, e.rules_version, c.vendetta))
+    side = c.sides[pos.side]
+    listed = {v.id: v for v in pos.vehicles}
+    order = {f"{p.color}-{name}": (i, k) for i, p in enumerate(pos.players)
+             for k, name in enumerate(c.vendetta.crews[p.crew].vehicles)}
+    vehicles = []
+    for v in base.vehicles:
+        setup = listed.get(v.id)
+        if setup is None or setup.at == "start":
+            at, facing = _start_of(pos, side, order[v.id], v.id, len(pos.players))
+            v = replace(v, at=at, facing=facing, start=True)
+        elif setup.at != "eliminated":
+            v = replace(v, start=False, facing=setup.facing)  # an inoperable car keeps its facing in the arena
+        vehicles.append(v)
+    favor_pile = dict(c.party_favors)
+    for kinds in pos.favors.values():
+        for k in kinds:
+            favor_pile[k] -= 1
+    deck = dict(c.super_weapons)
+    for weapon in pos.weapons.values():
+        deck[weapon] -= 1
+    fields = {f: getattr(base, f) for f in State.__struct_fields__}
+    s = pos.script
+    fields.update(version=0, vehicles=tuple(vehicles),
+                  script={**base.script, "favor": s.favor, "weapon": s.weapon, "tina": s.tina})
+    return CarnivalState(
+        **fields, side=pos.side, tiles=pos.tiles, entered=dict(pos.entered), raised=tuple(sorted(pos.raised)),
+        favor_tokens=tuple(sq(x) for x in pos.favor_tokens or ()),
+        weapon_tokens=side.weapons if pos.weapon_tokens is None else tuple(sq(x) for x in pos.weapon_tokens),
+        favor_pile=favor_pile, weapon_deck=deck,
+        scrap={p.name: pos.scrap.get(p.name, 0) for p in pos.players},
+        favors={p.name: tuple(pos.favors.get(p.name, ())) for p in pos.players},
+        weapons=dict(pos.weapons), witness_used=pos.witness_used, tina=pos.tina, decree=pos.decree,
+        decree_round=pos.decree_round, carnival=c)
+
+
+@handles(cev.TilesLaid)
+def _tiles(state, e: cev.TilesLaid):
+    return replace(state, tiles=e.tiles)
+
+
+@handles(cev.FavorsPlaced)
+def _favors_placed(state, e: cev.FavorsPlaced):
+    return replace(state, favor_tokens=tuple(sq(x) for x in e.spaces))
+
+
+@handles(cev.Faced)
+def _faced(state, e: cev.Faced):
+    return replace(state, vehicles=tuple(replace(v, facing=e.facing) if v.id == e.vehicle else v
+                                         for v in state.vehicles))
+
+
+@handles(cev.TileEntered)
+def _tile_entered(state, e: cev.TileEntered):
+    return replace(state, entered={**state.entered, e.player: state.entered.get(e.player, ()) + (e.slot,)})
+
+
+@handles(cev.ScrapGained)
+def _scrap(state, e: cev.ScrapGained):
+    return replace(state, scrap={**state.scrap, e.player: state.scrap.get(e.player, 0) + e.amount})
+
+
+@handles(cev.FavorCollected)
+def _favor(state, e: cev.FavorCollected):
+    at = sq(e.at)
+    pile = {**state.favor_pile, e.kind: state.favor_pile.get(e.kind, 0) - 1}
+    state = replace(state, favor_tokens=tuple(t for t in state.favor_tokens if t != at), favor_pile=pile,
+                    favors={**state.favors, e.player: state.favors.get(e.player, ()) + (e.kind,)})
+    return pop_script(state, "favor", e.scripted)
+
+
+@handles(cev.WeaponClaimed)
+def _weapon(state, e: cev.WeaponClaimed):
+    at = sq(e.at)
+    deck = {**state.weapon_deck, e.weapon: state.weapon_deck.get(e.weapon, 0) - 1}
+    state = replace(state, weapon_tokens=tuple(t for t in state.weapon_tokens if t != at), weapon_deck=deck,
+                    weapons={**state.weapons, e.vehicle: e.weapon})
+    return pop_script(state, "weapon", e.scripted)
+
+
+@handles(cev.TinaFlipped)
+def _tina(state, e: cev.TinaFlipped):
+    return pop_script(replace(state, tina=state.tina + (e.card,)), "tina", e.scripted)
+
+
+@handles(cev.PillarsSet)
+def _pillars(state, e: cev.PillarsSet):
+    return replace(state, raised=e.raised)
+
+
+@handles(cev.DecreeSet)
+def _decree(state, e: cev.DecreeSet):
+    return replace(state, decree=e.decree, decree_round=e.round)
+
+
+@handles(cev.RollOff)
+def _rolloff(state, e: cev.RollOff):
+    return replace(state, rolloff=e.rolls)
+

@@ -1,0 +1,44 @@
+"""A Carnival game's state: Vendetta's, plus the arena's side (rulebook 002).
+
+:class:`CarnivalState` subclasses Vendetta's state, so every road rule
+(assigning dice, commands, moving, shooting, slams, damage) runs on it
+unchanged; its ``seam`` (``carnival/seam.py``) answers the questions where
+the arena differs.  The road itself is empty: the board is the arena side
+and the three road tiles in its slots.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..vendetta.model import State
+from .components import ArenaSide, CarnivalComponents
+from .seam import SEAM
+
+Space = tuple[int, int]
+
+
+class CarnivalState(State):
+    seam: ClassVar[Any] = SEAM
+    side: str = ""
+    tiles: tuple[str, ...] = ()  # the road-tile side in slots 1, 2, 3
+    entered: dict[str, tuple[int, ...]] = {}  # player -> slots their cars first moved onto (round 1)
+    raised: tuple[str, ...] = ()  # killer pillars showing their impassable side
+    favor_tokens: tuple[Space, ...] = ()  # face-down party favors on the board
+    weapon_tokens: tuple[Space, ...] = ()  # super-weapon tokens on the board
+    favor_pile: dict[str, int] = {}  # favors not yet collected, by kind (drawn from when collected)
+    weapon_deck: dict[str, int] = {}  # super-weapon cards left, by kind
+    scrap: dict[str, int] = {}
+    favors: dict[str, tuple[str, ...]] = {}  # player -> favors held (their owner alone looks at them)
+    weapons: dict[str, str] = {}  # vehicle -> its super-weapon
+    witness_used: tuple[str, ...] = ()
+    witness_now: bool = False  # Witness Me! played this turn
+    tina: tuple[str, ...] = ()  # her cards flipped so far
+    decree: str | None = None
+    decree_round: int | None = None
+    rolloff: tuple[dict[str, int], ...] = ()
+    carnival: CarnivalComponents | None = None
+
+    @property
+    def arena(self) -> ArenaSide:
+        return self.carnival.sides[self.side]

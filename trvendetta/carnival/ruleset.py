@@ -1,0 +1,96 @@
+"""The Carnival of Chaos ruleset: Vendetta's rules in the arena (rulebook 002).
+
+``Carnival`` is Vendetta's ruleset object with the arena's state, set-up,
+positions, events and views; its rules are Vendetta's ``rules`` run on a
+:class:`~trvendetta.carnival.model.CarnivalState`, whose seam answers where
+the arena differs (``carnival/seam.py``).  Its components (the arena, the
+cards, and Vendetta's tiles, dice and crews) ride in its first event.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import PositionError
+from ..core.protocol import Decision
+from ..vendetta import Vendetta
+from . import components as comp
+from . import events as cev
+from . import setup, view
+from .model import CarnivalState
+from .position import CarnivalPosition, from_dict, validate
+
+
+class Carnival(Vendetta):
+    name = "carnival"
+    title = "Thunder Road: Vendetta - Carnival of Chaos"
+    rules_version = setup.RULES_VERSION
+    min_players = 2
+    max_players = 4
+    max_events = 50_000
+    event_type = cev.Event
+    state_type = CarnivalState
+    position_type = CarnivalPosition
+    setup_choices = {"side": comp.SIDES}
+
+    def __init__(self, components: comp.CarnivalComponents | None = None):
+        super().__init__()
+        self._carnival = components
+
+    @property
+    def carnival(self) -> comp.CarnivalComponents:
+        """The components new games are set up with (the data files unless injected)."""
+        if self._carnival is None:
+            self._carnival = comp.default()
+        return self._carnival
+
+    @property
+    def components(self):
+        return self.carnival.vendetta
+
+    def initial_state(self) -> CarnivalState:
+        return CarnivalState()
+
+    def start(self, position: CarnivalPosition, rng=None) -> list:
+        return setup.start(validate(position, self.carnival), self.carnival, rng)
+
+    def restart(self, first_event, rng=None) -> list:
+        """The set-up events again, with the components the game recorded."""
+        c = first_event.components
+        return setup.start(validate(first_event.position, c), c, rng)
+
+    def score_options(self, state, decision: Decision) -> list[float] | None:
+        from . import bot
+
+        return bot.score_options(state, decision)
+
+    def default_position(self, players, seed: int, side: str | None = None) -> CarnivalPosition:
+        low, high = self.carnival.game.players
+        if not low <= len(players) <= high:
+            raise PositionError("players", f"{len(players)} player{'' if len(players) == 1 else 's'}; "
+                                f"Carnival of Chaos is for {low} to {high}")
+        if side is not None and side not in comp.SIDES:
+            raise PositionError("side", f"{side!r}; the arena's sides are {' or '.join(comp.SIDES)}")
+        from ..vendetta.position import PlayerSetup
+
+        seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
+        pos = CarnivalPosition(players=seats, seed=seed, side=side or comp.SIDES[0])
+        return self._check_colors(validate(pos, self.carnival))
+
+    def position_from_dict(self, data: dict) -> CarnivalPosition:
+        return self._check_colors(from_dict(data, self.carnival))
+
+    def decode_state(self, data: bytes | str) -> CarnivalState:
+        return self._state_dec.decode(data)
+
+    def describe(self, event) -> str:
+        from ..core.events import SCRIPTED_NOTE, scripted
+
+        return cev.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
+
+    def view(self, state: CarnivalState) -> dict:
+        return view.view(state)
+
+    def render(self, state: CarnivalState, color: bool = False) -> str:
+        return view.render_text(state, color)
+
+    def legend(self) -> str:
+        return view.LEGEND

@@ -1,0 +1,188 @@
+"""Where the arena meets Vendetta's road rules: the state's ``seam``.
+
+``CarnivalState.seam`` is this module's :data:`SEAM`; Vendetta's rules ask
+it wherever the arena differs (``State.seam`` is None on the road, so a
+Vendetta game never comes here):
+
+* ``board.terrain``: from the arena and the tiles in their slots
+  (``foundation.terrain``); off the board is ``offboard`` (never
+  ``beyond``: no scrolling, no Finish Line), a raised pillar ``impassable``,
+  an arena space ``arena`` (not road: the road die is for the road tiles);
+* entering a space turns a car ("Driving in the Arena", "Leaving the Arena");
+  a slam turns the bottom car to the top car's facing first;
+* a decree sets or forbids dice (Danger Ahead!, Commit to the Crash!);
+* every damage token and elimination on a player's turn pays scrap;
+* cars that ended their movement collect favors and super-weapons;
+* round 1's first moves take road tiles not used yet; shots only from the arena;
+* the round's end is Tina's turn (``carnival/tina_turn.py``).
+"""
+
+from __future__ import annotations
+
+from ..core import geometry
+from ..vendetta import board as b
+from ..vendetta import events as vev
+from ..vendetta.actions import AssignDie, Step
+from . import arena, decrees, scrap, spaces
+from . import events as cev
+from . import foundation, tina_turn
+
+
+def decree(state) -> str | None:
+    """The decree in force this round, or None."""
+    return state.decree if decrees.in_force(state.decree_round, state.round) else None
+
+
+def active_player(state) -> str | None:
+    """The player whose turn it is (None between turns: Tina's turn)."""
+    return state.turn.player if state.turn is not None else None
+
+
+class ArenaSeam:
+    """The arena's answers (pure: each takes the state, or the decide context)."""
+
+    # ------------------------------------------------------------ the board
+    def terrain(self, state, space) -> str:
+        side = state.arena
+        here = spaces.where(side, space)
+        if here == "off":
+            return "offboard"
+        if here == "start":
+            return "start"
+        if space in arena.impassable(side, state.raised):
+            return "impassable"
+        if here == "arena":
+            return "arena"
+        return foundation.terrain(side, state.components, state.tiles, space) or "offboard"
+
+    def on_board(self, state, space) -> bool:
+        return spaces.where(state.arena, space) in ("arena", "road")
+
+    def is_start(self, state, space) -> bool:
+        return spaces.where(state.arena, space) == "start"
+
+    def off_cause(self, state, space) -> str:
+        if spaces.where(state.arena, space) == "start":
+            return "left the board behind a road tile"
+        return "left the arena over an edge with no road tile"
+
+    def may_shoot_from(self, state, space) -> bool:
+        return space is not None and arena.may_shoot_from(state.arena, space)
+
+    def chopper_spaces(self, state) -> list:
+        """Not on spotlights, killer pillars, favor or super-weapon tokens ("Choppers")."""
+        side = state.arena
+        blocked = set(side.spotlights) | set(side.pillars.values()) | set(state.favor_tokens) | set(state.weapon_tokens)
+        board = list(side.arena) + [s for slot in side.slots for s in slot.spaces]
+        return sorted(s for s in board if s not in blocked)
+
+    # --------------------------------------------------------------- moving
+    def steps(self, state, car) -> tuple:
+        """The active car's steps: its front arc, never back onto a road tile from the arena."""
+        if car.start:
+            return tuple(Step(r) for r in geometry.FRONT_ARC)
+        return tuple(Step(r) for r in arena.active_steps(state.arena, car.at, car.facing, state.raised))
+
+    def may_assign(self, state, name: str, options) -> tuple:
+        """Round 1: a car's first move is onto a road tile the player has not moved a car onto yet."""
+        if state.round != 1:
+            return tuple(options)
+        side = state.arena
+        entered = state.entered.get(name, ())
+        t = state.turn
+        if t is not None and t.car is not None and b.vehicle(state, t.car).start:
+            entered += (spaces.slot_number(side, b.vehicle(state, t.car).at),)  # the Final Five's first motorcycle
+        final_five = b.player(state, name).crew == "finalfive"
+        open_slots = arena.entry_slots(side, entered, final_five)
+        out = []
+        for o in options:
+            if isinstance(o, AssignDie) and not o.momentum:
+                v = b.vehicle(state, o.car)
+                if v.start and spaces.slot_number(side, v.at) not in open_slots:
+                    continue
+            out.append(o)
+        if not any(isinstance(o, AssignDie) for o in out):
+            return tuple(options)  # no car can enter an unused tile: the restriction cannot be kept
+        return tuple(out)
+
+    def entered(self, ctx, vid: str, frm, to, how: str, direction: str) -> None:
+        """Turn the car that moved: an active step into the arena not straight
+        forward turns it; a forced move keeps its facing, but onto a road tile
+        turns it toward the arena.  A first move onto a road tile is noted."""
+        s = ctx.state
+        side = s.arena
+        v = b.vehicle(s, vid)
+        if v.at is None:
+            return
+        t = s.turn
+        here = spaces.where(side, to)
+        if how == "step" and t is not None and t.car == vid:
+            facing = arena.facing_after_active_step(side, v.facing, direction, to)
+        elif here == "road":
+            facing = spaces.slot(side, spaces.slot_number(side, to)).forward
+        else:
+            facing = v.facing
+        if facing != v.facing:
+            ctx.emit(cev.Faced(vid, facing))
+        if here == "road" and spaces.where(side, frm) == "start":
+            ctx.emit(cev.TileEntered(v.owner, vid, spaces.slot_number(side, to)))
+
+    def slammed(self, ctx, top: str, bottom: str) -> None:
+        """"Immediately turn the bottom car to face in the same direction as the top car"."""
+        s = ctx.state
+        if b.is_wreck(top) or b.is_wreck(bottom):
+            return
+        facing = arena.slammed_facing(b.vehicle(s, top).facing)
+        if b.vehicle(s, bottom).facing != facing:
+            ctx.emit(cev.Faced(bottom, facing))
+
+    # ---------------------------------------------------------------- dice
+    def set_die(self, state, die: str) -> str | None:
+        """Danger Ahead!: the direction die is set to straight forward, not rolled."""
+        if die == "direction" and not decrees.needs_direction_roll(decree(state)):
+            return decrees.direction(decree(state), None)
+        return None
+
+    def slam_reroll_allowed(self, state) -> bool:
+        return decrees.slam_reroll_allowed(decree(state))
+
+    # ------------------------------------------------------------- scrap
+    def emitted(self, ctx, event) -> None:
+        """2 scrap for each damage token an opposing car gains on your turn, 3 for each elimination."""
+        if isinstance(event, (vev.DamageDrawn, vev.MinorDamageTaken)):
+            vid, kind = (event.car if isinstance(event, vev.DamageDrawn) else event.vehicle), "damage"
+        elif isinstance(event, vev.VehicleEliminated) and not b.is_wreck(event.vehicle):
+            vid, kind = event.vehicle, "elimination"
+        else:
+            return
+        s = ctx.state
+        active = active_player(s)
+        owner = b.owner_of(s, vid)
+        amount = scrap.award(active, scrap.Happening(kind, owner), s.carnival.game)
+        if amount:
+            ctx.emit(cev.ScrapGained(active, amount, f"{vid} {'damaged' if kind == 'damage' else 'eliminated'}"))
+
+    # ----------------------------------------------------- after each step
+    def settle(self, ctx) -> None:
+        """A car that ENDED its movement on a party favor or a super-weapon token
+        collects it, whoever's turn it is (the active car once its move is over)."""
+        s = ctx.state
+        if s.phase != "playing" or (not s.favor_tokens and not s.weapon_tokens):
+            return
+        t = s.turn
+        for v in s.vehicles:
+            if v.at is None or v.start or (t is not None and t.car == v.id and t.phase == "move"):
+                continue
+            if v.at in s.favor_tokens and sum(ctx.state.favor_pile.values()) > 0:
+                kind, scripted = ctx.draw("favor", ctx.state.favor_pile)
+                ctx.emit(cev.FavorCollected(v.owner, v.id, b.nm(v.at), kind, scripted))
+            if v.at in s.weapon_tokens and v.id not in ctx.state.weapons and sum(ctx.state.weapon_deck.values()) > 0:
+                weapon, scripted = ctx.draw("weapon", ctx.state.weapon_deck)
+                ctx.emit(cev.WeaponClaimed(v.id, b.nm(v.at), weapon, scripted))
+
+    def round_over(self, ctx) -> bool:
+        """Tina's turn after the players' turns; True when the game ended."""
+        return tina_turn.round_over(ctx)
+
+
+SEAM = ArenaSeam()

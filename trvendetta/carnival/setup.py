@@ -1,0 +1,40 @@
+"""Setting up a Carnival game (rulebook "Setup"), as events.
+
+Vendetta's set-up with the rulebook's changes: the arena side and three
+road tiles in the foundation board's slots (``foundation.choose_tiles``),
+face-down party favors instead of hazards (``foundation.favor_spaces``),
+super-weapon tokens on their spaces, killer pillars road side up; each car
+waits behind a different road tile (``evolve._start_of``).  Tina's cards
+are drawn when she flips them (``tina_turn``).  Then Vendetta's last steps:
+initiative, the road die, round 1 and the first turn (``rules.begin``).
+"""
+
+from __future__ import annotations
+
+from ..core.rng import Rng
+from ..vendetta import rules
+from ..vendetta.board import nm
+from ..vendetta.context import Ctx
+from . import events as cev
+from . import evolve  # noqa: F401  (registers the Carnival event handlers)
+from . import foundation
+from .components import CarnivalComponents
+from .model import CarnivalState
+from .position import CarnivalPosition
+
+RULES_VERSION = "1"
+
+
+def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None) -> list:
+    """Every set-up event of a new game from a validated position."""
+    ctx = Ctx(CarnivalState(), rng if rng is not None else Rng.for_action(position.seed, 0))
+    ctx.emit(cev.CarnivalStarted(position, RULES_VERSION, components))
+    c = components
+    tiles = position.tiles or foundation.choose_tiles(c.vendetta, ctx.rng)
+    if not position.tiles:
+        ctx.emit(cev.TilesLaid(tiles))
+    if position.favor_tokens is None:
+        spaces = foundation.favor_spaces(c.sides[position.side], c.vendetta, tiles)
+        ctx.emit(cev.FavorsPlaced(tuple(nm(s) for s in spaces)))
+    rules.begin(ctx, position)
+    return ctx.events

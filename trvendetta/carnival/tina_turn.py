@@ -1,0 +1,78 @@
+"""Tina's turn at the end of each round, and the end of the game (rulebook
+"Tina's Turn", "Winning the Game", "Ties").
+
+Called by Vendetta's round flow (``rules._next_turn``, through the seam)
+once every player has had three turns; emits events into the decide
+context.  Her card is drawn when she flips it, from the cards not yet
+flipped: the same chances as the rulebook's shuffled pile of 5 of the 9
+(the rest "returned to the box without looking"), with nothing in the log
+before it shows.
+"""
+
+from __future__ import annotations
+
+from ..core.events import GameOver
+from ..vendetta import board as b
+from ..vendetta import effects as fx
+from ..vendetta.context import Ctx
+from . import events as cev
+from . import scoring, tina
+
+
+def round_over(ctx: Ctx) -> bool:
+    """Tina's turn, then the end of the game when it is due; True when it ended."""
+    s = ctx.state
+    c = s.carnival
+    if len(s.tina) < c.game.tina_deck:
+        _tina(ctx)
+        fx.settle_outs(ctx)
+        s = ctx.state
+        if not scoring.game_over_after_round(s.round, any(p.out for p in s.players), c.game):
+            return False
+    end(ctx)  # her pile is empty at the start of her turn, or a player is out
+    return True
+
+
+def _tina(ctx: Ctx) -> None:
+    s = ctx.state
+    left = {card.name: 1 for card in s.carnival.tina if card.name not in s.tina}
+    name, scripted = ctx.draw("tina", left)
+    ctx.emit(cev.TinaFlipped(name, scripted))
+    card = tina.card(s.carnival, name)
+    cars = [tina.CarAt(v.id, v.owner, v.at, v.status == "operational") for v in s.vehicles
+            if v.at is not None and not v.start]
+    turn = tina.resolve(s.arena, card, cars)
+    for player, amount in turn.spotlight.items():
+        if amount:
+            ctx.emit(cev.ScrapGained(player, amount, f"a car in Tina's spotlight ({name})"))
+    ctx.emit(cev.PillarsSet(turn.raised))
+    for vid in turn.eliminated:
+        pillar = next(p for p, at in s.arena.pillars.items() if at == b.vehicle(ctx.state, vid).at)
+        fx.eliminate(ctx, vid, f"crushed by killer pillar {pillar}")
+    ctx.emit(cev.DecreeSet(turn.decree, s.round))
+
+
+def standings(state) -> list[scoring.Standing]:
+    """What counts for each player at the end ("Winning the Game", "Ties")."""
+    out = []
+    for p in state.players:
+        mine = [v for v in state.vehicles if v.owner == p.name]
+        crew = state.components.crews[p.crew]
+        held = state.favors.get(p.name, ())
+        out.append(scoring.Standing(
+            p.name, state.scrap.get(p.name, 0), sum(1 for v in mine if v.status == "operational"),
+            sum(1 for v in mine if v.at is not None and v.id in state.weapons), len(held),
+            held.count("solid-gold-muffler"), crew.dice, state.components.dice[crew.die].faces))
+    return out
+
+
+def end(ctx: Ctx) -> None:
+    """Score the game: the winner by scrap and the tie-break chain; a roll-off's rolls are recorded."""
+    s = ctx.state
+    rules = s.carnival.game
+    table = standings(s)
+    winner, reason, rolls = scoring.winner(table, rules, ctx.rng)
+    if rolls:
+        ctx.emit(cev.RollOff(tuple(rolls)))
+    scores = ", ".join(f"{t.player} {scoring.final_scrap(t, rules)}" for t in table if t.operable)
+    ctx.emit(GameOver(winner, f"{reason}" + (f"; scrap: {scores}" if scores else "")))

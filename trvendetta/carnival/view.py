@@ -1,0 +1,100 @@
+"""Views of a Carnival game: the ``show --json`` document and the text board.
+
+Vendetta's view and dashboards, with the arena drawn instead of the road
+(``render.draw``: facing arrows, raised pillars, tokens) and the Carnival's
+own parts: scrap (public), party favors (the kinds only for the player to
+act, "keep it face down": the others are counted), super-weapons, killer
+pillars, Tina's decree and pile.
+"""
+
+from __future__ import annotations
+
+from ..vendetta import board as b
+from ..vendetta import view as vview
+from ..vendetta.rules import pending
+from . import decrees, render, spaces
+
+
+def _viewer(state) -> str | None:
+    """Whose favors are shown face up: the player the game waits on."""
+    d = pending(state)
+    if d is not None:
+        return d.player
+    return state.turn.player if state.turn is not None else None
+
+
+def view(state) -> dict:
+    doc = vview.view(state)
+    side = state.arena if state.carnival is not None else None
+    viewer = _viewer(state)
+    doc["ruleset"] = "carnival"
+    del doc["road"], doc["tokens"], doc["wrecks"]
+    for v in doc["vehicles"]:
+        vehicle = b.vehicle(state, v["id"])
+        if vehicle.start and side is not None:
+            v["start_slot"] = spaces.slot_number(side, vehicle.at)
+    doc.update(
+        side=state.side,
+        tiles=list(state.tiles),
+        scrap=dict(state.scrap),
+        favors={p: ({"count": len(k), "kinds": list(k)} if p == viewer else {"count": len(k)})
+                for p, k in state.favors.items()},
+        favor_tokens=[b.nm(s) for s in state.favor_tokens],
+        super_weapons={vid: w for vid, w in state.weapons.items()
+                       if any(v.id == vid and v.at is not None for v in state.vehicles)},
+        super_weapon_tokens=[b.nm(s) for s in state.weapon_tokens],
+        super_weapon_deck=sum(state.weapon_deck.values()),
+        pillars={"raised": list(state.raised),
+                 "spaces": {p: b.nm(s) for p, s in side.pillars.items()} if side is not None else {}},
+        decree=None if state.decree is None else {
+            "name": state.decree, "revealed_in_round": state.decree_round,
+            "in_force": decrees.in_force(state.decree_round, state.round)},
+        tina={"flipped": list(state.tina),
+              "pile": (state.carnival.game.tina_deck - len(state.tina)) if state.carnival else 0},
+        witness_me_used=list(state.witness_used),
+        rolloff=[dict(r) for r in state.rolloff],
+        end_reason=state.end_reason,
+    )
+    return doc
+
+
+def render_text(state, color: bool = False) -> str:
+    if state.carnival is None:
+        return "(no arena yet)"
+    colors = {p.name: p.color for p in state.players}
+    glyphs = {v.at: (vview.label(v, colors)[0] if v.status == "operational" else vview.label(v, colors)[0].lower(),
+                     v.facing) for v in state.vehicles if v.at is not None and not v.start}
+    tokens = {s: "?" for s in state.favor_tokens} | {s: "W" for s in state.weapon_tokens}
+    lines = [f"{state.side} arena; road tiles: " + ", ".join(f"{i} {t}" for i, t in enumerate(state.tiles, 1))]
+    lines += render.draw(state.arena, state.raised, glyphs, tokens)
+    lines.append("  cars: " + ", ".join(f"{v.id}@{b.nm(v.at)}{render.ARROWS[v.facing]}" for v in state.vehicles
+                                        if v.at is not None and not v.start))
+    starters = [v for v in state.vehicles if v.start]
+    if starters:
+        lines.append("  start: " + ", ".join(f"{v.id} behind tile {spaces.slot_number(state.arena, v.at)}"
+                                             for v in starters))
+    decree = state.decree if decrees.in_force(state.decree_round, state.round) else None
+    lines.append(f"  Tina: {state.carnival.game.tina_deck - len(state.tina)} cards in her pile; decree: "
+                 f"{decree or 'none'}; pillars raised: {', '.join(state.raised) or 'none'}")
+    viewer = _viewer(state)
+
+    def extra(p) -> str:
+        held = state.favors.get(p.name, ())
+        shown = ", ".join(held) if p.name == viewer else f"{len(held)}"
+        weapons = [f"{vid}: {w}" for vid, w in state.weapons.items()
+                   if b.vehicle(state, vid).owner == p.name and b.vehicle(state, vid).at is not None]
+        return (f"  scrap {state.scrap.get(p.name, 0)}  favors: {shown or '-'}"
+                + (f"  weapons: {'; '.join(weapons)}" if weapons else "")
+                + ("  (Witness Me! used)" if p.name in state.witness_used else ""))
+
+    return "\n".join(lines + vview.dashboards(state, color, extra))
+
+
+LEGEND = """\
+Legend (trv show, Carnival of Chaos): each line is a half-row of the board, its number first.
+  .   arena space        S  spotlight         =  road-tile space
+  a-i a killer pillar on its road side; A-I raised (impassable)
+  ?   a face-down party favor      W  a super-weapon token
+  R↑  a car: its owner's colour initial (lower case when inoperable) and an
+      arrow for its facing (↑ F, ↗ FR, ↘ BR, ↓ B, ↙ BL, ↖ FL)
+  start: the cars waiting behind a road tile (its slot 1-3)"""
