@@ -88,6 +88,8 @@ class SeatOrder(click.Command):
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
 @click.option("--start-tile", metavar="parking-lot|perdition",
               help="Vendetta set-up step 1: the rear road piece (default: drawn by the seed and recorded).")
+@click.option("--side", metavar="haulasseum|slaytona",
+              help="Carnival of Chaos set-up step 1: the arena's side (default haulasseum, the easier one).")
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")
@@ -97,7 +99,7 @@ class SeatOrder(click.Command):
               help="An invited player's answer (`trv join`); one per other seat.")
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
-        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None,
+        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None, side: str | None,
         keys: tuple[str, ...], invite_file: str | None, join_files: tuple[str, ...]) -> None:
     """Create a game and print its id (it becomes the current game).
 
@@ -115,12 +117,13 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --player ann:red:cars --bot greedy:blue:cars
       trv new --bot greedy:red:cars:max --bot random:blue:cars --seed 3
       trv new --player ann:red --player bob:blue --start-tile perdition
+      trv new --ruleset carnival --side slaytona --player ann:red --player bob:blue
       trv new --position docs/examples/vendetta-slam.toml
       trv new --player ann:red:cars --player bob:blue:cars --key ann=ann.pub --key bob=bob.pub
       trv new --invite invite.json --join bob.json     # an exchange game (docs/fair-play.md)
     """
     if invite_file is not None:
-        if players or bots or keys or seed is not None or position or start_tile:
+        if players or bots or keys or seed is not None or position or start_tile or side:
             raise click.UsageError("--invite takes the players and keys from the invitation; give only --join "
                                    "(and --name)")
         return new_exchange(session, invite_file, join_files, game_id)
@@ -137,6 +140,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
             raise click.UsageError("give the players in the position file or with --player/--bot, not both")
         if start_tile is not None:
             raise click.UsageError("--start-tile sets up a new road; a position file gives its road itself")
+        if side is not None:
+            raise click.UsageError("--side sets up a new arena; a position file gives its side itself")
     else:
         if not players and not bots:
             raise click.UsageError("name the players: --player NAME:COLOR:CREW or --bot KIND:COLOR:CREW "
@@ -162,14 +167,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                                          "its own NAME", param_hint="--player")
             raise click.BadParameter(f"two seats are called {', '.join(twice)}; give each --player its own NAME, "
                                      "and a bot one with --bot KIND:COLOR:CREW:NAME", param_hint="--player/--bot")
-        choices = {}
-        if start_tile is not None:
-            legal = rules.setup_choices.get("start_tile")
-            if legal is None:
-                raise click.UsageError(f"--start-tile is not a set-up choice of the {rules.name} ruleset")
-            if start_tile not in legal:
-                raise click.BadParameter(f"{start_tile!r}; choose {' or '.join(legal)}", param_hint="--start-tile")
-            choices["start_tile"] = start_tile
+        choices = {key: _setup_choice(rules, key, value) for key, value in (("start_tile", start_tile),
+                                                                             ("side", side)) if value is not None}
         pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
     charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats) if keys else ""
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
@@ -183,6 +182,17 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         bound = decode_charter(charter).seats
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     print_played(played)
+
+
+def _setup_choice(rules, key: str, value: str) -> str:
+    """A set-up choice the ruleset offers (``setup_choices``), or a usage error naming what is legal."""
+    flag = "--" + key.replace("_", "-")
+    legal = rules.setup_choices.get(key)
+    if legal is None:
+        raise click.UsageError(f"{flag} is not a set-up choice of the {rules.name} ruleset")
+    if value not in legal:
+        raise click.BadParameter(f"{value!r}; choose {' or '.join(legal)}", param_hint=flag)
+    return value
 
 
 def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...], game_id: str | None) -> None:

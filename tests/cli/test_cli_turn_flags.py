@@ -245,12 +245,17 @@ def test_classic_single_car_flags_with_move_are_refused(start):
 # --------------------------------------------------------------------- help
 def test_turn_help_lists_each_rulesets_flags_under_its_own_heading(trv):
     out = trv("turn", "--help").stdout
-    vendetta = out.index("Thunder Road: Vendetta (--ruleset vendetta) flags:")
-    classic = out.index("Thunder Road (1986) (--ruleset classic) flags:")
-    toy = out.index("Toy race (--ruleset toy) flags:")
-    assert "--command nitro|drift|repair|airstrike" in out[vendetta:classic]
-    assert "--move CAR:[DIE:]PATH" in out[classic:toy] and "--command" not in out[classic:toy]
-    assert "--reroll/--no-reroll" in out[toy:]
+    headings = {name: out.index(f"(--ruleset {name}) flags:") for name in ("vendetta", "classic", "carnival", "toy")}
+    assert out.index("Thunder Road: Vendetta (--ruleset vendetta)") < out.index("Thunder Road (1986) (--ruleset classic)")
+
+    def section(name: str) -> str:
+        start = headings[name]
+        return out[start:min([h for h in headings.values() if h > start], default=len(out))]
+
+    assert "--command nitro|drift|repair|airstrike" in section("vendetta")
+    assert "--move CAR:[DIE:]PATH" in section("classic") and "--command" not in section("classic")
+    assert "--reroll/--no-reroll" in section("toy")
+    assert "--car" in section("carnival")
 
 
 def test_no_road_die_declines_and_cannot_be_combined_with_road_die(start):

@@ -22,11 +22,13 @@ def _start_of(pos, side, index: tuple[int, int], vehicle: str, players: int) -> 
     """Where a vehicle waits at the start, and its facing: behind the slot the
     position names, else player ``i``'s vehicle ``k`` behind slot ``(i + k) % 3 + 1``
     (so each of a player's cars starts behind a different road tile), in the
-    player's own lane (``i * 6 // players``; a fourth and fifth motorcycle one lane over)."""
+    player's own lane (``i * n // players`` of the slot's ``n`` start lanes; a
+    fourth and fifth motorcycle one lane over)."""
     seat, k = index
     number = pos.starts.get(vehicle, (seat + k) % 3 + 1)
     slot = spaces.slot(side, number)
-    lane = (seat * 6 // players + k // 3) % 6
+    lanes = spaces.start_lanes(slot)
+    lane = lanes[(seat * len(lanes) // players + k // 3) % len(lanes)]
     return spaces.start_space(slot, lane), slot.forward
 
 

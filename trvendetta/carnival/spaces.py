@@ -27,7 +27,7 @@ def _maps(side: ArenaSide) -> tuple[dict[Space, str | int], dict[Space, int]]:
     for slot in side.slots:
         for s in slot.spaces:
             board[s] = slot.number
-        for lane in range(SLOT_LANES):
+        for lane in start_lanes(slot):
             starts[start_space(slot, lane)] = slot.number
     if len(_CACHE) > 64:
         _CACHE.clear()
@@ -38,6 +38,12 @@ def _maps(side: ArenaSide) -> tuple[dict[Space, str | int], dict[Space, int]]:
 def start_space(slot: Slot, lane: int) -> Space:
     """The space behind lane ``lane`` of a slot's row 1, where a car waits to enter."""
     return geometry.neighbour(slot.spaces[lane], "B", slot.forward)
+
+
+def start_lanes(slot: Slot) -> list[int]:
+    """The slot's lanes whose start space is a named space of the grid (a slot
+    at the board's left edge has no start space beyond lane a)."""
+    return [lane for lane in range(SLOT_LANES) if 0 <= start_space(slot, lane)[0] < len(geometry.LANE_LETTERS)]
 
 
 def where(side: ArenaSide, space: Space) -> str:

@@ -62,8 +62,8 @@ def render_text(state, color: bool = False) -> str:
     if state.carnival is None:
         return "(no arena yet)"
     colors = {p.name: p.color for p in state.players}
-    glyphs = {v.at: (vview.label(v, colors)[0] if v.status == "operational" else vview.label(v, colors)[0].lower(),
-                     v.facing) for v in state.vehicles if v.at is not None and not v.start}
+    glyphs = {v.at: (vview.car_label(v, colors)[0], v.facing) for v in state.vehicles
+              if v.at is not None and not v.start}  # upper case operable, lower case inoperable
     tokens = {s: "?" for s in state.favor_tokens} | {s: "W" for s in state.weapon_tokens}
     lines = [f"{state.side} arena; road tiles: " + ", ".join(f"{i} {t}" for i, t in enumerate(state.tiles, 1))]
     lines += render.draw(state.arena, state.raised, glyphs, tokens)

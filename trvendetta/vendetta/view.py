@@ -94,7 +94,7 @@ def paint(text: str, color: str | None, on: bool) -> str:
     return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
 
 
-def label(v, colors: dict) -> str:
+def car_label(v, colors: dict) -> str:
     """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``),
     or + ``<``, ``=``, ``>`` for the Big Rig's rear, mid and front sections
     (``R>``); lower case when inoperable."""
@@ -135,10 +135,10 @@ def render(state: State, color: bool = False) -> str:
                     continue
                 sp = (lane, y)
                 if sp in cars and len(cars[sp]) > 1:  # side by side (a motorcycle shares the space)
-                    cell = "".join(paint(label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
+                    cell = "".join(paint(car_label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
                 elif sp in cars:
                     v = cars[sp][0]
-                    cell = paint(f"[{label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
+                    cell = paint(f"[{car_label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
                 elif sp in wrecks:
                     cell = "[XX]"
                 elif sp in choppers:
@@ -157,9 +157,9 @@ def render(state: State, color: bool = False) -> str:
     return "\n".join(lines + dashboards(state, color))
 
 
-def dashboards(state: State, color: bool = False, extra=None) -> list[str]:
+def dashboards(state: State, color: bool = False, more=None) -> list[str]:
     """The lines under the board: the round, each player's dice, command and
-    vehicles, and what the game waits on.  ``extra(player)`` adds text to a
+    vehicles, and what the game waits on.  ``more(player)`` adds text to a
     player's line (Carnival's scrap)."""
     lines = [""]
     if state.phase == "over":
@@ -168,7 +168,7 @@ def dashboards(state: State, color: bool = False, extra=None) -> list[str]:
         now = f"{state.turn.player} to play" if state.turn else ""
     lines.append(f"round {state.round}   road die {state.road_die}   {now}".rstrip())
     for p in state.players:
-        head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "") + (extra(p) if extra else "")
+        head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "") + (more(p) if more else "")
         dice = " ".join(map(str, p.dice)) or "-"
         if p.crew == "bigrig":
             extra = (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
