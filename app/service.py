@@ -182,9 +182,8 @@ class GameService:
             steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
         saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records)
         note = draws.note(loaded.version, saved.version) if intent else ""
-        if keyring is not None and not intent:  # a game shared at a distance: say what to send
-            note = (f"send it to the other players: trv export --since {loaded.version} --mail -o "
-                    f"{loaded.game}-{saved.version}.trv")
+        if keyring is not None and not intent and shared(loaded.charter, keyring):
+            note = "send it to the other players: trv send"  # a game at a distance: say what to send
         return Played(ruleset, loaded.version + 1, human, moves, saved, note)
 
     def run_bots(self, game: str) -> Played:
@@ -237,6 +236,14 @@ class GameService:
         ``since``; byte for byte the same from every store unless ``created``
         adds the store's creation time."""
         return replays.export(self.store, game, since=since, created=created)
+
+
+def shared(charter: str, keyring: Any) -> bool:
+    """Whether a signed game is played at a distance from this store: some bound seat's key, or
+    a host game's host key, is someone else's (else there is nobody to send anything to)."""
+    from trvendetta.store.records import charter_dice
+
+    return charter_dice(charter) == "host" or set(keyring.seats) != set(keyring.local)
 
 
 def sign_runs(store: GameStore, loaded: Loaded, keyring: Any, steps: list[tuple[Any, ...]],

@@ -353,5 +353,4 @@ class ExchangeTurn:
             nxt = "the host"
         what = self.loaded.ruleset.describe_action(action)
         return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"
-                f"waiting for {nxt}'s dice: send the packet: trv export --since {before} --mail -o "
-                f"{self.loaded.game}-{now}.trv")
+                f"waiting for {nxt}'s dice: send the packet: trv send")

@@ -214,7 +214,7 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     click.echo(f"{rules.name} exchange game, {played.first - 1} events: the dice come from every player's reveals")
     click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     others = ", ".join(s for s in bound if s != inv.creator)
-    click.echo(f"send the record to {others}: trv export {game.game} -o {game.game}.trv")
+    click.echo(f"send the record to {others}: trv send {game.game}")
     print_played(played)
 
 

@@ -213,7 +213,7 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
     click.echo(f"{rules.name} host game, {played.first - 1} events: the dice follow your secret seed "
                f"(committed: {got.commit[:16]}...) and every player's contribution")
     click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in got.seats.items()))
-    click.echo(f"send the record to {', '.join(got.seats)}: trv export {name} -o {name}.trv")
+    click.echo(f"send the record to {', '.join(got.seats)}: trv send {name}")
     print_played(played)
 
 
@@ -293,4 +293,4 @@ def reveal(session: Session, game: str) -> None:
     before = walker.number
     store.append(game, before, records=[reveal_record(store, game, walker)])
     click.echo(f"{before + 1:>5}. the host reveals the game's secret seed: every roll can now be checked")
-    click.echo(f"send it to the players: trv export {game} --since {before} --mail -o {game}-{before + 1}.trv")
+    click.echo(f"send it to the players: trv send {game}")

@@ -21,6 +21,7 @@ COMMANDS = {
     "decide": "trvendetta.cli.play:decide",
     "demo": "trvendetta.cli.demo:demo",
     "export": "trvendetta.cli.replay:export",
+    "send": "trvendetta.cli.send:send",
     "import": "trvendetta.cli.replay:import_",
     "replay": "trvendetta.cli.replay:replay",
     "undo": "trvendetta.cli.replay:undo",

@@ -243,6 +243,9 @@ def turn(session: Session, player: str | None, **values: object) -> None:
                 return
 
     rules = None
+    # an exchange or host game stops at the first action that needs the other players' (or the
+    # host's) dice: ``left`` keeps the driver and the state there, to name the flags not played
+    left: dict = {}
 
     def actions(ruleset, state):
         nonlocal rules
@@ -257,7 +260,9 @@ def turn(session: Session, player: str | None, **values: object) -> None:
                     continue  # a die roll made some flags unusable: they are reported, the rest are played
                 break
             played += 1
+            left.update(driver=driver, state=state(), action=action)
             yield action
+        left.clear()  # every action was played: the turn did not stop for dice
         problems = driver.finish(state())
         if problems and not chance[0]:
             first = problems[0]
@@ -278,6 +283,21 @@ def turn(session: Session, player: str | None, **values: object) -> None:
     play(session, actions, player=player, observe=observe)
     if notes:
         click.echo("not used after a die roll changed the turn: " + "; ".join(notes))
+    if left:
+        waiting_flags(rules, left)
+
+
+def waiting_flags(ruleset, left: dict) -> None:
+    """The turn stopped at an action that waits for remote dice: name every flag it did not play
+    (nothing is dropped silently) and how to play them once the dice are in."""
+    driver = left["driver"]
+    flags = [p.flag for p in getattr(driver, "unplayed", driver.finish)(left["state"])]
+    what = ruleset.describe_action(left["action"])
+    if not flags:
+        click.echo(f"every flag was played; {what!r} waits for the dice")
+        return
+    click.echo(f"not played yet ({what!r} waits for the dice): {', '.join(flags)}")
+    click.echo(f"once the reply is imported, play them with: trv turn {' '.join(flags)}")
 
 
 @click.command()

@@ -105,15 +105,17 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     store = svc.store
     data = read_untrusted(file)
     gf = replays.read_file(data, file)
-    before = store.version(gf.header.game) if gf.kind == "packet" and store.exists(gf.header.game) else 0
+    # a packet, or the record of a game this store has (`trv send`): its new part extends the game
+    extends = new_name is None and store.exists(gf.header.game)
+    before = store.version(gf.header.game) if extends else 0
     try:
         gf, game, events, head = svc.import_file(data, file, new_name, parsed=gf)
     except replays.AlreadyApplied as exc:
         click.echo(f"{gf.header.game}: {exc}")
         return
-    what = "packet" if gf.kind == "packet" else "game"
+    what = "packet" if gf.kind == "packet" else "the record's new part" if extends else "game"
     click.echo(f"imported {what} into {game}: {events} events, head {head}")
-    if gf.kind == "packet":
+    if extends:
         print_records(store, game, before)
     from trvendetta.store.records import charter_dice
 

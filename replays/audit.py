@@ -257,6 +257,11 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     """Import a record (a new game) or a packet (extends a game). Returns (game, events, head)."""
     if gf.kind == "packet":
         return import_packet(store, gf)
+    if name is None and _same_game(store, gf):
+        # the record of a game this store has (`trv send` writes the whole record until another player
+        # has made something): its new part applies like a packet's, after the overlap is checked
+        return import_packet(store, msgspec.structs.replace(
+            gf, kind="packet", header=msgspec.structs.replace(gf.header, since=0, since_hash=genesis(gf.header.charter))))
     verified = verify_file(gf)
     if verified.note:
         raise TrvError(verified.note + " Import it with the trv it was played with.")
@@ -275,6 +280,14 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head
+
+
+def _same_game(store: GameStore, gf: fmt.GameFile) -> bool:
+    """Whether this store holds the game of record ``gf`` (same name, same first event)."""
+    game = gf.header.game
+    if not store.exists(game):
+        return False
+    return store.version(game) >= 1 and store.events_head(game, 1) == gf.header.game_id
 
 
 def _kind_of(record: StoredEvent, walker: Walker) -> str:

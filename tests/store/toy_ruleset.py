@@ -104,7 +104,7 @@ class Toy(Ruleset[ToyState, Union[Add, Veto], Union[Started, Added, Vetoed, Won]
             raise PositionError("target", f"{pos.target} is not 1-100")
         return pos
 
-    def start(self, position):
+    def start(self, position, rng=None):  # no set-up chance: rng (an exchange game's) is unused
         return [Started(position)]
 
     def evolve(self, state, event):

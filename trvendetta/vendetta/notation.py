@@ -516,6 +516,15 @@ class TurnDriver:
                                                      _legal(d) if waiting else ()))
                     g["used"].add(key)
 
+    def unplayed(self, state) -> list[FlagProblem]:
+        """The turn stopped before ``state``'s decision (an exchange or host game's action waits for
+        remote dice): every flag not played yet, the rest of ``--path`` included."""
+        rest = list(self.path)
+        problems = self.finish(state)
+        if rest and not any(p.flag.startswith("--path") for p in problems):
+            problems.append(FlagProblem(option("path", rest), "not driven yet: the turn waits for the dice"))
+        return problems
+
     def finish(self, state) -> list[FlagProblem]:
         """Every flag given that was not used, with why (call after ``next`` returned None)."""
         d = pending(state)

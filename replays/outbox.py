@@ -1,0 +1,97 @@
+"""What to send: which records of a shared game the other players do not have yet (``trv send``).
+
+A game at a distance (seats bound to keys, docs/fair-play.md) is played in
+several stores; each record was *made* in one of them: an action by its
+seat's player (a bot seat's by whoever runs it), an intent or a reveal by its
+seat, a host game's resolution and seed reveal by the host, a retraction by
+the player taking the action back, an exchange draw's resolution by the
+player whose reveal completed it, and every other event of an action by
+whoever made that action.  The record says all of that (signatures, seats,
+the walk's pending decisions), so no bookkeeping outside it is needed.
+
+:func:`makers` names the maker of each record; :func:`unsent_since` is the
+last record another party made: every record after it was made here, so the
+others lack exactly those (everyone mails every packet to every other
+store).  When nothing in the game was made elsewhere yet, the others may
+not have the game at all: the whole record is sent (``trv import`` of a
+record over the same game applies its new part like a packet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trvendetta.store import (HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, decode_charter,
+                              decode_draw, decode_retraction)
+
+from .signatures import HOST, parse
+from .walker import Visitor
+
+_DRAW_KINDS = (INTENT_KIND.encode(), REVEAL_KIND.encode(), HOST_REVEAL_KIND.encode())
+
+
+class _Seats(Visitor):
+    """The seat whose decision each action answered, by record number."""
+
+    needs_event_state = False
+
+    def __init__(self) -> None:
+        self.actions: dict[int, str | None] = {}
+
+    def on_action(self, walker: Any, record: Any, group: Any) -> None:
+        self.actions[record.number] = group.player
+
+
+def _kind(payload: bytes) -> bytes:
+    """The ``type`` of a store record's payload (``b""`` for an engine event's)."""
+    if not payload.startswith(b'{"type":"trv-'):
+        return b""
+    return payload[9:payload.index(b'"', 9)]
+
+
+def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: list[Any]) -> list[str | None]:
+    """Who made each record: a seat, :data:`~replays.signatures.HOST`, or None (the set-up,
+    or a record no seat's decision made)."""
+    seats = _Seats()
+    walker_for(ruleset, charter, domain, [seats]).walk(records)
+    out: list[str | None] = []
+    previous: str | None = None
+    previous_kind = b""
+    for record in records:
+        kind = _kind(record.payload)
+        maker: str | None = None
+        names = [seat for seat, _ in parse(record.sig)] if record.sig else []
+        if HOST in names:
+            maker = HOST
+        elif kind == RETRACTION_KIND.encode():
+            maker = decode_retraction(record.payload).player
+        elif kind in _DRAW_KINDS:
+            found = decode_draw(record.payload)
+            maker = HOST if kind == HOST_REVEAL_KIND.encode() else found.seat
+        elif record.number in seats.actions:
+            # an exchange draw's resolution is appended by the store whose reveal completed it
+            maker = previous if previous_kind == REVEAL_KIND.encode() else seats.actions[record.number]
+        out.append(maker if maker is not None else previous)
+        previous, previous_kind = out[-1], kind
+    return out
+
+
+def parties(charter: str) -> list[str]:
+    """Every party of a shared game: its bound seats, and a host game's host."""
+    parsed = decode_charter(charter)
+    if parsed is None:
+        return []
+    return sorted(parsed.seats) + ([HOST] if parsed.host else [])
+
+
+def unsent_since(made: list[str | None], local: set[str], known: list[str]) -> int | None:
+    """The number of the last record a party other than ``local`` made (everything after it
+    was made here); None when no record was made elsewhere (send the whole record)."""
+    for number in range(len(made), 0, -1):
+        maker = made[number - 1]
+        if maker in known and maker not in local:
+            return number
+    return None
+
+
+__all__ = ["makers", "parties", "unsent_since"]
