@@ -1,7 +1,9 @@
-"""A store written by main on 30 Nov 2026 (before the compact record format) still
-loads, shows, folds and verifies, and takes new commands; nothing stored is rewritten.
+"""Stores written by main on 30 Nov 2026 still load, show, fold and verify, and
+take new commands; nothing stored is rewritten: one before the compact record
+format (plain JSON), one from before the snapshots' shared parts and the hashes
+cut out of packed records (records packed with mark 1, whole snapshots).
 
-The fixture and what main said about it were made by ``fixtures/make_old_store.py``.
+The fixtures and what main said about them were made by ``fixtures/make_old_store.py``.
 """
 
 import json
@@ -20,8 +22,10 @@ from trvendetta.store import GameStore
 from trvendetta.store.quick import QuickReader
 
 HERE = Path(__file__).resolve().parent / "fixtures"
-FIXTURE = HERE / "main-2026-11-30.sqlite"
-SAID = json.loads((HERE / "main-2026-11-30.json").read_text())
+#: fixture name -> what main said about each of its games
+SAID = {name: json.loads((HERE / f"{name}.json").read_text())
+        for name in ("main-2026-11-30", "main-2026-11-30-packed")}
+CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
 
 
 def records_digest(store, game):
@@ -34,11 +38,16 @@ def records_digest(store, game):
     return h.hexdigest()
 
 
+@pytest.fixture(params=sorted(SAID))
+def fixture(request):
+    return request.param
+
+
 @pytest.fixture
-def old(tmp_path):
+def old(tmp_path, fixture):
     """A copy of the fixture (commands touch the index; the fixture stays as main wrote it)."""
     path = tmp_path / "old.sqlite"
-    shutil.copyfile(FIXTURE, path)
+    shutil.copyfile(HERE / f"{fixture}.sqlite", path)
     return path
 
 
@@ -51,9 +60,9 @@ def _rows(path):
         con.close()
 
 
-@pytest.mark.parametrize("game", sorted(SAID))
-def test_every_old_game_reads_as_main_read_it(old, game):
-    said = SAID[game]
+@pytest.mark.parametrize("fixture, game", CASES)
+def test_every_old_game_reads_as_main_read_it(old, fixture, game):
+    said = SAID[fixture][game]
     with GameStore(old) as s:
         assert records_digest(s, game) == said["records_sha256"]
         loaded = s.load(game)
@@ -77,7 +86,7 @@ def test_every_old_game_reads_as_main_read_it(old, game):
     assert verified.stdout.splitlines()[0] == said["verify"].splitlines()[0]
 
 
-def test_old_games_take_new_commands_without_rewriting_a_row(old):
+def test_old_games_take_new_commands_without_rewriting_a_row(old, fixture):
     before = _rows(old)
     rs = rulesets.get("vendetta")
     with GameStore(old) as s:
@@ -92,4 +101,4 @@ def test_old_games_take_new_commands_without_rewriting_a_row(old):
         assert [e.number for e in s.events("duel", decode=False)] == list(range(1, loaded.version + 1))
     after = _rows(old)
     assert set(before) <= set(after)  # every old row is still there, byte for byte
-    assert len(after) == len(before) + (loaded.version - SAID["duel"]["version"])
+    assert len(after) == len(before) + (loaded.version - SAID[fixture]["duel"]["version"])

@@ -2,6 +2,7 @@
 
 import shutil
 import sqlite3
+import zlib
 
 import pytest
 
@@ -19,6 +20,31 @@ def test_pack_round_trips_and_plain_records_read_as_they_are():
     assert packed[:1] == packing.MARK_1 and len(packed) < len(record) // 2
     assert packing.unpack(packed) == record
     assert packing.unpack(record) == record  # stored before packing: plain JSON, starting with "{"
+
+
+def test_hashes_are_cut_out_as_their_bytes_and_put_back_exactly():
+    from hashlib import sha256
+
+    h1, h2 = sha256(b"one").hexdigest(), sha256(b"two").hexdigest()  # as random as a chain's hashes
+    record = ('{"timestamp":{"_type_":"datetime_iso","_data_":"2026-11-30T18:00:00.123456+00:00"},'
+              f'"payload":"{{\\"head\\":\\"{h2}\\"}}","hash":"{h1}","sig":"{h1.upper()}"}}').encode()
+    packed = packing.pack(record)
+    assert packed[:2] == packing.MARK_2 + b"\x02"  # two hashes, in order, as 64 bytes
+    assert packed[2:66] == bytes.fromhex(h2 + h1)
+    assert packing.unpack(packed) == record
+    assert len(packed) < len(packing.MARK_1 + packing._deflate(record)) - 10  # a typical record: 24 bytes less
+    # JSON text never holds a raw control byte; one that did is packed whole (mark 1) and still comes back
+    odd = b'{"a":"\x01","hash":"' + h1.encode() + b'"}'
+    assert packing.pack(odd)[:1] == packing.MARK_1 and packing.unpack(packing.pack(odd)) == odd
+    # a record packed with mark 1 (stored between the two marks) reads as it was
+    assert packing.unpack(packing.MARK_1 + packing._deflate(record)) == record
+
+
+def test_a_record_whose_places_do_not_match_its_hashes_is_refused():
+    packed = bytearray(packing.pack(b'{"hash":"' + b"ab" * 32 + b'"}'))
+    packed[1] = 2  # says two hashes
+    with pytest.raises(zlib.error):
+        packing.unpack(bytes(packed))
 
 
 def _game(path, moves=40, seed=3):
@@ -40,7 +66,8 @@ def test_new_records_are_packed_under_the_short_topic_old_ones_stay_plain(tmp_pa
     _game(path, moves=5)
     con = sqlite3.connect(path)
     for topic, state in con.execute("SELECT topic, state FROM stored_events"):
-        assert state[:1] == packing.MARK_1
+        # a record with a hash cuts it out (mark 2); the created record has none
+        assert state[:1] == (packing.MARK_1 if topic == "trvendetta:game:created" else packing.MARK_2)
         assert topic in ("trvendetta:game:created", "trv:e")
     old = sqlite3.connect(FIXTURE)
     assert {state[:1] for (state,) in old.execute("SELECT state FROM stored_events")} == {b"{"}
