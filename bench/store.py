@@ -21,7 +21,8 @@ min and max; ratios are of medians measured in the same run:
   (maximum resident set) after every 100 stored games;
 - bytes: file size per event of an SQLite store holding one whole greedy
   4-player game (after a checkpoint), over every game of the search (30 seeds,
-  8 with ``--quick``), and the longest game's bytes by table (``dbstat``);
+  8 with ``--quick``), of one store holding all of them (played one after the
+  other), and the longest game's bytes by table (``dbstat``);
   ``--bytes-only`` measures only this.
 
 Writes ``bench/results/store.json``.
@@ -173,12 +174,14 @@ def bytes_per_event(path: Path, events: int) -> float:
 def bench_bytes(GameStore, rs, seeds: range, tmp: Path) -> dict:
     """File size per event of one whole greedy 4-player game alone in an SQLite
     store (each turn appended as ``trv turn`` does, then a checkpoint), for every
-    seed; and where the bytes of the longest game go (SQLite's ``dbstat``)."""
-    per_event, longest = [], (0, {}, 0)
+    seed; of one store holding all those games, played one after the other; and
+    where the bytes of the longest game go (SQLite's ``dbstat``)."""
+    per_event, longest, together, total = [], (0, {}, 0), tmp / "bytes-all.sqlite", 0
     for seed in seeds:
         events, actions = play_events(rs, 4, seed, ["greedy"])
         path = tmp / f"bytes{seed}.sqlite"
         _, version = _append_once(GameStore, str(path), rs, seed, actions)
+        total += _append_once(GameStore, str(together), rs, seed, actions)[1]
         per_event.append(bytes_per_event(path, version))
         if version > longest[0]:
             con = sqlite3.connect(path)
@@ -188,7 +191,7 @@ def bench_bytes(GameStore, rs, seeds: range, tmp: Path) -> dict:
                 con.close()
             longest = (version, {name: size / version for name, size in sorted(pages.items())}, seed)
         path.unlink()
-    return {"per_event": spread(per_event), "games": len(per_event),
+    return {"per_event": spread(per_event), "games": len(per_event), "one_store": bytes_per_event(together, total),
             "longest": {"seed": longest[2], "events": longest[0], "per_event_by_table": longest[1]}}
 
 
@@ -273,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         if "bytes" in r:
             b = r["bytes"]
             print(f"bytes    {fmt(b['per_event'])} per event on disk over {b['games']} whole greedy games, one "
-                  f"store each (target <= 200); by table, the longest ({b['longest']['events']} events): "
+                  f"store each (target <= 200); {b['one_store']:.1f} for one store holding them all; by table, "
+                  f"the longest ({b['longest']['events']} events): "
                   + ", ".join(f"{k} {v:.1f}" for k, v in b["longest"]["per_event_by_table"].items()))
         if "show" not in r:
             continue
