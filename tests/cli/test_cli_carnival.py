@@ -1,5 +1,7 @@
 """The command line on the carnival ruleset: set-up, refusals, show and a turn."""
 
+from pathlib import Path
+
 import pytest
 
 BIG_RIG = "The Big Rig is not allowed in the arena. Tina was very clear about that."
@@ -38,3 +40,40 @@ def test_side_is_a_carnival_choice_only(trv):
     assert "--side is not a set-up choice of the vendetta ruleset" in err
     err = trv("new", "--ruleset", "carnival", "--player", "ann:red", "--player", "bob:blue", "--side", "x", code=2).stderr
     assert "'x'; choose haulasseum or slaytona" in err
+
+
+POSITION = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "carnival-favors.toml").read_text()
+
+
+@pytest.fixture
+def arena(trv, tmp_path):
+    path = tmp_path / "carnival.toml"
+    path.write_text(POSITION)
+    trv("new", "--position", str(path))
+    return trv
+
+
+def test_turn_plays_witness_me_favors_and_a_super_weapon(arena):
+    out = arena("turn", "--witness-me", "--favor", "precision:shot=L", "--favor", "killer-pillar:-,C",
+                "--car", "medium", "--assign", "1", "--path", "F", "--weapon", "blue-large").stdout
+    assert "plays Witness Me!" in out and "plays precision: the shot die set to L" in out
+    assert "blue-medium is eliminated: crushed by killer pillar C" in out
+    assert "red-medium fires at blue-large; shot die: L; hit" in out
+    doc = arena.json("show")
+    assert doc["scrap"]["ann"] == 3 + 1 + 2 and doc["pillars"]["raised"] == ["C"]
+    assert doc["favors"]["ann"] == {"count": 0}  # bob is to play now: ann's are counted only
+
+
+def test_a_favor_not_held_or_not_playable_refuses_the_turn(arena):
+    before = arena.json("show")["version"]
+    err = arena("turn", "--favor", "mega-repair", "--car", "medium", "--assign", "1", "--path", "F",
+                "--no-shoot", code=1).stderr
+    assert "--favor mega-repair: ann holds no mega-repair" in err
+    assert arena.json("show")["version"] == before  # nothing recorded
+    err = arena("turn", "--weapon", "nobody", "--car", "medium", "--assign", "1", "--path", "F", code=1).stderr
+    assert "--weapon nobody" in err
+
+
+def test_legal_lists_the_carnivals_options(arena):
+    out = arena("legal").stdout
+    assert "witness me" in out and "favor killer-pillar - C" in out and "favor precision shot SML" in out

@@ -253,6 +253,16 @@ def test_random_mixed_crew_games_conform(crews: tuple[str, ...]) -> None:
         GameChecker("vendetta", len(crews), seed, crews=crews).run()
 
 
+#: Carnival of Chaos with the Final Five (the Big Rig is not allowed in the arena)
+CARNIVAL_MIXED = [("finalfive", "cars"), ("cars", "finalfive", "cars"), ("cars", "cars", "finalfive", "cars")]
+
+
+@pytest.mark.parametrize("crews", CARNIVAL_MIXED, ids=lambda c: "-".join(c))
+def test_random_carnival_games_with_the_final_five_conform(crews: tuple[str, ...]) -> None:
+    for seed in range(QUICK_GAMES):
+        GameChecker("carnival", len(crews), seed, crews=crews).run()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("crews", MIXED, ids=lambda c: "-".join(c))
 def test_random_mixed_crew_games_conform_long(crews: tuple[str, ...]) -> None:

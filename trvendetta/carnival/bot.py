@@ -6,6 +6,12 @@ unless drifting), plus, where the move ends, a party favor, a super-weapon
 token (for a car without one), a spotlight, an opponent in the front arc
 to shoot at from an arena space, and minus ending on a road tile (no shooting
 from there).  A chopper may fly to any space the arena allows.
+
+The Carnival's own options: a super-weapon's shot (or the Auto-Cannon's, or
+Double Barrel's) is worth its target's score and a little more; Mega-Repair
+when a car of ours is inoperable; Killer Pillar only to crush an opposing car;
+Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler
+counts at the end, and a kept favor breaks ties).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from ..core import geometry
 from ..core.protocol import Decision
 from ..vendetta import bot
 from . import arena, spaces
+from .actions import OWN, AutoCannon, FireWeapon, PlayFavor, WitnessMe
 
 
 def score_options(state, decision: Decision) -> list[float] | None:
@@ -21,6 +28,30 @@ def score_options(state, decision: Decision) -> list[float] | None:
 
 
 class CarnivalHeuristics(bot.Heuristics):
+    def scores(self) -> list[float] | None:
+        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
+        options = self.decision.options
+        if handler is None and not any(isinstance(a, OWN) for a in options):
+            return None
+        return [self._own(a) if isinstance(a, OWN) else handler(a) if handler else 0.0 for a in options]
+
+    def _own(self, a) -> float:
+        """A Carnival action's score."""
+        s = self.state
+        if isinstance(a, WitnessMe):
+            return 1.0 if s.round >= 3 else -1.0
+        if isinstance(a, (FireWeapon, AutoCannon)):
+            return self._target_score(a.target) + 1.0
+        if isinstance(a, PlayFavor):
+            if a.favor == "double-barrel":
+                return self._target_score(a.target) + 1.0
+            if a.favor == "mega-repair":
+                return 5.0 if any(v.status == "inoperable" for v in self._mine()) else -1.0
+            if a.favor == "killer-pillar":
+                crushed = [v for v in s.vehicles if v.at == s.arena.pillars[a.pillars[-1]]]
+                return 10.0 * sum(1 if v.owner != self.me else -5 for v in crushed) - 1.0
+        return -1.0 if not type(a).__name__ == "NoFavor" else 0.0
+
     def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         score = super()._space_score(sp, last, drift, bike)
         if score <= bot.NEG or not last:
@@ -40,6 +71,13 @@ class CarnivalHeuristics(bot.Heuristics):
         elif spaces.where(s.arena, sp) == "road":
             score -= 2
         return score
+
+    def _step(self, a) -> float:
+        if a.direction in geometry.FRONT_ARC:
+            return super()._step(a)
+        car = self._turn_car()  # a Bootleg Turn's step to the side or back
+        sp = geometry.neighbour(car.at, a.direction, car.facing)
+        return self._space_score(sp, self.state.turn.moves_left <= 1)
 
     def _empty_spaces(self):
         s = self.state

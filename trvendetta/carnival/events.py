@@ -106,8 +106,72 @@ class RollOff(BaseEvent, tag="roll-off"):
     rolls: tuple[dict[str, int], ...]
 
 
+
+
+
+class WitnessMePlayed(BaseEvent, tag="witness-me-played"):
+    player: str
+
+
+class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True):
+    """A party favor played (and removed from play)."""
+
+    player: str
+    favor: str
+    pillars: tuple[str, ...] = ()
+    die: str | None = None
+    face: str | None = None
+    target: str | None = None
+
+
+class FavorsPassed(BaseEvent, tag="favors-passed"):
+    """The player plays no (more) favors before moving: the move starts."""
+
+    player: str
+    stage: str
+
+
+class PrecisionUsed(BaseEvent, tag="precision-used"):
+    """The die Precision set has been used (it cannot be rerolled)."""
+
+    die: str
+
+
+class ShotTaken(BaseEvent, tag="shot-taken"):
+    """What a shot of the turn counts for: ``after`` moving (In the Mood for
+    Mayhem! allows a second), ``declined``, the ``auto-cannon``, the ``thwump``."""
+
+    player: str
+    kind: str
+
+
+class PassedThrough(BaseEvent, tag="passed-through"):
+    """Bootleg Turn: the car moves through another without slamming it."""
+
+    car: str
+    past: str
+
+
+class WildRoll(BaseEvent, tag="wild-roll"):
+    """Let's Get Wild!: the stunt die rolled with the slam dice: how far the moved car goes."""
+
+    reveals: ClassVar[bool] = True
+    face: str
+    scripted: bool = False
+
+
+class Energized(BaseEvent, tag="energized"):
+    """The Energizer hit: the car's die is rerolled and it takes another turn with it."""
+
+    reveals: ClassVar[bool] = True
+    car: str
+    die: int
+    scripted: int = 0
+
+
 OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, WeaponClaimed,
-       TinaFlipped, PillarsSet, DecreeSet, RollOff)
+       TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
+       ShotTaken, PassedThrough, WildRoll, Energized)
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
 
 
@@ -139,6 +203,24 @@ def describe(event) -> str:
             return "killer pillars raised: " + (", ".join(raised) if raised else "none")
         case DecreeSet(decree, number):
             return f"Tina decrees {decree} (until the end of round {number + 1})"
+        case WitnessMePlayed(player):
+            return f"{player} plays Witness Me!: 1 scrap for each shot and slam this turn"
+        case FavorPlayed(player, favor, pillars, die, face, target):
+            detail = {"killer-pillar": f": {pillars[0] or 'none'} to road, {pillars[-1]} raised" if pillars else "",
+                      "precision": f": the {die} die set to {face}", "double-barrel": f": a shot at {target} before moving"}
+            return f"{player} plays {favor}{detail.get(favor, '')}"
+        case FavorsPassed(player, _stage):
+            return f"{player} plays no more party favors before moving"
+        case PrecisionUsed(die):
+            return f"the {die} die shows the face Precision set"
+        case ShotTaken(player, kind):
+            return f"{player}'s {kind} shot is counted" if kind != "declined" else f"{player} takes no second shot"
+        case PassedThrough(car, past):
+            return f"{car} moves through {past} (Bootleg Turn)"
+        case WildRoll(face):
+            return f"Let's Get Wild!: stunt die {face}: the slammed car goes {face} spaces"
+        case Energized(car, die):
+            return f"the Energizer: {car} takes another turn with a {die}"
         case RollOff(rolls):
             return "roll-off: " + "; ".join(", ".join(f"{p} {t}" for p, t in r.items()) for r in rolls)
     return vev.describe(event)

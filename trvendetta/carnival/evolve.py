@@ -15,6 +15,7 @@ from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
 from . import spaces
+from .extras import extras
 from .model import CarnivalState
 
 
@@ -134,3 +135,68 @@ def _decree(state, e: cev.DecreeSet):
 def _rolloff(state, e: cev.RollOff):
     return replace(state, rolloff=e.rolls)
 
+
+
+# ------------------------------------------------ favors, weapons, decrees
+def _extras(state, **changes):
+    return replace(state, extras=replace(extras(state), **changes))
+
+
+@handles(cev.WitnessMePlayed)
+def _witness(state, e: cev.WitnessMePlayed):
+    return _extras(replace(state, witness_used=state.witness_used + (e.player,)), witness=True)
+
+
+@handles(cev.FavorPlayed)
+def _favor_played(state, e: cev.FavorPlayed):
+    held = list(state.favors.get(e.player, ()))
+    held.remove(e.favor)
+    state = replace(state, favors={**state.favors, e.player: tuple(held)})
+    if e.favor == "precision":
+        return _extras(state, precision={**extras(state).precision, e.die: e.face})
+    if e.favor == "bootleg-turn":
+        return _extras(state, bootleg=True)
+    if e.favor == "full-throttle":  # the move starts again: no road die, nothing stopped it yet
+        return replace(state, turn=replace(state.turn, stopped=False, road_taken=True, drift=False))
+    return state
+
+
+@handles(cev.FavorsPassed)
+def _passed(state, e: cev.FavorsPassed):
+    return _extras(state, passed=e.stage)
+
+
+@handles(cev.PrecisionUsed)
+def _precision_used(state, e: cev.PrecisionUsed):
+    return _extras(state, precision={k: v for k, v in extras(state).precision.items() if k != e.die})
+
+
+@handles(cev.ShotTaken)
+def _shot_taken(state, e: cev.ShotTaken):
+    e_now = extras(state)
+    if e.kind == "after":
+        return _extras(state, shots=e_now.shots + 1)
+    if e.kind == "auto-cannon":
+        return _extras(state, cannon=True)
+    state = _extras(state, shots=2)  # declined, or the Thwumper (which cannot shoot)
+    if e.kind == "thwump":
+        state = replace(state, turn=replace(state.turn, phase="done"))
+    return state
+
+
+@handles(cev.PassedThrough)
+def _passed_through(state, e: cev.PassedThrough):
+    return state
+
+
+@handles(cev.WildRoll)
+def _wild(state, e: cev.WildRoll):
+    return pop_script(replace(state, wild=int(e.face)), "stunt", e.scripted)
+
+
+@handles(cev.Energized)
+def _energized(state, e: cev.Energized):
+    """Another turn with the car: a new die, its move and shot to come."""
+    t = replace(state.turn, die=e.die, phase="command-done", nitro=0, drift=False, stopped=False, road_taken=False,
+                moves_left=0, momentum=False)
+    return pop_script(_extras(replace(state, turn=t), shots=0, passed=""), "movement", e.scripted)

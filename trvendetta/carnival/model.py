@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from ..vendetta.model import State
 from .components import ArenaSide, CarnivalComponents
+from .extras import TurnExtras
 from .seam import SEAM
 
 Space = tuple[int, int]
@@ -37,8 +38,11 @@ class CarnivalState(State):
     decree: str | None = None
     decree_round: int | None = None
     rolloff: tuple[dict[str, int], ...] = ()
+    extras: TurnExtras = TurnExtras()  # what the turn has used (``extras()``)
+    wild: int = 0  # Let's Get Wild!'s stunt die for the slam being resolved
     carnival: CarnivalComponents | None = None
 
     @property
     def arena(self) -> ArenaSide:
         return self.carnival.sides[self.side]
+

@@ -12,9 +12,11 @@ from __future__ import annotations
 from ..core.errors import PositionError
 from ..core.protocol import Decision
 from ..vendetta import Vendetta
+from . import actions as cact
 from . import components as comp
 from . import events as cev
 from . import setup, view
+from .driver import TURN_FLAGS, CarnivalDriver
 from .model import CarnivalState
 from .position import CarnivalPosition, from_dict, validate
 
@@ -27,6 +29,8 @@ class Carnival(Vendetta):
     max_players = 4
     max_events = 50_000
     event_type = cev.Event
+    action_type = cact.Action
+    turn_flags = TURN_FLAGS
     state_type = CarnivalState
     position_type = CarnivalPosition
     setup_choices = {"side": comp.SIDES}
@@ -85,6 +89,12 @@ class Carnival(Vendetta):
         from ..core.events import SCRIPTED_NOTE, scripted
 
         return cev.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
+
+    def describe_action(self, action) -> str:
+        return cact.describe_action(action)
+
+    def turn_driver(self, flags: dict) -> CarnivalDriver:
+        return CarnivalDriver(flags)
 
     def view(self, state: CarnivalState) -> dict:
         return view.view(state)

@@ -25,12 +25,8 @@ from ..vendetta import events as vev
 from ..vendetta.actions import AssignDie, Step
 from . import arena, decrees, scrap, spaces
 from . import events as cev
-from . import foundation, tina_turn
-
-
-def decree(state) -> str | None:
-    """The decree in force this round, or None."""
-    return state.decree if decrees.in_force(state.decree_round, state.round) else None
+from . import foundation, tina_turn, turn
+from .extras import decree_now, extras
 
 
 def active_player(state) -> str | None:
@@ -138,29 +134,75 @@ class ArenaSeam:
 
     # ---------------------------------------------------------------- dice
     def set_die(self, state, die: str) -> str | None:
-        """Danger Ahead!: the direction die is set to straight forward, not rolled."""
-        if die == "direction" and not decrees.needs_direction_roll(decree(state)):
-            return decrees.direction(decree(state), None)
-        return None
+        """Danger Ahead!: the direction die is set to straight forward, not
+        rolled (the decree overrules everything); else Precision's face."""
+        if die == "direction" and not decrees.needs_direction_roll(decree_now(state)):
+            return decrees.direction(decree_now(state), None)
+        return extras(state).precision.get(die)
 
     def slam_reroll_allowed(self, state) -> bool:
-        return decrees.slam_reroll_allowed(decree(state))
+        """Commit to the Crash!; and a die Precision set "cannot be rerolled"."""
+        fixed = extras(state).precision
+        return decrees.slam_reroll_allowed(decree_now(state)) and "slam" not in fixed and "direction" not in fixed
 
     # ------------------------------------------------------------- scrap
     def emitted(self, ctx, event) -> None:
-        """2 scrap for each damage token an opposing car gains on your turn, 3 for each elimination."""
+        """What an event earns or uses up in the arena: 2 scrap for each damage
+        token an opposing car gains on your turn, 3 for each elimination;
+        Witness Me!'s 1 for each shot or slam; Let's Keep It Close!'s stolen
+        scrap; a die Precision set is used; a shot after moving is counted."""
+        s = ctx.state
+        active = active_player(s)
+        if isinstance(event, (vev.ShotFired, vev.SlamRolled, vev.SlamDirectionRolled, vev.DieRolled, cev.WildRoll)):
+            self._precision_used(ctx, event)
+        if isinstance(event, vev.ShotFired):
+            self._shot(ctx, event, active)
+            return
+        if isinstance(event, vev.SlamStarted):
+            if active is not None and extras(s).witness and b.owner_of(s, event.top) == active:
+                ctx.emit(cev.ScrapGained(active, s.carnival.game.scrap_per_witnessed_attack, "Witness Me!: a slam"))
+            return
         if isinstance(event, (vev.DamageDrawn, vev.MinorDamageTaken)):
             vid, kind = (event.car if isinstance(event, vev.DamageDrawn) else event.vehicle), "damage"
         elif isinstance(event, vev.VehicleEliminated) and not b.is_wreck(event.vehicle):
             vid, kind = event.vehicle, "elimination"
         else:
             return
-        s = ctx.state
-        active = active_player(s)
         owner = b.owner_of(s, vid)
         amount = scrap.award(active, scrap.Happening(kind, owner), s.carnival.game)
         if amount:
             ctx.emit(cev.ScrapGained(active, amount, f"{vid} {'damaged' if kind == 'damage' else 'eliminated'}"))
+
+    def _shot(self, ctx, event, active) -> None:
+        s = ctx.state
+        t = s.turn
+        if active is None or t is None:
+            return
+        shooter = event.shooter
+        mine = shooter == f"{active}'s chopper" or (not shooter.endswith("'s chopper") and b.owner_of(s, shooter) == active)
+        if not mine:
+            return
+        if extras(s).witness:
+            ctx.emit(cev.ScrapGained(active, s.carnival.game.scrap_per_witnessed_attack, "Witness Me!: a shot"))
+        if event.hit and not b.is_wreck(event.target):
+            owner = b.owner_of(s, event.target)
+            if owner != active and decrees.steal_on_hit(decree_now(s), s.scrap.get(active, 0), s.scrap.get(owner, 0)):
+                ctx.emit(cev.ScrapGained(owner, -1, f"Let's Keep It Close!: {active} takes 1"))
+                ctx.emit(cev.ScrapGained(active, 1, f"Let's Keep It Close!: taken from {owner}"))
+        if t.phase == "done" and shooter == t.car:
+            ctx.emit(cev.ShotTaken(active, "after"))
+
+    def _precision_used(self, ctx, event) -> None:
+        e = extras(ctx.state)
+        if not e.precision:
+            return
+        dice = {vev.ShotFired: ("shot",), vev.SlamRolled: ("slam", "direction"),
+                vev.SlamDirectionRolled: ("direction",), cev.WildRoll: ("stunt",)}.get(type(event))
+        if dice is None:
+            dice = (event.die,)
+        for die in dice:
+            if die in e.precision:
+                ctx.emit(cev.PrecisionUsed(die))
 
     # ----------------------------------------------------- after each step
     def settle(self, ctx) -> None:
@@ -183,6 +225,31 @@ class ArenaSeam:
     def round_over(self, ctx) -> bool:
         """Tina's turn after the players' turns; True when the game ended."""
         return tina_turn.round_over(ctx)
+
+    # ------------------------------------------- favors, weapons, decrees
+    def decision(self, state, d):
+        """Vendetta's pending decision with the Carnival's options (``turn.decision``)."""
+        return turn.decision(state, d)
+
+    def resolve(self, ctx, decision, action) -> None:
+        turn.resolve(ctx, decision, action)
+
+    def slam_rolled(self, ctx) -> None:
+        """Let's Get Wild!: "When rolling to resolve a slam, also roll the stunt die"."""
+        if decree_now(ctx.state) == decrees.WILD:
+            face, scripted = ctx.roll("stunt")
+            ctx.emit(cev.WildRoll(face, scripted))
+
+    def slam_distance(self, state) -> int:
+        return decrees.slam_distance(decree_now(state), state.wild or None)
+
+    def passes_through(self, ctx, vid: str, other: str) -> bool:
+        """Bootleg Turn: the active car moves through other cars without slamming."""
+        s = ctx.state
+        if s.turn is None or s.turn.car != vid or not extras(s).bootleg or b.is_wreck(other):
+            return False
+        ctx.emit(cev.PassedThrough(vid, other))
+        return True
 
 
 SEAM = ArenaSeam()

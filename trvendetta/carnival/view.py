@@ -28,7 +28,7 @@ def view(state) -> dict:
     side = state.arena if state.carnival is not None else None
     viewer = _viewer(state)
     doc["ruleset"] = "carnival"
-    del doc["road"], doc["tokens"], doc["wrecks"]
+    doc["tokens"] = [{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
     for v in doc["vehicles"]:
         vehicle = b.vehicle(state, v["id"])
         if vehicle.start and side is not None:

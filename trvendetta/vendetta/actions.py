@@ -164,4 +164,6 @@ def describe_action(action: Action) -> str:
             return f"hazard {at}" if at else "no-hazard"
         case RerollShot(reroll):
             return "reroll-shot" if reroll else "keep-shot"
+    if hasattr(action, "describe"):  # another ruleset's own action (Carnival's favors, weapons)
+        return action.describe()
     raise TypeError(f"not a Vendetta action: {action!r}")

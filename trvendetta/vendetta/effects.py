@@ -96,6 +96,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
             # where its move ends in an occupied space it slams (rules._advance)
             ctx.emit(ev.MotorcycleDrifted(oid, others[0]))
             return GO
+        if how == "step" and s.seam is not None and s.seam.passes_through(ctx, oid, others[0]):
+            return GO  # Carnival's Bootleg Turn
         if how == "step" and _drift_passes(ctx.state, oid, others[0]):
             ctx.emit(ev.DriftUsed(oid, others[0]))
             return GO
@@ -181,6 +183,8 @@ def motorcycle_slam(ctx: Ctx) -> None:
     s = ctx.state
     pending = s.slam
     face, scripted = ctx.roll("direction")
+    if s.seam is not None:
+        s.seam.slam_rolled(ctx)
     if b.is_rig(s, pending.top) or b.is_rig(s, pending.bottom):
         moved = pending.bottom if b.is_rig(s, pending.top) else pending.top
         ctx.emit(ev.SlamDirectionRolled(face, moved, None, scripted))
@@ -213,6 +217,8 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
             if owner is not None and not b.player(s, owner).out:
                 chooser = owner
     ctx.emit(ev.SlamRolled(slam_face, dir_face, chooser, s1, s2))
+    if s.seam is not None:
+        s.seam.slam_rolled(ctx)  # Carnival's Let's Get Wild! rolls the stunt die too
     if chooser is not None:
         raise Suspend()
     resolve_slam(ctx)
@@ -226,7 +232,11 @@ def resolve_slam(ctx: Ctx) -> None:
     at = b.position_of(ctx.state, moved)
     if at is None:
         return
-    enter(ctx, moved, geometry.neighbour(at, pending.direction, b.facing_of(ctx.state, moved)), "push", pending.direction)
+    to = geometry.neighbour(at, pending.direction, b.facing_of(ctx.state, moved))
+    if ctx.state.seam is not None:  # Let's Get Wild!: as far as the stunt die says, ignoring the spaces between
+        for _ in range(ctx.state.seam.slam_distance(ctx.state) - 1):
+            to = geometry.neighbour(to, pending.direction, b.facing_of(ctx.state, moved))
+    enter(ctx, moved, to, "push", pending.direction)
 
 
 def damage(ctx: Ctx, oid: str, cause: str) -> None:

@@ -111,7 +111,14 @@ def _roll_dice(ctx: Ctx, name: str) -> None:
 
 # --------------------------------------------------------- the decision
 def pending(state: State) -> Decision | None:
-    """The decision the game waits for, or None (over, or an automatic step)."""
+    """The decision the game waits for, or None (over, or an automatic step);
+    another board's seam may add options or a decision of its own (Carnival's
+    party favors, super-weapons, decrees)."""
+    decision = _pending(state)
+    return decision if state.seam is None else state.seam.decision(state, decision)
+
+
+def _pending(state: State) -> Decision | None:
     if state.phase != "playing":
         return None
     if state.slam is not None and state.slam.chooser is not None and state.slam.choose:
@@ -419,10 +426,10 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
         case RerollShot(reroll):
             ctx.emit(ev.ShotRerollChosen(t.player, reroll))
             if reroll:
-                _fire(ctx, t.car, t.shot_target)
+                fire(ctx, t.car, t.shot_target)
         case ShootCommand(target, command):
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
-            _fire(ctx, shooter, target, command)
+            fire(ctx, shooter, target, command)
         case Pass():
             dice = b.player(s, t.player).dice
             ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
@@ -438,7 +445,7 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             ctx.emit(ev.ChopperPlaced(t.player, at))
         case Shoot(target):
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
-            _fire(ctx, shooter, target)
+            fire(ctx, shooter, target)
         case NoShoot():
             if t.phase == "shoot":
                 _vehicle_done(ctx)
@@ -451,11 +458,13 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
         case RoadBonus(take):
             ctx.emit(ev.RoadBonusChosen(t.car, take, s.road_die if take else 0))
+        case _ if s.seam is not None:
+            s.seam.resolve(ctx, decision, action)  # another board's own actions
         case _:
             raise TypeError(f"not a Vendetta action: {action!r}")
 
 
-def _fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
+def fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
     """Firing: roll the shot die; a face hits every size it shows; a hit wreck
     is removed, a hit car takes one damage, a hit Big Rig section a minor
     damage token on the command the shooter named."""

@@ -1,0 +1,84 @@
+"""Carnival's own actions (rulebook 002); the road's actions are Vendetta's.
+
+Each answers the pending decision like Vendetta's: the seam adds them to the
+options of the decisions where the rulebook lets them be played
+(``carnival/turn.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ..core.bases import BaseAction
+from ..vendetta import actions as vact
+
+
+class WitnessMe(BaseAction, tag="witness-me"):
+    """Play your Witness Me! card at the start of your turn (once a game)."""
+
+    def describe(self) -> str:
+        return "witness me"
+
+
+class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True):
+    """Play a party favor you hold.  ``pillars``: Killer Pillar's (to road,
+    raised; the first empty when no pillar is raised); ``die`` and ``face``:
+    Precision's FX die and the face it is set to; ``target``: Double
+    Barrel's shot before moving."""
+
+    favor: str
+    pillars: tuple[str, ...] = ()
+    die: str | None = None
+    face: str | None = None
+    target: str | None = None
+
+    def describe(self) -> str:
+        if self.favor == "killer-pillar":
+            return f"favor killer-pillar {self.pillars[0] or '-'} {self.pillars[-1]}"
+        if self.favor == "precision":
+            return f"favor precision {self.die} {self.face}"
+        return f"favor {self.favor}" + (f" {self.target}" if self.target else "")
+
+
+class NoFavor(BaseAction, tag="no-favor"):
+    """Play no (more) party favors now: go on with the turn."""
+
+    def describe(self) -> str:
+        return "no favor"
+
+
+class FireWeapon(BaseAction, tag="fire-weapon"):
+    """Shoot with the car's super-weapon instead of a normal shot."""
+
+    target: str
+
+    def describe(self) -> str:
+        return f"weapon {self.target}"
+
+
+class Thwump(BaseAction, tag="thwump"):
+    """The Thwumper instead of a shot: jump the stunt die's spaces in ``direction``."""
+
+    direction: str
+
+    def describe(self) -> str:
+        return f"thwump {self.direction}"
+
+
+class AutoCannon(BaseAction, tag="auto-cannon"):
+    """The Auto-Cannon's extra shot, once during the car's move step."""
+
+    target: str
+
+    def describe(self) -> str:
+        return f"auto-cannon {self.target}"
+
+
+OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, AutoCannon)
+Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type]
+
+
+
+def describe_action(action) -> str:
+    """The printed name of an action (what ``trv decide`` matches)."""
+    return vact.describe_action(action)

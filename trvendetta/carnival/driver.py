@@ -1,0 +1,117 @@
+"""``trv turn`` for Carnival: Vendetta's flags plus ``--favor``, ``--witness-me``
+and ``--weapon``, declared through the ruleset contract (``core.turnflags``).
+
+Each Carnival flag is turned into candidate actions and played at the first
+decision of the turn that lists one (the rules say when: ``carnival/turn.py``);
+everything else is Vendetta's driver.  A flag never played is reported.
+"""
+
+from __future__ import annotations
+
+from ..core.turnflags import FlagProblem, TurnFlag
+from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
+from ..vendetta.actions import NoShoot, Shoot, ShootCommand
+from ..vendetta.notation import TurnDriver
+from ..vendetta.rules import pending
+from .actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
+
+TURN_FLAGS = VENDETTA_FLAGS + (
+    TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
+             help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
+                  "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET, "
+                  "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
+                  "direction or stunt)."),
+    TurnFlag("witness-me", "flag", help="Play your Witness Me! card at the start of the turn (once a game)."),
+    TurnFlag("weapon", metavar="TARGET|DIR",
+             help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
+                  "extra shot before or while moving), or the Thwumper's jump in direction DIR."),
+)
+OWN = ("favor", "witness_me", "weapon")
+
+
+def favor_action(text: str) -> PlayFavor:
+    """``--favor`` text as the action it asks for (checked against the options when played)."""
+    name, _, choice = text.partition(":")
+    name = name.strip().lower()
+    if name == "killer-pillar":
+        lower, _, lift = choice.partition(",")
+        lower = "" if lower.strip() in ("", "-") else lower.strip().upper()
+        return PlayFavor(name, (lower, lift.strip().upper()))
+    if name == "precision":
+        die, _, face = choice.partition("=")
+        return PlayFavor(name, die=die.strip().lower() or None, face=face.strip().upper() or None)
+    if name == "double-barrel":
+        return PlayFavor(name, target=choice.strip() or None)
+    return PlayFavor(name)
+
+
+class CarnivalDriver(TurnDriver):
+    def __init__(self, flags: dict):
+        super().__init__({k: v for k, v in flags.items() if k not in OWN})
+        self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
+        self.witness = bool(flags.get("witness_me"))
+        self.weapon = flags.get("weapon")
+        self.legal_seen: tuple[str, ...] = ()
+
+    def _carnival(self, state, d):
+        """A Carnival flag's action if it answers ``d`` now."""
+        self.legal_seen = tuple(describe_action(o) for o in d.options)
+        if self.witness and WitnessMe() in d.options:
+            self.witness = False
+            return WitnessMe()
+        for i, (_, action) in enumerate(self.favors):
+            if action in d.options:
+                del self.favors[i]
+                return action
+        if self.weapon:
+            w = str(self.weapon)
+            for action in (FireWeapon(w), AutoCannon(w), Thwump(w.upper())):
+                if action in d.options:
+                    self.weapon = None
+                    return action
+        if d.kind == "favor":
+            return NoFavor()  # nothing more to play before moving
+        if d.kind == "shoot" and state.turn.phase == "done":
+            return NoFavor()  # In the Mood for Mayhem!'s second shot: `trv decide` takes it
+        if d.kind == "shoot" and "shoot" not in self.flags and not any(
+                isinstance(o, (Shoot, ShootCommand, FireWeapon, Thwump)) for o in d.options):
+            return NoShoot()  # only favors were offered after moving, none asked for: nothing to shoot at
+        return None
+
+    def next(self, state):
+        if len(self.problems) > self.accepted:
+            return None
+        d = pending(state)
+        if d is not None and state.turn is not None and d.player == state.turn.player:
+            if self.turn_key is None:
+                self.turn_key = (state.round, state.turn_number)
+                self.player = d.player
+            if (state.round, state.turn_number) == self.turn_key and d.player == self.player:
+                action = self._carnival(state, d)
+                if action is not None:
+                    self.last = state
+                    return action
+        return super().next(state)
+
+    def finish(self, state) -> list[FlagProblem]:
+        problems = super().finish(state)
+        legal = self.legal_seen
+        if self.witness:
+            used = self.player in state.witness_used
+            why = f"{self.player} has played Witness Me! already (once a game)" if used else \
+                "Witness Me! is played at the start of your turn, before assigning a die"
+            problems.append(FlagProblem("--witness-me", why, legal))
+        for text, action in self.favors:
+            held = state.favors.get(self.player, ()) if self.player else ()
+            why = (f"{self.player} holds no {action.favor}" if action.favor not in held else
+                   f"{describe_action(action)} could not be played this turn (not its time, or not a legal choice)")
+            problems.append(FlagProblem(f"--favor {text}", why, legal))
+        if self.weapon:
+            car = state.turn.car if state.turn is not None and state.turn.player == self.player else None
+            weapon = state.weapons.get(car) if car else None
+            why = f"{car} has no super-weapon" if car and weapon is None else \
+                f"the super-weapon could not be used at {self.weapon} this turn"
+            problems.append(FlagProblem(f"--weapon {self.weapon}", why, legal))
+        self.favors, self.witness, self.weapon = [], False, None
+        return problems
+

@@ -1,0 +1,308 @@
+"""Party favors, Witness Me!, super-weapons and decrees inside a turn
+(rulebook "Witness Me!", "Party Favors", "Party Favor Reference",
+"Super-Weapons", "Clarifications", "Tina's Turn Decrees").
+
+The seam gives Vendetta's pending decision to :func:`decision`, which adds
+the Carnival's options where the rulebook lets them be played, or makes a
+decision where the road would have none (a favor to play before or after
+moving, a Thwumper with nothing to shoot at):
+
+* the start of the turn (the assign decision): Witness Me!, Mega-Repair,
+  and the favors that may also be played before moving;
+* before moving (the command decision, or a ``favor`` decision): Bootleg
+  Turn, Double Barrel and its early shot, Killer Pillar, Precision, the
+  Auto-Cannon;
+* while moving (each step): Killer Pillar, Precision, the Auto-Cannon;
+* after moving (the shoot decision): Full Throttle, Killer Pillar,
+  Precision, the super-weapon's shot or the Thwumper; In the Mood for
+  Mayhem!'s second shot.
+
+:func:`resolve` carries them out.  What a turn has used is kept in the
+state's :class:`TurnExtras`, scoped to the turn.
+"""
+
+from __future__ import annotations
+
+from ..core import geometry
+from ..core.protocol import Decision
+from ..vendetta import board as b
+from ..vendetta import effects as fx
+from ..vendetta import events as vev
+from ..vendetta import rules
+from ..vendetta.actions import NoShoot, Shoot, UseCommand
+from . import arena, decrees, favors, spaces, weapons
+from . import events as cev
+from .actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, WitnessMe
+from .components import PILLARS
+from .extras import decree_now, extras
+
+FX_DICE = ("shot", "slam", "direction", "stunt")
+SHOT_WEAPONS = ("amplifier", "big-friendly-gun", "cluster-missiles", "energizer", "laser-kebab")
+
+
+# -------------------------------------------------------------- options
+def _car(state):
+    t = state.turn
+    if t is None or t.car is None:
+        return None
+    v = b.vehicle(state, t.car)
+    return v if v.at is not None and not v.start and v.status == "operational" else None
+
+
+def _targets(state, car) -> list[str]:
+    """Targets of a shot from ``car``: only from an arena space ("Keep Cool")."""
+    if car is None or not arena.may_shoot_from(state.arena, car.at):
+        return []
+    return b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
+
+
+def _favor_options(state, name: str, phase: str) -> list:
+    held = sorted(set(state.favors.get(name, ())))
+    out: list = []
+    car = _car(state)
+    for kind in held:
+        # Precision: "before an FX die is rolled on your turn": any decision of the turn comes before one
+        if phase not in favors.TIMING[kind] and kind != "precision":
+            continue
+        if kind == "killer-pillar":
+            lower = sorted(state.raised) or [""]
+            out += [PlayFavor(kind, (lo, up)) for lo in lower for up in PILLARS if up not in state.raised and up != lo]
+        elif kind == "precision":
+            faces = state.components.dice
+            out += [PlayFavor(kind, die=d, face=f) for d in FX_DICE for f in dict.fromkeys(faces[d].faces)]
+        elif kind == "mega-repair":
+            if any(v.owner == name and v.damage and v.at is not None for v in state.vehicles):
+                out.append(PlayFavor(kind))
+        elif kind == "full-throttle":
+            if car is not None:
+                out.append(PlayFavor(kind))
+        elif kind == "bootleg-turn" and not extras(state).bootleg:
+            out.append(PlayFavor(kind))
+        elif kind == "double-barrel" and phase == "before-moving":  # "your car": the one with the die
+            out += [PlayFavor(kind, target=x) for x in _targets(state, car)]
+    return out
+
+
+def _phase(state, decision: Decision | None) -> str | None:
+    t = state.turn
+    if t is None:
+        return None
+    if t.phase == "assign":
+        return "start-of-turn"
+    if t.phase in ("command", "command-done"):
+        return "before-moving"
+    if t.phase == "move":
+        return "before-fx-roll"
+    if t.phase == "shoot":
+        return "after-moving"
+    return None
+
+
+def decision(state, d: Decision | None) -> Decision | None:
+    """Vendetta's pending decision with the Carnival's options added (or made)."""
+    t = state.turn
+    if state.phase != "playing" or t is None or state.slam is not None or state.cow is not None:
+        return d
+    if d is not None and d.player != t.player:
+        return d
+    name = t.player
+    if b.player(state, name).out:
+        return d
+    phase = _phase(state, d)
+    e = extras(state)
+    extra: list = []
+    if phase == "start-of-turn" and d is not None:
+        if name not in state.witness_used:
+            extra.append(WitnessMe())
+        extra += _favor_options(state, name, phase)
+        return _with(d, extra)
+    car = _car(state)
+    weapon = state.weapons.get(car.id) if car is not None else None
+    if phase == "before-moving":
+        if d is not None and d.kind == "command" and decree_now(state) == decrees.WHATEVER:
+            extra += _whatever(state, name, d)
+        if weapon == "auto-cannon" and not e.cannon:
+            extra += [AutoCannon(x) for x in _targets(state, car)]
+        extra += _favor_options(state, name, phase)
+        if d is None and e.passed != "before-moving" and extra:
+            return Decision(name, "favor", tuple(extra) + (NoFavor(),), "play a party favor before moving?")
+        return _with(d, extra)
+    if phase == "before-fx-roll" and d is not None and d.kind == "step":
+        if weapon == "auto-cannon" and not e.cannon:
+            extra += [AutoCannon(x) for x in _targets(state, car)]
+        extra += _favor_options(state, name, phase)
+        steps = _bootleg_steps(state, car) if e.bootleg else ()
+        if steps:  # a car still waiting behind a road tile enters as usual
+            d = Decision(d.player, d.kind, steps, d.prompt)
+        return _with(d, extra)
+    if phase == "after-moving":
+        extra += _favor_options(state, name, phase)
+        if weapon in SHOT_WEAPONS:
+            targets = _weapon_targets(state, car, weapon)
+            extra += [FireWeapon(x) for x in targets]
+        if weapon == "thwumper" and car is not None and arena.may_shoot_from(state.arena, car.at):
+            extra += [Thwump(x) for x in geometry.DIRECTIONS]
+            if d is not None:  # "You cannot shoot with this car"
+                d = Decision(d.player, d.kind, tuple(o for o in d.options if not isinstance(o, Shoot)), d.prompt)
+        if d is None and extra:
+            return Decision(name, "shoot", tuple(extra) + (NoShoot(),), "fire, or play a party favor?")
+        return _with(d, extra)
+    if t.phase == "done" and d is None and decree_now(state) == decrees.MAYHEM and e.shots == 1 and car is not None:
+        targets = _targets(state, car)
+        if targets and weapons.shoots_normally(weapon):
+            options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
+            return Decision(name, "shoot", options, "In the Mood for Mayhem!: shoot another time?")
+    return d
+
+
+def _with(d: Decision | None, extra: list) -> Decision | None:
+    if d is None or not extra:
+        return d
+    options = list(d.options) + [o for o in extra if o not in d.options]
+    return Decision(d.player, d.kind, tuple(options), d.prompt)
+
+
+def _whatever(state, name: str, d: Decision) -> list:
+    """Whatever It Takes!: a command takes any value (nitro moves the die's value)."""
+    p = b.player(state, name)
+    out = []
+    for die in sorted(set(p.dice)):
+        if not state.turn.momentum:
+            out.append(UseCommand("nitro", die))
+        out.append(UseCommand("drift", die))
+        out += [UseCommand("repair", die, v.id) for v in state.vehicles
+                if v.owner == name and v.damage and v.at is not None]
+    return [o for o in out if o not in d.options]
+
+
+def _weapon_targets(state, car, weapon: str) -> list[str]:
+    if car is None or not arena.may_shoot_from(state.arena, car.at):
+        return []
+    if weapon == "laser-kebab":
+        occupied = {v.at: v.id for v in state.vehicles if v.at is not None and not v.start and v.id != car.id}
+        return [occupied[s] for s in weapons.laser_kebab_targets(state.arena, car.at, car.facing, set(occupied))]
+    return _targets(state, car)
+
+
+def _bootleg_steps(state, car) -> tuple:
+    """Bootleg Turn: a step in any of the six directions, the car turning to
+    face the way it goes; never back onto a road tile from the arena."""
+    from ..vendetta.actions import Step
+
+    if car is None:
+        return ()
+    here = spaces.where(state.arena, car.at)
+    out = []
+    for relative in geometry.DIRECTIONS:
+        to = geometry.neighbour(car.at, relative, car.facing)
+        if here == "arena" and spaces.where(state.arena, to) == "road":
+            continue
+        out.append(Step(relative))
+    return tuple(out)
+
+
+# -------------------------------------------------------------- resolve
+def resolve(ctx, d: Decision, action) -> None:
+    s = ctx.state
+    t = s.turn
+    name = t.player
+    match action:
+        case WitnessMe():
+            ctx.emit(cev.WitnessMePlayed(name))
+        case NoFavor() if t.phase == "done":
+            ctx.emit(cev.ShotTaken(name, "declined"))
+        case NoFavor():
+            ctx.emit(cev.FavorsPassed(name, "before-moving"))
+        case PlayFavor():
+            _favor(ctx, name, action)
+        case FireWeapon(target):
+            _weapon_shot(ctx, t.car, target, s.weapons[t.car])
+        case AutoCannon(target):
+            ctx.emit(cev.ShotTaken(name, "auto-cannon"))
+            rules.fire(ctx, t.car, target)
+        case Thwump(direction):
+            _thwump(ctx, t.car, direction)
+        case _:
+            raise TypeError(f"not a Carnival action: {action!r}")
+
+
+def _favor(ctx, name: str, action: PlayFavor) -> None:
+    s = ctx.state
+    ctx.emit(cev.FavorPlayed(name, action.favor, action.pillars, action.die, action.face, action.target))
+    if action.favor == "mega-repair":  # "Remove 1 damage from EACH of your cars"
+        for v in s.vehicles:
+            if v.owner == name and v.damage and v.at is not None:
+                ctx.emit(vev.CarRepaired(v.id, v.damage[-1]))
+    elif action.favor == "killer-pillar":
+        lower, lift = action.pillars
+        raised = favors.killer_pillar(s.raised, lower, lift)
+        ctx.emit(cev.PillarsSet(raised))
+        spot = s.arena.pillars[lift]
+        for vid in b.occupants(ctx.state, spot):
+            fx.eliminate(ctx, vid, f"crushed by killer pillar {lift} (a party favor)")
+    elif action.favor == "full-throttle":  # "You must move all 3 spaces"
+        ctx.emit(vev.MoveStarted(ctx.state.turn.car, 3, False))
+    elif action.favor == "double-barrel":  # "You may shoot before moving"
+        rules.fire(ctx, ctx.state.turn.car, action.target)
+
+
+def _weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
+    """A shot with the car's super-weapon; on a hit, what the card adds."""
+    face, scripted = ctx.roll("shot")
+    hit = b.size_of(ctx.state, target) in face
+    ctx.emit(vev.ShotFired(car, target, face, hit, scripted))
+    if not hit:
+        return
+    cause = f"{weapon} fired by {car}"
+    if weapon == "cluster-missiles":  # each car adjacent to the target first takes a face-down token
+        occupied = {v.at for v in ctx.state.vehicles if v.at is not None and not v.start}
+        here = b.position_of(ctx.state, target)
+        for sp in weapons.cluster_spaces(here, occupied - {here}):
+            for vid in b.occupants(ctx.state, sp):
+                face_down(ctx, vid, cause)
+    if weapon == "big-friendly-gun":
+        v = b.vehicle(ctx.state, target)
+        down, _ = weapons.big_friendly_gun_tokens(2 - len(v.damage) if v.kind != "motorcycle" else 1 - len(v.damage))
+        for _ in range(down):
+            face_down(ctx, target, cause)
+    before = len(b.vehicle(ctx.state, target).damage)
+    fx.damage(ctx, target, cause)
+    v = b.vehicle(ctx.state, target)
+    dealt = v.at is None or len(v.damage) > before
+    if weapon == "amplifier" and v.at is not None and len(v.damage) > before and v.damage[-1] != "minor":
+        fx.damage_effect(ctx, target, v.damage[-1])  # "resolve the effect again"
+    mine = b.vehicle(ctx.state, car)
+    if weapon == "energizer" and dealt and mine.at is not None and mine.status == "operational":
+        crew = b.crew_of(ctx.state, mine.owner)  # "reroll the die you assigned to it and take another turn"
+        dice, scripted = ctx.roll_movement(1, crew.die)
+        ctx.emit(cev.Energized(car, dice[0], scripted))
+
+
+def face_down(ctx, vid: str, cause: str) -> None:
+    """A face-down damage token: it fills a damage slot and has no effect."""
+    from ..vendetta.bigrig import minor_to_car
+
+    v = b.vehicle(ctx.state, vid)
+    if v.at is None:
+        return
+    if v.kind == "motorcycle":
+        fx.damage(ctx, vid, cause)
+    else:
+        minor_to_car(ctx, vid, cause)
+
+
+def _thwump(ctx, car: str, direction: str) -> None:
+    """The Thwumper: roll the stunt die, jump that many spaces in a straight
+    line, ignoring the spaces between; landing on a car slams it, landing
+    clear gives each adjacent car a face-down damage token."""
+    face, scripted = ctx.roll("stunt")
+    ctx.emit(vev.DieRolled("stunt", face, f"the Thwumper of {car}", scripted))
+    v = b.vehicle(ctx.state, car)
+    occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
+    landing, outcome, shaken = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
+    ctx.emit(cev.ShotTaken(v.owner, "thwump"))
+    fx.enter(ctx, car, landing, "thwump", direction)
+    if outcome not in ("slam", "eliminated") and b.vehicle(ctx.state, car).at == landing:
+        for sp in shaken:
+            for vid in b.occupants(ctx.state, sp):
+                face_down(ctx, vid, f"the Thwumper of {car}")
