@@ -39,7 +39,9 @@ def _secret_file(commit_hex: str) -> Path:
 
 def new_secret() -> tuple[bytes, str]:
     """A fresh chain seed, saved mode 0600; returns it and its commitment (hex)."""
-    secret = os.urandom(32)
+    from . import entropy
+
+    secret = entropy.random_bytes(32)
     commit = commitment(secret).hex()
     folder = home() / "secrets"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)

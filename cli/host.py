@@ -27,6 +27,7 @@ from trvendetta import rulesets
 from trvendetta.core.draws import HOST_BYTES, host_commitment, host_game_seed, host_rng
 from trvendetta.core.errors import TrvError
 
+from . import entropy
 from .common import Session, pass_session
 from .exchange import _body, _read, _verify
 from .identity import Keyring, home, identities
@@ -64,7 +65,7 @@ def _secret_file(commit_hex: str) -> Path:
 
 def _new_seed() -> str:
     """A fresh secret seed and salt, saved mode 0600; returns the commitment (hex)."""
-    seed, salt = os.urandom(HOST_BYTES), os.urandom(HOST_BYTES)
+    seed, salt = entropy.random_bytes(HOST_BYTES), entropy.random_bytes(HOST_BYTES)
     commit = host_commitment(seed, salt).hex()
     folder = home() / "secrets"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -160,7 +161,7 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the offer is yours with --as SEAT (one whose key you hold)")
-    answer = Contribution("trv-host-join", _offer_id(got), seat, os.urandom(HOST_BYTES).hex())
+    answer = Contribution("trv-host-join", _offer_id(got), seat, entropy.random_bytes(HOST_BYTES).hex())
     keyring = Keyring(got.seats, seat)
     answer = msgspec.structs.replace(answer, sig=base64.b64encode(keyring.sign(seat, _body(answer))).decode())
     Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(answer), indent=1) + b"\n")
@@ -217,10 +218,14 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
     print_played(played)
 
 
-def _signer(keyring: Keyring, spec: str, game_id: str) -> Any:
-    from trvendetta.replays.signatures import domain_at, entry, message
+def _signer(keyring: Keyring, spec: str, game_id: str, payloads: list[bytes] | None = None) -> Any:
+    """The host's signer; for a resolution (``payloads``: its events' bytes) the signature covers
+    the events too (``replays.signatures.resolution_body``)."""
+    from trvendetta.replays.signatures import domain_at, entry, message, resolution_body
 
     def sign(number: int, previous: str, body: bytes) -> bytes:
+        if payloads is not None:
+            body = resolution_body(body, payloads)
         return entry(HOST, keyring.sign(HOST, message(domain_at(spec, game_id, number), number, previous, body)))
     return sign
 
@@ -256,7 +261,8 @@ def answer_host(store: Any, game: str) -> tuple[int, list[tuple[bool, str]]]:
         action = ruleset.decode_action(open_["action"])
         seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
         after, events = ruleset.apply(walker.state, action, host_rng(seed, open_["draw"]))
-        sign = _signer(_host_keyring(charter.host), store.header(game).domain, walker.signatures.game_id)
+        sign = _signer(_host_keyring(charter.host), store.header(game).domain, walker.signatures.game_id,
+                       [ruleset.encode(e) for e in events])
         store.append(game, before, steps=[(action, events, sign)])
         added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)} (rolled by the host)"))
         added.extend((True, ruleset.describe(e)) for e in events)

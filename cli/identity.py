@@ -83,7 +83,9 @@ def create(name: str) -> Identity:
     key_file, pub_file = folder / f"{name}.key", folder / f"{name}.pub"
     if key_file.exists() or pub_file.exists():
         raise TrvError(f"there is already an identity called {name!r} ({key_file}); choose another name")
-    private = Ed25519PrivateKey.generate()
+    from . import entropy
+
+    private = Ed25519PrivateKey.from_private_bytes(entropy.random_bytes(32))  # what generate() does
     pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
     public = private.public_key().public_bytes_raw().hex()

@@ -418,6 +418,9 @@ def signature_summary(result: Any) -> str:
     if host:
         n = result.walker.signatures.checked.get("@host", 0)
         parts.append(f"host {fingerprint(host)} ({n} signature{'s' if n != 1 else ''})")
+        old = result.walker.signatures.legacy_host
+        if old:
+            parts.append(f"{old} of them (made by an older trv) cover a draw's action but not its events")
         if result.rolls_unchecked:
             parts.append("the rolls are not yet checkable: the host has not revealed its seed (trv host reveal)")
         else:

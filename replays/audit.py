@@ -384,6 +384,9 @@ def _no_open_draw(walker: Walker) -> None:
     if draws is not None and draws.open is not None:
         raise TrvError(f"draw {draws.open['draw']} is open (waiting for {draws.waiting_for()}'s dice); "
                        "take an action back once it is resolved")
+    if getattr(draws, "revealed_at", 0):
+        raise TrvError(f"the host revealed the game's secret seed at event {draws.revealed_at}: every later "
+                       "roll would be known in advance, so nothing can be taken back and played again")
 
 
 def undo(store: GameStore, game: str, *, agreed: bool = False,

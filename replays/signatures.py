@@ -41,6 +41,13 @@ def message(domain: str, number: int, previous: str, body: bytes) -> bytes:
     return b"%s%s\n%d\n%s\n%s" % (PREFIX, domain.encode(), number, previous.encode(), body)
 
 
+def resolution_body(action: bytes, payloads: list[bytes]) -> bytes:
+    """What a host game's host signs for a draw it resolved (with :func:`message`): the action
+    and every event it produced, one a line (canonical JSON holds no raw newline), so the
+    host's word covers the rolls themselves before its seed is revealed."""
+    return b"\n".join([action, *payloads])
+
+
 def fingerprint(public_hex: str) -> str:
     """A short name of a public key to read aloud or compare: 16 hex digits."""
     return hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
@@ -131,6 +138,11 @@ class SignatureCheck:
         self.open: tuple[str, int, str] | None = None
         #: seat -> number of signatures checked
         self.checked: dict[str, int] = {}
+        #: a host game's resolution whose events are still being walked: (record, what, payloads)
+        self.resolution: tuple[Any, str, list[bytes]] | None = None
+        #: host signatures over a resolution's action only (records of trv before the host signed
+        #: the events too): accepted, and counted so that `verify` says so
+        self.legacy_host = 0
         if self.seats:
             from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -193,9 +205,10 @@ class SignatureCheck:
         """An action of ``seat`` starts at ``record``; ``covered``: its signed
         intent came before it (an exchange game's draw), so it needs no more."""
         number = record.number
+        self.flush()
         self._close(seat)
-        if covered and self.host:
-            self.check_host(record, record.action, f"the resolution of {seat}'s {what!r}")
+        if covered and self.host:  # checked once its last event is walked (see ``on_event``)
+            self.resolution = (record, f"the resolution of {seat}'s {what!r}", [])
             return
         entries = self._entries(number, record.sig)
         if covered and not entries:
@@ -219,8 +232,26 @@ class SignatureCheck:
         self.checked[seat] = self.checked.get(seat, 0) + 1
         self.open = None
 
-    def check_host(self, record: Any, body: bytes, what: str) -> None:
-        """A host game's record the host signs (a draw it resolved, its seed's reveal)."""
+    def on_event(self, record: Any) -> None:
+        """An event of the action being walked (the walker calls it while a resolution is open)."""
+        if self.resolution is not None:
+            self.resolution[2].append(record.payload)
+
+    def flush(self) -> None:
+        """The open resolution's events are all walked: check the host's signature over them."""
+        if self.resolution is None:
+            return
+        record, what, payloads = self.resolution
+        self.resolution = None
+        self.check_host(record, resolution_body(record.action, payloads), what, legacy=record.action)
+
+    def on_host_reveal(self, record: Any) -> None:
+        self.flush()
+        self.check_host(record, record.payload, "the host's reveal of the seed")
+
+    def check_host(self, record: Any, body: bytes, what: str, legacy: bytes | None = None) -> None:
+        """A host game's record the host signs (a draw it resolved, its seed's reveal).  ``legacy``:
+        the body an older trv signed for a resolution (its action only), accepted and counted."""
         number = record.number
         entries = self._entries(number, record.sig)
         msg = message(self.domain(number), number, record.previous, body)
@@ -228,7 +259,15 @@ class SignatureCheck:
         if len(entries) != 1 or entries[0][0] != HOST:
             raise Tampered(number, f"{what} carries no signature of {who}; the host signs every draw it "
                                    "resolves and its seed's reveal")
+        if legacy is not None and not self._valid(HOST, entries[0][1], msg) and \
+                self._valid(HOST, entries[0][1], message(self.domain(number), number, record.previous, legacy)):
+            self.legacy_host += 1
+            self.checked[HOST] = self.checked.get(HOST, 0) + 1
+            return
         if not self._valid(HOST, entries[0][1], msg):
+            if legacy is not None:
+                raise Tampered(number, f"{what} is not what {who} signed: its action or one of its events "
+                                       "(a roll) was changed, or another key signed it")
             raise Tampered(number, f"{what} is not signed by {who}: the signature was made with "
                                    f"{self._signer(entries[0][1], msg)}")
         self.checked[HOST] = self.checked.get(HOST, 0) + 1
@@ -236,6 +275,7 @@ class SignatureCheck:
     def on_retraction(self, record: Any, taker: str | None, agreed: bool, what: str) -> None:
         """A retraction: signed by ``taker``; agreed, by every bound seat."""
         number = record.number
+        self.flush()
         self._close(None)
         needed = set(self.seats) if agreed else ({taker} & set(self.seats))
         entries = self._entries(number, record.sig)
@@ -255,7 +295,8 @@ class SignatureCheck:
                                    f"{', '.join(self._who(s) for s in missing)} ({how})")
 
     def end(self) -> None:
+        self.flush()
         self._close(None)
 
 
-__all__ = ["HOST", "SignatureCheck", "domain_at", "sign_runs", "entry", "fingerprint", "fork_domain", "message", "parse"]
+__all__ = ["HOST", "SignatureCheck", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint", "fork_domain", "message", "parse"]

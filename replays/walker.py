@@ -316,7 +316,7 @@ class Walker:
             if action is not None or on_host_reveal is None:
                 raise Tampered(number, "a host's reveal of its seed in a game without a host, or with an action")
             on_host_reveal(record, entry)  # the commitment first: a changed seed is named as such
-            self.signatures.check_host(record, record.payload, "the host's reveal of the seed")
+            self.signatures.on_host_reveal(record)
             return True
         if kind == REVEAL_KIND:
             if action is not None or record.sig:
@@ -484,6 +484,8 @@ class Walker:
             self.state = self.ruleset.evolve(self.state, event)
         group = self.groups[-1]
         group.last = number
+        if self.signatures is not None and self.signatures.resolution is not None:
+            self.signatures.on_event(record)  # a host's resolution: its signature covers every event
         if not group.reveals and self.ruleset.reveals(event):
             group.reveals = number
         for v in self.visitors:

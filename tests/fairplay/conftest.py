@@ -59,6 +59,26 @@ def players(tmp_path):
     return make
 
 
+@pytest.fixture
+def seeded_entropy(monkeypatch):
+    """Secret randomness (keys, exchange secrets, a host's seed and salt, contributions) from a
+    counter instead of the operating system: a test using it plays the same game on every run."""
+    import hashlib
+    import itertools
+
+    from trvendetta.cli import entropy
+
+    counter = itertools.count()
+
+    def random_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(b"trvendetta test entropy %d" % next(counter)).digest()
+        return out[:n]
+
+    monkeypatch.setattr(entropy, "random_bytes", random_bytes)
+
+
 def version(p) -> int:
     return json.loads(p("show", "--json").stdout)["version"]
 

@@ -9,12 +9,17 @@ import base64
 import random
 import re
 
+import pytest
 from cryptography.hazmat.primitives import serialization
 from conftest import Mail, version
 from test_signed import _forge
 
 from trvendetta.replays.signatures import message
 from trvendetta.store import chain
+
+#: no real randomness: the host's seed, the contributions and the keys follow a counter, so every
+#: run plays the same games (the players' choices follow seeded random.Random too)
+pytestmark = pytest.mark.usefixtures("seeded_entropy")
 
 
 def host_game(tmp_path, org, players):
