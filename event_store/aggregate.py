@@ -15,7 +15,6 @@ from __future__ import annotations
 import binascii
 from typing import Any
 
-import msgspec
 from datetime import datetime
 
 from eventsourcing.domain import Aggregate, Snapshot, datetime_now_with_tzinfo
@@ -101,11 +100,11 @@ class Game(Aggregate):
             if self.kind == RETRACTION_KIND:
                 r = decode_retraction(self.payload.encode())
                 game.retracted = [*game.retracted, [r.first, r.last]]
-                game.engine = None  # the store refolds the live events (GameStore._fresh)
+                game.engine = None  # the store refolds the live events (GameStore._fresh: reader.fold_live)
                 game.stale = True
                 return
-            if game.stale or self.kind in STORE_KINDS:  # an exchange game's intent or reveal
-                return
+            if game.stale or self.kind in STORE_KINDS or "_unfolded" in game.__dict__:
+                return  # refolded by the store (reader.fold_live), a store record, or the caller has the state
             ruleset = rulesets.get(self.ruleset)
             event = game.__dict__.pop("_decoded", None)  # set by Game.record: no need to decode
             if event is None:
@@ -149,6 +148,25 @@ class Game(Aggregate):
         self.retracted: list[list[int]] = []
         self.stale = False
 
+    @classmethod
+    def restore(cls, folded: Any) -> "Game":
+        """The aggregate of a game read by ``reader.GameReader.load`` (a
+        ``Folded``), as the library rebuilds one from a snapshot (its public
+        ``Snapshot.mutate``): ready to record and save the next events."""
+        h = folded.header
+        created = h.created
+        state = {
+            "_created_on": created,
+            "_modified_on": folded.modified or created,
+            "name": h.name, "ruleset": h.ruleset, "rules_version": h.rules_version, "store_schema": h.store_schema,
+            "parent": h.parent, "parent_at": h.parent_at, "parent_head": h.parent_head, "bots": h.bots,
+            "charter": h.charter, "domain": h.domain,
+            "count": folded.count, "head": folded.head, "engine": folded.state,
+            "retracted": [list(r) for r in folded.retracted], "stale": False,
+        }
+        return Snapshot(originator_id=game_uuid(h.name), originator_version=folded.count + cls.INITIAL_VERSION,
+                        timestamp=created, topic=cls.TOPIC, state=state).mutate(None)
+
     def record(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
         """Append one engine event (canonical bytes, chained to the head), with
         the action that produced it when it is that action's first event.
@@ -182,10 +200,6 @@ class Game(Aggregate):
         )
 
 
-class SnapshotIncompatible(Exception):
-    """A snapshot whose engine state no longer decodes; load replays instead."""
-
-
 class GameSnapshot(Snapshot):
     """A small snapshot: the game's fields plus the encoded engine state."""
 
@@ -199,37 +213,10 @@ class GameSnapshot(Snapshot):
         ruleset = rulesets.get(aggregate.ruleset)
         state["engine"] = "" if aggregate.stale else ruleset.encode(aggregate.engine).decode()
         state["engine_rules"] = ruleset.rules_version
-        #: checked on load (store.snapshot_problem): a damaged snapshot is ignored
+        #: checked on load (reader.GameReader.snapshot_problem): a damaged snapshot is ignored
         state["engine_crc"] = binascii.crc32(state["engine"].encode())
         object.__setattr__(snap, "state", state)
         return snap
-
-    def mutate(self, _: None) -> Game:
-        state = dict(self.state)
-        rules = state.pop("engine_rules", None)
-        state.pop("engine_crc", None)
-        if state.pop("parts", None):  # the store splices them in (GameStore._join_parts) and drops the key
-            raise SnapshotIncompatible("its shared parts were not joined")
-        ruleset = rulesets.get(state["ruleset"])
-        if rules != ruleset.rules_version:
-            raise SnapshotIncompatible(f"snapshot of rules {rules}, now {ruleset.rules_version}")
-        try:
-            state["engine"] = ruleset.decode_state(state["engine"].encode()) if state["engine"] else None
-            for key, default in (("retracted", []), ("stale", False), ("parent", ""), ("parent_at", 0),
-                                 ("parent_head", ""), ("bots", ""),
-                                 ("charter", ""), ("domain", "")):
-                state.setdefault(key, default)
-            state["retracted"] = [list(r) for r in state["retracted"]]
-        except msgspec.DecodeError as exc:
-            raise SnapshotIncompatible(str(exc)) from None
-        shell = Snapshot(
-            originator_id=self.originator_id,
-            originator_version=self.originator_version,
-            timestamp=self.timestamp,
-            topic=self.topic,
-            state=state,
-        )
-        return shell.mutate(None)
 
 
 class PartedSnapshot(GameSnapshot):

@@ -17,20 +17,16 @@ because of its ``Created`` event).
 
 from __future__ import annotations
 
-import binascii
 import os
 import sqlite3
-import zlib
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from datetime import datetime
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
-import msgspec
-
-from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import Compressor, IntegrityError
 from eventsourcing.utils import Environment
 
@@ -41,17 +37,14 @@ from trvendetta.core.names import check_name
 from .aggregate import (
     GENESIS,
     RETRACTION_KIND,
-    STORE_KINDS,
     STORE_SCHEMA,
     Game,
     PartedSnapshot,
     Retraction,
-    SnapshotIncompatible,
     chain,
     decode_bots,
     decode_payload,
     encode_bots,
-    event_schema,
     encode_retraction,
     game_uuid,
     genesis,
@@ -59,7 +52,8 @@ from .aggregate import (
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
 from . import library, location
 from .packing import pack, unpack
-from .parts import PART_TOPIC, PartMissing, checked, join, same_state
+from .parts import PART_TOPIC
+from .reader import UNDECODABLE as _UNDECODABLE, GameReader, Record, SnapshotRead, fold_live, schema_ok
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
@@ -83,114 +77,8 @@ class _App(Application):
         return Environment(name, dict(env or {}))
 
 
-class _Stamp(msgspec.Struct, forbid_unknown_fields=True):
-    # an ISO string, parsed by hand: a ``datetime`` annotation would be resolved
-    # to freezegun's FakeDatetime if this module is first imported under freeze_time
-    data: str = msgspec.field(name="_data_")
-    type: Literal["datetime_iso"] = msgspec.field(name="_type_", default="datetime_iso")
-
-
-class _StoredRecorded(msgspec.Struct, forbid_unknown_fields=True):  # a damaged key is not silently a default
-    """A ``Recorded`` event as eventsourcing stores it (its JSON transcoder)."""
-
-    ruleset: str
-    schema: int
-    kind: str
-    payload: str
-    hash: str
-    timestamp: _Stamp
-    action: str = ""
-    sig: str = ""
-
-
-_recorded = msgspec.json.Decoder(_StoredRecorded)
-
-
-class SnapshotInfo(NamedTuple):
-    """One stored snapshot as ``GameStore.snapshots`` reads it: after event
-    ``number`` with ``head``; ``state`` is its engine state (None when it
-    holds none), ``problem`` why it is not used (None when it is)."""
-
-    number: int
-    head: str
-    state: Any
-    problem: str | None
-
-
-def snapshot_problem(store: "GameStore", game: str, snapshot: Any) -> str | None:
-    """Why a snapshot may not stand for the fold of the events before it
-    (None when it may): checked cheaply on every load, so a damaged or
-    edited snapshot is ignored and the game replayed from its events.
-
-    Its ``count`` is its version; its ``engine_crc`` (snapshots taken since it
-    exists) matches its engine state; its ``head`` is the hash the stored
-    event at its version holds.  A deliberate edit that keeps all three is
-    found by ``trv verify``, which folds the events and compares."""
-    state = snapshot.state
-    number = snapshot.originator_version - Game.INITIAL_VERSION
-    if state.get("count") != number:
-        return f"it says {state.get('count')!r} events but is stored as after event {number}"
-    crc = state.get("engine_crc")
-    if crc is not None and crc != binascii.crc32(str(state.get("engine", "")).encode()):
-        return "its engine state does not match its checksum"
-    if number and store._hash_at(game, number) != state.get("head"):
-        return f"its head is not the hash of the stored event {number}"
-    return None
-
-
-class _CheckedSnapshots:
-    """A snapshot store, checked: a load starts from the latest snapshot only
-    when it is the fold of the events from the snapshot before it (see
-    :func:`witnessed`); otherwise the game is replayed from its events."""
-
-    def __init__(self, store: "GameStore", snapshots: Any):
-        self.store, self.snapshots = store, snapshots
-
-    def get(self, originator_id: Any, *, lte: int | None = None, **_: Any) -> list[Any]:
-        try:
-            found = list(self.snapshots.get(originator_id, desc=True, limit=2, lte=lte))
-            return [found[0]] if len(found) == 2 and witnessed(self.store, found[1], found[0]) else []
-        except Exception:  # noqa: BLE001  an unreadable snapshot is a cache miss
-            return []
-
-
-def witnessed(store: "GameStore", before: Any, latest: Any) -> bool:
-    """Whether ``latest`` may stand for the fold of its game's events: both
-    pass :func:`snapshot_problem` and their parts are what their addresses
-    say, and folding the stored events from ``before`` up to ``latest``'s
-    version gives ``latest``'s state, count, head and retractions (at most
-    one snapshot interval of events: what a load from ``before`` costs).
-
-    So an edit of one snapshot (its checksum recomputed or not) is never
-    loaded; docs/store.md says what only ``trv verify`` finds."""
-    name = latest.state.get("name", "")
-    if before.state.get("name") != name or any(snapshot_problem(store, name, s) for s in (before, latest)):
-        return False
-    store._join_parts(before)
-    store._join_parts(latest)
-    agg = before.mutate(None)
-    for event in store.app.events.get(latest.originator_id, gt=before.originator_version,
-                                      lte=latest.originator_version):
-        agg = event.mutate(agg)
-    if agg.version != latest.originator_version:
-        return False
-    agg = store._fresh(agg)
-    claim = latest.state
-    return (agg.count, agg.head, agg.retracted) == (claim["count"], claim["head"], claim.get("retracted", [])) \
-        and agg.engine is not None and same_state(rulesets.get(agg.ruleset), agg.engine, claim["engine"].encode())
-
-
-class _Envelope(NamedTuple):
-    originator_version: int
-    ruleset: str
-    schema: int
-    kind: str
-    payload: str
-    hash: str
-    action: str
-    timestamp: datetime
-    sig: str = ""
-
+#: ``GameStore.snapshots``' answer (kept under its first name)
+SnapshotInfo = SnapshotRead
 
 #: the topic of ``Packer`` (the library resolves it)
 PACKER = f"{__name__}:Packer"
@@ -243,16 +131,13 @@ class GameStore:
         #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
         self._loaded: dict[str, Game] = {}
         self._saved = 0  # versions written by the last save
-        self._parts: dict[str, bytes] = {}  # snapshot parts known stored, by address (parts.py)
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
         try:
             self.app = _App(env=env)
-            self._replay = Repository(event_store=self.app.events)  # ignores snapshots
-            #: loads from the latest snapshot that passes ``snapshot_problem``
-            self._checked = Repository(event_store=self.app.events,
-                                       snapshot_store=_CheckedSnapshots(self, self.app.snapshots))
+            #: every read of a game (load, events, header, snapshots) goes through it
+            self.reader = GameReader(library.rows_of(self.app))
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
@@ -433,17 +318,18 @@ class GameStore:
             raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
         return self._loaded_of(agg)
 
+    def _created(self, game: str) -> Any:
+        with self._reading(game):
+            created = self.reader.created(game)
+        if created is None:
+            raise self._not_found(game)
+        return created
+
     def header(self, game: str) -> GameHeader:
         """The game's ``Created`` record: ruleset, rules version, parent, creation time."""
-        with self._reading(game):
-            created = list(self.app.events.get(game_uuid(game), limit=1))
-        if not created:
-            raise self._not_found(game)
-        c = created[0]
-        return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, getattr(c, "parent", ""),
-                          getattr(c, "parent_at", 0), getattr(c, "parent_head", ""), c.timestamp,
-                          decode_bots(getattr(c, "bots", "")), getattr(c, "charter", ""),
-                          getattr(c, "domain", ""))
+        c = self._created(game)
+        return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, c.parent, c.parent_at, c.parent_head,
+                          c.created, decode_bots(c.bots), c.charter, c.domain)
 
     def retracted(self, game: str, at: int | None = None) -> set[int]:
         """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
@@ -453,76 +339,71 @@ class GameStore:
     def version(self, game: str) -> int:
         """The number of engine events stored for ``game`` (reads the last one only)."""
         with self._reading(game):
-            last = list(self.app.events.get(game_uuid(game), desc=True, limit=1))
-        if not last:
+            last = self.reader.last(game)
+        if last is None:
             raise self._not_found(game)
-        return last[0].originator_version - Game.INITIAL_VERSION
+        return last
 
     def exists(self, game: str) -> bool:
-        return bool(list(self.app.events.get(game_uuid(game), limit=1)))
+        with self._reading(game):
+            return self.reader.last(game) is not None
 
     def ruleset_of(self, game: str) -> Any:
+        return rulesets.get(self._created(game).ruleset)
+
+    def _records(self, game: str, since: int = 0, upto: int | None = None) -> list[Record]:
         with self._reading(game):
-            created = list(self.app.events.get(game_uuid(game), limit=1))
-        if not created:
-            raise self._not_found(game)
-        return rulesets.get(created[0].ruleset)
+            return self.reader.records(game, since, upto)
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True) -> list[StoredEvent]:
         """Stored engine events ``since < number <= upto``, decoded, numbered from 1.
 
         ``decode=False`` leaves ``event`` None (the walker decodes, or, when
         re-executing, takes the recomputed event whose bytes are the record's)."""
-        base = Game.INITIAL_VERSION
-        if not self.exists(game):
-            raise self._not_found(game)
-        lte = None if upto is None else upto + base
         previous = self.events_head(game, since)
         out: list[StoredEvent] = []
         append = out.append
         rules_of: dict[str, Any] = {}
-        for env in self._records(game, since + base, lte):
-            payload = env.payload.encode()
-            action = getattr(env, "action", "").encode()
+        for r in self._records(game, since, upto):
+            payload = r.payload.encode()
+            action = r.action.encode()
             try:
-                rules = rules_of.get(env.ruleset) or rules_of.setdefault(env.ruleset, rulesets.get(env.ruleset))
-                if not payload.startswith(b'{"type":"' + env.kind.encode() + b'"') \
-                        or not 1 <= env.schema <= event_schema(rules):
-                    raise StoreError(f"its kind {env.kind!r} or schema {env.schema} is not its payload's")
-                event = decode_payload(rules, env.kind, env.schema, payload) if decode else None
+                rules = rules_of.get(r.ruleset) or rules_of.setdefault(r.ruleset, rulesets.get(r.ruleset))
+                if not schema_ok(rules, r):
+                    raise StoreError(f"its kind {r.kind!r} or schema {r.schema} is not its payload's")
+                event = decode_payload(rules, r.kind, r.schema, payload) if decode else None
                 decoded_action = rules.decode_action(action) if action else None
-            except (TrvError, msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
-                raise DamagedStore(game, env.originator_version - base, f"it does not decode: {exc}") from None
+            except (TrvError, *_UNDECODABLE) as exc:
+                raise DamagedStore(game, r.number, f"it does not decode: {exc}") from None
             # positional: (number, kind, ruleset, schema, payload, hash, previous, recorded_at, event,
             # action, decoded_action, sig)
-            append(StoredEvent(env.originator_version - base, env.kind, env.ruleset, env.schema, payload, env.hash,
-                               previous, env.timestamp, event, action,
-                               decoded_action, getattr(env, "sig", "").encode()))
-            previous = env.hash
+            append(StoredEvent(r.number, r.kind, r.ruleset, r.schema, payload, r.hash, previous, r.recorded_at,
+                               event, action, decoded_action, r.sig.encode()))
+            previous = r.hash
         return out
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the game's genesis for 0)."""
         if number == 0:
-            return genesis(self.header(game).charter)
-        env = self._records(game, number, number + Game.INITIAL_VERSION)
-        if not env:
+            return genesis(self._created(game).charter)
+        with self._reading(game):
+            found = self.reader.hash_at(game, number)
+        if found is None:
+            self._created(game)  # GameNotFound first
             raise StoreError(f"game {game!r} has no event {number}")
-        return env[0].hash
+        return found
 
     def verify(self, game: str) -> str:
         """Recompute the whole hash chain from the stored bytes; returns the head.
 
         Raises ChainBroken naming the first event whose hash does not follow.
         """
-        head = genesis(self.header(game).charter)
-        base = Game.INITIAL_VERSION
-        for env in self._records(game, base):
-            expected = chain(head, env.payload.encode(), getattr(env, "action", "").encode(),
-                             getattr(env, "sig", "").encode())
-            if env.hash != expected:
-                raise ChainBroken(game, env.originator_version - base, expected, env.hash)
-            head = env.hash
+        head = genesis(self._created(game).charter)
+        for r in self._records(game):
+            expected = chain(head, r.payload.encode(), r.action.encode(), r.sig.encode())
+            if r.hash != expected:
+                raise ChainBroken(game, r.number, expected, r.hash)
+            head = r.hash
         return head
 
     def list_games(self) -> list[GameInfo]:
@@ -560,37 +441,6 @@ class GameStore:
         return len(names)
 
     # ------------------------------------------------------------ helpers
-    def _records(self, game: str, gt: int, lte: int | None = None) -> list[Any]:
-        """The ``Recorded`` envelopes of versions ``gt < v <= lte``, oldest first.
-
-        Read with the recorder's ``select_events`` and decoded with msgspec
-        (the library's mapper, stdlib json and a domain-event object per row,
-        was most of reading a game for ``trv verify`` and ``trv export``); the
-        store's only compressor is ``Packer`` (``packing.unpack`` reads packed
-        and plain records alike) and it never configures encryption.  Any
-        other topic (or the in-memory store) goes through the library."""
-        gid = game_uuid(game)
-        if self._memory_index is not None:
-            return list(self.app.events.get(gid, gt=gt, lte=lte))
-        out = []
-        topics = (Game.Entry.TOPIC, Game.Recorded.TOPIC)
-        decode = _recorded.decode
-        with self._reading(game):
-            selected = self.app.recorder.select_events(gid, gt=gt, lte=lte)
-        for stored in selected:
-            if stored.topic not in topics:
-                with self._reading(game):
-                    return list(self.app.events.get(gid, gt=gt, lte=lte))
-            try:
-                e = decode(unpack(stored.state))
-                stamp = datetime.fromisoformat(e.timestamp.data)
-            except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, zlib.error) as exc:
-                raise DamagedStore(game, stored.originator_version - Game.INITIAL_VERSION,
-                                   f"the stored record does not decode: {exc}") from None
-            out.append(_Envelope(stored.originator_version, e.ruleset, e.schema, e.kind, e.payload, e.hash,
-                                 e.action, stamp, e.sig))
-        return out
-
     # ------------------------------------------------------------- damage
     @contextmanager
     def _reading(self, game: str) -> Iterator[None]:
@@ -617,30 +467,9 @@ class GameStore:
         return DamagedStore(game, number, f"it cannot be read ({detail})")
 
     def _first_unreadable(self, game: str) -> int | None:
-        """The number of the first record of ``game`` that does not map or
+        """The number of the first record of ``game`` that does not read or
         decode (0 for its ``Created`` record), or None."""
-        base = Game.INITIAL_VERSION
-        rules = None
-        for stored in self.app.recorder.select_events(game_uuid(game)):
-            number = stored.originator_version - base
-            try:
-                event = self.app.mapper.to_domain_event(stored)
-                if isinstance(event, Game.Created):
-                    rules = rulesets.get(event.ruleset)
-                elif isinstance(event, Game.Recorded) and event.kind != RETRACTION_KIND:
-                    decode_payload(rules or rulesets.get(event.ruleset), event.kind, event.schema,
-                                   event.payload.encode())
-            except Exception:  # noqa: BLE001
-                return number
-        return None
-
-    def _hash_at(self, game: str, number: int) -> str | None:
-        """The hash the stored event ``number`` holds, or None."""
-        try:
-            found = self._records(game, number - 1 + Game.INITIAL_VERSION, number + Game.INITIAL_VERSION)
-        except StoreError:
-            return None
-        return found[0].hash if found else None
+        return self.reader.first_unreadable(game)
 
     def _check_index(self, agg: Game) -> None:
         """The games index must not name events the store does not hold
@@ -676,29 +505,9 @@ class GameStore:
 
     def snapshots(self, game: str) -> list[SnapshotInfo]:
         """Every stored snapshot of ``game``, oldest first, each with its
-        engine state and why it is not used (``snapshot_problem``)."""
-        out: list[SnapshotInfo] = []
-        store = self.app.snapshots
-        if store is None:
-            return out
-        base = Game.INITIAL_VERSION
-        for stored in store.recorder.select_events(game_uuid(game)):
-            number = stored.originator_version - base
-            try:
-                snap = store.mapper.to_domain_event(stored)
-                problem = snapshot_problem(self, game, snap)
-                try:
-                    self._join_parts(snap)
-                except PartMissing as exc:
-                    problem = problem or str(exc)
-                state = dict(snap.state)
-                engine = None
-                if state.get("engine") and not state.get("parts"):  # not a state without its parts
-                    engine = rulesets.get(state["ruleset"]).decode_state(state["engine"].encode())
-                out.append(SnapshotInfo(number, str(state.get("head", "")), engine, problem))
-            except Exception as exc:  # noqa: BLE001
-                out.append(SnapshotInfo(number, "", None, f"it cannot be read ({type(exc).__name__}: {exc})"[:300]))
-        return out
+        engine state and why it is not used (``reader.GameReader.snapshot_problem``)."""
+        with self._reading(game):
+            return self.reader.snapshots(game)
 
     def _put_parts(self, parts: dict[str, bytes]) -> None:
         """Store the snapshot parts not stored yet (one row each, ``parts.py``)."""
@@ -708,7 +517,7 @@ class GameStore:
 
         recorder = self.app.snapshots.recorder
         for addr, data in parts.items():
-            if addr in self._parts:
+            if addr in self.reader.parts:
                 continue
             if not recorder.select_events(UUID(addr), limit=1):
                 try:
@@ -716,29 +525,7 @@ class GameStore:
                                                           topic=PART_TOPIC, state=pack(data))])
                 except IntegrityError:
                     pass  # another process stored the same part first
-            self._parts[addr] = data
-
-    def _part(self, addr: str) -> bytes:
-        """The stored part ``addr``, checked against its address (PartMissing)."""
-        data = self._parts.get(addr)
-        if data is None:
-            from uuid import UUID
-
-            found = self.app.snapshots.recorder.select_events(UUID(addr), limit=1)
-            data = checked(addr, unpack(found[0].state) if found and found[0].topic == PART_TOPIC else None)
-            self._parts[addr] = data
-        return data
-
-    def _join_parts(self, snap: Any) -> None:
-        """Splice the parts a snapshot names back into its engine JSON (once)."""
-        state = snap.state
-        named = state.get("parts")
-        if not named:
-            return
-        whole = join(state["engine"].encode(), {name: self._part(addr) for name, addr in named.items()})
-        state = {k: v for k, v in state.items() if k != "parts"}
-        state["engine"] = whole.decode()
-        object.__setattr__(snap, "state", state)
+            self.reader.parts[addr] = data
 
     def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
         for step in steps:
@@ -754,42 +541,28 @@ class GameStore:
 
     def _fresh(self, agg: Game) -> Game:
         """After a retraction the engine state is the fold of the live events
-        only: refold them from the stored records (and any pending ones)."""
+        only: refold them from the stored records and the pending ones
+        (``reader.fold_live``, the one fold of retractions)."""
         if not agg.stale:
             return agg
-        rules = rulesets.get(agg.ruleset)
-        dead = {n for first, last in agg.retracted for n in range(first, last + 1)}
         base = Game.INITIAL_VERSION
-        envs: list[Any] = []
-        stored = agg.version - len(agg.pending_events)
-        if stored > base:
-            envs.extend(self.app.events.get(agg.id, gt=base, lte=stored))
-        envs.extend(e for e in agg.pending_events if isinstance(e, Game.Recorded))
-        state = rules.initial_state()
-        for env in envs:
-            number = env.originator_version - base
-            if env.kind in STORE_KINDS or number in dead:
-                continue
-            state = rules.evolve(state, decode_payload(rules, env.kind, env.schema, env.payload.encode()))
-        agg.engine = state
+        stored = agg.version - len(agg.pending_events) - base
+        records = self._records(agg.name, 0, stored) if stored > 0 else []
+        records += [Record(e.originator_version - base, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action,
+                           e.sig) for e in agg.pending_events if isinstance(e, Game.Recorded)]
+        folded = fold_live(rulesets.get(agg.ruleset), records, game=agg.name)
+        agg.engine = folded[0] if folded else None
         agg.stale = False
         return agg
 
     def _get(self, game: str, at: int | None) -> Game:
-        version = None if at is None else at + Game.INITIAL_VERSION
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
-        try:
-            with self._reading(game):
-                try:
-                    agg = self._checked.get(game_uuid(game), version=version)
-                except (TrvError, AggregateNotFoundError):
-                    raise
-                except Exception:  # noqa: BLE001  SnapshotIncompatible, or a snapshot that does not map
-                    agg = self._replay.get(game_uuid(game), version=version)
-                return self._fresh(agg)
-        except AggregateNotFoundError:
-            raise self._not_found(game) from None
+        with self._reading(game):
+            folded = self.reader.load(game, at)
+        if folded is None:
+            raise self._not_found(game)
+        return Game.restore(folded)
 
     def _not_found(self, game: str) -> GameNotFound:
         try:

@@ -86,3 +86,29 @@ def test_a_failing_index_write_takes_the_events_with_it(toy, db, backend, reques
         # and when it works, both are written
         s.append("g", before.version, steps=[(action, events)])
         assert s.info("g").version == s.version("g") == before.version + len(events)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "memory", "postgresql"])
+def test_the_rows_read_without_the_mapper_are_the_recorders_own(toy, db, backend, request):
+    """``library.rows_of`` reads the recorders' tables directly on SQLite (their
+    ``events_table_name`` through their datastore): the rows must be the ones the
+    public ``select_events`` gives, for events and snapshots alike."""
+    where = {"sqlite": db, "memory": ":memory:"}.get(backend) or request.getfixturevalue("pg_url")
+    with GameStore(where, snapshot_interval=3) as s:
+        action, events = _one_turn(s, toy)
+        s.append("g", s.version("g"), steps=[(action, events)])
+        rows = library.rows_of(s.app)
+        from trvendetta.store import game_uuid
+
+        uid = game_uuid("g")
+        for select, recorder in ((rows.events, s.app.recorder), (rows.snapshots, s.app.snapshots.recorder)):
+            public = [(e.originator_version, e.topic, bytes(e.state)) for e in recorder.select_events(uid)]
+            assert public, "nothing stored to compare"
+            assert [(v, t, bytes(d)) for v, t, d in select(uid.hex)] == public
+            assert [(v, t, bytes(d)) for v, t, d in select(uid.hex, 1, 2)] == public[1:2]
+            assert [(v, t, bytes(d)) for v, t, d in select(uid.hex, 0, None, True, 1)] == public[-1:]
+    if backend == "sqlite":
+        quick = sqlite3.connect(db)
+        names = {r[0] for r in quick.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        quick.close()
+        assert {library.SQLITE_EVENTS, library.SQLITE_SNAPSHOTS} <= names  # what trv show reads

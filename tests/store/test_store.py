@@ -305,8 +305,15 @@ def test_a_given_state_spares_the_second_fold_and_is_the_fold(toy, db):
             state = loaded.state
             action = rnd.choice(toy.legal_actions(state))
             state, events = toy.apply(state, action)
-            loaded = s.append("g", loaded.version, steps=[(action, events)], state=state)
+            folds = []
+            real = type(toy).evolve
+            type(toy).evolve = lambda self, st, ev: folds.append(ev) or real(self, st, ev)
+            try:
+                loaded = s.append("g", loaded.version, steps=[(action, events)], state=state)
+            finally:
+                type(toy).evolve = real
             assert loaded.state == state
+            assert folds == []  # not folded a second time
     with GameStore(db) as s:
         again = s.load("g")
         assert again.state == loaded.state == toy.fold(e.event for e in s.events("g"))

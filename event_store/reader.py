@@ -1,0 +1,432 @@
+"""The one reader of stored games, and the one fold of their live events.
+
+Every read of a game goes through :class:`GameReader`: ``GameStore``'s
+``load``, ``events``, ``header``, ``verify`` and ``snapshots`` (SQLite,
+PostgreSQL and memory alike) and ``trv show``'s read-only path
+(``store/quick.py``, plain ``sqlite3``).  It takes a game's rows as
+``(version, topic, state)`` (``library.Rows``), unpacks them
+(``packing.unpack``: packed and plain records alike) and decodes the
+library's JSON envelopes with msgspec, strictly: a record that does not
+decode, a gap in the numbering or a topic that is not a game's is
+:class:`DamagedStore` naming the event.
+
+:func:`fold_live` is the one place that folds retractions: the engine state
+of a game is the fold of its events that no retraction took back (the
+aggregate only notes the retracted ranges; the walker of ``replays`` checks
+each retraction against the rules).
+
+Light: no eventsourcing import (``trv show`` never pays for it).
+"""
+
+from __future__ import annotations
+
+import binascii
+import zlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal, NamedTuple
+
+import msgspec
+
+from trvendetta import rulesets
+
+from .errors import DamagedStore, StoreError
+from .packing import unpack
+from .parts import PART_TOPIC, PartMissing, checked, join, same_state
+from .records import (
+    RETRACTION_KIND,
+    STORE_KINDS,
+    decode_payload,
+    decode_retraction,
+    event_schema,
+    game_key,
+    genesis,
+)
+
+#: the topics of an engine event or store record: the first one, and the short one used since 30 Nov 2026
+EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
+CREATED_TOPIC = "trvendetta:game:created"
+#: a whole snapshot (before 30 Nov 2026), and one whose shared parts are stored apart (parts.py)
+SNAPSHOT_TOPICS = frozenset({"trvendetta:game:snapshot", "trv:s"})
+#: the library's version of a game's ``Created`` record (event ``n`` is version ``n + 1``)
+FIRST = 1
+UNDECODABLE = _BAD = (msgspec.DecodeError, msgspec.ValidationError, zlib.error, ValueError, TypeError, RecursionError)
+
+
+class _Stamp(msgspec.Struct, forbid_unknown_fields=True):
+    # an ISO string, parsed on demand: a ``datetime`` annotation would be resolved
+    # to freezegun's FakeDatetime if this module is first imported under freeze_time
+    data: str = msgspec.field(name="_data_")
+    type: Literal["datetime_iso"] = msgspec.field(name="_type_", default="datetime_iso")
+
+
+class _StoredRecord(msgspec.Struct, forbid_unknown_fields=True):  # a damaged key is not silently a default
+    """A ``Recorded`` event as eventsourcing stores it (its JSON transcoder)."""
+
+    ruleset: str
+    schema: int
+    kind: str
+    payload: str
+    hash: str
+    timestamp: _Stamp
+    action: str = ""
+    sig: str = ""
+
+
+class _StoredCreated(msgspec.Struct, forbid_unknown_fields=True):
+    timestamp: _Stamp
+    originator_topic: Literal["trvendetta:game"]
+    name: str
+    ruleset: str
+    rules_version: str
+    store_schema: int
+    parent: str = ""
+    parent_at: int = 0
+    parent_head: str = ""
+    bots: str = ""
+    charter: str = ""
+    domain: str = ""
+
+
+class _SnapState(msgspec.Struct):
+    """The aggregate's fields in a snapshot (older snapshots lack the later ones)."""
+
+    name: str
+    ruleset: str
+    count: int
+    head: str
+    rules_version: str = ""
+    store_schema: int = 1
+    parent: str = ""
+    parent_at: int = 0
+    parent_head: str = ""
+    bots: str = ""
+    charter: str = ""
+    domain: str = ""
+    engine: str = ""
+    engine_rules: Any = None
+    engine_crc: int | None = None
+    parts: dict[str, str] = {}  # shared fields left out of ``engine``, by address (parts.py)
+    retracted: list[tuple[int, int]] = []
+    stale: bool = False
+    created_on: _Stamp | None = msgspec.field(name="_created_on", default=None)
+
+
+class _Snapshot(msgspec.Struct):
+    state: _SnapState
+
+
+_record = msgspec.json.Decoder(_StoredRecord)
+_created = msgspec.json.Decoder(_StoredCreated)
+_snapshot = msgspec.json.Decoder(_Snapshot)
+
+
+class Record(NamedTuple):
+    """One stored record after the ``Created`` one: an engine event, a
+    retraction, an intent or a reveal, as canonical text."""
+
+    number: int
+    ruleset: str
+    schema: int
+    kind: str
+    payload: str
+    hash: str
+    action: str = ""
+    sig: str = ""
+    recorded_at: datetime | None = None  # the library's wall-clock stamp (metadata)
+
+
+class Header(NamedTuple):
+    """What a game's ``Created`` record (or a snapshot, which repeats it) says."""
+
+    name: str
+    ruleset: str
+    rules_version: str
+    store_schema: int
+    parent: str
+    parent_at: int
+    parent_head: str
+    bots: str
+    charter: str
+    domain: str
+    created: datetime | None  # when the game was created
+
+
+class Folded(NamedTuple):
+    """A game read and folded: the engine state of its live events after ``count`` records."""
+
+    header: Header
+    state: Any
+    count: int
+    head: str
+    retracted: list[list[int]]
+    modified: datetime | None  # the last record's stamp
+
+
+class SnapshotRead(NamedTuple):
+    """One stored snapshot: after event ``number`` with ``head``; ``state``
+    its engine state (None when it holds none or cannot be read), ``problem``
+    why it is not used (None when it is)."""
+
+    number: int
+    head: str
+    state: Any
+    problem: str | None
+
+
+def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
+              retracted: Sequence[Sequence[int]] = (), folded: int = 0,
+              game: str = "") -> tuple[Any, list[list[int]]] | None:
+    """The one fold of retractions: ``state`` (the fold of the live events
+    ``1..folded``, after the ``retracted`` ranges) folded on with the records
+    that follow, skipping every event a retraction takes back; returns the
+    state and every retracted range.  None when a retraction among
+    ``records`` takes back an event ``state`` already holds: then fold again
+    from the start (``folded`` 0)."""
+    ranges = [list(r) for r in retracted]
+    for r in records:
+        if r.kind == RETRACTION_KIND:
+            try:
+                taken = decode_retraction(r.payload.encode())
+            except _BAD as exc:
+                raise DamagedStore(game, r.number, f"it does not decode: {exc}") from None
+            if taken.first <= folded:
+                return None
+            ranges.append([taken.first, taken.last])
+    dead = {n for first, last in ranges[len(retracted):] for n in range(first, last + 1)} if ranges else ()
+    events = []
+    for r in records:
+        if r.kind in STORE_KINDS or r.number in dead:
+            continue
+        try:
+            events.append(decode_payload(ruleset, r.kind, r.schema, r.payload.encode()))
+        except _BAD as exc:
+            raise DamagedStore(game, r.number, f"it does not decode: {exc}") from None
+    if events:
+        state = ruleset.fold(events, state)
+    return state, ranges
+
+
+class GameReader:
+    """Reads games from a store's rows (``library.Rows``)."""
+
+    def __init__(self, rows: Any):
+        self.rows = rows
+        #: snapshot parts read or stored, by address (checked against it when read)
+        self.parts: dict[str, bytes] = {}
+
+    # ------------------------------------------------------------ records
+    def created(self, game: str) -> Header | None:
+        """The game's ``Created`` record, or None when there is no such game."""
+        found = self.rows.events(game_key(game), 0, FIRST)
+        return self._header(game, *found[0]) if found else None
+
+    def records(self, game: str, since: int = 0, upto: int | None = None) -> list[Record]:
+        """The records numbered ``since < n <= upto``, in order, contiguous."""
+        rows = self.rows.events(game_key(game), since + FIRST, None if upto is None else upto + FIRST)
+        return self._decode(game, rows, since)
+
+    def last(self, game: str) -> int | None:
+        """The number of the game's last record (0: only ``Created``), None: no such game."""
+        found = self.rows.events(game_key(game), 0, None, True, 1)
+        return found[0][0] - FIRST if found else None
+
+    def hash_at(self, game: str, number: int) -> str | None:
+        """The hash the stored record ``number`` holds, or None."""
+        if number == 0:
+            created = self.created(game)
+            return None if created is None else genesis(created.charter)
+        try:
+            found = self.records(game, number - 1, number)
+        except StoreError:
+            return None
+        return found[0].hash if found else None
+
+    def tail(self, game: str, upto: int, limit: int) -> list[Record]:
+        """Up to ``limit`` records ending with record ``upto``, in order."""
+        rows = self.rows.events(game_key(game), FIRST, upto + FIRST, True, limit)
+        rows = list(reversed(rows))
+        return self._decode(game, rows, rows[0][0] - FIRST - 1) if rows else []
+
+    def _decode(self, game: str, rows: Sequence[Any], since: int) -> list[Record]:
+        out = []
+        append = out.append
+        decode = _record.decode
+        expected = since + FIRST
+        for version, topic, data in rows:
+            expected += 1
+            if version != expected:
+                raise DamagedStore(game, expected - FIRST, f"event {expected - FIRST} is missing (the store "
+                                                           f"holds event {version - FIRST} next)")
+            if topic not in EVENT_TOPICS:
+                raise DamagedStore(game, version - FIRST, f"its topic {topic!r} is not a game record's")
+            try:
+                e = decode(unpack(data))
+                stamp = datetime.fromisoformat(e.timestamp.data)
+            except _BAD as exc:
+                raise DamagedStore(game, version - FIRST, f"the stored record does not decode: {exc}") from None
+            append(Record(version - FIRST, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action, e.sig, stamp))
+        return out
+
+    @staticmethod
+    def _header(game: str, version: int, topic: str, data: bytes) -> Header:
+        if topic != CREATED_TOPIC:
+            raise DamagedStore(game, 0, f"its first record has the topic {topic!r}, not a game's")
+        try:
+            c = _created.decode(unpack(data))
+            stamp = datetime.fromisoformat(c.timestamp.data)
+        except _BAD as exc:
+            raise DamagedStore(game, 0, f"the stored record does not decode: {exc}") from None
+        return Header(c.name, c.ruleset, c.rules_version, c.store_schema, c.parent, c.parent_at, c.parent_head,
+                      c.bots, c.charter, c.domain, stamp)
+
+    # ---------------------------------------------------------- snapshots
+    def snapshots(self, game: str) -> list[SnapshotRead]:
+        """Every stored snapshot of ``game``, oldest first."""
+        out = []
+        for version, topic, data in self.rows.snapshots(game_key(game), 0):
+            number = version - FIRST
+            try:
+                snap = self._snap(topic, data)
+                problem = self.snapshot_problem(game, number, snap)
+                state = None
+                try:
+                    snap = self._joined(snap)
+                    if snap.engine:
+                        state = rulesets.get(snap.ruleset).decode_state(snap.engine.encode())
+                except PartMissing as exc:
+                    problem = problem or str(exc)
+                out.append(SnapshotRead(number, snap.head, state, problem))
+            except Exception as exc:  # noqa: BLE001  a damaged snapshot can raise almost anything
+                out.append(SnapshotRead(number, "", None, f"it cannot be read ({type(exc).__name__}: {exc})"[:300]))
+        return out
+
+    @staticmethod
+    def _snap(topic: str, data: bytes) -> _SnapState:
+        if topic not in SNAPSHOT_TOPICS:
+            raise ValueError(f"its topic {topic!r} is not a game snapshot's")
+        return _snapshot.decode(unpack(data)).state
+
+    def _part(self, addr: str) -> bytes:
+        """The stored part ``addr``, checked against its address (PartMissing)."""
+        data = self.parts.get(addr)
+        if data is None:
+            found = self.rows.snapshots(addr, 0, FIRST)
+            data = checked(addr, unpack(found[0][2]) if found and found[0][1] == PART_TOPIC else None)
+            self.parts[addr] = data
+        return data
+
+    def _joined(self, snap: _SnapState) -> _SnapState:
+        """The snapshot with the parts it names spliced back into its engine JSON."""
+        if not snap.parts:
+            return snap
+        whole = join(snap.engine.encode(), {name: self._part(addr) for name, addr in snap.parts.items()})
+        return msgspec.structs.replace(snap, engine=whole.decode(), parts={})
+
+    def snapshot_problem(self, game: str, number: int, snap: _SnapState) -> str | None:
+        """Why a snapshot may not stand for the fold of the events before it
+        (None when it may, as far as the cheap checks tell): its ``count`` is
+        its number; its ``engine_crc`` (snapshots taken since it exists)
+        matches the engine JSON it holds; its ``head`` is the hash the stored
+        event at its number holds.  A load also checks its parts and that the
+        snapshot before folds to it (:meth:`_start`); ``trv verify`` folds
+        every event and compares."""
+        if snap.count != number:
+            return f"it says {snap.count!r} events but is stored as after event {number}"
+        if snap.engine_crc is not None and snap.engine_crc != binascii.crc32(snap.engine.encode()):
+            return "its engine state does not match its checksum"
+        if number and self.hash_at(game, number) != snap.head:
+            return f"its head is not the hash of the stored event {number}"
+        return None
+
+    def _usable(self, game: str, version: int, topic: str, data: bytes) -> _SnapState:
+        """A snapshot a load may start from or witness with, parts joined (else ValueError)."""
+        snap = self._snap(topic, data)
+        rules = rulesets.get(snap.ruleset)
+        if snap.stale or not snap.engine or str(snap.engine_rules) != str(rules.rules_version):
+            raise ValueError("a snapshot of other rules, or awaiting a refold")
+        problem = self.snapshot_problem(game, version - FIRST, snap)
+        if problem is not None:
+            raise ValueError(problem)
+        return self._joined(snap)
+
+    def _start(self, game: str, at: int | None) -> tuple[Header, Any, int, str, list[list[int]]] | None:
+        """Where a load starts: the latest snapshot (at or before ``at``) when
+        the one before it passes the same checks and the stored events from
+        it fold to the latest (its engine state, count, head and retractions:
+        an edited snapshot, checksum recomputed or not, is never used); else
+        None (fold from the start)."""
+        found = self.rows.snapshots(game_key(game), 0, None if at is None else at + FIRST, True, 2)
+        if len(found) != 2:
+            return None
+        try:
+            latest, before = (self._usable(game, *row) for row in found)
+            if latest.name != before.name or latest.ruleset != before.ruleset:
+                return None
+            rules = rulesets.get(before.ruleset)
+            records = self.records(game, before.count, latest.count)
+            folded = fold_live(rules, records, rules.decode_state(before.engine.encode()), before.retracted,
+                               before.count, game)
+            if folded is None or (records[-1].number if records else before.count) != latest.count \
+                    or (records[-1].hash if records else before.head) != latest.head \
+                    or folded[1] != [list(r) for r in latest.retracted] \
+                    or not same_state(rules, folded[0], latest.engine.encode()):
+                return None
+            stamp = datetime.fromisoformat(latest.created_on.data) if latest.created_on is not None else None
+        except Exception:  # noqa: BLE001  a snapshot that does not hold, or an edited state the engine chokes on
+            return None
+        header = Header(latest.name, latest.ruleset, latest.rules_version, latest.store_schema, latest.parent,
+                        latest.parent_at, latest.parent_head, latest.bots, latest.charter, latest.domain, stamp)
+        return header, folded[0], latest.count, latest.head, folded[1]
+
+    # -------------------------------------------------------------- load
+    def load(self, game: str, at: int | None = None) -> Folded | None:
+        """The game after its last record (or record ``at``), its live
+        events folded; None when there is no such game."""
+        start = self._start(game, at)
+        if start is not None:
+            header, state, count, head, retracted = start
+            records = self.records(game, count, at)
+            folded = fold_live(rulesets.get(header.ruleset), records, state, retracted, count, game)
+            if folded is not None:
+                last = records[-1] if records else None
+                if header.created is None:  # a snapshot older than its field
+                    created = self.created(game)
+                    header = header._replace(created=created.created if created else None)
+                return Folded(header, folded[0], last.number if last else count, last.hash if last else head,
+                              folded[1], last.recorded_at if last else header.created)
+        header = self.created(game)
+        if header is None:
+            return None
+        records = self.records(game, 0, at)
+        rules = rulesets.get(header.ruleset)
+        state, retracted = fold_live(rules, records, None, (), 0, game)  # type: ignore[misc]
+        last = records[-1] if records else None
+        return Folded(header, state, last.number if last else 0, last.hash if last else genesis(header.charter),
+                      retracted, last.recorded_at if last else header.created)
+
+    def first_unreadable(self, game: str) -> int | None:
+        """The number of the first record of ``game`` that does not read or
+        decode (0 for its ``Created`` record), or None."""
+        try:
+            header = self.created(game)
+            if header is None:
+                return None
+            rules = rulesets.get(header.ruleset)
+        except Exception:  # noqa: BLE001
+            return 0
+        for version, topic, data in self.rows.events(game_key(game), FIRST):
+            try:
+                (r,) = self._decode(game, [(version, topic, data)], version - FIRST - 1)
+                if r.kind != RETRACTION_KIND:
+                    decode_payload(rules, r.kind, r.schema, r.payload.encode())
+                else:
+                    decode_retraction(r.payload.encode())
+            except Exception:  # noqa: BLE001
+                return version - FIRST
+        return None
+
+
+def schema_ok(ruleset: Any, record: Record) -> bool:
+    """A record's kind is its payload's tag and its schema one the ruleset reads."""
+    return record.payload.startswith('{"type":"' + record.kind + '"') and 1 <= record.schema <= event_schema(ruleset)
