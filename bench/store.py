@@ -23,7 +23,15 @@ min and max; ratios are of medians measured in the same run:
   4-player game (after a checkpoint), over every game of the search (30 seeds,
   8 with ``--quick``), of one store holding all of them (played one after the
   other), and the longest game's bytes by table (``dbstat``);
-  ``--bytes-only`` measures only this.
+  ``--bytes-only`` measures only this;
+- long: a game of about 100,000 events, stored in one save, then verified
+  (``replays.verify_game``), against the engine's own re-execution.  No real
+  ruleset makes a game that long (a 4-player Vendetta game has a few hundred
+  events, the longest greedy one about 1,800), so this game is the test
+  suite's toy ruleset (``tests/store/toy_ruleset.py``, loaded by its path) raced
+  to a target far past the 100 its position check allows a hand-made game,
+  with random moves (one event an action, so the walker's per-action work
+  weighs more than in Vendetta, where an action makes about two events).
 
 Writes ``bench/results/store.json``.
 """
@@ -164,6 +172,57 @@ def bench_sim(GameStore, where: str, games: int, repeats: int) -> dict:
             "sim_store_games_per_s": spread(stored), "peak_rss_kb_every_100_games": peaks}
 
 
+def _toy():
+    """The test suite's toy ruleset, registered (loaded by path: ``tests/`` is not a package of the install)."""
+    import importlib.util
+
+    if "toy" not in rulesets.names():
+        spec = importlib.util.spec_from_file_location("toy_ruleset", ROOT / "tests" / "store" / "toy_ruleset.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["toy_ruleset"] = module  # its msgspec structs name their module
+        spec.loader.exec_module(module)
+    return rulesets.get("toy"), sys.modules["toy_ruleset"]
+
+
+def long_game(events: int = 100_000, seed: int = 1) -> tuple:
+    """A 4-player toy race of about ``events`` events, random moves: (ruleset, set-up events, steps, state)."""
+    import random
+
+    toy, module = _toy()
+    seats = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cy", "green", "cars"), ("di", "white", "cars"))
+    state, first = toy.new_game(module.ToyPosition(players=seats, seed=seed, target=events * 10_000 // 20_953))
+    rnd, steps = random.Random(seed), []
+    while not toy.is_over(state):
+        action = rnd.choice(toy.legal_actions(state))
+        state, new = toy.apply(state, action)
+        steps.append((action, new))
+    return toy, first, steps, state
+
+
+def bench_long(GameStore, where: str, repeats: int) -> dict:
+    from trvendetta import replays
+
+    toy, first, steps, state = long_game()
+    events = len(first) + sum(len(e) for _, e in steps)
+
+    def engine() -> None:
+        st = toy.fold(toy.restart(first[0]))
+        for action, _ in steps:
+            st, _ = toy.apply(st, action)
+
+    with GameStore(where) as store:
+        t = time.perf_counter()
+        store.create_game("long", toy.name, first, steps=steps, state=state)
+        stored = time.perf_counter() - t
+    with GameStore(where) as store:
+        assert replays.verify_game(store, "long").events == events
+        _, verify = median_time(lambda: replays.verify_game(store, "long"), repeats)
+        _, load = median_time(lambda: store.load("long"), repeats)
+    _, alone = median_time(engine, repeats)
+    return {"events": events, "store_s": stored, "verify_s": spread(verify), "engine_s": spread(alone),
+            "load_s": spread(load), "ratio_to_engine": statistics.median(verify) / statistics.median(alone)}
+
+
 def bytes_per_event(path: Path, events: int) -> float:
     con = sqlite3.connect(path)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -254,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
             if url is None:
                 print(f"[{name}] bytes ...", file=sys.stderr)
                 r["bytes"] = bench_bytes(GameStore, rs, range(8 if args.quick else 30), tmp)
+            print(f"[{name}] a 100k-event game ...", file=sys.stderr)
+            r["long"] = bench_long(GameStore, where_of("long"), 3 if args.quick else 5)
             results[name] = r
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -292,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         s = r["sim"]
         print(f"sim      --store {s['ratio']:.2f}x: {fmt(s['sim_store_games_per_s'])} vs {fmt(s['sim_games_per_s'])} "
               f"games/s (target >= 0.5x); peak RSS every 100 games (kB): {s['peak_rss_kb_every_100_games']}")
+        g = r["long"]
+        print(f"long     {g['events']:,} events (toy): verify {fmt(g['verify_s'], 1000, ' ms')} (target < 2,000 ms), "
+              f"{g['ratio_to_engine']:.2f}x the engine's {fmt(g['engine_s'], 1000, ' ms')}; load "
+              f"{fmt(g['load_s'], 1000, ' ms')}; stored in one save in {g['store_s']:.1f} s")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "nproc": os.cpu_count(),

@@ -167,7 +167,8 @@ class Game(Aggregate):
         return Snapshot(originator_id=game_uuid(h.name), originator_version=folded.count + cls.INITIAL_VERSION,
                         timestamp=created, topic=cls.TOPIC, state=state).mutate(None)
 
-    def record(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
+    def record(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None,
+               timestamp: datetime | None = None) -> None:
         """Append one engine event (canonical bytes, chained to the head), with
         the action that produced it when it is that action's first event.
 
@@ -179,7 +180,7 @@ class Game(Aggregate):
         self.__dict__["_decoded"] = event  # handed to Recorded.apply, which would decode the payload
         try:
             self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
-                            action_bytes, sig)
+                            action_bytes, sig, timestamp)
         finally:
             self.__dict__.pop("_decoded", None)
 

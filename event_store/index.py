@@ -113,6 +113,12 @@ class GameIndex:
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         cursor.execute(self.upsert, [values[k] for k in COLUMNS])
 
+    def read(self, cursor: Any, game: str) -> tuple[int, str] | None:
+        """``(version, head)`` of one game's row with ``cursor`` (inside the caller's transaction)."""
+        cursor.execute(self._sql(f"SELECT version, head FROM {self.table} WHERE id = ?"), [game])
+        found = cursor.fetchone()
+        return None if found is None else (found["version"], found["head"])
+
     def put(self, row: dict, *, created: bool = False) -> None:
         with self.transaction(commit=True) as c:
             self.write(c, row)

@@ -35,6 +35,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import check_name
 
 from .aggregate import (
+    utc_now,
     GENESIS,
     RETRACTION_KIND,
     STORE_SCHEMA,
@@ -255,14 +256,20 @@ class GameStore:
         if not events and not steps and not records:
             self._keep(agg)
             return self._loaded_of(agg)
-        self._check_index(agg)  # never append on top of a game whose tail was cut off
         rules = rulesets.get(agg.ruleset)
-        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)), state=state)
+        # never append on top of a game whose tail was cut off: checked in the save's own transaction
+        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)), state=state,
+                            before=(agg.count, agg.head))
 
     def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
-                records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None) -> Loaded:
+                records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None,
+                before: tuple[int, str] | None = None) -> Loaded:
         """Record events, actions with their events, and raw records; save them
         in one transaction; ``conflict()`` is raised when the database refuses.
+        ``before`` (the count and head the game had) is checked against its
+        games-index row in that transaction (``_index_problem``).
+
+        Every record of one command carries the same wall-clock stamp.
 
         ``state``, when the caller has it (``ruleset.apply`` returned it), is
         the engine state after these events: the aggregate takes it instead of
@@ -271,10 +278,11 @@ class GameStore:
         skip = state is not None and not records and not agg.stale
         if skip:
             agg.__dict__["_unfolded"] = True  # Recorded.apply counts and chains, but does not evolve
+        stamp = utc_now()
         try:
             for event in events:
-                agg.record(rules, event)
-            self._record_steps(agg, rules, steps)
+                agg.record(rules, event, timestamp=stamp)
+            self._record_steps(agg, rules, steps, stamp)
         finally:
             if skip:
                 del agg.__dict__["_unfolded"]
@@ -285,13 +293,16 @@ class GameStore:
             if callable(sig):  # signed as recorded: it needs the record's number and previous hash
                 sig = sig(agg.count + 1, agg.head, rec.action or rec.payload)
             agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
-                           getattr(rec, "recorded_at", None))
+                           getattr(rec, "recorded_at", None) or stamp)
         self._fresh(agg)
         self._saved = len(agg.pending_events)
         try:
-            self._save(agg)
+            self._save(agg, before)
         except IntegrityError:
             raise conflict() from None
+        except _IndexDisagrees as found:  # nothing was written
+            count, head = before  # type: ignore[misc]
+            raise (self._index_problem(agg.name, count, head, found.row) or conflict()) from None
         self._after_save(agg, created=created)
         return self._loaded_of(agg)
 
@@ -480,15 +491,27 @@ class GameStore:
             return
         if row is None:
             return
-        if row.version > agg.count:
-            if self.version(agg.name) > agg.count:
-                return  # not damage: another command appended since (an append's commit then refuses)
-            raise DamagedStore(agg.name, agg.count + 1, f"the games index says the game has {row.version} events, "
-                                                       f"the store holds {agg.count}: events {agg.count + 1}-"
-                                                       f"{row.version} are missing; `trv verify` names the damage")
-        if row.version == agg.count and row.head != agg.head:
-            raise DamagedStore(agg.name, agg.count, f"the games index says its hash is {str(row.head)[:16]}..., "
-                                                   f"the store's is {agg.head[:16]}...")
+        problem = self._index_problem(agg.name, agg.count, agg.head, (row.version, row.head))
+        if problem is not None:
+            raise problem
+
+    def _index_problem(self, game: str, count: int, head: str, row: tuple[int, str] | None) -> DamagedStore | None:
+        """DamagedStore when the index row ``(version, head)`` names events the
+        store does not hold, or another head for the same count (None when it
+        agrees, or when another command appended since)."""
+        if row is None:
+            return None
+        version, said = row
+        if version > count:
+            if self.version(game) > count:
+                return None  # not damage: another command appended since (an append's commit then refuses)
+            return DamagedStore(game, count + 1, f"the games index says the game has {version} events, "
+                                                 f"the store holds {count}: events {count + 1}-"
+                                                 f"{version} are missing; `trv verify` names the damage")
+        if version == count and said != head:
+            return DamagedStore(game, count, f"the games index says its hash is {str(said)[:16]}..., "
+                                             f"the store's is {head[:16]}...")
+        return None
 
     def integrity(self) -> list[str]:
         """What the database's own integrity check finds wrong ([] when nothing;
@@ -527,7 +550,7 @@ class GameStore:
                     pass  # another process stored the same part first
             self.reader.parts[addr] = data
 
-    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]]) -> None:
+    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]], stamp: Any = None) -> None:
         for step in steps:
             action, events = step[0], step[1]
             signer = step[2] if len(step) > 2 else None
@@ -535,9 +558,9 @@ class GameStore:
                 raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
             for i, event in enumerate(events):
                 if i == 0:
-                    agg.record(rules, event, action, signer)
+                    agg.record(rules, event, action, signer, timestamp=stamp)
                 else:
-                    agg.record(rules, event)
+                    agg.record(rules, event, timestamp=stamp)
 
     def _fresh(self, agg: Game) -> Game:
         """After a retraction the engine state is the fold of the live events
@@ -590,15 +613,24 @@ class GameStore:
             "head": agg.head,
         }
 
-    def _save(self, agg: Game) -> None:
-        """One save, one database transaction: the events and the game's index row."""
+    def _save(self, agg: Game, before: tuple[int, str] | None = None) -> None:
+        """One save, one database transaction: the events and the game's index
+        row, after checking the row still says ``before`` (count and head)."""
         row = self._row(agg)
         index = self.index  # make sure the table exists before the transaction
         if self._memory_index is not None:
+            if before is not None:
+                _check_row(before, index.get(agg.name))
             self.app.save(agg)
             index.put(row)
             return
-        self.app.save(agg, **{library.WRITE_KWARG: lambda cursor: index.write(cursor, row)})
+
+        def write(cursor: Any) -> None:
+            if before is not None:
+                _check_row(before, index.read(cursor, agg.name))
+            index.write(cursor, row)
+
+        self.app.save(agg, **{library.WRITE_KWARG: write})
 
     def _after_save(self, agg: Game, created: bool = False) -> None:
         """After the commit (the index row is already written with the events):
@@ -630,6 +662,26 @@ class GameStore:
             self.app.snapshots.put([snap])
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
+
+
+class _IndexDisagrees(Exception):
+    """Raised inside a save's transaction (so nothing is written): the game's
+    index row names more events, or another head, than the game had when it
+    was loaded (a cut-off tail, or another command's append: ``_commit``
+    tells which after the rollback)."""
+
+    def __init__(self, row: tuple[int, str]):
+        self.row = row
+
+
+def _check_row(before: tuple[int, str], found: Any) -> None:
+    """Inside the save: the index row (a ``GameInfo`` or ``(version, head)``)
+    must not be ahead of the count and head the game had."""
+    if found is None:
+        return
+    row = (found.version, found.head) if hasattr(found, "head") else (found[0], found[1])
+    if row[0] > before[0] or (row[0] == before[0] and row[1] != before[1]):
+        raise _IndexDisagrees(row)
 
 
 #: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case)

@@ -181,13 +181,13 @@ def verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    missing_tail(store, game)
     snapshots = store.snapshots(game)
+    missing_tail(store, game, snapshots)
     states = SnapshotStates({s.number for s in snapshots})
     host = charter_dice(meta.charter) == "host"
+    records = store.events(game, decode=False)
     walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True, rules_note=note,
-                        records=store.events(game, decode=False) if host else None,
-                        ).walk(store.events(game, decode=False))
+                        records=records if host else None).walk(records)
     problems = store_damage(store, game, walker, snapshots, states)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""

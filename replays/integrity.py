@@ -38,16 +38,16 @@ class SnapshotStates(Visitor):
         self._take(walker, record.number)
 
 
-def missing_tail(store: Any, game: str) -> None:
-    """DamagedStore naming the missing events when the games index (or a
-    snapshot) says the game goes on past its last stored event: checked
-    before the events are walked, so verify says exactly what is missing."""
+def missing_tail(store: Any, game: str, snapshots: list[Any]) -> None:
+    """DamagedStore naming the missing events when the games index (or one of
+    the game's ``snapshots``) says the game goes on past its last stored event:
+    checked before the events are walked, so verify says exactly what is missing."""
     stored = store.version(game)
     try:
         said = store.info(game).version
     except GameNotFound:
         said = 0
-    said = max([said, *(s.number for s in store.snapshots(game))])
+    said = max([said, *(s.number for s in snapshots)])
     if said > stored:
         raise DamagedStore(game, stored + 1, f"events {stored + 1}-{said} are missing: the store holds {stored}, "
                                              f"the games index and snapshots say {said}")
