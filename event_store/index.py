@@ -14,9 +14,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
+
+import msgspec
 
 TABLE = "trv_games"
 COLUMNS = ("id", "ruleset", "players", "round", "status", "winner", "version", "head", "created", "last_used")
@@ -44,9 +45,9 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """One row of ``trv games``."""
+class GameInfo(msgspec.Struct, frozen=True):
+    """One row of ``trv games`` (a msgspec struct: defining a dataclass, and
+    importing ``dataclasses``, cost ``trv show`` about 2 ms)."""
 
     id: str
     ruleset: str

@@ -38,7 +38,6 @@ from .records import (
     STORE_KINDS,
     decode_payload,
     decode_retraction,
-    event_schema,
     game_key,
     genesis,
 )
@@ -426,7 +425,3 @@ class GameReader:
                 return version - FIRST
         return None
 
-
-def schema_ok(ruleset: Any, record: Record) -> bool:
-    """A record's kind is its payload's tag and its schema one the ruleset reads."""
-    return record.payload.startswith('{"type":"' + record.kind + '"') and 1 <= record.schema <= event_schema(ruleset)

@@ -135,7 +135,7 @@ class Group:
     player_: Any  # the player, or a function giving it (asked only when needed)
     state_before: Any
     reveals: int = 0  # number of the first event that revealed information, 0 if none
-    round: Any = None
+    round_: Any = None  # the round, or a function giving it (asked only when needed)
     rng: Any = None  # an exchange game's RNG for this action (replays.exchange), None: the seed's
 
     @property
@@ -145,6 +145,13 @@ class Group:
         if callable(self.player_):
             self.player_ = self.player_()
         return self.player_
+
+    @property
+    def round(self) -> Any:
+        """The round the action was played in (asked of the ruleset when someone wants to know)."""
+        if callable(self.round_):
+            self.round_ = self.round_()
+        return self.round_
 
 
 #: the RNG of an action a host game's host rolled, while its seed is secret
@@ -194,6 +201,8 @@ class Walker:
         #: a ``replays.signatures.SignatureCheck`` for a game with bound seats (None: unsigned game)
         self.signatures = signatures
         self.visitors = list(visitors)
+        #: whether a visitor needs the state after each event (``Visitor.needs_event_state``)
+        self._event_state = any(v.needs_event_state for v in self.visitors)
         self.reexecute = reexecute
         self.rules_note = rules_note
         self.state = ruleset.initial_state()
@@ -424,7 +433,7 @@ class Walker:
         # signatures need every action's seat: ask before ``apply`` (which asks
         # too), while the engine's one-entry memo still holds this state
         seat = player() if self.signatures is not None else player
-        group = Group(number, number - 1, action, seat, before, round=ruleset.round(before))
+        group = Group(number, number - 1, action, seat, before, round_=lambda: ruleset.round(before))
         covered = False
         if self.draws is not None:
             group.rng, covered = self.draws.rng_for(record)
@@ -445,7 +454,7 @@ class Walker:
             self._queue = [encode(e) for e in events]
             self._queue.reverse()  # popped from the end
             self._events = list(reversed(events))
-            if not any(v.needs_event_state for v in self.visitors):
+            if not self._event_state:
                 # every recorded event will be checked equal to the recomputed
                 # one, so the fold of the recorded events is this state
                 self._after = after

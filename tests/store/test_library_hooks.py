@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from trvendetta.store import GameStore, library
+from trvendetta.store import GameStore, game_uuid, library
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,8 +98,6 @@ def test_the_rows_read_without_the_mapper_are_the_recorders_own(toy, db, backend
         action, events = _one_turn(s, toy)
         s.append("g", s.version("g"), steps=[(action, events)])
         rows = library.rows_of(s.app)
-        from trvendetta.store import game_uuid
-
         uid = game_uuid("g")
         for select, recorder in ((rows.events, s.app.recorder), (rows.snapshots, s.app.snapshots.recorder)):
             public = [(e.originator_version, e.topic, bytes(e.state)) for e in recorder.select_events(uid)]
@@ -112,3 +110,29 @@ def test_the_rows_read_without_the_mapper_are_the_recorders_own(toy, db, backend
         names = {r[0] for r in quick.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         quick.close()
         assert {library.SQLITE_EVENTS, library.SQLITE_SNAPSHOTS} <= names  # what trv show reads
+
+
+def test_the_flat_transcoder_writes_the_librarys_bytes(toy, db):
+    """``FlatJSON`` writes a game's records with msgspec: the bytes must be the
+    library's own transcoder's, for every record and snapshot of a game."""
+    from eventsourcing.application import Application
+    from eventsourcing.persistence import JSONTranscoder
+
+    from trvendetta.store.store import FlatJSON
+
+    library_json, flat = JSONTranscoder(), FlatJSON()
+    for transcoder in (library_json, flat):
+        for transcoding in Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).mapper.transcoder.types.values():
+            transcoder.register(transcoding)
+    with GameStore(db, snapshot_interval=2) as s:
+        action, events = _one_turn(s, toy)
+        s.append("g", s.version("g"), steps=[(action, events)])
+        mapper = s.app.mapper
+        stored = list(s.app.recorder.select_events(game_uuid("g")))
+        snaps = list(s.app.snapshots.recorder.select_events(game_uuid("g")))
+        assert stored and snaps
+        for row in stored + snaps:
+            state = mapper.transcoder.decode(mapper.compressor.decompress(row.state))
+            assert flat.encode(state) == library_json.encode(state)
+        odd = {"text": "tab\t quote\" back\\ nul\x00 é ☃ \U0001F600 \u2028", "n": -(2 ** 62), "yes": True}
+        assert flat.encode(odd) == library_json.encode(odd)
