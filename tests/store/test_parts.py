@@ -75,14 +75,15 @@ def test_a_load_starts_from_the_latest_snapshot_once_the_one_before_folds_to_it(
     with GameStore(db, snapshot_interval=10) as store:
         _play(store, rs, "g", 5, 40)
     with GameStore(db) as store:
-        read = store.app.events.get
+        read = store.reader.rows.events
         asked = []
 
-        def spy(originator_id, **kwargs):
-            asked.append(kwargs.get("gt"))
-            return read(originator_id, **kwargs)
+        def spy(gid, gt=0, lte=None, desc=False, limit=None):
+            if lte is None or lte - gt > 1:  # not one record's hash (a snapshot's cheap check)
+                asked.append(gt)
+            return read(gid, gt, lte, desc, limit)
 
-        store.app.events.get = spy
+        store.reader.rows = store.reader.rows._replace(events=spy)
         loaded = store.load("g")
         versions = [s.number + 1 for s in store.snapshots("g")]
     # the fold from the snapshot before the latest, then the events after the latest
