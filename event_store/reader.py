@@ -72,13 +72,9 @@ class _StoredRecord(msgspec.Struct, forbid_unknown_fields=True):  # a damaged ke
     sig: str = ""
 
 
-class _StoredCreated(msgspec.Struct, forbid_unknown_fields=True):
-    timestamp: _Stamp
-    originator_topic: Literal["trvendetta:game"]
-    name: str
-    ruleset: str
-    rules_version: str
-    store_schema: int
+class _Later(msgspec.Struct, kw_only=True):
+    """The ``Created`` fields added over time (older records and snapshots lack them)."""
+
     parent: str = ""
     parent_at: int = 0
     parent_head: str = ""
@@ -87,8 +83,17 @@ class _StoredCreated(msgspec.Struct, forbid_unknown_fields=True):
     domain: str = ""
 
 
-class _SnapState(msgspec.Struct):
-    """The aggregate's fields in a snapshot (older snapshots lack the later ones)."""
+class _StoredCreated(_Later, forbid_unknown_fields=True):
+    timestamp: _Stamp
+    originator_topic: Literal["trvendetta:game"]
+    name: str
+    ruleset: str
+    rules_version: str
+    store_schema: int
+
+
+class _SnapState(_Later):
+    """The aggregate's fields in a snapshot."""
 
     name: str
     ruleset: str
@@ -96,12 +101,6 @@ class _SnapState(msgspec.Struct):
     head: str
     rules_version: str = ""
     store_schema: int = 1
-    parent: str = ""
-    parent_at: int = 0
-    parent_head: str = ""
-    bots: str = ""
-    charter: str = ""
-    domain: str = ""
     engine: str = ""
     engine_rules: Any = None
     engine_crc: int | None = None
