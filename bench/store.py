@@ -31,7 +31,8 @@ min and max; ratios are of medians measured in the same run:
   suite's toy ruleset (``tests/store/toy_ruleset.py``, loaded by its path) raced
   to a target far past the 100 its position check allows a hand-made game,
   with random moves (one event an action, so the walker's per-action work
-  weighs more than in Vendetta, where an action makes about two events).
+  weighs more than in Vendetta, where an action makes about two events); on
+  SQLite only (on PostgreSQL the library's one insert of 100k rows hung).
 
 Writes ``bench/results/store.json``.
 """
@@ -313,8 +314,9 @@ def main(argv: list[str] | None = None) -> int:
             if url is None:
                 print(f"[{name}] bytes ...", file=sys.stderr)
                 r["bytes"] = bench_bytes(GameStore, rs, range(8 if args.quick else 30), tmp)
-            print(f"[{name}] a 100k-event game ...", file=sys.stderr)
-            r["long"] = bench_long(GameStore, where_of("long"), 3 if args.quick else 5)
+            if url is None:  # on PostgreSQL one save of 100k events hung (docs/performance.md)
+                print(f"[{name}] a 100k-event game ...", file=sys.stderr)
+                r["long"] = bench_long(GameStore, where_of("long"), 3 if args.quick else 5)
             results[name] = r
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -353,7 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         s = r["sim"]
         print(f"sim      --store {s['ratio']:.2f}x: {fmt(s['sim_store_games_per_s'])} vs {fmt(s['sim_games_per_s'])} "
               f"games/s (target >= 0.5x); peak RSS every 100 games (kB): {s['peak_rss_kb_every_100_games']}")
-        g = r["long"]
+        g = r.get("long")
+        if g is None:
+            continue
         print(f"long     {g['events']:,} events (toy): verify {fmt(g['verify_s'], 1000, ' ms')} (target < 2,000 ms), "
               f"{g['ratio_to_engine']:.2f}x the engine's {fmt(g['engine_s'], 1000, ' ms')}; load "
               f"{fmt(g['load_s'], 1000, ' ms')}; stored in one save in {g['store_s']:.1f} s")
