@@ -154,6 +154,15 @@ def test_no_scrap_for_your_own_cars_and_off_an_edge_is_an_elimination():
     assert state.scrap["ann"] == 0
 
 
+def test_trv_legal_marks_a_step_off_the_arena_as_fatal():
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "i16", "facing": "F"}])
+    state, _ = play(state, AssignDie("red-medium", 2), NoCommand())
+    state, _ = play(state, Step("F"))  # i17, on the arena's top edge
+    assert RS.warning(state, Step("F")) == "fatal: left the arena over an edge with no road tile (eliminated)"
+    # h17 is a space of the road tile in slot 2 (choke), impassable there: the tile's own terrain counts
+    assert RS.warning(state, Step("FL")) == "fatal: drives into impassable terrain at h17 (eliminated)"
+
+
 def test_no_shot_from_a_road_tile_even_after_round_one():
     state, _ = game(vehicles=[{"id": "red-medium", "at": "k5", "facing": "F"},
                               {"id": "blue-large", "at": "k8", "facing": "F"}])

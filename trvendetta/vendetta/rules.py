@@ -308,6 +308,8 @@ def fatal_step(state: State, car_id: str, direction: str) -> str | None:
             return f"drives into impassable terrain at {b.nm(to)} (the sixth minor damage: eliminated)"
         return None
     if terrain == "offboard" or (terrain == "start" and not car.start):
+        if state.seam is not None:  # another board says why (an arena edge may be off the named grid)
+            return f"{b.off_cause(state, to)} (eliminated)"
         return f"leaves the road at {b.nm(to)} (eliminated)"
     if terrain == "impassable" and b.token_at(state, to) is None:
         return f"drives into impassable terrain at {b.nm(to)} (eliminated)"
