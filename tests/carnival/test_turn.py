@@ -206,3 +206,20 @@ def test_lets_get_wild_moves_the_slammed_car_the_stunt_dies_spaces():
                     vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-medium", "at": "k12"}])
     state, events = move(state, "red-medium", 1, ["F"])
     assert kinds(events, cev.WildRoll) == [cev.WildRoll("3", True)] and at(state, "blue-medium") == "k15"
+
+
+# ---------------------------------------------------------------- choppers
+def test_a_chopper_in_the_arena_faces_the_way_its_player_chooses():
+    """"When you place a chopper in an arena space, you choose which adjacent space it faces"."""
+    from trvendetta.carnival.actions import FlyChopper
+
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "m13"}],
+                    script={"shot": ["SM"], "damage": ["dent"]})
+    state, _ = play(state, AssignDie("red-medium", 4), UseCommand("airstrike", 2))
+    assert FlyChopper("l13", "B") in options(state) and FlyChopper("l13", "BR") in options(state)
+    assert all(isinstance(o, FlyChopper) for o in options(state))
+    state, events = play(state, FlyChopper("l13", "BR"))  # m13 lies BR of l13 (facing F, it would not be in the arc)
+    assert kinds(events, cev.ChopperFaced) == [cev.ChopperFaced("ann", "BR")]
+    assert Shoot("blue-small") in options(state)
+    state, events = play(state, Shoot("blue-small"))
+    assert kinds(events, vev.ShotFired)[0].shooter == "ann's chopper" and scrap_events(events) == [("ann", 2)]

@@ -77,3 +77,12 @@ def test_a_favor_not_held_or_not_playable_refuses_the_turn(arena):
 def test_legal_lists_the_carnivals_options(arena):
     out = arena("legal").stdout
     assert "witness me" in out and "favor killer-pillar - C" in out and "favor precision shot SML" in out
+
+
+def test_airstrike_at_takes_the_choppers_facing_in_the_arena(arena):
+    err = arena("turn", "--car", "medium", "--assign", "3", "--command", "airstrike", "--command-die", "2",
+                "--airstrike-at", "l12:B", "--path", "F,F,F", "--no-shoot", code=1).stderr
+    assert "--airstrike-at l12:B" in err and "cannot fly to l12" in err  # l12 is a spotlight
+    out = arena("turn", "--car", "medium", "--assign", "3", "--command", "airstrike", "--command-die", "2",
+                "--airstrike-at", "l13:B", "--path", "F,F,F", "--no-shoot").stdout
+    assert "ann's chopper flies to l13" in out and "ann's chopper faces B" in out

@@ -74,7 +74,18 @@ class AutoCannon(BaseAction, tag="auto-cannon"):
         return f"auto-cannon {self.target}"
 
 
-OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, AutoCannon)
+class FlyChopper(BaseAction, tag="fly-chopper"):
+    """Air Attack in the arena: the chopper goes to ``at`` facing ``facing``
+    ("you choose which adjacent space it faces")."""
+
+    at: str
+    facing: str
+
+    def describe(self) -> str:
+        return f"chopper {self.at} {self.facing}"
+
+
+OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, AutoCannon, FlyChopper)
 Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type]
 
 

@@ -20,7 +20,7 @@ from ..core import geometry
 from ..core.protocol import Decision
 from ..vendetta import bot
 from . import arena, spaces
-from .actions import OWN, AutoCannon, FireWeapon, PlayFavor, WitnessMe
+from .actions import OWN, AutoCannon, FireWeapon, FlyChopper, PlayFavor, WitnessMe
 
 
 def score_options(state, decision: Decision) -> list[float] | None:
@@ -40,6 +40,9 @@ class CarnivalHeuristics(bot.Heuristics):
         s = self.state
         if isinstance(a, WitnessMe):
             return 1.0 if s.round >= 3 else -1.0
+        if isinstance(a, FlyChopper):  # the best target in the chosen front arc
+            arc = geometry.arc(self.b.sq(a.at), a.facing)
+            return max((self._target_score(v.id) for v in s.vehicles if v.at in arc and not v.start), default=0.0)
         if isinstance(a, (FireWeapon, AutoCannon)):
             return self._target_score(a.target) + 1.0
         if isinstance(a, PlayFavor):

@@ -13,7 +13,7 @@ from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot, ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
-from .actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
+from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
 
 TURN_FLAGS = VENDETTA_FLAGS + (
     TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
@@ -22,7 +22,7 @@ TURN_FLAGS = VENDETTA_FLAGS + (
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
                   "direction or stunt)."),
     TurnFlag("witness-me", "flag", help="Play your Witness Me! card at the start of the turn (once a game)."),
-    TurnFlag("weapon", metavar="TARGET|DIR",
+    TurnFlag("weapon", metavar="TARGET|DIR",  # (--airstrike-at takes SPACE:FACING in the arena)
              help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
                   "extra shot before or while moving), or the Thwumper's jump in direction DIR."),
 )
@@ -69,6 +69,17 @@ class CarnivalDriver(TurnDriver):
                 if action in d.options:
                     self.weapon = None
                     return action
+        if d.kind == "airstrike-place" and self.flags.get("airstrike_at"):
+            at, _, facing = str(self.flags["airstrike_at"]).partition(":")
+            self.used.add("airstrike_at")
+            action = FlyChopper(at.strip(), facing.strip().upper() or "F")
+            if action in d.options:
+                return action
+            self.problems.append(FlagProblem(f"--airstrike-at {self.flags['airstrike_at']}",
+                                             f"the chopper cannot fly to {at} (an empty arena or road-tile space, "
+                                             "not a spotlight, pillar or token; facing one of F FR BR B BL FL)",
+                                             self.legal_seen[:12]))
+            return None
         if d.kind == "favor":
             return NoFavor()  # nothing more to play before moving
         if d.kind == "shoot" and state.turn.phase == "done":

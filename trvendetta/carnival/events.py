@@ -169,9 +169,16 @@ class Energized(BaseEvent, tag="energized"):
     scripted: int = 0
 
 
+class ChopperFaced(BaseEvent, tag="chopper-faced"):
+    """The chopper just placed in the arena faces ``facing``."""
+
+    owner: str
+    facing: str
+
+
 OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, WeaponClaimed,
        TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
-       ShotTaken, PassedThrough, WildRoll, Energized)
+       ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced)
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
 
 
@@ -221,6 +228,8 @@ def describe(event) -> str:
             return f"Let's Get Wild!: stunt die {face}: the slammed car goes {face} spaces"
         case Energized(car, die):
             return f"the Energizer: {car} takes another turn with a {die}"
+        case ChopperFaced(owner, facing):
+            return f"{owner}'s chopper faces {facing}"
         case RollOff(rolls):
             return "roll-off: " + "; ".join(", ".join(f"{p} {t}" for p, t in r.items()) for r in rolls)
     return vev.describe(event)

@@ -200,3 +200,8 @@ def _energized(state, e: cev.Energized):
     t = replace(state.turn, die=e.die, phase="command-done", nitro=0, drift=False, stopped=False, road_taken=False,
                 moves_left=0, momentum=False)
     return pop_script(_extras(replace(state, turn=t), shots=0, passed=""), "movement", e.scripted)
+
+
+@handles(cev.ChopperFaced)
+def _chopper_faced(state, e: cev.ChopperFaced):
+    return replace(state, chopper_facing={**state.chopper_facing, e.owner: e.facing})

@@ -40,6 +40,7 @@ class CarnivalState(State):
     rolloff: tuple[dict[str, int], ...] = ()
     extras: TurnExtras = TurnExtras()  # what the turn has used (``extras()``)
     wild: int = 0  # Let's Get Wild!'s stunt die for the slam being resolved
+    chopper_facing: dict[str, str] = {}  # owner -> the facing their chopper was placed with
     carnival: CarnivalComponents | None = None
 
     @property

@@ -234,6 +234,9 @@ class ArenaSeam:
     def resolve(self, ctx, decision, action) -> None:
         turn.resolve(ctx, decision, action)
 
+    def chopper_facing(self, state, owner: str) -> str:
+        return state.chopper_facing.get(owner, "F")
+
     def slam_rolled(self, ctx) -> None:
         """Let's Get Wild!: "When rolling to resolve a slam, also roll the stunt die"."""
         if decree_now(ctx.state) == decrees.WILD:

@@ -32,7 +32,7 @@ from ..vendetta import rules
 from ..vendetta.actions import NoShoot, Shoot, UseCommand
 from . import arena, decrees, favors, spaces, weapons
 from . import events as cev
-from .actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, WitnessMe
+from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe
 from .components import PILLARS
 from .extras import decree_now, extras
 
@@ -105,6 +105,9 @@ def decision(state, d: Decision | None) -> Decision | None:
         return d
     if d is not None and d.player != t.player:
         return d
+    if d is not None and d.kind == "airstrike-place":  # "you choose which adjacent space it faces"
+        flights = tuple(FlyChopper(o.at, f) for o in d.options for f in geometry.DIRECTIONS)
+        return Decision(d.player, d.kind, flights, "place your chopper and choose its facing")
     name = t.player
     if b.player(state, name).out:
         return d
@@ -222,6 +225,9 @@ def resolve(ctx, d: Decision, action) -> None:
             rules.fire(ctx, t.car, target)
         case Thwump(direction):
             _thwump(ctx, t.car, direction)
+        case FlyChopper(at, facing):
+            ctx.emit(vev.ChopperPlaced(name, at))
+            ctx.emit(cev.ChopperFaced(name, facing))
         case _:
             raise TypeError(f"not a Carnival action: {action!r}")
 

@@ -165,7 +165,8 @@ def _pending(state: State) -> Decision | None:
         spaces = _chopper_spaces(state)
         return Decision(name, "airstrike-place", tuple(PlaceChopper(s) for s in spaces), "place your chopper") if spaces else None
     if t.phase == "airstrike-target":
-        targets = b.front_arc_targets(state, t.chopper) if b.may_shoot_from(state, t.chopper) else []
+        facing = "F" if state.seam is None else state.seam.chopper_facing(state, name)  # chosen in the arena
+        targets = b.front_arc_targets(state, t.chopper, facing) if b.may_shoot_from(state, t.chopper) else []
         if not targets:
             return None
         options = _shot_options(state, targets)
