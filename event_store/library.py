@@ -29,6 +29,18 @@ the recorder's own table (its ``events_table_name``, through its datastore's
 connection (``trv show``, which never imports eventsourcing), with the
 library's SQLite table names.
 
+**Game ids as 16 bytes (SQLite).**  The library stores an aggregate's UUID as
+32 hex characters, in the events' row and again in the primary key's index:
+about 70 bytes of each event's 200.  :class:`CompactIdsRecorder`, which
+``GameStore`` names by the library's public ``APPLICATION_RECORDER_TOPIC``
+setting (``compact_ids.py``: it imports eventsourcing, which ``trv show``
+never does), stores the id of an aggregate created since 30 Nov 2026 as its 16
+bytes (a BLOB) instead; an aggregate stored before keeps its hex id (its rows
+are found by it, and new rows get it too), so nothing stored is rewritten.
+It overrides the public ``insert_events`` (to give the library the id in
+the form it is stored in), ``select_events`` and ``convert_originator_id``;
+the library writes an id that is not a ``UUID`` as it is.
+
 ``tests/store/test_library_hooks.py`` fails loudly if the installed library
 is not the pinned version, if the method is gone or has another signature,
 if the index row stops being written in the events' transaction, or if the
@@ -78,8 +90,20 @@ class Rows(NamedTuple):
     snapshots: Select
 
 
-def _sqlite_select(transaction: Callable[..., Any], table: str) -> Select:
+def _sqlite_select(transaction: Callable[..., Any], table: str, compact: bool = False) -> Select:
+    """``compact``: the table's ids may be 16 bytes (``CompactIdsRecorder``) or hex."""
     head = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? AND originator_version > ?"
+    blobs: set[str] = set()  # ids found stored as bytes
+
+    def stored(cursor: Any, gid: str) -> Any:
+        if not compact:
+            return gid
+        if gid not in blobs:
+            cursor.execute(f"SELECT 1 FROM {table} WHERE originator_id = ? LIMIT 1", [bytes.fromhex(gid)])
+            if cursor.fetchone() is None:
+                return gid  # stored before, as hex (or not at all yet)
+            blobs.add(gid)
+        return bytes.fromhex(gid)
 
     def select(gid: str, gt: int = 0, lte: int | None = None, desc: bool = False,
                limit: int | None = None) -> Sequence[Any]:
@@ -92,6 +116,7 @@ def _sqlite_select(transaction: Callable[..., Any], table: str) -> Select:
             sql += " LIMIT ?"
             params.append(limit)
         with transaction(commit=False) as cursor:
+            params[0] = stored(cursor, gid)
             cursor.execute(sql, params)
             return cursor.fetchall()  # sqlite3.Row: unpacks as (version, topic, state)
 
@@ -112,8 +137,11 @@ def _recorder_select(recorder: Any) -> Select:
 def _select(recorder: Any) -> Select:
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
+    from .compact_ids import CompactIdsRecorder
+
     if isinstance(recorder, SQLiteAggregateRecorder):
-        return _sqlite_select(recorder.datastore.transaction, recorder.events_table_name)
+        return _sqlite_select(recorder.datastore.transaction, recorder.events_table_name,
+                              isinstance(recorder, CompactIdsRecorder))
     return _recorder_select(recorder)
 
 
@@ -125,4 +153,4 @@ def rows_of(app: Any) -> Rows:
 def sqlite_rows(transaction: Callable[..., Any]) -> Rows:
     """The rows of a store's SQLite file read without eventsourcing
     (``transaction(commit=False)`` gives a cursor, as ``index.SQLiteConnection``'s)."""
-    return Rows(_sqlite_select(transaction, SQLITE_EVENTS), _sqlite_select(transaction, SQLITE_SNAPSHOTS))
+    return Rows(_sqlite_select(transaction, SQLITE_EVENTS, True), _sqlite_select(transaction, SQLITE_SNAPSHOTS))

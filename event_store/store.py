@@ -55,6 +55,7 @@ from .aggregate import (
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
 from . import library, location
+from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
 from .parts import PART_TOPIC
 from .reader import UNDECODABLE as _UNDECODABLE, GameReader, Record, SnapshotRead, fold_live
@@ -141,6 +142,7 @@ class GameStore:
                 "COMPRESSOR_TOPIC": PACKER,
                 "TRANSCODER_TOPIC": FLAT_JSON,
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "APPLICATION_RECORDER_TOPIC": CompactIdsRecorder.TOPIC,  # ids as 16 bytes
                 "SQLITE_DBNAME": str(self.path),
                 "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
             }

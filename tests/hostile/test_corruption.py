@@ -38,13 +38,21 @@ def store(pristine, tmp_path):
 
 
 def gid(game: str) -> str:
+    """The game's id as its snapshots hold it (32 hex characters)."""
     from trvendetta.store import game_uuid
 
     return game_uuid(game).hex
 
 
+def eid(game: str) -> bytes:
+    """The game's id as its events hold it (16 bytes, library.CompactIdsRecorder)."""
+    from trvendetta.store import game_uuid
+
+    return game_uuid(game).bytes
+
+
 def count(db, game: str) -> int:
-    return rows(db, "SELECT count(*) FROM stored_events WHERE originator_id = ?", gid(game))[0][0]
+    return rows(db, "SELECT count(*) FROM stored_events WHERE originator_id = ?", eid(game))[0][0]
 
 
 def test_the_pristine_store_verifies(trv, store):
@@ -54,7 +62,7 @@ def test_the_pristine_store_verifies(trv, store):
 
 @pytest.mark.parametrize("keep", [1, 10, 19, 20, 21, 41, 60, 70, 84])
 def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
-    sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", gid(LIVE), keep + 1)
+    sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", eid(LIVE), keep + 1)
     err = trv("verify", LIVE, db=store, code=1).stderr
     assert f"events {keep + 1}-85 are missing" in err, err
     for args in (["show"], ["legal"], ["log"], ["undo", "--agreed"], ["turn", "--car", "small", "--assign", "1"]):
@@ -72,7 +80,7 @@ def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[i
     out = []
     for version in versions:
         (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
-                        gid(game), version)[0]
+                        eid(game), version)[0]
         state = unpack(state)
         stamp = re.search(rb'"_data_":"([^"]*)"', state).span(1)
         out += [(version, k) for k in range(0, len(state), step) if not stamp[0] <= k < stamp[1]]
@@ -81,11 +89,11 @@ def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[i
 
 def _flip(db, game: str, version: int, offset: int) -> None:
     (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
-                    gid(game), version)[0]
+                    eid(game), version)[0]
     damaged = bytearray(unpack(state))
     damaged[offset] ^= 0x01
     sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        pack(bytes(damaged)), gid(game), version)
+        pack(bytes(damaged)), eid(game), version)
 
 
 def _flipped_events(pristine, tmp_path, trv, step: int) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from trvendetta.store import GameStore, game_uuid, library
+from trvendetta.store import GameStore, compact_ids, game_uuid, library
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,3 +136,46 @@ def test_the_flat_transcoder_writes_the_librarys_bytes(toy, db):
             assert flat.encode(state) == library_json.encode(state)
         odd = {"text": "tab\t quote\" back\\ nul\x00 é ☃ \U0001F600 \u2028", "n": -(2 ** 62), "yes": True}
         assert flat.encode(odd) == library_json.encode(odd)
+
+def test_the_compact_ids_recorder_overrides_what_it_means_to():
+    """compact_ids.CompactIdsRecorder gives the library the id in its stored form
+    through the public insert and select, and reads a BLOB id back."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteFactory
+
+    assert issubclass(compact_ids.CompactIdsRecorder, SQLiteApplicationRecorder)
+    assert "APPLICATION_RECORDER_TOPIC" in inspect.getsource(SQLiteFactory.application_recorder)
+    select = inspect.signature(SQLiteApplicationRecorder.select_events)
+    assert list(select.parameters)[:2] == ["self", "originator_id"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(select.parameters.values())[2:])
+    # the library writes a UUID as its hex and anything else as it is: a BLOB stays a BLOB
+    assert ".hex" in inspect.getsource(SQLiteApplicationRecorder._insert_events)
+    assert "convert_originator_id(" in inspect.getsource(SQLiteApplicationRecorder.select_notifications)
+
+
+def test_new_games_store_their_id_as_16_bytes_old_ones_keep_their_hex(toy, db, tmp_path):
+    import shutil
+
+    from trvendetta.bots import get_bot
+    from trvendetta.core.rng import Rng
+    from trvendetta.store import game_uuid
+
+    with GameStore(db) as s:
+        _one_turn(s, toy)
+    con = sqlite3.connect(db)
+    ids = {i for (i,) in con.execute("SELECT originator_id FROM stored_events")}
+    con.close()
+    assert ids == {game_uuid("g").bytes}
+    with GameStore(db) as s:
+        assert s.rebuild_index() == 1 and s.load("g").version == 1  # the notification log reads BLOB ids back
+    old = tmp_path / "old.sqlite"
+    shutil.copyfile(ROOT / "tests" / "store" / "fixtures" / "main-2026-11-30-packed.sqlite", old)
+    with GameStore(old) as s:
+        loaded = s.load("duel")
+        rs = loaded.ruleset
+        action = get_bot("random").choose(rs, loaded.state, Rng(5, 5))
+        s.append("duel", loaded.version, steps=[(action, rs.apply(loaded.state, action)[1])])
+    con = sqlite3.connect(old)
+    ids = {i for (i,) in con.execute("SELECT originator_id FROM stored_events WHERE originator_id IN (?, ?)",
+                                      [game_uuid("duel").hex, game_uuid("duel").bytes])}
+    con.close()
+    assert ids == {game_uuid("duel").hex}  # its new rows too: one game, one id

@@ -73,16 +73,17 @@ def test_new_records_are_packed_under_the_short_topic_old_ones_stay_plain(tmp_pa
     assert {state[:1] for (state,) in old.execute("SELECT state FROM stored_events")} == {b"{"}
 
 
-def test_a_typical_game_takes_under_300_bytes_an_event(tmp_path):
-    """A whole greedy 4-player game (about 900 events): 522 bytes an event before packing
-    (docs/store.md says where the bytes go; the target of 200 is not met)."""
+def test_a_typical_game_takes_about_200_bytes_an_event(tmp_path):
+    """A whole greedy 4-player game (715 events) alone in a store: 522 bytes an event before
+    packing, 200.5 since (a shorter game than the bench's median, so its file's fixed pages
+    weigh more; docs/store.md says where the bytes go)."""
     path = tmp_path / "typical.sqlite"
     done = _game(path, moves=2000)
     assert done.version > 500
     con = sqlite3.connect(path)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
-    assert path.stat().st_size / done.version < 300
+    assert path.stat().st_size / done.version < 205
 
 
 def test_a_flipped_byte_in_a_packed_record_is_named_or_harmless(tmp_path):

@@ -1,0 +1,57 @@
+"""Game ids as 16 bytes in an SQLite store (see ``library.py``, "Game ids as 16 bytes").
+
+Its own module because it imports eventsourcing, which ``trv show`` (through
+``library.sqlite_rows``) never does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+
+class CompactIdsRecorder(SQLiteApplicationRecorder):
+    """The events' recorder of an SQLite store: an aggregate's id as its 16
+    bytes (a BLOB) instead of 32 hex characters, in the row and in the primary
+    key's index; an aggregate stored before keeps its hex id."""
+
+    #: the library's setting that names this class (``GameStore`` sets it on SQLite)
+    TOPIC = f"{__name__}:CompactIdsRecorder"
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._stored_as: dict[UUID, Any] = {}
+
+    def _as_stored(self, originator_id: Any) -> Any:
+        """The id as the aggregate's rows hold it: its hex (the UUID itself, which
+        the library writes so) when its first rows were stored that way, else its bytes."""
+        if not isinstance(originator_id, UUID):
+            return originator_id
+        found = self._stored_as.get(originator_id)
+        if found is None:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"SELECT 1 FROM {self.events_table_name} WHERE originator_id = ? LIMIT 1",
+                          [originator_id.hex])
+                old = c.fetchone() is not None
+            found = originator_id if old else originator_id.bytes
+            self._stored_as[originator_id] = found
+        return found
+
+    def convert_originator_id(self, originator_id: Any) -> Any:
+        if isinstance(originator_id, bytes):
+            return UUID(bytes=originator_id)
+        return super().convert_originator_id(originator_id)
+
+    def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
+        # the form is looked up before the insert's transaction: a read first would make SQLite
+        # upgrade that transaction to a write, which fails at once ("locked") when another
+        # process wrote in between, where a write first waits for the lock
+        stored = [StoredEvent(originator_id=self._as_stored(s.originator_id), originator_version=s.originator_version,
+                              topic=s.topic, state=s.state) for s in stored_events]
+        return super().insert_events(stored, **kwargs)
+
+    def select_events(self, originator_id: Any, **kwargs: Any) -> Any:
+        return super().select_events(self._as_stored(originator_id), **kwargs)
