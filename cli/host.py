@@ -45,6 +45,8 @@ class Offer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     host: str
     commit: str
     sig: str = ""
+    #: bot seats ``{seat: kind}``, run by the host (each bound to the host's key in ``seats``)
+    bots: dict[str, str] = {}
 
 
 class Contribution(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -53,6 +55,34 @@ class Contribution(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seat: str
     value: str
     sig: str = ""
+
+
+def host_identity(ident: str | None) -> Any:
+    """The local identity that hosts (``--id NAME``, else the only one)."""
+    mine = [i for i in identities() if ident is None or ident in (i.name, i.fingerprint)]
+    if len(mine) != 1:
+        raise TrvError("say which of your identities hosts the game with --id NAME (trv id show)" if mine else
+                       f"no identity {ident!r} here; create one with: trv id new NAME")
+    return mine[0]
+
+
+def write_offer(output: Any, game: str, ruleset: str, triples: list, seats: dict[str, str], bots: dict[str, str],
+                host_public: str) -> Offer:
+    """Commit to a fresh secret seed and write the signed offer of a host game to ``output``."""
+    commit = _new_seed()
+    made = Offer("trv-host-offer", game, ruleset, [list(t) for t in triples], seats, host_public, commit, bots=bots)
+    sig = _host_keyring(host_public).sign(HOST, _body(made))
+    made = msgspec.structs.replace(made, sig=base64.b64encode(sig).decode())
+    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(made), indent=1) + b"\n")
+    return made
+
+
+def read_offer(path: str) -> Offer:
+    return _read(path, Offer)
+
+
+def read_contribution(path: str) -> Contribution:
+    return _read(path, Contribution)
 
 
 def _offer_id(offer: Offer) -> str:
@@ -108,39 +138,51 @@ def host() -> None:
 
 
 @host.command(name="offer")
-@click.option("--player", "players", multiple=True, required=True, metavar="NAME:COLOR[:CREW]",
+@click.option("--player", "players", multiple=True, metavar="NAME:COLOR[:CREW]",
               help="A player, in turn order (repeat).")
-@click.option("--key", "keys", multiple=True, required=True, metavar="SEAT=FINGERPRINT|FILE",
-              help="Every seat's public key (repeat).")
+@click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
+              help="Every player's public key (repeat).")
+@click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
+              help="A bot seat, after the players (repeat): the host runs it and signs its actions.")
 @click.option("--name", "game", required=True, metavar="ID", help="The game's id.")
 @click.option("--ruleset", default="vendetta", show_default=True)
 @click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
-def offer(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: str, ident: str | None,
-          output: str) -> None:
-    """Offer a host game: commit to a fresh secret seed; every player answers with `trv host join`."""
-    from .games import parse_keys, parse_player
+def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...], game: str, ruleset: str,
+          ident: str | None, output: str) -> None:
+    """Offer a host game: commit to a fresh secret seed; every player answers with `trv host join`.
+
+    Bot seats (`--bot`) are run by the host: its store plays them as soon as
+    they are to act and signs their actions with the host's key, under the
+    seat's name; the record's charter declares them."""
+    from .games import parse_bot, parse_keys, parse_player
     from trvendetta.store import decode_charter
 
     rules = rulesets.get(ruleset)
+    if not players and not bots:
+        raise click.UsageError("give the seats: --player NAME:COLOR (with its --key) or --bot KIND:COLOR:CREW")
     triples = [parse_player(p) for p in players]
+    robots = [parse_bot(b) for b in bots]
     names = [t[0] for t in triples]
-    seats = dict(decode_charter(parse_keys(keys, names, {})).seats)
+    charter = parse_keys(keys, names, {})
+    seats = dict(decode_charter(charter).seats) if charter else {}
     if sorted(seats) != sorted(names):
         missing = ", ".join(n for n in names if n not in seats)
         raise click.BadParameter(f"a host game binds every seat to a key; no key for {missing}", param_hint="--key")
+    triples += [(name, color, crew) for name, color, crew, _ in robots]
+    taken = [n for n in (t[0] for t in triples) if [t[0] for t in triples].count(n) > 1]
+    if taken:
+        raise click.BadParameter(f"two seats are called {taken[0]!r}", param_hint="--bot")
     rules.default_position(triples, 0)  # the rules judge the seats now
-    mine = [i for i in identities() if ident is None or ident in (i.name, i.fingerprint)]
-    if len(mine) != 1:
-        raise TrvError("say which of your identities hosts the game with --id NAME (trv id show)" if mine else
-                       f"no identity {ident!r} here; create one with: trv id new NAME")
-    commit = _new_seed()
-    made = Offer("trv-host-offer", game, rules.name, [list(t) for t in triples], seats, mine[0].public, commit)
-    sig = _host_keyring(mine[0].public).sign(HOST, _body(made))
-    made = msgspec.structs.replace(made, sig=base64.b64encode(sig).decode())
-    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(made), indent=1) + b"\n")
-    click.echo(f"wrote the offer to {output}: send it to {', '.join(names)}; each runs "
-               f"`trv host join {output} -o SEAT.json` and sends it back")
+    mine = [host_identity(ident)]
+    seats.update({name: mine[0].public for name, _, _, _ in robots})
+    write_offer(output, game, rules.name, triples, seats, {name: kind for name, _, _, kind in robots}, mine[0].public)
+    if names:
+        click.echo(f"wrote the offer to {output}: send it to {', '.join(names)}; each runs "
+                   f"`trv host join {output} -o SEAT.json` and sends it back")
+    else:
+        click.echo(f"wrote the offer to {output}: every seat is a bot; create the game with "
+                   f"`trv host new {output}`")
 
 
 @host.command(name="join")
@@ -157,7 +199,7 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     got = _read(offer_file, Offer)
     if not _verify(got.host, got.sig, _body(got)):
         raise TrvError(f"{offer_file}: the offer is not signed by the host key it names")
-    mine = [s for s, k in got.seats.items() if k in {i.public for i in identities()}]
+    mine = [s for s, k in got.seats.items() if k in {i.public for i in identities()} and s not in got.bots]
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the offer is yours with --as SEAT (one whose key you hold)")
@@ -177,56 +219,89 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
 @pass_session
 def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id: str | None) -> None:
     """Create the host game of your offer, with every player's contribution."""
-    from trvendetta.store import Charter, encode_charter
-
     from trvendetta.core.names import name_problem
 
-    from .common import print_played, service
+    from .common import print_played
     from .identity import fingerprint
 
-    got = _read(offer_file, Offer)
+    got = read_offer(offer_file)
+    name = game_id or got.game
+    if name_problem(name) is not None:
+        raise click.BadParameter(name_problem(name), param_hint="--name")
+    played, (before, added) = create_host_game(session, got, offer_file,
+                                               [(f, read_contribution(f)) for f in join_files], name)
+    rules = played.ruleset
+    click.echo(played.loaded.game)
+    click.echo(f"{rules.name} host game, {played.first - 1} events: the dice follow your secret seed "
+               f"(committed: {got.commit[:16]}...) and every player's contribution")
+    click.echo("seats bound to keys: " + ", ".join(
+        f"{s} (bot {got.bots[s]}, run by the host: {fingerprint(k)})" if s in got.bots else f"{s} ({fingerprint(k)})"
+        for s, k in got.seats.items()))
+    print_played(played)
+    if added:
+        from trvendetta.app.decisions import pending_line
+
+        _print_added(before, added)
+        click.echo(pending_line(rules, session.store().load(name).state))
+    humans = [s for s in got.seats if s not in got.bots]
+    if humans:
+        click.echo(f"send the record to {', '.join(humans)}: trv send {name}")
+
+
+def create_host_game(session: Session, got: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
+                     name: str) -> tuple[Any, tuple[int, list[tuple[bool, str]]]]:
+    """The host game of offer ``got`` with the players' contributions (each checked: its offer,
+    its seat, its signature); the host's store then plays any bot seat that is to act.
+    Returns what ``GameService.new_game`` played and what ``answer_host`` added."""
+    from trvendetta.store import Charter, encode_charter
+
+    from .common import service
+
     secret = host_secret(got.commit)
     if secret is None:
         raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {home() / 'secrets'}); "
                        "only the host who wrote the offer creates the game")
     contributions: dict[str, str] = {}
-    for path in join_files:
-        answer = _read(path, Contribution)
+    for path, answer in answers:
         if answer.offer != _offer_id(got):
             raise TrvError(f"{path} answers another offer")
         if answer.seat not in got.seats or not _verify(got.seats[answer.seat], answer.sig, _body(answer)):
             raise TrvError(f"{path} is not signed by {answer.seat}'s key")
         if len(bytes.fromhex(answer.value)) != HOST_BYTES:
             raise TrvError(f"{path}: {answer.seat}'s contribution is not {HOST_BYTES} bytes")
+        if answer.seat in got.bots:
+            raise TrvError(f"{path}: {answer.seat} is a bot seat; the host contributes for it")
         contributions[answer.seat] = answer.value
-    missing = [s for s in got.seats if s not in contributions]
+    missing = [s for s in got.seats if s not in contributions and s not in got.bots]
     if missing:
-        raise TrvError(f"no contribution from {', '.join(missing)} yet: give every --join FILE")
-    charter = encode_charter(Charter(dict(got.seats), "host", {}, contributions, got.host, got.commit))
+        raise TrvError(f"no contribution from {', '.join(missing)} yet for {got.game}: give every --join FILE")
+    # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
+    contributions.update({seat: entropy.random_bytes(HOST_BYTES).hex() for seat in got.bots})
+    charter = encode_charter(Charter(dict(got.seats), "host", {}, contributions, got.host, got.commit,
+                                     dict(got.bots)))
     game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in contributions.items()})
     rules = rulesets.get(got.ruleset)
     pos = rules.default_position([tuple(t) for t in got.players], 0)
-    name = game_id or got.game
-    if name_problem(name) is not None:
-        raise click.BadParameter(name_problem(name), param_hint="--name")
     played = service(session).new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
-    click.echo(played.loaded.game)
-    click.echo(f"{rules.name} host game, {played.first - 1} events: the dice follow your secret seed "
-               f"(committed: {got.commit[:16]}...) and every player's contribution")
-    click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in got.seats.items()))
-    click.echo(f"send the record to {', '.join(got.seats)}: trv send {name}")
-    print_played(played)
+    return played, answer_host(session.store(), played.loaded.game)
 
 
-def _signer(keyring: Keyring, spec: str, game_id: str, payloads: list[bytes] | None = None) -> Any:
-    """The host's signer; for a resolution (``payloads``: its events' bytes) the signature covers
-    the events too (``replays.signatures.resolution_body``)."""
-    from trvendetta.replays.signatures import domain_at, entry, message, resolution_body
+def _print_added(before: int, added: list[tuple[bool, str]]) -> int:
+    """What ``answer_host`` appended, numbered like `trv log`; returns the last number."""
+    number = before
+    for numbered, line in added:
+        if numbered:
+            number += 1
+        click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
+    return number
+
+
+def _signer(keyring: Keyring, spec: str, game_id: str, name: str = HOST) -> Any:
+    """The host's signer (``name``: a bot seat the host runs, signed with the host's key)."""
+    from trvendetta.replays.signatures import domain_at, entry, message
 
     def sign(number: int, previous: str, body: bytes) -> bytes:
-        if payloads is not None:
-            body = resolution_body(body, payloads)
-        return entry(HOST, keyring.sign(HOST, message(domain_at(spec, game_id, number), number, previous, body)))
+        return entry(name, keyring.sign(name, message(domain_at(spec, game_id, number), number, previous, body)))
     return sign
 
 
@@ -242,35 +317,86 @@ def reveal_record(store: Any, game: str, walker: Any) -> Any:
 
 
 def answer_host(store: Any, game: str) -> tuple[int, list[tuple[bool, str]]]:
-    """After an import in the host's store: resolve the open draw with the game's seed, signed by the
-    host, and at the game's end reveal the seed; returns (records before, what was added)."""
-    from .exchange import walk
+    """In the host's store, after an import or the game's creation: resolve the open draw with the
+    game's seed, signed by the host; play the bot seats the host runs (a bot's action that needs
+    dice is recorded as its intent and resolved at once); at the game's end reveal the seed.
+    Returns (records before, what was added: (whether it is a numbered record, its sentence))."""
+    from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
     from trvendetta.store import decode_charter
+
+    from .exchange import walk
 
     charter = decode_charter(store.header(game).charter)
     secret = host_secret(charter.seed_commit)
     walker = walk(store, game)
     before = walker.number
-    draws = walker.draws
-    if secret is None or draws.revealed_at:
+    if secret is None or walker.draws.revealed_at:
         return before, []
     added: list[tuple[bool, str]] = []
     ruleset = walker.ruleset
-    if draws.open is not None:
-        open_ = draws.open
-        action = ruleset.decode_action(open_["action"])
-        seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
-        after, events = ruleset.apply(walker.state, action, host_rng(seed, open_["draw"]))
-        sign = _signer(_host_keyring(charter.host), store.header(game).domain, walker.signatures.game_id,
-                       [ruleset.encode(e) for e in events])
-        store.append(game, before, steps=[(action, events, sign)])
-        added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)} (rolled by the host)"))
-        added.extend((True, ruleset.describe(e)) for e in events)
+    seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
+    keyring, spec = _host_keyring(charter.host), store.header(game).domain
+    for _ in range(MAX_ACTIONS_PER_COMMAND):
+        if walker.draws.open is not None:
+            _resolve(store, game, walker, seed, _signer(keyring, spec, walker.signatures.game_id), added)
+        elif not _bot_acts(store, game, walker, charter, spec, added):
+            break
         walker = walk(store, game)
+    else:
+        raise TrvError(f"the bot seats took {MAX_ACTIONS_PER_COMMAND} actions and the game is not over; giving up")
     if ruleset.pending(walker.state) is None:  # game over: every roll becomes checkable
         store.append(game, walker.number, records=[reveal_record(store, game, walker)])
         added.append((True, "the host reveals the game's secret seed: every roll can now be checked"))
     return before, added
+
+
+def _resolve(store: Any, game: str, walker: Any, seed: bytes, host_signer: Any, added: list) -> None:
+    """The open draw's action, rolled with the draw's RNG, recorded signed by the host over every event."""
+    ruleset, open_ = walker.ruleset, walker.draws.open
+    action = ruleset.decode_action(open_["action"])
+    _, events = ruleset.apply(walker.state, action, host_rng(seed, open_["draw"]))
+    payloads = [ruleset.encode(e) for e in events]
+
+    def sign(number: int, previous: str, body: bytes) -> bytes:
+        from trvendetta.replays.signatures import resolution_body
+
+        return host_signer(number, previous, resolution_body(body, payloads))
+
+    store.append(game, walker.number, steps=[(action, events, sign)])
+    added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)} (rolled by the host)"))
+    added.extend((True, ruleset.describe(e)) for e in events)
+
+
+def _bot_acts(store: Any, game: str, walker: Any, charter: Any, spec: str, added: list) -> bool:
+    """When the game waits on a bot seat the host runs: its bot chooses, and the action is recorded
+    signed with the host's key under the seat's name (one that needs dice: as its intent).
+    False when the decision is not such a bot's."""
+    from trvendetta.bots.registry import get_bot
+    from trvendetta.bots.seats import bot_rng
+    from trvendetta.core.rng import NeedDice, NoDice
+
+    from .exchange import intent_record
+
+    ruleset, state = walker.ruleset, walker.state
+    decision = ruleset.pending(state)
+    if decision is None or decision.player not in charter.bots or charter.seats.get(decision.player) != charter.host:
+        return False
+    seat, kind = decision.player, charter.bots[decision.player]
+    action = get_bot(kind).choose(ruleset, state, bot_rng(ruleset, state, walker.number), decision)
+    what = ruleset.describe_action(action)
+    keys = Keyring({seat: charter.host}, seat)  # the host's key, signing as the bot seat
+    try:
+        _, events = ruleset.apply(state, action, NoDice())
+    except NeedDice:
+        record = intent_record(store.load(game), walker, keys, seat, ruleset.encode(action))
+        store.append(game, walker.number, records=[record])
+        added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
+        return True
+    sign = _signer(keys, spec, walker.signatures.game_id, name=seat)
+    store.append(game, walker.number, steps=[(action, events, sign)])
+    added.append((False, f"{seat} (bot {kind}): {what}"))
+    added.extend((True, ruleset.describe(e)) for e in events)
+    return True
 
 
 @host.command(name="reveal")

@@ -414,6 +414,13 @@ def signature_summary(result: Any) -> str:
     unsigned = result.unsigned
     if unsigned:
         parts.append(f"unsigned seats: {', '.join(unsigned)} (no key: nothing shows who made their actions)")
+    bots = getattr(result.walker.signatures, "bots", {})
+    if bots:
+        keys = result.walker.signatures.seats
+        host = getattr(result.walker.signatures, "host", "")
+        parts.append("bot seats: " + ", ".join(
+            f"{seat} ({kind}, run by " + ("the host" if keys[seat] == host else f"key {fingerprint(keys[seat])}") + ")"
+            for seat, kind in bots.items()))
     host = getattr(result.walker.signatures, "host", "")
     if host:
         n = result.walker.signatures.checked.get("@host", 0)

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import os
+from pathlib import Path
 from typing import Any
 
 import click
@@ -215,36 +216,19 @@ def _game_seed(seed: int, round_: int, table: int) -> int:
                           "big") >> 1
 
 
-@tournament.command(name="start")
-@click.argument("name")
-@click.option("--round", "round_", type=int, help="The round (default: the last paired).")
-@click.option("--bot", "bots", multiple=True, metavar="PLAYER=KIND",
-              help="Seat a bot (random or greedy) for PLAYER (repeat).")
-@click.option("--bots", "all_bots", metavar="KIND", help="A bot in every seat (a simulated round).")
-@pass_session
-def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...], all_bots: str | None) -> None:
-    """Create the round's games, one per table (NAME-rR-tT), seats in table order.
+def round_bots(bot_help: str) -> Any:
+    """NAME, ``--round R`` and ``--bot PLAYER=KIND`` of the commands that seat a round's games."""
+    def decorate(func: Any) -> Any:
+        func = click.option("--bot", "bots", multiple=True, metavar="PLAYER=KIND", help=bot_help)(func)
+        func = click.option("--round", "round_", type=int, help="The round (default: the last paired).")(func)
+        return click.argument("name")(func)
+    return decorate
 
-    Bot seats play at once; a game of bots only is played to the end.  The
-    seats of players registered with a key are bound to it (the game's
-    charter), so they play with `trv turn --as PLAYER` and sign.  Then report
-    each with `trv tournament report NAME --table T`.
 
-    \b
-    Examples:
-      trv tournament start spring
-      trv tournament start spring --round 2 --bot eve=greedy
-      trv tournament start spring --bots random
-    """
-    from trvendetta.app import GameService
-
+def _bot_kinds(r: Any, bots: tuple[str, ...], all_bots: str | None) -> dict[str, str]:
+    """``--bot PLAYER=KIND`` and ``--bots KIND`` for the players of round ``r``."""
     from trvendetta.bots import bot_names
 
-    loaded = _log(session).load(name)
-    state = loaded.state
-    r = model.check_start(state, _round_of(state, round_))
-    created = state.created
-    assert created is not None
     seated = {p for t in r.tables for p in t.players}
     kinds: dict[str, str] = {}
     for b in bots:
@@ -257,12 +241,110 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
         if all_bots not in bot_names():
             raise click.BadParameter(f"{all_bots!r}: bots are {', '.join(bot_names())}", param_hint="--bots")
         kinds = {p: kinds.get(p, all_bots) for p in seated}
+    return kinds
+
+
+@tournament.command(name="offer")
+@round_bots("Seat a bot (random or greedy) for PLAYER (repeat); the host runs it.")
+@click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
+@click.option("-o", "--output", "folder", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Where to write one offer per table (GAME.offer.json).")
+@pass_session
+def offer(session: Session, name: str, round_: int | None, bots: tuple[str, ...], ident: str | None,
+          folder: str) -> None:
+    """Host mode: offer each table's game of the round, hosted by you (docs/fair-play.md).
+
+    Every player of the round must be registered with a key.  Writes one
+    host offer per table (your commitment to a fresh secret seed); send each
+    to its table's players, who answer with `trv host join FILE -o SEAT.json`;
+    then `trv tournament start NAME --host DIR --join ...` creates the games.
+    A result of such a round counts only from its host game, every roll
+    checked against your revealed seed.
+
+    \b
+    Examples:
+      trv tournament offer spring -o offers
+      trv tournament start spring --host offers --join ann.json --join bob.json
+    """
+    from .host import host_identity, write_offer
+
+    state = _log(session).load(name).state
+    r = model.check_start(state, _round_of(state, round_))
+    created = state.created
+    assert created is not None
+    kinds = _bot_kinds(r, bots, None)
+    keyed = {e.name: e.key for e in state.entrants if e.key}
+    botted = sorted(set(keyed) & set(kinds))
+    if botted:
+        raise click.BadParameter(f"{', '.join(botted)} registered with a key; a bot cannot sign for them",
+                                 param_hint="--bot")
+    unkeyed = sorted(p for t in r.tables for p in t.players if p not in keyed and p not in kinds)
+    if unkeyed:
+        raise TrvError(f"{', '.join(unkeyed)} registered without a key: in host mode every player signs "
+                       f"(trv tournament register {name} PLAYER --key PLAYER=FILE), or seat a bot (--bot PLAYER=KIND)")
+    host = host_identity(ident)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    rules = rulesets.get(created.ruleset)
+    for t in r.tables:
+        game = f"{name}-r{r.round}-t{t.table}"
+        triples = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
+        rules.default_position(triples, 0)
+        seats = {p: (host.public if p in kinds else keyed[p]) for p in t.players}
+        target = Path(folder) / f"{game}.offer.json"
+        write_offer(target, game, rules.name, triples, seats, {p: kinds[p] for p in t.players if p in kinds},
+                    host.public)
+        humans = [p for p in t.players if p not in kinds]
+        click.echo(f"table {t.table}: wrote {target}: send it to {', '.join(humans) or 'nobody (bots only)'}")
+    click.echo(f"each player runs `trv host join FILE -o PLAYER.json` and sends it back; then: "
+               f"trv tournament start {name} --host {folder} --join PLAYER.json ...")
+
+
+@tournament.command(name="start")
+@round_bots("Seat a bot (random or greedy) for PLAYER (repeat).")
+@click.option("--bots", "all_bots", metavar="KIND", help="A bot in every seat (a simulated round).")
+@click.option("--host", "host_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+              help="Host mode: create each table's host game from the offers in DIR (`trv tournament offer`).")
+@click.option("--join", "join_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="With --host: a player's contribution (`trv host join`), any table (repeat).")
+@pass_session
+def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...], all_bots: str | None,
+          host_dir: str | None, join_files: tuple[str, ...]) -> None:
+    """Create the round's games, one per table (NAME-rR-tT), seats in table order.
+
+    Bot seats play at once; a game of bots only is played to the end.  The
+    seats of players registered with a key are bound to it (the game's
+    charter), so they play with `trv turn --as PLAYER` and sign.  Then report
+    each with `trv tournament report NAME --table T`.
+
+    \b
+    Examples:
+      trv tournament start spring
+      trv tournament start spring --round 2 --bot eve=greedy
+      trv tournament start spring --bots random
+      trv tournament start spring --host offers --join ann.json --join bob.json
+    """
+    from trvendetta.app import GameService
+
+    loaded = _log(session).load(name)
+    state = loaded.state
+    r = model.check_start(state, _round_of(state, round_))
+    created = state.created
+    assert created is not None
+    if host_dir is not None:
+        if bots or all_bots:
+            raise click.UsageError("in host mode the bots are seated by `trv tournament offer --bot`")
+        _start_hosted(session, name, r, host_dir, join_files, loaded.version)
+        return
+    if join_files:
+        raise click.UsageError("--join goes with --host DIR (host mode)")
+    kinds = _bot_kinds(r, bots, all_bots)
     store = session.store()
     rules = rulesets.get(created.ruleset)
     names = [f"{name}-r{r.round}-t{t.table}" for t in r.tables]
     taken = [g for g in names if store.exists(g)]
     if taken:
         raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
+    seated = {p for t in r.tables for p in t.players}
     keyed = {e.name: e.key for e in state.entrants if e.key and e.name in seated}
     botted = sorted(set(keyed) & set(kinds))
     if botted:
@@ -280,6 +362,53 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
         status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
         click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; {saved.version} events; {status})")
     _commit(session, name, [tev.RoundStarted(r.round, tuple(games))], loaded.version)
+
+
+def _start_hosted(session: Session, name: str, r: Any, folder: str, join_files: tuple[str, ...],
+                  version: int) -> None:
+    """Create each table's host game from its offer and the contributions; log the round's host."""
+    from .host import create_host_game, read_contribution, read_offer
+
+    store = session.store()
+    names = [f"{name}-r{r.round}-t{t.table}" for t in r.tables]
+    offers = {}
+    for game in names:
+        path = Path(folder) / f"{game}.offer.json"
+        if not path.exists():
+            raise TrvError(f"no offer {path}; write the round's offers with: trv tournament offer {name} -o {folder}")
+        offers[game] = (str(path), read_offer(str(path)))
+    for t, game in zip(r.tables, names):
+        got = offers[game][1]
+        if got.game != game or sorted(got.seats) != sorted(t.players):
+            raise TrvError(f"{offers[game][0]} is not the offer of round {r.round} table {t.table} "
+                           f"({', '.join(t.players)})")
+    hosts = {got.host for _, got in offers.values()}
+    if len(hosts) != 1:
+        raise TrvError("the round's offers name more than one host; one organiser hosts a round")
+    taken = [g for g in names if store.exists(g)]
+    if taken:
+        raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
+    answers = [(f, read_contribution(f)) for f in join_files]
+    from .host import _offer_id
+
+    for game in names:  # every table's contributions are checked before any game is created
+        path, got = offers[game]
+        have = {a.seat for _, a in answers if a.offer == _offer_id(got)}
+        missing = [s for s in got.seats if s not in got.bots and s not in have]
+        if missing:
+            raise TrvError(f"no contribution from {', '.join(missing)} for {game} yet: give every --join FILE")
+    games = []
+    for t, game in zip(r.tables, names):
+        path, got = offers[game]
+        mine = [(f, a) for f, a in answers if a.offer == _offer_id(got)]
+        played, _ = create_host_game(session, got, path, mine, game)
+        end = store.load(game).state
+        rules = played.ruleset
+        games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
+        status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
+        click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; host game, {store.version(game)} events; "
+                   f"{status}); send it to its players: trv send {game}")
+    _commit(session, name, [tev.RoundStarted(r.round, tuple(games), host=hosts.pop())], version)
 
 
 @tournament.command(name="report")
@@ -301,7 +430,7 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
       trv tournament report spring --table 2 spring-r1-t2
       trv tournament report spring --round 1 --table 3 table3.trv
     """
-    from trvendetta.replays.tournament import check_signatures, result_of_file, result_of_game
+    from trvendetta.replays.tournament import check_host_round, check_signatures, result_of_file, result_of_game
 
     log = _log(session)
     loaded = log.load(name)
@@ -319,12 +448,15 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
             checked = result_of_file(store, fh.read(), source, r, table)
     else:
         checked = result_of_game(store, source, r, table)
+    check_host_round(state, checked)
     result = check_signatures(state, checked)
     events = model.check_report(state, result)
     after = _commit(session, name, events, loaded.version)
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))
     signed = f"; signed by {', '.join(sorted(checked.bound))}" if result.signed else ""
+    if checked.host:
+        signed += "; host game, every roll checked against the host's seed"
     click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events{signed}) - {places}")
 
 

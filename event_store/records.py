@@ -77,7 +77,8 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     its hash chain of reveals) and its reveal for draw 1 (the set-up); in a
     host game (``dice="host"``) the host's public key (``host``), its
     commitment to its secret seed (``seed_commit``, SHA-256 of seed and salt)
-    and each seat's contribution to the game's seed (``setup``).
+    and each seat's contribution to the game's seed (``setup``); the bot
+    seats and their kinds (``bots``, bound to the key of whoever runs them).
 
     A game with a charter starts its hash chain from :func:`genesis` instead
     of 64 zeros, so event 1's hash (the game's id) commits to all of it."""
@@ -88,6 +89,9 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     setup: dict[_Seat, _Hex64] = {}
     host: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
     seed_commit: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
+    #: bot seats, ``{seat: bot kind}``: each is bound in ``seats`` to the key of whoever runs it
+    #: (a host game's host), which signs the bot's actions under the seat's name
+    bots: dict[_Seat, Annotated[str, msgspec.Meta(max_length=50)]] = {}
 
 
 _charter_dec = msgspec.json.Decoder(Charter)
@@ -100,7 +104,8 @@ def encode_charter(charter: "Charter | None") -> str:
     return msgspec.json.encode(Charter(dict(sorted(charter.seats.items())), charter.dice,
                                        dict(sorted(charter.commits.items())),
                                        dict(sorted(charter.setup.items())),
-                                       charter.host, charter.seed_commit)).decode()
+                                       charter.host, charter.seed_commit,
+                                       dict(sorted(charter.bots.items())))).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":

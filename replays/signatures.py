@@ -130,6 +130,8 @@ class SignatureCheck:
         self.seats: dict[str, str] = dict(charter.seats) if charter else {}
         #: a host game's host key (docs/fair-play.md, host mode): it signs each draw it resolves
         self.host = charter.host if charter else ""
+        #: bot seats ``{seat: kind}``; each signs with the key of whoever runs it
+        self.bots: dict[str, str] = dict(charter.bots) if charter else {}
         #: the domain spec (see :func:`fork_domain`) and the game id (event 1's hash, once seen)
         self.spec = domain
         self.game_id = ""
@@ -259,7 +261,8 @@ class SignatureCheck:
         if len(entries) != 1 or entries[0][0] != HOST:
             raise Tampered(number, f"{what} carries no signature of {who}; the host signs every draw it "
                                    "resolves and its seed's reveal")
-        if legacy is not None and not self._valid(HOST, entries[0][1], msg) and \
+        # (no game with bot seats was ever signed the old way: their host key also signs as a seat)
+        if legacy is not None and not self.bots and not self._valid(HOST, entries[0][1], msg) and \
                 self._valid(HOST, entries[0][1], message(self.domain(number), number, record.previous, legacy)):
             self.legacy_host += 1
             self.checked[HOST] = self.checked.get(HOST, 0) + 1

@@ -86,10 +86,13 @@ def _places(ruleset: Any, records: Any, charter: str = "", domain: str = ""
 
 
 class Checked(NamedTuple):
-    """A result read from a verified record, and the seats its charter binds to keys."""
+    """A result read from a verified record, and the seats its charter binds to keys; for a host
+    game, its host's key and whether every roll was checked (the seed revealed)."""
 
     result: tev.ResultReported
     bound: dict[str, str]
+    host: str = ""
+    rolls_checked: bool = True
 
 
 def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
@@ -102,10 +105,29 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
                             f"{audit.result_text(ruleset, state)}); report it when it is over")
     if not places:
         raise ResultRefused(f"game {game} names no players")
-    bound = dict(decode_charter(charter).seats) if charter else {}
+    parsed = decode_charter(charter) if charter else None
+    bound = dict(parsed.seats) if parsed else {}
     result = tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end,
                                 signed=bool(bound))
-    return Checked(result, bound)
+    host = parsed.host if parsed is not None and parsed.dice == "host" else ""
+    return Checked(result, bound, host, not verified.rolls_unchecked)
+
+
+def check_host_round(state: model.State, checked: Checked) -> None:
+    """In a round played in host mode, a result counts only from the table's own game (the one
+    `start` created, hosted by the round's host) with every roll checked against the revealed seed."""
+    result = checked.result
+    r = state.round(result.round)
+    if r is None or not r.host:
+        return
+    t = model.table_of(state, result.round, result.table)
+    where = f"round {result.round} is played in host mode (host {fingerprint(r.host)})"
+    if checked.host != r.host or result.game_id != t.game_id:
+        raise ResultRefused(f"{where}: table {t.table}'s result counts only from its host game {t.game}; "
+                            f"{result.game} is not that game")
+    if not checked.rolls_checked:
+        raise ResultRefused(f"{where}: the host has not revealed {t.game}'s seed, so its rolls cannot be checked "
+                            f"yet (trv host reveal {t.game})")
 
 
 def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
@@ -151,7 +173,7 @@ def check_signatures(state: model.State, checked: Checked) -> tev.ResultReported
     refused a record in which any action of a bound seat is not signed by
     that seat.  So a result naming a keyed player counts only if that player
     signed every action of their seat."""
-    result, bound = checked
+    result, bound = checked.result, checked.bound
     played = {p.player for p in result.places}
     for e in state.entrants:
         if not e.key or e.name not in played:

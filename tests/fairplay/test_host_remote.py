@@ -159,13 +159,12 @@ def test_undo_in_a_host_game(players, tmp_path):
 def test_a_host_record_whose_signatures_cover_actions_only_still_verifies_and_says_so(players, tmp_path,
                                                                                       monkeypatch):
     """Records of a trv whose host signed a resolution's action but not its events keep verifying."""
-    from trvendetta.cli import host as host_cli
+    from trvendetta.replays import signatures
 
     org, ann, bob = players("org", "ann", "bob")
     host_game(tmp_path, org, [ann, bob])
-    signer = host_cli._signer
-    monkeypatch.setattr(host_cli, "_signer", lambda keyring, spec, game_id, payloads=None: signer(keyring, spec,
-                                                                                                   game_id))
+    # what the older trv signed (and checked): the resolution's action alone
+    monkeypatch.setattr(signatures, "resolution_body", lambda action, payloads: action)
     until_intent(tmp_path, org, [ann, bob], random.Random(34))
     p = ann if ann("show").stdout.count("waiting for the host's dice") else bob
     send(tmp_path, p, [org, ann, bob])

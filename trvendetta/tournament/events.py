@@ -81,11 +81,14 @@ class TableGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game_id: Hash  # the hash of the game's event 1: the same game in every database
 
 
-class RoundStarted(TournamentEvent, tag="round-started"):
-    """``trv tournament start`` created a game for each table of the round."""
+class RoundStarted(TournamentEvent, tag="round-started", omit_defaults=True):
+    """``trv tournament start`` created a game for each table of the round.  ``host``: the
+    organiser's public key when the round is played in host mode (docs/fair-play.md): then a
+    table's result counts only from that game, verified against the host's revealed seed."""
 
     round: Round
     games: tuple[TableGame, ...]
+    host: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
 class Place(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -42,6 +42,8 @@ class RoundState(msgspec.Struct, frozen=True):
     seed: int
     tables: tuple[TableState, ...]
     started: bool = False
+    #: the host's public key when the round is played in host mode ("" when not)
+    host: str = ""
 
 
 class Entrant(msgspec.Struct, frozen=True):
@@ -98,7 +100,8 @@ def evolve(state: State, event: ev.TournamentEvent) -> State:
         case ev.RoundStarted(round_, games):
             for g in games:
                 state = _table(state, round_, g.table, game=g.game, game_id=g.game_id)
-            rounds = tuple(replace(r, started=True) if r.round == round_ else r for r in state.rounds)
+            rounds = tuple(replace(r, started=True, host=event.host) if r.round == round_ else r
+                           for r in state.rounds)
             return replace(state, rounds=rounds)
         case ev.ResultReported():
             return _table(state, event.round, event.table, reported=event)
