@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, NamedTuple
 
+from . import arena
 from .layout import Layout, parse
 
 #: fills for the colours players choose; anything else is drawn grey
@@ -127,6 +128,8 @@ def _y_range(view: dict) -> tuple[int, int]:
 
 def layout_of(view: dict) -> Layout:
     board = view.get("board") or {}
+    if board.get("arena"):
+        return arena.layout(board)
     low, high = _y_range(view)
     return Layout(board.get("grid", "brick"), int(board.get("lanes", 6)), low, high)
 
@@ -173,9 +176,7 @@ def background(view: dict, lay: Layout) -> str:
         for i in range(int((x1 - x0) // 8)):
             out.append(f'<rect x="{x0 + 8 * i:.1f}" y="{y - 8 + 4 * (i % 2):.1f}" width="8" height="4" fill="#000"/>')
         out.append(f'<text class="tile" x="{lay.LEFT - 8}" y="{y - 2:.1f}" text-anchor="end">finish</text></g>')
-    for lane in range(lay.lanes):
-        cx, _ = lay.center((lane, 0))
-        out.append(f'<text class="lbl" x="{cx:.1f}" y="{lay.TOP - 10}" text-anchor="middle">{chr(97 + lane)}</text>')
+    out.append(lane_letters(lay))
     for n in board.get("marks") or ():
         sp = parse(n)
         if sp is None:
@@ -188,8 +189,31 @@ def background(view: dict, lay: Layout) -> str:
     return "".join(out)
 
 
+def lane_letters(lay: Layout) -> str:
+    """The lane letters above the board."""
+    return "".join(f'<text class="lbl" x="{lay.center((lane, 0))[0]:.1f}" y="{lay.TOP - 10}" '
+                   f'text-anchor="middle">{chr(97 + lane)}</text>' for lane in range(lay.lanes))
+
+
+def board_background(view: dict, lay: Layout) -> str:
+    """The road of tiles, or the arena a board declares (:mod:`.arena`)."""
+    board = view.get("board") or {}
+    if board.get("arena"):
+        return arena.background(board, lay) + lane_letters(lay)
+    return background(view, lay)
+
+
+def _start_key(board: dict, vid: str) -> str | None:
+    """Where a car waiting to enter stands: a space a board names for it
+    (behind an arena's road tile), else its lane of the starting area."""
+    return (board.get("start_spots") or {}).get(vid) or (board.get("start_area") or {}).get(vid)
+
+
 def _spot(lay: Layout, at: str | None, board: dict, vid: str) -> tuple[float, float] | None:
     if at == "start":
+        spot = (board.get("start_spots") or {}).get(vid)
+        if spot is not None:
+            return _spot(lay, spot, board, vid)
         lane = (board.get("start_area") or {}).get(vid)
         if not lane:
             return None
@@ -205,7 +229,7 @@ def token(t: dict, lay: Layout) -> str:
         return ""
     cx, cy = lay.center(sp)
     kind = t.get("kind")
-    text = "?" if kind is None else {"oil-slick": "oil", "wreckage": "wrk"}.get(kind, str(kind)[:4])
+    text = "?" if kind is None else {"oil-slick": "oil", "wreckage": "wrk", "super-weapon": "W"}.get(kind, str(kind)[:4])
     face = "#3b3b3b" if kind is None else "#fff8dc"
     ink = "#fff" if kind is None else "#000"
     return (f'<g class="token" data-at="{escape(t["at"])}" data-kind="{escape(str(kind or "face-down"))}">'
@@ -398,7 +422,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
     marks = player_marks(players)
     colors = {p["name"]: p.get("color", "") for p in players}
     seats = {p["name"]: i for i, p in enumerate(players)}
-    pieces = [background(view, lay)]
+    pieces = [board_background(view, lay)]
     pieces.extend(token(t, lay) for t in view.get("tokens") or ())
     pieces.extend(wreck(w, lay) for w in view.get("wrecks") or ())
     if last is not None:
@@ -408,7 +432,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
     for v in vehicles:
         at = v.get("at")
         if at == "start":
-            at = "start:" + str((board.get("start_area") or {}).get(v["id"]))
+            at = "start:" + str(_start_key(board, v["id"]))
         if at:
             crowd.setdefault(at, []).append(v)
     for group in crowd.values():

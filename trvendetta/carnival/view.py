@@ -28,7 +28,10 @@ def view(state) -> dict:
     side = state.arena if state.carnival is not None else None
     viewer = _viewer(state)
     doc["ruleset"] = "carnival"
-    doc["tokens"] = [{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
+    doc["tokens"] = ([{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
+                     + [{"at": b.nm(s), "kind": "super-weapon"} for s in state.weapon_tokens])
+    if side is not None:
+        doc["board"] = arena_board(state, doc["board"])
     for v in doc["vehicles"]:
         vehicle = b.vehicle(state, v["id"])
         if vehicle.start and side is not None:
@@ -56,6 +59,30 @@ def view(state) -> dict:
         end_reason=state.end_reason,
     )
     return doc
+
+
+def arena_board(state, board: dict) -> dict:
+    """The picture's board: the arena's own spaces instead of a road of tiles
+    (``pictures.arena``), the road tiles in their slots, pillars raised or
+    not, and where each car waiting to enter stands (its start space, behind
+    a road tile: ``spaces.start_space``)."""
+    side = state.arena
+    starters = [v for v in state.vehicles if v.start and v.at is not None]
+
+    def names(spaces):
+        return [b.nm(s) for s in spaces]
+
+    return board | {
+        "terrain": {}, "finish_after": None, "start_area": {},
+        "start_spots": {v.id: b.nm(v.at) for v in starters},
+        "arena": {
+            "side": side.name, "spaces": names(side.arena), "spotlights": names(side.spotlights),
+            "favors": names(side.favors), "weapons": names(side.weapons),
+            "pillars": {p: b.nm(s) for p, s in side.pillars.items()}, "raised": list(state.raised),
+            "slots": [{"number": sl.number, "tile": state.tiles[i] if i < len(state.tiles) else "",
+                       "forward": sl.forward, "spaces": names(sl.spaces)} for i, sl in enumerate(side.slots)],
+        },
+    }
 
 
 def render_text(state, color: bool = False) -> str:

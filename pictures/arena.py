@@ -1,0 +1,93 @@
+"""The Carnival of Chaos arena, drawn from a view's ``board["arena"]``.
+
+A board that declares ``arena`` is not a road of tiles one after another: it
+lists its own spaces (the hexagons of ``data/carnival/arena.txt``, on the one
+staggered grid of rules-facts.md s.1), the three road tiles in their slots,
+the killer pillars A-I (raised: impassable), the spotlights and the
+party-favor and super-weapon spaces.  Spaces are drawn with the same
+:class:`~.layout.Layout` hexagons as the road, so vehicles, tokens and
+highlights land on them through the usual drawing code.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .layout import Layout, parse
+
+ARENA_FILL = "#ece3cc"
+ROAD_FILL = "#d9d4c7"
+SPOTLIGHT_FILL = "#fff1a8"
+#: the printed mark of an arena space of each kind
+MARKS = {"spotlights": ("spotlight", "S", SPOTLIGHT_FILL), "favors": ("favor", "P", ARENA_FILL),
+         "weapons": ("weapon", "W", ARENA_FILL)}
+
+
+def spaces_of(board: dict) -> list[tuple[int, int]]:
+    """Every space the arena picture must hold: arena, road tiles, and where
+    the cars waiting behind a road tile stand."""
+    arena = board.get("arena") or {}
+    names = list(arena.get("spaces") or ())
+    for slot in arena.get("slots") or ():
+        names += slot.get("spaces") or ()
+    names += (board.get("start_spots") or {}).values()
+    return [sp for sp in map(parse, names) if sp is not None]
+
+
+def layout(board: dict) -> Layout:
+    spaces = spaces_of(board) or [(0, 0)]
+    return Layout("hex", max(s[0] for s in spaces) + 1, min(s[1] for s in spaces), max(s[1] for s in spaces))
+
+
+def _hexagon(lay: Layout, name: str, fill: str, cls: str, extra: str = "") -> str:
+    sp = parse(name)
+    if sp is None:
+        return ""
+    return (f'<polygon class="{cls}" data-at="{escape(name)}"{extra} points="{lay.outline(sp)}" fill="{fill}" '
+            f'stroke="#8d877a" stroke-width="0.8"/>')
+
+
+def _text(lay: Layout, name: str, text: str, cls: str = "mark", ink: str = "#555") -> str:
+    sp = parse(name)
+    if sp is None:
+        return ""
+    cx, cy = lay.center(sp)
+    return f'<text class="{cls}" x="{cx:.1f}" y="{cy:.1f}" fill="{ink}">{escape(text)}</text>'
+
+
+def background(board: dict, lay: Layout) -> str:
+    """The arena: its spaces (spotlights lit, favor and weapon spaces marked),
+    the road tiles with their names, and the killer pillars, raised ones
+    hatched impassable with an upper-case letter, lowered ones lower case."""
+    arena = board.get("arena") or {}
+    out = ['<g class="arena">']
+    for slot in arena.get("slots") or ():
+        names = list(slot.get("spaces") or ())
+        out.append(f'<g class="road-tile" data-slot="{slot.get("number")}" '
+                   f'data-tile="{escape(str(slot.get("tile", "")))}" data-forward="{escape(str(slot.get("forward")))}">')
+        out.extend(_hexagon(lay, n, ROAD_FILL, "space") for n in names)
+        centres = [lay.center(sp) for sp in map(parse, names) if sp is not None]
+        if centres:
+            x = sum(c[0] for c in centres) / len(centres)
+            y = sum(c[1] for c in centres) / len(centres)
+            out.append(f'<text class="tile" x="{x:.1f}" y="{y:.1f}" text-anchor="middle">'
+                       f'{slot.get("number")}: {escape(str(slot.get("tile", "")))}</text>')
+        out.append("</g>")
+    kinds = {n: k for k in MARKS for n in arena.get(k) or ()}
+    pillars = {n: letter for letter, n in (arena.get("pillars") or {}).items()}
+    raised = set(arena.get("raised") or ())
+    for n in arena.get("spaces") or ():
+        if n in pillars:
+            letter = pillars[n]
+            up = letter in raised
+            out.append(_hexagon(lay, n, "url(#impassable)" if up else ARENA_FILL, "pillar",
+                                f' data-letter="{letter}" data-raised="{str(up).lower()}"'))
+            out.append(_text(lay, n, letter if up else letter.lower(), ink="#fff" if up else "#555"))
+        elif n in kinds:
+            cls, mark, fill = MARKS[kinds[n]]
+            out.append(_hexagon(lay, n, fill, cls))
+            out.append(_text(lay, n, mark, ink="#b08f4a"))
+        else:
+            out.append(_hexagon(lay, n, ARENA_FILL, "space"))
+    out.append("</g>")
+    return "".join(out)
