@@ -93,6 +93,8 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
     --json, each event is {"n", "kind", "hash", "event"} where "event" is the
     engine event exactly as stored (its canonical JSON); with --all also
     "action" (the action that produced it, on its first event) and "retracted".
+    A damaged game prints the events that can be read, then one line on
+    stderr saying where it is damaged, and exits 1.
 
     \b
     Examples:
@@ -100,11 +102,13 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
       trv log --all
       trv log --json
     """
+    from trvendetta.replays import readable
+
     store = session.store()
     game_id = session.game_id()
-    records = store.events(game_id)
+    records, damage = readable(store, game_id)  # a damaged game: what can be read, then where it is damaged
     ruleset = store.ruleset_of(game_id)
-    dead = store.retracted(game_id)
+    dead = {n for r in records if r.kind == RETRACTION_KIND for n in range(r.event.first, r.event.last + 1)}
     if not show_all:
         records = [r for r in records if r.number not in dead and r.kind != RETRACTION_KIND]
     from trvendetta.store import STORE_KINDS, describe_store_record
@@ -117,14 +121,16 @@ def log(session: Session, show_all: bool, as_json: bool) -> None:
                 row["retracted"] = r.number in dead
             rows.append(row)
         echo_json(rows)
-        return
-    for r in records:
-        if r.kind in STORE_KINDS:
-            text = describe_store_record(r.event)
-        else:
-            text = ruleset.describe(r.event)
-        mark = "  [retracted]" if r.number in dead else ""
-        click.echo(f"{r.number:>5}. {text}{mark}")
+    else:
+        for r in records:
+            if r.kind in STORE_KINDS:
+                text = describe_store_record(r.event)
+            else:
+                text = ruleset.describe(r.event)
+            mark = "  [retracted]" if r.number in dead else ""
+            click.echo(f"{r.number:>5}. {text}{mark}")
+    if damage is not None:
+        raise damage  # one line on stderr, exit 1: what was printed is not the whole game
 
 
 COMMANDS = [show, log]

@@ -52,7 +52,9 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
 
     The record has a header (ruleset, rules version, players, seed, created,
     head hash), the game in move notation (docs/notation.md) and every event
-    with the action that produced it and its hash chain.
+    with the action that produced it and its hash chain.  A damaged game
+    writes the record of the events that can be read, then says on stderr
+    where it is damaged and exits 1.
 
     \b
     Examples:
@@ -60,7 +62,11 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
       trv export --since 27 -o turn.trv      # mail it; the other side runs trv import turn.trv
     """
     name = _game_arg(session, game)
-    text = service(session).export(name, since=since, created=with_created)
+    incomplete = None
+    try:
+        text = service(session).export(name, since=since, created=with_created)
+    except replays.IncompleteExport as exc:  # a damaged game: write what can be read, then say so (exit 1)
+        text, incomplete = exc.text, exc
     if mail:
         from trvendetta.replays.mail import armor
 
@@ -69,10 +75,14 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
         tmp = Path(output).with_name(Path(output).name + ".part")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(output)
+        if incomplete is not None:
+            raise TrvError(f"{incomplete} (written to {output})")
         kind = "turn packet" if since is not None else "game record"
         click.echo(f"wrote the {kind} of {name} to {output}", err=True)
     else:
         click.echo(text, nl=False)
+    if incomplete is not None:
+        raise incomplete
 
 
 @click.command(name="import")

@@ -61,5 +61,6 @@ class DamagedStore(StoreError):
     def __init__(self, game: str, number: int | None, detail: str):
         self.game = game
         self.number = number
+        self.detail = detail
         where = f"event {number}: " if number is not None else ""
         super().__init__(f"game {game!r} is damaged: {where}{detail}")

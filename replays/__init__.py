@@ -20,6 +20,7 @@ from .audit import (
     verify_file,
     verify_game,
 )
+from .integrity import IncompleteExport, readable
 from .notation import MovesVisitor, movetext, parse_movetext
 from .record import FileError, GameFile, Header
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, first_difference, undo_refusal
@@ -31,6 +32,7 @@ __all__ = [
     "GameFile",
     "Group",
     "Header",
+    "IncompleteExport",
     "MovesVisitor",
     "AlreadyApplied",
     "PacketRefused",
@@ -47,6 +49,7 @@ __all__ = [
     "parse_movetext",
     "plan_undo",
     "read_file",
+    "readable",
     "state_at",
     "undo",
     "undo_with_bots",

@@ -21,7 +21,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 from . import record as fmt
-from .integrity import SnapshotStates, missing_tail, store_damage
+from .integrity import IncompleteExport, SnapshotStates, missing_tail, readable, store_damage
 from .notation import MovesVisitor
 from .signatures import SignatureCheck, entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
@@ -135,8 +135,10 @@ def export(store: GameStore, game: str, since: int | None = None, *, created: bo
     """The game record of ``game`` (``since`` None), or the turn packet of the
     records after event ``since``.  Deterministic: the same game exports to
     the same bytes from every store, unless ``created`` asks for the store's
-    own creation time (the ``Created`` tag)."""
-    records = store.events(game)
+    own creation time (the ``Created`` tag).  A damaged game raises
+    :class:`IncompleteExport` carrying the file of the events that can be
+    read (``readable``): the caller writes it and says it is incomplete."""
+    records, damage = readable(store, game)
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     if since is not None and not 0 <= since <= len(records):
@@ -164,7 +166,10 @@ def export(store: GameStore, game: str, since: int | None = None, *, created: bo
         since_hash=(records[since - 1].hash if since else genesis(meta.charter) if since is not None else GENESIS),
     )
     kind = "record" if since is None else "packet"
-    return fmt.write(kind, header, moves.text(ruleset), records if since is None else records[since:])
+    text = fmt.write(kind, header, moves.text(ruleset), records if since is None else records[since:])
+    if damage is not None:
+        raise IncompleteExport(damage, text, len(records))
+    return text
 
 
 def _seed(ruleset: Any, state: Any) -> Any:

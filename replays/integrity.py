@@ -53,6 +53,40 @@ def missing_tail(store: Any, game: str, snapshots: list[Any]) -> None:
                                              f"the games index and snapshots say {said}")
 
 
+def readable(store: Any, game: str) -> tuple[list[StoredEvent], DamagedStore | None]:
+    """The game's events as far as they can be read, and the damage that
+    stops there (None when there is none): an event that does not decode
+    (the events before it are returned), or events the games index says the
+    game holds and the store lacks (a cut-off tail).  For the commands that
+    show what remains of a damaged game and then say where it is damaged
+    (``trv log``, ``trv export``); nothing readable at all raises."""
+    try:
+        records = store.events(game)
+    except DamagedStore as exc:
+        if not exc.number or exc.number <= 1:
+            raise
+        return store.events(game, upto=exc.number - 1), exc
+    try:
+        said = store.info(game).version
+    except GameNotFound:
+        return records, None
+    stored = len(records)
+    if said > stored:
+        return records, DamagedStore(game, stored + 1, f"events {stored + 1}-{said} are missing: the store holds "
+                                                       f"{stored}, the games index says {said}")
+    return records, None
+
+
+class IncompleteExport(DamagedStore):
+    """The export of a damaged game: ``text`` is the record (or packet) of
+    the events that can be read, ``damage`` what stops the rest."""
+
+    def __init__(self, damage: DamagedStore, text: str, events: int):
+        super().__init__(damage.game, damage.number, f"{damage.detail}; the record holds events 1-{events} only")
+        self.damage = damage
+        self.text = text
+
+
 def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], states: SnapshotStates) -> list[str]:
     """Every way the store disagrees with the events just verified ([] when none)."""
     problems = [f"SQLite's integrity check: {p}" for p in store.integrity()]
