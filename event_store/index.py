@@ -125,12 +125,14 @@ class GameIndex:
             self.write(c, row)
 
     def touch(self, game: str) -> None:
-        """Make ``game`` the most recently used one (no write when it already is)."""
+        """Make ``game`` the most recently used one (no row changes when it
+        already is).  One statement, a write from its start: a transaction
+        that read first and then wrote would fail at once ("database is
+        locked") when another process committed in between (SQLite cannot
+        upgrade a stale read snapshot), whatever the busy timeout."""
         with self.transaction(commit=True) as c:
-            c.execute(self.latest_sql)
-            found = c.fetchone()
-            if found is None or found["id"] != game:
-                c.execute(self._sql(f"UPDATE {self.table} SET last_used = ? WHERE id = ?"), [now(), game])
+            c.execute(self._sql(f"UPDATE {self.table} SET last_used = ? WHERE id = ? "
+                                f"AND id <> COALESCE(({self.latest_sql}), '')"), [now(), game])
 
     def _sql(self, sql: str) -> str:
         return sql if self.schema is None else _postgres(sql)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -138,6 +139,7 @@ class GameStore:
         elif where.kind == "sqlite":
             self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _prepare_sqlite(self.path, lock_timeout)
             env = {
                 "COMPRESSOR_TOPIC": PACKER,
                 "TRANSCODER_TOPIC": FLAT_JSON,
@@ -722,6 +724,44 @@ def _check_row(before: tuple[int, str], found: Any) -> None:
 
 #: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case)
 PG_EVENTS_TABLE = f"{_App.name.lower()}_events"
+
+
+#: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions)
+_WAL_FORMAT = b"\x02\x02"
+
+
+def _prepare_sqlite(path: Path, timeout: float) -> None:
+    """SQLite: put a new database file in WAL mode before the library opens it.
+
+    The library switches a file that is not in WAL mode when it connects;
+    the switch needs the file to itself, and when several processes make a
+    new store at once it fails at once with "database is locked" instead of
+    waiting like a lock (1 in about 600 of 16 processes racing, issue 17).
+    Here it is retried until ``timeout``.  A file whose header says WAL (every
+    store after its first use) is not opened here; any other failure is left
+    for the library's own open to report."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(20)[18:20] == _WAL_FORMAT:
+                return
+    except OSError:
+        pass
+    deadline = time.monotonic() + timeout
+    try:
+        con = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        while True:
+            try:
+                con.execute("PRAGMA journal_mode=WAL").fetchone()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    return
+                time.sleep(0.01)
+    finally:
+        con.close()
 
 
 def _prepare_postgres(env: dict[str, str]) -> Any:
