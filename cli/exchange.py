@@ -233,7 +233,8 @@ def walk(store: Any, game: str) -> Any:
     from trvendetta.replays.audit import walker_for
 
     meta = store.header(game)
-    return walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain).walk(store.events(game, decode=False))
+    return walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain, start=meta.genesis).walk(
+        store.events(game, decode=False))
 
 
 def waiting_line(store: Any, game: str) -> str | None:

@@ -235,7 +235,7 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
         records = [r for r in gf.records if last is None or r.number <= last]
         wait = delay if sys.stdout.isatty() else 0.0
         walker_for(ruleset, gf.header.charter, gf.header.domain,
-                   [_Printer(first, last, wait, use_color())]).walk(records)
+                   [_Printer(first, last, wait, use_color())], start=gf.genesis).walk(records)
         return
     store = session.store()
     name = _game_arg(session, game)
@@ -244,7 +244,8 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
     records = store.events(name, upto=last)
     wait = delay if sys.stdout.isatty() else 0.0
     # a game with seats bound to keys chains from its charter's genesis (docs/fair-play.md)
-    walker_for(ruleset, meta.charter, meta.domain, [_Printer(first, last, wait, use_color())]).walk(records)
+    walker_for(ruleset, meta.charter, meta.domain, [_Printer(first, last, wait, use_color())],
+               start=meta.genesis).walk(records)
 
 
 @click.command()
@@ -380,6 +381,7 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
         result = replays.verify_file(gf)
         records: Any = gf.records
         meta: Any = gf.header
+        start = gf.genesis
         checked = f"the record file {target}"
     else:
         store = session.store()
@@ -387,6 +389,7 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
         result = replays.verify_game(store, name)
         records = None
         meta = store.header(name)
+        start = meta.genesis
         checked = f"game {name} of the store"
     if claim is not None:
         data = read_untrusted(claim)
@@ -394,7 +397,7 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
         number = _claimed_version(data, result.events)
         if records is None:
             records = session.store().events(name, upto=number)
-        state, number = replays.state_at(ruleset, records, number, meta.charter, meta.domain)
+        state, number = replays.state_at(ruleset, records, number, meta.charter, meta.domain, start)
         diff = replays.compare_claim(ruleset, state, number, data)
         if diff:
             raise TrvError(f"the claim differs from the record: {diff}")
@@ -406,6 +409,9 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
     if fixed:
         click.echo(f"scripted: the set-up fixes {fixed} dice and draws ([script]): those outcomes were chosen, "
                    "not rolled")
+    if result.bots_unchained:
+        click.echo("bots: the bot seats are outside the hash chain (a game stored before they were chained): "
+                   "nothing shows they are the ones the game was played with")
     click.echo(f"checked {checked}")
     click.echo(signature_summary(result))
     if result.note:

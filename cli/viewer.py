@@ -42,7 +42,7 @@ def write_html(session: Session, target: str | None, out: str) -> None:
         ruleset = rulesets.get(h.ruleset)
         verification = _verification(lambda: replays.verify_file(gf))
         records = list(gf.records)
-        charter, domain = h.charter, h.domain
+        charter, domain, start = h.charter, h.domain, gf.genesis
         name, facts = h.game, [("ruleset", f"{h.ruleset} (rules version {h.rules_version})"), ("players", h.players),
                                ("seed", h.seed), ("result", h.result), ("created", h.created), ("from", target)]
     else:
@@ -52,13 +52,13 @@ def write_html(session: Session, target: str | None, out: str) -> None:
         ruleset = rulesets.get(meta.ruleset)
         verification = _verification(lambda: replays.verify_game(store, name))
         records = store.events(name)
-        charter, domain = meta.charter, meta.domain
+        charter, domain, start = meta.charter, meta.domain, meta.genesis
         facts = [("ruleset", f"{meta.ruleset} (rules version {meta.rules_version})"),
                  ("created", meta.created.isoformat(timespec="seconds"))]
         if meta.parent:
             facts.append(("forked from", f"{meta.parent} after event {meta.parent_at}"))
     text = page(ruleset, records, title=f"{name}: {ruleset.title or ruleset.name}", facts=facts,
-                verification=verification, charter=charter, domain=domain)
+                verification=verification, charter=charter, domain=domain, start=start)
     target_path = Path(out)
     tmp = target_path.with_name(target_path.name + ".part")
     try:

@@ -13,7 +13,8 @@ See docs/store.md for the format.  The API::
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError
+from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError,
+                     StoreReadOnly)
 from .index import GameInfo
 from .records import (
     GENESIS,
@@ -31,6 +32,7 @@ from .records import (
     decode_draw,
     describe_store_record,
     encode_draw,
+    BOTS_CHAINED,
     STORE_SCHEMA,
     GameHeader,
     Loaded,
@@ -44,6 +46,7 @@ from .records import (
     encode_charter,
     encode_retraction,
     game_uuid,
+    game_genesis,
     genesis,
 )
 
@@ -64,6 +67,7 @@ __all__ = [
     "GENESIS",
     "MEMORY",
     "SNAPSHOT_INTERVAL",
+    "BOTS_CHAINED",
     "STORE_SCHEMA",
     "ChainBroken",
     "DamagedStore",
@@ -90,12 +94,14 @@ __all__ = [
     "Retraction",
     "SchemaError",
     "StoreError",
+    "StoreReadOnly",
     "StoredEvent",
     "chain",
     "decode_retraction",
     "encode_retraction",
     "default_db_path",
     "game_uuid",
+    "game_genesis",
     "genesis",
     "decode_charter",
     "encode_charter",

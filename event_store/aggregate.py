@@ -38,7 +38,7 @@ from .records import (  # noqa: F401  (re-exported: the light half lives in reco
     encode_retraction,
     event_schema,
     game_uuid,
-    genesis,
+    game_genesis,
 )
 
 def utc_now() -> datetime:
@@ -142,7 +142,7 @@ class Game(Aggregate):
         self.charter = charter
         self.domain = domain
         self.count = 0
-        self.head = genesis(charter)
+        self.head = game_genesis(charter, bots, store_schema)
         self.engine: Any = None
         #: ranges of retracted record numbers, and whether ``engine`` needs a refold
         self.retracted: list[list[int]] = []

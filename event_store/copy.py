@@ -61,7 +61,8 @@ def copy_game(source: Any, target: Any, game: str) -> Copied:
     records = [RawRecord(e.kind, e.schema, e.payload, e.action, e.sig, e.recorded_at) for e in stored]
     target.create_game(game, header.ruleset, records=records, parent=header.parent, parent_at=header.parent_at,
                        parent_head=header.parent_head, bots=header.bots or None, charter=header.charter,
-                       domain=header.domain, rules_version=header.rules_version, created_at=header.created)
+                       domain=header.domain, rules_version=header.rules_version, created_at=header.created,
+                       store_schema=header.store_schema)
     _check(source, target, game, head)
     return Copied(game, len(records), head, "copied")
 

@@ -27,6 +27,15 @@ class GameExists(StoreError):
         super().__init__(f"a game called {game!r} already exists; choose another --name")
 
 
+class StoreReadOnly(StoreError):
+    """A write to a store opened for reading only (its directory cannot be written)."""
+
+    def __init__(self, path: object):
+        super().__init__(f"the game store {path} is read-only here: its directory does not let SQLite make its "
+                         "-wal and -shm files, so it was opened for reading (show, log, legal, verify, export "
+                         "work); to play, move it where it can be written")
+
+
 class GameMovedOn(StoreError):
     """Optimistic concurrency: someone else appended since this command loaded the game."""
 

@@ -38,8 +38,8 @@ from .records import (
     STORE_KINDS,
     decode_payload,
     decode_retraction,
+    game_genesis,
     game_key,
-    genesis,
 )
 
 #: the topics of an engine event or store record: the first one, and the short one used since 30 Nov 2026
@@ -233,7 +233,7 @@ class GameReader:
         """The hash the stored record ``number`` holds, or None."""
         if number == 0:
             created = self.created(game)
-            return None if created is None else genesis(created.charter)
+            return None if created is None else game_genesis(created.charter, created.bots, created.store_schema)
         try:
             found = self.records(game, number - 1, number)
         except StoreError:
@@ -400,7 +400,8 @@ class GameReader:
         rules = rulesets.get(header.ruleset)
         state, retracted = fold_live(rules, records, None, (), 0, game)  # type: ignore[misc]
         last = records[-1] if records else None
-        return Folded(header, state, last.number if last else 0, last.hash if last else genesis(header.charter),
+        start = game_genesis(header.charter, header.bots, header.store_schema)
+        return Folded(header, state, last.number if last else 0, last.hash if last else start,
                       retracted, last.recorded_at if last else header.created)
 
     def first_unreadable(self, game: str) -> int | None:

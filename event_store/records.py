@@ -14,8 +14,11 @@ import msgspec
 
 from .errors import SchemaError
 
-#: version of the envelope format described in docs/store.md
-STORE_SCHEMA = 1
+#: version of the envelope format described in docs/store.md: 2 since a game's hash chain
+#: starts from its bot seats too (:func:`genesis`); a game stored at 1 keeps them outside
+STORE_SCHEMA = 2
+#: the first store schema whose games chain their bot seats
+BOTS_CHAINED = 2
 #: the hash "before" event 1
 GENESIS = "0" * 64
 if TYPE_CHECKING:
@@ -120,14 +123,27 @@ def charter_dice(text: str) -> str:
     return charter.dice if charter is not None else ""
 
 
-def genesis(charter_text: str) -> str:
+def genesis(charter_text: str, bots_text: str = "") -> str:
     """The hash "before" event 1: 64 zeros, or for a game with a charter
-    ``sha256("trvendetta charter 1\\n" + charter JSON)``."""
-    if not charter_text:
+    ``sha256("trvendetta charter 1\\n" + charter JSON)``; then, for a game
+    with bot seats (stored from schema 2), ``sha256("trvendetta bots 1\\n" +
+    that hash as 32 raw bytes + the bots' canonical JSON)``.  So event 1's
+    hash, the game's id, commits to the charter and to which seats bots play:
+    a record whose Bots tag was changed no longer chains (docs/store.md)."""
+    if not charter_text and not bots_text:
         return GENESIS
     from hashlib import sha256
 
-    return sha256(b"trvendetta charter 1\n" + charter_text.encode()).hexdigest()
+    start = sha256(b"trvendetta charter 1\n" + charter_text.encode()).hexdigest() if charter_text else GENESIS
+    if not bots_text:
+        return start
+    return sha256(b"trvendetta bots 1\n" + bytes.fromhex(start) + bots_text.encode()).hexdigest()
+
+
+def game_genesis(charter_text: str, bots_text: str, store_schema: int) -> str:
+    """A stored game's genesis: its bots are in it from store schema 2 on
+    (a game stored before keeps its bot seats outside the chain)."""
+    return genesis(charter_text, bots_text if store_schema >= BOTS_CHAINED else "")
 
 
 #: the kind (and payload tag) of a retraction record, written by ``trv undo``
@@ -329,5 +345,15 @@ class GameHeader(NamedTuple):
     charter: str = ""
     #: what its signatures name as the game: event 1's hash, or for a fork its own (docs/fair-play.md)
     domain: str = ""
+
+    @property
+    def genesis(self) -> str:
+        """The hash its chain starts from (its charter and, from store schema 2, its bots)."""
+        return game_genesis(self.charter, encode_bots(self.bots), self.store_schema)
+
+    @property
+    def bots_unchained(self) -> bool:
+        """Bot seats stored before they were chained (schema 1): the chain does not cover them."""
+        return bool(self.bots) and self.store_schema < BOTS_CHAINED
 
 

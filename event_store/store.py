@@ -52,9 +52,8 @@ from .aggregate import (
     encode_retraction,
     event_schema,
     game_uuid,
-    genesis,
 )
-from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError
+from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from . import library, location
 from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
@@ -169,8 +168,17 @@ class GameStore:
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
+        #: opened for reading only: its directory does not let SQLite make its -wal and -shm files
+        self.read_only = False
         try:
-            self.app = _App(env=env)
+            try:
+                self.app = _App(env=env)
+            except sqlite3.OperationalError as exc:
+                uri = _read_only_uri(self.path, exc) if self.path is not None else None
+                if uri is None:
+                    raise
+                self.app = _App(env={**env, "SQLITE_DBNAME": uri, "CREATE_TABLE": "n"})
+                self.read_only = True
             #: every read of a game (load, events, header, snapshots) goes through it
             self.reader = GameReader(library.rows_of(self.app))
             if where.kind == "memory":
@@ -226,6 +234,7 @@ class GameStore:
         rules_version: str | None = None,
         created_at: datetime | None = None,
         state: Any = None,
+        store_schema: int = STORE_SCHEMA,
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
         engine events, then ``steps`` (``(action, events)`` pairs) and
@@ -239,7 +248,9 @@ class GameStore:
         The name and the bots' seat names follow ``core.names`` (checked
         before anything is written), so every stored game exports.
         ``rules_version`` and ``created_at`` (a copy keeps its source's) default
-        to this program's rules and now."""
+        to this program's rules and now; ``store_schema`` to this store's (an
+        import, fork or copy of a game stored at schema 1 keeps it: its chain
+        starts without its bots)."""
         check_name(game, "game name")
         for seat in bots or {}:
             check_name(seat, "bot seat")
@@ -251,7 +262,7 @@ class GameStore:
             name=game,
             ruleset=rules.name,
             rules_version=str(rules.rules_version) if rules_version is None else rules_version,
-            store_schema=STORE_SCHEMA,
+            store_schema=store_schema,
             parent=parent,
             parent_at=parent_at,
             parent_head=parent_head,
@@ -309,6 +320,8 @@ class GameStore:
         the engine state after these events: the aggregate takes it instead of
         folding every event a second time (not with raw records, which may
         retract)."""
+        if self.read_only:
+            raise StoreReadOnly(self.path)
         skip = state is not None and not records and not agg.stale
         if skip:
             agg.__dict__["_unfolded"] = True  # Recorded.apply counts and chains, but does not evolve
@@ -347,6 +360,8 @@ class GameStore:
 
     def touch(self, game: str) -> None:
         """Mark ``game`` as the most recently used one."""
+        if self.read_only:
+            raise StoreReadOnly(self.path)
         self.index.touch(game)
 
     # --------------------------------------------------------------- reads
@@ -434,7 +449,7 @@ class GameStore:
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the game's genesis for 0)."""
         if number == 0:
-            return genesis(self._created(game).charter)
+            return self.header(game).genesis
         with self._reading(game):
             found = self.reader.hash_at(game, number)
         if found is None:
@@ -447,7 +462,7 @@ class GameStore:
 
         Raises ChainBroken naming the first event whose hash does not follow.
         """
-        head = genesis(self._created(game).charter)
+        head = self.header(game).genesis
         for r in self._records(game):
             expected = chain(head, r.payload.encode(), r.action.encode(), r.sig.encode())
             if r.hash != expected:
@@ -762,6 +777,34 @@ def _prepare_sqlite(path: Path, timeout: float) -> None:
                 time.sleep(0.01)
     finally:
         con.close()
+
+
+def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
+    """The URI that reads a store whose directory SQLite cannot write (a
+    read-only mount or directory: the -wal and -shm files of a WAL database
+    cannot be made), or None when the failure is something else.
+
+    It opens the file ``immutable``: SQLite then takes no lock and keeps no
+    -shm, trusting that nobody changes the file while it reads.  That is
+    safe here, and only here: the file is in WAL mode, so a writer needs its
+    -wal and -shm files, which nobody can make in this directory; and there
+    is no -wal (or an empty one), so everything committed is in the file
+    itself.  A non-empty -wal holds commits the file does not have yet (and
+    no -shm to read it by): refused, naming it, rather than read stale."""
+    if "unable to open database file" not in str(exc) or not path.is_file():
+        return None
+    try:
+        with open(path, "rb") as f:
+            if f.read(20)[18:20] != _WAL_FORMAT:
+                return None
+    except OSError:
+        return None
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StoreError(f"cannot read the game store {path}: its directory cannot be written and its "
+                         f"write-ahead log {wal.name} holds changes not yet in the database file; open it "
+                         "where it can be written (or copy the directory there)")
+    return f"{path.resolve().as_uri()}?mode=ro&immutable=1"
 
 
 def _prepare_postgres(env: dict[str, str]) -> Any:

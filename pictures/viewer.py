@@ -104,12 +104,13 @@ def _json_for_script(obj: Any) -> str:
 
 
 def page(ruleset: Any, records: list[Any], *, title: str, facts: list[tuple[str, str]],
-         verification: Verification, charter: str = "", domain: str = "") -> str:
+         verification: Verification, charter: str = "", domain: str = "", start: str | None = None) -> str:
     """The HTML document of the game whose records are ``records`` (a game
-    with seats bound to keys: its ``charter`` and ``domain``)."""
+    with seats bound to keys: its ``charter`` and ``domain``; ``start``:
+    the hash its chain starts from, when not the charter's alone)."""
     frames = Frames()
-    walker = walker_for(ruleset, charter, domain, [frames]).walk(records)
-    start = genesis(charter)
+    start = genesis(charter) if start is None else start
+    walker = walker_for(ruleset, charter, domain, [frames], start=start).walk(records)
     head = records[-1].hash if records else start
     retracted = walker.retracted | walker.retractions
     rows = [r.replace("<li ", '<li class="retracted" ', 1) if n + 1 in retracted else r

@@ -45,6 +45,8 @@ class Verified:
     head: str
     note: str
     walker: Walker
+    #: bot seats the hash chain does not cover (a game stored before they were chained)
+    bots_unchained: bool = False
 
     @property
     def signed(self) -> dict[str, int]:
@@ -66,13 +68,16 @@ class Verified:
 
 
 def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), *,
-               records: Any = None, **kwargs: Any) -> Walker:
-    """A walker over a game with this charter: its chain starts from the
-    charter's genesis, and its signatures are checked (docs/fair-play.md).
+               records: Any = None, start: str | None = None, **kwargs: Any) -> Walker:
+    """A walker over a game with this charter: its chain starts from
+    ``start`` (the game's genesis: ``GameHeader.genesis`` or
+    ``GameFile.genesis``, which cover its bot seats too; by default the
+    charter's alone), and its signatures are checked (docs/fair-play.md).
     In a host game, ``records`` (all of the game's, looked through first for
     the host's reveal of its seed) let the walk re-execute every roll."""
+    head = start if start is not None else genesis(charter)
     if not charter:
-        return Walker(ruleset, visitors, head=GENESIS, **kwargs)
+        return Walker(ruleset, visitors, head=head, **kwargs)
     from trvendetta.store import decode_charter
 
     from .exchange import Draws
@@ -85,7 +90,7 @@ def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any 
         from .host import HostDraws, revealed_seed
 
         draws = HostDraws(parsed, revealed_seed(parsed, records) if records is not None else None)
-    return Walker(ruleset, visitors, head=genesis(charter), signatures=SignatureCheck(parsed, domain),
+    return Walker(ruleset, visitors, head=head, signatures=SignatureCheck(parsed, domain),
                   draws=draws, **kwargs)
 
 
@@ -144,8 +149,8 @@ def export(store: GameStore, game: str, since: int | None = None, *, created: bo
     if since is not None and not 0 <= since <= len(records):
         raise TrvError(f"game {game!r} has {len(records)} events; --since must be 0 to {len(records)}")
     moves = MovesVisitor(since or 0)
-    walker = walker_for(ruleset, meta.charter, meta.domain, [moves]).walk(records)
-    head = records[-1].hash if records else genesis(meta.charter)
+    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], start=meta.genesis).walk(records)
+    head = records[-1].hash if records else meta.genesis
     header = fmt.Header(
         game=game,
         ruleset=ruleset.name,
@@ -163,7 +168,7 @@ def export(store: GameStore, game: str, since: int | None = None, *, created: bo
         domain=meta.domain,
         result=result_text(ruleset, walker.state),
         since=since or 0,
-        since_hash=(records[since - 1].hash if since else genesis(meta.charter) if since is not None else GENESIS),
+        since_hash=(records[since - 1].hash if since else meta.genesis if since is not None else GENESIS),
     )
     kind = "record" if since is None else "packet"
     text = fmt.write(kind, header, moves.text(ruleset), records if since is None else records[since:])
@@ -192,12 +197,12 @@ def verify_game(store: GameStore, game: str) -> Verified:
     host = charter_dice(meta.charter) == "host"
     records = store.events(game, decode=False)
     walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True, rules_note=note,
-                        records=records if host else None).walk(records)
+                        records=records if host else None, start=meta.genesis).walk(records)
     problems = store_damage(store, game, walker, snapshots, states)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
         raise DamagedStore(game, None, f"events 1-{walker.number} verify, but {problems[0]}{more}")
-    return Verified(walker.number, walker.head, note, walker)
+    return Verified(walker.number, walker.head, note, walker, meta.bots_unchained)
 
 
 def read_file(data: bytes, source: str = "file") -> fmt.GameFile:
@@ -216,10 +221,10 @@ def verify_file(gf: fmt.GameFile) -> Verified:
     ruleset = rulesets.get(gf.header.ruleset)
     note = rules_note(ruleset, gf.header.rules_version)
     moves = MovesVisitor()
-    walker = walker_for(ruleset, gf.header.charter, gf.header.domain, [moves], reexecute=True,
+    walker = walker_for(ruleset, gf.header.charter, gf.header.domain, [moves], reexecute=True, start=gf.genesis,
                         rules_note=note, records=gf.records).walk(gf.records)
     _check_summary(gf, walker, moves)
-    return Verified(walker.number, walker.head, note, walker)
+    return Verified(walker.number, walker.head, note, walker, gf.bots_unchained)
 
 
 def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> None:
@@ -281,7 +286,8 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
         raise TrvError(f"the record says it forks {h.parent!r} after event {h.parent_at}, but this store's "
                        f"{h.parent!r} has another event {h.parent_at}: the Parent tags are not this game's")
     loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
-                               parent_head=parent_head, charter=h.charter, domain=h.domain, bots=decode_bots(h.bots))
+                               parent_head=parent_head, charter=h.charter, domain=h.domain, bots=decode_bots(h.bots),
+                               store_schema=gf.store_schema)
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head
@@ -330,7 +336,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
     if since > now:
         raise PacketRefused("out of order", f"it starts after event {since} but this database has only "
                                             f"{now} events; import the packets before it first")
-    mine_at = mine[since - 1].hash if since else genesis(meta.charter)
+    mine_at = mine[since - 1].hash if since else meta.genesis
     if mine_at != h.since_hash:
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
@@ -348,7 +354,8 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         theirs = theirs[now - since:]
     note = rules_note(ruleset, meta.rules_version)
     moves = MovesVisitor(since)
-    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note, records=[*mine, *theirs])
+    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note, records=[*mine, *theirs],
+                        start=meta.genesis)
     try:
         for r in mine:
             walker.feed(r)
@@ -370,7 +377,7 @@ def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction,
     """The retraction ``trv undo`` would append, or a TrvError saying why not."""
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
+    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(store.events(game))
     _no_open_draw(walker)
     live = walker.live_actions
     if not live:
@@ -440,7 +447,7 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
     token), or any action once the game is over, still needs --agreed."""
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = walker_for(ruleset, meta.charter, meta.domain).walk(store.events(game))
+    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(store.events(game))
     _no_open_draw(walker)
     live = walker.live_actions
     if not live:
@@ -476,7 +483,8 @@ def undo_with_bots(store: GameStore, game: str, bots: set[str], *, agreed: bool 
     """Append the retractions of :func:`plan_undo_with_bots` in one save."""
     plan = plan_undo_with_bots(store, game, bots, agreed=agreed)
     meta = store.header(game)
-    walker = walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain).walk(store.events(game))
+    walker = walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain, start=meta.genesis).walk(
+        store.events(game))
     records = sign_retractions(walker, [r for r, _ in plan], [g for _, g in plan], keyring)
     loaded = store.append(game, walker.number, records=records)
     return plan, loaded
@@ -490,7 +498,7 @@ def fork(store: GameStore, game: str, at: int, name: str) -> Any:
         raise TrvError(f"game {game!r} has {len(records)} events; --at must be 1 to {len(records)}")
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = walker_for(ruleset, meta.charter, meta.domain).walk(records[:at])
+    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(records[:at])
     if at < len(records) and not records[at].action and records[at].kind != RETRACTION_KIND:
         group = walker.groups[-1]
         nxt = next((r.number - 1 for r in records[at:] if r.action or r.kind == RETRACTION_KIND), len(records))
@@ -502,7 +510,7 @@ def fork(store: GameStore, game: str, at: int, name: str) -> Any:
     domain = fork_domain(meta.domain, records[0].hash, at) if meta.charter else ""
     return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
                              parent_head=records[at - 1].hash, bots=meta.bots, charter=meta.charter,
-                             domain=domain)
+                             domain=domain, store_schema=meta.store_schema)
 
 
 # --------------------------------------------------------------------- claims
@@ -510,8 +518,8 @@ MAX_CLAIM_BYTES = 4 * 1024 * 1024
 
 
 def state_at(ruleset: Any, records: Any, number: int | None, charter: str = "",
-             domain: str = "") -> tuple[Any, int]:
-    walker = walker_for(ruleset, charter, domain)
+             domain: str = "", start: str | None = None) -> tuple[Any, int]:
+    walker = walker_for(ruleset, charter, domain, start=start)
     for r in records:
         if number is not None and r.number > number:
             break

@@ -124,7 +124,7 @@ def _seat_at(ruleset: Any, gf: fmt.GameFile, index: int) -> str | None:
     """The seat whose decision the game waited on after the first ``index`` records."""
     from .audit import walker_for
 
-    walker = walker_for(ruleset, gf.header.charter, gf.header.domain)
+    walker = walker_for(ruleset, gf.header.charter, gf.header.domain, start=gf.genesis)
     try:
         for r in gf.records[:index]:
             walker.feed(r)

@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from trvendetta.store import StoredEvent, decode_charter, genesis
+from trvendetta.store import BOTS_CHAINED, GENESIS, STORE_SCHEMA, StoredEvent, chain, decode_charter, genesis
 from trvendetta.store.records import decode_bots, encode_bots
 from trvendetta.core.errors import TrvError
 
@@ -81,6 +81,15 @@ class GameFile(msgspec.Struct, frozen=True):
     header: Header
     moves: str
     records: tuple[Any, ...]  # StoredEvent (event and kind left to the walker)
+    #: the hash event 1 follows (from the Charter and Bots; a packet: SinceHash)
+    genesis: str = GENESIS
+    #: the store schema its chain follows: 1 for a game whose Bots were stored outside the chain
+    store_schema: int = STORE_SCHEMA
+
+    @property
+    def bots_unchained(self) -> bool:
+        """Bot seats the hash chain does not cover (a game stored before they were chained)."""
+        return bool(self.header.bots) and self.store_schema < BOTS_CHAINED
 
 
 class FileError(TrvError):
@@ -179,18 +188,66 @@ def read(data: bytes, source: str = "file") -> GameFile:
     if header.bots and header.bots != encode_bots(bots):
         raise FileError(f"{source}: header: Bots is not canonical (seats sorted, no spaces): {header.bots!r}")
     moves = "\n".join(head_lines[i + 1 :]).strip("\n")
-    records = _events(data[mark + len(EVENTS_MARK) + 2 :], header, kind, Tampered)
-    return GameFile(kind, header, moves, tuple(records))
+    start, schema = _start(data[mark + len(EVENTS_MARK) + 2 :], header, kind, Tampered)
+    records = _events(data[mark + len(EVENTS_MARK) + 2 :], header, kind, Tampered, start)
+    return GameFile(kind, header, moves, tuple(records), start, schema)
 
 
-def _events(section: bytes, header: Header, kind: str, Tampered: Any) -> list[StoredEvent]:
+def _start(section: bytes, header: Header, kind: str, Tampered: Any) -> tuple[str, int]:
+    """The hash event 1 follows and the store schema of the chain.
+
+    A game's chain starts from its Charter and, since store schema 2, its
+    Bots (``store.genesis``).  A record whose event 1 follows from the
+    Charter alone although it names Bots is a game stored before bot seats
+    were chained (schema 1): it is read as such, and ``trv verify`` says its
+    bots are outside the chain.  A record whose event 1 follows from neither
+    was changed: its Bots or Charter tag, or event 1."""
+    if kind == "packet":
+        return header.since_hash, STORE_SCHEMA
+    plain = genesis(header.charter)
+    if not header.bots:
+        return plain, STORE_SCHEMA
+    chained = genesis(header.charter, header.bots)
+    first = _first_link(section)
+    if first is None:
+        return chained, STORE_SCHEMA  # no event 1 to tell by: the reader below names what is wrong
+    action, sig, payload, digest = first
+    if chain(chained, payload, action, sig) == digest:
+        return chained, STORE_SCHEMA
+    if chain(plain, payload, action, sig) == digest:
+        return plain, 1
+    raise Tampered(1, "its hash follows from neither the header's Charter and Bots nor the Charter alone: "
+                      "the Bots or Charter tag, or event 1, was changed")
+
+
+def _first_link(section: bytes) -> tuple[bytes, bytes, bytes, str] | None:
+    """Event 1's action, signature, payload and hash, as the file gives them (None when unreadable)."""
+    action = sig = b""
+    at = 0
+    for _ in range(3):  # an action line, a signature line, then event 1
+        end = section.find(b"\n", at)
+        raw = section[at:] if end < 0 else section[at:end]
+        at = end + 1
+        if raw.startswith(b"> "):
+            action = raw[2:]
+        elif raw.startswith(b"+ "):
+            sig = raw[2:]
+        else:
+            parts = raw.split(b" ", 2)
+            if len(parts) == 3 and parts[0] == b"1" and _HASH.match(parts[1]):
+                return action, sig, parts[2], parts[1].decode()
+            return None
+    return None
+
+
+def _events(section: bytes, header: Header, kind: str, Tampered: Any, start: str) -> list[StoredEvent]:
     lines = section.split(b"\n")
     if lines[-1] != b"":
         raise Tampered(header.since + 1, f"the file must end with '{END_MARK}' and a newline")
     lines.pop()
     out: list[StoredEvent] = []
     expect = header.since + 1 if kind == "packet" else 1
-    previous = header.since_hash if kind == "packet" else genesis(header.charter)
+    previous = start
     action = b""
     sig = b""
     ended = False

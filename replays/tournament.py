@@ -74,10 +74,10 @@ class _Outs(Visitor):
         self.outs = [o for o in self.outs if not group.first <= o[2] <= group.last]
 
 
-def _places(ruleset: Any, records: Any, charter: str = "", domain: str = ""
+def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", start: str | None = None
             ) -> tuple[Any, tuple[tev.Place, ...], str]:
     outs = _Outs()
-    walker = audit.walker_for(ruleset, charter, domain, [outs]).walk(records)
+    walker = audit.walker_for(ruleset, charter, domain, [outs], start=start).walk(records)
     state = walker.state
     players = [p.get("name", "") for p in ruleset.view(state).get("players", [])]
     places = finishing_places(players, ruleset.winner(state), [(g, p) for g, p, _ in outs.outs],
@@ -96,10 +96,10 @@ class Checked(NamedTuple):
 
 
 def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
-            charter: str, domain: str) -> Checked:
+            charter: str, domain: str, start: str) -> Checked:
     if verified.note:
         raise ResultRefused(f"game {game}: {verified.note}")
-    state, places, end = _places(ruleset, records, charter, domain)
+    state, places, end = _places(ruleset, records, charter, domain, start)
     if not ruleset.is_over(state):
         raise ResultRefused(f"game {game} has not finished ({verified.events} events; "
                             f"{audit.result_text(ruleset, state)}); report it when it is over")
@@ -139,7 +139,8 @@ def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
         raise ResultRefused(f"game {game} does not verify ({first}); its result cannot count") from None
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    return _result(round_, table, game, ruleset, verified, store.events(game), meta.charter, meta.domain)
+    return _result(round_, table, game, ruleset, verified, store.events(game), meta.charter, meta.domain,
+                   meta.genesis)
 
 
 def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> Checked:
@@ -155,7 +156,7 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
         raise ResultRefused(f"{source} does not verify ({first}); its result cannot count") from None
     ruleset = rulesets.get(gf.header.ruleset)
     checked = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records), gf.header.charter,
-                      gf.header.domain)
+                      gf.header.domain, gf.genesis)
     result, game = checked.result, gf.header.game
     if store.exists(game):
         mine = store.events(game, decode=False)
@@ -312,7 +313,7 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
                                "is not in the file")
         verified, gf = found
         ruleset = rulesets.get(gf.header.ruleset)
-        _, places, _ = _places(ruleset, list(gf.records), gf.header.charter, gf.header.domain)
+        _, places, _ = _places(ruleset, list(gf.records), gf.header.charter, gf.header.domain, gf.genesis)
         if verified.head != res.head or places != res.places:
             raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result does not match the "
                                f"record of game {res.game} (head or finishing places differ)")

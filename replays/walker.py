@@ -234,7 +234,8 @@ class Walker:
         payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""
         expected = chain(self.head, payload, action_bytes, sig)
         if record.hash != expected:
-            raise Tampered(number, f"the hash does not follow from event {number - 1} and this event's "
+            before = f"event {number - 1}" if number > 1 else "the game's start (its Charter and Bots)"
+            raise Tampered(number, f"the hash does not follow from {before} and this event's "
                                    f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
                                    "the event or its action was changed")
         if sig and self.signatures is None:

@@ -40,8 +40,8 @@ def test_bot_seats_travel_in_the_record(trv, tmp_path, duel):
 
 
 @pytest.mark.parametrize("value, says", [
-    ('{\\"ann\\":\\"greedy\\",\\"zed\\":\\"greedy\\"}', "the header's Bots names 'zed'"),
-    ('{\\"greedy-blue\\":\\"oracle\\"}', "the header's Bots names 'greedy-blue' ('oracle')"),
+    ('{\\"ann\\":\\"greedy\\",\\"zed\\":\\"greedy\\"}', "event 1: its hash follows from neither"),
+    ('{\\"greedy-blue\\":\\"oracle\\"}', "the Bots or Charter tag, or event 1, was changed"),
     ("[1]", "Bots is not a JSON object"),
 ])
 def test_a_forged_bots_tag_is_refused(trv, tmp_path, duel, value, says):
