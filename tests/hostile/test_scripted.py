@@ -21,3 +21,33 @@ def test_rolled_dice_are_not_called_scripted(trv):
     trv("new", "--name", "r", "--seed", 2, "--player", "ann:red", "--player", "bob:blue")
     assert "scripted" not in trv("log").stdout
     assert "scripted" not in trv("verify", "r").stdout
+
+
+CARNIVAL = ('ruleset = "carnival"\nplayers=[{name="ann",color="red"},{name="bob",color="blue"}]\nseed=2\n'
+            '[script]\nmovement = [6, 6, 6, 6]\ntina = ["tina-3"]\n')
+
+
+def test_carnival_scripted_rolls_and_draws_say_so(trv, tmp_path):
+    """The Carnival's own draws (here Tina's card) are scripted like dice."""
+    from trvendetta.bots import get_bot
+    from trvendetta.core.rng import Rng
+    from trvendetta.store import GameStore
+
+    (tmp_path / "c.toml").write_text(CARNIVAL, encoding="utf-8")
+    trv("new", "--name", "c", "--position", tmp_path / "c.toml")
+    bot = get_bot("random")
+    with GameStore(trv.db) as store:  # random play until Tina flips her (scripted) card
+        loaded = store.load("c")
+        rs = loaded.ruleset
+        for i in range(400):
+            action = bot.choose(rs, loaded.state, Rng(7, 1000 + i), rs.pending(loaded.state))
+            _, events = rs.apply(loaded.state, action)
+            loaded = store.append("c", loaded.version, steps=[(action, events)])
+            if any(rs.event_kind(e) == "tina-flipped" for e in events):
+                break
+        else:
+            raise AssertionError("Tina never flipped a card")
+    scripted = [line for line in trv("log").stdout.splitlines() if "(scripted by the set-up, not rolled)" in line]
+    assert "6 6 6 6" in scripted[0] and "tina-3" in scripted[-1], scripted
+    assert trv("replay", "c").stdout.count("(scripted by the set-up, not rolled)") == len(scripted)
+    assert "scripted: the set-up fixes 5 dice and draws" in trv("verify", "c").stdout
