@@ -76,7 +76,7 @@ def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
 def _undecodable(db, game: str, version: int) -> None:
     """Replace one stored record by bytes that are not a record at all."""
     sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        pack(b'{"not": "a record"'), gid(game), version)
+        pack(b'{"not": "a record"'), eid(game), version)
 
 
 @pytest.mark.parametrize("damage", ["cut-off", "undecodable"])
@@ -85,7 +85,7 @@ def test_log_and_export_show_what_remains_and_say_where_the_game_is_damaged(trv,
     can be read, then one line on stderr naming the damage, and exit 1 (the
     output is not the whole game); the incomplete record still verifies."""
     if damage == "cut-off":
-        sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", gid(LIVE), 42)
+        sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", eid(LIVE), 42)
         says = "event 42: events 42-85 are missing"
     else:
         _undecodable(store, LIVE, 43)
