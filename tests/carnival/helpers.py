@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
-
 from trvendetta.rulesets import get
 from trvendetta.vendetta import board as b
 from trvendetta.vendetta.actions import AssignDie, NoCommand, NoShoot, RoadBonus, Shoot, Step
+
+from ruleset_helpers import games  # tests/ is on sys.path (rootdir conftest)
 
 RS = get("carnival")
 
@@ -28,24 +28,7 @@ BASE = {
 }
 
 
-def position(**changes):
-    data = copy.deepcopy(BASE)
-    data.update(changes)
-    return RS.position_from_dict(data)
-
-
-def game(**changes):
-    """A new game from BASE with ``changes``: (state, events)."""
-    return RS.new_game(position(**changes))
-
-
-def play(state, *actions):
-    """Apply actions in order; returns (state, events of all of them)."""
-    out = []
-    for a in actions:
-        state, evs = RS.apply(state, a)
-        out += evs
-    return state, out
+position, game, play = games(RS, BASE)
 
 
 def at(state, vid):

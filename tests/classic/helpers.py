@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
-
 from trvendetta.classic import events as ev
 from trvendetta.classic.actions import (AssignDie, ChopperAttack, EndTurn, NoRepair, Ram, Repair, Shoot, Stay,
                                         Step)
 from trvendetta.core import geometry
 from trvendetta.rulesets import get
+
+from ruleset_helpers import games  # tests/ is on sys.path (rootdir conftest)
 
 RS = get("classic")
 
@@ -19,24 +19,7 @@ BASE = {
 }
 
 
-def position(**changes):
-    data = copy.deepcopy(BASE)
-    data.update(changes)
-    return RS.position_from_dict(data)
-
-
-def game(**changes):
-    """A new game from BASE with ``changes``: (state, events)."""
-    return RS.new_game(position(**changes))
-
-
-def play(state, *actions):
-    """Apply actions in order; returns (state, events of all of them)."""
-    out = []
-    for a in actions:
-        state, evs = RS.apply(state, a)
-        out += evs
-    return state, out
+position, game, play = games(RS, BASE)
 
 
 def move(state, car, die, path, road=False):
