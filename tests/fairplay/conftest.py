@@ -59,10 +59,11 @@ def players(tmp_path):
     return make
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def seeded_entropy(monkeypatch):
     """Secret randomness (keys, exchange secrets, a host's seed and salt, contributions) from a
-    counter instead of the operating system: a test using it plays the same game on every run."""
+    counter instead of the operating system, for every fair-play test: each plays the same game on
+    every run, so a test cannot pass or fail by the luck of the dice."""
     import hashlib
     import itertools
 
