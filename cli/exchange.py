@@ -91,14 +91,12 @@ def _invite_id(invite: Invite) -> str:
 
 
 def _verify(public_hex: str, sig_b64: str, body: bytes) -> bool:
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from trvendetta.replays.signatures import valid
 
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex)).verify(base64.b64decode(sig_b64), body)
-    except (InvalidSignature, ValueError):
+        return valid(bytes.fromhex(public_hex), base64.b64decode(sig_b64, validate=True), body)
+    except ValueError:
         return False
-    return True
 
 
 def _read(path: str, kind: Any) -> Any:

@@ -338,7 +338,7 @@ class Walker:
         decision = self.ruleset.pending(self.state)
         seat = decision.player if decision else None
         if self.signatures is not None:
-            self.signatures.on_action(record, seat, self.ruleset.describe_action(action))
+            self.signatures.on_action(record, seat, lambda: self.ruleset.describe_action(action))
         self.draws.on_intent(record, entry, seat)
         return True
 
@@ -463,7 +463,7 @@ class Walker:
                 self._diverge(number, record.payload, None, "The recorded action produces no event.")
         self.groups.append(group)
         if self.signatures is not None:
-            self.signatures.on_action(record, group.player, self.ruleset.describe_action(action), covered)
+            self.signatures.on_action(record, group.player, lambda: self.ruleset.describe_action(action), covered)
         for v in self.visitors:
             v.on_action(self, record, group)
 
