@@ -7,6 +7,7 @@ store is used only through ``GameStore``'s API.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -23,7 +24,8 @@ from trvendetta.core.names import name_problem
 from . import record as fmt
 from .integrity import IncompleteExport, SnapshotStates, missing_tail, readable, store_damage
 from .notation import MovesVisitor
-from .signatures import SignatureCheck, entry, fork_domain, message
+from .resume import resumable, walker_after, walker_for
+from .signatures import entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
 
 
@@ -65,33 +67,6 @@ class Verified:
         check = self.walker.signatures
         players = [p.strip() for p in players_text(self.walker.ruleset, self.walker.state).split(",") if p.strip()]
         return [p for p in players if not check or p not in check.seats]
-
-
-def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), *,
-               records: Any = None, start: str | None = None, **kwargs: Any) -> Walker:
-    """A walker over a game with this charter: its chain starts from
-    ``start`` (the game's genesis: ``GameHeader.genesis`` or
-    ``GameFile.genesis``, which cover its bot seats too; by default the
-    charter's alone), and its signatures are checked (docs/fair-play.md).
-    In a host game, ``records`` (all of the game's, looked through first for
-    the host's reveal of its seed) let the walk re-execute every roll."""
-    head = start if start is not None else genesis(charter)
-    if not charter:
-        return Walker(ruleset, visitors, head=head, **kwargs)
-    from trvendetta.store import decode_charter
-
-    from .exchange import Draws
-
-    parsed = decode_charter(charter)
-    draws: Any = None
-    if parsed.dice == "exchange":
-        draws = Draws(parsed)
-    elif parsed.dice == "host":
-        from .host import HostDraws, revealed_seed
-
-        draws = HostDraws(parsed, revealed_seed(parsed, records) if records is not None else None)
-    return Walker(ruleset, visitors, head=head, signatures=SignatureCheck(parsed, domain),
-                  draws=draws, **kwargs)
 
 
 def rules_note(ruleset: Any, recorded: str) -> str:
@@ -142,14 +117,25 @@ def export(store: GameStore, game: str, since: int | None = None, *, created: bo
     the same bytes from every store, unless ``created`` asks for the store's
     own creation time (the ``Created`` tag).  A damaged game raises
     :class:`IncompleteExport` carrying the file of the events that can be
-    read (``readable``): the caller writes it and says it is incomplete."""
+    read (``readable``): the caller writes it and says it is incomplete.
+    A packet's records are walked from the stored state after ``since``
+    (``replays.resume``), not from event 1."""
     records, damage = readable(store, game)
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     if since is not None and not 0 <= since <= len(records):
         raise TrvError(f"game {game!r} has {len(records)} events; --since must be 0 to {len(records)}")
-    moves = MovesVisitor(since or 0)
-    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], start=meta.genesis).walk(records)
+
+    def whole() -> tuple[Walker, MovesVisitor]:
+        moves = MovesVisitor(since or 0)
+        return walker_for(ruleset, meta.charter, meta.domain, [moves], start=meta.genesis).walk(records), moves
+
+    def packet() -> tuple[Walker, MovesVisitor]:
+        moves = MovesVisitor(since or 0)
+        walker = walker_after(store, game, since or 0, [moves])
+        return (walker.walk(records[since or 0:]), moves) if walker is not None else whole()
+
+    walker, moves = resumable(packet, whole) if since and damage is None else whole()
     head = records[-1].hash if records else meta.genesis
     header = fmt.Header(
         game=game,
@@ -314,16 +300,20 @@ def _kind_of(record: StoredEvent, walker: Walker) -> str:
 
 
 def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
+    """Append a packet's new records, checked from this store's state: the
+    records it already has are not walked again (``replays.resume``), unless
+    the packet overlaps them or takes back an action from before them."""
     h = gf.header
     game = h.game
     if not store.exists(game):
         raise PacketRefused("other game", f"it is for game {game!r}, which this database does not have")
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    mine = store.events(game)
-    if h.ruleset != meta.ruleset or not mine or mine[0].hash != h.game_id:
+    now = store.version(game)
+    game_id = store.events_head(game, 1) if now else ""
+    if h.ruleset != meta.ruleset or not now or game_id != h.game_id:
         raise PacketRefused("other game", f"it is for another game called {game!r} (its first event is "
-                                          f"{h.game_id[:16]}..., this database's is {mine[0].hash[:16] if mine else '-'}...)")
+                                          f"{h.game_id[:16]}..., this database's is {game_id[:16] or '-'}...)")
     # the packet's own chain, from the hash it claims to follow
     head = h.since_hash
     for r in gf.records:
@@ -332,19 +322,19 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
             raise PacketRefused("tampered", f"event {r.number}: the hash does not follow from event "
                                             f"{r.number - 1} and this event's content")
         head = link
-    since, now = h.since, len(mine)
+    since = h.since
     if since > now:
         raise PacketRefused("out of order", f"it starts after event {since} but this database has only "
                                             f"{now} events; import the packets before it first")
-    mine_at = mine[since - 1].hash if since else meta.genesis
+    mine_at = store.events_head(game, since)
     if mine_at != h.since_hash:
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
     theirs = list(gf.records)
     if since < now:
         # the part this database has must be the same, byte for byte; the rest is applied
-        for r in theirs[: now - since]:
-            m = mine[r.number - 1]
+        have = store.events(game, since=since, decode=False)
+        for r, m in zip(theirs, have):
             if (r.hash, r.payload, r.action, r.sig) != (m.hash, m.payload, m.action, m.sig):
                 raise PacketRefused("forked", f"its event {r.number} differs from this database's event "
                                               f"{r.number}: the two games have branched")
@@ -353,16 +343,32 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
                                  f"and is at event {now}; nothing was written")
         theirs = theirs[now - since:]
     note = rules_note(ruleset, meta.rules_version)
-    moves = MovesVisitor(since)
-    walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note, records=[*mine, *theirs],
-                        start=meta.genesis)
-    try:
+
+    def whole() -> tuple[Walker, MovesVisitor]:
+        mine = store.events(game)
+        moves = MovesVisitor(since)
+        walker = walker_for(ruleset, meta.charter, meta.domain, [moves], rules_note=note, records=[*mine, *theirs],
+                            start=meta.genesis)
         for r in mine:
             walker.feed(r)
         walker.start_checking()
+        return walker, moves
+
+    def resumed() -> tuple[Walker, MovesVisitor]:
+        moves = MovesVisitor(since)
+        walker = walker_after(store, game, now, [moves], reexecute=True, rules_note=note) \
+            if since == now else None
+        return (walker, moves) if walker is not None else whole()
+
+    def check(start: Callable[[], tuple[Walker, MovesVisitor]]) -> tuple[Walker, MovesVisitor]:
+        walker, moves = start()
         for r in theirs:
             walker.feed(r)
         walker.end()
+        return walker, moves
+
+    try:
+        walker, moves = resumable(lambda: check(resumed), lambda: check(whole))
     except AuditError as exc:
         raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
     if gf.moves != moves.text(ruleset):

@@ -6,7 +6,9 @@ the set-up (``charter.setup``, draw 1).  Later, an action that needs chance
 is recorded as an *intent* (signed by its seat, with the seat's own reveal
 for the next draw); then each other seat, in charter order starting after the
 actor, appends its *reveal*; the action is then recorded with its events,
-resolved with ``draw_rng`` of every reveal.  :class:`Draws` follows a walk
+resolved with ``draw_rng`` of every reveal (taken in seat-name order).  The
+order of the reveals is the game's turn order (``charter.order``); a game
+made before the charter had it goes in seat-name order.  :class:`Draws` follows a walk
 and checks every reveal against its chain; it tells the walker the RNG of
 each action (``NoDice`` when no draw was made: the rules may then use none).
 """
@@ -17,7 +19,7 @@ from typing import Any
 
 from trvendetta.core.draws import draw_rng, follows
 from trvendetta.core.rng import NoDice
-from trvendetta.store import Charter, Intent, Reveal, decode_charter
+from trvendetta.store import INTENT_KIND, REVEAL_KIND, Charter, Intent, Reveal, decode_charter, decode_draw
 
 from .walker import Tampered
 
@@ -28,10 +30,17 @@ class Draws:
     def __init__(self, charter: Charter | str):
         if isinstance(charter, str):
             charter = decode_charter(charter)
-        self.order = sorted(charter.seats)
-        self.last = {s: bytes.fromhex(charter.commits[s]) for s in self.order}
-        self.setup = [bytes.fromhex(charter.setup[s]) for s in self.order]
-        for seat, value in zip(self.order, self.setup):
+        #: the seats in name order: each draw's RNG takes their reveals in this order
+        self.seats = sorted(charter.seats)
+        #: the turn order: after an actor, the other seats reveal in this order (games made before
+        #: the charter's ``order``: name order)
+        self.order = list(charter.order) or self.seats
+        if sorted(self.order) != self.seats:
+            raise Tampered(1, f"the charter's turn order ({', '.join(self.order)}) is not its seats "
+                              f"({', '.join(self.seats)})")
+        self.last = {s: bytes.fromhex(charter.commits[s]) for s in self.seats}
+        self.setup = [bytes.fromhex(charter.setup[s]) for s in self.seats]
+        for seat, value in zip(self.seats, self.setup):
             if not follows(value, self.last[seat]):
                 raise Tampered(1, f"{seat}'s set-up reveal in the charter is not the value {seat}'s commitment fixed")
             self.last[seat] = value
@@ -99,7 +108,7 @@ class Draws:
             raise Tampered(number, f"the action resolved is not the one {self.open['seat']} recorded in the intent "
                                    f"(event {self.open['number']})")
         reveals = self.open["reveals"]
-        rng = draw_rng(self.open["draw"], [reveals[s] for s in self.order])
+        rng = draw_rng(self.open["draw"], [reveals[s] for s in self.seats])
         for seat, value in reveals.items():
             self.last[seat] = value
         self.next_draw += 1
@@ -107,4 +116,50 @@ class Draws:
         return rng, True
 
 
-__all__ = ["Draws"]
+def draws_at(store: Any, game: str, charter: Charter | str, upto: int | None = None) -> Draws:
+    """The draws of a stored exchange game after record ``upto`` (default: its
+    last), read from the records of its newest two draws only, not the whole
+    game: the newest resolved draw holds every seat's newest reveal (each seat
+    reveals in every draw), and an open draw the reveals made so far.
+
+    The store's own records were checked when they were appended, as the
+    stored state is trusted for play; ``trv verify`` walks them all."""
+    draws = Draws(charter)
+    end = store.version(game) if upto is None else upto
+    records: list[Any] = []
+    since, span = end, 64
+    while since > 1:  # record 1 is the set-up
+        since, span = max(1, since - span), span * 2
+        records = store.events(game, upto=end, since=since, decode=False)
+        intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
+        if len(intents) >= 2 or (intents and _draw(records, intents[-1])[2]):
+            break
+    intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
+    if not intents:
+        return draws
+    intent, reveals, resolved = _draw(records, intents[-1])
+    if resolved:
+        draws.last.update(reveals)
+        draws.next_draw = intent.draw + 1
+        return draws
+    if len(intents) >= 2:
+        draws.last.update(_draw(records, intents[-2])[1])
+    draws.next_draw = intent.draw
+    draws.open = {"seat": intent.seat, "draw": intent.draw, "action": records[intents[-1]].action,
+                  "reveals": reveals, "number": records[intents[-1]].number}
+    return draws
+
+
+def _draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], bool]:
+    """The intent at ``records[i]``, the reveals after it, and whether an action resolved it."""
+    intent = decode_draw(records[i].payload)
+    reveals = {intent.seat: bytes.fromhex(intent.reveal)}
+    for r in records[i + 1:]:
+        if r.kind != REVEAL_KIND:
+            return intent, reveals, bool(r.action)
+        reveal = decode_draw(r.payload)
+        reveals[reveal.seat] = bytes.fromhex(reveal.reveal)
+    return intent, reveals, False
+
+
+__all__ = ["Draws", "draws_at"]

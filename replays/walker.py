@@ -154,6 +154,15 @@ class Group:
         return self.round_
 
 
+class NeedsHistory(Exception):
+    """A walk resumed after record N (``replays.resume``) met a retraction of
+    an action from before N: only a walk from event 1 knows that action."""
+
+
+#: the action of the stand-in group a resumed walk starts with (the actions before it)
+BEFORE = object()
+
+
 #: the RNG of an action a host game's host rolled, while its seed is secret
 #: (``replays.host``): the walker folds that action's recorded events unchecked
 UNREVEALED = object()
@@ -512,6 +521,8 @@ class Walker:
         if self.draws is not None and self.draws.open is not None:
             raise Tampered(number, f"a retraction while draw {self.draws.open['draw']} is open")
         group = self.groups[-1] if self.groups else None
+        if group is not None and group.action is BEFORE:
+            raise NeedsHistory(number)
         if group is None or group.action is None or (retraction.first, retraction.last) != (group.first, group.last):
             live = f"events {group.first}-{group.last}" if group and group.action is not None else "no action"
             raise Tampered(number, f"the retraction of events {retraction.first}-{retraction.last} does not take "

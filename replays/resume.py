@@ -1,0 +1,90 @@
+"""Where a walk starts: from event 1 (:func:`walker_for`), or from the stored state.
+
+Importing a packet, exporting one and answering a draw only need the records
+after a point: walking the whole game again for each (every event folded,
+every signature checked again) made a 2-player exchange game through the
+CLI cost O(n^2) (docs/performance.md).  :func:`walker_after` gives a
+:class:`~replays.walker.Walker` positioned after record ``at``: the engine
+state from the store (its snapshots), the chain head, the game id for the
+signatures, and an exchange game's draws from its newest draws' records
+(``replays.exchange.draws_at``).  The store's own records are trusted, as
+``GameStore.load`` trusts them; ``trv verify`` walks them all.
+
+What it cannot know is the history before ``at``: a retraction reaching back
+past it raises :class:`NeedsHistory`, and the caller walks the whole game
+instead (:func:`resumable`).  A host game's dice need its whole record (the
+host's reveal of its seed may come later), so it is never resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from trvendetta import rulesets
+from trvendetta.store import GameStore, genesis
+from trvendetta.store.records import charter_dice
+
+from .signatures import SignatureCheck
+from .walker import BEFORE, Group, NeedsHistory, Walker
+
+T = TypeVar("T")
+
+
+def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any = (), *,
+               records: Any = None, start: str | None = None, **kwargs: Any) -> Walker:
+    """A walker over a game with this charter: its chain starts from
+    ``start`` (the game's genesis: ``GameHeader.genesis`` or
+    ``GameFile.genesis``, which cover its bot seats too; by default the
+    charter's alone), and its signatures are checked (docs/fair-play.md).
+    In a host game, ``records`` (all of the game's, looked through first for
+    the host's reveal of its seed) let the walk re-execute every roll."""
+    head = start if start is not None else genesis(charter)
+    if not charter:
+        return Walker(ruleset, visitors, head=head, **kwargs)
+    from trvendetta.store import decode_charter
+
+    from .exchange import Draws
+
+    parsed = decode_charter(charter)
+    draws: Any = None
+    if parsed.dice == "exchange":
+        draws = Draws(parsed)
+    elif parsed.dice == "host":
+        from .host import HostDraws, revealed_seed
+
+        draws = HostDraws(parsed, revealed_seed(parsed, records) if records is not None else None)
+    return Walker(ruleset, visitors, head=head, signatures=SignatureCheck(parsed, domain),
+                  draws=draws, **kwargs)
+
+
+def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwargs: Any) -> Walker | None:
+    """A walker over ``game`` that has (as if) walked records 1 to ``at``; None
+    for a game that must be walked whole (a host game, or ``at`` 0)."""
+    from .exchange import draws_at
+
+    meta = store.header(game)
+    dice = charter_dice(meta.charter)
+    if at < 1 or dice == "host":
+        return None
+    loaded = store.load(game, at=at)
+    ruleset = rulesets.get(meta.ruleset)
+    walker = walker_for(ruleset, meta.charter, meta.domain, visitors, **kwargs)
+    walker.number, walker.head, walker.state = at, loaded.head, loaded.state
+    walker.groups = [Group(at, at, BEFORE, None, None)]
+    if walker.signatures is not None:
+        walker.signatures.game_id = store.events_head(game, 1)
+    if dice == "exchange":
+        walker.draws = draws_at(store, game, meta.charter, at)
+    return walker
+
+
+def resumable(fast: Callable[[], T], whole: Callable[[], T]) -> T:
+    """``fast()`` (a resumed walk), or ``whole()`` when it needs the history before its start."""
+    try:
+        return fast()
+    except NeedsHistory:
+        return whole()
+
+
+__all__ = ["BEFORE", "NeedsHistory", "resumable", "walker_after", "walker_for"]
