@@ -17,15 +17,17 @@ the CLI uses this module (``tests/packaging/test_layers.py``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from trvendetta import replays
 from trvendetta.bots.seats import BotMove, bot_moves
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.store import GameExists, GameStore, Loaded
+from trvendetta.store.records import charter_dice
 
 from .decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line
+from .signing import sign_runs
 
 
 class Played(NamedTuple):
@@ -124,7 +126,7 @@ class GameService:
     def play(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
              player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,
              observe: Callable[[list[Any]], None] | None = None,
-             draws_for: Callable[[Loaded, Any], Any] | None = None) -> Played:
+             secrets: Callable[[str], bytes | None] | None = None) -> Played:
         """Apply the actions one after another, let the bot seats answer after
         them, and append all of it (each action with the events it produced)
         in one save.
@@ -134,11 +136,11 @@ class GameService:
         for anyone else.  In a game whose seats are bound to keys, the keyring
         ``keyring_for(loaded)`` gives signs their actions (docs/fair-play.md).
         ``observe(events)``, when given, sees the events of each action as it
-        is applied.  In an exchange game (dice from every player's reveals,
-        docs/fair-play.md) ``draws_for(loaded, keyring)`` gives the object that
-        applies an action needing dice as an intent; the command stops there
-        and ``Played.note`` says what it waits for.  A RuleViolation anywhere
-        appends nothing.
+        is applied.  In an exchange or host game (dice at a distance,
+        docs/fair-play.md) an action needing dice is recorded as an intent
+        (``app.exchange.ExchangeTurn``; ``secrets(commitment)`` gives the
+        player's secret); the command stops there and ``Played.note`` says
+        what it waits for.  A RuleViolation anywhere appends nothing.
         """
         loaded = self.load(game)
         ruleset, state = loaded.ruleset, loaded.state
@@ -146,7 +148,11 @@ class GameService:
             raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
         check_player(ruleset, state, player)
         keyring = keyring_for(loaded) if keyring_for is not None and loaded.charter else None
-        draws = draws_for(loaded, keyring) if draws_for is not None and keyring is not None else None
+        draws = None
+        if keyring is not None and charter_dice(loaded.charter):
+            from .exchange import ExchangeTurn
+
+            draws = ExchangeTurn(self.store, loaded, keyring, secrets or (lambda commitment: None))
         steps: list[tuple[Any, ...]] = []
         seats: list[str | None] = []
         current = [state]
@@ -185,6 +191,20 @@ class GameService:
         if keyring is not None and not intent and shared(loaded.charter, keyring):
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
         return Played(ruleset, loaded.version + 1, human, moves, saved, note)
+
+    def answer_draws(self, game: str, keyring: Any, secrets: Callable[[str], bytes | None]) -> Any:
+        """After an import into an exchange game: append this store's reveals
+        for the open draw and, from the last one, the resolved action
+        (``app.exchange.Answered``: what was added)."""
+        from .exchange import answer_draws
+
+        return answer_draws(self.store, game, keyring, secrets)
+
+    def waiting(self, game: str) -> str | None:
+        """What an open draw waits for ("waiting for bob's dice (...)"), or None."""
+        from .exchange import waiting_line
+
+        return waiting_line(self.store, game)
 
     def run_bots(self, game: str) -> Played:
         """After a command that saved (undo, import, fork): the bot seats
@@ -244,21 +264,6 @@ def shared(charter: str, keyring: Any) -> bool:
     from trvendetta.store.records import charter_dice
 
     return charter_dice(charter) == "host" or set(keyring.seats) != set(keyring.local)
-
-
-def sign_runs(store: GameStore, loaded: Loaded, keyring: Any, steps: list[tuple[Any, ...]],
-              seats: Sequence[str | None]) -> list[tuple[Any, ...]]:
-    """Give the last action of each run of one bound seat's actions a signer
-    (the signature covers the run through the chain; docs/fair-play.md)."""
-    from trvendetta.replays import signatures
-
-    for seat in seats:
-        if seat in keyring.seats and not keyring.can_sign(seat):
-            raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; "
-                           f"only {seat} can sign {seat}'s actions")
-    return signatures.sign_runs(steps, list(seats), keyring.seats, keyring.sign, loaded.domain,
-                                store.events_head(loaded.game, 1))
-
 
 
 __all__ = ["GameService", "Played", "Undone", "pending_line", "check_player", "MAX_ACTIONS_PER_COMMAND"]

@@ -70,7 +70,7 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
     if game.charter and charter_dice(game.charter):  # may wait for a player's or the host's dice
-        from .exchange import waiting_line
+        from trvendetta.app.exchange import waiting_line
 
         line = waiting_line(session.store(), game.game)
         if line:

@@ -174,17 +174,10 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
 
         return keyring_for(loaded, player)
 
-    def draws(loaded: Any, keys: Any) -> Any:  # an exchange game: dice from the players' reveals
-        from trvendetta.store.records import charter_dice
-
-        if not charter_dice(loaded.charter):
-            return None
-        from .exchange import ExchangeTurn
-
-        return ExchangeTurn(session.store(), loaded, keys)
+    from .exchange import secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
 
     print_played(service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
-                                       observe=observe, draws_for=draws))
+                                       observe=observe, secrets=secret_of))
 
 
 def print_played(played: Any) -> None:

@@ -7,10 +7,12 @@
 
 Each player's secret (the seed of their hash chain of reveals) is kept in
 ``$TRV_HOME/secrets/COMMITMENT.secret`` (mode 0600) and never leaves it: only
-the reveals it yields, one per draw, reach the record.  When an action needs
-dice, ``play`` records it as a signed intent and stops; ``trv import`` of it
-in the next seat's store appends that seat's reveal (and, from the last seat,
-resolves the action) and writes the reply packet.
+the reveals it yields, one per draw, reach the record (:func:`secret_of`
+hands it to the application layer).  When an action needs dice,
+``GameService.play`` records it as a signed intent and stops; ``trv import``
+of it in the next seat's store appends that seat's reveal (and, from the
+last seat, resolves the action: ``GameService.answer_draws``) and writes the
+reply packet.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ import click
 import msgspec
 
 from trvendetta import rulesets
-from trvendetta.core.draws import CHAIN_LENGTH, commitment, draw_rng, reveal
+from trvendetta.app.exchange import walk  # noqa: F401 (cli/host.py walks host games with it)
+from trvendetta.core.draws import commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
-from trvendetta.store.records import charter_dice
 
-from .identity import Keyring, acting_seat, home, identities, resolve_key
+from .identity import Keyring, home, identities
 
 
 # ------------------------------------------------------------------ secrets
@@ -213,9 +215,9 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
     missing = [s for s in inv.seats if s not in commits]
     if missing:
         raise TrvError(f"no answer from {', '.join(missing)} yet: give every --join FILE")
-    charter = Charter(dict(inv.seats), "exchange", commits, setup)
-    order = sorted(inv.seats)
-    rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in order])
+    # the turn order (the players as invited) is the order the others reveal in after an actor
+    charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players])
+    rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in sorted(inv.seats)])
     return inv, encode_charter(charter), rng
 
 
@@ -223,135 +225,3 @@ def commitment_follows(value_hex: str, commit_hex: str) -> bool:
     from trvendetta.core.draws import follows
 
     return follows(bytes.fromhex(value_hex), bytes.fromhex(commit_hex))
-
-
-# -------------------------------------------------------------- playing
-def walk(store: Any, game: str) -> Any:
-    """The game's records walked (no re-execution): its state, draws and signatures."""
-    from trvendetta.replays.audit import walker_for
-
-    meta = store.header(game)
-    return walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain, start=meta.genesis).walk(
-        store.events(game, decode=False))
-
-
-def waiting_line(store: Any, game: str) -> str | None:
-    walker = walk(store, game)
-    draws = walker.draws
-    if draws is None or draws.open is None:
-        return None
-    what = walker.ruleset.describe_action(walker.ruleset.decode_action(draws.open["action"]))
-    return (f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
-            f"{draws.open['seat']}'s {what!r})")
-
-
-def intent_record(loaded: Any, walker: Any, keyring: Keyring, seat: str, action: bytes) -> Any:
-    """The signed intent of ``seat``'s ``action``, with ``seat``'s reveal of the next draw."""
-    from trvendetta.replays.signatures import domain_at, entry, message
-    from trvendetta.store import INTENT_KIND, Intent, RawRecord, decode_charter, encode_draw
-
-    charter = decode_charter(loaded.charter)
-    draw = walker.draws.next_draw
-    if charter.dice == "host":  # the host's seed decides the roll: the player adds nothing
-        from trvendetta.replays.host import NO_REVEAL
-
-        value = NO_REVEAL
-    else:
-        secret = secret_of(charter.commits[seat])
-        if secret is None:
-            raise TrvError(f"{seat}'s secret for this game is not in {home() / 'secrets'}: only {seat} can draw "
-                           "for that seat")
-        value = reveal(secret, draw, CHAIN_LENGTH).hex()
-    payload = encode_draw(Intent(seat, draw, value))
-    game_id = walker.signatures.game_id
-
-    def sign(number: int, previous: str, body: bytes) -> bytes:
-        msg = message(domain_at(loaded.domain, game_id, number), number, previous, body)
-        return entry(seat, keyring.sign(seat, msg))
-
-    return RawRecord(INTENT_KIND, 1, payload, action, sign)
-
-
-def answer_draws(store: Any, game: str, player: str | None) -> tuple[int, list[tuple[bool, str]]]:
-    """After an import: append this store's reveals the open draw waits for (and,
-    when the last one is in, the resolved action); returns (records before, what was added:
-    (whether it is a numbered record, its sentence))."""
-    from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, decode_charter, encode_draw
-
-    walker = walk(store, game)
-    before = walker.number
-    draws = walker.draws
-    if draws is None or draws.open is None:
-        return before, []
-    meta = store.header(game)
-    charter = decode_charter(meta.charter)
-    keyring = Keyring(dict(charter.seats), acting_seat(player))
-    records, added = [], []
-    open_ = draws.open
-    while True:
-        seat = draws.waiting_for()
-        if seat is None or not keyring.can_sign(seat):
-            break
-        secret = secret_of(charter.commits[seat])
-        if secret is None:
-            break
-        value = reveal(secret, open_["draw"])
-        records.append(RawRecord(REVEAL_KIND, 1, encode_draw(Reveal(seat, open_["draw"], value.hex()))))
-        open_["reveals"][seat] = value
-        added.append((True, f"{seat} reveals dice for draw {open_['draw']}"))
-    version = store.append(game, before, records=records).version if records else before
-    if draws.waiting_for() is None:  # every reveal is in (this store's was the last): resolve the action
-        ruleset = walker.ruleset
-        action = ruleset.decode_action(open_["action"])
-        rng = draw_rng(open_["draw"], [open_["reveals"][s] for s in draws.order])
-        _, events = ruleset.apply(walker.state, action, rng)
-        store.append(game, version, steps=[(action, events)])
-        added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)}"))
-        added.extend((True, ruleset.describe(e)) for e in events)
-    return before, added
-
-
-class ExchangeTurn:
-    """One command's actions in an exchange game: each is tried without
-    chance; the first that needs dice becomes a signed intent, and the
-    command stops there (the rest waits for the other players' reveals)."""
-
-    def __init__(self, store: Any, loaded: Any, keyring: Keyring):
-        self.store, self.loaded, self.keyring = store, loaded, keyring
-        self.walker = walk(store, loaded.game)
-        draws = self.walker.draws
-        if draws.open is not None:
-            what = self.walker.ruleset.describe_action(self.walker.ruleset.decode_action(draws.open["action"]))
-            raise TrvError(f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
-                           f"{draws.open['seat']}'s {what!r}); import their answer first")
-        self.intent: tuple[Any, str] | None = None
-
-    def apply(self, ruleset: Any, state: Any, action: Any, seat: str | None) -> Any:
-        from trvendetta.core.rng import NeedDice, NoDice
-
-        try:
-            return ruleset.apply(state, action, NoDice())
-        except NeedDice:
-            self.intent = (action, seat)
-            return None
-
-    def finish(self, steps: list, seats: list) -> tuple[list, list]:
-        """The steps signed (the run goes on into the intent, which is signed) and the intent record."""
-        from .identity import sign_runs
-
-        action, seat = self.intent
-        placeholder = (action, [])
-        signed = sign_runs(self.store, self.loaded, self.keyring, steps + [placeholder], seats + [seat])[:-1]
-        ruleset = self.loaded.ruleset
-        record = intent_record(self.loaded, self.walker, self.keyring, seat, ruleset.encode(action))
-        return signed, [record]
-
-    def note(self, before: int, now: int) -> str:
-        action, seat = self.intent
-        order = self.walker.draws.order
-        nxt = order[(order.index(seat) + 1) % len(order)]
-        if charter_dice(self.loaded.charter) == "host":
-            nxt = "the host"
-        what = self.loaded.ruleset.describe_action(action)
-        return (f"{now:>5}. {seat} waits for the others' dice for {what!r} (draw {self.walker.draws.next_draw})\n"
-                f"waiting for {nxt}'s dice: send the packet: trv send")

@@ -136,9 +136,12 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
 
             before, added = answer_host(store, game)
         else:
-            from .exchange import answer_draws
+            from .exchange import secret_of
+            from .identity import Keyring, acting_seat
+            from trvendetta.store import decode_charter
 
-            before, added = answer_draws(store, game, None)
+            keyring = Keyring(dict(decode_charter(store.header(game).charter).seats), acting_seat(None))
+            before, added = svc.answer_draws(game, keyring, secret_of)
         if added:
             number = before
             for numbered, line in added:
