@@ -82,6 +82,8 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     commitment to its secret seed (``seed_commit``, SHA-256 of seed and salt)
     and each seat's contribution to the game's seed (``setup``); the bot
     seats and their kinds (``bots``, bound to the key of whoever runs them).
+    An exchange game's ``order`` is its turn order, the order its seats
+    reveal in.
 
     A game with a charter starts its hash chain from :func:`genesis` instead
     of 64 zeros, so event 1's hash (the game's id) commits to all of it."""
@@ -95,6 +97,9 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     #: bot seats, ``{seat: bot kind}``: each is bound in ``seats`` to the key of whoever runs it
     #: (a host game's host), which signs the bot's actions under the seat's name
     bots: dict[_Seat, Annotated[str, msgspec.Meta(max_length=50)]] = {}
+    #: an exchange game's turn order (the players as invited): the other seats reveal in this
+    #: order after the actor; empty in games made before it, whose seats reveal in name order
+    order: list[_Seat] = []
 
 
 _charter_dec = msgspec.json.Decoder(Charter)
@@ -108,7 +113,7 @@ def encode_charter(charter: "Charter | None") -> str:
                                        dict(sorted(charter.commits.items())),
                                        dict(sorted(charter.setup.items())),
                                        charter.host, charter.seed_commit,
-                                       dict(sorted(charter.bots.items())))).decode()
+                                       dict(sorted(charter.bots.items())), list(charter.order))).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":

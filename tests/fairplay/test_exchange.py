@@ -181,3 +181,19 @@ def test_a_changed_reveal_fails_verify_at_that_event(players, tmp_path):
     err = ann("verify", tmp_path / "forged.trv", code=1).stderr
     assert f"event {number}:" in err and f"{m.group(3)}'s reveal for draw {m.group(4)}" in err
     assert "commitment" in err
+
+
+def test_the_others_reveal_in_turn_order_after_the_actor(players, tmp_path):
+    """Turn order ann, cyd, bob: after ann cyd reveals, then bob (not bob, then
+    cyd, as seat names would have it); the charter says the order."""
+    ann, cyd, bob = exchange_game(tmp_path, players("ann", "cyd", "bob"))
+    assert '\\"order\\":[\\"ann\\",\\"cyd\\",\\"bob\\"]' in ann("export", "duel").stdout
+    play(tmp_path, [ann, cyd, bob], random.Random(6), draws=3)
+    log = ann("log").stdout
+    turns = ["ann", "cyd", "bob"]
+    draws = re.findall(r"(\w+) waits for the others' dice \(draw (\d+)\)", log)
+    assert len(draws) >= 3
+    for actor, draw in draws:
+        i = turns.index(actor)
+        assert re.findall(rf"(\w+) reveals dice for draw {draw}\b", log) == turns[i + 1:] + turns[:i], (actor, draw)
+    same_everywhere([ann, cyd, bob])

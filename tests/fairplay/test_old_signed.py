@@ -3,8 +3,9 @@
 ``fixtures/signed-*`` were written by main at 4f76667 (tests/fairplay's own
 helpers, real keys and secrets, thrown away): a seeded signed game
 (`signed-seeded`), exchange games of 2 and 3 players (`signed-exchange2`,
-`signed-exchange3`: reveals then went in alphabetical seat order after the
-actor, one draw per action; the 3-player game's turn order is cyd, ann, bob),
+`signed-exchange3`: reveals then went in seat-name order after the actor;
+the 3-player game's turn order is ann, cyd, bob, so after ann bob revealed
+first, where a game made now has cyd reveal first),
 a host game with its seed revealed (`signed-host`), and ann's store of the
 3-player game.  Later protocols change what new games write, never how these
 are read: each must verify, every signature checked, and a changed byte in a
@@ -67,6 +68,13 @@ def _rechain(text: str) -> str:
                 action, sig = b"", b""
         out.append(line)
     return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
+
+
+def test_an_old_exchange_game_keeps_its_reveal_order():
+    text = (FIXTURES / "signed-exchange3.trv").read_text()
+    assert '[Players "ann, cyd, bob"]' in text and '\\"order\\"' not in text
+    seats = re.findall(r'"type":"trv-(?:intent|reveal)","seat":"(\w+)","draw":3', text)
+    assert seats == ["ann", "bob", "cyd"]  # name order after ann, not the turn order (cyd, then bob)
 
 
 def test_an_old_exchange_store_verifies_and_shows(players, tmp_path):

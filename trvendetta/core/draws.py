@@ -50,7 +50,7 @@ def follows(value: bytes, previous: bytes) -> bool:
 
 
 def draw_rng(draw: int, reveals: Sequence[bytes]) -> Rng:
-    """The RNG of draw ``draw``: every player's reveal for it, in seat order."""
+    """The RNG of draw ``draw``: every player's reveal for it, in seat-name order."""
     digest = hashlib.sha256(b"trvendetta draw 1\n%d\n" % draw + b"".join(reveals)).digest()
     return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
 
