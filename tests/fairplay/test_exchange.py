@@ -73,11 +73,36 @@ def same_everywhere(players):
         assert out.startswith("OK: ") and "unsigned" not in out
 
 
+def round_openings(record: str, seats: int) -> int:
+    """Each round after the first opens inside the resolution of one draw, with every
+    seat's movement dice and the road die in it: one exchange for everyone's opening dice."""
+    groups, current, action = [], None, None
+    for line in record.split("\n"):
+        if line.startswith("> "):
+            action = line
+        m = re.match(r"^\d+ [0-9a-f]{64} \{\"type\":\"([a-z-]+)\"", line)
+        if m:
+            if action is not None:
+                current, action = [], None
+                groups.append(current)
+            if current is not None:
+                current.append(m.group(1))
+    opened = 0
+    for before, group in zip(groups, groups[1:]):
+        if "round-started" in group:
+            assert before[0] == "trv-intent", group  # the action that opened the round waited for a draw
+            after = group[group.index("round-started"):]
+            assert after.count("dice-rolled") == seats and "road-die-rolled" in after, group
+            opened += 1
+    return opened
+
+
 def test_two_stores_play_a_whole_exchange_game(players, tmp_path):
     ann, bob = exchange_game(tmp_path, players("ann", "bob"))
     mail = play(tmp_path, [ann, bob], random.Random(1))
     assert ann("legal").stdout.startswith("the game is over")
     same_everywhere([ann, bob])
+    assert round_openings(ann("export", "duel").stdout, 2) >= 1
     text = (tmp_path / "turn-1.trv").read_text()
     assert '"type":"trv-intent"' in ann("export", "duel").stdout  # dice were drawn by intents and reveals
     assert mail.packets > 0 and "secret" not in text
@@ -102,6 +127,7 @@ def test_three_stores_play_a_whole_exchange_game(players, tmp_path):
     play(tmp_path, [ann, bob, cyd], random.Random(3))
     assert ann("legal").stdout.startswith("the game is over")
     same_everywhere([ann, bob, cyd])
+    assert round_openings(ann("export", "duel").stdout, 3) >= 1
 
 
 def _until_intent(tmp_path, ann, bob):
