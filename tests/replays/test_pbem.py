@@ -209,6 +209,23 @@ def test_an_undo_travels_in_a_packet(tmp_path, pair):
     assert b.load("duel").state == a.load("duel").state
 
 
+def test_an_undo_of_an_action_from_before_the_packet_travels_too(tmp_path, pair):
+    """Export and import start from the stored state after the packet's first
+    event (replays/resume.py); a retraction reaching further back walks the whole game."""
+    a, b = pair
+    since = a.version("duel")
+    play(a, "duel", random.Random(1), actions=2)
+    replays.import_file(b, _packet(a, "duel", since))
+    middle = a.version("duel")
+    replays.undo(a, "duel", agreed=True)  # takes back the action before ``middle``
+    play(a, "duel", random.Random(3), actions=1)
+    packet = _packet(a, "duel", middle)
+    assert "trv-retraction" in replays.export(a, "duel", since=middle)
+    replays.import_file(b, packet)
+    assert _records(a, "duel") == _records(b, "duel")
+    assert b.load("duel").state == a.load("duel").state and b.retracted("duel") != set()
+
+
 def test_a_packet_with_edited_move_text_is_refused(tmp_path, trv, pair):
     a, _ = pair
     since = a.version("duel")
