@@ -301,8 +301,8 @@ def _kind_of(record: StoredEvent, walker: Walker) -> str:
 
 def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
     """Append a packet's new records, checked from this store's state: the
-    records it already has are not walked again (``replays.resume``), unless
-    the packet overlaps them or takes back an action from before them."""
+    records before the packet are not walked again (``replays.resume``),
+    unless it takes back an action from before its start."""
     h = gf.header
     game = h.game
     if not store.exists(game):
@@ -331,6 +331,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
     theirs = list(gf.records)
+    have: list[StoredEvent] = []
     if since < now:
         # the part this database has must be the same, byte for byte; the rest is applied
         have = store.events(game, since=since, decode=False)
@@ -355,10 +356,16 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         return walker, moves
 
     def resumed() -> tuple[Walker, MovesVisitor]:
+        # from the stored state after ``since``; the part this store has (checked byte
+        # for byte above, as `trv send` repeats a turn so far) is folded, not re-executed
         moves = MovesVisitor(since)
-        walker = walker_after(store, game, now, [moves], reexecute=True, rules_note=note) \
-            if since == now else None
-        return (walker, moves) if walker is not None else whole()
+        walker = walker_after(store, game, since, [moves], rules_note=note)
+        if walker is None:
+            return whole()
+        for r in have:
+            walker.feed(r)
+        walker.start_checking()
+        return walker, moves
 
     def check(start: Callable[[], tuple[Walker, MovesVisitor]]) -> tuple[Walker, MovesVisitor]:
         walker, moves = start()

@@ -360,6 +360,8 @@ class Walker:
         if not self.groups:
             return
         group = self.groups[-1]
+        if group.action is BEFORE:  # a resumed walk: its start is after a whole action (replays.resume)
+            return
         if group.rng is UNREVEALED or (group.action is None and self.draws is not None
                                        and self.draws.setup_rng() is UNREVEALED):
             self._pause()
