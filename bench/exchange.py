@@ -8,8 +8,8 @@ legal option (``random.Random(seed)``, avoiding certain elimination where it
 can) with ``trv decide``, exports the packet and every other store imports
 it; the reply packets ``trv import`` writes are mailed on the same way.
 
-Each player's secrets come from a generator seeded by ``--seed``, so every
-run plays the same game (the same dice, the same choices): the runs differ
+Each player's secrets come from a generator seeded by ``--seed``
+(``cli.entropy``), so every run plays the same game (the same dice, the same choices): the runs differ
 only in time.  Per run: wall and CPU time of the whole game and of each kind
 of command (``decide``, ``import``, ``export``; ``legal`` and ``show`` are
 the harness asking whose turn it is), and what was mailed (packets, bytes,
@@ -34,18 +34,11 @@ RESULTS = Path(__file__).resolve().parent / "results"
 COLORS = ["red", "blue", "green", "yellow"]
 
 
-class _SeededOs:
-    """``os`` for cli/exchange.py, with ``urandom`` from a seeded generator:
-    the same secrets, so the same dice, in every run."""
-
-    def __init__(self, seed: int):
-        self._rng = random.Random(seed)
-
-    def urandom(self, n: int) -> bytes:
-        return self._rng.randbytes(n)
-
-    def __getattr__(self, name: str):
-        return getattr(os, name)
+def _seeded(seed: int):
+    """``cli.entropy.random_bytes`` from a seeded generator: the same secrets (and keys), so
+    the same dice, in every run."""
+    rng = random.Random(seed)
+    return rng.randbytes
 
 
 class Player:
@@ -73,17 +66,18 @@ class Player:
 
 def play_game(root: Path, names: list[str], seed: int) -> dict:
     """One whole exchange game; returns its times and what was mailed."""
-    from trvendetta.cli import exchange as cli_exchange
+    from trvendetta.cli import entropy
 
     clock: dict = defaultdict(lambda: [0.0, 0.0])
     players = [Player(root, n, clock) for n in names]
-    saved_os = cli_exchange.os
-    cli_exchange.os = _SeededOs(seed)
+    saved = entropy.random_bytes
+    entropy.random_bytes = _seeded(seed + 10_000)  # the identities' keys
     try:
         start = time.perf_counter(), time.process_time()
         for p in players:
             p("id", "new", p.name)
             (root / f"{p.name}.pub").write_text(p("id", "show", p.name))
+        entropy.random_bytes = _seeded(seed)  # the exchange secrets, from the generator's first bytes
         first, others = players[0], players[1:]
         args = ["invite", "--name", "duel", "-o", root / "invite.json"]
         for p, color in zip(players, COLORS):
@@ -132,7 +126,7 @@ def play_game(root: Path, names: list[str], seed: int) -> dict:
         assert len(shown) == 1, "the stores disagree"
         events = json.loads(first("show", "--json"))["version"]
     finally:
-        cli_exchange.os = saved_os
+        entropy.random_bytes = saved
     return {"wall_s": wall, "cpu_s": cpu, "events": events, **mailed,
             "commands": {k: {"wall_s": v[0], "cpu_s": v[1]} for k, v in clock.items()}}
 
@@ -155,8 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             runs.append(play_game(Path(tmp), names, args.seed))
     load.append(os.getloadavg()[0])
-    # the same game every run; only the bytes vary a little (the reply packets are compressed,
-    # and each run's identities are new keys, so their signatures compress differently)
+    # the same game every run (the bytes too, where the identities' keys come from the same source)
     same = {(r["events"], r["actions"], r["draws"], r["packets"]) for r in runs}
     assert len(same) == 1, f"the runs played different games: {same}"
     first = runs[0]
