@@ -24,7 +24,7 @@ import msgspec
 
 from trvendetta.replays.audit import walker_for
 from trvendetta.replays.walker import Visitor, Walker
-from trvendetta.store import genesis
+from trvendetta.store import describe_store_record, genesis
 
 from . import last_of
 from .svg import DEFS, scene
@@ -78,6 +78,11 @@ class Frames(Visitor):
 
     def on_event(self, walker: Walker, record: Any, event: Any) -> None:
         self._frame(walker, record, walker.ruleset.describe(event), [event])
+
+    def on_draw(self, walker: Walker, record: Any, entry: Any, action: Any) -> None:
+        if action is not None:
+            self.pending_action = f"{entry.seat}: {walker.ruleset.describe_action(action)}"
+        self._frame(walker, record, describe_store_record(entry), [])
 
     def on_retraction(self, walker: Walker, record: Any, retraction: Any, group: Any) -> None:
         what = walker.ruleset.describe_action(group.action) if group is not None else "an action"

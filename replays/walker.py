@@ -188,6 +188,10 @@ class Visitor:
     def on_retraction(self, walker: "Walker", record: StoredEvent, retraction: Retraction, group: Group) -> None:
         """``group`` was taken back; ``walker.state`` is the state before it again."""
 
+    def on_draw(self, walker: "Walker", record: StoredEvent, entry: Any, action: Any) -> None:
+        """A game with dice at a distance: an intent (``action``: the action waiting for the draw),
+        a reveal or the host's reveal of its seed (``action`` None); the state does not change."""
+
     def on_end(self, walker: "Walker") -> None:
         """No more records."""
 
@@ -336,11 +340,13 @@ class Walker:
                 raise Tampered(number, "a host's reveal of its seed in a game without a host, or with an action")
             on_host_reveal(record, entry)  # the commitment first: a changed seed is named as such
             self.signatures.on_host_reveal(record)
+            self._noted(record, entry, None)
             return True
         if kind == REVEAL_KIND:
             if action is not None or record.sig:
                 raise Tampered(number, "a reveal carries an action or a signature")
             self.draws.on_reveal(record, entry)
+            self._noted(record, entry, None)
             return True
         if action is None:
             raise Tampered(number, "an intent carries no action")
@@ -349,7 +355,12 @@ class Walker:
         if self.signatures is not None:
             self.signatures.on_action(record, seat, lambda: self.ruleset.describe_action(action))
         self.draws.on_intent(record, entry, seat)
+        self._noted(record, entry, action)
         return True
+
+    def _noted(self, record: StoredEvent, entry: Any, action: Any) -> None:
+        for v in self.visitors:
+            v.on_draw(self, record, entry, action)
 
     def start_checking(self) -> None:
         """Turn re-execution on mid-walk (after trusted records): recompute the
