@@ -375,7 +375,7 @@ def _bot_acts(store: Any, game: str, walker: Any, charter: Any, spec: str, added
     from trvendetta.bots.seats import bot_rng
     from trvendetta.core.rng import NeedDice, NoDice
 
-    from .exchange import intent_record
+    from trvendetta.app.exchange import intent_record
 
     ruleset, state = walker.ruleset, walker.state
     decision = ruleset.pending(state)
@@ -388,7 +388,8 @@ def _bot_acts(store: Any, game: str, walker: Any, charter: Any, spec: str, added
     try:
         _, events = ruleset.apply(state, action, NoDice())
     except NeedDice:
-        record = intent_record(store.load(game), walker, keys, seat, ruleset.encode(action))
+        record = intent_record(store.load(game), walker.draws, walker.signatures.game_id, keys, seat,
+                               ruleset.encode(action), lambda commitment: None)  # the host's seed decides
         store.append(game, walker.number, records=[record])
         added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
         return True
