@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import Mail, version
+from fairplay_helpers import Mail, version
 
 from trvendetta.store import chain
 

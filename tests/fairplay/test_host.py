@@ -11,7 +11,7 @@ import re
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from conftest import Mail, version
+from fairplay_helpers import Mail, version
 from test_signed import _forge
 
 from trvendetta.replays.signatures import message

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import version
+from fairplay_helpers import version
 from test_host_remote import deliver, send
 
 pytestmark = pytest.mark.usefixtures("seeded_entropy")

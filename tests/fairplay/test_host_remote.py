@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import version
+from fairplay_helpers import version
 from test_host import host_game
 from trvendetta.store import chain
 

@@ -6,7 +6,7 @@ Stores exchange only the files `trv send` (and `trv import`'s replies) write."""
 import random
 import re
 
-from conftest import Mail, version
+from fairplay_helpers import Mail, version
 from test_exchange import pick, same_everywhere
 
 
