@@ -1,6 +1,5 @@
 """Players at a distance: each with their own store and identity home."""
 
-import json
 import sys
 from pathlib import Path
 
