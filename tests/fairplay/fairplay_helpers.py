@@ -28,3 +28,31 @@ class Mail:
                 out = p("import", packet, "--reply", reply).stdout
                 if "wrote the reply packet" in out:
                     queue.append((reply, p))
+
+
+def rechain(record: str, number: int | None = None, old: str = "", new: str = "") -> str:
+    """The record with ``old`` replaced by ``new`` in event ``number`` (if given) and every hash
+    after event 1's, and the Head, recomputed: anyone can recompute the unkeyed chain."""
+    import re
+
+    from trvendetta.store import chain
+
+    out, previous, action, sig = [], None, b"", b""
+    for line in record.split("\n"):
+        if line.startswith("> "):
+            action = line[2:].encode()
+        elif line.startswith("+ "):
+            sig = line[2:].encode()
+        else:
+            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+            if mm:
+                payload = mm.group(3)
+                if int(mm.group(1)) == number:
+                    assert old in payload
+                    payload = payload.replace(old, new, 1)
+                # event 1 keeps its hash: it follows the charter's genesis
+                previous = mm.group(2) if previous is None else chain(previous, payload.encode(), action, sig)
+                line = f"{mm.group(1)} {previous} {payload}"
+                action, sig = b"", b""
+        out.append(line)
+    return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))

@@ -11,11 +11,10 @@ import re
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from fairplay_helpers import Mail, version
+from fairplay_helpers import Mail, rechain, version
 from test_signed import _forge
 
 from trvendetta.replays.signatures import message
-from trvendetta.store import chain
 
 #: no real randomness: the host's seed, the contributions and the keys follow a counter, so every
 #: run plays the same games (the players' choices follow seeded random.Random too)
@@ -110,27 +109,6 @@ def test_an_action_for_another_players_seat_is_refused_at_the_host(players, tmp_
     assert version(org) > since
 
 
-def _rewrite(record: str, number: int, old: str, new: str) -> str:
-    """The record with ``old`` replaced by ``new`` in event ``number`` and every later hash recomputed
-    (anyone can recompute the unkeyed chain)."""
-    out, previous, action, sig = [], None, b"", b""
-    for line in record.split("\n"):
-        if line.startswith("> "):
-            action = line[2:].encode()
-        elif line.startswith("+ "):
-            sig = line[2:].encode()
-        else:
-            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
-            if mm:
-                payload = mm.group(3)
-                if int(mm.group(1)) == number:
-                    assert old in payload
-                    payload = payload.replace(old, new, 1)
-                previous = mm.group(2) if previous is None else chain(previous, payload.encode(), action, sig)
-                line = f"{mm.group(1)} {previous} {payload}"
-                action, sig = b"", b""
-        out.append(line)
-    return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
 
 
 def test_a_changed_revealed_seed_fails_verify_at_the_reveal(players, tmp_path):
@@ -145,7 +123,7 @@ def test_a_changed_revealed_seed_fails_verify_at_the_reveal(players, tmp_path):
                   record, re.M)
     number = int(m.group(1))
     for field, old in (("seed", m.group(2)), ("salt", m.group(3))):
-        forged = _rewrite(record, number, old, "1" * 64)
+        forged = rechain(record, number, old, "1" * 64)
         (tmp_path / f"forged-{field}.trv").write_text(forged)
         err = ann("verify", tmp_path / f"forged-{field}.trv", code=1).stderr
         assert f"event {number}:" in err and "not the ones the host committed to" in err
@@ -165,7 +143,7 @@ def test_a_changed_roll_of_the_host_fails_verify_once_the_seed_is_revealed(playe
     assert m, "no dice rolled by the host in a whole game"
     number, payload, die = int(m.group(1)), m.group(2), m.group(3)
     changed = payload.replace(f'"dice":[{die}', f'"dice":[{1 if die != "1" else 2}', 1)
-    (tmp_path / "forged.trv").write_text(_rewrite(record, number, payload, changed))
+    (tmp_path / "forged.trv").write_text(rechain(record, number, payload, changed))
     err = ann("verify", tmp_path / "forged.trv", code=1, multiline=True).stderr
     assert f"event {number}" in err and "the rules give" in err
 

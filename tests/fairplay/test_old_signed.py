@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from fairplay_helpers import rechain
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RECORDS = sorted(p.name for p in FIXTURES.glob("signed-*.trv"))
 
@@ -45,29 +47,11 @@ def test_a_forged_signature_in_the_middle_of_an_old_record_fails_at_its_event(pl
     forged = text[:m.start(2)] + flipped + text[m.end(2):]
     # the chain no longer holds past the change, so re-chain from it (as a forger would)
     number = int(re.search(r"^(\d+) ", text[m.end():], re.M).group(1))
-    (tmp_path / "forged.trv").write_text(_rechain(forged))
+    (tmp_path / "forged.trv").write_text(rechain(forged))
     err = ann("verify", tmp_path / "forged.trv", code=1).stderr
     assert f"event {number}:" in err and "is not signed by" in err, err
 
 
-def _rechain(text: str) -> str:
-    """The record with every hash (and the Head) recomputed from event 1's."""
-    from trvendetta.store import chain
-
-    out, previous, action, sig = [], None, b"", b""
-    for line in text.split("\n"):
-        if line.startswith("> "):
-            action = line[2:].encode()
-        elif line.startswith("+ "):
-            sig = line[2:].encode()
-        else:
-            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
-            if mm:
-                previous = mm.group(2) if previous is None else chain(previous, mm.group(3).encode(), action, sig)
-                line = f"{mm.group(1)} {previous} {mm.group(3)}"
-                action, sig = b"", b""
-        out.append(line)
-    return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
 
 
 def test_an_old_exchange_game_keeps_its_reveal_order():
