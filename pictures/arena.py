@@ -55,10 +55,22 @@ def _text(lay: Layout, name: str, text: str, cls: str = "mark", ink: str = "#555
     return f'<text class="{cls}" x="{cx:.1f}" y="{cy:.1f}" fill="{ink}">{escape(text)}</text>'
 
 
+def label(lay: Layout, name: str, ink: str = "#555") -> str:
+    """The space's name (``m17``, what ``trv turn`` and ``trv legal`` call it),
+    small at the top of its hexagon, clear of the mark or token at its centre."""
+    sp = parse(name)
+    if sp is None:
+        return ""
+    cx, cy = lay.center(sp)
+    return (f'<text class="lbl space-name" data-at="{escape(name)}" x="{cx:.1f}" y="{cy - lay.hh * 0.78:.1f}" '
+            f'text-anchor="middle" dominant-baseline="central" style="font-size:6.5px;fill:{ink}">{escape(name)}</text>')
+
+
 def background(board: dict, lay: Layout) -> str:
     """The arena: its spaces (spotlights lit, favor and weapon spaces marked),
     the road tiles with their names, and the killer pillars, raised ones
-    hatched impassable with an upper-case letter, lowered ones lower case."""
+    hatched impassable with an upper-case letter, lowered ones lower case;
+    every space, arena and road tile alike, carries its name."""
     arena = board.get("arena") or {}
     out = ['<g class="arena">']
     for slot in arena.get("slots") or ():
@@ -66,6 +78,7 @@ def background(board: dict, lay: Layout) -> str:
         out.append(f'<g class="road-tile" data-slot="{slot.get("number")}" '
                    f'data-tile="{escape(str(slot.get("tile", "")))}" data-forward="{escape(str(slot.get("forward")))}">')
         out.extend(_hexagon(lay, n, ROAD_FILL, "space") for n in names)
+        out.extend(label(lay, n) for n in names)
         centres = [lay.center(sp) for sp in map(parse, names) if sp is not None]
         if centres:
             x = sum(c[0] for c in centres) / len(centres)
@@ -89,5 +102,6 @@ def background(board: dict, lay: Layout) -> str:
             out.append(_text(lay, n, mark, ink="#b08f4a"))
         else:
             out.append(_hexagon(lay, n, ARENA_FILL, "space"))
+        out.append(label(lay, n, "#ddd" if pillars.get(n) in raised else "#555"))
     out.append("</g>")
     return "".join(out)

@@ -18,6 +18,7 @@ def test_new_takes_the_arena_side_and_show_json_adds_the_carnivals_parts(trv):
     assert doc["favors"] == {"ann": {"count": 0, "kinds": []}, "bob": {"count": 0}}  # ann is to play
     assert {v["facing"] for v in doc["vehicles"]} <= DIRECTIONS and all(v["at"] == "start" for v in doc["vehicles"])
     assert len(doc["vehicles"]) == 3 + 5
+    assert "road" not in doc  # Vendetta's road of tiles means nothing in the arena: its board is board["arena"]
 
 
 def test_show_draws_the_arena_with_facing_arrows(trv):

@@ -116,3 +116,18 @@ def test_the_replay_page_of_a_carnival_game_draws_the_arena_at_every_event(tmp_p
     arena = {i for i, p in enumerate(data["pieces"]) if p.startswith('<g class="arena">')}
     assert all(len(arena & set(f["p"])) == 1 for f in data["frames"])
     assert not any(p.startswith('<g class="road">') for p in data["pieces"])
+
+
+def test_every_space_carries_the_name_trv_turn_and_trv_legal_use_inside_its_hexagon():
+    _, root = _picture(raised=["C"])
+    labels = {t.get("data-at"): t for t in of_class(root, "lbl space-name")}
+    slots = {name(sp) for s in SIDE.slots for sp in s.spaces}
+    assert set(labels) == {name(s) for s in SIDE.arena} | slots
+    polygons = {e.get("data-at"): e for e in root.iter(NS + "polygon") if e.get("data-at")}
+    for at, t in labels.items():
+        assert t.text == at
+        xs = [float(p.split(",")[0]) for p in polygons[at].get("points").split()]
+        ys = [float(p.split(",")[1]) for p in polygons[at].get("points").split()]
+        x, y = float(t.get("x")), float(t.get("y"))
+        assert min(xs) < x < max(xs) and min(ys) < y < (min(ys) + max(ys)) / 2, at  # the top half of its own space
+    assert "#ddd" in labels[name(SIDE.pillars["C"])].get("style")  # readable on a raised pillar's hatching

@@ -28,6 +28,7 @@ def view(state) -> dict:
     side = state.arena if state.carnival is not None else None
     viewer = _viewer(state)
     doc["ruleset"] = "carnival"
+    del doc["road"]  # Vendetta's road of tiles: the arena's board is ``board["arena"]`` and ``tiles``
     doc["tokens"] = ([{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
                      + [{"at": b.nm(s), "kind": "super-weapon"} for s in state.weapon_tokens])
     if side is not None:
