@@ -327,9 +327,8 @@ def legal(session: Session, as_json: bool) -> None:
         click.echo("the game is over; nothing is legal")
         return
     click.echo(f"{decision.player}: {decision.kind}" + (f" ({decision.prompt})" if decision.prompt else ""))
-    for a in options:
-        note = ruleset.warning(game.state, a)
-        click.echo(f"  {ruleset.describe_action(a)}" + (f"  ({note})" if note else ""))
+    for line in ruleset.legal_lines(game.state, options):
+        click.echo(f"  {line}")
 
 
 @click.command()

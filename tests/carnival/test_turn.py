@@ -55,7 +55,9 @@ def test_killer_pillar_raises_a_pillar_under_an_opposing_car_for_3_scrap():
 
 def test_full_throttle_moves_3_more_spaces_after_moving():
     state, _ = game(favors={"ann": ["full-throttle"]}, vehicles=[{"id": "red-medium", "at": "k9"}])
-    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"))
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand())
+    assert options(state) == (NoFavor(),)  # a favor is held: the before-moving decision shows nothing of its kind
+    state, _ = play(state, NoFavor(), Step("F"))
     assert PlayFavor("full-throttle") in options(state)
     state, _ = play(state, PlayFavor("full-throttle"), Step("F"), Step("F"), Step("F"))
     assert at(state, "red-medium") == "k13" and state.favors["ann"] == ()
@@ -158,6 +160,32 @@ def test_the_auto_cannon_shoots_once_while_moving_and_the_car_moves_on():
     assert kinds(events, vev.ShotFired)[0].hit and RS.pending(state).kind == "step"
     state, _ = play(state, Step("FR"))
     assert AutoCannon("blue-small") not in options(state)  # once a turn
+
+
+def test_the_auto_cannon_after_moving_leaves_the_normal_shot():
+    # "Once, during this car's move step (including before or after it moves) ... That car may also shoot
+    # again during its shoot step"
+    state, _ = game(weapons={"red-medium": "auto-cannon"}, script={"shot": ["SM", "SML"], "damage": ["dent", "dent"]},
+                    vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "k12"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"))
+    assert AutoCannon("blue-small") in options(state) and Shoot("blue-small") in options(state)
+    state, events = play(state, AutoCannon("blue-small"))
+    assert kinds(events, vev.ShotFired)[0].hit and RS.pending(state).kind == "shoot"
+    assert options(state) == (Shoot("blue-small"), NoFavor())  # the car's own shot; the cannon fired once
+    state, events = play(state, Shoot("blue-small"))
+    assert kinds(events, vev.ShotFired)[0].face == "SML" and scrap_events(events) == [("ann", 2)]
+    assert RS.pending(state).player == "bob" and len(b.vehicle(state, "blue-small").damage) == 2
+
+
+def test_double_barrel_is_not_offered_to_the_thwumpers_car():
+    state, _ = game(favors={"ann": ["double-barrel"]}, weapons={"red-medium": "thwumper"},
+                    vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-small", "at": "k12"}])
+    state, _ = play(state, AssignDie("red-medium", 1))
+    assert not any(isinstance(o, PlayFavor) for o in options(state))  # "You cannot shoot with this car"
+    state, _ = game(favors={"ann": ["double-barrel"]},
+                    vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-small", "at": "k12"}])
+    state, _ = play(state, AssignDie("red-medium", 1))
+    assert PlayFavor("double-barrel", target="blue-small") in options(state)  # without it: offered
 
 
 def test_the_energizer_moves_and_shoots_again_after_a_hit():

@@ -75,9 +75,29 @@ def test_a_favor_not_held_or_not_playable_refuses_the_turn(arena):
     assert "--weapon nobody" in err
 
 
-def test_legal_lists_the_carnivals_options(arena):
+def test_legal_lists_the_carnivals_options_summarising_the_large_families(arena):
     out = arena("legal").stdout
-    assert "witness me" in out and "favor killer-pillar - C" in out and "favor precision shot SML" in out
+    assert "witness me" in out and "assign 4 to red-medium" in out
+    assert "favor killer-pillar - RAISE: none is raised; RAISE one of A B C D E F G H I" in out
+    assert "favor precision DIE FACE: shot SM M L SML; slam TOP BOTTOM; direction FL F FR BL B BR; stunt 1 2 3 4" in out
+    listed = arena.json("legal")  # every option, each one an action object
+    assert sum(a.get("favor") == "killer-pillar" for a in listed) == 9 and sum(
+        a.get("favor") == "precision" for a in listed) == 4 + 2 + 6 + 4
+    arena("decide", "favor killer-pillar - C")  # a written-out option of a summarised family is taken as before
+    assert arena.json("show")["pillars"]["raised"] == ["C"]
+
+
+def test_legal_summarises_the_choppers_places_and_facings(arena):
+    arena("decide", "assign 1 to red-medium")
+    arena("decide", "airstrike 2")
+    out = arena("legal").stdout
+    listed = arena.json("legal")
+    arena_spaces = {a["at"] for a in listed if a["facing"] == "FR"}  # only arena spaces offer a choice of facing
+    assert f"chopper SPACE FACING: {len(arena_spaces)} spaces x 6 facings = {6 * len(arena_spaces)} options" in out
+    road = [a for a in listed if a["at"] not in arena_spaces]
+    assert road and len(listed) == 6 * len(arena_spaces) + len(road)  # a road-tile space: one option, its tile's forward
+    assert {a["facing"] for a in road} == {"F", "BR", "BL"} and "road-tile spaces facing BR, the tile's forward" in out
+    assert len(out.splitlines()) < 30
 
 
 def test_airstrike_at_takes_the_choppers_facing_in_the_arena(arena):
@@ -87,3 +107,48 @@ def test_airstrike_at_takes_the_choppers_facing_in_the_arena(arena):
     out = arena("turn", "--car", "medium", "--assign", "3", "--command", "airstrike", "--command-die", "2",
                 "--airstrike-at", "l13:B", "--path", "F,F,F", "--no-shoot").stdout
     assert "ann's chopper flies to l13" in out and "ann's chopper faces B" in out
+
+
+SLAM_POSITION = """ruleset = "carnival"
+seed = 7
+tiles = ["the-parking-lot", "choke", "mudhole"]
+favor_tokens = []
+weapon_tokens = []
+round = 2
+active_player = "ann"
+first_player = "ann"
+favors = { ann = ["killer-pillar"] }
+[[players]]
+name = "ann"
+color = "red"
+dice = [1, 2, 3, 4]
+[[players]]
+name = "bob"
+color = "blue"
+dice = [3, 3, 5, 6]
+[[vehicles]]
+id = "red-medium"
+at = "k9"
+[[vehicles]]
+id = "blue-medium"
+at = "k10"
+[script]
+slam = ["BOTTOM"]
+direction = ["FL"]
+"""
+
+
+def test_turn_plays_killer_pillar_in_the_middle_of_a_slam_with_at_effect(trv, tmp_path):
+    path = tmp_path / "slam.toml"
+    path.write_text(SLAM_POSITION)
+    trv("new", "--position", str(path))
+    out = trv("turn", "--favor", "killer-pillar:-,A@effect", "--car", "medium", "--assign", "1", "--path", "F").stdout
+    assert "ann may play a party favor before the slammed car is moved" in out
+    assert out.index("killer pillars raised: A") < out.index("blue-medium is pushed FL from k10 to j10")
+    assert "blue-medium is eliminated: drove into impassable terrain at j10" in out
+    assert trv.json("show")["scrap"]["ann"] == 3
+    # without @effect the favor is played at the turn's first chance (the start), and the slam is not paused for it
+    trv("new", "--position", str(path))
+    out = trv("turn", "--favor", "killer-pillar:-,B", "--car", "medium", "--assign", "1", "--path", "F").stdout
+    assert out.index("killer pillars raised: B") < out.index("ann assigns 1 to red-medium")
+    assert "before the slammed car is moved" not in out and "blue-medium is pushed FL from k10 to j10" in out

@@ -15,6 +15,7 @@ NAMES = rulesets.names()
 def test_a_demo_game_is_stored_and_reads_back(trv, name):
     out = trv("demo", "--ruleset", name, "--seed", "1", "--players", "2", "--quiet").stdout
     winner = re.search(r"^winner: (\S+)$", out, re.M)[1]
+    winner = None if winner == "nobody" else winner  # a game may end with no winner (the arena: no car left)
     events = int(re.search(r"^(\d+) events, ", out, re.M)[1])
     doc = trv.json("show")
     assert (doc["ruleset"], doc["version"], doc["finished"], doc["winner"]) == (name, events, True, winner)

@@ -131,3 +131,30 @@ def test_every_space_carries_the_name_trv_turn_and_trv_legal_use_inside_its_hexa
         x, y = float(t.get("x")), float(t.get("y"))
         assert min(xs) < x < max(xs) and min(ys) < y < (min(ys) + max(ys)) / 2, at  # the top half of its own space
     assert "#ddd" in labels[name(SIDE.pillars["C"])].get("style")  # readable on a raised pillar's hatching
+
+
+def test_the_replay_page_log_and_record_name_a_favor_only_once_it_is_played(tmp_path):
+    """A party favor is hidden information: its kind is in the game's events (the
+    owner's store must know it, and re-execution checks the draw), but nothing a
+    person reads names it before it is played: not the log's sentences, not the
+    record's move text, not the replay page's frames or rows (docs/fair-play.md)."""
+    db = tmp_path / "trv.sqlite"
+    run(db, "sim", "--ruleset", "carnival", "--games", "1", "--players", "2", "--seed", "3", "--store", "-q")
+    game = "sim-carnival-2p-3"
+    log = run(db, "log", "--game", game).stdout.splitlines()
+    collected = next(i for i, line in enumerate(log) if "collects a party favor" in line)
+    played = next(i for i, line in enumerate(log) if "plays bootleg-turn" in line)  # the favor collected above
+    kinds = sorted(comp.PARTY_FAVORS)
+    assert collected < played and not any(k in line for line in log[:played] for k in kinds)
+    record = tmp_path / "game.trv"
+    run(db, "export", "--game", game, "-o", record)
+    movetext = [line for line in record.read_text().splitlines() if line.startswith("   ")]
+    assert [k for line in movetext for k in kinds if k in line] == ["bootleg-turn"]  # only where it is played
+    out = tmp_path / "game.html"
+    run(db, "replay", game, "--html", out)
+    data = data_of(out.read_text(encoding="utf-8"))
+    assert not any(k in piece for piece in data["pieces"] for k in kinds)
+    html = out.read_text(encoding="utf-8")
+    rows = re.findall(r'<li data-n="(\d+)">(.*?)</li>', html)
+    named = [int(n) for n, row in rows if any(k in row for k in kinds)]
+    assert named and min(named) == played + 1  # the log counts from 1

@@ -20,7 +20,8 @@ TURN_FLAGS = VENDETTA_FLAGS + (
              help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
                   "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET, "
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
-                  "direction or stunt)."),
+                  "direction or stunt); add @effect to play it in the middle of the turn's first slam or damage "
+                  "effect that pauses for it (killer-pillar:-,A@effect)."),
     TurnFlag("witness-me", "flag", help="Play your Witness Me! card at the start of the turn (once a game)."),
     TurnFlag("weapon", metavar="TARGET|DIR",  # (--airstrike-at takes SPACE:FACING in the arena)
              help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
@@ -30,7 +31,10 @@ OWN = ("favor", "witness_me", "weapon")
 
 
 def favor_action(text: str) -> PlayFavor:
-    """``--favor`` text as the action it asks for (checked against the options when played)."""
+    """``--favor`` text as the action it asks for (checked against the options
+    when played); a trailing ``@effect`` (:func:`mid_effect`) is not part of it."""
+    text = text.strip()
+    text = text[: -len(MID)] if text.lower().endswith(MID) else text
     name, _, choice = text.partition(":")
     name = name.strip().lower()
     if name == "killer-pillar":
@@ -45,10 +49,19 @@ def favor_action(text: str) -> PlayFavor:
     return PlayFavor(name)
 
 
+MID = "@effect"
+
+
+def mid_effect(text: str) -> bool:
+    """``--favor NAME@effect``: played only where a slam or damage effect pauses for favors."""
+    return str(text).strip().lower().endswith(MID)
+
+
 class CarnivalDriver(TurnDriver):
     def __init__(self, flags: dict):
         super().__init__({k: v for k, v in flags.items() if k not in OWN})
         self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
+        self.mid = {str(text) for text in flags.get("favor") or () if mid_effect(text)}
         self.witness = bool(flags.get("witness_me"))
         self.weapon = flags.get("weapon")
         self.legal_seen: tuple[str, ...] = ()
@@ -59,8 +72,8 @@ class CarnivalDriver(TurnDriver):
         if self.witness and WitnessMe() in d.options:
             self.witness = False
             return WitnessMe()
-        for i, (_, action) in enumerate(self.favors):
-            if action in d.options:
+        for i, (text, action) in enumerate(self.favors):
+            if action in d.options and (str(text) in self.mid) == (state.pause is not None):
                 del self.favors[i]
                 return action
         if self.weapon:
@@ -81,7 +94,7 @@ class CarnivalDriver(TurnDriver):
                                              self.legal_seen[:12]))
             return None
         if d.kind == "favor":
-            return NoFavor()  # nothing more to play before moving
+            return NoFavor()  # nothing more to play before moving (or in the middle of this effect)
         if d.kind == "shoot" and state.turn.phase == "done":
             return NoFavor()  # In the Mood for Mayhem!'s second shot: `trv decide` takes it
         if d.kind == "shoot" and "shoot" not in self.flags and not any(

@@ -176,9 +176,39 @@ class ChopperFaced(BaseEvent, tag="chopper-faced"):
     facing: str
 
 
+class EffectPaused(BaseEvent, tag="effect-paused", omit_defaults=True):
+    """Rules v2: a slam's push or a damage effect's forced move waits while the
+    active player may play Killer Pillar (or Precision) in the middle of it;
+    ``to``, ``how``, ``direction``: the forced move that comes next."""
+
+    player: str
+    effect: str
+    vehicle: str = ""
+    to: str | None = None
+    how: str = ""
+    direction: str = ""
+
+
+class AfterHit(BaseEvent, tag="after-hit"):
+    """Rules v2: a super-weapon's hit owes a follow-up once its damage effect
+    settles (the Amplifier's second effect, the Energizer's new die)."""
+
+    weapon: str
+    car: str
+    target: str
+    before: int
+
+
+class AfterHitResolved(BaseEvent, tag="after-hit-resolved"):
+    """The follow-up of ``weapon``'s hit is being resolved now."""
+
+    weapon: str
+    car: str
+
+
 OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, WeaponClaimed,
        TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
-       ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced)
+       ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved)
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
 
 
@@ -216,8 +246,18 @@ def describe(event) -> str:
             detail = {"killer-pillar": f": {pillars[0] or 'none'} to road, {pillars[-1]} raised" if pillars else "",
                       "precision": f": the {die} die set to {face}", "double-barrel": f": a shot at {target} before moving"}
             return f"{player} plays {favor}{detail.get(favor, '')}"
+        case FavorsPassed(player, "mid-effect"):
+            return f"{player} plays no more party favors: the effect goes on"
         case FavorsPassed(player, _stage):
             return f"{player} plays no more party favors before moving"
+        case EffectPaused(player, effect, vehicle, to):
+            what = {"slam": "before the slammed car is moved",
+                    "skid": f"before {vehicle} skids to {to}", "blast-off": f"before {vehicle} blasts off to {to}"}
+            return f"{player} may play a party favor {what.get(effect, 'in the middle of ' + effect)}"
+        case AfterHit(weapon, car, target):
+            return f"the {weapon} of {car} hit {target}: it acts again once the damage effect is over"
+        case AfterHitResolved(weapon, car):
+            return f"the {weapon} of {car} acts again"
         case PrecisionUsed(die):
             return f"the {die} die shows the face Precision set"
         case ShotTaken(player, kind):

@@ -16,7 +16,7 @@ from ..vendetta.model import State
 from . import events as cev
 from . import spaces
 from .extras import extras
-from .model import CarnivalState
+from .model import AfterHit, CarnivalState, Pause
 
 
 def _start_of(pos, side, index: tuple[int, int], vehicle: str, players: int) -> tuple[tuple[int, int], str]:
@@ -163,7 +163,24 @@ def _favor_played(state, e: cev.FavorPlayed):
 
 @handles(cev.FavorsPassed)
 def _passed(state, e: cev.FavorsPassed):
+    if e.stage == "mid-effect":  # the paused effect goes on
+        return replace(state, pause=None)
     return _extras(state, passed=e.stage)
+
+
+@handles(cev.EffectPaused)
+def _paused(state, e: cev.EffectPaused):
+    return replace(state, pause=Pause(e.player, e.effect, e.vehicle, sq(e.to) if e.to else None, e.how, e.direction))
+
+
+@handles(cev.AfterHit)
+def _after_hit(state, e: cev.AfterHit):
+    return replace(state, after_hit=AfterHit(e.weapon, e.car, e.target, e.before))
+
+
+@handles(cev.AfterHitResolved)
+def _after_hit_resolved(state, e: cev.AfterHitResolved):
+    return replace(state, after_hit=None)
 
 
 @handles(cev.PrecisionUsed)
@@ -178,6 +195,8 @@ def _shot_taken(state, e: cev.ShotTaken):
         return _extras(state, shots=e_now.shots + 1)
     if e.kind == "auto-cannon":
         return _extras(state, cannon=True)
+    if e.kind == "auto-cannon-after":  # fired in the shoot step: the car's own shot is still to come
+        return _extras(state, cannon=True, cannon_after=True)
     state = _extras(state, shots=2)  # declined, or the Thwumper (which cannot shoot)
     if e.kind == "thwump":
         state = replace(state, turn=replace(state.turn, phase="done"))

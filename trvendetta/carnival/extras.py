@@ -21,6 +21,7 @@ class TurnExtras(msgspec.Struct, frozen=True):
     precision: dict[str, str] = {}  # FX die -> the face Precision set it to, until it is used
     bootleg: bool = False
     cannon: bool = False  # the Auto-Cannon's shot taken
+    cannon_after: bool = False  # ... after moving, in the shoot step (the car may still shoot as normal)
     shots: int = 0  # shots after moving (In the Mood for Mayhem! allows two)
     passed: str = ""  # the player played no more favors before moving
 
@@ -31,6 +32,16 @@ def extras(state) -> TurnExtras:
     if state.turn is not None and (e.round, e.number) == (state.round, state.turn_number):
         return e
     return TurnExtras(state.round, state.turn_number)
+
+
+def v2(state) -> bool:
+    """The game follows rules version 2 or later (set up by this trv): Killer
+    Pillar and Precision in the middle of a slam or damage effect, favor
+    decisions that do not depend on which favors are held, the super-weapons'
+    follow-ups after a pause, the Auto-Cannon after moving.  A game recorded
+    under version 1 keeps version 1's rules (its record re-executes as it was
+    played: ``setup.start`` is given the recorded version)."""
+    return state.rules_version not in ("", "1")
 
 
 def decree_now(state) -> str | None:

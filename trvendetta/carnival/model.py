@@ -11,12 +11,39 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import msgspec
+
 from ..vendetta.model import State
 from .components import ArenaSide, CarnivalComponents
 from .extras import TurnExtras
 from .seam import SEAM
 
 Space = tuple[int, int]
+
+
+class Pause(msgspec.Struct, frozen=True):
+    """An effect paused for the active player's favors (rules v2): Killer Pillar
+    "in the middle of resolving another effect, such as a slam or damage
+    effect".  ``effect`` is ``slam`` (its push comes next: ``resolve_slam``) or
+    the damage effect whose forced move comes next (``skid``, ``blast-off``):
+    ``vehicle`` enters ``to`` by ``how`` in ``direction`` once it goes on."""
+
+    player: str
+    effect: str
+    vehicle: str = ""
+    to: Space | None = None
+    how: str = ""
+    direction: str = ""
+
+
+class AfterHit(msgspec.Struct, frozen=True):
+    """What a super-weapon's hit still owes once its damage effect has settled
+    (rules v2): the Amplifier's second effect, the Energizer's new die."""
+
+    weapon: str
+    car: str
+    target: str
+    before: int  # the target's damage tokens before the hit
 
 
 class CarnivalState(State):
@@ -41,6 +68,8 @@ class CarnivalState(State):
     extras: TurnExtras = TurnExtras()  # what the turn has used (``extras()``)
     wild: int = 0  # Let's Get Wild!'s stunt die for the slam being resolved
     chopper_facing: dict[str, str] = {}  # owner -> the facing their chopper was placed with
+    pause: Pause | None = None  # an effect waiting for the active player's favors (rules v2)
+    after_hit: AfterHit | None = None  # a super-weapon's follow-up, once the hit's effects settle (rules v2)
     carnival: CarnivalComponents | None = None
 
     @property

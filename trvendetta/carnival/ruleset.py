@@ -57,9 +57,9 @@ class Carnival(Vendetta):
         return setup.start(validate(position, self.carnival), self.carnival, rng)
 
     def restart(self, first_event, rng=None) -> list:
-        """The set-up events again, with the components the game recorded."""
+        """The set-up events again, with the components and the rules version the game recorded."""
         c = first_event.components
-        return setup.start(validate(first_event.position, c), c, rng)
+        return setup.start(validate(first_event.position, c), c, rng, first_event.rules_version)
 
     def score_options(self, state, decision: Decision) -> list[float] | None:
         from . import bot
@@ -92,6 +92,12 @@ class Carnival(Vendetta):
 
     def describe_action(self, action) -> str:
         return cact.describe_action(action)
+
+    def legal_lines(self, state: CarnivalState, options) -> list[str]:
+        """``trv legal``: the chopper's, Killer Pillar's and Precision's many options summarised (``legal.py``)."""
+        from . import legal
+
+        return legal.lines(self, state, options)
 
     def turn_driver(self, flags: dict) -> CarnivalDriver:
         return CarnivalDriver(flags)

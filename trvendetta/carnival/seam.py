@@ -23,10 +23,11 @@ from ..core import geometry
 from ..vendetta import board as b
 from ..vendetta import events as vev
 from ..vendetta.actions import AssignDie, Step
+from ..vendetta.context import Suspend
 from . import arena, decrees, scrap, spaces
 from . import events as cev
 from . import foundation, tina_turn, turn
-from .extras import decree_now, extras
+from .extras import decree_now, extras, v2
 
 
 def active_player(state) -> str | None:
@@ -140,6 +141,24 @@ class ArenaSeam:
             return decrees.direction(decree_now(state), None)
         return extras(state).precision.get(die)
 
+    # ------------------------------------------------------ mid-effect favors
+    def pause(self, ctx, effect: str, vehicle: str = "", to=None, how: str = "", direction: str = "") -> None:
+        """Killer Pillar: "You can play this token in the middle of resolving
+        another effect, such as a slam or damage effect" (and Precision, for a
+        die the chain rolls later).  Rules v2: on a player's turn, a slam about
+        to push a car, or a damage effect about to move one, waits (``Suspend``)
+        for the active player when they hold any party favor: how many favors a
+        player holds is public, which ones is not, so the pause shows nothing
+        of their kinds.  Answering it resumes the effect (``turn.resume``)."""
+        s = ctx.state
+        t = s.turn
+        if not v2(s) or s.phase != "playing" or t is None or s.pause is not None:
+            return
+        if b.player(s, t.player).out or not s.favors.get(t.player):
+            return
+        ctx.emit(cev.EffectPaused(t.player, effect, vehicle, b.nm(to) if to is not None else None, how, direction))
+        raise Suspend()
+
     def slam_reroll_allowed(self, state) -> bool:
         """Commit to the Crash!; and a die Precision set "cannot be rerolled"."""
         fixed = extras(state).precision
@@ -209,6 +228,9 @@ class ArenaSeam:
         """A car that ENDED its movement on a party favor or a super-weapon token
         collects it, whoever's turn it is (the active car once its move is over)."""
         s = ctx.state
+        if s.after_hit is not None and s.slam is None and s.pause is None:
+            turn.after_hit(ctx)  # a super-weapon's follow-up, once its hit's effects have settled
+            s = ctx.state
         if s.phase != "playing" or (not s.favor_tokens and not s.weapon_tokens):
             return
         t = s.turn

@@ -22,13 +22,17 @@ from .components import CarnivalComponents
 from .model import CarnivalState
 from .position import CarnivalPosition
 
-RULES_VERSION = "1"
+#: 2: mid-effect favors, favor decisions blind to which favors are held, the
+#: super-weapons' follow-ups, the Auto-Cannon after moving (``extras.v2``)
+RULES_VERSION = "2"
 
 
-def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None) -> list:
-    """Every set-up event of a new game from a validated position."""
+def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None,
+          rules_version: str = RULES_VERSION) -> list:
+    """Every set-up event of a new game from a validated position (under
+    ``rules_version``: a recorded game is set up again under its own)."""
     ctx = Ctx(CarnivalState(), rng if rng is not None else Rng.for_action(position.seed, 0))
-    ctx.emit(cev.CarnivalStarted(position, RULES_VERSION, components))
+    ctx.emit(cev.CarnivalStarted(position, rules_version, components))
     c = components
     tiles = position.tiles or foundation.choose_tiles(c.vendetta, ctx.rng)
     if not position.tiles:

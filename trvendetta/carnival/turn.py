@@ -34,7 +34,7 @@ from . import arena, decrees, favors, spaces, weapons
 from . import events as cev
 from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe
 from .components import PILLARS
-from .extras import decree_now, extras
+from .extras import decree_now, extras, v2
 
 FX_DICE = ("shot", "slam", "direction", "stunt")
 SHOT_WEAPONS = ("amplifier", "big-friendly-gun", "cluster-missiles", "energizer", "laser-kebab")
@@ -79,6 +79,8 @@ def _favor_options(state, name: str, phase: str) -> list:
         elif kind == "bootleg-turn" and not extras(state).bootleg:
             out.append(PlayFavor(kind))
         elif kind == "double-barrel" and phase == "before-moving":  # "your car": the one with the die
+            if v2(state) and car is not None and state.weapons.get(car.id) == "thwumper":
+                continue  # the Thwumper: "You cannot shoot with this car"
             out += [PlayFavor(kind, target=x) for x in _targets(state, car)]
     return out
 
@@ -101,13 +103,14 @@ def _phase(state, decision: Decision | None) -> str | None:
 def decision(state, d: Decision | None) -> Decision | None:
     """Vendetta's pending decision with the Carnival's options added (or made)."""
     t = state.turn
+    if state.pause is not None and state.phase == "playing":
+        return _pause_decision(state)
     if state.phase != "playing" or t is None or state.slam is not None or state.cow is not None:
         return d
     if d is not None and d.player != t.player:
         return d
     if d is not None and d.kind == "airstrike-place":  # "you choose which adjacent space it faces"
-        flights = tuple(FlyChopper(o.at, f) for o in d.options for f in geometry.DIRECTIONS)
-        return Decision(d.player, d.kind, flights, "place your chopper and choose its facing")
+        return Decision(d.player, d.kind, _flights(state, d), "place your chopper and choose its facing")
     name = t.player
     if b.player(state, name).out:
         return d
@@ -127,7 +130,7 @@ def decision(state, d: Decision | None) -> Decision | None:
         if weapon == "auto-cannon" and not e.cannon:
             extra += [AutoCannon(x) for x in _targets(state, car)]
         extra += _favor_options(state, name, phase)
-        if d is None and e.passed != "before-moving" and extra:
+        if d is None and e.passed != "before-moving" and (extra or _holds_any(state, name)):
             return Decision(name, "favor", tuple(extra) + (NoFavor(),), "play a party favor before moving?")
         return _with(d, extra)
     if phase == "before-fx-roll" and d is not None and d.kind == "step":
@@ -140,6 +143,8 @@ def decision(state, d: Decision | None) -> Decision | None:
         return _with(d, extra)
     if phase == "after-moving":
         extra += _favor_options(state, name, phase)
+        if weapon == "auto-cannon" and not e.cannon and v2(state):  # "(including before or after it moves)"
+            extra += [AutoCannon(x) for x in _targets(state, car)]
         if weapon in SHOT_WEAPONS:
             targets = _weapon_targets(state, car, weapon)
             extra += [FireWeapon(x) for x in targets]
@@ -147,15 +152,51 @@ def decision(state, d: Decision | None) -> Decision | None:
             extra += [Thwump(x) for x in geometry.DIRECTIONS]
             if d is not None:  # "You cannot shoot with this car"
                 d = Decision(d.player, d.kind, tuple(o for o in d.options if not isinstance(o, Shoot)), d.prompt)
-        if d is None and extra:
+        if d is None and (extra or _holds_any(state, name)):
             return Decision(name, "shoot", tuple(extra) + (NoShoot(),), "fire, or play a party favor?")
         return _with(d, extra)
-    if t.phase == "done" and d is None and decree_now(state) == decrees.MAYHEM and e.shots == 1 and car is not None:
-        targets = _targets(state, car)
-        if targets and weapons.shoots_normally(weapon):
-            options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
-            return Decision(name, "shoot", options, "In the Mood for Mayhem!: shoot another time?")
+    if t.phase == "done" and d is None and car is not None:
+        shots = e.shots - e.cannon_after  # the car's own shots after moving (not the Auto-Cannon's)
+        if e.cannon_after and shots == 0:  # "That car may also shoot again during its shoot step"
+            targets = _targets(state, car)
+            if targets:
+                options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
+                return Decision(name, "shoot", options, "the Auto-Cannon fired: shoot as normal?")
+        if decree_now(state) == decrees.MAYHEM and shots == 1:
+            targets = _targets(state, car)
+            if targets and weapons.shoots_normally(weapon):
+                options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
+                return Decision(name, "shoot", options, "In the Mood for Mayhem!: shoot another time?")
     return d
+
+
+def _holds_any(state, name: str) -> bool:
+    """Rules v2: a favor decision is made whenever the player holds any favor
+    (their number is public), so whether one is made shows nothing of their kinds."""
+    return v2(state) and bool(state.favors.get(name))
+
+
+def _flights(state, d: Decision) -> tuple:
+    """Air Attack: "When you place a chopper in an arena space, you choose
+    which adjacent space it faces"; on a road tile (rules v2) it faces the
+    tile's forward, as a car there does: it cannot shoot from there anyway."""
+    out = []
+    for o in d.options:
+        if v2(state) and spaces.where(state.arena, b.sq(o.at)) == "road":
+            out.append(FlyChopper(o.at, spaces.slot(state.arena, spaces.slot_number(state.arena, b.sq(o.at))).forward))
+        else:
+            out += [FlyChopper(o.at, f) for f in geometry.DIRECTIONS]
+    return tuple(out)
+
+
+def _pause_decision(state) -> Decision:
+    """The paused effect (rules v2): Killer Pillar, or Precision for a die the
+    chain rolls later, or go on (``no favor``)."""
+    p = state.pause
+    options = _favor_options(state, p.player, "mid-effect")
+    what = {"slam": "the slam pushes a car next", "skid": f"{p.vehicle} skids next",
+            "blast-off": f"{p.vehicle} blasts off next"}.get(p.effect, p.effect)
+    return Decision(p.player, "favor", tuple(options) + (NoFavor(),), f"{what}: play a party favor now?")
 
 
 def _with(d: Decision | None, extra: list) -> Decision | None:
@@ -209,6 +250,9 @@ def resolve(ctx, d: Decision, action) -> None:
     s = ctx.state
     t = s.turn
     name = t.player
+    if s.pause is not None:
+        _answer_pause(ctx, action)
+        return
     match action:
         case WitnessMe():
             ctx.emit(cev.WitnessMePlayed(name))
@@ -221,7 +265,7 @@ def resolve(ctx, d: Decision, action) -> None:
         case FireWeapon(target):
             _weapon_shot(ctx, t.car, target, s.weapons[t.car])
         case AutoCannon(target):
-            ctx.emit(cev.ShotTaken(name, "auto-cannon"))
+            ctx.emit(cev.ShotTaken(name, "auto-cannon-after" if t.phase == "shoot" else "auto-cannon"))
             rules.fire(ctx, t.car, target)
         case Thwump(direction):
             _thwump(ctx, t.car, direction)
@@ -230,6 +274,29 @@ def resolve(ctx, d: Decision, action) -> None:
             ctx.emit(cev.ChopperFaced(name, facing))
         case _:
             raise TypeError(f"not a Carnival action: {action!r}")
+
+
+def _answer_pause(ctx, action) -> None:
+    """A favor played in the middle of an effect, or none: then (or when no
+    favor is left to play now) the effect goes on where it paused."""
+    p = ctx.state.pause
+    if isinstance(action, PlayFavor):
+        _favor(ctx, p.player, action)
+        if _favor_options(ctx.state, p.player, "mid-effect"):
+            return  # the effect stays paused: another favor may follow ("any number of party favors")
+    ctx.emit(cev.FavorsPassed(p.player, "mid-effect"))
+    resume(ctx, p)
+
+
+def resume(ctx, p) -> None:
+    """Go on with the paused effect: the slam's push, or the damage effect's forced move."""
+    if p.effect == "slam":
+        if ctx.state.slam is not None:
+            fx.resolve_slam(ctx, pause=False)
+        return
+    v = b.vehicle(ctx.state, p.vehicle)
+    if v.at is not None and p.to is not None:  # a car crushed by the pillar meanwhile goes nowhere
+        fx.enter(ctx, p.vehicle, p.to, p.how, p.direction)
 
 
 def _favor(ctx, name: str, action: PlayFavor) -> None:
@@ -272,6 +339,12 @@ def _weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
         for _ in range(down):
             face_down(ctx, target, cause)
     before = len(b.vehicle(ctx.state, target).damage)
+    if v2(ctx.state) and weapon in ("amplifier", "energizer"):
+        # the follow-up waits in the state, so a pause or a slam reroll inside the effect does not lose it
+        ctx.emit(cev.AfterHit(weapon, car, target, before))
+        fx.damage(ctx, target, cause)
+        after_hit(ctx)
+        return
     fx.damage(ctx, target, cause)
     v = b.vehicle(ctx.state, target)
     dealt = v.at is None or len(v.damage) > before
@@ -282,6 +355,26 @@ def _weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
         crew = b.crew_of(ctx.state, mine.owner)  # "reroll the die you assigned to it and take another turn"
         dice, scripted = ctx.roll_movement(1, crew.die)
         ctx.emit(cev.Energized(car, dice[0], scripted))
+
+
+def after_hit(ctx) -> None:
+    """The follow-up a super-weapon's hit owes (rules v2), once its damage
+    effect (slams included) has settled: the Amplifier resolves the effect
+    again if the target is not eliminated; the Energizer, if the hit dealt
+    damage and the car is still operable, rerolls its die for another turn."""
+    a = ctx.state.after_hit
+    ctx.emit(cev.AfterHitResolved(a.weapon, a.car))
+    v = b.vehicle(ctx.state, a.target)
+    if a.weapon == "amplifier":
+        if v.at is not None and len(v.damage) > a.before and v.damage[-1] != "minor":
+            fx.damage_effect(ctx, a.target, v.damage[-1])  # "resolve the effect again"
+        return
+    mine = b.vehicle(ctx.state, a.car)
+    dealt = v.at is None or len(v.damage) > a.before
+    if dealt and mine.at is not None and mine.status == "operational":
+        crew = b.crew_of(ctx.state, mine.owner)  # "reroll the die you assigned to it and take another turn"
+        dice, scripted = ctx.roll_movement(1, crew.die)
+        ctx.emit(cev.Energized(a.car, dice[0], scripted))
 
 
 def face_down(ctx, vid: str, cause: str) -> None:

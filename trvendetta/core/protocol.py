@@ -212,6 +212,17 @@ class Ruleset(Generic[S, A, E]):
         fatal steps); empty when there is nothing to say."""
         return ""
 
+    def legal_lines(self, state: S, options: Sequence[A]) -> list[str]:
+        """What ``trv legal`` prints of the pending decision's ``options``: by
+        default one line per option, its printed name and its warning; a
+        ruleset may summarise a large set in fewer lines (``trv legal --json``
+        still lists every option)."""
+        out = []
+        for a in options:
+            note = self.warning(state, a)
+            out.append(self.describe_action(a) + (f"  ({note})" if note else ""))
+        return out
+
     def view(self, state: S) -> dict:
         """The ``trv show --json`` document (without game/version/head)."""
         raise NotImplementedError

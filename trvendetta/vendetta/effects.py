@@ -5,7 +5,9 @@ returns ``True`` when the moving vehicle's movement goes on and ``False`` when
 it stopped (it slammed, took damage, was eliminated).  Each chain of effects
 ends in at most one pending decision (a slam reroll), which raises
 :class:`Suspend`; nothing in a chain comes after a slam, so resuming only
-needs the state (see docs/architecture.md).
+needs the state (see docs/architecture.md).  Another board's seam may pause
+a slam before its push, or a damage effect before its forced move (Carnival's
+Killer Pillar): those are tails of their chains too.
 """
 
 from __future__ import annotations
@@ -224,8 +226,12 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
     resolve_slam(ctx)
 
 
-def resolve_slam(ctx: Ctx) -> None:
-    """Move the vehicle the slam die picked one space in the rolled direction."""
+def resolve_slam(ctx: Ctx, pause: bool = True) -> None:
+    """Move the vehicle the slam die picked one space in the rolled direction.
+    Another board's seam may first pause the slam for a decision (Carnival's
+    Killer Pillar, played in the middle of a slam); it resumes with ``pause=False``."""
+    if pause and ctx.state.seam is not None:
+        ctx.state.seam.pause(ctx, "slam")  # raises Suspend when the slam waits
     pending = ctx.state.slam
     moved = pending.top if pending.slam == "TOP" else pending.bottom
     ctx.emit(ev.SlamResolved(moved))
@@ -300,7 +306,10 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         return
     if token.startswith("skid-"):
         direction = token[5:]
-        enter(ctx, vid, geometry.neighbour(v.at, direction, v.facing), "skid", direction)
+        to = geometry.neighbour(v.at, direction, v.facing)
+        if ctx.state.seam is not None:
+            ctx.state.seam.pause(ctx, "skid", vid, to, "skid", direction)  # Carnival's Killer Pillar, mid-effect
+        enter(ctx, vid, to, "skid", direction)
     elif token == "shrapnel":
         face, scripted = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", face, f"shrapnel from {vid}", scripted))
@@ -327,6 +336,8 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         ctx.emit(ev.DieRolled("stunt", n, f"{vid} blast off", sn))
         dl, dy = geometry.OFFSETS[geometry.turn(v.facing, d)]
         to = (v.at[0] + dl * int(n), v.at[1] + dy * int(n))
+        if ctx.state.seam is not None:
+            ctx.state.seam.pause(ctx, "blast-off", vid, to, "blast-off", d)
         enter(ctx, vid, to, "blast-off", d)
     else:
         raise ValueError(f"unknown damage token {token!r}")

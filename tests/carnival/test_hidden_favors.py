@@ -1,0 +1,58 @@
+"""A face-down party favor is hidden information (rulebook "Party Favors":
+"You may look at the party favor, but keep it face down until you use it").
+
+Its kind is in the ``favor-collected`` event (the owner must be able to look
+at it, and re-execution checks the draw), but rules version 2 keeps it out of
+everything the other players read: the event's sentence, and the shape of the
+game itself: which decisions a turn has (and so the record's move text) does
+not depend on which favors a player holds, only on how many, which is public.
+See docs/fair-play.md, "Hidden information"."""
+
+import pytest
+
+from trvendetta.carnival import components as comp
+from trvendetta.carnival import events as cev
+from trvendetta.carnival.actions import NoFavor
+from trvendetta.vendetta.actions import AssignDie, NoCommand, NoShoot, Step
+
+from .helpers import RS, game, play
+
+KINDS = sorted(comp.PARTY_FAVORS)
+
+
+def _declining_turn(held: list[str]) -> list[tuple[str, str]]:
+    """ann's turn, declining every favor: the (decision kind, action) sequence."""
+    state, _ = game(favors={"ann": held}, vehicles=[{"id": "red-medium", "at": "k9"}])
+    seen = []
+    for action in (AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"), NoShoot()):
+        d = RS.pending(state)
+        if d.player != "ann":
+            break
+        if action not in d.options:
+            continue  # this step of the turn did not come up
+        seen.append((d.kind, RS.describe_action(action)))
+        state, _ = play(state, action)
+    return seen
+
+
+def test_the_turn_has_the_same_decisions_whichever_favor_is_held():
+    turns = {kind: _declining_turn([kind]) for kind in KINDS}
+    assert len({tuple(t) for t in turns.values()}) == 1, turns
+    assert ("favor", "no favor") in turns["solid-gold-muffler"]  # asked, though a muffler is never played
+    assert ("shoot", "no-shoot") in turns["mega-repair"]  # nothing to shoot at: asked because a favor is held
+    assert _declining_turn([]) == [("assign", "assign 1 to red-medium"), ("command", "no-command"), ("step", "F")]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_collecting_a_favor_is_told_without_its_kind(kind):
+    event = cev.FavorCollected("ann", "red-medium", "k10", kind)
+    assert not any(k in RS.describe(event) for k in KINDS)
+    assert RS.reveals(event)  # the owner looks at it: taking it back needs everyone's agreement
+
+
+def test_show_names_the_kinds_to_the_player_to_act_and_counts_the_others():
+    state, _ = game(favors={"ann": ["precision"], "bob": ["killer-pillar", "mega-repair"]})
+    doc = RS.view(state)
+    assert doc["favors"] == {"ann": {"count": 1, "kinds": ["precision"]}, "bob": {"count": 2}}
+    text = RS.render(state)
+    assert "favors: precision" in text and "killer-pillar" not in text and "mega-repair" not in text
