@@ -83,7 +83,9 @@ def test_a_typical_game_takes_about_200_bytes_an_event(tmp_path):
     con = sqlite3.connect(path)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
-    assert path.stat().st_size / done.version < 205
+    # the file grows by whole 4 kB pages, and each record's timestamp (the clock's digits) deflates a little
+    # differently from day to day: one page of slack, or this fails on some dates (it did from 2026-12-01)
+    assert path.stat().st_size / done.version < 205 + 4096 / done.version
 
 
 def test_a_flipped_byte_in_a_packed_record_is_named_or_harmless(tmp_path):
