@@ -141,3 +141,15 @@ def test_the_amplifier_resolves_the_effect_again_after_a_pause_in_the_first():
     assert kinds(events, cev.EffectPaused)[-1].to == "l12"
     state, events = play(state, NoFavor())
     assert at(state, "blue-small") == "l12"
+
+
+def test_the_greedy_bot_raises_the_pillar_a_paused_push_lands_on():
+    state, _ = slam_into_k10(["killer-pillar"])
+    d = pending(state)
+    scores = RS.score_options(state, d)
+    assert d.options[scores.index(max(scores))] == PlayFavor("killer-pillar", ("", "A"))
+    state, _ = game(favors={"ann": ["killer-pillar"]}, **SKID)
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"), Shoot("blue-small"))
+    d = pending(state)
+    scores = RS.score_options(state, d)
+    assert d.options[scores.index(max(scores))] == PlayFavor("killer-pillar", ("", "E"))

@@ -9,8 +9,9 @@ from there).  A chopper may fly to any space the arena allows.
 
 The Carnival's own options: a super-weapon's shot (or the Auto-Cannon's, or
 Double Barrel's) is worth its target's score and a little more; Mega-Repair
-when a car of ours is inoperable; Killer Pillar only to crush an opposing car;
-Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler
+when a car of ours is inoperable; Killer Pillar only to crush an opposing car
+(or to raise the pillar a paused slam or damage effect is about to move an
+opposing car onto); Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler
 counts at the end, and a kept favor breaks ties).
 """
 
@@ -51,9 +52,27 @@ class CarnivalHeuristics(bot.Heuristics):
             if a.favor == "mega-repair":
                 return 5.0 if any(v.status == "inoperable" for v in self._mine()) else -1.0
             if a.favor == "killer-pillar":
-                crushed = [v for v in s.vehicles if v.at == s.arena.pillars[a.pillars[-1]]]
+                spot = s.arena.pillars[a.pillars[-1]]
+                crushed = [v for v in s.vehicles if v.at == spot]
+                crushed += [v for v in s.vehicles if v.id == self._pushed_onto(spot)]  # mid-effect: it lands there
                 return 10.0 * sum(1 if v.owner != self.me else -5 for v in crushed) - 1.0
         return -1.0 if not type(a).__name__ == "NoFavor" else 0.0
+
+    def _pushed_onto(self, spot) -> str | None:
+        """The car a paused effect is about to move onto ``spot`` (a slam's push, a skid, a blast off)."""
+        s = self.state
+        p = s.pause
+        if p is None:
+            return None
+        if p.effect != "slam":
+            return p.vehicle if p.to == spot else None
+        if s.slam is None or not s.slam.slam:
+            return None
+        moved = s.slam.top if s.slam.slam == "TOP" else s.slam.bottom
+        v = self.b.vehicle(s, moved) if not self.b.is_wreck(moved) else None
+        if v is None or v.at is None:
+            return None
+        return moved if geometry.neighbour(v.at, s.slam.direction, v.facing) == spot else None
 
     def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         score = super()._space_score(sp, last, drift, bike)
