@@ -153,3 +153,16 @@ def test_the_greedy_bot_raises_the_pillar_a_paused_push_lands_on():
     d = pending(state)
     scores = RS.score_options(state, d)
     assert d.options[scores.index(max(scores))] == PlayFavor("killer-pillar", ("", "E"))
+
+
+def test_killer_pillar_between_a_dazed_cars_moves():
+    state, _ = game(favors={"ann": ["killer-pillar"]}, vehicles=SKID["vehicles"],
+                    script={"shot": ["SML"], "damage": ["dazed"], "stunt": [2], "direction": ["F", "BL"]})
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"))
+    state, events = play(state, Shoot("blue-small"))
+    assert kinds(events, cev.EffectPaused) == [cev.EffectPaused("ann", "dazed", "blue-small", "j12", "dazed", "F", 1)]
+    state, events = play(state, NoFavor())  # the first move, then the second roll: paused again
+    assert at(state, "blue-small") == "j12"
+    assert kinds(events, cev.EffectPaused) == [cev.EffectPaused("ann", "dazed", "blue-small", "i12", "dazed", "BL", 0)]
+    state, events = play(state, PlayFavor("killer-pillar", ("", "E")))
+    assert at(state, "blue-small") is None and state.scrap["ann"] == 2 + 3

@@ -229,6 +229,25 @@ def test_in_the_mood_for_mayhem_shoots_a_second_time():
     assert kinds(events, vev.ShotFired)[0].hit and RS.pending(state).player == "bob"
 
 
+def test_in_the_mood_for_mayhem_the_second_shot_may_be_the_super_weapons_or_the_thwumpers():
+    state, _ = game(decree="in-the-mood-for-mayhem", decree_round=1, weapons={"red-medium": "laser-kebab"},
+                    script={"shot": ["L", "SM"], "damage": ["dent"]},
+                    vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "k12"},
+                              {"id": "blue-large", "at": "k15"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"), FireWeapon("blue-small"))
+    d = RS.pending(state)
+    assert d.kind == "shoot" and FireWeapon("blue-large") in d.options and Shoot("blue-small") in d.options
+    state, events = play(state, FireWeapon("blue-small"))
+    assert kinds(events, vev.ShotFired)[0].hit and RS.pending(state).player == "bob"
+    state, _ = game(decree="in-the-mood-for-mayhem", decree_round=1, weapons={"red-medium": "thwumper"},
+                    script={"stunt": [1, 1]}, vehicles=[{"id": "red-medium", "at": "k10"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"), Thwump("F"))
+    d = RS.pending(state)  # "Whenever you could shoot with it, you may use the Thwumper instead"
+    assert d.kind == "shoot" and Thwump("B") in d.options and not any(isinstance(o, Shoot) for o in d.options)
+    state, _ = play(state, Thwump("B"))
+    assert at(state, "red-medium") == "k11" and RS.pending(state).player == "bob"
+
+
 def test_lets_get_wild_moves_the_slammed_car_the_stunt_dies_spaces():
     state, _ = game(decree="lets-get-wild", decree_round=1, script={"slam": ["BOTTOM"], "direction": ["F"], "stunt": [3]},
                     vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-medium", "at": "k12"}])

@@ -187,6 +187,7 @@ class EffectPaused(BaseEvent, tag="effect-paused", omit_defaults=True):
     to: str | None = None
     how: str = ""
     direction: str = ""
+    left: int = 0  # Dazed: moves still to roll after this one
 
 
 class AfterHit(BaseEvent, tag="after-hit"):
@@ -251,8 +252,8 @@ def describe(event) -> str:
         case FavorsPassed(player, _stage):
             return f"{player} plays no more party favors before moving"
         case EffectPaused(player, effect, vehicle, to):
-            what = {"slam": "before the slammed car is moved",
-                    "skid": f"before {vehicle} skids to {to}", "blast-off": f"before {vehicle} blasts off to {to}"}
+            what = {"slam": "before the slammed car is moved", "skid": f"before {vehicle} skids to {to}",
+                    "blast-off": f"before {vehicle} blasts off to {to}", "dazed": f"before dazed {vehicle} moves to {to}"}
             return f"{player} may play a party favor {what.get(effect, 'in the middle of ' + effect)}"
         case AfterHit(weapon, car, target):
             return f"the {weapon} of {car} hit {target}: it acts again once the damage effect is over"

@@ -15,7 +15,7 @@ from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
 from . import spaces
-from .extras import extras
+from .extras import extras, v2
 from .model import AfterHit, CarnivalState, Pause
 
 
@@ -170,7 +170,8 @@ def _passed(state, e: cev.FavorsPassed):
 
 @handles(cev.EffectPaused)
 def _paused(state, e: cev.EffectPaused):
-    return replace(state, pause=Pause(e.player, e.effect, e.vehicle, sq(e.to) if e.to else None, e.how, e.direction))
+    return replace(state, pause=Pause(e.player, e.effect, e.vehicle, sq(e.to) if e.to else None, e.how, e.direction,
+                                      e.left))
 
 
 @handles(cev.AfterHit)
@@ -197,7 +198,9 @@ def _shot_taken(state, e: cev.ShotTaken):
         return _extras(state, cannon=True)
     if e.kind == "auto-cannon-after":  # fired in the shoot step: the car's own shot is still to come
         return _extras(state, cannon=True, cannon_after=True)
-    state = _extras(state, shots=2)  # declined, or the Thwumper (which cannot shoot)
+    if e.kind == "thwump" and v2(state):  # a jump instead of a shot: it counts as one (Mayhem allows a second)
+        return replace(_extras(state, shots=e_now.shots + 1), turn=replace(state.turn, phase="done"))
+    state = _extras(state, shots=2)  # declined, or (rules v1) the Thwumper's jump
     if e.kind == "thwump":
         state = replace(state, turn=replace(state.turn, phase="done"))
     return state

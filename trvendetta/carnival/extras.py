@@ -38,7 +38,8 @@ def v2(state) -> bool:
     """The game follows rules version 2 or later (set up by this trv): Killer
     Pillar and Precision in the middle of a slam or damage effect, favor
     decisions that do not depend on which favors are held, the super-weapons'
-    follow-ups after a pause, the Auto-Cannon after moving.  A game recorded
+    follow-ups after a pause, the Auto-Cannon after moving, a second shot under
+    In the Mood for Mayhem! with the super-weapon or the Thwumper.  A game recorded
     under version 1 keeps version 1's rules (its record re-executes as it was
     played: ``setup.start`` is given the recorded version)."""
     return state.rules_version not in ("", "1")

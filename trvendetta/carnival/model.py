@@ -25,7 +25,8 @@ class Pause(msgspec.Struct, frozen=True):
     """An effect paused for the active player's favors (rules v2): Killer Pillar
     "in the middle of resolving another effect, such as a slam or damage
     effect".  ``effect`` is ``slam`` (its push comes next: ``resolve_slam``) or
-    the damage effect whose forced move comes next (``skid``, ``blast-off``):
+    the damage effect whose forced move comes next (``skid``, ``blast-off``,
+    each of ``dazed``'s moves, with ``left`` more to roll):
     ``vehicle`` enters ``to`` by ``how`` in ``direction`` once it goes on."""
 
     player: str
@@ -34,6 +35,7 @@ class Pause(msgspec.Struct, frozen=True):
     to: Space | None = None
     how: str = ""
     direction: str = ""
+    left: int = 0  # Dazed: the moves still to roll after this one
 
 
 class AfterHit(msgspec.Struct, frozen=True):

@@ -142,7 +142,8 @@ class ArenaSeam:
         return extras(state).precision.get(die)
 
     # ------------------------------------------------------ mid-effect favors
-    def pause(self, ctx, effect: str, vehicle: str = "", to=None, how: str = "", direction: str = "") -> None:
+    def pause(self, ctx, effect: str, vehicle: str = "", to=None, how: str = "", direction: str = "",
+              left: int = 0) -> None:
         """Killer Pillar: "You can play this token in the middle of resolving
         another effect, such as a slam or damage effect" (and Precision, for a
         die the chain rolls later).  Rules v2: on a player's turn, a slam about
@@ -156,7 +157,8 @@ class ArenaSeam:
             return
         if b.player(s, t.player).out or not s.favors.get(t.player):
             return
-        ctx.emit(cev.EffectPaused(t.player, effect, vehicle, b.nm(to) if to is not None else None, how, direction))
+        ctx.emit(cev.EffectPaused(t.player, effect, vehicle, b.nm(to) if to is not None else None, how, direction,
+                                  left))
         raise Suspend()
 
     def slam_reroll_allowed(self, state) -> bool:

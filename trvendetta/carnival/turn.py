@@ -163,11 +163,25 @@ def decision(state, d: Decision | None) -> Decision | None:
                 options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
                 return Decision(name, "shoot", options, "the Auto-Cannon fired: shoot as normal?")
         if decree_now(state) == decrees.MAYHEM and shots == 1:
-            targets = _targets(state, car)
-            if targets and weapons.shoots_normally(weapon):
-                options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
-                return Decision(name, "shoot", options, "In the Mood for Mayhem!: shoot another time?")
+            options = _mayhem(state, car, weapon)
+            if options:
+                return Decision(name, "shoot", options + (NoFavor(),), "In the Mood for Mayhem!: shoot another time?")
     return d
+
+
+def _mayhem(state, car, weapon: str | None) -> tuple:
+    """In the Mood for Mayhem!'s second shot: as normal; from rules v2 also the
+    super-weapon's shot, and the Thwumper's jump ("Whenever you could shoot
+    with it, you may use the Thwumper instead")."""
+    targets = _targets(state, car)
+    if not v2(state):
+        return tuple(Shoot(x) for x in targets) if targets and weapons.shoots_normally(weapon) else ()
+    out = [Shoot(x) for x in targets] if weapons.shoots_normally(weapon) else []
+    if weapon in SHOT_WEAPONS:
+        out += [FireWeapon(x) for x in _weapon_targets(state, car, weapon)]
+    if weapon == "thwumper" and arena.may_shoot_from(state.arena, car.at):
+        out += [Thwump(x) for x in geometry.DIRECTIONS]
+    return tuple(out)
 
 
 def _holds_any(state, name: str) -> bool:
@@ -195,7 +209,7 @@ def _pause_decision(state) -> Decision:
     p = state.pause
     options = _favor_options(state, p.player, "mid-effect")
     what = {"slam": "the slam pushes a car next", "skid": f"{p.vehicle} skids next",
-            "blast-off": f"{p.vehicle} blasts off next"}.get(p.effect, p.effect)
+            "blast-off": f"{p.vehicle} blasts off next", "dazed": f"dazed {p.vehicle} moves next"}.get(p.effect, p.effect)
     return Decision(p.player, "favor", tuple(options) + (NoFavor(),), f"{what}: play a party favor now?")
 
 
@@ -296,7 +310,8 @@ def resume(ctx, p) -> None:
         return
     v = b.vehicle(ctx.state, p.vehicle)
     if v.at is not None and p.to is not None:  # a car crushed by the pillar meanwhile goes nowhere
-        fx.enter(ctx, p.vehicle, p.to, p.how, p.direction)
+        if fx.enter(ctx, p.vehicle, p.to, p.how, p.direction) and p.left:
+            fx.dazed_steps(ctx, p.vehicle, p.left)  # Dazed: the moves still to roll
 
 
 def _favor(ctx, name: str, action: PlayFavor) -> None:

@@ -7,7 +7,8 @@ ends in at most one pending decision (a slam reroll), which raises
 :class:`Suspend`; nothing in a chain comes after a slam, so resuming only
 needs the state (see docs/architecture.md).  Another board's seam may pause
 a slam before its push, or a damage effect before its forced move (Carnival's
-Killer Pillar): those are tails of their chains too.
+Killer Pillar): those are tails of their chains too (a dazed car's moves
+left ride in the pause).
 """
 
 from __future__ import annotations
@@ -323,12 +324,7 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
     elif token == "dazed":
         face, scripted = ctx.roll("stunt")
         ctx.emit(ev.DieRolled("stunt", face, f"{vid} dazed", scripted))
-        for _ in range(int(face)):
-            d, sd = ctx.roll("direction")
-            ctx.emit(ev.DieRolled("direction", d, f"{vid} dazed", sd))
-            v = b.vehicle(ctx.state, vid)
-            if not enter(ctx, vid, geometry.neighbour(v.at, d, v.facing), "dazed", d):
-                break
+        dazed_steps(ctx, vid, int(face))
     elif token == "blast-off":
         d, sd = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", d, f"{vid} blast off", sd))
@@ -341,6 +337,21 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         enter(ctx, vid, to, "blast-off", d)
     else:
         raise ValueError(f"unknown damage token {token!r}")
+
+
+def dazed_steps(ctx: Ctx, vid: str, steps: int) -> None:
+    """Dazed: ``steps`` moves, each in the direction the direction die rolls
+    for it, until one stops the car.  Another board's seam may pause before a
+    move (Carnival's Killer Pillar); it resumes with the move and the rest."""
+    for i in range(steps):
+        d, sd = ctx.roll("direction")
+        ctx.emit(ev.DieRolled("direction", d, f"{vid} dazed", sd))
+        v = b.vehicle(ctx.state, vid)
+        to = geometry.neighbour(v.at, d, v.facing)
+        if ctx.state.seam is not None:
+            ctx.state.seam.pause(ctx, "dazed", vid, to, "dazed", d, steps - i - 1)
+        if not enter(ctx, vid, to, "dazed", d):
+            break
 
 
 def scroll(ctx: Ctx, oid: str) -> None:
@@ -420,5 +431,5 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
         ctx.emit(ev.HazardsPlaced(tuple(spaces)))
 
 
-__all__ = ["enter", "slam", "motorcycle_slam", "rig_damage", "eliminate_rig", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+__all__ = ["enter", "dazed_steps", "slam", "motorcycle_slam", "rig_damage", "eliminate_rig", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
            "Suspend", "GameEnds"]
