@@ -6,8 +6,8 @@ answers the draw it waits for with this store's reveals, and the last
 reveal resolves the action (:func:`answer_draws`).  Both work from the
 stored state: an exchange game's draws are read from its newest draws'
 records (``replays.exchange.draws_at``), the engine state from the store's
-snapshots, never from a walk of the whole game.  A host game's dice still
-need its whole record (``walk``).
+snapshots, never from a walk of the whole game; a host game's draws too
+(``replays.host.host_draws_at``; the host's side is ``app/host.py``).
 
 The players' secrets are the shell's business (``$TRV_HOME``): every
 function here takes ``secrets(commitment_hex) -> bytes | None``.
@@ -27,22 +27,19 @@ from trvendetta.store.records import charter_dice
 Secrets = Callable[[str], "bytes | None"]
 
 
-def walk(store: GameStore, game: str) -> Any:
-    """The game's records walked from event 1 (no re-execution): its state, draws and signatures."""
-    from trvendetta.replays.audit import walker_for
-
-    meta = store.header(game)
-    return walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain, start=meta.genesis).walk(
-        store.events(game, decode=False))
-
-
 def draws_of(store: GameStore, game: str, charter: str) -> Any:
-    """The draws of a game with dice at a distance, as they stand."""
-    if charter_dice(charter) == "exchange":
+    """The draws of a game with dice at a distance, as they stand (from its
+    newest draws' records, not a walk of the whole game)."""
+    dice = charter_dice(charter)
+    if dice == "exchange":
         from trvendetta.replays.exchange import draws_at
 
         return draws_at(store, game, charter)
-    return walk(store, game).draws
+    if dice == "host":
+        from trvendetta.replays.host import host_draws_at
+
+        return host_draws_at(store, game, charter)
+    return None
 
 
 def waiting_line(store: GameStore, game: str) -> str | None:
@@ -180,4 +177,4 @@ class ExchangeTurn:
                 f"waiting for {nxt}'s dice: send the packet: trv send")
 
 
-__all__ = ["Answered", "ExchangeTurn", "answer_draws", "draws_of", "intent_record", "waiting_line", "walk"]
+__all__ = ["Answered", "ExchangeTurn", "answer_draws", "draws_of", "intent_record", "waiting_line"]

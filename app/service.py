@@ -126,7 +126,7 @@ class GameService:
     def play(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
              player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,
              observe: Callable[[list[Any]], None] | None = None,
-             secrets: Callable[[str], bytes | None] | None = None) -> Played:
+             secrets: Callable[[str], bytes | None] | None = None, after: Loaded | None = None) -> Played:
         """Apply the actions one after another, let the bot seats answer after
         them, and append all of it (each action with the events it produced)
         in one save.
@@ -141,8 +141,11 @@ class GameService:
         (``app.exchange.ExchangeTurn``; ``secrets(commitment)`` gives the
         player's secret); the command stops there and ``Played.note`` says
         what it waits for.  A RuleViolation anywhere appends nothing.
+        ``after``: the game as this caller's last command saved it
+        (``Played.loaded``), played on without loading it again; if anything
+        was appended since, the save refuses (``GameMovedOn``) and writes nothing.
         """
-        loaded = self.load(game)
+        loaded = after if after is not None and after.game == game else self.load(game)
         ruleset, state = loaded.ruleset, loaded.state
         if ruleset.is_over(state):
             raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
@@ -199,6 +202,28 @@ class GameService:
         from .exchange import answer_draws
 
         return answer_draws(self.store, game, keyring, secrets)
+
+    def new_host_game(self, offer: Any, offer_file: str, answers: list[tuple[str, Any]], name: str, host: Any,
+                      random_bytes: Callable[[int], bytes]) -> tuple[Played, Any]:
+        """The host game of ``offer`` (``app.messages.Offer``) with every player's
+        contribution, created in this (the host's) store; then the bot seats the
+        host runs play (``app.host.new_host_game``; ``host``: ``app.host.HostKeys``)."""
+        from .host import new_host_game
+
+        return new_host_game(self, offer, offer_file, answers, name, host, random_bytes)
+
+    def answer_host(self, game: str, host: Any) -> Any:
+        """In a host game's host store, after an import: resolve the open draw,
+        play the host's bot seats, reveal the seed at the end (``app.exchange.Answered``)."""
+        from .host import answer_host
+
+        return answer_host(self.store, game, host)
+
+    def reveal_seed(self, game: str, host: Any) -> int:
+        """The host's signed reveal of its seed, appended; the records before it."""
+        from .host import reveal_seed
+
+        return reveal_seed(self.store, game, host)
 
     def waiting(self, game: str) -> str | None:
         """What an open draw waits for ("waiting for bob's dice (...)"), or None."""

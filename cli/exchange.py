@@ -17,17 +17,14 @@ reply packet.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 import click
-import msgspec
 
 from trvendetta import rulesets
-from trvendetta.app.exchange import walk  # noqa: F401 (cli/host.py walks host games with it)
+from trvendetta.app.messages import Invite, Join
 from trvendetta.core.draws import commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
 
@@ -64,50 +61,10 @@ def secret_of(commit_hex: str) -> bytes | None:
 
 
 # ------------------------------------------------------------ invite, join
-class Invite(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    type: str
-    game: str
-    ruleset: str
-    players: list[tuple[str, str, str]]
-    seats: dict[str, str]
-    creator: str
-    commit: str
-    sig: str = ""
-
-
-class Join(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    type: str
-    invite: str
-    seat: str
-    commit: str
-    setup: str
-    sig: str = ""
-
-
-def _body(obj: Any) -> bytes:
-    return msgspec.json.encode(msgspec.structs.replace(obj, sig=""))
-
-
-def _invite_id(invite: Invite) -> str:
-    return hashlib.sha256(_body(invite)).hexdigest()
-
-
-def _verify(public_hex: str, sig_b64: str, body: bytes) -> bool:
-    from trvendetta.replays.signatures import valid
-
-    try:
-        return valid(bytes.fromhex(public_hex), base64.b64decode(sig_b64, validate=True), body)
-    except ValueError:
-        return False
-
-
 def _read(path: str, kind: Any) -> Any:
     from .args import read_untrusted
 
-    try:
-        return msgspec.json.decode(read_untrusted(path), type=kind)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise TrvError(f"{path} is not a trv {kind.__name__.lower()}: {exc}") from None
+    return kind.decode(read_untrusted(path), path)
 
 
 def _signer_for(seats: dict[str, str], seat: str) -> Keyring:
@@ -155,9 +112,8 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
         raise TrvError("say which seat is yours with --as SEAT (one whose key is among your identities)")
     _, commit = new_secret()
     inv = Invite("trv-invite", game, rules.name, [list(t) for t in triples], seats, creator, commit)
-    sig = _signer_for(seats, creator).sign(creator, _body(inv))
-    inv = msgspec.structs.replace(inv, sig=base64.b64encode(sig).decode())
-    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(inv), indent=1) + b"\n")
+    inv = inv.signed(lambda body: _signer_for(seats, creator).sign(creator, body))
+    Path(output).write_bytes(inv.file_bytes())
     others = ", ".join(s for s in names if s != creator)
     click.echo(f"wrote the invitation to {output}: send it to {others}; each runs `trv join {output} -o SEAT.json`")
 
@@ -176,17 +132,16 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
       trv join invite.json -o bob.json
     """
     inv = _read(invite_file, Invite)
-    if inv.creator not in inv.seats or not _verify(inv.seats[inv.creator], inv.sig, _body(inv)):
+    if inv.creator not in inv.seats or not inv.signed_by(inv.seats[inv.creator]):
         raise TrvError(f"{invite_file}: the invitation is not signed by {inv.creator}'s key")
     mine = [s for s, k in inv.seats.items() if k in {i.public for i in identities()} and s != inv.creator]
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the invitation is yours with --as SEAT (one whose key you hold)")
     secret, commit = new_secret()
-    answer = Join("trv-join", _invite_id(inv), seat, commit, reveal(secret, 1).hex())
-    sig = _signer_for(inv.seats, seat).sign(seat, _body(answer))
-    answer = msgspec.structs.replace(answer, sig=base64.b64encode(sig).decode())
-    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(answer), indent=1) + b"\n")
+    answer = Join("trv-join", inv.id(), seat, commit, reveal(secret, 1).hex())
+    answer = answer.signed(lambda body: _signer_for(inv.seats, seat).sign(seat, body))
+    Path(output).write_bytes(answer.file_bytes())
     from .identity import fingerprint
 
     click.echo(f"wrote your answer to {output}: send it to {inv.creator} "
@@ -205,9 +160,9 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
     commits, setup = {inv.creator: inv.commit}, {inv.creator: reveal(secret, 1).hex()}
     for path in join_files:
         answer = _read(path, Join)
-        if answer.invite != _invite_id(inv):
+        if answer.invite != inv.id():
             raise TrvError(f"{path} answers another invitation")
-        if answer.seat not in inv.seats or not _verify(inv.seats[answer.seat], answer.sig, _body(answer)):
+        if answer.seat not in inv.seats or not answer.signed_by(inv.seats[answer.seat]):
             raise TrvError(f"{path} is not signed by {answer.seat}'s key")
         if commitment_follows(answer.setup, answer.commit) is False:
             raise TrvError(f"{path}: {answer.seat}'s set-up reveal is not the value its commitment fixed")

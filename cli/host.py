@@ -9,52 +9,29 @@ The host's seed and salt are kept in ``$TRV_HOME/secrets/COMMITMENT.host``
 (mode 0600) and reach the record only in the signed reveal.  Players play
 as in an exchange game: an action that needs dice becomes a signed intent;
 ``trv import`` in the host's store resolves it with the game's seed, signs
-the resolution and writes the reply packet.
+the resolution and writes the reply packet.  What changes the store is the
+application layer's (``app/host.py``, through ``GameService``); this module
+keeps the host's seed files and key, parses and prints.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 import click
-import msgspec
 
 from trvendetta import rulesets
-from trvendetta.core.draws import HOST_BYTES, host_commitment, host_game_seed, host_rng
+from trvendetta.app.host import HostKeys
+from trvendetta.app.messages import Contribution, Offer
+from trvendetta.core.draws import HOST_BYTES, host_commitment
 from trvendetta.core.errors import TrvError
+from trvendetta.replays.signatures import HOST
 
 from . import entropy
 from .common import Session, pass_session
-from .exchange import _body, _read, _verify
 from .identity import Keyring, home, identities
-
-#: the name the host signs under (replays.signatures.HOST)
-HOST = "@host"
-
-
-class Offer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    type: str
-    game: str
-    ruleset: str
-    players: list[tuple[str, str, str]]
-    seats: dict[str, str]
-    host: str
-    commit: str
-    sig: str = ""
-    #: bot seats ``{seat: kind}``, run by the host (each bound to the host's key in ``seats``)
-    bots: dict[str, str] = {}
-
-
-class Contribution(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    type: str
-    offer: str
-    seat: str
-    value: str
-    sig: str = ""
 
 
 def host_identity(ident: str | None) -> Any:
@@ -71,22 +48,21 @@ def write_offer(output: Any, game: str, ruleset: str, triples: list, seats: dict
     """Commit to a fresh secret seed and write the signed offer of a host game to ``output``."""
     commit = _new_seed()
     made = Offer("trv-host-offer", game, ruleset, [list(t) for t in triples], seats, host_public, commit, bots=bots)
-    sig = _host_keyring(host_public).sign(HOST, _body(made))
-    made = msgspec.structs.replace(made, sig=base64.b64encode(sig).decode())
-    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(made), indent=1) + b"\n")
+    made = made.signed(lambda body: _host_keyring(host_public).sign(HOST, body))
+    Path(output).write_bytes(made.file_bytes())
     return made
 
 
 def read_offer(path: str) -> Offer:
-    return _read(path, Offer)
+    from .args import read_untrusted
+
+    return Offer.decode(read_untrusted(path), path)
 
 
 def read_contribution(path: str) -> Contribution:
-    return _read(path, Contribution)
+    from .args import read_untrusted
 
-
-def _offer_id(offer: Offer) -> str:
-    return hashlib.sha256(_body(offer)).hexdigest()
+    return Contribution.decode(read_untrusted(path), path)
 
 
 def _secret_file(commit_hex: str) -> Path:
@@ -122,6 +98,11 @@ def _host_keyring(public: str) -> Keyring:
     if not keyring.can_sign(HOST):
         raise TrvError(f"the host's key ({public[:16]}...) is not among your identities (trv id show)")
     return keyring
+
+
+def host_keys() -> HostKeys:
+    """This user's side of a host game, for the application layer: seeds from $TRV_HOME, the host's key."""
+    return HostKeys(host_secret, _host_keyring, str(home() / "secrets"))
 
 
 @click.group(name="host")
@@ -196,17 +177,16 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     the seed after seeing yours; you do not know its seed, so neither can you."""
     from .identity import fingerprint
 
-    got = _read(offer_file, Offer)
-    if not _verify(got.host, got.sig, _body(got)):
+    got = read_offer(offer_file)
+    if not got.signed_by(got.host):
         raise TrvError(f"{offer_file}: the offer is not signed by the host key it names")
     mine = [s for s, k in got.seats.items() if k in {i.public for i in identities()} and s not in got.bots]
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the offer is yours with --as SEAT (one whose key you hold)")
-    answer = Contribution("trv-host-join", _offer_id(got), seat, entropy.random_bytes(HOST_BYTES).hex())
-    keyring = Keyring(got.seats, seat)
-    answer = msgspec.structs.replace(answer, sig=base64.b64encode(keyring.sign(seat, _body(answer))).decode())
-    Path(output).write_bytes(msgspec.json.format(msgspec.json.encode(answer), indent=1) + b"\n")
+    answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex())
+    answer = answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body))
+    Path(output).write_bytes(answer.file_bytes())
     click.echo(f"wrote your contribution to {output}: send it to the host (key {fingerprint(got.host)}; "
                "check it is theirs)")
 
@@ -221,7 +201,7 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
     """Create the host game of your offer, with every player's contribution."""
     from trvendetta.core.names import name_problem
 
-    from .common import print_played
+    from .common import print_played, service
     from .identity import fingerprint
 
     got = read_offer(offer_file)
@@ -242,48 +222,19 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
         from trvendetta.app.decisions import pending_line
 
         _print_added(before, added)
-        click.echo(pending_line(rules, session.store().load(name).state))
+        click.echo(pending_line(rules, service(session).load(name).state))
     humans = [s for s in got.seats if s not in got.bots]
     if humans:
         click.echo(f"send the record to {', '.join(humans)}: trv send {name}")
 
 
 def create_host_game(session: Session, got: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
-                     name: str) -> tuple[Any, tuple[int, list[tuple[bool, str]]]]:
-    """The host game of offer ``got`` with the players' contributions (each checked: its offer,
-    its seat, its signature); the host's store then plays any bot seat that is to act.
-    Returns what ``GameService.new_game`` played and what ``answer_host`` added."""
-    from trvendetta.store import Charter, encode_charter
-
+                     name: str) -> tuple[Any, Any]:
+    """The host game of offer ``got`` with the players' contributions (``GameService.new_host_game``:
+    each checked, then the host's store plays any bot seat that is to act): what was played, what was added."""
     from .common import service
 
-    secret = host_secret(got.commit)
-    if secret is None:
-        raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {home() / 'secrets'}); "
-                       "only the host who wrote the offer creates the game")
-    contributions: dict[str, str] = {}
-    for path, answer in answers:
-        if answer.offer != _offer_id(got):
-            raise TrvError(f"{path} answers another offer")
-        if answer.seat not in got.seats or not _verify(got.seats[answer.seat], answer.sig, _body(answer)):
-            raise TrvError(f"{path} is not signed by {answer.seat}'s key")
-        if len(bytes.fromhex(answer.value)) != HOST_BYTES:
-            raise TrvError(f"{path}: {answer.seat}'s contribution is not {HOST_BYTES} bytes")
-        if answer.seat in got.bots:
-            raise TrvError(f"{path}: {answer.seat} is a bot seat; the host contributes for it")
-        contributions[answer.seat] = answer.value
-    missing = [s for s in got.seats if s not in contributions and s not in got.bots]
-    if missing:
-        raise TrvError(f"no contribution from {', '.join(missing)} yet for {got.game}: give every --join FILE")
-    # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
-    contributions.update({seat: entropy.random_bytes(HOST_BYTES).hex() for seat in got.bots})
-    charter = encode_charter(Charter(dict(got.seats), "host", {}, contributions, got.host, got.commit,
-                                     dict(got.bots)))
-    game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in contributions.items()})
-    rules = rulesets.get(got.ruleset)
-    pos = rules.default_position([tuple(t) for t in got.players], 0)
-    played = service(session).new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
-    return played, answer_host(session.store(), played.loaded.game)
+    return service(session).new_host_game(got, offer_file, answers, name, host_keys(), entropy.random_bytes)
 
 
 def _print_added(before: int, added: list[tuple[bool, str]]) -> int:
@@ -296,110 +247,6 @@ def _print_added(before: int, added: list[tuple[bool, str]]) -> int:
     return number
 
 
-def _signer(keyring: Keyring, spec: str, game_id: str, name: str = HOST) -> Any:
-    """The host's signer (``name``: a bot seat the host runs, signed with the host's key)."""
-    from trvendetta.replays.signatures import domain_at, entry, message
-
-    def sign(number: int, previous: str, body: bytes) -> bytes:
-        return entry(name, keyring.sign(name, message(domain_at(spec, game_id, number), number, previous, body)))
-    return sign
-
-
-def reveal_record(store: Any, game: str, walker: Any) -> Any:
-    """The host's signed reveal of its seed and salt."""
-    from trvendetta.replays.host import host_reveal_payload
-    from trvendetta.store import HOST_REVEAL_KIND, RawRecord, decode_charter
-
-    charter = decode_charter(store.header(game).charter)
-    seed, salt = host_secret(charter.seed_commit)
-    sign = _signer(_host_keyring(charter.host), store.header(game).domain, walker.signatures.game_id)
-    return RawRecord(HOST_REVEAL_KIND, 1, host_reveal_payload(seed, salt), b"", sign)
-
-
-def answer_host(store: Any, game: str) -> tuple[int, list[tuple[bool, str]]]:
-    """In the host's store, after an import or the game's creation: resolve the open draw with the
-    game's seed, signed by the host; play the bot seats the host runs (a bot's action that needs
-    dice is recorded as its intent and resolved at once); at the game's end reveal the seed.
-    Returns (records before, what was added: (whether it is a numbered record, its sentence))."""
-    from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
-    from trvendetta.store import decode_charter
-
-    from .exchange import walk
-
-    charter = decode_charter(store.header(game).charter)
-    secret = host_secret(charter.seed_commit)
-    walker = walk(store, game)
-    before = walker.number
-    if secret is None or walker.draws.revealed_at:
-        return before, []
-    added: list[tuple[bool, str]] = []
-    ruleset = walker.ruleset
-    seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
-    keyring, spec = _host_keyring(charter.host), store.header(game).domain
-    for _ in range(MAX_ACTIONS_PER_COMMAND):
-        if walker.draws.open is not None:
-            _resolve(store, game, walker, seed, _signer(keyring, spec, walker.signatures.game_id), added)
-        elif not _bot_acts(store, game, walker, charter, spec, added):
-            break
-        walker = walk(store, game)
-    else:
-        raise TrvError(f"the bot seats took {MAX_ACTIONS_PER_COMMAND} actions and the game is not over; giving up")
-    if ruleset.pending(walker.state) is None:  # game over: every roll becomes checkable
-        store.append(game, walker.number, records=[reveal_record(store, game, walker)])
-        added.append((True, "the host reveals the game's secret seed: every roll can now be checked"))
-    return before, added
-
-
-def _resolve(store: Any, game: str, walker: Any, seed: bytes, host_signer: Any, added: list) -> None:
-    """The open draw's action, rolled with the draw's RNG, recorded signed by the host over every event."""
-    ruleset, open_ = walker.ruleset, walker.draws.open
-    action = ruleset.decode_action(open_["action"])
-    _, events = ruleset.apply(walker.state, action, host_rng(seed, open_["draw"]))
-    payloads = [ruleset.encode(e) for e in events]
-
-    def sign(number: int, previous: str, body: bytes) -> bytes:
-        from trvendetta.replays.signatures import resolution_body
-
-        return host_signer(number, previous, resolution_body(body, payloads))
-
-    store.append(game, walker.number, steps=[(action, events, sign)])
-    added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)} (rolled by the host)"))
-    added.extend((True, ruleset.describe(e)) for e in events)
-
-
-def _bot_acts(store: Any, game: str, walker: Any, charter: Any, spec: str, added: list) -> bool:
-    """When the game waits on a bot seat the host runs: its bot chooses, and the action is recorded
-    signed with the host's key under the seat's name (one that needs dice: as its intent).
-    False when the decision is not such a bot's."""
-    from trvendetta.bots.registry import get_bot
-    from trvendetta.bots.seats import bot_rng
-    from trvendetta.core.rng import NeedDice, NoDice
-
-    from trvendetta.app.exchange import intent_record
-
-    ruleset, state = walker.ruleset, walker.state
-    decision = ruleset.pending(state)
-    if decision is None or decision.player not in charter.bots or charter.seats.get(decision.player) != charter.host:
-        return False
-    seat, kind = decision.player, charter.bots[decision.player]
-    action = get_bot(kind).choose(ruleset, state, bot_rng(ruleset, state, walker.number), decision)
-    what = ruleset.describe_action(action)
-    keys = Keyring({seat: charter.host}, seat)  # the host's key, signing as the bot seat
-    try:
-        _, events = ruleset.apply(state, action, NoDice())
-    except NeedDice:
-        record = intent_record(store.load(game), walker.draws, walker.signatures.game_id, keys, seat,
-                               ruleset.encode(action), lambda commitment: None)  # the host's seed decides
-        store.append(game, walker.number, records=[record])
-        added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
-        return True
-    sign = _signer(keys, spec, walker.signatures.game_id, name=seat)
-    store.append(game, walker.number, steps=[(action, events, sign)])
-    added.append((False, f"{seat} (bot {kind}): {what}"))
-    added.extend((True, ruleset.describe(e)) for e in events)
-    return True
-
-
 @host.command(name="reveal")
 @click.argument("game", metavar="GAME")
 @pass_session
@@ -408,22 +255,8 @@ def reveal(session: Session, game: str) -> None:
 
     Anyone holding the record can then check every roll (`trv verify`).
     After the reveal no more dice can be rolled in the game: every roll would be known."""
-    from .exchange import walk
-    from trvendetta.store import decode_charter
+    from .common import service
 
-    store = session.store()
-    meta = store.header(game)
-    charter = decode_charter(meta.charter)
-    if charter is None or charter.dice != "host":
-        raise TrvError(f"game {game!r} is not a host game (trv host new); it has no secret seed to reveal")
-    if host_secret(charter.seed_commit) is None:
-        raise TrvError(f"game {game!r}: its seed is not in {home() / 'secrets'}; only its host can reveal it")
-    walker = walk(store, game)
-    if walker.draws.revealed_at:
-        raise TrvError(f"game {game!r}: the seed was revealed at event {walker.draws.revealed_at} already")
-    if walker.draws.open is not None:
-        raise TrvError(f"game {game!r}: draw {walker.draws.open['draw']} is open; import it and resolve it first")
-    before = walker.number
-    store.append(game, before, records=[reveal_record(store, game, walker)])
+    before = service(session).reveal_seed(game, host_keys())
     click.echo(f"{before + 1:>5}. the host reveals the game's secret seed: every roll can now be checked")
     click.echo(f"send it to the players: trv send {game}")

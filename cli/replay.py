@@ -132,9 +132,9 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     dice = charter_dice(store.header(game).charter)
     if dice:
         if dice == "host":
-            from .host import answer_host
+            from .host import host_keys
 
-            before, added = answer_host(store, game)
+            before, added = svc.answer_host(game, host_keys())
         else:
             from .exchange import secret_of
             from .identity import Keyring, acting_seat

@@ -389,18 +389,16 @@ def _start_hosted(session: Session, name: str, r: Any, folder: str, join_files: 
     if taken:
         raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
     answers = [(f, read_contribution(f)) for f in join_files]
-    from .host import _offer_id
-
     for game in names:  # every table's contributions are checked before any game is created
         path, got = offers[game]
-        have = {a.seat for _, a in answers if a.offer == _offer_id(got)}
+        have = {a.seat for _, a in answers if a.offer == got.id()}
         missing = [s for s in got.seats if s not in got.bots and s not in have]
         if missing:
             raise TrvError(f"no contribution from {', '.join(missing)} for {game} yet: give every --join FILE")
     games = []
     for t, game in zip(r.tables, names):
         path, got = offers[game]
-        mine = [(f, a) for f, a in answers if a.offer == _offer_id(got)]
+        mine = [(f, a) for f, a in answers if a.offer == got.id()]
         played, _ = create_host_game(session, got, path, mine, game)
         end = store.load(game).state
         rules = played.ruleset

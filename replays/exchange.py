@@ -125,6 +125,27 @@ def draws_at(store: Any, game: str, charter: Charter | str, upto: int | None = N
     The store's own records were checked when they were appended, as the
     stored state is trusted for play; ``trv verify`` walks them all."""
     draws = Draws(charter)
+    records = newest_draws(store, game, upto)
+    intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
+    if not intents:
+        return draws
+    intent, reveals, resolved = read_draw(records, intents[-1])
+    if resolved:
+        draws.last.update(reveals)
+        draws.next_draw = intent.draw + 1
+        return draws
+    if len(intents) >= 2:
+        draws.last.update(read_draw(records, intents[-2])[1])
+    draws.next_draw = intent.draw
+    draws.open = {"seat": intent.seat, "draw": intent.draw, "action": records[intents[-1]].action,
+                  "reveals": reveals, "number": records[intents[-1]].number}
+    return draws
+
+
+def newest_draws(store: Any, game: str, upto: int | None = None) -> list[Any]:
+    """The game's raw records through ``upto`` (default: its last) from the
+    newest two intents on (or from its newest intent, when an action
+    resolved it; or all of them), read back from the end in growing spans."""
     end = store.version(game) if upto is None else upto
     records: list[Any] = []
     since, span = end, 64
@@ -132,25 +153,12 @@ def draws_at(store: Any, game: str, charter: Charter | str, upto: int | None = N
         since, span = max(1, since - span), span * 2
         records = store.events(game, upto=end, since=since, decode=False)
         intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
-        if len(intents) >= 2 or (intents and _draw(records, intents[-1])[2]):
+        if len(intents) >= 2 or (intents and read_draw(records, intents[-1])[2]):
             break
-    intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
-    if not intents:
-        return draws
-    intent, reveals, resolved = _draw(records, intents[-1])
-    if resolved:
-        draws.last.update(reveals)
-        draws.next_draw = intent.draw + 1
-        return draws
-    if len(intents) >= 2:
-        draws.last.update(_draw(records, intents[-2])[1])
-    draws.next_draw = intent.draw
-    draws.open = {"seat": intent.seat, "draw": intent.draw, "action": records[intents[-1]].action,
-                  "reveals": reveals, "number": records[intents[-1]].number}
-    return draws
+    return records
 
 
-def _draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], bool]:
+def read_draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], bool]:
     """The intent at ``records[i]``, the reveals after it, and whether an action resolved it."""
     intent = decode_draw(records[i].payload)
     reveals = {intent.seat: bytes.fromhex(intent.reveal)}
@@ -162,4 +170,4 @@ def _draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], bool]:
     return intent, reveals, False
 
 
-__all__ = ["Draws", "draws_at"]
+__all__ = ["Draws", "draws_at", "newest_draws", "read_draw"]

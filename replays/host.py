@@ -123,10 +123,37 @@ class HostDraws:
         return rng, True
 
 
+def host_draws_at(store: Any, game: str, charter: Charter | str, upto: int | None = None) -> HostDraws:
+    """The draws of a stored host game after record ``upto`` (default: its
+    last), from its newest draws' records only (``exchange.newest_draws``),
+    not a walk of the whole game: the newest intent tells the next draw and
+    whether it is open, and the host's reveal of its seed, if any, comes
+    after it.  The store's own records were checked when they were appended
+    (as for an exchange game's ``draws_at``); ``trv verify`` walks them all."""
+    from trvendetta.store import INTENT_KIND
+
+    from .exchange import newest_draws, read_draw
+
+    draws = HostDraws(charter)
+    records = newest_draws(store, game, upto)
+    revealed = [r.number for r in records if r.kind == HOST_REVEAL_KIND]
+    draws.revealed_at = revealed[-1] if revealed else 0
+    intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
+    if not intents:
+        return draws
+    intent, _, resolved = read_draw(records, intents[-1])
+    draws.next_draw = intent.draw + 1 if resolved else intent.draw
+    if not resolved:
+        record = records[intents[-1]]
+        draws.open = {"seat": intent.seat, "draw": intent.draw, "action": record.action, "reveals": {},
+                      "number": record.number}
+    return draws
+
+
 def host_reveal_payload(seed: bytes, salt: bytes) -> bytes:
     from trvendetta.store import encode_draw
 
     return encode_draw(HostReveal(seed.hex(), salt.hex()))
 
 
-__all__ = ["HostDraws", "UNREVEALED", "NO_REVEAL", "revealed_seed", "host_reveal_payload"]
+__all__ = ["HostDraws", "UNREVEALED", "NO_REVEAL", "host_draws_at", "revealed_seed", "host_reveal_payload"]

@@ -1,0 +1,239 @@
+"""Host games in the application layer (docs/fair-play.md).
+
+A host holding a committed secret seed rolls the dice.  Here, in the host's
+store: the game is created from the host's :class:`~app.messages.Offer` and
+every player's :class:`~app.messages.Contribution` (:func:`new_host_game`);
+after an import (or the creation) the open draw is resolved with the game's
+seed and signed by the host, and the bot seats the host runs play
+(:func:`answer_host`); at the game's end, or when asked
+(:func:`reveal_seed`), the host reveals its seed in a signed record.
+
+Everything works from the stored state: the draws from the newest draws'
+records (``replays.host.host_draws_at``), the engine state from the store,
+never from a walk of the whole game.  The host's secret and key are the
+shell's business: every function takes a :class:`HostKeys`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from trvendetta import rulesets
+from trvendetta.core.draws import HOST_BYTES, host_game_seed, host_rng
+from trvendetta.core.errors import TrvError
+from trvendetta.replays.signatures import HOST
+from trvendetta.store import GameStore
+
+from .decisions import MAX_ACTIONS_PER_COMMAND
+from .exchange import Answered
+from .messages import Contribution, Offer
+
+
+class HostKeys(NamedTuple):
+    """What the host's shell hands over: ``secret(commitment_hex)``, its seed
+    and salt (None when this user is not that game's host); ``keyring(public_hex)``,
+    something whose ``sign(HOST, message)`` signs with that key (raising
+    TrvError when it is not one of this user's); ``where``, where the seeds
+    are kept (for messages)."""
+
+    secret: Callable[[str], "tuple[bytes, bytes] | None"]
+    keyring: Callable[[str], Any]
+    where: str
+
+
+class _As:
+    """The host's key signing under any name (``@host``, or a bot seat it runs)."""
+
+    def __init__(self, keyring: Any):
+        self.keyring = keyring
+
+    def sign(self, name: str, message: bytes) -> bytes:
+        return self.keyring.sign(HOST, message)
+
+
+def contributions(offer: Offer, answers: list[tuple[str, Contribution]]) -> dict[str, str]:
+    """Every human seat's contribution (hex) to the offer, each checked: its
+    offer, its seat's signature, its size; one clear error naming the file."""
+    found: dict[str, str] = {}
+    for path, answer in answers:
+        if answer.offer != offer.id():
+            raise TrvError(f"{path} answers another offer")
+        if answer.seat not in offer.seats or not answer.signed_by(offer.seats[answer.seat]):
+            raise TrvError(f"{path} is not signed by {answer.seat}'s key")
+        if len(bytes.fromhex(answer.value)) != HOST_BYTES:
+            raise TrvError(f"{path}: {answer.seat}'s contribution is not {HOST_BYTES} bytes")
+        if answer.seat in offer.bots:
+            raise TrvError(f"{path}: {answer.seat} is a bot seat; the host contributes for it")
+        found[answer.seat] = answer.value
+    missing = [s for s in offer.seats if s not in found and s not in offer.bots]
+    if missing:
+        raise TrvError(f"no contribution from {', '.join(missing)} yet for {offer.game}: give every --join FILE")
+    return found
+
+
+def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
+                  name: str, host: HostKeys, random_bytes: Callable[[int], bytes]) -> tuple[Any, Answered]:
+    """The host game of ``offer`` with the players' contributions; the host's
+    store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
+    the host's contribution for each bot seat.  Returns what
+    ``GameService.new_game`` played and what :func:`answer_host` added."""
+    from trvendetta.store import Charter, encode_charter
+
+    secret = host.secret(offer.commit)
+    if secret is None:
+        raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {host.where}); "
+                       "only the host who wrote the offer creates the game")
+    given = contributions(offer, answers)
+    # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
+    given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
+    charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
+                                     dict(offer.bots)))
+    game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
+    rules = rulesets.get(offer.ruleset)
+    pos = rules.default_position([tuple(t) for t in offer.players], 0)
+    played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
+    return played, answer_host(service.store, played.loaded.game, host)
+
+
+def _signer(keys: Any, spec: str, game_id: str, name: str = HOST) -> Any:
+    """A record's signer under ``name`` (the host, or a bot seat it runs)."""
+    from trvendetta.replays.signatures import domain_at, entry, message
+
+    def sign(number: int, previous: str, body: bytes) -> bytes:
+        return entry(name, keys.sign(name, message(domain_at(spec, game_id, number), number, previous, body)))
+    return sign
+
+
+def _reveal_record(secret: tuple[bytes, bytes], sign: Any) -> Any:
+    """The host's signed reveal of its seed and salt."""
+    from trvendetta.replays.host import host_reveal_payload
+    from trvendetta.store import HOST_REVEAL_KIND, RawRecord
+
+    return RawRecord(HOST_REVEAL_KIND, 1, host_reveal_payload(*secret), b"", sign)
+
+
+class _Game:
+    """One host game as this command changes it: the stored game, its draws, the host's signers."""
+
+    def __init__(self, store: GameStore, game: str, charter: Any, draws: Any, keys: Any):
+        self.store, self.charter, self.draws, self.keys = store, charter, draws, keys
+        self.loaded = store.load(game)
+        self.spec, self.game_id = self.loaded.domain, store.events_head(game, 1)
+
+    def sign(self, name: str = HOST) -> Any:
+        return _signer(self.keys, self.spec, self.game_id, name)
+
+    def append(self, **kwargs: Any) -> None:
+        self.loaded = self.store.append(self.loaded.game, self.loaded.version, **kwargs)
+
+
+def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
+    """In the host's store, after an import or the game's creation: resolve the open draw with the
+    game's seed, signed by the host; play the bot seats the host runs (a bot's action that needs
+    dice is recorded as its intent and resolved at once); at the game's end reveal the seed."""
+    from trvendetta.replays.host import host_draws_at
+    from trvendetta.store import decode_charter
+
+    meta = store.header(game)
+    charter = decode_charter(meta.charter)
+    secret = host.secret(charter.seed_commit)
+    draws = host_draws_at(store, game, charter)
+    before = store.version(game)
+    if secret is None or draws.revealed_at:
+        return Answered(before, [])
+    added: list[tuple[bool, str]] = []
+    seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
+    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)))
+    for _ in range(MAX_ACTIONS_PER_COMMAND):
+        if draws.open is not None:
+            _resolve(g, seed, added)
+        elif not _bot_acts(g, added):
+            break
+    else:
+        raise TrvError(f"the bot seats took {MAX_ACTIONS_PER_COMMAND} actions and the game is not over; giving up")
+    if g.loaded.ruleset.pending(g.loaded.state) is None:  # game over: every roll becomes checkable
+        g.append(records=[_reveal_record(secret, g.sign())])
+        added.append((True, "the host reveals the game's secret seed: every roll can now be checked"))
+    return Answered(before, added)
+
+
+def _resolve(g: _Game, seed: bytes, added: list) -> None:
+    """The open draw's action, rolled with the draw's RNG, recorded signed by the host over every event."""
+    from trvendetta.replays.signatures import resolution_body
+
+    ruleset, open_ = g.loaded.ruleset, g.draws.open
+    action = ruleset.decode_action(open_["action"])
+    state, events = ruleset.apply(g.loaded.state, action, host_rng(seed, open_["draw"]))
+    payloads = [ruleset.encode(e) for e in events]
+    host_signer = g.sign()
+
+    def sign(number: int, previous: str, body: bytes) -> bytes:
+        return host_signer(number, previous, resolution_body(body, payloads))
+
+    g.append(steps=[(action, events, sign)], state=state)
+    g.draws.open, g.draws.next_draw = None, g.draws.next_draw + 1
+    added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)} (rolled by the host)"))
+    added.extend((True, ruleset.describe(e)) for e in events)
+
+
+def _bot_acts(g: _Game, added: list) -> bool:
+    """When the game waits on a bot seat the host runs: its bot chooses, and the action is recorded
+    signed with the host's key under the seat's name (one that needs dice: as its intent, which
+    opens the next draw).  False when the decision is not such a bot's."""
+    from trvendetta.bots.registry import get_bot
+    from trvendetta.bots.seats import bot_rng
+    from trvendetta.core.rng import NeedDice, NoDice
+
+    from .exchange import intent_record
+
+    ruleset, state, charter = g.loaded.ruleset, g.loaded.state, g.charter
+    decision = ruleset.pending(state)
+    if decision is None or decision.player not in charter.bots or charter.seats.get(decision.player) != charter.host:
+        return False
+    seat, kind = decision.player, charter.bots[decision.player]
+    action = get_bot(kind).choose(ruleset, state, bot_rng(ruleset, state, g.loaded.version), decision)
+    what = ruleset.describe_action(action)
+    try:
+        after, events = ruleset.apply(state, action, NoDice())
+    except NeedDice:
+        encoded = ruleset.encode(action)
+        record = intent_record(g.loaded, g.draws, g.game_id, g.keys, seat, encoded,
+                               lambda commitment: None)  # the host's seed decides
+        g.append(records=[record])
+        g.draws.open = {"seat": seat, "draw": g.draws.next_draw, "action": encoded, "reveals": {},
+                        "number": g.loaded.version}
+        added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
+        return True
+    g.append(steps=[(action, events, g.sign(seat))], state=after)
+    added.append((False, f"{seat} (bot {kind}): {what}"))
+    added.extend((True, ruleset.describe(e)) for e in events)
+    return True
+
+
+def reveal_seed(store: GameStore, game: str, host: HostKeys) -> int:
+    """Append the host's signed reveal of its seed (no more dice after it);
+    returns the game's records before it.  Refused, with the reason, in a
+    game that is not this user's host game, that has its reveal already, or
+    whose draw is open."""
+    from trvendetta.replays.host import host_draws_at
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(store.header(game).charter)
+    if charter is None or charter.dice != "host":
+        raise TrvError(f"game {game!r} is not a host game (trv host new); it has no secret seed to reveal")
+    secret = host.secret(charter.seed_commit)
+    if secret is None:
+        raise TrvError(f"game {game!r}: its seed is not in {host.where}; only its host can reveal it")
+    draws = host_draws_at(store, game, charter)
+    if draws.revealed_at:
+        raise TrvError(f"game {game!r}: the seed was revealed at event {draws.revealed_at} already")
+    if draws.open is not None:
+        raise TrvError(f"game {game!r}: draw {draws.open['draw']} is open; import it and resolve it first")
+    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)))
+    before = g.loaded.version
+    g.append(records=[_reveal_record(secret, g.sign())])
+    return before
+
+
+__all__ = ["HostKeys", "answer_host", "contributions", "new_host_game", "reveal_seed"]
