@@ -66,7 +66,8 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
         yield picked[-1][1]
 
     while not rules.is_over(state):
-        played = games.play(name, random_player)
+        played = games.play(name, random_player, after=loaded)  # the game as the last play saved it
+        loaded = played.loaded
         player, action = picked[-1]
         say(f"{player}: {rules.describe_action(action)}")
         for i, event in enumerate(played.events, start=played.first):

@@ -94,3 +94,23 @@ def test_a_name_stem_takes_the_first_free_name_even_when_another_process_took_it
         svc = GameService(store)
         names = [svc.new_game(toy, toy.default_position(PLAYERS, 5), stem="demo-5").loaded.game for _ in range(3)]
     assert names == ["demo-5", "demo-5-2", "demo-5-3"]
+
+
+def test_play_after_the_game_as_saved_goes_on_without_a_load_and_refuses_a_stale_one(svc, tmp_path):
+    """``play(after=...)`` (what `trv demo` does): no load when the game is as the caller saved it; when another
+    store appended in between, the save refuses and nothing is written."""
+    from trvendetta.store import GameMovedOn
+
+    toy = toy_ruleset.RULESET
+    made = svc.new_game(toy, toy.default_position(PLAYERS, 3), "race")
+    loads = []
+    svc.load = lambda game, at=None: loads.append(game) or GameService.load(svc, game, at)
+    once = svc.play("race", first, after=made.loaded)
+    twice = svc.play("race", first, after=once.loaded)
+    assert loads == [] and twice.loaded.version == svc.store.version("race")
+    with GameStore(tmp_path / "games.sqlite") as other:
+        GameService(other).play("race", first)
+    moved = svc.store.version("race")
+    with pytest.raises(GameMovedOn):
+        svc.play("race", first, after=twice.loaded)
+    assert svc.store.version("race") == moved
