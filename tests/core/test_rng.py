@@ -43,3 +43,15 @@ def test_shuffle_is_a_permutation():
     items = list(range(20))
     out = r.shuffled(items)
     assert sorted(out) == items and out != items
+
+
+def test_an_rng_hashes_its_key_on_the_first_draw_only(monkeypatch):
+    # every action gets an Rng and most roll nothing: making one must not hash (the stream stays pinned)
+    from trvendetta.core import rng
+
+    calls = []
+    real = rng._sha256
+    monkeypatch.setattr(rng, "_sha256", lambda data: calls.append(data) or real(data))
+    r = Rng.for_action(1, 0)
+    assert calls == []
+    assert [r.below(6) for _ in range(8)] == PINNED and len(calls) == 2  # the key, then one block

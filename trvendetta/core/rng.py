@@ -32,10 +32,12 @@ def _sha256(data: bytes) -> bytes:
 class Rng:
     """A seeded stream of integers; the only source of chance in the engine."""
 
-    __slots__ = ("_key", "_counter", "_pool", "_bits")
+    __slots__ = ("_seed", "_key", "_counter", "_pool", "_bits")
 
     def __init__(self, seed: int, stream: int = 0):
-        self._key = _sha256(f"trvendetta:{seed}:{stream}".encode())
+        # the key is hashed on the first draw: every action gets an Rng, and most roll nothing
+        self._seed = (seed, stream)
+        self._key = b""
         self._counter = 0
         self._pool = 0
         self._bits = 0
@@ -46,6 +48,9 @@ class Rng:
         return cls(seed, events_so_far)
 
     def _refill(self) -> None:
+        if not self._key:
+            seed, stream = self._seed
+            self._key = _sha256(f"trvendetta:{seed}:{stream}".encode())
         block = _sha256(self._key + self._counter.to_bytes(8, "big"))
         self._counter += 1
         self._pool = int.from_bytes(block, "big")

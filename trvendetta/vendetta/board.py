@@ -30,13 +30,14 @@ def start_space(lane: int) -> Space:
     return geometry.at_number(lane, 0)
 
 
+# (``2 * rows`` is ``Components.half``, written out: these run for nearly every event)
 def rear_y(state: State) -> int:
-    return state.components.half * state.road[0].index
+    return 2 * state.components.rows * state.road[0].index
 
 
 def front_y(state: State) -> int:
     """The first half-space beyond the lead tile."""
-    return state.components.half * (state.road[-1].index + 1)
+    return 2 * state.components.rows * (state.road[-1].index + 1)
 
 
 def on_board(state: State, space: Space) -> bool:
@@ -55,9 +56,10 @@ def tile_terrain(state: State, space: Space) -> str:
         return "road"
     lane, y = space
     c = state.components
-    index = y // c.half
+    half = 2 * c.rows
+    index = y // half
     tile = state.road[index - state.road[0].index]
-    row = (y - c.half * index - lane % 2) // 2
+    row = (y - half * index - lane % 2) // 2
     return c.sides[tile.side].terrain[row][lane]
 
 

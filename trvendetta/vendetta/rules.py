@@ -396,18 +396,47 @@ def resolve(state: State, action, rng: Rng, check, decision: Decision | None = N
 def _resolve(ctx: Ctx, decision: Decision, action) -> None:
     s = ctx.state
     t = s.turn
+    # the commonest actions first: each case before the one that matches costs a class check
     match action:
+        case Step(direction) if t.section is not None:
+            rig.step(ctx, direction)
+        case Step(direction):
+            car = b.vehicle(s, t.car)
+            fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
+        case AssignDie(car, die, momentum):
+            if t.phase == "command":  # in the command decision: the Final Five's second motorcycle
+                ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
+            else:
+                ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
+        case RoadBonus(take):
+            ctx.emit(ev.RoadBonusChosen(t.car, take, s.road_die if take else 0))
+        case NoCommand():
+            ctx.emit(ev.CommandUsed(t.player, "none"))
+        case Shoot(target):
+            shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+            fire(ctx, shooter, target)
+        case NoShoot():
+            if t.phase == "shoot":
+                _vehicle_done(ctx)
+            else:
+                _start_move(ctx)
+        case UseCommand(command, die, target):
+            ctx.emit(ev.CommandUsed(t.player, command, die, target))
+            if command == "repair":
+                v = b.vehicle(ctx.state, target)
+                ctx.emit(ev.CarRepaired(target, v.damage[-1]))
+        case Pass():
+            dice = b.player(s, t.player).dice
+            ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
+            _end_turn(ctx)
+        case PlaceChopper(at):
+            ctx.emit(ev.ChopperPlaced(t.player, at))
         case SlamReroll(reroll):
             ctx.emit(ev.SlamAnswered(decision.player, reroll))
             if reroll:
                 fx.roll_slam(ctx, allow_reroll=False)
             else:
                 fx.resolve_slam(ctx)
-        case AssignDie(car, die, momentum):
-            if t.phase == "command":  # in the command decision: the Final Five's second motorcycle
-                ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
-            else:
-                ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
         case SlamMove(vehicle):
             ctx.emit(ev.SlamVehicleChosen(decision.player, vehicle))
             fx.resolve_slam(ctx)
@@ -433,34 +462,6 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
         case ShootCommand(target, command):
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
             fire(ctx, shooter, target, command)
-        case Pass():
-            dice = b.player(s, t.player).dice
-            ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
-            _end_turn(ctx)
-        case NoCommand():
-            ctx.emit(ev.CommandUsed(t.player, "none"))
-        case UseCommand(command, die, target):
-            ctx.emit(ev.CommandUsed(t.player, command, die, target))
-            if command == "repair":
-                v = b.vehicle(ctx.state, target)
-                ctx.emit(ev.CarRepaired(target, v.damage[-1]))
-        case PlaceChopper(at):
-            ctx.emit(ev.ChopperPlaced(t.player, at))
-        case Shoot(target):
-            shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
-            fire(ctx, shooter, target)
-        case NoShoot():
-            if t.phase == "shoot":
-                _vehicle_done(ctx)
-            else:
-                _start_move(ctx)
-        case Step(direction) if t.section is not None:
-            rig.step(ctx, direction)
-        case Step(direction):
-            car = b.vehicle(s, t.car)
-            fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
-        case RoadBonus(take):
-            ctx.emit(ev.RoadBonusChosen(t.car, take, s.road_die if take else 0))
         case _ if s.seam is not None:
             s.seam.resolve(ctx, decision, action)  # another board's own actions
         case _:
