@@ -359,7 +359,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         # from the stored state after ``since``; the part this store has (checked byte
         # for byte above, as `trv send` repeats a turn so far) is folded, not re-executed
         moves = MovesVisitor(since)
-        walker = walker_after(store, game, since, [moves], rules_note=note)
+        walker = walker_after(store, game, since, [moves], rules_note=note, records=[*have, *theirs])
         if walker is None:
             return whole()
         for r in have:

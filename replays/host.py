@@ -128,7 +128,7 @@ def host_draws_at(store: Any, game: str, charter: Charter | str, upto: int | Non
     last), from its newest draws' records only (``exchange.newest_draws``),
     not a walk of the whole game: the newest intent tells the next draw and
     whether it is open, and the host's reveal of its seed, if any, comes
-    after it.  The store's own records were checked when they were appended
+    after it (the seed then makes the rolls checkable).  The store's own records were checked when they were appended
     (as for an exchange game's ``draws_at``); ``trv verify`` walks them all."""
     from trvendetta.store import INTENT_KIND
 
@@ -136,8 +136,9 @@ def host_draws_at(store: Any, game: str, charter: Charter | str, upto: int | Non
 
     draws = HostDraws(charter)
     records = newest_draws(store, game, upto)
-    revealed = [r.number for r in records if r.kind == HOST_REVEAL_KIND]
-    draws.revealed_at = revealed[-1] if revealed else 0
+    revealed = [r for r in records if r.kind == HOST_REVEAL_KIND]
+    if revealed:
+        draws.revealed_at, draws.game_seed = revealed[-1].number, revealed_seed(draws.charter, revealed)
     intents = [i for i, r in enumerate(records) if r.kind == INTENT_KIND]
     if not intents:
         return draws

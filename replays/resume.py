@@ -12,8 +12,9 @@ signatures, and an exchange game's draws from its newest draws' records
 
 What it cannot know is the history before ``at``: a retraction reaching back
 past it raises :class:`NeedsHistory`, and the caller walks the whole game
-instead (:func:`resumable`).  A host game's dice need its whole record (the
-host's reveal of its seed may come later), so it is never resumed.
+instead (:func:`resumable`).  A host game's draws come from its newest
+draws' records too (``replays.host.host_draws_at``); its seed, once
+revealed, from the stored reveal or the walked records' own.
 """
 
 from __future__ import annotations
@@ -60,12 +61,13 @@ def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any 
 
 def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwargs: Any) -> Walker | None:
     """A walker over ``game`` that has (as if) walked records 1 to ``at``; None
-    for a game that must be walked whole (a host game, or ``at`` 0)."""
+    for ``at`` 0.  In a host game, ``records`` (the ones to be walked) are
+    looked through for the host's reveal of its seed, as ``walker_for`` does."""
     from .exchange import draws_at
 
     meta = store.header(game)
     dice = charter_dice(meta.charter)
-    if at < 1 or dice == "host":
+    if at < 1:
         return None
     loaded = store.load(game, at=at)
     ruleset = rulesets.get(meta.ruleset)
@@ -76,6 +78,12 @@ def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwa
         walker.signatures.game_id = store.events_head(game, 1)
     if dice == "exchange":
         walker.draws = draws_at(store, game, meta.charter, at)
+    elif dice == "host":
+        from .host import host_draws_at
+
+        given = walker.draws.game_seed  # the seed a reveal among ``records`` (a packet's own) gives
+        walker.draws = host_draws_at(store, game, meta.charter, at)
+        walker.draws.game_seed = walker.draws.game_seed or given
     return walker
 
 

@@ -17,6 +17,7 @@ from trvendetta.core.draws import host_commitment
 from trvendetta.core.errors import TrvError
 from trvendetta.replays.audit import walker_for
 from trvendetta.replays.host import host_draws_at
+from trvendetta.replays.resume import walker_after
 from trvendetta.store import GameStore, decode_charter
 
 
@@ -68,8 +69,9 @@ def test_a_contribution_not_signed_by_its_seat_is_refused_and_nothing_is_written
 
 
 def test_the_host_plays_its_bots_and_resolves_draws_from_the_stored_state(tmp_path, host):
-    """The draws the host's store reads from its newest records (no walk of the game) are the ones a walk
-    of the whole game finds, at every record; the record verifies once the host reveals its seed."""
+    """The draws the host's store reads from its newest records (no walk of the game), and a walk resumed
+    from the stored state (a packet's import or export), are the ones a walk of the whole game finds, at
+    every cut; the record verifies once the host reveals its seed."""
     offer, keys, ann, rng, ann_keys = host
     svc, (played, answered) = new_game(tmp_path, host, [("ann.json", ann)])
     store = svc.store
@@ -99,6 +101,8 @@ def test_the_host_plays_its_bots_and_resolves_draws_from_the_stored_state(tmp_pa
         walked = walker_for(vendetta, meta.charter, meta.domain, start=meta.genesis).walk(records[:n]).draws
         read = host_draws_at(store, "cup", charter, n)
         assert (read.open, read.next_draw, read.revealed_at) == (walked.open, walked.next_draw, walked.revealed_at), n
+        resumed = walker_after(store, "cup", n).draws  # what an import or export of a packet after n starts from
+        assert (resumed.open, resumed.next_draw, resumed.revealed_at) == (read.open, read.next_draw, read.revealed_at)
     assert host_draws_at(store, "cup", charter).revealed_at == len(records)  # revealed at the end, by answer_host
     assert not replays.verify_game(store, "cup").rolls_unchecked
     with pytest.raises(TrvError, match="the seed was revealed at event"):
