@@ -166,3 +166,21 @@ def test_killer_pillar_between_a_dazed_cars_moves():
     assert kinds(events, cev.EffectPaused) == [cev.EffectPaused("ann", "dazed", "blue-small", "i12", "dazed", "BL", 0)]
     state, events = play(state, PlayFavor("killer-pillar", ("", "E")))
     assert at(state, "blue-small") is None and state.scrap["ann"] == 2 + 3
+
+
+def test_precision_before_the_active_players_slam_reroll():
+    # ann's large car slams bob's medium: ann may reroll, and Precision may set what the reroll shows
+    state, _ = game(favors={"ann": ["precision"]}, script={"slam": ["TOP"], "direction": ["B"]},
+                    vehicles=[{"id": "red-large", "at": "k9"}, {"id": "blue-medium", "at": "k10"}])
+    state, _ = play(state, AssignDie("red-large", 1), NoCommand(), NoFavor(), Step("F"))
+    d = pending(state)
+    assert d.kind == "slam-reroll" and d.player == "ann" and PlayFavor("precision", die="slam", face="BOTTOM") in d.options
+    state, _ = play(state, PlayFavor("precision", die="slam", face="BOTTOM"))
+    assert pending(state).kind == "slam-reroll"  # still ann's to answer
+    state, events = play(state, SlamReroll(True))
+    assert [r.slam for r in kinds(events, vev.SlamRolled)] == ["BOTTOM"] and at(state, "blue-medium") != "k10"
+    # bob, answering a reroll on ann's turn, is offered no favor
+    state, _ = game(favors={"bob": ["precision"]}, script={"slam": ["TOP"], "direction": ["B"]},
+                    vehicles=[{"id": "red-medium", "at": "k9"}, {"id": "blue-large", "at": "k10"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"))
+    assert pending(state).player == "bob" and pending(state).options == (SlamReroll(True), SlamReroll(False))

@@ -105,7 +105,12 @@ def decision(state, d: Decision | None) -> Decision | None:
     t = state.turn
     if state.pause is not None and state.phase == "playing":
         return _pause_decision(state)
-    if state.phase != "playing" or t is None or state.slam is not None or state.cow is not None:
+    if state.phase != "playing" or t is None or state.cow is not None:
+        return d
+    if state.slam is not None:
+        if d is not None and d.kind == "slam-reroll" and d.player == t.player and v2(state):
+            # Precision "before an FX die is rolled on your turn": the reroll rolls both slam dice again
+            return _with(d, [o for o in _favor_options(state, t.player, "mid-effect") if o.favor == "precision"])
         return d
     if d is not None and d.player != t.player:
         return d
