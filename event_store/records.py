@@ -64,9 +64,17 @@ def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") 
         body = sig + b"\n" + body
     if action:
         body = action + b"\n" + body
-    from hashlib import sha256  # here: reading a game for show hashes nothing
+    return _sha256(bytes.fromhex(previous) + body).hexdigest()
 
-    return sha256(bytes.fromhex(previous) + body).hexdigest()
+
+def _sha256(data: bytes) -> Any:
+    """hashlib's sha256, imported on the first hash (reading a game for show
+    hashes nothing); it then takes this function's place: an import statement
+    in :func:`chain` cost as much as the hash itself (verify hashes every record)."""
+    global _sha256
+    from hashlib import sha256 as _sha256
+
+    return _sha256(data)
 
 
 _Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
