@@ -50,8 +50,8 @@ def _deflate(data: bytes) -> bytes:
 
 
 def _inflate(data: memoryview) -> bytes:
-    inflate = zlib.decompressobj(-15, DICTIONARY_1)
-    return inflate.decompress(data) + inflate.flush()
+    # no flush(): decompress() gives all the output there is (flush() only ever returned b"" after it)
+    return zlib.decompressobj(-15, DICTIONARY_1).decompress(data)
 
 
 def pack(data: bytes) -> bytes:
@@ -72,11 +72,13 @@ def unpack(data: bytes) -> bytes:
         return bytes(data)
     count = data[1]
     end = 2 + 32 * count
-    pieces = _inflate(memoryview(data)[end:]).split(_PLACE)
-    if len(pieces) != count + 1:
-        raise zlib.error(f"a record with {count} hashes cut out has {len(pieces) - 1} places for them")
-    if count == 1:
-        return pieces[0] + data[2:end].hex().encode() + pieces[1]
+    text = _inflate(memoryview(data)[end:])
+    places = text.count(_PLACE)
+    if places != count:
+        raise zlib.error(f"a record with {count} hashes cut out has {places} places for them")
+    if count == 1:  # nearly every record: its chain hash
+        return text.replace(_PLACE, data[2:end].hex().encode(), 1)
+    pieces = text.split(_PLACE)
     hexes = data[2:end].hex().encode()
     out = [pieces[0]]
     for i in range(count):

@@ -30,14 +30,18 @@ import msgspec
 
 from trvendetta import rulesets
 
+from trvendetta.core.errors import TrvError
+
 from .errors import DamagedStore, StoreError
 from .packing import unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state
 from .records import (
     RETRACTION_KIND,
     STORE_KINDS,
+    StoredEvent,
     decode_payload,
     decode_retraction,
+    event_schema,
     game_genesis,
     game_key,
 )
@@ -223,6 +227,56 @@ class GameReader:
         """The records numbered ``since < n <= upto``, in order, contiguous."""
         rows = self.rows.events(game_key(game), since + FIRST, None if upto is None else upto + FIRST)
         return self._decode(game, rows, since)
+
+    def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool) -> list[StoredEvent]:
+        """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
+        hash before the first), in order: ``GameStore.events``.  Besides :meth:`records`' checks, each
+        record's ruleset is known, its schema one that ruleset reads and its kind its payload's, and its
+        action decodes (and, with ``decode``, its event): else :class:`DamagedStore` naming it.
+
+        One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
+        it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once."""
+        rows = self.rows.events(game_key(game), since + FIRST, None if upto is None else upto + FIRST)
+        out: list[StoredEvent] = []
+        append, new = out.append, tuple.__new__
+        decode_record, stamp_of = _record.decode, datetime.fromisoformat
+        # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
+        known: dict[tuple[str, str, int], tuple[Any, str]] = {}
+        expected = since + FIRST
+        for row in rows:
+            version, topic, data = row
+            expected += 1
+            number = version - FIRST
+            try:
+                if version != expected or topic not in EVENT_TOPICS:
+                    raise ValueError
+                e = decode_record(unpack(data))
+                stamp = stamp_of(e.timestamp.data)
+            except _BAD:
+                self._decode(game, [row], expected - FIRST - 1)  # raises DamagedStore, naming what is wrong
+                raise
+            try:
+                found = known.get((e.ruleset, e.kind, e.schema))
+                if found is None:
+                    rules = rulesets.get(e.ruleset)
+                    if not 1 <= e.schema <= event_schema(rules):
+                        raise StoreError(f"its kind {e.kind!r} or schema {e.schema} is not its payload's")
+                    found = known[e.ruleset, e.kind, e.schema] = (rules, f'{{"type":"{e.kind}"')
+                rules, opening = found
+                if not e.payload.startswith(opening):
+                    raise StoreError(f"its kind {e.kind!r} or schema {e.schema} is not its payload's")
+                payload = e.payload.encode()
+                action = e.action.encode()
+                event = decode_payload(rules, e.kind, e.schema, payload) if decode else None
+                decoded_action = rules.decode_action(action) if action else None
+            except (TrvError, *_BAD) as exc:
+                raise DamagedStore(game, number, f"it does not decode: {exc}") from None
+            # StoredEvent's fields: number, kind, ruleset, schema, payload, hash, previous, recorded_at,
+            # event, action, decoded_action, sig
+            append(new(StoredEvent, (number, e.kind, e.ruleset, e.schema, payload, e.hash, previous, stamp, event,
+                                     action, decoded_action, e.sig.encode())))
+            previous = e.hash
+        return out
 
     def last(self, game: str) -> int | None:
         """The number of the game's last record (0: only ``Created``), None: no such game."""

@@ -47,10 +47,8 @@ from .aggregate import (
     Retraction,
     chain,
     decode_bots,
-    decode_payload,
     encode_bots,
     encode_retraction,
-    event_schema,
     game_uuid,
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
@@ -58,7 +56,7 @@ from . import library, location
 from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
 from .parts import PART_TOPIC
-from .reader import UNDECODABLE as _UNDECODABLE, GameReader, Record, SnapshotRead, fold_live
+from .reader import GameReader, Record, SnapshotRead, fold_live
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
@@ -421,30 +419,8 @@ class GameStore:
         ``decode=False`` leaves ``event`` None (the walker decodes, or, when
         re-executing, takes the recomputed event whose bytes are the record's)."""
         previous = self.events_head(game, since)
-        out: list[StoredEvent] = []
-        append = out.append
-        checked: set[tuple[str, str, int]] = set()  # (ruleset, kind, schema) already seen to be sound
-        for r in self._records(game, since, upto):
-            payload = r.payload.encode()
-            action = r.action.encode() if r.action else b""
-            try:
-                rules = rulesets.get(r.ruleset)
-                if (r.ruleset, r.kind, r.schema) not in checked:
-                    if not 1 <= r.schema <= event_schema(rules):
-                        raise StoreError(f"its kind {r.kind!r} or schema {r.schema} is not its payload's")
-                    checked.add((r.ruleset, r.kind, r.schema))
-                if not r.payload.startswith(f'{{"type":"{r.kind}"'):
-                    raise StoreError(f"its kind {r.kind!r} or schema {r.schema} is not its payload's")
-                event = decode_payload(rules, r.kind, r.schema, payload) if decode else None
-                decoded_action = rules.decode_action(action) if action else None
-            except (TrvError, *_UNDECODABLE) as exc:
-                raise DamagedStore(game, r.number, f"it does not decode: {exc}") from None
-            # positional: (number, kind, ruleset, schema, payload, hash, previous, recorded_at, event,
-            # action, decoded_action, sig)
-            append(StoredEvent(r.number, r.kind, r.ruleset, r.schema, payload, r.hash, previous, r.recorded_at,
-                               event, action, decoded_action, r.sig.encode() if r.sig else b""))
-            previous = r.hash
-        return out
+        with self._reading(game):
+            return self.reader.stored(game, since, upto, previous, decode)
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the game's genesis for 0)."""
