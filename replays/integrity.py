@@ -27,15 +27,12 @@ class SnapshotStates(Visitor):
         self.want = numbers
         self.states: dict[int, bytes] = {}
 
-    def _take(self, walker: Walker, number: int) -> None:
-        if number in self.want and walker._after is None:  # the state is exact at the end of an action
-            self.states[number] = walker.ruleset.encode(walker.state)
-
     def on_event(self, walker: Walker, record: StoredEvent, event: Any) -> None:
-        self._take(walker, record.number)
+        if record.number in self.want and walker._after is None:  # the state is exact at the end of an action
+            self.states[record.number] = walker.ruleset.encode(walker.state)
 
     def on_retraction(self, walker: Walker, record: StoredEvent, retraction: Retraction, group: Group) -> None:
-        self._take(walker, record.number)
+        self.on_event(walker, record, retraction)
 
 
 def missing_tail(store: Any, game: str, snapshots: list[Any]) -> None:

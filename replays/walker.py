@@ -125,32 +125,38 @@ def _diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
     return None
 
 
-@dataclass
+#: a group's player or round not asked of the ruleset yet
+ASK = object()
+
+
+@dataclass(slots=True)
 class Group:
     """One player action and the events it produced (or the set-up, ``action is None``)."""
 
     first: int
     last: int
     action: Any
-    player_: Any  # the player, or a function giving it (asked only when needed)
+    player_: Any  # the player, or ASK: asked of ``ruleset`` only when needed
     state_before: Any
     reveals: int = 0  # number of the first event that revealed information, 0 if none
-    round_: Any = None  # the round, or a function giving it (asked only when needed)
+    round_: Any = None  # the round, or ASK: asked of ``ruleset`` only when needed
     rng: Any = None  # an exchange game's RNG for this action (replays.exchange), None: the seed's
+    ruleset: Any = None  # what a player or round left to ASK is asked of
 
     @property
     def player(self) -> str | None:
         """Whose decision the action answered (the engine's ``pending`` is not
         cheap, so a re-executing walker asks only when someone wants to know)."""
-        if callable(self.player_):
-            self.player_ = self.player_()
+        if self.player_ is ASK:
+            decision = self.ruleset.pending(self.state_before)
+            self.player_ = decision.player if decision else None
         return self.player_
 
     @property
     def round(self) -> Any:
         """The round the action was played in (asked of the ruleset when someone wants to know)."""
-        if callable(self.round_):
-            self.round_ = self.round_()
+        if self.round_ is ASK:
+            self.round_ = self.ruleset.round(self.state_before)
         return self.round_
 
 
@@ -203,6 +209,12 @@ class _Typed(msgspec.Struct):
 _typed = msgspec.json.Decoder(_Typed)
 
 
+def _hooks(visitors: Sequence[Visitor], name: str) -> list[Any]:
+    """The visitors' bound ``name`` hooks, leaving out those that are the base class's (doing nothing)."""
+    base = getattr(Visitor, name)
+    return [hook for hook in (getattr(v, name) for v in visitors) if getattr(hook, "__func__", None) is not base]
+
+
 class Walker:
     """Walks records in order; see the module docstring."""
 
@@ -216,6 +228,10 @@ class Walker:
         self.visitors = list(visitors)
         #: whether a visitor needs the state after each event (``Visitor.needs_event_state``)
         self._event_state = any(v.needs_event_state for v in self.visitors)
+        #: the visitors' own ``on_action`` and ``on_event`` hooks (the base class's do nothing: not called
+        #: for each action and event)
+        self._on_action = _hooks(self.visitors, "on_action")
+        self._on_event = _hooks(self.visitors, "on_event")
         self.reexecute = reexecute
         self.rules_note = rules_note
         self.state = ruleset.initial_state()
@@ -254,9 +270,9 @@ class Walker:
         if sig and self.signatures is None:
             raise Tampered(number, "the event carries a signature but no seat of this game is bound to a key")
         action = None
-        if action_bytes and self._paused:
-            self._resume()
         if action_bytes:
+            if self._paused:
+                self._resume()
             action = record.decoded_action
             if action is None:
                 try:
@@ -273,7 +289,14 @@ class Walker:
         if early:
             self.number, self.head = number, record.hash
             self._start_action(record, action)
-        kind, event = self._decode(number, record)
+        events = self._events
+        if events and len(events) == len(self._queue) and self._queue[-1] == payload \
+                and (record.event is None or not record.kind):
+            # re-executing: the recorded bytes are the recomputed event's, so that is the event (an engine
+            # event: its kind is not a retraction's)
+            kind, event = "", events[-1]
+        else:
+            kind, event = self._decode(number, record)
         self.number = number
         self.head = record.hash
         if kind == RETRACTION_KIND:
@@ -394,10 +417,6 @@ class Walker:
     def _decode(self, number: int, record: StoredEvent) -> tuple[str, Any]:
         if record.event is not None and record.kind:
             return record.kind, record.event
-        if self._events and len(self._events) == len(self._queue) and self._queue[-1] == record.payload:
-            # re-executing: the recorded bytes are the recomputed event's, so that is the event
-            event = self._events[-1]
-            return self.ruleset.event_kind(event), event
         try:
             kind = _typed.decode(record.payload).type
             if kind == RETRACTION_KIND:
@@ -439,7 +458,7 @@ class Walker:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
             self._queue = [self.ruleset.encode(e) for e in reversed(events)]
             self._events = list(reversed(events))
-        self.groups.append(Group(1, 0, None, None, self.state))
+        self.groups.append(Group(1, 0, None, None, self.state, ruleset=self.ruleset))
         self._event(record, event)
 
     def _start_action(self, record: StoredEvent, action: Any) -> None:
@@ -447,16 +466,12 @@ class Walker:
         if self._queue:
             self._diverge(number, record.payload, self._queue[-1],
                           "The record starts a new action here but the rules produce more events for the last one.")
-        ruleset, before = self.ruleset, self.state
-
-        def player() -> str | None:
-            decision = ruleset.pending(before)
-            return decision.player if decision else None
-
-        # signatures need every action's seat: ask before ``apply`` (which asks
-        # too), while the engine's one-entry memo still holds this state
-        seat = player() if self.signatures is not None else player
-        group = Group(number, number - 1, action, seat, before, round_=lambda: ruleset.round(before))
+        ruleset = self.ruleset
+        group = Group(number, number - 1, action, ASK, self.state, 0, ASK, None, ruleset)
+        if self.signatures is not None:
+            # signatures need every action's seat: ask before ``apply`` (which asks
+            # too), while the engine's one-entry memo still holds this state
+            group.player  # noqa: B018
         covered = False
         if self.draws is not None:
             group.rng, covered = self.draws.rng_for(record)
@@ -464,7 +479,8 @@ class Walker:
                 self._pause()
         if self.reexecute:
             try:
-                after, events = self._apply(self.state, action, group.rng)
+                after, events = ruleset.apply(self.state, action) if group.rng is None else \
+                    ruleset.apply(self.state, action, group.rng)
             except TrvError as exc:
                 self._diverge(number, record.payload, None,
                               f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
@@ -473,10 +489,9 @@ class Walker:
                               f"The recorded action {self.ruleset.describe_action(action)!r} needs dice, but no "
                               "draw was made for it (an exchange game records an intent and every player's "
                               "reveal first)")
-            encode = self.ruleset.encode
-            self._queue = [encode(e) for e in events]
-            self._queue.reverse()  # popped from the end
-            self._events = list(reversed(events))
+            events = events[::-1]  # both popped from the end
+            self._queue = list(map(ruleset.encode, events))
+            self._events = events
             if not self._event_state:
                 # every recorded event will be checked equal to the recomputed
                 # one, so the fold of the recorded events is this state
@@ -486,8 +501,8 @@ class Walker:
         self.groups.append(group)
         if self.signatures is not None:
             self.signatures.on_action(record, group.player, lambda: self.ruleset.describe_action(action), covered)
-        for v in self.visitors:
-            v.on_action(self, record, group)
+        for hook in self._on_action:
+            hook(self, record, group)
 
     def _apply(self, state: Any, action: Any, rng: Any) -> tuple[Any, list[Any]]:
         if rng is None:
@@ -520,10 +535,13 @@ class Walker:
             self.signatures.on_event(record)  # a host's resolution: its signature covers every event
         if not group.reveals and self.ruleset.reveals(event):
             group.reveals = number
-        for v in self.visitors:
-            if group.action is None:
+        if group.action is None:
+            for v in self.visitors:
                 v.on_setup(self, record, event)
-            v.on_event(self, record, event)
+                v.on_event(self, record, event)
+        else:
+            for hook in self._on_event:
+                hook(self, record, event)
 
     def _retract(self, record: StoredEvent, retraction: Retraction) -> None:
         number = record.number
