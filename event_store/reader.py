@@ -333,14 +333,15 @@ class GameReader:
                       c.bots, c.charter, c.domain, stamp)
 
     # ---------------------------------------------------------- snapshots
-    def snapshots(self, game: str) -> list[SnapshotRead]:
-        """Every stored snapshot of ``game``, oldest first."""
+    def snapshots(self, game: str, heads: Sequence[str] | None = None) -> list[SnapshotRead]:
+        """Every stored snapshot of ``game``, oldest first; ``heads``: the hashes of the game's stored
+        events, in order, when the caller has read them (else each snapshot's is read)."""
         out = []
         for version, topic, data in self.rows.snapshots(game_key(game), 0):
             number = version - FIRST
             try:
                 snap = self._snap(topic, data)
-                problem = self.snapshot_problem(game, number, snap)
+                problem = self.snapshot_problem(game, number, snap, heads)
                 state = None
                 try:
                     snap = self._joined(snap)
@@ -375,7 +376,8 @@ class GameReader:
         whole = join(snap.engine.encode(), {name: self._part(addr) for name, addr in snap.parts.items()})
         return msgspec.structs.replace(snap, engine=whole.decode(), parts={})
 
-    def snapshot_problem(self, game: str, number: int, snap: _SnapState) -> str | None:
+    def snapshot_problem(self, game: str, number: int, snap: _SnapState,
+                         heads: Sequence[str] | None = None) -> str | None:
         """Why a snapshot may not stand for the fold of the events before it
         (None when it may, as far as the cheap checks tell): its ``count`` is
         its number; its ``engine_crc`` (snapshots taken since it exists)
@@ -387,8 +389,13 @@ class GameReader:
             return f"it says {snap.count!r} events but is stored as after event {number}"
         if snap.engine_crc is not None and snap.engine_crc != binascii.crc32(snap.engine.encode()):
             return "its engine state does not match its checksum"
-        if number and self.hash_at(game, number) != snap.head:
-            return f"its head is not the hash of the stored event {number}"
+        if number:
+            if heads is None:
+                head = self.hash_at(game, number)
+            else:
+                head = heads[number - 1] if 0 < number <= len(heads) else None
+            if head != snap.head:
+                return f"its head is not the hash of the stored event {number}"
         return None
 
     def _usable(self, game: str, version: int, topic: str, data: bytes) -> _SnapState:

@@ -555,11 +555,13 @@ class GameStore:
             return [str(exc)]
         return [] if found == ["ok"] else found
 
-    def snapshots(self, game: str) -> list[SnapshotInfo]:
+    def snapshots(self, game: str, heads: Sequence[str] | None = None) -> list[SnapshotInfo]:
         """Every stored snapshot of ``game``, oldest first, each with its
-        engine state and why it is not used (``reader.GameReader.snapshot_problem``)."""
+        engine state and why it is not used (``reader.GameReader.snapshot_problem``);
+        ``heads``: the hashes of the game's stored events, in order, when the caller has
+        read them (``trv verify``: else one read for each snapshot's)."""
         with self._reading(game):
-            return self.reader.snapshots(game)
+            return self.reader.snapshots(game, heads)
 
     def _put_parts(self, parts: dict[str, bytes]) -> None:
         """Store the snapshot parts not stored yet (one row each, ``parts.py``)."""

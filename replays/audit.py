@@ -177,11 +177,11 @@ def verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    snapshots = store.snapshots(game)
+    records = store.events(game, decode=False)
+    snapshots = store.snapshots(game, [r.hash for r in records])  # their heads checked against these records
     missing_tail(store, game, snapshots)
     states = SnapshotStates({s.number for s in snapshots})
     host = charter_dice(meta.charter) == "host"
-    records = store.events(game, decode=False)
     walker = walker_for(ruleset, meta.charter, meta.domain, [states], reexecute=True, rules_note=note,
                         records=records if host else None, start=meta.genesis).walk(records)
     problems = store_damage(store, game, walker, snapshots, states)
