@@ -2,7 +2,9 @@
 
 ``decisions.py`` holds the light, pure helpers the CLI's read-only commands
 use; ``service.py`` (the store and the record tools) is imported on first
-use, so ``trv show`` never loads it.
+use, so ``trv show`` never loads it.  Games with dice at a distance:
+``exchange.py`` (intents and reveals), ``host.py`` (a host's seed, its bot
+seats and its reveal), ``messages.py`` (the signed set-up messages).
 """
 
 from __future__ import annotations
