@@ -48,7 +48,6 @@ SQLite recorders' table layout is not the one read here.  The pin in
 pyproject.toml (``eventsourcing==9.5.6``) points here.
 """
 
-from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple

@@ -11,7 +11,6 @@ A location is written the way a user types it after ``--store`` (or in
 Light: the standard library only, so ``trv show`` can parse it for free.
 """
 
-from __future__ import annotations
 
 import os
 import re

@@ -18,7 +18,6 @@ each retraction against the rules).
 Light: no eventsourcing import (``trv show`` never pays for it).
 """
 
-from __future__ import annotations
 
 import binascii
 import zlib

@@ -2,7 +2,6 @@
 the result types, importable without eventsourcing (so a read-only ``trv show``
 does not pay for it; see ``trvendetta.store.quick``)."""
 
-from __future__ import annotations
 
 import os
 from datetime import datetime
@@ -41,7 +40,7 @@ def game_key(game: str) -> str:
     return digest.hex()
 
 
-def game_uuid(game: str) -> UUID:
+def game_uuid(game: str) -> "UUID":
     """The aggregate id of the game called ``game`` (names are unique per store)."""
     from uuid import UUID
 

@@ -14,7 +14,6 @@ Subclassing changes no encoded byte: a struct encodes its own fields under
 its own tag, whatever base it names.
 """
 
-from __future__ import annotations
 
 from typing import Any
 

@@ -5,7 +5,6 @@ Each ruleset's tagged union lists these next to its own events; the tags are
 stable names in the store (``turn-ended``, ``player-out``, ``game-over``).
 """
 
-from __future__ import annotations
 
 from typing import ClassVar
 

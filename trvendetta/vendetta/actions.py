@@ -4,7 +4,6 @@ Tags are stable strings; ``trv legal --json`` prints these objects and
 ``trv act`` reads them back.  Names are imperative, as a player says them.
 """
 
-from __future__ import annotations
 
 from typing import Union
 

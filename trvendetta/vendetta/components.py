@@ -10,7 +10,6 @@ recorded before that carry no components and fold with ``components_v1.v1()``
 (the data as it was, frozen as code).
 """
 
-from __future__ import annotations
 
 from pathlib import Path
 

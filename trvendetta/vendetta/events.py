@@ -6,7 +6,6 @@ position's script forced it, so folding consumes the script exactly as
 deciding did.  ``describe`` gives one short sentence per event.
 """
 
-from __future__ import annotations
 
 from typing import ClassVar, Union
 

@@ -6,7 +6,6 @@ hazard tokens, piles of hazard and damage tokens, the road die, and the one
 turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
 """
 
-from __future__ import annotations
 
 from typing import Any, ClassVar
 

@@ -7,7 +7,6 @@ dice).  ``validate`` refuses a position that breaks a rule with a
 :class:`PositionError` naming the field.
 """
 
-from __future__ import annotations
 
 import msgspec
 

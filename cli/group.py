@@ -1,0 +1,116 @@
+"""The `trv` click group: global options and the commands, each imported when it runs
+(the entry point, which starts it, is ``cli/main.py``)."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .common import Session, TrvGroup
+
+#: command name -> "module:attribute"; a command's module is imported only when it runs
+#: (or for `trv --help`), so `trv show` does not pay for replays, bots or sim
+COMMANDS = {
+    "new": "trvendetta.cli.games:new",
+    "games": "trvendetta.cli.games:games_",
+    "show": "trvendetta.cli.board:show",
+    "log": "trvendetta.cli.board:log",
+    "turn": "trvendetta.cli.play:turn",
+    "legal": "trvendetta.cli.play:legal",
+    "act": "trvendetta.cli.play:act",
+    "decide": "trvendetta.cli.play:decide",
+    "demo": "trvendetta.cli.demo:demo",
+    "export": "trvendetta.cli.replay:export",
+    "send": "trvendetta.cli.send:send",
+    "import": "trvendetta.cli.replay:import_",
+    "replay": "trvendetta.cli.replay:replay",
+    "undo": "trvendetta.cli.replay:undo",
+    "fork": "trvendetta.cli.replay:fork",
+    "verify": "trvendetta.cli.replay:verify",
+    "sim": "trvendetta.cli.sim:sim",
+    "id": "trvendetta.cli.identity:id_",
+    "invite": "trvendetta.cli.exchange:invite",
+    "join": "trvendetta.cli.exchange:join",
+    "host": "trvendetta.cli.host:host",
+    "store": "trvendetta.cli.store:store",
+    "tournament": "trvendetta.cli.tournament:tournament",
+}
+
+
+class LazyGroup(TrvGroup):
+    """Click's lazy-loading group: commands are imported by name on demand."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in COMMANDS and name not in self.commands:
+            module, attr = COMMANDS[name].split(":")
+            command = getattr(importlib.import_module(module), attr)
+            _accept_db_after(command)
+            self.add_command(command, name)
+        return super().get_command(ctx, name)
+
+
+def _set_db(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    session = ctx.find_object(Session)
+    if value and session is not None:
+        session.db, session.db_given = value, True
+
+
+def _accept_db_after(command: click.Command) -> None:
+    """``--db FILE`` after the command name too, as ``--game`` is (``trv show --db x.sqlite``);
+    a group passes it on to each of its subcommands."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _accept_db_after(sub)
+        return
+    if any("--db" in p.opts for p in command.params):
+        return
+    command.params.append(click.Option(["--db"], type=click.Path(dir_okay=False), expose_value=False,
+                                       callback=_set_db, metavar="FILE",
+                                       help="The SQLite file of games (as the global --db)."))
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version=None, package_name="trvendetta", prog_name="trv",
+                      message="%(prog)s %(version)s")
+@click.option(
+    "--db",
+    envvar="TRV_DB",
+    type=click.Path(dir_okay=False),
+    help="SQLite file of games [env TRV_DB; default $XDG_DATA_HOME/trvendetta/trv.sqlite].",
+)
+@click.option(
+    "--store",
+    "store",
+    envvar="TRV_STORE",
+    metavar="WHERE",
+    help="The game store: an SQLite file (PATH or sqlite:PATH) or postgresql://USER@HOST:PORT/DB"
+    "[?schema=NAME] [env TRV_STORE; default: --db].",
+)
+@click.option(
+    "--game",
+    "game",
+    envvar="TRV_GAME",
+    metavar="ID",
+    help="The game to act on [env TRV_GAME; default: the most recently created or played].",
+)
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None) -> None:
+    """Play Thunder Road: Vendetta (and friends) turn by turn at the terminal.
+
+    Every game lives in an append-only event store; every command loads the
+    game, applies what you asked, and saves all of its events at once.
+
+    \b
+    Examples:
+      trv demo
+      trv new --player ann:red:cars --player bob:blue:cars --seed 7
+      trv show
+      trv turn --car medium --assign 4 --path F,FR,F,F
+      trv log
+      trv --store postgresql://club@db.example:5432/trv games
+    """
+    ctx.obj = Session(ctx, store or db, game)
