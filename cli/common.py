@@ -11,7 +11,6 @@ from typing import Any
 import click
 import msgspec
 
-from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line  # noqa: F401 (re-exported)
 from trvendetta.store import Loaded, default_db_path, location
 from trvendetta.core.errors import TrvError
 
@@ -199,4 +198,6 @@ def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Seq
         for event in move.events:
             click.echo(f"{number:>5}. {ruleset.describe(event)}")
             number += 1
+    from trvendetta.app.decisions import pending_line  # here: `trv show` never loads the application layer
+
     click.echo(pending_line(ruleset, state))

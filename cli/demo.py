@@ -9,12 +9,13 @@ import time
 
 import click
 
+from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
 from trvendetta.store import MEMORY
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 
-from .common import MAX_ACTIONS_PER_COMMAND, Session, pass_session, service, use_color
+from .common import Session, pass_session, service, use_color
 
 DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
 

@@ -9,7 +9,7 @@ the events (``GameStore.rebuild_index``).  Plain ``sqlite3`` SQL: importing
 ``sqlite_utils`` (and numpy with it) cost more than the rest of a ``trv show``.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import sqlite3
 from collections.abc import Callable, Iterator

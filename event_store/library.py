@@ -48,6 +48,7 @@ SQLite recorders' table layout is not the one read here.  The pin in
 pyproject.toml (``eventsourcing==9.5.6``) points here.
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple

@@ -11,6 +11,7 @@ A location is written the way a user types it after ``--store`` (or in
 Light: the standard library only, so ``trv show`` can parse it for free.
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import os
 import re

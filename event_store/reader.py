@@ -18,8 +18,8 @@ each retraction against the rules).
 Light: no eventsourcing import (``trv show`` never pays for it).
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-import binascii
 import zlib
 from collections.abc import Sequence
 from datetime import datetime
@@ -386,7 +386,7 @@ class GameReader:
         every event and compares."""
         if snap.count != number:
             return f"it says {snap.count!r} events but is stored as after event {number}"
-        if snap.engine_crc is not None and snap.engine_crc != binascii.crc32(snap.engine.encode()):
+        if snap.engine_crc is not None and snap.engine_crc != zlib.crc32(snap.engine.encode()):
             return "its engine state does not match its checksum"
         if number:
             if heads is None:

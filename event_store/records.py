@@ -2,6 +2,7 @@
 the result types, importable without eventsourcing (so a read-only ``trv show``
 does not pay for it; see ``trvendetta.store.quick``)."""
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import os
 from datetime import datetime
@@ -109,7 +110,16 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     order: list[_Seat] = []
 
 
-_charter_dec = msgspec.json.Decoder(Charter)
+#: the decoders of the store's own records, each built on its first use (a Decoder resolves its
+#: types when built; a game without a charter, a draw or a retraction is read without them)
+_decoders: dict[str, msgspec.json.Decoder] = {}
+
+
+def _decoder(name: str, of: Any) -> msgspec.json.Decoder:
+    decoder = _decoders.get(name)
+    if decoder is None:
+        decoder = _decoders[name] = msgspec.json.Decoder(of)
+    return decoder
 
 
 def encode_charter(charter: "Charter | None") -> str:
@@ -124,7 +134,7 @@ def encode_charter(charter: "Charter | None") -> str:
 
 
 def decode_charter(text: str) -> "Charter | None":
-    return _charter_dec.decode(text) if text else None
+    return _decoder("charter", Charter).decode(text) if text else None
 
 
 def charter_dice(text: str) -> str:
@@ -205,7 +215,6 @@ class HostReveal(msgspec.Struct, frozen=True, tag_field="type", tag=HOST_REVEAL_
     salt: _Hex64
 
 
-_draw_dec = msgspec.json.Decoder(Intent | Reveal | HostReveal)
 _draw_enc = msgspec.json.Encoder()
 
 
@@ -214,7 +223,7 @@ def encode_draw(record: "Intent | Reveal | HostReveal") -> bytes:
 
 
 def decode_draw(payload: bytes) -> "Intent | Reveal | HostReveal":
-    return _draw_dec.decode(payload)
+    return _decoder("draw", Intent | Reveal | HostReveal).decode(payload)
 
 
 #: the kinds of record the store writes itself (not engine events)
@@ -232,7 +241,6 @@ def describe_store_record(event: Any) -> str:
     return f"{event.player} takes back events {event.first}-{event.last}" + (" (agreed)" if event.agreed else "")
 
 
-_retraction_dec = msgspec.json.Decoder(Retraction)
 _retraction_enc = msgspec.json.Encoder()
 
 
@@ -241,7 +249,7 @@ def encode_retraction(retraction: Retraction) -> bytes:
 
 
 def decode_retraction(payload: bytes) -> Retraction:
-    return _retraction_dec.decode(payload)
+    return _decoder("retraction", Retraction).decode(payload)
 
 
 def encode_bots(bots: "dict[str, str] | None") -> str:

@@ -14,6 +14,7 @@ Subclassing changes no encoded byte: a struct encodes its own fields under
 its own tag, whatever base it names.
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Any
 

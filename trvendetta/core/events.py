@@ -5,6 +5,7 @@ Each ruleset's tagged union lists these next to its own events; the tags are
 stable names in the store (``turn-ended``, ``player-out``, ``game-over``).
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import ClassVar
 

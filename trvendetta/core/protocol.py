@@ -25,7 +25,7 @@ simulator's tallies), which events reveal information (each event type's
 (``score_options``).  The shell reads no field of a state or an event.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -100,7 +100,7 @@ class Ruleset(Generic[S, A, E]):
     def __init__(self) -> None:
         self._enc = msgspec.json.Encoder()
         self._event_dec = msgspec.json.Decoder(self.event_type)
-        self._action_dec = msgspec.json.Decoder(self.action_type)
+        self._action_dec: Any = None  # built on the first decode: reading a game for show decodes no action
         self._state_dec = msgspec.json.Decoder(self.state_type)
 
     # ------------------------------------------------------------------ rules
@@ -248,7 +248,10 @@ class Ruleset(Generic[S, A, E]):
         return self._event_dec.decode(data)
 
     def decode_action(self, data: bytes | str) -> A:
-        return self._action_dec.decode(data)
+        decoder = self._action_dec
+        if decoder is None:
+            decoder = self._action_dec = msgspec.json.Decoder(self.action_type)
+        return decoder.decode(data)
 
     def decode_state(self, data: bytes | str) -> S:
         return self._state_dec.decode(data)

@@ -11,7 +11,7 @@ problem, unless chance changed the turn first (a slam, a revealed token):
 then what was played stands and the problems are reported.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from collections.abc import Iterable, Sequence
 

@@ -10,6 +10,7 @@ recorded before that carry no components and fold with ``components_v1.v1()``
 (the data as it was, frozen as code).
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from pathlib import Path
 

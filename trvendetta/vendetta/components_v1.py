@@ -88,10 +88,13 @@ _JSON = (
     'ctions":1},"motorcycle":{"name":"motorcycle","size":"S","sections":1}},"lanes":6,"rows":8}'
 )
 
-V1: Components = msgspec.json.decode(_JSON, type=Components)
+_V1: list[Components] = []
 
 
 def v1() -> Components:
     """The components of every game recorded before its first event carried
-    them: the data files as they were then, frozen as code."""
-    return V1
+    them: the data files as they were then, frozen as code (decoded on first
+    use: a game that records its own never needs them)."""
+    if not _V1:
+        _V1.append(msgspec.json.decode(_JSON, type=Components))
+    return _V1[0]

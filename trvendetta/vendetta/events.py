@@ -6,6 +6,7 @@ position's script forced it, so folding consumes the script exactly as
 deciding did.  ``describe`` gives one short sentence per event.
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import ClassVar, Union
 

@@ -6,6 +6,7 @@ hazard tokens, piles of hazard and damage tokens, the road die, and the one
 turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Any, ClassVar
 

@@ -7,6 +7,7 @@ dice).  ``validate`` refuses a position that breaks a rule with a
 :class:`PositionError` naming the field.
 """
 
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 
