@@ -255,12 +255,17 @@ class GameService:
         played = self.run_bots(game)
         return Undone(loaded.ruleset, loaded.version - len(plan) + 1, plan, played)
 
-    def fork(self, game: str, at: int, name: str) -> tuple[Loaded, Played]:
+    def fork(self, game: str, at: int, name: str, *, switch: bool = True) -> tuple[Loaded, Played]:
         """A new game sharing ``game``'s history up to event ``at`` (the
-        original untouched); it keeps the bot seats, which answer at once."""
+        original untouched); it keeps the bot seats, which answer at once.
+        ``switch``: the fork becomes the current game (the one commands act
+        on without a name); else ``game`` stays current."""
         loaded = replays.fork(self.store, game, at, name)
         self.store.touch(name)
-        return loaded, self.run_bots(name)
+        played = self.run_bots(name)
+        if not switch:
+            self.store.touch(game)
+        return loaded, played
 
     def import_file(self, data: bytes, source: str, name: str | None = None,
                     parsed: Any = None) -> tuple[Any, str, int, str]:

@@ -329,11 +329,10 @@ def fork(session: Session, game: str | None, at: int, new_name: str, switch: boo
     """
     check_name(new_name)
     name = _game_arg(session, game)
-    loaded, played = service(session).fork(name, at, new_name)
+    loaded, played = service(session).fork(name, at, new_name, switch=switch)
     click.echo(new_name)
     click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
     print_played(played)  # a fork keeps the bot seats; what they did, and what the game waits for
-    session.store().touch(new_name if switch else name)
     click.echo(f"current game: {new_name if switch else name}"
                + ("" if switch else f" (use --game {new_name}, or fork with --switch)"))
 

@@ -43,16 +43,14 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
       trv store copy --from sqlite:club.sqlite --to postgresql://club@db.example/trv
       trv --db mine.sqlite store copy --to postgresql://postgres@127.0.0.1/test --game duel
     """
-    from trvendetta.store import GameStore, location
-    from trvendetta.store.copy import copy_games
+    from trvendetta.app.stores import SameStore, copy_store
 
-    source = source or session.db
-    if location.parse(source) == location.parse(target):
-        raise click.UsageError("--from and --to name the same store")
-    src = session.ctx.with_resource(GameStore(source))
-    dst = session.ctx.with_resource(GameStore(target))
+    try:
+        copies = copy_store(source or session.db, target, games)
+    except SameStore:
+        raise click.UsageError("--from and --to name the same store") from None
     done = []
-    for copied in copy_games(src, dst, games):
+    for copied in copies:
         done.append(copied)
         if not as_json:
             click.echo(f"{copied.done} {copied.game}: {copied.events} events, head {copied.head[:16]} (verified)")
