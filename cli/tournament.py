@@ -1,17 +1,14 @@
 """`trv tournament ...`: run a tournament from the CLI (thin: parse, call, print).
 
-The tournament's log is its own aggregate in the game store
-(``trvendetta.store.tournament``); pairing, places and standings are pure
-(``trvendetta.tournament``); results come only from verified records
-(``trvendetta.replays.tournament``); the read model and ratings are written
-with sqlite-utils (``trvendetta.store.tournament_read``).  See
-docs/tournament.md.
+Every command that writes goes through the application layer
+(``trvendetta.app.tournament.TournamentService``: the log, the read model,
+a round's games, results from verified records); pairing, places and
+standings are pure (``trvendetta.tournament``).  See docs/tournament.md.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import os
 from pathlib import Path
@@ -22,32 +19,16 @@ import click
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
-from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
-from trvendetta.tournament.pairing import pair_next
 
 from .common import Session, echo_json, json_option, pass_session
 
-COLORS = ("red", "blue", "green", "yellow")
 
+def _svc(session: Session) -> Any:
+    """The tournaments' application service over the session's store (imported on first use)."""
+    from trvendetta.app.tournament import TournamentService
 
-def _log(session: Session) -> Any:
-    from trvendetta.store.tournament import TournamentLog
-
-    return TournamentLog(session.store())
-
-
-def _project(session: Session, name: str) -> list[dict]:
-    from trvendetta.store.tournament_read import project
-
-    return project(session.store(), _log(session), name)
-
-
-def _commit(session: Session, name: str, events: list[tev.TournamentEvent], version: int) -> model.State:
-    log = _log(session)
-    saved = log.append(name, version, events)
-    _project(session, name)
-    return saved.state
+    return TournamentService(session.store())
 
 
 def _pod(text: str) -> tuple[int, int]:
@@ -69,11 +50,9 @@ def _scoring(text: str) -> tuple[int, ...]:
 
 
 def _round_of(state: model.State, given: int | None) -> int:
-    if given is not None:
-        return given
-    if not state.rounds:
-        raise TrvError("no round is paired yet; run `trv tournament pair NAME` first")
-    return state.rounds[-1].round
+    from trvendetta.app.tournament import round_of
+
+    return round_of(state, given)
 
 
 @click.group(name="tournament")
@@ -114,10 +93,7 @@ def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scorin
     rules = rulesets.get(ruleset)
     lo, hi = _pod(pod)
     seed = fresh_seed(os.urandom(16)) if seed is None else seed
-    events = model.check_new(name, rules.name, rounds, lo, hi, _scoring(scoring), seed,
-                             rules.max_players, rules.min_players)
-    _log(session).create(name, events)
-    _project(session, name)
+    _svc(session).new(name, rules, rounds, (lo, hi), _scoring(scoring), seed)
     click.echo(f"tournament {name}: {rules.name}, {rounds} round{'' if rounds == 1 else 's'}, tables of {lo}-{hi}, "
                f"scoring {scoring}, seed {seed}")
 
@@ -146,10 +122,7 @@ def register(session: Session, name: str, players: tuple[str, ...], keys: tuple[
         from .identity import resolve_key
 
         bound[player] = resolve_key(player, key)
-    loaded = _log(session).load(name)
-    events = model.check_register(loaded.state, players, bound)
-    _commit(session, name, events, loaded.version)
-    r = events[0].from_round  # type: ignore[attr-defined]
+    r = _svc(session).register(name, players, bound).from_round
     late = f" (late entry: paired from round {r})" if r > 1 else ""
     click.echo(f"registered {', '.join(players)} in {name}{late}")
 
@@ -168,10 +141,8 @@ def drop(session: Session, name: str, player: str, by: str) -> None:
       trv tournament drop spring eve --by eve
       trv tournament drop spring fay --by organiser
     """
-    loaded = _log(session).load(name)
-    events = model.check_drop(loaded.state, player, by)
-    _commit(session, name, events, loaded.version)
-    click.echo(f"{player} dropped from {name} (from round {events[0].from_round}; declared by {by})")  # type: ignore[attr-defined]
+    event = _svc(session).drop(name, player, by)
+    click.echo(f"{player} dropped from {name} (from round {event.from_round}; declared by {by})")
 
 
 @tournament.command(name="pair")
@@ -190,9 +161,7 @@ def pair(session: Session, name: str, as_json: bool) -> None:
       trv tournament pair spring
       trv tournament pair spring --json
     """
-    loaded = _log(session).load(name)
-    event = pair_next(loaded.state)
-    _commit(session, name, [event], loaded.version)
+    event = _svc(session).pair(name)
     if as_json:
         echo_json(event)
         return
@@ -200,20 +169,6 @@ def pair(session: Session, name: str, as_json: bool) -> None:
     for t in event.tables:
         click.echo(f"  table {t.table}: {', '.join(t.players)}")
         click.echo(f"      {t.reason}")
-
-
-def _charter(bound: dict[str, str]) -> str:
-    """The game's charter binding the keyed players' seats (docs/fair-play.md); "" for none."""
-    if not bound:
-        return ""
-    from trvendetta.store import Charter, encode_charter
-
-    return encode_charter(Charter(bound))
-
-
-def _game_seed(seed: int, round_: int, table: int) -> int:
-    return int.from_bytes(hashlib.sha256(f"trvendetta-tournament:{seed}:{round_}:{table}".encode()).digest()[:8],
-                          "big") >> 1
 
 
 def round_bots(bot_help: str) -> Any:
@@ -266,9 +221,11 @@ def offer(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
       trv tournament offer spring -o offers
       trv tournament start spring --host offers --join ann.json --join bob.json
     """
+    from trvendetta.app.tournament import COLORS, table_games
+
     from .host import host_identity, write_offer
 
-    state = _log(session).load(name).state
+    state = _svc(session).load(name).state
     r = model.check_start(state, _round_of(state, round_))
     created = state.created
     assert created is not None
@@ -285,8 +242,7 @@ def offer(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
     host = host_identity(ident)
     Path(folder).mkdir(parents=True, exist_ok=True)
     rules = rulesets.get(created.ruleset)
-    for t in r.tables:
-        game = f"{name}-r{r.round}-t{t.table}"
+    for t, game in zip(r.tables, table_games(name, r)):
         triples = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
         rules.default_position(triples, 0)
         seats = {p: (host.public if p in kinds else keyed[p]) for p in t.players}
@@ -323,90 +279,62 @@ def start(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
       trv tournament start spring --bots random
       trv tournament start spring --host offers --join ann.json --join bob.json
     """
-    from trvendetta.app import GameService
-
-    loaded = _log(session).load(name)
+    svc = _svc(session)
+    loaded = svc.load(name)
     state = loaded.state
     r = model.check_start(state, _round_of(state, round_))
-    created = state.created
-    assert created is not None
     if host_dir is not None:
         if bots or all_bots:
             raise click.UsageError("in host mode the bots are seated by `trv tournament offer --bot`")
-        _start_hosted(session, name, r, host_dir, join_files, loaded.version)
+        _start_hosted(session, svc, loaded, r, host_dir, join_files)
         return
     if join_files:
         raise click.UsageError("--join goes with --host DIR (host mode)")
     kinds = _bot_kinds(r, bots, all_bots)
-    store = session.store()
-    rules = rulesets.get(created.ruleset)
-    names = [f"{name}-r{r.round}-t{t.table}" for t in r.tables]
-    taken = [g for g in names if store.exists(g)]
-    if taken:
-        raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
+    from trvendetta.app.tournament import table_games
+
+    svc.check_free(table_games(name, r))
     seated = {p for t in r.tables for p in t.players}
     keyed = {e.name: e.key for e in state.entrants if e.key and e.name in seated}
     botted = sorted(set(keyed) & set(kinds))
     if botted:
         raise click.BadParameter(f"{', '.join(botted)} registered with a key; a bot cannot sign for them",
                                  param_hint="--bot")
-    games = []
-    for t, game in zip(r.tables, names):
-        seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
-        position = rules.default_position(seats, _game_seed(created.seed, r.round, t.table))
-        mine = {p: k for p, k in kinds.items() if p in t.players}
-        charter = _charter({p: keyed[p] for p in t.players if p in keyed})
-        saved = GameService(store).new_game(rules, position, game, bots=mine, charter=charter).loaded
-        end = saved.state
-        games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
-        status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
-        click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; {saved.version} events; {status})")
-    _commit(session, name, [tev.RoundStarted(r.round, tuple(games))], loaded.version)
+
+    def created(done: Any) -> None:
+        click.echo(f"table {done.table.table}: {done.game} ({', '.join(done.table.players)}; {done.events} events; "
+                   f"{_status(done)})")
+
+    svc.start_round(name, loaded, r, kinds, keyed, observe=created)
 
 
-def _start_hosted(session: Session, name: str, r: Any, folder: str, join_files: tuple[str, ...],
-                  version: int) -> None:
+def _status(done: Any) -> str:
+    """A table's game as created: over (and who won) or waiting."""
+    rules, end = done.ruleset, done.state
+    return "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
+
+
+def _start_hosted(session: Session, svc: Any, loaded: Any, r: Any, folder: str, join_files: tuple[str, ...]) -> None:
     """Create each table's host game from its offer and the contributions; log the round's host."""
+    from trvendetta.app.tournament import table_games
+
     from .host import create_host_game, read_contribution, read_offer
 
-    store = session.store()
-    names = [f"{name}-r{r.round}-t{t.table}" for t in r.tables]
+    name = loaded.name
     offers = {}
-    for game in names:
+    for game in table_games(name, r):
         path = Path(folder) / f"{game}.offer.json"
         if not path.exists():
             raise TrvError(f"no offer {path}; write the round's offers with: trv tournament offer {name} -o {folder}")
         offers[game] = (str(path), read_offer(str(path)))
-    for t, game in zip(r.tables, names):
-        got = offers[game][1]
-        if got.game != game or sorted(got.seats) != sorted(t.players):
-            raise TrvError(f"{offers[game][0]} is not the offer of round {r.round} table {t.table} "
-                           f"({', '.join(t.players)})")
-    hosts = {got.host for _, got in offers.values()}
-    if len(hosts) != 1:
-        raise TrvError("the round's offers name more than one host; one organiser hosts a round")
-    taken = [g for g in names if store.exists(g)]
-    if taken:
-        raise TrvError(f"games {', '.join(taken)} already exist in this store; nothing was created")
-    answers = [(f, read_contribution(f)) for f in join_files]
-    for game in names:  # every table's contributions are checked before any game is created
-        path, got = offers[game]
-        have = {a.seat for _, a in answers if a.offer == got.id()}
-        missing = [s for s in got.seats if s not in got.bots and s not in have]
-        if missing:
-            raise TrvError(f"no contribution from {', '.join(missing)} for {game} yet: give every --join FILE")
-    games = []
-    for t, game in zip(r.tables, names):
-        path, got = offers[game]
-        mine = [(f, a) for f, a in answers if a.offer == got.id()]
-        played, _ = create_host_game(session, got, path, mine, game)
-        end = store.load(game).state
-        rules = played.ruleset
-        games.append(tev.TableGame(t.table, game, store.events_head(game, 1)))
-        status = "over: " + (rules.winner(end) or "no winner") if rules.is_over(end) else "waiting"
-        click.echo(f"table {t.table}: {game} ({', '.join(t.players)}; host game, {store.version(game)} events; "
-                   f"{status}); send it to its players: trv send {game}")
-    _commit(session, name, [tev.RoundStarted(r.round, tuple(games), host=hosts.pop())], version)
+
+    def created(done: Any) -> None:
+        click.echo(f"table {done.table.table}: {done.game} ({', '.join(done.table.players)}; host game, "
+                   f"{done.events} events; {_status(done)}); send it to its players: trv send {done.game}")
+
+    svc.start_hosted(name, loaded, r, offers, lambda: [(f, read_contribution(f)) for f in join_files],
+                     lambda got, path, mine, game: create_host_game(session, got, path, mine, game),
+                     observe=created)
 
 
 @tournament.command(name="report")
@@ -428,28 +356,14 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
       trv tournament report spring --table 2 spring-r1-t2
       trv tournament report spring --round 1 --table 3 table3.trv
     """
-    from trvendetta.replays.tournament import check_host_round, check_signatures, result_of_file, result_of_game
-
-    log = _log(session)
-    loaded = log.load(name)
-    state = loaded.state
-    r = _round_of(state, round_)
-    store = session.store()
-    source = game_or_record
-    if source is None:
-        t = model.table_of(state, r, table)
-        if not t.game:
-            raise TrvError(f"round {r} table {table} has no game from `start`; name the game or record file")
-        source = t.game
-    if os.path.isfile(source) and not store.exists(source):
+    def read(source: str) -> bytes | None:  # a record file, when the name is not a game of the store
+        if not os.path.isfile(source):
+            return None
         with open(source, "rb") as fh:
-            checked = result_of_file(store, fh.read(), source, r, table)
-    else:
-        checked = result_of_game(store, source, r, table)
-    check_host_round(state, checked)
-    result = check_signatures(state, checked)
-    events = model.check_report(state, result)
-    after = _commit(session, name, events, loaded.version)
+            return fh.read()
+
+    reported = _svc(session).report(name, table, round_, game_or_record, read)
+    r, checked, result, after = reported
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))
     signed = f"; signed by {', '.join(sorted(checked.bound))}" if result.signed else ""
@@ -468,10 +382,7 @@ def _out(no_show: bool):
     @click.option("--by", "by", required=True, metavar="WHO", help="Who declared it (the player, or the organiser).")
     @pass_session
     def command(session: Session, name: str, player: str, table: int, round_: int | None, by: str) -> None:
-        loaded = _log(session).load(name)
-        r = _round_of(loaded.state, round_)
-        events = model.check_out(loaded.state, r, table, player, by, no_show)
-        state = _commit(session, name, events, loaded.version)
+        r, state = _svc(session).out(name, round_, table, player, by, no_show)
         what = "did not show" if no_show else "conceded"
         t = state.rounds[r - 1].tables[table - 1]
         done = model.table_places(t)
@@ -506,8 +417,7 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
       trv tournament standings spring --csv > spring.csv
       sqlite-utils query trv.sqlite "select rank, player, points, why from trv_tournament_standings" --table
     """
-    _log(session).verify(name)  # standings only from an unbroken log
-    rows = _project(session, name)
+    rows = _svc(session).standings(name)  # standings only from an unbroken log
     if as_json:
         echo_json(rows)
         return
@@ -544,10 +454,10 @@ def list_(session: Session, as_json: bool) -> None:
       trv tournament list
       trv tournament list --json
     """
-    log = _log(session)
+    svc = _svc(session)
     rows = []
-    for n in log.names():
-        st = log.load(n).state
+    for n in svc.names():
+        st = svc.load(n).state
         c = st.created
         rows.append({"name": n, "ruleset": c.ruleset if c else "", "rounds": c.rounds if c else 0,
                      "paired": len(st.rounds), "players": len(st.entrants)})
@@ -572,11 +482,7 @@ def export(session: Session, name: str, output: str | None) -> None:
       trv tournament export spring -o spring.trvt
       trv tournament export spring | gzip > spring.trvt.gz
     """
-    from trvendetta.replays.tournament import export as build
-
-    log = _log(session)
-    log.verify(name)
-    text = build(session.store(), log, name)
+    text = _svc(session).export(name)
     if output:
         with open(output, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
