@@ -5,6 +5,8 @@ use; ``service.py`` (the store and the record tools) is imported on first
 use, so ``trv show`` never loads it.  Games with dice at a distance:
 ``exchange.py`` (intents and reveals), ``host.py`` (a host's seed, its bot
 seats and its reveal), ``messages.py`` (the signed set-up messages).
+Tournaments: ``tournament.py`` (``TournamentService``); whole stores:
+``stores.py`` (``copy_store``).
 """
 
 from __future__ import annotations
