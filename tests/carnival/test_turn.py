@@ -177,11 +177,12 @@ def test_the_auto_cannon_after_moving_leaves_the_normal_shot():
     assert RS.pending(state).player == "bob" and len(b.vehicle(state, "blue-small").damage) == 2
 
 
-def test_double_barrel_is_not_offered_to_the_thwumpers_car():
+def test_double_barrel_offers_the_thwumpers_car_no_normal_shot():
     state, _ = game(favors={"ann": ["double-barrel"]}, weapons={"red-medium": "thwumper"},
                     vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-small", "at": "k12"}])
     state, _ = play(state, AssignDie("red-medium", 1))
-    assert not any(isinstance(o, PlayFavor) for o in options(state))  # "You cannot shoot with this car"
+    barrel = [o for o in options(state) if isinstance(o, PlayFavor)]
+    assert barrel and all(o.shot == "thwump" for o in barrel)  # "You cannot shoot with this car" (rules v3: a jump)
     state, _ = game(favors={"ann": ["double-barrel"]},
                     vehicles=[{"id": "red-medium", "at": "k11"}, {"id": "blue-small", "at": "k12"}])
     state, _ = play(state, AssignDie("red-medium", 1))

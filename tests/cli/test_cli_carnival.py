@@ -152,3 +152,15 @@ def test_turn_plays_killer_pillar_in_the_middle_of_a_slam_with_at_effect(trv, tm
     out = trv("turn", "--favor", "killer-pillar:-,B", "--car", "medium", "--assign", "1", "--path", "F").stdout
     assert out.index("killer pillars raised: B") < out.index("ann assigns 1 to red-medium")
     assert "before the slammed car is moved" not in out and "blue-medium is pushed FL from k10 to j10" in out
+
+
+def test_turn_plays_double_barrel_with_the_super_weapon(trv, tmp_path):
+    path = tmp_path / "barrel.toml"  # red-medium's Laser Kebab reaches blue-large, past blue-small
+    path.write_text(POSITION.replace('"precision", "killer-pillar"', '"double-barrel"').replace(
+        'damage = ["dent"]', 'damage = ["dent", "dent"]\nshot = ["L", "SM"]'))
+    trv("new", "--position", str(path))
+    out = trv("turn", "--favor", "double-barrel:weapon=blue-large", "--car", "medium", "--assign", "1",
+              "--path", "F", "--shoot", "blue-small").stdout
+    assert "ann plays double-barrel: a super-weapon shot at blue-large before moving" in out
+    assert out.index("red-medium fires at blue-large") < out.index("red-medium moves") < out.index(
+        "red-medium fires at blue-small")

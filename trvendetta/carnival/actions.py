@@ -24,20 +24,23 @@ class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True):
     """Play a party favor you hold.  ``pillars``: Killer Pillar's (to road,
     raised; the first empty when no pillar is raised); ``die`` and ``face``:
     Precision's FX die and the face it is set to; ``target``: Double
-    Barrel's shot before moving."""
+    Barrel's shot before moving, and ``shot``: with the super-weapon
+    (``weapon``), or the Thwumper's jump (``thwump``, ``target`` its
+    direction) instead of a normal shot (rules v3)."""
 
     favor: str
     pillars: tuple[str, ...] = ()
     die: str | None = None
     face: str | None = None
     target: str | None = None
+    shot: str | None = None
 
     def describe(self) -> str:
         if self.favor == "killer-pillar":
             return f"favor killer-pillar {self.pillars[0] or '-'} {self.pillars[-1]}"
         if self.favor == "precision":
             return f"favor precision {self.die} {self.face}"
-        return f"favor {self.favor}" + (f" {self.target}" if self.target else "")
+        return " ".join(w for w in ("favor", self.favor, self.shot, self.target) if w)
 
 
 class NoFavor(BaseAction, tag="no-favor"):

@@ -18,7 +18,8 @@ from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thw
 TURN_FLAGS = VENDETTA_FLAGS + (
     TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
              help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
-                  "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET, "
+                  "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET (weapon=TARGET: the "
+                  "super-weapon's shot; thwump=DIR: the Thwumper's jump), "
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
                   "direction or stunt); add @effect to play it in the middle of the turn's first slam or damage "
                   "effect that pauses for it (killer-pillar:-,A@effect)."),
@@ -44,8 +45,11 @@ def favor_action(text: str) -> PlayFavor:
     if name == "precision":
         die, _, face = choice.partition("=")
         return PlayFavor(name, die=die.strip().lower() or None, face=face.strip().upper() or None)
-    if name == "double-barrel":
-        return PlayFavor(name, target=choice.strip() or None)
+    if name == "double-barrel":  # TARGET, weapon=TARGET (the super-weapon's shot) or thwump=DIR
+        shot, _, target = choice.partition("=") if "=" in choice else ("", "", choice)
+        shot = shot.strip().lower() or None
+        target = target.strip().upper() if shot == "thwump" else target.strip()
+        return PlayFavor(name, target=target or None, shot=shot)
     return PlayFavor(name)
 
 

@@ -122,6 +122,7 @@ class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True):
     die: str | None = None
     face: str | None = None
     target: str | None = None
+    shot: str | None = None  # Double Barrel (rules v3): ``weapon`` or ``thwump`` (``target`` its direction)
 
 
 class FavorsPassed(BaseEvent, tag="favors-passed"):
@@ -243,9 +244,12 @@ def describe(event) -> str:
             return f"Tina decrees {decree} (until the end of round {number + 1})"
         case WitnessMePlayed(player):
             return f"{player} plays Witness Me!: 1 scrap for each shot and slam this turn"
-        case FavorPlayed(player, favor, pillars, die, face, target):
+        case FavorPlayed(player, favor, pillars, die, face, target, shot):
+            barrel = {"weapon": f": a super-weapon shot at {target} before moving",
+                      "thwump": f": the Thwumper's jump {target} before moving"}.get(shot or "",
+                                                                                 f": a shot at {target} before moving")
             detail = {"killer-pillar": f": {pillars[0] or 'none'} to road, {pillars[-1]} raised" if pillars else "",
-                      "precision": f": the {die} die set to {face}", "double-barrel": f": a shot at {target} before moving"}
+                      "precision": f": the {die} die set to {face}", "double-barrel": barrel}
             return f"{player} plays {favor}{detail.get(favor, '')}"
         case FavorsPassed(player, "mid-effect"):
             return f"{player} plays no more party favors: the effect goes on"
@@ -253,7 +257,9 @@ def describe(event) -> str:
             return f"{player} plays no more party favors before moving"
         case EffectPaused(player, effect, vehicle, to):
             what = {"slam": "before the slammed car is moved", "skid": f"before {vehicle} skids to {to}",
-                    "blast-off": f"before {vehicle} blasts off to {to}", "dazed": f"before dazed {vehicle} moves to {to}"}
+                    "blast-off": f"before {vehicle} blasts off to {to}", "dazed": f"before dazed {vehicle} moves to {to}",
+                    "shrapnel": f"before shrapnel from {vehicle} finds its target",
+                    "thwump": f"before the Thwumper of {vehicle} lands on {to}"}
             return f"{player} may play a party favor {what.get(effect, 'in the middle of ' + effect)}"
         case AfterHit(weapon, car, target):
             return f"the {weapon} of {car} hit {target}: it acts again once the damage effect is over"

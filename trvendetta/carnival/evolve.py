@@ -15,7 +15,7 @@ from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
 from . import spaces
-from .extras import extras, v2
+from .extras import extras, v2, v3
 from .model import AfterHit, CarnivalState, Pause
 
 
@@ -218,8 +218,10 @@ def _wild(state, e: cev.WildRoll):
 
 @handles(cev.Energized)
 def _energized(state, e: cev.Energized):
-    """Another turn with the car: a new die, its move and shot to come."""
-    t = replace(state.turn, die=e.die, phase="command-done", nitro=0, drift=False, stopped=False, road_taken=False,
+    """Another turn with the car: a new die, its move and shot to come (rules
+    v3: a hit by Double Barrel's shot before the command keeps the command to choose)."""
+    phase = "command" if state.turn.phase == "command" and v3(state) else "command-done"
+    t = replace(state.turn, die=e.die, phase=phase, nitro=0, drift=False, stopped=False, road_taken=False,
                 moves_left=0, momentum=False)
     return pop_script(_extras(replace(state, turn=t), shots=0, passed=""), "movement", e.scripted)
 

@@ -45,6 +45,15 @@ def v2(state) -> bool:
     return state.rules_version not in ("", "1")
 
 
+def v3(state) -> bool:
+    """The game follows rules version 3 or later: Killer Pillar (and Precision)
+    also in the middle of Shrapnel, before its line is searched, and of the
+    Thwumper's jump, before it lands; Double Barrel's shot before moving with
+    the super-weapon, or the Thwumper's jump.  A version 2 record would
+    re-execute differently (a pause it never answered), so it keeps version 2."""
+    return state.rules_version not in ("", "1", "2")
+
+
 def decree_now(state) -> str | None:
     """The decree in force this round, or None ("until the end of next round")."""
     return state.decree if decrees.in_force(state.decree_round, state.round) else None

@@ -27,12 +27,16 @@ from ..vendetta.context import Suspend
 from . import arena, decrees, scrap, spaces
 from . import events as cev
 from . import foundation, tina_turn, turn
-from .extras import decree_now, extras, v2
+from .extras import decree_now, extras, v2, v3
 
 
 def active_player(state) -> str | None:
     """The player whose turn it is (None between turns: Tina's turn)."""
     return state.turn.player if state.turn is not None else None
+
+
+#: the effects rules version 3 pauses too (a version 2 record never answered these pauses)
+LATER = ("shrapnel", "thwump")
 
 
 class ArenaSeam:
@@ -150,10 +154,14 @@ class ArenaSeam:
         to push a car, or a damage effect about to move one, waits (``Suspend``)
         for the active player when they hold any party favor: how many favors a
         player holds is public, which ones is not, so the pause shows nothing
-        of their kinds.  Answering it resumes the effect (``turn.resume``)."""
+        of their kinds.  Answering it resumes the effect (``turn.resume``).
+        Rules v3 also pauses Shrapnel before its line is searched and the
+        Thwumper before it lands (``LATER``)."""
         s = ctx.state
         t = s.turn
         if not v2(s) or s.phase != "playing" or t is None or s.pause is not None:
+            return
+        if effect in LATER and not v3(s):
             return
         if b.player(s, t.player).out or not s.favors.get(t.player):
             return

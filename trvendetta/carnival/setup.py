@@ -23,8 +23,10 @@ from .model import CarnivalState
 from .position import CarnivalPosition
 
 #: 2: mid-effect favors, favor decisions blind to which favors are held, the
-#: super-weapons' follow-ups, the Auto-Cannon after moving (``extras.v2``)
-RULES_VERSION = "2"
+#: super-weapons' follow-ups, the Auto-Cannon after moving (``extras.v2``);
+#: 3: Killer Pillar also before Shrapnel's line and before the Thwumper lands,
+#: Double Barrel's shot with the super-weapon or the Thwumper (``extras.v3``)
+RULES_VERSION = "3"
 
 
 def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None,

@@ -34,7 +34,7 @@ from . import arena, decrees, favors, spaces, weapons
 from . import events as cev
 from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe
 from .components import PILLARS
-from .extras import decree_now, extras, v2
+from .extras import decree_now, extras, v2, v3
 
 FX_DICE = ("shot", "slam", "direction", "stunt")
 SHOT_WEAPONS = ("amplifier", "big-friendly-gun", "cluster-missiles", "energizer", "laser-kebab")
@@ -79,9 +79,23 @@ def _favor_options(state, name: str, phase: str) -> list:
         elif kind == "bootleg-turn" and not extras(state).bootleg:
             out.append(PlayFavor(kind))
         elif kind == "double-barrel" and phase == "before-moving":  # "your car": the one with the die
-            if v2(state) and car is not None and state.weapons.get(car.id) == "thwumper":
-                continue  # the Thwumper: "You cannot shoot with this car"
-            out += [PlayFavor(kind, target=x) for x in _targets(state, car)]
+            out += _double_barrel(state, car)
+    return out
+
+
+def _double_barrel(state, car) -> list:
+    """Double Barrel's shot before moving: a normal one; from rules v3 also the
+    super-weapon's, or the Thwumper's jump ("Whenever you could shoot with it,
+    you may use the Thwumper instead"), as In the Mood for Mayhem!'s second."""
+    weapon = state.weapons.get(car.id) if car is not None else None
+    if v2(state) and weapon == "thwumper" and not v3(state):
+        return []  # rules v2: the Thwumper: "You cannot shoot with this car"
+    normal = weapons.shoots_normally(weapon) or not v2(state)  # (rules v1 offered the Thwumper's car a shot)
+    out = [PlayFavor("double-barrel", target=x) for x in _targets(state, car)] if normal else []
+    if v3(state) and weapon in SHOT_WEAPONS:
+        out += [PlayFavor("double-barrel", target=x, shot="weapon") for x in _weapon_targets(state, car, weapon)]
+    if v3(state) and weapon == "thwumper" and arena.may_shoot_from(state.arena, car.at):
+        out += [PlayFavor("double-barrel", target=x, shot="thwump") for x in geometry.DIRECTIONS]
     return out
 
 
@@ -214,7 +228,9 @@ def _pause_decision(state) -> Decision:
     p = state.pause
     options = _favor_options(state, p.player, "mid-effect")
     what = {"slam": "the slam pushes a car next", "skid": f"{p.vehicle} skids next",
-            "blast-off": f"{p.vehicle} blasts off next", "dazed": f"dazed {p.vehicle} moves next"}.get(p.effect, p.effect)
+            "blast-off": f"{p.vehicle} blasts off next", "dazed": f"dazed {p.vehicle} moves next",
+            "shrapnel": f"shrapnel flies from {p.vehicle} next",
+            "thwump": f"the Thwumper of {p.vehicle} lands next"}.get(p.effect, p.effect)
     return Decision(p.player, "favor", tuple(options) + (NoFavor(),), f"{what}: play a party favor now?")
 
 
@@ -314,6 +330,12 @@ def resume(ctx, p) -> None:
             fx.resolve_slam(ctx, pause=False)
         return
     v = b.vehicle(ctx.state, p.vehicle)
+    if p.effect in ("shrapnel", "thwump"):  # rules v3: a car the pillar crushed throws nothing, lands nowhere
+        if v.at is not None and p.effect == "shrapnel":
+            fx.shrapnel(ctx, p.vehicle, p.direction)
+        elif v.at is not None:
+            _land(ctx, p.vehicle, p.to, p.direction)
+        return
     if v.at is not None and p.to is not None:  # a car crushed by the pillar meanwhile goes nowhere
         if fx.enter(ctx, p.vehicle, p.to, p.how, p.direction) and p.left:
             fx.dazed_steps(ctx, p.vehicle, p.left)  # Dazed: the moves still to roll
@@ -321,7 +343,7 @@ def resume(ctx, p) -> None:
 
 def _favor(ctx, name: str, action: PlayFavor) -> None:
     s = ctx.state
-    ctx.emit(cev.FavorPlayed(name, action.favor, action.pillars, action.die, action.face, action.target))
+    ctx.emit(cev.FavorPlayed(name, action.favor, action.pillars, action.die, action.face, action.target, action.shot))
     if action.favor == "mega-repair":  # "Remove 1 damage from EACH of your cars"
         for v in s.vehicles:
             if v.owner == name and v.damage and v.at is not None:
@@ -336,7 +358,13 @@ def _favor(ctx, name: str, action: PlayFavor) -> None:
     elif action.favor == "full-throttle":  # "You must move all 3 spaces"
         ctx.emit(vev.MoveStarted(ctx.state.turn.car, 3, False))
     elif action.favor == "double-barrel":  # "You may shoot before moving"
-        rules.fire(ctx, ctx.state.turn.car, action.target)
+        car = ctx.state.turn.car
+        if action.shot == "weapon":
+            _weapon_shot(ctx, car, action.target, s.weapons[car])
+        elif action.shot == "thwump":  # not the shoot step's jump: the car moves after it
+            _thwump(ctx, car, action.target, counts=False)
+        else:
+            rules.fire(ctx, car, action.target)
 
 
 def _weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
@@ -410,16 +438,29 @@ def face_down(ctx, vid: str, cause: str) -> None:
         minor_to_car(ctx, vid, cause)
 
 
-def _thwump(ctx, car: str, direction: str) -> None:
+def _thwump(ctx, car: str, direction: str, counts: bool = True) -> None:
     """The Thwumper: roll the stunt die, jump that many spaces in a straight
     line, ignoring the spaces between; landing on a car slams it, landing
-    clear gives each adjacent car a face-down damage token."""
+    clear gives each adjacent car a face-down damage token.  ``counts``:
+    the jump is the shoot step's (it ends the car's shots), not Double
+    Barrel's before moving."""
     face, scripted = ctx.roll("stunt")
     ctx.emit(vev.DieRolled("stunt", face, f"the Thwumper of {car}", scripted))
     v = b.vehicle(ctx.state, car)
     occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
-    landing, outcome, shaken = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
-    ctx.emit(cev.ShotTaken(v.owner, "thwump"))
+    landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
+    if counts:  # the shoot step's jump (its shot): Double Barrel's comes before moving
+        ctx.emit(cev.ShotTaken(v.owner, "thwump"))
+    ctx.state.seam.pause(ctx, "thwump", car, landing, "thwump", direction)  # rules v3: Killer Pillar before it lands
+    _land(ctx, car, landing, direction)
+
+
+def _land(ctx, car: str, landing, direction: str) -> None:
+    """The Thwumper lands (what lies there is looked at now: a pillar played
+    while it was in the air may have changed it): on a car, a slam; clear, a
+    face-down damage token to each adjacent car."""
+    occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
+    _, outcome, shaken = weapons.thwump(ctx.state.arena, landing, direction, 0, occupied)
     fx.enter(ctx, car, landing, "thwump", direction)
     if outcome not in ("slam", "eliminated") and b.vehicle(ctx.state, car).at == landing:
         for sp in shaken:

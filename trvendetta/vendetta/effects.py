@@ -7,8 +7,8 @@ ends in at most one pending decision (a slam reroll), which raises
 :class:`Suspend`; nothing in a chain comes after a slam, so resuming only
 needs the state (see docs/architecture.md).  Another board's seam may pause
 a slam before its push, or a damage effect before its forced move (Carnival's
-Killer Pillar): those are tails of their chains too (a dazed car's moves
-left ride in the pause).
+Killer Pillar), or Shrapnel before its line is searched: those are tails of
+their chains too (a dazed car's moves left ride in the pause).
 """
 
 from __future__ import annotations
@@ -314,13 +314,9 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
     elif token == "shrapnel":
         face, scripted = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", face, f"shrapnel from {vid}", scripted))
-        for space in geometry.straight_line(v.at, face, v.facing):
-            if not b.on_board(ctx.state, space):
-                break
-            hit = b.occupants(ctx.state, space, exclude=vid)
-            if hit:
-                damage(ctx, hit[0], f"shrapnel from {vid}")
-                break
+        if ctx.state.seam is not None:
+            ctx.state.seam.pause(ctx, "shrapnel", vid, None, "", face)  # before the line is searched
+        shrapnel(ctx, vid, face)
     elif token == "dazed":
         face, scripted = ctx.roll("stunt")
         ctx.emit(ev.DieRolled("stunt", face, f"{vid} dazed", scripted))
@@ -337,6 +333,19 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         enter(ctx, vid, to, "blast-off", d)
     else:
         raise ValueError(f"unknown damage token {token!r}")
+
+
+def shrapnel(ctx: Ctx, vid: str, face: str) -> None:
+    """Shrapnel flies from ``vid`` in the rolled direction ``face``: the first
+    vehicle in that straight line, on the board, takes 1 damage."""
+    v = b.vehicle(ctx.state, vid)
+    for space in geometry.straight_line(v.at, face, v.facing):
+        if not b.on_board(ctx.state, space):
+            break
+        hit = b.occupants(ctx.state, space, exclude=vid)
+        if hit:
+            damage(ctx, hit[0], f"shrapnel from {vid}")
+            break
 
 
 def dazed_steps(ctx: Ctx, vid: str, steps: int) -> None:
