@@ -1,13 +1,18 @@
 """The arena as text, with facing arrows (for ``trv show`` of a Carnival game).
 
 Pure: the side, the pillars raised and what stands where in, lines out.
-Each half-row is one line, front at the top, headed by its half-row number;
-a space takes two columns (its symbol, then the facing arrow of a vehicle on
-it), so the drawing has the shape of ``arena.txt``.
+Each half-row is one line, front at the top; a space takes two columns (its
+symbol, then the facing arrow of a vehicle on it), so the drawing has the
+shape of ``arena.txt``.  The lane letters run above and below it, and each
+line is headed by the number its spaces have, as on Vendetta's text board
+(``+``: a half-row of the odd lanes b, d, ...), so a space's name (what
+``trv turn`` and ``trv legal`` type) is read off: its column's letter and
+its line's number (``k17``).
 """
 
 from __future__ import annotations
 
+from ..core.geometry import LANE_LETTERS
 from .components import ArenaSide
 
 Space = tuple[int, int]
@@ -37,8 +42,14 @@ def draw(side: ArenaSide, raised: tuple[str, ...] = (), vehicles: dict[Space, tu
         shown[s] = glyph + ARROWS[facing]
     ys = [s[1] for s in shown]
     lanes = max(s[0] for s in shown) + 1
-    lines = []
+    letters = "    " + " ".join(LANE_LETTERS[:lanes])
+    lines = [letters]
     for y in range(max(ys), min(ys) - 1, -1):
         row = "".join(shown.get((lane, y), "  ") for lane in range(lanes)).rstrip()
-        lines.append(f"{y:2d}  {row}")
-    return lines
+        lines.append(f"{label(y)} {row}")
+    return lines + [letters]
+
+
+def label(y: int) -> str:
+    """The head of half-row ``y``: the number of its spaces (``geometry.number``), ``+`` on the odd lanes' rows."""
+    return f"{(y - y % 2) // 2 + 1:>2}{'+' if y % 2 else ' '}"

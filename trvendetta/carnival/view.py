@@ -119,7 +119,9 @@ def render_text(state, color: bool = False) -> str:
 
 
 LEGEND = """\
-Legend (trv show, Carnival of Chaos): each line is a half-row of the board, its number first.
+Legend (trv show, Carnival of Chaos): the lane letters run above and below the board; each
+line is a half-row, headed by its spaces' number ("+": the odd lanes b, d, f, ...). A space's
+name is its column's letter and its line's number (k17), as trv turn and trv legal type it.
   .   arena space        S  spotlight         =  road-tile space
   a-i a killer pillar on its road side; A-I raised (impassable)
   ?   a face-down party favor      W  a super-weapon token
