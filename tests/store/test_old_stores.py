@@ -1,7 +1,9 @@
 """Stores written by main on 30 Nov 2026 still load, show, fold and verify, and
 take new commands; nothing stored is rewritten: one before the compact record
 format (plain JSON), one from before the snapshots' shared parts and the hashes
-cut out of packed records (records packed with mark 1, whole snapshots).
+cut out of packed records (records packed with mark 1, whole snapshots), and
+one from before the time stamps were cut out too (1 Dec 2026: records and
+snapshots packed with mark 2).
 
 The fixtures and what main said about them were made by ``fixtures/make_old_store.py``.
 """
@@ -24,7 +26,7 @@ from trvendetta.store.quick import QuickReader
 HERE = Path(__file__).resolve().parent / "fixtures"
 #: fixture name -> what main said about each of its games
 SAID = {name: json.loads((HERE / f"{name}.json").read_text())
-        for name in ("main-2026-11-30", "main-2026-11-30-packed")}
+        for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2")}
 CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
 
 

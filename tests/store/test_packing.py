@@ -4,6 +4,7 @@ import shutil
 import sqlite3
 import zlib
 
+import msgspec
 import pytest
 
 from trvendetta import rulesets
@@ -26,7 +27,8 @@ def test_hashes_are_cut_out_as_their_bytes_and_put_back_exactly():
     from hashlib import sha256
 
     h1, h2 = sha256(b"one").hexdigest(), sha256(b"two").hexdigest()  # as random as a chain's hashes
-    record = ('{"timestamp":{"_type_":"datetime_iso","_data_":"2026-11-30T18:00:00.123456+00:00"},'
+    # (a stamp without microseconds: it is not cut out, so this record is packed with mark 2)
+    record = ('{"timestamp":{"_type_":"datetime_iso","_data_":"2026-11-30T18:00:00+00:00"},'
               f'"payload":"{{\\"head\\":\\"{h2}\\"}}","hash":"{h1}","sig":"{h1.upper()}"}}').encode()
     packed = packing.pack(record)
     assert packed[:2] == packing.MARK_2 + b"\x02"  # two hashes, in order, as 64 bytes
@@ -38,6 +40,31 @@ def test_hashes_are_cut_out_as_their_bytes_and_put_back_exactly():
     assert packing.pack(odd)[:1] == packing.MARK_1 and packing.unpack(packing.pack(odd)) == odd
     # a record packed with mark 1 (stored between the two marks) reads as it was
     assert packing.unpack(packing.MARK_1 + packing._deflate(record)) == record
+
+
+def test_time_stamps_are_cut_out_as_8_bytes_so_a_record_packs_alike_whatever_the_date():
+    """Deflate coded a stamp's text against the dictionary's own stamps (30 Nov
+    2026): from the next day on every record took 5 bytes more.  Mark 3 keeps
+    each stamp (UTC, with microseconds) as 8 bytes, and gives the same text back."""
+    h = "ab" * 32
+    sizes = set()
+    for day in ("2026-11-30T18:00:00.123456", "2026-12-01T00:20:00.000001", "2031-07-04T23:59:59.999999"):
+        record = ('{"timestamp":{"_type_":"datetime_iso","_data_":"' + day + '+00:00"},"ruleset":"vendetta",'
+                  '"schema":1,"kind":"moved","payload":"{\\"type\\":\\"moved\\"}","hash":"' + h + '"}').encode()
+        packed = packing.pack(record)
+        assert packed[:2] == packing.MARK_3 + b"\x01" and packed[34:35] == b"\x01"
+        assert packing.unpack(packed) == record
+        sizes.add(len(packed))
+    assert len(sizes) == 1
+    # a stamp that would not come back as the same text stays text (mark 2: the hash alone is cut)
+    for odd in ("2026-11-30T18:00:00.000000+00:00", "2026-13-30T18:00:00.123456+00:00"):
+        record = ('{"timestamp":{"_data_":"' + odd + '"},"hash":"' + h + '"}').encode()
+        assert packing.pack(record)[:1] == packing.MARK_2 and packing.unpack(packing.pack(record)) == record
+    # a record cut off in its header, or whose places do not match, is refused
+    packed = packing.pack(('{"t":"2026-11-30T18:00:00.123456+00:00","hash":"' + h + '"}').encode())
+    for bad in (packed[:1], packed[:30], packed[:40], packed[:34] + b"\x02" + packed[35:]):
+        with pytest.raises(zlib.error):
+            packing.unpack(bad)
 
 
 def test_a_record_whose_places_do_not_match_its_hashes_is_refused():
@@ -66,8 +93,9 @@ def test_new_records_are_packed_under_the_short_topic_old_ones_stay_plain(tmp_pa
     _game(path, moves=5)
     con = sqlite3.connect(path)
     for topic, state in con.execute("SELECT topic, state FROM stored_events"):
-        # a record with a hash cuts it out (mark 2); the created record has none
-        assert state[:1] == (packing.MARK_1 if topic == "trvendetta:game:created" else packing.MARK_2)
+        # hashes and the stamp cut out (mark 3), unless the stamp fell on a whole second (then mark 2 or 1)
+        stamp = msgspec.json.decode(packing.unpack(state))["timestamp"]["_data_"]
+        assert state[:1] == packing.MARK_3 or "." not in stamp
         assert topic in ("trvendetta:game:created", "trv:e")
     old = sqlite3.connect(FIXTURE)
     assert {state[:1] for (state,) in old.execute("SELECT state FROM stored_events")} == {b"{"}

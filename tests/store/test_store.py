@@ -185,7 +185,7 @@ def test_snapshots_are_small_and_load_the_same_state(toy, db):
     rows = con.execute("SELECT originator_version, state FROM stored_snapshots").fetchall()
     assert len(rows) >= game.version // 4 - 1
     for _, state in rows:
-        assert state[:1] == packing.MARK_2  # packed like every record (its head cut out)
+        assert state[:1] == packing.MARK_3  # packed like every record (its head and stamps cut out)
         doc = msgspec.json.decode(packing.unpack(state))["state"]
         assert set(doc) >= {"engine", "head", "count", "ruleset"}
         assert len(state) < 600
