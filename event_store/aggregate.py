@@ -95,22 +95,7 @@ class Game(Aggregate):
         sig: str = ""
 
         def apply(self, game: "Game") -> None:
-            game.count += 1
-            game.head = self.hash
-            if self.kind == RETRACTION_KIND:
-                r = decode_retraction(self.payload.encode())
-                game.retracted = [*game.retracted, [r.first, r.last]]
-                game.engine = None  # the store refolds the live events (GameStore._fresh: reader.fold_live)
-                game.stale = True
-                return
-            if game.stale or self.kind in STORE_KINDS or "_unfolded" in game.__dict__:
-                return  # refolded by the store (reader.fold_live), a store record, or the caller has the state
-            ruleset = rulesets.get(self.ruleset)
-            event = game.__dict__.pop("_decoded", None)  # set by Game.record: no need to decode
-            if event is None:
-                event = decode_payload(ruleset, self.kind, self.schema, self.payload.encode())
-            game.engine = ruleset.evolve(game.engine, event) if game.engine is not None \
-                else ruleset.fold([event], None)
+            game.note(self.ruleset, self.schema, self.kind, self.payload, self.hash)
 
     class Entry(Recorded):
         """The same record under a short topic: every record stored since 30 Nov
@@ -148,6 +133,28 @@ class Game(Aggregate):
         self.retracted: list[list[int]] = []
         self.stale = False
 
+    def note(self, ruleset: str, schema: int, kind: str, payload: str, hash_: str, event: Any = None,
+             rules: Any = None, *, fold: bool = True) -> None:
+        """What one record does to the game: counted, chained, and folded into
+        the engine state (``event``: the payload already decoded; ``fold``
+        False when the caller has the state after it).  A retraction only notes
+        the retracted range: the store refolds the live events
+        (``GameStore._fresh``: ``reader.fold_live``)."""
+        self.count += 1
+        self.head = hash_
+        if kind == RETRACTION_KIND:
+            r = decode_retraction(payload.encode())
+            self.retracted = [*self.retracted, [r.first, r.last]]
+            self.engine = None
+            self.stale = True
+            return
+        if self.stale or kind in STORE_KINDS or not fold:
+            return  # refolded by the store (reader.fold_live), a store record, or the caller has the state
+        rules = rules or rulesets.get(ruleset)
+        if event is None:
+            event = decode_payload(rules, kind, schema, payload.encode())
+        self.engine = rules.evolve(self.engine, event) if self.engine is not None else rules.fold([event], None)
+
     @classmethod
     def restore(cls, folded: Any) -> "Game":
         """The aggregate of a game read by ``reader.GameReader.load`` (a
@@ -166,39 +173,6 @@ class Game(Aggregate):
         }
         return Snapshot(originator_id=game_uuid(h.name), originator_version=folded.count + cls.INITIAL_VERSION,
                         timestamp=created, topic=cls.TOPIC, state=state).mutate(None)
-
-    def record(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None,
-               timestamp: datetime | None = None) -> None:
-        """Append one engine event (canonical bytes, chained to the head), with
-        the action that produced it when it is that action's first event.
-
-        ``signer(number, previous_hash, action_bytes) -> bytes`` signs the
-        action (a game with bound seats); it sees the head the record follows."""
-        payload = ruleset.encode(event)
-        action_bytes = b"" if action is None else ruleset.encode(action)
-        sig = signer(self.count + 1, self.head, action_bytes) if signer is not None and action_bytes else b""
-        self.__dict__["_decoded"] = event  # handed to Recorded.apply, which would decode the payload
-        try:
-            self.record_raw(ruleset.name, event_schema(ruleset), ruleset.event_kind(event), payload,
-                            action_bytes, sig, timestamp)
-        finally:
-            self.__dict__.pop("_decoded", None)
-
-    def record_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"",
-                   sig: bytes = b"", timestamp: datetime | None = None) -> None:
-        """Append one record given as canonical bytes (imports, forks, retractions,
-        copies); ``timestamp`` None stamps it now."""
-        self.trigger_event(
-            self.Entry,
-            timestamp=timestamp,
-            ruleset=ruleset,
-            schema=schema,
-            kind=kind,
-            payload=payload.decode(),
-            hash=chain(self.head, payload, action, sig),
-            action=action.decode(),
-            sig=sig.decode(),
-        )
 
 
 class GameSnapshot(Snapshot):

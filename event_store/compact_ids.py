@@ -21,11 +21,14 @@ class CompactIdsRecorder(SQLiteApplicationRecorder):
     #: the library's setting that names this class (``GameStore`` sets it on SQLite)
     TOPIC = f"{__name__}:CompactIdsRecorder"
 
+    #: how many games' id forms are remembered
+    REMEMBERED = 256
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._stored_as: dict[UUID, Any] = {}
 
-    def _as_stored(self, originator_id: Any) -> Any:
+    def stored_id(self, originator_id: Any) -> Any:
         """The id as the aggregate's rows hold it: its hex (the UUID itself, which
         the library writes so) when its first rows were stored that way, else its bytes."""
         if not isinstance(originator_id, UUID):
@@ -37,6 +40,8 @@ class CompactIdsRecorder(SQLiteApplicationRecorder):
                           [originator_id.hex])
                 old = c.fetchone() is not None
             found = originator_id if old else originator_id.bytes
+            if len(self._stored_as) >= self.REMEMBERED:
+                self._stored_as.clear()  # a process storing thousands of games (trv sim --store) stays flat
             self._stored_as[originator_id] = found
         return found
 
@@ -49,9 +54,12 @@ class CompactIdsRecorder(SQLiteApplicationRecorder):
         # the form is looked up before the insert's transaction: a read first would make SQLite
         # upgrade that transaction to a write, which fails at once ("locked") when another
         # process wrote in between, where a write first waits for the lock
-        stored = [StoredEvent(originator_id=self._as_stored(s.originator_id), originator_version=s.originator_version,
-                              topic=s.topic, state=s.state) for s in stored_events]
+        # rows built by the store (``writing.Batch``) already hold the stored form; the library's own
+        # (a game's ``Created`` event) hold a UUID
+        stored = [StoredEvent(originator_id=self.stored_id(s.originator_id), originator_version=s.originator_version,
+                              topic=s.topic, state=s.state) if isinstance(s.originator_id, UUID) else s
+                  for s in stored_events]
         return super().insert_events(stored, **kwargs)
 
     def select_events(self, originator_id: Any, **kwargs: Any) -> Any:
-        return super().select_events(self._as_stored(originator_id), **kwargs)
+        return super().select_events(self.stored_id(originator_id), **kwargs)

@@ -1,9 +1,11 @@
 """The store's one use of eventsourcing beyond its public API, kept here alone.
 
 Everything else in ``trvendetta.store`` uses the library's public API:
-``Application`` configured by its environment, ``save(aggregate, **kwargs)``,
-``repository.get``, ``events.get``, ``snapshots.put`` with ``Snapshot.take``,
-``notification_log.select`` and the recorder's ``select_events``.
+``Application`` configured by its environment, its ``mapper``
+(``to_stored_event``), ``Snapshot.take``, ``notification_log.select`` and the
+recorders' ``insert_events(stored_events, **kwargs)`` and ``select_events``
+(a save's rows are built by ``writing.Batch`` and handed to the events'
+recorder's public ``insert_events``).
 
 The private hook, and why it is worth it
 -----------------------------------------
@@ -16,7 +18,17 @@ recorders have a private method that does exactly that for its own tracking
 records, ``_insert_events(cursor, stored_events, **kwargs)``, called inside
 the transaction by ``insert_events`` (after the event inserts on SQLite,
 before them on PostgreSQL; both roll back together).  :func:`run_in_insert`
-wraps it on one recorder instance.
+wraps it on one recorder instance.  The snapshots a save takes are written
+with the same cursor (:func:`insert_with`: the snapshot recorder's private
+``_insert_events(cursor, rows)`` on SQLite, ``_insert_stored_events(cursor,
+rows)`` on PostgreSQL), so a command that snapshots still commits once.
+
+**A long save on PostgreSQL.**  The library sends a save's events in
+psycopg's pipeline mode; psycopg may then wait for the server's answer with
+part of a large insert still unsent, and both sides wait for ever (a game
+of 100,000 events stored in one save).  :func:`drain_after_insert` wraps the
+PostgreSQL recorder's private ``_insert_stored_events`` to flush the
+connection until everything is sent.
 
 **Reading rows without the mapper.**  A game is read as ``(version, topic,
 state)`` rows and decoded with msgspec by ``store/reader.py`` (the one reader
@@ -42,7 +54,8 @@ the form it is stored in), ``select_events`` and ``convert_originator_id``;
 the library writes an id that is not a ``UUID`` as it is.
 
 ``tests/store/test_library_hooks.py`` fails loudly if the installed library
-is not the pinned version, if the method is gone or has another signature,
+is not the pinned version, if a private method is gone or has another signature,
+if the rows the store builds are not the ones the library's mapper writes,
 if the index row stops being written in the events' transaction, or if the
 SQLite recorders' table layout is not the one read here.  The pin in
 pyproject.toml (``eventsourcing==9.5.6``) points here.
@@ -55,8 +68,8 @@ from typing import Any, NamedTuple
 
 #: the eventsourcing release this module was checked against (pyproject pins it)
 PINNED = "9.5.6"
-#: the keyword ``GameStore`` passes to ``Application.save`` (public: save(**kwargs)
-#: reaches the recorder's insert) to carry the writer of the index row
+#: the keyword ``GameStore`` passes to the recorder's public ``insert_events(rows, **kwargs)``
+#: (which hands its keywords to the private insert) to carry the writer of the index row
 WRITE_KWARG = "trv_write"
 
 
@@ -73,6 +86,55 @@ def run_in_insert(recorder: Any) -> None:
         return done
 
     recorder._insert_events = insert_and_write
+
+
+def insert_with(recorder: Any, cursor: Any, stored_events: Sequence[Any]) -> None:
+    """Insert ``stored_events`` into ``recorder``'s table with ``cursor``, inside
+    the transaction that cursor belongs to (the snapshots a save takes are
+    written in its events' transaction: ``GameStore._save``).  The recorder's
+    private insert of its rows: ``_insert_events(cursor, rows)`` on SQLite,
+    ``_insert_stored_events(cursor, rows)`` on PostgreSQL (the aggregate
+    recorders': no table lock, no notification)."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        recorder._insert_events(cursor, stored_events)
+    else:
+        recorder._insert_stored_events(cursor, stored_events)
+
+
+def drain_after_insert(recorder: Any) -> None:
+    """PostgreSQL: make ``recorder`` send the whole of its events' insert before
+    it waits for the server's answer.
+
+    The library inserts a save's events in psycopg's pipeline mode, then syncs
+    the pipeline.  psycopg (3.3.9) sends a command with one ``flush`` of
+    libpq's output buffer and then waits to read results, whether or not the
+    flush sent everything: when a save is larger than the socket takes at once
+    (a game of 100,000 events stored in one save, about 13 MB), the rest stays
+    in the buffer, the server waits for it (``ClientRead``) and the client for
+    the server's answer, for ever.  So after the library's private
+    ``_insert_stored_events(cursor, stored_events, **kwargs)`` this flushes the
+    connection (libpq's public ``PQflush``) until the buffer is empty, reading
+    what the server sends meanwhile."""
+    insert = recorder._insert_stored_events  # private: see the module docstring
+
+    def insert_and_drain(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
+        done = insert(cursor, stored_events, **kwargs)
+        drain(cursor.connection.pgconn)
+        return done
+
+    recorder._insert_stored_events = insert_and_drain
+
+
+def drain(pgconn: Any) -> None:
+    """Flush a psycopg ``PGconn``'s output buffer until it is empty."""
+    import select
+
+    while pgconn.flush():  # 1 while data is left to send
+        readable, _, _ = select.select([pgconn.socket], [pgconn.socket], [])
+        if readable:
+            pgconn.consume_input()
 
 
 #: the library's SQLite tables for an application's events and snapshots (its defaults)

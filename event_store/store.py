@@ -53,6 +53,7 @@ from .aggregate import (
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from . import library, location
+from .writing import Batch
 from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
 from .parts import PART_TOPIC
@@ -162,7 +163,6 @@ class GameStore:
         self.snapshot_interval = snapshot_interval
         #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
         self._loaded: dict[str, Game] = {}
-        self._saved = 0  # versions written by the last save
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
@@ -185,6 +185,8 @@ class GameStore:
             else:
                 self._index_db = self.app.recorder.datastore
                 library.run_in_insert(self.app.recorder)  # one command, one transaction
+                if self.schema is not None:
+                    library.drain_after_insert(self.app.recorder)  # a long save on PostgreSQL hung without it
             if first_use is not None:
                 self.index  # noqa: B018  (made under the same lock as the events' tables)
         finally:
@@ -232,6 +234,7 @@ class GameStore:
         rules_version: str | None = None,
         created_at: datetime | None = None,
         state: Any = None,
+        states: Sequence[Any] | None = None,
         store_schema: int = STORE_SCHEMA,
     ) -> Loaded:
         """Store a new game in one save: its ``Created`` envelope, its first
@@ -268,7 +271,8 @@ class GameStore:
             charter=charter,
             domain=domain,
         )
-        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True, state=state)
+        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True, state=state,
+                            states=states)
 
     def append(
         self,
@@ -279,6 +283,7 @@ class GameStore:
         steps: Sequence[tuple[Any, Sequence[Any]]] = (),
         records: Sequence[Any] = (),
         state: Any = None,
+        states: Sequence[Any] | None = None,
     ) -> Loaded:
         """Append to a game last seen at ``expected_version``, atomically.
 
@@ -302,11 +307,11 @@ class GameStore:
         rules = rulesets.get(agg.ruleset)
         # never append on top of a game whose tail was cut off: checked in the save's own transaction
         return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)), state=state,
-                            before=(agg.count, agg.head))
+                            before=(agg.count, agg.head), states=states)
 
     def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
                 records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None,
-                before: tuple[int, str] | None = None) -> Loaded:
+                before: tuple[int, str] | None = None, states: Sequence[Any] | None = None) -> Loaded:
         """Record events, actions with their events, and raw records; save them
         in one transaction; ``conflict()`` is raised when the database refuses.
         ``before`` (the count and head the game had) is checked against its
@@ -317,32 +322,43 @@ class GameStore:
         ``state``, when the caller has it (``ruleset.apply`` returned it), is
         the engine state after these events: the aggregate takes it instead of
         folding every event a second time (not with raw records, which may
-        retract)."""
+        retract); ``states``, the state after each of ``steps``, lets a save
+        of many steps snapshot the game on its way (``_Snapshots``)."""
         if self.read_only:
             raise StoreReadOnly(self.path)
-        skip = state is not None and not records and not agg.stale
-        if skip:
-            agg.__dict__["_unfolded"] = True  # Recorded.apply counts and chains, but does not evolve
-        stamp = utc_now()
-        try:
-            for event in events:
-                agg.record(rules, event, timestamp=stamp)
-            self._record_steps(agg, rules, steps, stamp)
-        finally:
-            if skip:
-                del agg.__dict__["_unfolded"]
-        if skip:
+        fold = state is None or bool(records) or agg.stale
+        rows = [self.app.mapper.to_stored_event(e) for e in agg.collect_events()]  # the Created event
+        batch = Batch(agg, utc_now(), fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id))
+        total = len(events) + sum(len(step[1]) for step in steps) + len(records)
+        snaps = _Snapshots(self, agg, total)
+        for event in events:
+            batch.add(rules, event)
+        for i, step in enumerate(steps):
+            action, step_events = step[0], step[1]
+            signer = step[2] if len(step) > 2 else None
+            if not step_events:
+                raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
+            batch.add(rules, step_events[0], action, signer)
+            for event in step_events[1:]:
+                batch.add(rules, event)
+            if not fold and states is not None and snaps.wanted():
+                agg.engine = states[i]
+                snaps.take()
+            elif fold:
+                snaps.take_if_wanted()
+        if not fold:
             agg.engine = state
         for rec in records:
             sig = getattr(rec, "sig", b"")
             if callable(sig):  # signed as recorded: it needs the record's number and previous hash
                 sig = sig(agg.count + 1, agg.head, rec.action or rec.payload)
-            agg.record_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
-                           getattr(rec, "recorded_at", None) or stamp)
-        self._fresh(agg)
-        self._saved = len(agg.pending_events)
+            batch.add_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
+                          getattr(rec, "recorded_at", None))
+            snaps.take_if_wanted()
+        self._fresh(agg, batch.records)
+        snaps.take_last()
         try:
-            self._save(agg, before)
+            self._save(agg, rows + batch.rows, snaps.rows, before)
         except IntegrityError:
             raise conflict() from None
         except _IndexDisagrees as found:  # nothing was written
@@ -350,6 +366,11 @@ class GameStore:
             raise (self._index_problem(agg.name, count, head, found.row) or conflict()) from None
         self._after_save(agg, created=created)
         return self._loaded_of(agg)
+
+    def _stored_id(self, uid: Any) -> Any:
+        """The game's id in the form its rows hold it (``CompactIdsRecorder``)."""
+        recorder = self.app.recorder
+        return recorder.stored_id(uid) if isinstance(recorder, CompactIdsRecorder) else uid
 
     def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
         """Append a retraction record (``trv undo``); the retracted events stay stored."""
@@ -581,30 +602,15 @@ class GameStore:
                     pass  # another process stored the same part first
             self.reader.parts[addr] = data
 
-    def _record_steps(self, agg: Game, rules: Any, steps: Sequence[tuple[Any, ...]], stamp: Any = None) -> None:
-        for step in steps:
-            action, events = step[0], step[1]
-            signer = step[2] if len(step) > 2 else None
-            if not events:
-                raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
-            for i, event in enumerate(events):
-                if i == 0:
-                    agg.record(rules, event, action, signer, timestamp=stamp)
-                else:
-                    agg.record(rules, event, timestamp=stamp)
-
-    def _fresh(self, agg: Game) -> Game:
+    def _fresh(self, agg: Game, pending: Sequence[Record] = ()) -> Game:
         """After a retraction the engine state is the fold of the live events
-        only: refold them from the stored records and the pending ones
-        (``reader.fold_live``, the one fold of retractions)."""
+        only: refold them from the stored records and the ``pending`` ones (the
+        save's, not stored yet) (``reader.fold_live``, the one fold of retractions)."""
         if not agg.stale:
             return agg
-        base = Game.INITIAL_VERSION
-        stored = agg.version - len(agg.pending_events) - base
+        stored = agg.count - len(pending)
         records = self._records(agg.name, 0, stored) if stored > 0 else []
-        records += [Record(e.originator_version - base, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action,
-                           e.sig) for e in agg.pending_events if isinstance(e, Game.Recorded)]
-        folded = fold_live(rulesets.get(agg.ruleset), records, game=agg.name)
+        folded = fold_live(rulesets.get(agg.ruleset), [*records, *pending], game=agg.name)
         agg.engine = folded[0] if folded else None
         agg.stale = False
         return agg
@@ -644,33 +650,36 @@ class GameStore:
             "head": agg.head,
         }
 
-    def _save(self, agg: Game, before: tuple[int, str] | None = None) -> None:
-        """One save, one database transaction: the events and the game's index
-        row, after checking the row still says ``before`` (count and head)."""
+    def _save(self, agg: Game, rows: list[Any], snapshots: list[Any], before: tuple[int, str] | None = None) -> None:
+        """One save, one database transaction: the events (the library's rows,
+        through its recorder's public ``insert_events``), the game's index row,
+        after checking the row still says ``before`` (count and head), and the
+        snapshots taken on the way."""
         row = self._row(agg)
         index = self.index  # make sure the table exists before the transaction
         if self._memory_index is not None:
             if before is not None:
                 _check_row(before, index.get(agg.name))
-            self.app.save(agg)
+            self.app.recorder.insert_events(rows)
             index.put(row)
+            if snapshots:
+                self.app.snapshots.recorder.insert_events(snapshots)
             return
+        snapshot_recorder = self.app.snapshots.recorder
 
         def write(cursor: Any) -> None:
             if before is not None:
                 _check_row(before, index.read(cursor, agg.name))
             index.write(cursor, row)
+            if snapshots:
+                library.insert_with(snapshot_recorder, cursor, snapshots)
 
-        self.app.save(agg, **{library.WRITE_KWARG: write})
+        self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
 
     def _after_save(self, agg: Game, created: bool = False) -> None:
-        """After the commit (the index row is already written with the events):
-        keep the aggregate for the next append, and take a snapshot when the
-        save crossed a multiple of the interval."""
+        """After the commit (the index row and snapshots are written with the
+        events): keep the aggregate for the next append."""
         self._keep(agg)
-        interval = self.snapshot_interval
-        if interval and agg.version // interval != (agg.version - self._saved) // interval:
-            self._snapshot(agg)
 
     def _keep(self, agg: Game) -> None:
         loaded = self._loaded
@@ -679,20 +688,55 @@ class GameStore:
         while len(loaded) > self.KEEP_LOADED:
             del loaded[next(iter(loaded))]
 
-    def _snapshot(self, agg: Game) -> None:
-        """Snapshots are a cache taken after the events are committed: failing
-        to take one must not turn a recorded command into an error.  This
-        snapshots the aggregate just saved, as it is in memory, at its current
-        version (the library's automatic snapshots reload it from the database
-        at the exact multiple); loading starts from any snapshot version alike."""
+
+class _Snapshots:
+    """The snapshots one save takes, written in its transaction.
+
+    A save that reaches a multiple of the interval snapshots the game at its
+    end (at its current version: loading starts from any snapshot version
+    alike).  A save of many events (a game stored in one go: ``trv sim
+    --store``, an import, a copy) also snapshots it at the first step boundary
+    at or after the last multiple it reaches, when that is before its end and
+    the state there is known (folded, or given by ``states``): a load starts
+    from the latest snapshot only when the one before folds to it
+    (docs/store.md, "What a load trusts"), so with one snapshot such a game
+    was replayed whole on every load.  Snapshots are a cache: one that cannot
+    be taken is left out with a warning, never failing the command."""
+
+    def __init__(self, store: "GameStore", agg: Game, total: int):
+        self.store, self.agg = store, agg
+        interval = store.snapshot_interval
+        end = agg.version + total
+        #: the last multiple of the interval this save reaches (0: none)
+        self.mark = end // interval * interval if interval and end // interval * interval > agg.version else 0
+        self.end = end
+        self.rows: list[Any] = []
+        self._taken = False
+
+    def wanted(self) -> bool:
+        """Is this a step boundary to snapshot on the way?"""
+        return bool(self.mark) and not self._taken and self.mark <= self.agg.version < self.end
+
+    def take_if_wanted(self) -> None:
+        if self.wanted() and not self.agg.stale:
+            self.take()
+
+    def take(self) -> None:
+        self._taken = True
+        self._take()
+
+    def take_last(self) -> None:
+        if self.mark:
+            self._take()
+
+    def _take(self) -> None:
+        store, agg = self.store, self.agg
         try:
-            if agg.stale:
-                agg = self._fresh(agg)
             snap, parts = PartedSnapshot.take_parted(agg)
-            self._put_parts(parts)
-            self.app.snapshots.put([snap])
+            store._put_parts(parts)
+            self.rows.append(store.app.mapper.to_stored_event(snap))
         except Exception as exc:  # noqa: BLE001
-            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=2)
+            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
 
 
 class _IndexDisagrees(Exception):

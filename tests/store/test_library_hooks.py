@@ -179,3 +179,78 @@ def test_new_games_store_their_id_as_16_bytes_old_ones_keep_their_hex(toy, db, t
                                       [game_uuid("duel").hex, game_uuid("duel").bytes])}
     con.close()
     assert ids == {game_uuid("duel").hex}  # its new rows too: one game, one id
+
+
+def test_the_rows_written_directly_are_the_librarys_own(toy, db):
+    """``writing.Batch`` builds a record's row without the library's event
+    objects: its state must be what the library's mapper writes for the same
+    ``Game.Entry`` event (the transcoder's JSON, packed), byte for byte once
+    unpacked, and packed as ``packing.pack`` packs it."""
+    from trvendetta.store.aggregate import Game
+    from trvendetta.store.packing import pack, unpack
+    from trvendetta.store.store import FlatJSON
+
+    with GameStore(db) as s:
+        action, events = _one_turn(s, toy)
+        s.append("g", s.version("g"), steps=[(action, events)])
+        mapper = s.app.mapper
+        rows = list(s.app.recorder.select_events(game_uuid("g")))[1:]
+        assert len(rows) >= 2 and {r.topic for r in rows} == {Game.Entry.TOPIC}
+        flat = FlatJSON()
+        for transcoding in mapper.transcoder.types.values():
+            flat.register(transcoding)
+        for row in rows:
+            event = mapper.to_domain_event(row)  # the library's own event object for the row
+            assert type(event) is Game.Entry
+            state = dict(vars(event))
+            del state["originator_id"], state["originator_version"]
+            library_json = flat.encode(state)
+            assert unpack(row.state) == library_json
+            assert row.state == pack(library_json)
+
+
+def test_the_private_snapshot_and_drain_hooks_have_the_shape_used():
+    """``library.insert_with`` writes a save's snapshots with its cursor through
+    the snapshot recorders' private inserts; ``library.drain_after_insert``
+    wraps the PostgreSQL recorder's private insert of a save's events, which its
+    public insert calls before syncing the pipeline."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    assert list(inspect.signature(SQLiteAggregateRecorder._insert_events).parameters)[:3] == [
+        "self", "c", "stored_events"]
+    try:
+        from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
+    except ImportError:
+        return
+    for cls in (PostgresAggregateRecorder, PostgresApplicationRecorder):
+        names = list(inspect.signature(cls._insert_stored_events).parameters)
+        assert names[:3] == ["self", "curs", "stored_events"], names
+    source = inspect.getsource(PostgresApplicationRecorder.insert_events)
+    assert source.index("self._insert_stored_events(") < source.index("pipeline.sync()")
+
+
+def test_drain_flushes_until_the_output_buffer_is_empty():
+    """What a long save on PostgreSQL needed: psycopg waited for the server's
+    answer with part of the insert still in libpq's buffer."""
+    import socket
+
+    a, b = socket.socketpair()
+    try:
+        class PGconn:
+            socket = a.fileno()
+            flushes, consumed = [1, 1, 1, 0], 0
+
+            def flush(self):
+                return self.flushes.pop(0)
+
+            def consume_input(self):
+                PGconn.consumed += 1
+                a.recv(100)
+
+        conn = PGconn()
+        b.send(b"a result")
+        library.drain(conn)
+        assert conn.flushes == [] and PGconn.consumed == 1
+    finally:
+        a.close()
+        b.close()

@@ -1,0 +1,104 @@
+"""The write path: a command's records as the library's stored rows, built directly.
+
+A record is stored as the library would store an ``Game.Entry`` event: a row
+``(originator_id, originator_version, topic "trv:e", state)`` whose state is
+the library's JSON of the event's fields (the ``timestamp`` wrapper, then
+``ruleset``, ``schema``, ``kind``, ``payload``, ``hash``, ``action``,
+``sig``, in that order), packed (``packing``).  Until 1 Dec 2026 every record
+went through the library's machinery: ``trigger_event`` made a domain-event
+object, the aggregate mutated, the mapper turned the object into a dict, the
+transcoder into JSON, the compressor found the hashes by a regular
+expression; about 30 us a record before packing, and the most of
+``trv sim --store``'s time.  :class:`Batch` writes the same bytes (the
+transcoder's JSON, byte for byte: ``tests/store/test_library_hooks.py``) from
+the fields, with the chain hash's place known (``packing.pack_record``), keeps
+the aggregate's fields as the event's ``apply`` would have (count, head,
+engine, retractions, the library's version and modified time), and hands the
+rows to the recorder's public ``insert_events``.
+
+The aggregate's ``Created`` event (one a game) still goes through the
+library's mapper.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import StoredEvent
+
+from .aggregate import Game, chain, event_schema
+from .packing import pack_record, stamp_bytes
+from .reader import Record
+
+_text = msgspec.json.Encoder().encode
+_ENTRY = Game.Entry.TOPIC
+_OPEN, _RULESET = b'{"timestamp":{"_type_":"datetime_iso","_data_":', b'},"ruleset":'
+
+
+class Batch:
+    """The records of one save, appended to ``agg`` as they are recorded.
+
+    ``fold``: evolve the engine state with each engine event (False when the
+    caller has the state after them: ``GameStore.append(..., state=)``).
+    ``keep``: also keep each record as a ``reader.Record`` (``GameStore._fresh``
+    refolds them after a retraction).  ``stored_id`` is the aggregate's id in
+    the form its rows hold it (``CompactIdsRecorder``)."""
+
+    def __init__(self, agg: Game, stamp: datetime, *, fold: bool, keep: bool, stored_id: Any):
+        self.agg = agg
+        self.stamp = stamp
+        self.fold = fold
+        self.keep = keep
+        self.oid = stored_id
+        self.rows: list[StoredEvent] = []
+        self.records: list[Record] = []
+        self._heads: dict[datetime, bytes] = {}
+        self._schemas: dict[str, int] = {}
+
+    def _head(self, stamp: datetime) -> tuple[bytes, bytes, bytes | None]:
+        """The record's JSON up to its ruleset, the same with the stamp's place
+        instead of its text, and the stamp as mark 3 stores it (``packing``)."""
+        found = self._heads.get(stamp)
+        if found is None:
+            found = self._heads[stamp] = (_OPEN + _text(stamp.isoformat()) + _RULESET,
+                                          _OPEN + b'"\x02"' + _RULESET, stamp_bytes(stamp))
+        return found
+
+    def add(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
+        """One engine event (chained to the head), with the action that produced
+        it when it is that action's first event; ``signer(number, previous_hash,
+        action_bytes) -> bytes`` signs the action (a game with bound seats)."""
+        agg = self.agg
+        payload = ruleset.encode(event)
+        action_bytes = b"" if action is None else ruleset.encode(action)
+        sig = signer(agg.count + 1, agg.head, action_bytes) if signer is not None and action_bytes else b""
+        schema = self._schemas.get(ruleset.name)
+        if schema is None:
+            schema = self._schemas[ruleset.name] = event_schema(ruleset)
+        self.add_raw(ruleset.name, schema, ruleset.event_kind(event), payload, action_bytes, sig, None, ruleset,
+                     event)
+
+    def add_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"", sig: bytes = b"",
+                stamp: datetime | None = None, rules: Any = None, decoded: Any = None) -> None:
+        """One record given as canonical bytes (imports, forks, retractions, copies);
+        ``stamp`` None stamps it with the batch's stamp."""
+        agg = self.agg
+        hash_ = chain(agg.head, payload, action, sig)
+        text, action_text, sig_text = payload.decode(), action.decode(), sig.decode()
+        # the transcoder's JSON of the event's fields, in their order, the chain hash left out
+        fields = _text(text)
+        tail = b'","action":' + _text(action_text) + b',"sig":' + _text(sig_text) + b"}"
+        head, cut_head, cut = self._head(stamp or self.stamp)
+        middle = b"".join((_text(ruleset), b',"schema":', str(schema).encode(), b',"kind":', _text(kind),
+                           b',"payload":', fields, b',"hash":"'))
+        state = pack_record(head + middle, hash_, tail, fields, tail if len(tail) >= 64 else b"",
+                            stamp=cut, cut_before=cut_head + middle)
+        version = agg.version + 1
+        self.rows.append(StoredEvent(originator_id=self.oid, originator_version=version, topic=_ENTRY, state=state))
+        if self.keep:
+            self.records.append(Record(agg.count + 1, ruleset, schema, kind, text, hash_, action_text, sig_text))
+        agg.note(ruleset, schema, kind, text, hash_, decoded, rules, fold=self.fold)
+        agg.version = version
+        agg.modified_on = stamp or self.stamp
