@@ -106,17 +106,18 @@ class GameService:
         Without ``name`` the game takes the first free default name
         (``_default_names``; ``stem`` chooses its pattern)."""
         state, events = ruleset.new_game(position, rng)
-        _, moves = bot_moves(ruleset, state, bots or {}, len(events))
+        state, moves = bot_moves(ruleset, state, bots or {}, len(events))
         steps = [(m.action, m.events) for m in moves]
         if name:
-            loaded = self.store.create_game(name, ruleset.name, events, steps=steps, bots=bots or {}, charter=charter)
+            loaded = self.store.create_game(name, ruleset.name, events, steps=steps, bots=bots or {}, charter=charter,
+                                            state=state)
             return Played(ruleset, len(events) + 1, [], moves, loaded)
         # no name given: when another process takes the default name between the look and
         # the save, take the next one (a name nobody gave never collides)
         for game in itertools.islice(self._default_names(ruleset.name, stem), self.DEFAULT_NAME_TRIES):
             try:
                 loaded = self.store.create_game(game, ruleset.name, events, steps=steps, bots=bots or {},
-                                                charter=charter)
+                                                charter=charter, state=state)
                 return Played(ruleset, len(events) + 1, [], moves, loaded)
             except GameExists:
                 continue
@@ -181,7 +182,7 @@ class GameService:
             if observe is not None:
                 observe(events)
         human = [e for _, events in steps for e in events]
-        _, moves = bot_moves(ruleset, current[0], loaded.bots or {}, loaded.version + len(human))
+        after, moves = bot_moves(ruleset, current[0], loaded.bots or {}, loaded.version + len(human))
         steps.extend((m.action, m.events) for m in moves)
         records: list[Any] = []
         intent = draws is not None and draws.intent is not None
@@ -189,7 +190,8 @@ class GameService:
             steps, records = draws.finish(steps, seats)
         elif keyring is not None:
             steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
-        saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records)
+        # the state after them: the store takes it rather than folding the events again (not with records)
+        saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records, state=after)
         note = draws.note(loaded.version, saved.version) if intent else ""
         if keyring is not None and not intent and shared(loaded.charter, keyring):
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
@@ -235,9 +237,9 @@ class GameService:
         """After a command that saved (undo, import, fork): the bot seats
         answer their decisions, in one more save."""
         loaded = self.store.load(game)
-        _, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
+        after, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
         if moves:
-            loaded = self.store.append(game, loaded.version, steps=[(m.action, m.events) for m in moves])
+            loaded = self.store.append(game, loaded.version, steps=[(m.action, m.events) for m in moves], state=after)
         first = loaded.version + 1 - sum(len(m.events) for m in moves)
         return Played(loaded.ruleset, first, [], moves, loaded)
 

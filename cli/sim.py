@@ -106,7 +106,9 @@ class _Recording:
     def __init__(self, ruleset: Any):
         self._ruleset = ruleset
         self.steps: list[tuple[Any, list]] = []
-        #: the state after the last action (the store takes it instead of folding the game again)
+        #: the state after each action (the store takes the last instead of folding the game again,
+        #: and snapshots the game on its way from the others)
+        self.states: list[Any] = []
         self.state: Any = None
 
     def __getattr__(self, name: str) -> Any:
@@ -115,6 +117,7 @@ class _Recording:
     def apply(self, state: Any, action: Any) -> tuple[Any, list]:
         state, events = self._ruleset.apply(state, action)
         self.steps.append((action, events))
+        self.states.append(state)
         self.state = state
         return state, events
 
@@ -133,7 +136,7 @@ def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: 
             result = simulate(recording, players, seed + i, bots_t, crew, events_out=events)
             setup = events[: len(events) - sum(len(e) for _, e in recording.steps)]
             gs.create_game(f"sim-{rs.name}-{players}p-{seed + i}", rs.name, setup, steps=recording.steps,
-                           state=recording.state)
+                           state=recording.state, states=recording.states)
             results.append(result)
     seconds = time.perf_counter() - started
     return summarize(results, rs.name, players, seed, bots_t, 1, seconds, crew)
