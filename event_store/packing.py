@@ -37,10 +37,12 @@ MARK_1 = b"\x01"
 MARK_2 = b"\x02"
 #: the first byte of a record packed with dictionary 1, its hashes and time stamps cut out
 MARK_3 = b"\x03"
-# level 9 saves 2 bytes a record for 2.5x the time; memory level 4 (8 until 1 Dec 2026) costs 0.2 bytes a
-# record and halves the primed deflater's state copied for every record (4.5 of 18 us); inflating is the same
-_LEVEL, _MEM_LEVEL = 6, 4
-_primed: zlib._Compress | None = None  # type: ignore[name-defined]
+# level 9 saves 2 bytes a record for 2.5x the time.  Memory level 4 (8 until 1 Dec 2026) costs a record 0.2
+# bytes and halves the primed deflater's state copied for every record (4.5 of 18 us); a snapshot (2-3 kB of
+# JSON, one in 100 records) it would cost 15-20 bytes, so anything longer than _LONG keeps level 8.
+# Inflating is the same whatever the memory level.
+_LEVEL, _MEM_LEVELS, _LONG = 6, (4, 8), 512
+_primed: list = [None, None]  # the primed deflaters, short and long
 _PLACE = b"\x01"  # where a hash was; a control byte is always escaped in JSON text
 _HASH = re.compile(rb"[0-9a-f]{64}")
 _MAX_CUT = 255
@@ -53,10 +55,12 @@ _last_stamp: tuple[bytes, bytes] = (b"", b"")
 
 
 def _deflate(data: bytes) -> bytes:
-    global _primed
-    if _primed is None:  # priming with the dictionary costs more than a record: copy a primed one
-        _primed = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15, _MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1)
-    deflate = _primed.copy()
+    long = len(data) > _LONG
+    primed = _primed[long]
+    if primed is None:  # priming with the dictionary costs more than a record: copy a primed one
+        primed = _primed[long] = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15, _MEM_LEVELS[long],
+                                                  zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1)
+    deflate = primed.copy()
     return deflate.compress(data) + deflate.flush()
 
 

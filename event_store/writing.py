@@ -35,6 +35,12 @@ from .reader import Record
 _text = msgspec.json.Encoder().encode
 _ENTRY = Game.Entry.TOPIC
 _OPEN, _RULESET = b'{"timestamp":{"_type_":"datetime_iso","_data_":', b'},"ruleset":'
+_NO_ACTION = b'","action":"","sig":""}'
+
+
+def _tail(action: str, sig: str) -> bytes:
+    """The record's JSON after its hash."""
+    return b'","action":' + _text(action) + b',"sig":' + _text(sig) + b"}"
 
 
 class Batch:
@@ -56,6 +62,7 @@ class Batch:
         self.records: list[Record] = []
         self._heads: dict[datetime, bytes] = {}
         self._schemas: dict[str, int] = {}
+        self._names: dict[tuple[str, int, str], bytes] = {}  # the JSON from the ruleset to the payload
 
     def _head(self, stamp: datetime) -> tuple[bytes, bytes, bytes | None]:
         """The record's JSON up to its ruleset, the same with the stamp's place
@@ -89,10 +96,14 @@ class Batch:
         text, action_text, sig_text = payload.decode(), action.decode(), sig.decode()
         # the transcoder's JSON of the event's fields, in their order, the chain hash left out
         fields = _text(text)
-        tail = b'","action":' + _text(action_text) + b',"sig":' + _text(sig_text) + b"}"
+        tail = _tail(action_text, sig_text) if action or sig else _NO_ACTION
         head, cut_head, cut = self._head(stamp or self.stamp)
-        middle = b"".join((_text(ruleset), b',"schema":', str(schema).encode(), b',"kind":', _text(kind),
-                           b',"payload":', fields, b',"hash":"'))
+        key = (ruleset, schema, kind)
+        named = self._names.get(key)
+        if named is None:
+            named = self._names[key] = b"".join((_text(ruleset), b',"schema":', str(schema).encode(), b',"kind":',
+                                                 _text(kind), b',"payload":'))
+        middle = named + fields + b',"hash":"'
         state = pack_record(head + middle, hash_, tail, fields, tail if len(tail) >= 64 else b"",
                             stamp=cut, cut_before=cut_head + middle)
         version = agg.version + 1
