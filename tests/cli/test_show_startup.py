@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from trvendetta import rulesets
 from trvendetta.bots import new_position
 from trvendetta.store import GameStore
@@ -38,23 +40,25 @@ print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenab
 """
 
 
-def _show(tmp_path) -> dict:
+def _show(tmp_path, ruleset: str = "vendetta") -> dict:
     db = tmp_path / "v.sqlite"
-    rs = rulesets.get("vendetta")
+    rs = rulesets.get(ruleset)
     with GameStore(db) as s:
-        s.create_game("duel", "vendetta", rs.new_game(new_position(rs, 2, 4))[1])
+        s.create_game("duel", ruleset, rs.new_game(new_position(rs, 2, 4))[1])
     out = subprocess.run([sys.executable, "-c", SHOW, str(db)], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "NO_COLOR": "1"}).stdout
-    assert "game duel (vendetta)" in out
+    assert f"game duel ({ruleset})" in out
     return json.loads(out.strip().splitlines()[-1])
 
 
-def test_the_structs_trv_show_decodes_with_are_annotated_eagerly(tmp_path):
+@pytest.mark.parametrize("ruleset", ["vendetta", "carnival", "classic"])
+def test_the_structs_trv_show_decodes_with_are_annotated_eagerly(tmp_path, ruleset):
     """A string annotation (``from __future__ import annotations``) of a msgspec struct or a
     NamedTuple is compiled by ``compile()`` when msgspec first decodes the type or typing makes
-    the tuple: about 560 of them cost `trv show` some 20 ms.  Every module on its path that
-    defines one evaluates its annotations when it is imported (from its cached bytecode)."""
-    assert _show(tmp_path)["lazy"] == {}
+    the tuple: about 560 of them cost `trv show` of a Vendetta game some 20 ms.  Every module on
+    its path that defines one evaluates its annotations when it is imported (from its cached
+    bytecode)."""
+    assert _show(tmp_path, ruleset)["lazy"] == {}
 
 
 def test_trv_show_freezes_what_start_up_made_and_leaves_the_collector_on(tmp_path):

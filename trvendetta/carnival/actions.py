@@ -5,7 +5,7 @@ options of the decisions where the rulebook lets them be played
 (``carnival/turn.py``).
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Union
 

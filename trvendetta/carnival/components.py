@@ -13,7 +13,7 @@ The arena map, the two sides, Tina's nine cards and the card counts are our
 design (rules-facts.md section 4; docs/rules-decisions.md "Carnival of Chaos").
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import re
 import tomllib

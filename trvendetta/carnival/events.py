@@ -6,7 +6,7 @@ a super-weapon) is recorded when it is made, with ``scripted`` when a
 position's script chose it.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import ClassVar, Union
 

@@ -4,7 +4,7 @@ Read by the seam and the turn's rules alike (``seam.py``, ``turn.py``); the
 state keeps one :class:`TurnExtras`, which counts only for the turn it names.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 

@@ -7,7 +7,7 @@ the arena differs.  The road itself is empty: the board is the arena side
 and the three road tiles in its slots.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Any, ClassVar
 

@@ -12,7 +12,7 @@ or road-tile spaces, or wait at the start behind a slot (``starts``).
 board-independent ones) and the board parts against the arena.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from ..core.errors import PositionError
 from ..core.setup import check_count, decode_position, parse_space

@@ -5,7 +5,7 @@ the last tie-break, an :class:`~trvendetta.core.rng.Rng`; the roll-off's
 rolls are returned so they can be recorded as events.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 

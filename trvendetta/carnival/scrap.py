@@ -6,7 +6,7 @@ order; :func:`award` says how much scrap the active player gains for one of
 them.  Pure: no state, only the game's numbers (``GameRules``).
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Literal
 

@@ -6,7 +6,7 @@ killer pillars, decree).  No one gains scrap for eliminations on her turn
 (``scrap.award`` with no active player).
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 

@@ -4,7 +4,7 @@ Tags are stable strings; ``trv legal --json`` prints these objects and
 ``trv act`` reads them back.  Names are imperative, as a player says them.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import Union
 

@@ -10,7 +10,7 @@ one geometry; board ``k`` of a game holds squares ``14k + 1 .. 14k + 14`` of
 every lane, so a space name (``d18``) means the same space all game.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import tomllib
 from functools import lru_cache

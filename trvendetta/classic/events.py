@@ -6,7 +6,7 @@ of its dice a position's ``[script]`` forced) so folding consumes the script
 exactly as deciding did.  ``describe`` gives one short sentence per event.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from typing import ClassVar, Union
 

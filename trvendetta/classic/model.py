@@ -7,7 +7,7 @@ black (road) die and the move in progress.  Spaces are ``(lane, y)`` tuples
 (see core.geometry).
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 

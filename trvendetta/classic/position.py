@@ -13,7 +13,7 @@ values, used first, in order, by every roll of that colour.
 what ``GameStarted`` records, so folding never needs the data files.
 """
 
-from __future__ import annotations
+# annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import msgspec
 
