@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 from trvendetta import replays
 from trvendetta.core.errors import TrvError
 from trvendetta.replays import outbox
-from trvendetta.replays.audit import walker_for
 from trvendetta.replays.signatures import HOST
 from trvendetta.store import GameStore
 
@@ -44,8 +43,7 @@ def outgoing(store: GameStore, game: str, local: set[str], since: int | None = N
     records = store.events(game, decode=False)
     upto = len(records)
     if since is None:
-        made = outbox.makers(walker_for, store.ruleset_of(game), meta.charter, meta.domain, records)
-        since = outbox.unsent_since(made, local, known)
+        since = outbox.last_made_elsewhere(store, game, records, local, known)
     elif since > upto:
         raise TrvError(f"--since {since}: game {game!r} has only {upto} events")
     if since == upto:

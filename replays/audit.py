@@ -24,7 +24,7 @@ from trvendetta.core.names import name_problem
 from . import record as fmt
 from .integrity import IncompleteExport, SnapshotStates, missing_tail, readable, store_damage
 from .notation import MovesVisitor
-from .resume import resumable, walker_after, walker_for
+from .resume import BEFORE, resumable, tail_walk, walker_after, walker_for
 from .signatures import entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
 
@@ -386,11 +386,39 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
 
 
 # ---------------------------------------------------------------------- undo
-def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction, Group, Walker]:
-    """The retraction ``trv undo`` would append, or a TrvError saying why not."""
+def _undo_walk(store: GameStore, game: str, takes: Callable[[list[Group]], Group | None]) -> Walker:
+    """The game walked far enough back for an undo: ``takes(live_actions)`` names the oldest
+    group the undo reads, which must have been walked (not the stand-in for the actions
+    before a resumed walk's start, ``replays.resume.tail_walk``)."""
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(store.events(game))
+
+    def enough(walker: Walker, at: int) -> bool:
+        group = takes(walker.live_actions)
+        return group is not None and group.action is not BEFORE
+
+    def whole(visitors: list[Any]) -> Walker:
+        return walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(store.events(game))
+
+    return tail_walk(store, game, store.events(game, decode=False), list, enough, whole)[0]
+
+
+def _bots_chain(live: list[Group], bots: set[str]) -> list[Group]:
+    """The live actions ``undo`` takes back in a game with bot seats, newest first: the bots'
+    after the last human one, and that one (the last is a bot's when only bots played)."""
+    chain_: list[Group] = []
+    for group in reversed(live):
+        chain_.append(group)
+        if group.action is BEFORE or group.player not in bots:
+            break
+    return chain_
+
+
+def plan_undo(store: GameStore, game: str, *, agreed: bool) -> tuple[Retraction, Group, Walker]:
+    """The retraction ``trv undo`` would append, or a TrvError saying why not.  The game is
+    walked from its stored state before its last actions (``_undo_walk``), not from event 1."""
+    walker = _undo_walk(store, game, lambda live: live[-1] if live else None)
+    ruleset = walker.ruleset
     _no_open_draw(walker)
     live = walker.live_actions
     if not live:
@@ -458,18 +486,18 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
     A bot always agrees, so these retractions are recorded as agreed; but
     taking back an action that revealed new information (a die roll, a
     token), or any action once the game is over, still needs --agreed."""
-    meta = store.header(game)
-    ruleset = rulesets.get(meta.ruleset)
-    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(store.events(game))
+    return _plan_with_bots(store, game, bots, agreed=agreed)[0]
+
+
+def _plan_with_bots(store: GameStore, game: str, bots: set[str], *,
+                    agreed: bool) -> tuple[list[tuple[Retraction, Group]], Walker]:
+    walker = _undo_walk(store, game, lambda live: _bots_chain(live, bots)[-1] if live else None)
+    ruleset = walker.ruleset
     _no_open_draw(walker)
     live = walker.live_actions
     if not live:
         raise TrvError(f"game {game!r}: no action to take back")
-    chain_: list[Group] = []
-    for group in reversed(live):
-        chain_.append(group)
-        if group.player not in bots:
-            break
+    chain_ = _bots_chain(live, bots)
     if chain_[-1].player in bots:
         raise TrvError(f"game {game!r}: no human action to take back (only bots have played)")
     if not agreed:
@@ -487,17 +515,14 @@ def plan_undo_with_bots(store: GameStore, game: str, bots: set[str], *,
             what = ruleset.describe_action(chain_[0].action)
             raise TrvError(f"cannot take back {human}'s {what!r} (events {chain_[0].first}-{chain_[0].last}): "
                            f"{refusal}")
-        return [(Retraction(chain_[0].first, chain_[0].last, human, agreed), chain_[0])]
-    return [(Retraction(g.first, g.last, human, True), g) for g in chain_]
+        return [(Retraction(chain_[0].first, chain_[0].last, human, agreed), chain_[0])], walker
+    return [(Retraction(g.first, g.last, human, True), g) for g in chain_], walker
 
 
 def undo_with_bots(store: GameStore, game: str, bots: set[str], *, agreed: bool = False,
                    keyring: Any = None) -> tuple[list[tuple[Retraction, Group]], Any]:
     """Append the retractions of :func:`plan_undo_with_bots` in one save."""
-    plan = plan_undo_with_bots(store, game, bots, agreed=agreed)
-    meta = store.header(game)
-    walker = walker_for(rulesets.get(meta.ruleset), meta.charter, meta.domain, start=meta.genesis).walk(
-        store.events(game))
+    plan, walker = _plan_with_bots(store, game, bots, agreed=agreed)
     records = sign_retractions(walker, [r for r, _ in plan], [g for _, g in plan], keyring)
     loaded = store.append(game, walker.number, records=records)
     return plan, loaded

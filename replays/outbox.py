@@ -49,14 +49,30 @@ def _kind(payload: bytes) -> bytes:
     return payload[9:payload.index(b'"', 9)]
 
 
+#: the maker of a record a walk resumed after a point cannot name: it depends on the records before
+UNKNOWN: Any = object()
+
+
 def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: list[Any]) -> list[str | None]:
     """Who made each record: a seat, :data:`~replays.signatures.HOST`, or None (the set-up,
     or a record no seat's decision made)."""
     seats = _Seats()
     walker_for(ruleset, charter, domain, [seats]).walk(records)
+    return _made(records, seats.actions, None, b"")
+
+
+def makers_after(records: list[Any], at: int, seats: _Seats) -> list[str | None]:
+    """Who made each of ``records[at:]``, from a walk resumed after record ``at`` (``seats``
+    its visitor): :data:`UNKNOWN` where that depends on the records before ``at`` (a record
+    no decision made, or an action appended after a reveal, takes the maker of the record
+    before it); every other entry is the one :func:`makers` gives."""
+    kind = _kind(records[at - 1].payload) if at else b""
+    return _made(records[at:], seats.actions, UNKNOWN if at else None, kind)
+
+
+def _made(records: list[Any], actions: dict[int, str | None], previous: str | None,
+          previous_kind: bytes) -> list[str | None]:
     out: list[str | None] = []
-    previous: str | None = None
-    previous_kind = b""
     for record in records:
         kind = _kind(record.payload)
         maker: str | None = None
@@ -68,12 +84,37 @@ def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: li
         elif kind in _DRAW_KINDS:
             found = decode_draw(record.payload)
             maker = HOST if kind == HOST_REVEAL_KIND.encode() else found.seat
-        elif record.number in seats.actions:
+        elif record.number in actions:
             # an exchange draw's resolution is appended by the store whose reveal completed it
-            maker = previous if previous_kind == REVEAL_KIND.encode() else seats.actions[record.number]
+            maker = previous if previous_kind == REVEAL_KIND.encode() else actions[record.number]
         out.append(maker if maker is not None else previous)
         previous, previous_kind = out[-1], kind
     return out
+
+
+def last_made_elsewhere(store: Any, game: str, records: list[Any], local: set[str], known: list[str]) -> int | None:
+    """:func:`unsent_since` of the whole game, from walks of its last actions only
+    (``replays.resume.tail_walk``: further back while the answer depends on older records)."""
+    from trvendetta import rulesets
+
+    from .resume import tail_walk, walker_for
+
+    meta = store.header(game)
+    found: list[int | None] = []
+
+    def enough(walker: Any, at: int) -> bool:
+        since = unsent_since(makers_after(records, at, walker.visitors[0]), local, known, at + 1)
+        found.append(since)
+        return since is not UNKNOWN
+
+    def whole(visitors: list[Any]) -> Any:
+        ruleset = rulesets.get(meta.ruleset)
+        walker = walker_for(ruleset, meta.charter, meta.domain, visitors).walk(records)
+        found.append(unsent_since(_made(records, visitors[0].actions, None, b""), local, known))
+        return walker
+
+    tail_walk(store, game, records, lambda: [_Seats()], enough, whole)
+    return found[-1]
 
 
 def parties(charter: str) -> list[str]:
@@ -84,14 +125,18 @@ def parties(charter: str) -> list[str]:
     return sorted(parsed.seats) + ([HOST] if parsed.host else [])
 
 
-def unsent_since(made: list[str | None], local: set[str], known: list[str]) -> int | None:
+def unsent_since(made: list[str | None], local: set[str], known: list[str], first: int = 1) -> int | None | str:
     """The number of the last record a party other than ``local`` made (everything after it
-    was made here); None when no record was made elsewhere (send the whole record)."""
+    was made here); None when no record was made elsewhere (send the whole record).  ``made``:
+    the makers of the records from number ``first`` on; when ``first`` is not 1, or a maker
+    is :data:`UNKNOWN`, and no other party's record is found after it, :data:`UNKNOWN`."""
     for number in range(len(made), 0, -1):
         maker = made[number - 1]
+        if maker is UNKNOWN:
+            return UNKNOWN
         if maker in known and maker not in local:
-            return number
-    return None
+            return number + first - 1
+    return None if first == 1 else UNKNOWN
 
 
-__all__ = ["makers", "parties", "unsent_since"]
+__all__ = ["UNKNOWN", "last_made_elsewhere", "makers", "makers_after", "parties", "unsent_since"]

@@ -12,7 +12,9 @@ signatures, and an exchange game's draws from its newest draws' records
 
 What it cannot know is the history before ``at``: a retraction reaching back
 past it raises :class:`NeedsHistory`, and the caller walks the whole game
-instead (:func:`resumable`).  A host game's draws come from its newest
+instead (:func:`resumable`).  :func:`tail_walk` walks a game's last actions
+(``trv undo``'s plan, ``trv send``'s makers), further back until the caller
+has what it needs.  A host game's draws come from its newest
 draws' records too (``replays.host.host_draws_at``); its seed, once
 revealed, from the stored reveal or the walked records' own.
 """
@@ -87,6 +89,38 @@ def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwa
     return walker
 
 
+def tail_walk(store: GameStore, game: str, records: list[Any], visitors: Callable[[], list[Any]],
+              enough: Callable[[Walker, int], bool], whole: Callable[[list[Any]], Walker]) -> tuple[Walker, list[Any]]:
+    """A walk of ``game``'s last actions that is ``enough`` for the caller, else a whole walk.
+
+    ``records``: every record of the game (``decode=False`` will do: the walk decodes only the
+    ones it walks).  Tries walks resumed from the stored state before the 2nd, 4th, 8th...
+    last action, each with fresh ``visitors()``, until ``enough(walker, at)`` (``at``: the
+    record the walk resumed after); a walk that meets
+    a retraction of an action before its start (``NeedsHistory``) tries further back; past
+    the first action, ``whole(visitors)`` walks from event 1.  What a resumed walk says about
+    the records it walked is what a whole walk says (the stored state is the fold of the
+    records before; tests/replays/test_tail_walk.py compares them at every cut), so a
+    caller that asks only about those records gets the same answer for less."""
+    starts = [r.number for r in records if r.action]
+    k = 2
+    while k <= len(starts) and starts[-k] > 1:
+        at = starts[-k] - 1
+        made = visitors()
+        try:
+            walker = walker_after(store, game, at, made)
+            assert walker is not None
+            walker.walk(records[at:])
+        except NeedsHistory:
+            k *= 2
+            continue
+        if enough(walker, at):
+            return walker, made
+        k *= 2
+    made = visitors()
+    return whole(made), made
+
+
 def resumable(fast: Callable[[], T], whole: Callable[[], T]) -> T:
     """``fast()`` (a resumed walk), or ``whole()`` when it needs the history before its start."""
     try:
@@ -95,4 +129,4 @@ def resumable(fast: Callable[[], T], whole: Callable[[], T]) -> T:
         return whole()
 
 
-__all__ = ["BEFORE", "NeedsHistory", "resumable", "walker_after", "walker_for"]
+__all__ = ["BEFORE", "NeedsHistory", "resumable", "tail_walk", "walker_after", "walker_for"]
