@@ -257,7 +257,8 @@ def describe(event) -> str:
             return f"{player} plays no more party favors before moving"
         case EffectPaused(player, effect, vehicle, to):
             what = {"slam": "before the slammed car is moved", "skid": f"before {vehicle} skids to {to}",
-                    "blast-off": f"before {vehicle} blasts off to {to}", "dazed": f"before dazed {vehicle} moves to {to}",
+                    "blast-off": f"before {vehicle} blasts off to {to}",
+                    "dazed": f"before dazed {vehicle} moves to {to}",
                     "shrapnel": f"before shrapnel from {vehicle} finds its target",
                     "thwump": f"before the Thwumper of {vehicle} lands on {to}"}
             return f"{player} may play a party favor {what.get(effect, 'in the middle of ' + effect)}"

@@ -26,7 +26,7 @@ from ..vendetta.actions import AssignDie, Step
 from ..vendetta.context import Suspend
 from . import arena, decrees, scrap, spaces
 from . import events as cev
-from . import foundation, tina_turn, turn
+from . import foundation, play, shots, tina_turn, turn
 from .extras import decree_now, extras, v2, v3
 
 
@@ -154,7 +154,7 @@ class ArenaSeam:
         to push a car, or a damage effect about to move one, waits (``Suspend``)
         for the active player when they hold any party favor: how many favors a
         player holds is public, which ones is not, so the pause shows nothing
-        of their kinds.  Answering it resumes the effect (``turn.resume``).
+        of their kinds.  Answering it resumes the effect (``play.resume``).
         Rules v3 also pauses Shrapnel before its line is searched and the
         Thwumper before it lands (``LATER``)."""
         s = ctx.state
@@ -239,7 +239,7 @@ class ArenaSeam:
         collects it, whoever's turn it is (the active car once its move is over)."""
         s = ctx.state
         if s.after_hit is not None and s.slam is None and s.pause is None:
-            turn.after_hit(ctx)  # a super-weapon's follow-up, once its hit's effects have settled
+            shots.after_hit(ctx)  # a super-weapon's follow-up, once its hit's effects have settled
             s = ctx.state
         if s.phase != "playing" or (not s.favor_tokens and not s.weapon_tokens):
             return
@@ -264,7 +264,7 @@ class ArenaSeam:
         return turn.decision(state, d)
 
     def resolve(self, ctx, decision, action) -> None:
-        turn.resolve(ctx, decision, action)
+        play.resolve(ctx, decision, action)
 
     def chopper_facing(self, state, owner: str) -> str:
         return state.chopper_facing.get(owner, "F")
