@@ -167,12 +167,26 @@ class Folded(NamedTuple):
 class SnapshotRead(NamedTuple):
     """One stored snapshot: after event ``number`` with ``head``; ``state``
     its engine state (None when it holds none or cannot be read), ``problem``
-    why it is not used (None when it is)."""
+    why it is not used (None when it is).  Read with ``decode=False``:
+    ``state`` None, its engine JSON (parts joined) in ``engine`` and its
+    ruleset's name in ``ruleset``, for :func:`decoded`."""
 
     number: int
     head: str
     state: Any
     problem: str | None
+    engine: bytes = b""
+    ruleset: str = ""
+
+
+def decoded(snap: SnapshotRead) -> SnapshotRead:
+    """A snapshot read with ``decode=False``, its engine state decoded (or the problem that it cannot be)."""
+    if snap.state is not None or not snap.engine or snap.problem:
+        return snap
+    try:
+        return snap._replace(state=rulesets.get(snap.ruleset).decode_state(snap.engine))
+    except Exception as exc:  # noqa: BLE001  a damaged snapshot can raise almost anything
+        return snap._replace(problem=f"it cannot be read ({type(exc).__name__}: {exc})"[:300])
 
 
 def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
@@ -332,23 +346,26 @@ class GameReader:
                       c.bots, c.charter, c.domain, stamp)
 
     # ---------------------------------------------------------- snapshots
-    def snapshots(self, game: str, heads: Sequence[str] | None = None) -> list[SnapshotRead]:
+    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotRead]:
         """Every stored snapshot of ``game``, oldest first; ``heads``: the hashes of the game's stored
-        events, in order, when the caller has read them (else each snapshot's is read)."""
+        events, in order, when the caller has read them (else each snapshot's is read); ``decode``
+        False: the engine states left as JSON (:class:`SnapshotRead`, :func:`decoded`)."""
         out = []
         for version, topic, data in self.rows.snapshots(game_key(game), 0):
             number = version - FIRST
             try:
                 snap = self._snap(topic, data)
                 problem = self.snapshot_problem(game, number, snap, heads)
-                state = None
+                state, engine = None, b""
                 try:
                     snap = self._joined(snap)
-                    if snap.engine:
+                    if snap.engine and decode:
                         state = rulesets.get(snap.ruleset).decode_state(snap.engine.encode())
+                    elif snap.engine:
+                        engine = snap.engine.encode()
                 except PartMissing as exc:
                     problem = problem or str(exc)
-                out.append(SnapshotRead(number, snap.head, state, problem))
+                out.append(SnapshotRead(number, snap.head, state, problem, engine, snap.ruleset))
             except Exception as exc:  # noqa: BLE001  a damaged snapshot can raise almost anything
                 out.append(SnapshotRead(number, "", None, f"it cannot be read ({type(exc).__name__}: {exc})"[:300]))
         return out

@@ -576,13 +576,15 @@ class GameStore:
             return [str(exc)]
         return [] if found == ["ok"] else found
 
-    def snapshots(self, game: str, heads: Sequence[str] | None = None) -> list[SnapshotInfo]:
+    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotInfo]:
         """Every stored snapshot of ``game``, oldest first, each with its
         engine state and why it is not used (``reader.GameReader.snapshot_problem``);
         ``heads``: the hashes of the game's stored events, in order, when the caller has
-        read them (``trv verify``: else one read for each snapshot's)."""
+        read them (``trv verify``: else one read for each snapshot's); ``decode`` False:
+        the engine states left as JSON, for ``reader.decoded`` (``trv verify`` decodes
+        only those that are not the fold's own bytes)."""
         with self._reading(game):
-            return self.reader.snapshots(game, heads)
+            return self.reader.snapshots(game, heads, decode)
 
     def _put_parts(self, parts: dict[str, bytes]) -> None:
         """Store the snapshot parts not stored yet (one row each, ``parts.py``)."""

@@ -178,7 +178,8 @@ def verify_game(store: GameStore, game: str) -> Verified:
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
     records = store.events(game, decode=False)
-    snapshots = store.snapshots(game, [r.hash for r in records])  # their heads checked against these records
+    # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
+    snapshots = store.snapshots(game, [r.hash for r in records], decode=False)
     missing_tail(store, game, snapshots)
     states = SnapshotStates({s.number for s in snapshots})
     host = charter_dice(meta.charter) == "host"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
+from trvendetta.store.reader import decoded
 from trvendetta.store.records import Retraction
 
 from .walker import Group, Visitor, Walker
@@ -110,12 +111,16 @@ def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], st
                             f"(winner {winner})")
     for snap in snapshots:
         where = f"the snapshot after event {snap.number}"
+        fold = states.states.get(snap.number)
         if snap.number > number:
             problems.append(f"{where} is past the last stored event {number}: events {number + 1}-{snap.number} "
                             "are missing")
-        elif snap.problem:
+            continue
+        if fold is not None and snap.engine == fold and snap.ruleset == ruleset.name and not snap.problem:
+            continue  # the fold's own bytes (a snapshot read with decode=False): nothing to decode
+        snap = decoded(snap)
+        if snap.problem:
             problems.append(f"{where}: {snap.problem} (it is ignored)")
-        elif snap.state is not None and snap.number in states.states \
-                and ruleset.encode(snap.state) != states.states[snap.number]:
+        elif snap.state is not None and fold is not None and ruleset.encode(snap.state) != fold:
             problems.append(f"{where} is not the fold of events 1-{snap.number}: it was edited")
     return problems

@@ -175,7 +175,10 @@ UNREVEALED = object()
 
 
 class Visitor:
-    """Hooks called by :class:`Walker`; override the ones you need."""
+    """Hooks called by :class:`Walker`; override the ones you need (in a
+    subclass, or on the instance before the walker is made: a walker looks
+    up which ``on_action`` and ``on_event`` hooks are its visitors' own once,
+    and calls only those for each action and event)."""
 
     #: whether ``walker.state`` must be the state after each event when a hook
     #: runs; a re-executing walker whose visitors all say False takes the state

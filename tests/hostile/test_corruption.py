@@ -238,7 +238,7 @@ def test_an_edited_shared_part_is_not_used_and_named_by_verify(trv, store):
     assert "does not match its address" in trv("verify", OVER, db=store, code=1).stderr
 
 
-@pytest.mark.parametrize("field, value", [("head", "cd" * 32), ("count", 3)])
+@pytest.mark.parametrize("field, value", [("head", "cd" * 32), ("count", 3), ("ruleset", "classic")])
 def test_a_snapshot_moved_or_relabelled_is_ignored_and_named(trv, store, field, value):
     before = trv("show", "--game", LIVE, "--json", db=store).stdout
     version, snap = _latest_snapshot(store, LIVE)
