@@ -6,7 +6,7 @@ use, so ``trv show`` never loads it.  Games with dice at a distance:
 ``exchange.py`` (intents and reveals), ``host.py`` (a host's seed, its bot
 seats and its reveal), ``messages.py`` (the signed set-up messages).
 Tournaments: ``tournament.py`` (``TournamentService``); whole stores:
-``stores.py`` (``copy_store``).
+``stores.py`` (``copy_store``); simulated games: ``simulated.py``.
 """
 
 from __future__ import annotations

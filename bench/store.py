@@ -154,7 +154,7 @@ def bench_verify(GameStore, where: str, game: str, rs, seed: int, actions: list,
 
 
 def bench_sim(GameStore, where: str, games: int, repeats: int) -> dict:
-    from trvendetta.cli.sim import _Recording
+    from trvendetta.app.simulated import store_simulated
 
     rs = rulesets.get("vendetta")
     plain, stored, peaks = [], [], []
@@ -167,12 +167,7 @@ def bench_sim(GameStore, where: str, games: int, repeats: int) -> dict:
             plain.append(games / (time.perf_counter() - t))
             t = time.perf_counter()
             for n, seed in enumerate(seeds, 1):
-                rec = _Recording(rs)
-                events: list = []
-                simulate(rec, 4, seed, ("random",) * 4, events_out=events)
-                setup = events[: len(events) - sum(len(e) for _, e in rec.steps)]
-                store.create_game(f"sim-{r}-{seed}", rs.name, setup, steps=rec.steps, state=rec.state,
-                                  states=rec.states)
+                store_simulated(store, rs, 4, seed, ("random",) * 4, name=f"sim-{r}-{seed}")
                 if n % 100 == 0:
                     peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
             stored.append(games / (time.perf_counter() - t))

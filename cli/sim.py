@@ -10,7 +10,7 @@ import click
 import msgspec
 
 from trvendetta import rulesets
-from trvendetta.bots import bot_names, run_many, sim_summary_text, simulate, summarize
+from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
 from trvendetta.core.errors import TrvError
 
 
@@ -100,44 +100,18 @@ def sim(
         click.echo(sim_summary_text(summary))
 
 
-class _Recording:
-    """The ruleset, noting every (action, events) it applies so the store records the actions."""
-
-    def __init__(self, ruleset: Any):
-        self._ruleset = ruleset
-        self.steps: list[tuple[Any, list]] = []
-        #: the state after each action (the store takes the last instead of folding the game again,
-        #: and snapshots the game on its way from the others)
-        self.states: list[Any] = []
-        self.state: Any = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ruleset, name)
-
-    def apply(self, state: Any, action: Any) -> tuple[Any, list]:
-        state, events = self._ruleset.apply(state, action)
-        self.steps.append((action, events))
-        self.states.append(state)
-        self.state = state
-        return state, events
-
-
 def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: int, bots: list[str], quiet: bool,
                    crew: Any = "cars"):
     """Play the games one by one in this process and store each whole game in one save."""
+    from trvendetta.app.simulated import store_simulated
+
     gs = _store(ctx)
     results = []
     bots_t = tuple(bots) * players if len(bots) == 1 else tuple(bots)
     started = time.perf_counter()
     with click.progressbar(range(games), label="playing and storing", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()) as bar:
         for i in bar:
-            recording = _Recording(rs)
-            events: list = []
-            result = simulate(recording, players, seed + i, bots_t, crew, events_out=events)
-            setup = events[: len(events) - sum(len(e) for _, e in recording.steps)]
-            gs.create_game(f"sim-{rs.name}-{players}p-{seed + i}", rs.name, setup, steps=recording.steps,
-                           state=recording.state, states=recording.states)
-            results.append(result)
+            results.append(store_simulated(gs, rs, players, seed + i, bots_t, crew))
     seconds = time.perf_counter() - started
     return summarize(results, rs.name, players, seed, bots_t, 1, seconds, crew)
 

@@ -11,7 +11,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "store"))
 
 import toy_ruleset  # noqa: E402
 
+from trvendetta import replays, rulesets  # noqa: E402
 from trvendetta.app import GameService  # noqa: E402
+from trvendetta.app.simulated import store_simulated  # noqa: E402
+from trvendetta.bots import simulate  # noqa: E402
 from trvendetta.app.stores import SameStore, copy_store  # noqa: E402
 from trvendetta.app.tournament import TournamentService, table_games  # noqa: E402
 from trvendetta.core.errors import TrvError  # noqa: E402
@@ -82,3 +85,12 @@ def test_a_tournament_runs_through_the_service(store):
     assert sum(row["points"] for row in rows) == 2  # one point for each table's winner
     assert svc.export("cup").startswith("% trvendetta tournament 1\n")
     assert svc.load("cup").version == 1 + 4 + 1 + 1 + 2  # created, players, paired, started, results
+
+
+def test_a_simulated_game_is_stored_whole_and_verifies(store):
+    vendetta = rulesets.get("vendetta")
+    result = store_simulated(store, vendetta, 2, 5, ("random", "random"))
+    assert result == simulate(vendetta, 2, 5, ("random", "random"))  # the same game as without a store
+    loaded = store.load("sim-vendetta-2p-5")
+    assert vendetta.is_over(loaded.state) and vendetta.winner(loaded.state) == result.winner
+    assert replays.verify_game(store, "sim-vendetta-2p-5").events == loaded.version

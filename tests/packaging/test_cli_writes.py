@@ -3,8 +3,7 @@ application layer (``trvendetta.app``), never the store's writers directly.
 
 Read from the source with ``ast``: no CLI module imports the store's
 tournament log, read model or copy, or calls a store's ``touch`` or
-``create_game``.  ``trv sim --store`` (``cli/sim.py``) still creates its games
-itself and is the one exception named here (docs/architecture.md).
+``create_game`` (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import pytest
 CLI = Path(__file__).resolve().parent.parent.parent / "cli"
 WRITERS = ("trvendetta.store.tournament", "trvendetta.store.tournament_read", "trvendetta.store.copy")
 CALLS = {"touch", "create_game"}
-EXCEPTIONS = {"sim.py"}
 
 
 def _breaches(source: str) -> list[str]:
@@ -32,7 +30,7 @@ def _breaches(source: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(p for p in CLI.glob("*.py") if p.name not in EXCEPTIONS), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(CLI.glob("*.py")), ids=lambda p: p.name)
 def test_the_cli_writes_to_a_store_only_through_the_application_layer(path):
     assert _breaches(path.read_text(encoding="utf-8")) == []
 
