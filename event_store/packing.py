@@ -158,6 +158,10 @@ def unpack(data: bytes) -> bytes:
 
 
 def _unpack_3(data: bytes) -> bytes:
+    if len(data) > 43 and data[1] == 1 and data[34] == 1:  # nearly every record: its chain hash and its stamp
+        text = _inflate(memoryview(data)[43:])
+        if text.count(_STAMP_PLACE) == 1 and text.count(_PLACE) == 1:
+            return text.replace(_STAMP_PLACE, _stamp_text(data[35:43]), 1).replace(_PLACE, data[2:34].hex().encode(), 1)
     count = data[1] if len(data) > 1 else 0
     end = 2 + 32 * count
     if len(data) <= end:
