@@ -35,6 +35,12 @@ UPSERT = (
     f"created = COALESCE({TABLE}.created, excluded.created)"
 )
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
+#: a command's row written only where it still says what the command found (its count and head): the check
+#: and the write in one statement (``GameIndex.advance``)
+ADVANCE = (
+    f"UPDATE {TABLE} SET ruleset = ?, players = ?, round = ?, status = ?, winner = ?, version = ?, head = ?, "
+    "last_used = ? WHERE id = ? AND version = ? AND head = ? RETURNING 1"
+)
 
 #: ``transaction(commit=...)``: a context manager giving a DB-API cursor
 Transaction = Callable[..., AbstractContextManager[Any]]
@@ -86,11 +92,12 @@ class GameIndex:
         self.transaction = transaction
         self.schema = schema
         if schema is None:
-            self.table, self.upsert, self.latest_sql = TABLE, UPSERT, LATEST
+            self.table, self.upsert, self.latest_sql, self.advance_sql = TABLE, UPSERT, LATEST, ADVANCE
         else:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
+            self.advance_sql = _postgres(ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} "))
 
     def exists(self) -> bool:
         with self.transaction(commit=False) as c:
@@ -113,6 +120,17 @@ class GameIndex:
         stamp = stamp or now()
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         cursor.execute(self.upsert, [values[k] for k in COLUMNS])
+
+    def advance(self, cursor: Any, row: dict, before: tuple[int, str]) -> bool:
+        """Write one game's row with ``cursor`` (inside the caller's transaction)
+        only where it still says ``before`` (the count and head the command
+        found): True when written.  One statement where a read and an upsert
+        took two (a turn's append, issue 16); False sends the caller to
+        :meth:`read` to find out why (no row, or another command's)."""
+        values = [row["ruleset"], ",".join(row.get("players") or ()), row["round"], row["status"], row["winner"],
+                  row["version"], row["head"], now(), row["id"], before[0], before[1]]
+        cursor.execute(self.advance_sql, values)
+        return cursor.fetchone() is not None
 
     def read(self, cursor: Any, game: str) -> tuple[int, str] | None:
         """``(version, head)`` of one game's row with ``cursor`` (inside the caller's transaction)."""

@@ -670,11 +670,13 @@ class GameStore:
         snapshot_recorder = self.app.snapshots.recorder
 
         def write(cursor: Any) -> None:
-            if before is not None:
-                _check_row(before, index.read(cursor, agg.name))
-            index.write(cursor, row)
             if snapshots:
                 library.insert_with(snapshot_recorder, cursor, snapshots)
+            if before is not None:
+                if index.advance(cursor, row, before):  # the row said ``before``: checked and written at once
+                    return
+                _check_row(before, index.read(cursor, agg.name))  # no row, or another command's
+            index.write(cursor, row)
 
         self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
 

@@ -73,10 +73,11 @@ def test_a_failing_index_write_takes_the_events_with_it(toy, db, backend, reques
         action, events = _one_turn(s, toy)
         before = s.info("g")
 
-        def broken(self, cursor, row, stamp=None):
+        def broken(self, cursor, row, *args, **kwargs):
             raise sqlite3.OperationalError("disk on fire")
 
-        monkeypatch.setattr(GameIndex, "write", broken)
+        # an append writes its row with ``advance`` (the check and the write in one statement)
+        monkeypatch.setattr(GameIndex, "advance", broken)
         with pytest.raises(Exception, match="disk on fire"):
             s.append("g", before.version, steps=[(action, events)])
         monkeypatch.undo()

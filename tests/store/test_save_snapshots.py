@@ -97,11 +97,11 @@ def test_the_snapshot_is_written_in_the_commands_transaction(tmp_path, monkeypat
         put = []
         monkeypatch.setattr(store.app.snapshots, "put", lambda *a, **k: put.append(a))
 
-        def broken(self, cursor, row, stamp=None):
+        def broken(self, cursor, row, *args, **kwargs):
             raise sqlite3.OperationalError("disk on fire")
 
         with monkeypatch.context() as m:
-            m.setattr(GameIndex, "write", broken)
+            m.setattr(GameIndex, "advance", broken)  # an append's index write
             with pytest.raises(Exception, match="disk on fire"):
                 store.append("g", loaded.version, steps=steps, state=states[-1], states=states)
         assert _snapshot_versions(db, "g") == taken and store.version("g") == loaded.version

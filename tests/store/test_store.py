@@ -281,10 +281,10 @@ def test_the_index_row_is_written_in_the_events_transaction(toy, db, monkeypatch
         new(s, toy)
         before = s.info("g")
 
-        def broken(cursor, row, stamp=None):
+        def broken(cursor, row, *args, **kwargs):
             raise sqlite3.OperationalError("disk on fire")
 
-        monkeypatch.setattr(GameIndex, "write", staticmethod(broken))
+        monkeypatch.setattr(GameIndex, "advance", staticmethod(broken))  # an append's index write
         state = s.load("g").state
         action = toy.legal_actions(state)[0]
         _, events = toy.apply(state, action)
@@ -293,6 +293,33 @@ def test_the_index_row_is_written_in_the_events_transaction(toy, db, monkeypatch
     with GameStore(db) as s:
         assert s.version("g") == before.version
         assert s.info("g").version == before.version
+
+
+def test_an_append_writes_its_index_row_in_one_statement_and_mends_a_missing_one(toy, db):
+    """An append checks and writes its index row with one conditional UPDATE
+    (``GameIndex.advance``); where that finds no row saying what the command
+    found, it reads why: a missing row is written anew, one that is ahead
+    refuses the append and writes nothing."""
+    with GameStore(db) as s:
+        new(s, toy)
+        game = s.load("g")
+        action = toy.legal_actions(game.state)[0]
+        state, events = toy.apply(game.state, action)
+        done = s.append("g", game.version, steps=[(action, events)], state=state)
+        assert s.info("g").version == done.version
+        with sqlite3.connect(db) as con:
+            con.execute("DELETE FROM trv_games WHERE id = 'g'")
+        con.close()
+        state2, events2 = toy.apply(state, toy.legal_actions(state)[0])
+        again = s.append("g", done.version, steps=[(toy.legal_actions(state)[0], events2)], state=state2)
+        assert s.info("g").version == again.version and s.info("g").head == again.head
+        with sqlite3.connect(db) as con:
+            con.execute("UPDATE trv_games SET version = version + 3 WHERE id = 'g'")
+        con.close()
+        state3, events3 = toy.apply(state2, toy.legal_actions(state2)[0])
+        with pytest.raises(StoreError):
+            s.append("g", again.version, steps=[(toy.legal_actions(state2)[0], events3)], state=state3)
+        assert s.version("g") == again.version
 
 
 def test_a_given_state_spares_the_second_fold_and_is_the_fold(toy, db):
