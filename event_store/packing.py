@@ -52,9 +52,10 @@ _STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ZERO = timedelta(0)
 _last_stamp: tuple[bytes, bytes] = (b"", b"")
+_CHUNKED = (b"\x04", b"\x05")  # chunks.MARK_4, chunks.MARK_5
 
 
-def _deflate(data: bytes) -> bytes:
+def deflate(data: bytes) -> bytes:
     long = len(data) > _LONG
     primed = _primed[long]
     if primed is None:  # priming with the dictionary costs more than a record: copy a primed one
@@ -64,7 +65,7 @@ def _deflate(data: bytes) -> bytes:
     return deflate.compress(data) + deflate.flush()
 
 
-def _inflate(data: memoryview) -> bytes:
+def inflate(data: memoryview) -> bytes:
     # no flush(): decompress() gives all the output there is (flush() only ever returned b"" after it)
     return zlib.decompressobj(-15, DICTIONARY_1).decompress(data)
 
@@ -74,7 +75,7 @@ def pack(data: bytes) -> bytes:
     dictionary 1, after the mark (mark 3; mark 2 when it holds no stamp that
     can be cut, mark 1 when it holds neither)."""
     if _PLACE in data or _STAMP_PLACE in data:
-        return MARK_1 + _deflate(data)
+        return MARK_1 + deflate(data)
     hashes = _HASH.findall(data, 0, len(data))[:_MAX_CUT]
     stamps = _STAMP.findall(data, 0, len(data))[:_MAX_CUT]
     cut = _stamps(stamps) if stamps else None
@@ -83,11 +84,11 @@ def pack(data: bytes) -> bytes:
         if hashes:
             rest = _HASH.sub(_PLACE, rest, count=len(hashes))
         return b"".join((MARK_3, bytes([len(hashes)]), bytes.fromhex(b"".join(hashes).decode()),
-                         bytes([len(stamps)]), cut, _deflate(rest)))
+                         bytes([len(stamps)]), cut, deflate(rest)))
     if not hashes:
-        return MARK_1 + _deflate(data)
+        return MARK_1 + deflate(data)
     rest = _HASH.sub(_PLACE, data, count=len(hashes))
-    return MARK_2 + bytes([len(hashes)]) + bytes.fromhex(b"".join(hashes).decode()) + _deflate(rest)
+    return MARK_2 + bytes([len(hashes)]) + bytes.fromhex(b"".join(hashes).decode()) + deflate(rest)
 
 
 def stamp_bytes(stamp: datetime) -> bytes | None:
@@ -139,27 +140,31 @@ def pack_record(before: bytes, hash_: str, after: bytes, *texts: bytes, stamp: b
                 or b"+00:00" in text:
             return pack(before + hash_.encode() + after)
     if stamp is None:
-        return MARK_2 + b"\x01" + bytes.fromhex(hash_) + _deflate(before + _PLACE + after)
-    return MARK_3 + b"\x01" + bytes.fromhex(hash_) + b"\x01" + stamp + _deflate(cut_before + _PLACE + after)
+        return MARK_2 + b"\x01" + bytes.fromhex(hash_) + deflate(before + _PLACE + after)
+    return MARK_3 + b"\x01" + bytes.fromhex(hash_) + b"\x01" + stamp + deflate(cut_before + _PLACE + after)
 
 
 def unpack(data: bytes) -> bytes:
-    """The record's JSON, whether it was stored packed (either mark) or plain."""
+    """The record's JSON, whether it was stored packed (marks 1 to 3) or plain.
+
+    A row of a chunk (marks 4 and 5, ``chunks``) holds no JSON of its own: refused."""
     mark = data[:1]
+    if mark in _CHUNKED:
+        raise zlib.error("a record packed in a chunk (marks 4 and 5) is read with its chunk (store.reader)")
     if mark == MARK_1:
-        return _inflate(memoryview(data)[1:])
+        return inflate(memoryview(data)[1:])
     if mark == MARK_3:
         return _unpack_3(data)
     if mark != MARK_2:
         return bytes(data)
     count = data[1]
     end = 2 + 32 * count
-    return _put_hashes(_inflate(memoryview(data)[end:]), data[2:end], count)
+    return _put_hashes(inflate(memoryview(data)[end:]), data[2:end], count)
 
 
 def _unpack_3(data: bytes) -> bytes:
     if len(data) > 43 and data[1] == 1 and data[34] == 1:  # nearly every record: its chain hash and its stamp
-        text = _inflate(memoryview(data)[43:])
+        text = inflate(memoryview(data)[43:])
         if text.count(_STAMP_PLACE) == 1 and text.count(_PLACE) == 1:
             return text.replace(_STAMP_PLACE, _stamp_text(data[35:43]), 1).replace(_PLACE, data[2:34].hex().encode(), 1)
     count = data[1] if len(data) > 1 else 0
@@ -170,7 +175,7 @@ def _unpack_3(data: bytes) -> bytes:
     start, end_stamps = end + 1, end + 1 + 8 * stamps
     if len(data) < end_stamps:
         raise zlib.error("a record cut off in its stamps")
-    text = _inflate(memoryview(data)[end_stamps:])
+    text = inflate(memoryview(data)[end_stamps:])
     places = text.count(_STAMP_PLACE)
     if places != stamps:
         raise zlib.error(f"a record with {stamps} stamps cut out has {places} places for them")

@@ -31,6 +31,7 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
+from .chunks import MARK_4, MARK_5, back_of, unpack_chunk
 from .errors import DamagedStore, StoreError
 from .packing import unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state
@@ -222,6 +223,48 @@ def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
     return state, ranges
 
 
+class _Unpacker:
+    """Reads one game's record rows in order: records packed alone (marks 1
+    to 3, or plain JSON) and chunks (``chunks``: marks 4 and 5), keeping the
+    last chunk read; a range that starts inside a chunk reads its first row."""
+
+    __slots__ = ("select", "key", "first", "entries", "stamp")
+
+    def __init__(self, select: Any, key: str):
+        self.select, self.key = select, key
+        self.first = 0  # the version of the chunk's first row read last (0: none)
+        self.entries: list = []
+        self.stamp: datetime | None = None
+
+    def read(self, version: int, data: bytes) -> tuple[Any, datetime]:
+        """The record a row holds (its fields as attributes) and its stamp; raises one of ``UNDECODABLE``."""
+        mark = data[:1]
+        if mark == MARK_5:
+            back = back_of(data)
+            if self.first != version - back:
+                if version - back <= FIRST:
+                    raise ValueError(f"it says its chunk starts {back} rows back, before the game's first record")
+                self._chunk(version - back)
+            if back >= len(self.entries):
+                raise ValueError(f"its chunk (from event {self.first - FIRST}) holds {len(self.entries)} records only")
+            return self.entries[back], self.stamp  # type: ignore[return-value]
+        if mark == MARK_4:
+            self.first = 0
+            self.entries, self.stamp = unpack_chunk(data)
+            self.first = version
+            return self.entries[0], self.stamp  # type: ignore[return-value]
+        e = _record.decode(unpack(data))
+        return e, datetime.fromisoformat(e.timestamp.data)
+
+    def _chunk(self, version: int) -> None:
+        self.first = 0
+        found = self.select(self.key, version - 1, version)
+        if not found or found[0][0] != version or found[0][1] not in EVENT_TOPICS or found[0][2][:1] != MARK_4:
+            raise ValueError(f"the first row of its chunk (event {version - FIRST}) is missing or not a chunk's")
+        self.entries, self.stamp = unpack_chunk(found[0][2])
+        self.first = version
+
+
 class GameReader:
     """Reads games from a store's rows (``library.Rows``)."""
 
@@ -249,10 +292,11 @@ class GameReader:
 
         One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
         it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once."""
-        rows = self.rows.events(game_key(game), since + FIRST, None if upto is None else upto + FIRST)
+        key = game_key(game)
+        rows = self.rows.events(key, since + FIRST, None if upto is None else upto + FIRST)
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
-        decode_record, stamp_of = _record.decode, datetime.fromisoformat
+        read = _Unpacker(self.rows.events, key).read
         # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
         known: dict[tuple[str, str, int], tuple[Any, str]] = {}
         expected = since + FIRST
@@ -263,8 +307,7 @@ class GameReader:
             try:
                 if version != expected or topic not in EVENT_TOPICS:
                     raise ValueError
-                e = decode_record(unpack(data))
-                stamp = stamp_of(e.timestamp.data)
+                e, stamp = read(version, data)
             except _BAD:
                 self._decode(game, [row], expected - FIRST - 1)  # raises DamagedStore, naming what is wrong
                 raise
@@ -313,10 +356,10 @@ class GameReader:
         rows = list(reversed(rows))
         return self._decode(game, rows, rows[0][0] - FIRST - 1) if rows else []
 
-    def _decode(self, game: str, rows: Sequence[Any], since: int) -> list[Record]:
+    def _decode(self, game: str, rows: Sequence[Any], since: int, unpacker: _Unpacker | None = None) -> list[Record]:
         out = []
         append = out.append
-        decode = _record.decode
+        read = (unpacker or _Unpacker(self.rows.events, game_key(game))).read
         expected = since + FIRST
         for version, topic, data in rows:
             expected += 1
@@ -326,8 +369,7 @@ class GameReader:
             if topic not in EVENT_TOPICS:
                 raise DamagedStore(game, version - FIRST, f"its topic {topic!r} is not a game record's")
             try:
-                e = decode(unpack(data))
-                stamp = datetime.fromisoformat(e.timestamp.data)
+                e, stamp = read(version, data)
             except _BAD as exc:
                 raise DamagedStore(game, version - FIRST, f"the stored record does not decode: {exc}") from None
             append(Record(version - FIRST, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action, e.sig, stamp))
@@ -491,9 +533,10 @@ class GameReader:
             rules = rulesets.get(header.ruleset)
         except Exception:  # noqa: BLE001
             return 0
+        unpacker = _Unpacker(self.rows.events, game_key(game))
         for version, topic, data in self.rows.events(game_key(game), FIRST):
             try:
-                (r,) = self._decode(game, [(version, topic, data)], version - FIRST - 1)
+                (r,) = self._decode(game, [(version, topic, data)], version - FIRST - 1, unpacker)
                 if r.kind != RETRACTION_KIND:
                     decode_payload(rules, r.kind, r.schema, r.payload.encode())
                 else:

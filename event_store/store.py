@@ -53,6 +53,7 @@ from .aggregate import (
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from . import library, location
+from .chunks import CHUNK_MIN
 from .writing import Batch
 from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
@@ -73,27 +74,49 @@ class Packer(Compressor):
         return unpack(data)
 
 
+class _NotPlain(Exception):
+    """A value ``FlatJSON`` leaves to the library's encoder."""
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as the library's ``json`` encoder sees it (its ``datetime``
+    as the library's ``{"_type_": "datetime_iso", ...}``), when it holds only
+    JSON's own types and datetimes; else ``_NotPlain``."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is datetime:
+        return {"_type_": "datetime_iso", "_data_": value.isoformat()}
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = _plain(item)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain(item) for item in value]
+    raise _NotPlain
+
+
 class FlatJSON(JSONTranscoder):
     """The library's JSON transcoder (its ``TRANSCODER_TOPIC`` setting), with a
-    faster path for what a game stores most: a flat record (strings, integers,
-    booleans, its ``datetime`` stamp) is written by msgspec, byte for byte what
-    the library's ``json`` encoder writes (``tests/store/test_library_hooks.py``
-    compares them); anything else (snapshots, tournaments) goes to the library."""
+    faster path for what a game stores: a record or a snapshot holding only
+    JSON's own types (strings, integers, booleans, None, lists, dicts) and
+    ``datetime`` stamps is written by msgspec, byte for byte what the
+    library's ``json`` encoder writes (``tests/store/test_library_hooks.py``
+    compares them, and every code point of a string); anything else goes to
+    the library.  Snapshots took that path too since 1 Dec 2026 (two a
+    stored simulated game)."""
 
     _encode = msgspec.json.Encoder().encode
 
     def encode(self, obj: Any) -> bytes:
         if type(obj) is dict:
-            flat = {}
-            for key, value in obj.items():
-                kind = type(value)
-                if kind is str or kind is int or kind is bool:
-                    flat[key] = value
-                elif kind is datetime:
-                    flat[key] = {"_type_": "datetime_iso", "_data_": value.isoformat()}
-                else:
-                    return super().encode(obj)
-            return self._encode(flat)
+            try:
+                return self._encode(_plain(obj))
+            except (_NotPlain, msgspec.EncodeError, OverflowError, TypeError):
+                pass
         return super().encode(obj)
 
 
@@ -328,8 +351,9 @@ class GameStore:
             raise StoreReadOnly(self.path)
         fold = state is None or bool(records) or agg.stale
         rows = [self.app.mapper.to_stored_event(e) for e in agg.collect_events()]  # the Created event
-        batch = Batch(agg, utc_now(), fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id))
         total = len(events) + sum(len(step[1]) for step in steps) + len(records)
+        batch = Batch(agg, utc_now(), fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
+                      chunked=total >= CHUNK_MIN)
         snaps = _Snapshots(self, agg, total)
         for event in events:
             batch.add(rules, event)
@@ -355,6 +379,7 @@ class GameStore:
             batch.add_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
                           getattr(rec, "recorded_at", None))
             snaps.take_if_wanted()
+        batch.finish()
         self._fresh(agg, batch.records)
         snaps.take_last()
         try:

@@ -18,19 +18,37 @@ rows to the recorder's public ``insert_events``.
 
 The aggregate's ``Created`` event (one a game) still goes through the
 library's mapper.
+
+A save of many records (``chunked``) packs them in chunks instead
+(``chunks``): each record's fields are kept until its chunk is full, its
+stamp changes or the save ends (:meth:`Batch.finish`), then the chunk's rows
+are made at once.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
-from eventsourcing.persistence import StoredEvent
 
 from .aggregate import Game, chain, event_schema
+from .chunks import CHUNK_MAX, Entry, chunk_stamp, pack_chunk
 from .packing import pack_record, stamp_bytes
 from .reader import Record
+
+
+
+class Row(NamedTuple):
+    """A stored row as the library's recorders take it: the four fields of its
+    ``eventsourcing.persistence.StoredEvent``, which they read by name (a frozen
+    dataclass, three times the cost to make: a game stored whole is hundreds)."""
+
+    originator_id: Any
+    originator_version: int
+    topic: str
+    state: bytes
+
 
 _text = msgspec.json.Encoder().encode
 _ENTRY = Game.Entry.TOPIC
@@ -50,19 +68,29 @@ class Batch:
     caller has the state after them: ``GameStore.append(..., state=)``).
     ``keep``: also keep each record as a ``reader.Record`` (``GameStore._fresh``
     refolds them after a retraction).  ``stored_id`` is the aggregate's id in
-    the form its rows hold it (``CompactIdsRecorder``)."""
+    the form its rows hold it (``CompactIdsRecorder``).  ``chunked``: pack
+    the records in chunks (``chunks``); then :meth:`finish` makes the last
+    chunk's rows."""
 
-    def __init__(self, agg: Game, stamp: datetime, *, fold: bool, keep: bool, stored_id: Any):
+    def __init__(self, agg: Game, stamp: datetime, *, fold: bool, keep: bool, stored_id: Any,
+                 chunked: bool = False):
         self.agg = agg
         self.stamp = stamp
         self.fold = fold
         self.keep = keep
         self.oid = stored_id
-        self.rows: list[StoredEvent] = []
+        self.rows: list[Row] = []
         self.records: list[Record] = []
         self._heads: dict[datetime, bytes] = {}
         self._schemas: dict[str, int] = {}
         self._names: dict[tuple[str, int, str], bytes] = {}  # the JSON from the ruleset to the payload
+        self.chunked = chunked
+        #: the chunk being filled: its records' fields, hashes and versions, and their stamp
+        self._entries: list[Entry] = []
+        self._hashes: list[str] = []
+        self._versions: list[int] = []
+        self._stamp: bytes | None = None
+        self._cuts: dict[datetime, bytes | None] = {}  # stamps as chunks store them
 
     def _head(self, stamp: datetime) -> tuple[bytes, bytes, bytes | None]:
         """The record's JSON up to its ruleset, the same with the stamp's place
@@ -72,6 +100,12 @@ class Batch:
             found = self._heads[stamp] = (_OPEN + _text(stamp.isoformat()) + _RULESET,
                                           _OPEN + b'"\x02"' + _RULESET, stamp_bytes(stamp))
         return found
+
+    def _chunk_stamp(self, stamp: datetime) -> bytes | None:
+        found = self._cuts.get(stamp, False)
+        if found is False:
+            found = self._cuts[stamp] = chunk_stamp(stamp)
+        return found  # type: ignore[return-value]
 
     def add(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
         """One engine event (chained to the head), with the action that produced
@@ -94,9 +128,41 @@ class Batch:
         agg = self.agg
         hash_ = chain(agg.head, payload, action, sig)
         text, action_text, sig_text = payload.decode(), action.decode(), sig.decode()
+        version = agg.version + 1
+        cut = self._chunk_stamp(stamp or self.stamp) if self.chunked else None
+        if cut is not None:
+            if self._entries and (cut != self._stamp or len(self._entries) == CHUNK_MAX):
+                self.finish()
+            self._entries.append(Entry(ruleset, schema, kind, text, action_text, sig_text))
+            self._hashes.append(hash_)
+            self._versions.append(version)
+            self._stamp = cut
+        else:
+            self.finish()
+            self.rows.append(Row(self.oid, version, _ENTRY, self._alone(ruleset, schema, kind, text, hash_,
+                                                                        action_text, sig_text, stamp)))
+        if self.keep:
+            self.records.append(Record(agg.count + 1, ruleset, schema, kind, text, hash_, action_text, sig_text))
+        agg.note(ruleset, schema, kind, text, hash_, decoded, rules, fold=self.fold)
+        agg.version = version
+        agg.modified_on = stamp or self.stamp
+
+    def finish(self) -> None:
+        """Make the rows of the chunk being filled (every save ends with it)."""
+        if not self._entries:
+            return
+        states = pack_chunk(self._stamp, self._hashes, self._entries)  # type: ignore[arg-type]
+        oid, append = self.oid, self.rows.append
+        for version, state in zip(self._versions, states):
+            append(Row(oid, version, _ENTRY, state))
+        self._entries, self._hashes, self._versions = [], [], []
+
+    def _alone(self, ruleset: str, schema: int, kind: str, text: str, hash_: str, action_text: str, sig_text: str,
+               stamp: datetime | None) -> bytes:
+        """A record packed alone: its library JSON, packed (``packing.pack_record``)."""
         # the transcoder's JSON of the event's fields, in their order, the chain hash left out
         fields = _text(text)
-        tail = _tail(action_text, sig_text) if action or sig else _NO_ACTION
+        tail = _tail(action_text, sig_text) if action_text or sig_text else _NO_ACTION
         head, cut_head, cut = self._head(stamp or self.stamp)
         key = (ruleset, schema, kind)
         named = self._names.get(key)
@@ -104,12 +170,5 @@ class Batch:
             named = self._names[key] = b"".join((_text(ruleset), b',"schema":', str(schema).encode(), b',"kind":',
                                                  _text(kind), b',"payload":'))
         middle = named + fields + b',"hash":"'
-        state = pack_record(head + middle, hash_, tail, fields, tail if len(tail) >= 64 else b"",
-                            stamp=cut, cut_before=cut_head + middle)
-        version = agg.version + 1
-        self.rows.append(StoredEvent(originator_id=self.oid, originator_version=version, topic=_ENTRY, state=state))
-        if self.keep:
-            self.records.append(Record(agg.count + 1, ruleset, schema, kind, text, hash_, action_text, sig_text))
-        agg.note(ruleset, schema, kind, text, hash_, decoded, rules, fold=self.fold)
-        agg.version = version
-        agg.modified_on = stamp or self.stamp
+        return pack_record(head + middle, hash_, tail, fields, tail if len(tail) >= 64 else b"",
+                           stamp=cut, cut_before=cut_head + middle)

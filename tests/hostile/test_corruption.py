@@ -14,6 +14,9 @@ import zlib
 
 import pytest
 
+import msgspec
+
+from trvendetta.store import chunks, packing
 from trvendetta.store.packing import pack, unpack
 
 from .helpers import play_random, rows, sql, stored_rows
@@ -105,24 +108,58 @@ def test_log_and_export_show_what_remains_and_say_where_the_game_is_damaged(trv,
     assert trv("verify", out, db=tmp_path / "other.sqlite").stdout.startswith("OK: 41 events")
 
 
+def _state(db, game: str, version: int) -> bytes:
+    return rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                eid(game), version)[0][0]
+
+
+def _chunk_of(db, game: str, version: int) -> tuple[int, bytes, list[tuple[int, int]]] | None:
+    """For a record stored in a chunk (``chunks``, a save of many records: the set-up here): the version of
+    its chunk's first row, that row's state, and each record's span in the chunk's inflated JSON list."""
+    state = _state(db, game, version)
+    if state[:1] not in (chunks.MARK_4, chunks.MARK_5):
+        return None
+    first = version - (chunks.back_of(state) if state[:1] == chunks.MARK_5 else 0)
+    head = _state(db, game, first)
+    entries, _ = chunks.unpack_chunk(head)
+    spans, at = [], 1  # msgspec writes the list as "[" + the records joined by "," + "]"
+    for entry in entries:
+        size = len(msgspec.json.encode(msgspec.structs.replace(entry, hash="")))
+        spans.append((at, at + size))
+        at += size + 1
+    return first, head, spans
+
+
 def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[int, int]]:
     """(version, byte offset) pairs over the stored records' JSON (records are
-    stored packed: ``packing``), skipping the wall-clock timestamp's digits
-    (unhashed metadata, see the module doc)."""
+    stored packed: ``packing``; a chunk's, over that record's part of the
+    chunk's JSON), skipping the wall-clock timestamp's digits (unhashed
+    metadata, see the module doc)."""
     out = []
     for version in versions:
-        (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
-                        eid(game), version)[0]
-        state = unpack(state)
+        chunk = _chunk_of(db, game, version)
+        if chunk is not None:
+            first, _, spans = chunk
+            start, end = spans[version - first]
+            out += [(version, k) for k in range(start, end, step)]
+            continue
+        state = unpack(_state(db, game, version))
         stamp = re.search(rb'"_data_":"([^"]*)"', state).span(1)
         out += [(version, k) for k in range(0, len(state), step) if not stamp[0] <= k < stamp[1]]
     return out
 
 
 def _flip(db, game: str, version: int, offset: int) -> None:
-    (state,) = rows(db, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
-                    eid(game), version)[0]
-    damaged = bytearray(unpack(state))
+    chunk = _chunk_of(db, game, version)
+    if chunk is not None:  # the chunk's first row holds the record
+        first, head, _ = chunk
+        count = head[1]
+        body = bytearray(packing.inflate(memoryview(head)[10 + 32 * count:]))
+        body[offset] ^= 0x01
+        sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            head[:10 + 32 * count] + packing.deflate(bytes(body)), eid(game), first)
+        return
+    damaged = bytearray(unpack(_state(db, game, version)))
     damaged[offset] ^= 0x01
     sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
         pack(bytes(damaged)), eid(game), version)
@@ -133,11 +170,14 @@ def _flipped_events(pristine, tmp_path, trv, step: int) -> tuple[int, int]:
     for version, offset in _flip_targets(pristine, OVER, [2, 3, 60, 121, 145], step):
         db = tmp_path / f"f{version}-{offset}.sqlite"
         shutil.copy(pristine, db)
+        chunk = _chunk_of(db, OVER, version)
         _flip(db, OVER, version, offset)
         result = trv("verify", OVER, db=db, code=None)
         tried += 1
         assert result.exit_code == 1, (version, offset, result.stdout)
-        assert f"event {version - 1}" in result.stderr, (version, offset, result.stderr)
+        # the record changed, or, when its chunk no longer reads, the chunk's first record
+        named_as = {version - 1} if chunk is None else {version - 1, chunk[0] - 1}
+        assert any(f"event {n}" in result.stderr for n in named_as), (version, offset, result.stderr)
         named += 1
         db.unlink()
     return tried, named

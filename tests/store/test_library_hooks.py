@@ -7,6 +7,7 @@ read ``event_store/library.py`` before moving the pin in pyproject.toml.
 """
 
 import inspect
+from datetime import datetime, timezone
 import sqlite3
 from importlib.metadata import version
 from pathlib import Path
@@ -137,6 +138,12 @@ def test_the_flat_transcoder_writes_the_librarys_bytes(toy, db):
             assert flat.encode(state) == library_json.encode(state)
         odd = {"text": "tab\t quote\" back\\ nul\x00 é ☃ \U0001F600 \u2028", "n": -(2 ** 62), "yes": True}
         assert flat.encode(odd) == library_json.encode(odd)
+        every = "".join(chr(c) for c in [*range(0xD800), *range(0xE000, 0x10000), 0x1F600, 0x10FFFF])
+        nested = {"state": {"parts": {"a": every}, "retracted": [[1, 2], (3, 4)], "none": None, "no": False,
+                            "when": datetime(2026, 12, 1, 9, 30, 0, 5, tzinfo=timezone.utc)}, "big": 2 ** 70}
+        assert flat.encode(nested) == library_json.encode(nested)  # 2 ** 70: msgspec refuses, the library writes
+        del nested["big"]
+        assert flat.encode(nested) == library_json.encode(nested)
 
 def test_the_compact_ids_recorder_overrides_what_it_means_to():
     """compact_ids.CompactIdsRecorder gives the library the id in its stored form

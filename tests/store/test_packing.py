@@ -10,7 +10,7 @@ import pytest
 from trvendetta import rulesets
 from trvendetta.bots import get_bot, new_position
 from trvendetta.core.rng import Rng
-from trvendetta.store import GameStore, StoreError, packing
+from trvendetta.store import GameStore, StoreError, chunks, packing
 
 FIXTURE = __import__("pathlib").Path(__file__).resolve().parent / "fixtures" / "main-2026-11-30.sqlite"
 
@@ -34,12 +34,12 @@ def test_hashes_are_cut_out_as_their_bytes_and_put_back_exactly():
     assert packed[:2] == packing.MARK_2 + b"\x02"  # two hashes, in order, as 64 bytes
     assert packed[2:66] == bytes.fromhex(h2 + h1)
     assert packing.unpack(packed) == record
-    assert len(packed) < len(packing.MARK_1 + packing._deflate(record)) - 10  # a typical record: 24 bytes less
+    assert len(packed) < len(packing.MARK_1 + packing.deflate(record)) - 10  # a typical record: 24 bytes less
     # JSON text never holds a raw control byte; one that did is packed whole (mark 1) and still comes back
     odd = b'{"a":"\x01","hash":"' + h1.encode() + b'"}'
     assert packing.pack(odd)[:1] == packing.MARK_1 and packing.unpack(packing.pack(odd)) == odd
     # a record packed with mark 1 (stored between the two marks) reads as it was
-    assert packing.unpack(packing.MARK_1 + packing._deflate(record)) == record
+    assert packing.unpack(packing.MARK_1 + packing.deflate(record)) == record
 
 
 def test_time_stamps_are_cut_out_as_8_bytes_so_a_record_packs_alike_whatever_the_date():
@@ -92,11 +92,22 @@ def test_new_records_are_packed_under_the_short_topic_old_ones_stay_plain(tmp_pa
     path = tmp_path / "new.sqlite"
     _game(path, moves=5)
     con = sqlite3.connect(path)
-    for topic, state in con.execute("SELECT topic, state FROM stored_events"):
-        # hashes and the stamp cut out (mark 3), unless the stamp fell on a whole second (then mark 2 or 1)
-        stamp = msgspec.json.decode(packing.unpack(state))["timestamp"]["_data_"]
-        assert state[:1] == packing.MARK_3 or "." not in stamp
+    with GameStore(path) as s:
+        # the version of the first turn's first record (a record's version is its number + 1)
+        first_turn = next(e.number for e in s.events("g") if e.action) + 1
+    marks = []
+    for version, topic, state in con.execute("SELECT originator_version, topic, state FROM stored_events "
+                                             "ORDER BY originator_version"):
         assert topic in ("trvendetta:game:created", "trv:e")
+        marks.append(state[:1])
+        if version == 1 or version >= first_turn:
+            # a turn's records are packed alone, hashes and the stamp cut out (mark 3), unless the stamp fell
+            # on a whole second (then mark 2 or 1)
+            stamp = msgspec.json.decode(packing.unpack(state))["timestamp"]["_data_"]
+            assert state[:1] == packing.MARK_3 or "." not in stamp
+    # the set-up (a save of more than CHUNK_MIN records) is one chunk: its first row, then rows pointing back
+    setup = marks[1:first_turn - 1]
+    assert len(setup) >= chunks.CHUNK_MIN and setup == [chunks.MARK_4] + [chunks.MARK_5] * (len(setup) - 1)
     old = sqlite3.connect(FIXTURE)
     assert {state[:1] for (state,) in old.execute("SELECT state FROM stored_events")} == {b"{"}
 

@@ -10,7 +10,8 @@ import msgspec
 import pytest
 
 from trvendetta.cli.tournament import tournament
-from trvendetta.store import GameStore, chain, packing
+from tamper import edit_record  # tests/ is on sys.path (rootdir conftest)
+from trvendetta.store import GameStore, chain
 from trvendetta.store.tournament import TournamentLog
 
 
@@ -47,18 +48,13 @@ def test_a_game_of_other_players_is_refused(cup):
 def test_a_record_edited_in_the_store_is_refused(cup):
     trv, _ = cup
     before = _versions(trv.db)
-    con = sqlite3.connect(trv.db)
-    rows = con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:e'").fetchall()
     with GameStore(trv.db) as store:
         wanted = store.events("cup-r1-t1")[-1]
-    for rowid, blob in rows:
-        doc = msgspec.json.decode(packing.unpack(blob))  # records are stored packed (docs/store.md)
-        if doc["hash"] == wanted.hash:
-            doc["payload"] = doc["payload"].replace('"winner":"', '"winner":"x', 1)
-            with con:  # an attacker edits the file behind the store's back
-                con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                            [packing.pack(msgspec.json.encode(doc)), rowid])
-    con.close()
+
+    def forge(doc: dict) -> None:
+        doc["payload"] = doc["payload"].replace('"winner":"', '"winner":"x', 1)
+
+    assert edit_record(trv.db, wanted.hash, forge) == 1  # an attacker edits the file behind the store's back
     err = trv("tournament", "report", "cup", "--table", "1", code=1).stderr
     assert "does not verify" in err and "hash does not follow" in err
     assert _versions(trv.db) == before

@@ -143,13 +143,16 @@ def simulate(
     bots: Sequence[str],
     crew: Crews = "cars",
     events_out: list | None = None,
+    steps_out: list | None = None,
 ) -> GameResult:
     """Play one whole game with ``bots`` (one name, or one per seat).
 
     A game that runs past ``ruleset.max_events`` stops there and is reported
     with ``finished=False`` (that is an engine bug: the conformance tests
     check every game ends within the bound).  ``events_out``, when given,
-    receives every event of the game (to store it).
+    receives every event of the game, and ``steps_out`` every action as
+    ``(action, its events, the state after it)`` (to store the game:
+    ``trv sim --store``).
     """
     rs = _ruleset(ruleset)
     bots = _bots(bots, players)
@@ -184,6 +187,8 @@ def simulate(
         tally(new)
         if events_out is not None:
             events_out.extend(new)
+        if steps_out is not None:
+            steps_out.append((action, new, state))
         count += len(new)
         actions += 1
     winner = rs.winner(state) if finished else None

@@ -1,0 +1,56 @@
+"""Editing a stored record behind the store's back, as an attacker with the sqlite3 shell would.
+
+A record is stored packed alone (``packing``: its library JSON) or in a chunk
+(``chunks``: the first row of a save's chunk holds the fields of up to 32
+records); :func:`edit_record` edits either in place, so a test of what verify
+finds does not depend on how the record was packed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from trvendetta.store import chunks, packing
+
+_FIELDS = ("ruleset", "schema", "kind", "payload", "action", "sig", "hash")
+
+
+def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
+    """Apply ``edit`` to the fields (``ruleset``, ``schema``, ``kind``,
+    ``payload``, ``action``, ``sig``, ``hash``) of the stored record whose
+    chain hash is ``hash_``, in an SQLite store's events table, and write it
+    back packed as it was; returns how many records were edited."""
+    con = sqlite3.connect(db)
+    edited = 0
+    try:
+        for rowid, blob in con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:e'").fetchall():
+            if blob[:1] == chunks.MARK_5:
+                continue  # its chunk's first row holds it
+            if blob[:1] == chunks.MARK_4:
+                entries, _ = chunks.unpack_chunk(blob)
+                if all(e.hash != hash_ for e in entries):
+                    continue
+                docs = [msgspec.structs.asdict(e) for e in entries]
+                for doc in docs:
+                    if doc["hash"] == hash_:
+                        edit(doc)
+                        edited += 1
+                hashes = b"".join(bytes.fromhex(d["hash"]) for d in docs)
+                body = msgspec.json.encode([chunks.Entry(**{k: d[k] for k in _FIELDS[:-1]}) for d in docs])
+                state = blob[:10] + hashes + packing.deflate(body)
+            else:
+                doc = msgspec.json.decode(packing.unpack(blob))
+                if doc["hash"] != hash_:
+                    continue
+                edit(doc)
+                edited += 1
+                state = packing.pack(msgspec.json.encode(doc))
+            with con:
+                con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", [state, rowid])
+    finally:
+        con.close()
+    return edited
