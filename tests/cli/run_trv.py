@@ -41,7 +41,9 @@ if fault == "pause-before-append":
 elif fault == "kill-in-insert":
     from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-    recorders = [SQLiteApplicationRecorder]
+    from trvendetta.store.compact_ids import CompactIdsRecorder
+
+    recorders = [SQLiteApplicationRecorder, CompactIdsRecorder]  # the store's own insert (one executemany)
     if "postgresql://" in " ".join(sys.argv):
         from eventsourcing.postgres import PostgresApplicationRecorder
 
