@@ -10,30 +10,33 @@ integrity check of the file.  All of it is read through the store's API
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
 from trvendetta.store.reader import decoded
-from trvendetta.store.records import Retraction
 
-from .walker import Group, Visitor, Walker
+from .walker import Walker
 
 
-class SnapshotStates(Visitor):
-    """Keeps the walker's state (encoded) after each of the given event numbers."""
-
-    needs_event_state = False
-
-    def __init__(self, numbers: set[int]):
-        self.want = numbers
-        self.states: dict[int, bytes] = {}
-
-    def on_event(self, walker: Walker, record: StoredEvent, event: Any) -> None:
-        if record.number in self.want and walker._after is None:  # the state is exact at the end of an action
-            self.states[record.number] = walker.ruleset.encode(walker.state)
-
-    def on_retraction(self, walker: Walker, record: StoredEvent, retraction: Retraction, group: Group) -> None:
-        self.on_event(walker, record, retraction)
+def walk_noting(walker: Walker, records: Sequence[StoredEvent], numbers: Iterable[int]) -> dict[int, bytes]:
+    """Walk ``records`` to the end, keeping the walker's state (encoded) after each of ``numbers``
+    where it is exact: after a set-up event, the last event of an action, or a retraction (inside an
+    action a re-executing walk holds the state ``apply`` gave until the action's last event).  The
+    walk pauses at those numbers only: no visitor is called for every event, and a walk without
+    visitors takes the walker's quicker loop (``Walker.feed_all``)."""
+    states: dict[int, bytes] = {}
+    done = 0
+    for number in sorted(set(numbers)):
+        if not done < number <= len(records):
+            continue
+        walker.feed_all(records[done:number])  # record n is records[n - 1]: else feed names the gap
+        done = number
+        if walker.settled and (walker.groups[-1].last == number or number in walker.retractions):
+            states[number] = walker.ruleset.encode(walker.state)
+    walker.feed_all(records[done:])
+    walker.end()
+    return states
 
 
 def missing_tail(store: Any, game: str, snapshots: list[Any]) -> None:
@@ -85,8 +88,9 @@ class IncompleteExport(DamagedStore):
         self.text = text
 
 
-def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], states: SnapshotStates) -> list[str]:
-    """Every way the store disagrees with the events just verified ([] when none)."""
+def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], states: dict[int, bytes]) -> list[str]:
+    """Every way the store disagrees with the events just verified ([] when none); ``states``: the
+    fold's state (encoded) after the snapshots' numbers (:func:`walk_noting`)."""
     problems = [f"SQLite's integrity check: {p}" for p in store.integrity()]
     ruleset, number, head = walker.ruleset, walker.number, walker.head
     try:
@@ -111,7 +115,7 @@ def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], st
                             f"(winner {winner})")
     for snap in snapshots:
         where = f"the snapshot after event {snap.number}"
-        fold = states.states.get(snap.number)
+        fold = states.get(snap.number)
         if snap.number > number:
             problems.append(f"{where} is past the last stored event {number}: events {number + 1}-{snap.number} "
                             "are missing")

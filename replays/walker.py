@@ -254,10 +254,81 @@ class Walker:
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
-        for record in records:
-            self.feed(record)
+        self.feed_all(records)
         self.end()
         return self
+
+    def feed_all(self, records: Iterable[StoredEvent]) -> None:
+        """:meth:`feed` each record in order (``walk`` without ``end``)."""
+        if self.reexecute and self.draws is None and self.signatures is None and not self.visitors:
+            self._replay(records)
+            return
+        for record in records:
+            self.feed(record)
+
+    def _replay(self, records: Iterable[StoredEvent]) -> None:
+        """:meth:`feed` for each record of a re-executing walk without visitors, signatures or draws
+        (``trv verify``'s), in one loop over the walker's fields held in local variables.
+
+        A record takes this loop when it is the plain case: the next number, no signature, the chain
+        holds, and its bytes are the rules' next event (an action's first event carries the action,
+        already decoded, and the action is legal).  Every other record (the set-up, a retraction,
+        anything that does not hold together) goes to :meth:`feed` from the very walker it would have
+        met there, which checks it or names what is wrong: nothing is ever accepted here that ``feed``
+        would refuse, and the walker after each record is the one ``feed`` leaves
+        (tests/replays/test_replay_loop.py)."""
+        ruleset = self.ruleset
+        apply, encode, evolve, reveals = ruleset.apply, ruleset.encode, ruleset.evolve, ruleset.reveals
+        number, head, state = self.number, self.head, self.state
+        queue, events, after = self._queue, self._events, self._after
+        groups = self.groups
+        group = groups[-1] if groups else None
+        for record in records:
+            payload, action_bytes = record.payload, record.action
+            plain = group is not None and record.number == number + 1 and number and not record.sig \
+                and record.hash == chain(head, payload, action_bytes or b"") \
+                and (record.event is None or not record.kind)
+            if plain and action_bytes:
+                action = record.decoded_action
+                plain = action is not None and not queue
+                if plain:
+                    try:
+                        state_after, new = apply(state, action)
+                    except (TrvError, NeedDice):
+                        plain = False
+                    else:
+                        new = new[::-1]  # both popped from the end
+                        recomputed = list(map(encode, new))
+                        plain = bool(recomputed) and recomputed[-1] == payload
+                if plain:
+                    group = Group(number + 1, number, action, ASK, state, 0, ASK, None, ruleset)
+                    groups.append(group)
+                    queue, events, after = recomputed, new, state_after
+            elif plain:  # (a queue left to check: ``group`` is its action, its last event the record before)
+                plain = bool(queue) and len(events) == len(queue) and queue[-1] == payload
+            if not plain:
+                self.number, self.head, self.state = number, head, state
+                self._queue, self._events, self._after = queue, events, after
+                self.feed(record)
+                number, head, state = self.number, self.head, self.state
+                queue, events, after = self._queue, self._events, self._after
+                groups = self.groups
+                group = groups[-1] if groups else None
+                continue
+            # the rest of _event for a record whose bytes are the recomputed event's
+            number, head = number + 1, record.hash
+            queue.pop()
+            event = events.pop()
+            if after is not None:
+                if not queue:  # the action's last event: its state, as apply gave it
+                    state, after = after, None
+            else:
+                state = evolve(state, event)
+            group.last = number
+            if not group.reveals and reveals(event):
+                group.reveals = number
+        self.number, self.head, self.state = number, head, state
+        self._queue, self._events, self._after = queue, events, after
 
     def feed(self, record: StoredEvent) -> None:
         number = self.number + 1
@@ -411,6 +482,12 @@ class Walker:
         done = group.last - group.first + 1
         self._queue = [self.ruleset.encode(e) for e in reversed(events[done:])]
         self._events = []
+
+    @property
+    def settled(self) -> bool:
+        """Whether ``state`` is the fold of the records walked (not inside an action whose state
+        a re-executing walk takes from ``apply`` at its last event)."""
+        return self._after is None
 
     @property
     def live_actions(self) -> list[Group]:

@@ -1,0 +1,150 @@
+"""``trv verify``'s walk (``Walker._replay``: re-executing, no visitor, no signatures, no draws)
+leaves the walker ``feed`` leaves, record after record, and refuses what ``feed`` refuses
+with the same words: over the games of the old fixture store (one with retractions), whole
+and with their records changed in every way a tamperer could, re-chained or not."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from trvendetta import rulesets
+from trvendetta.replays.integrity import walk_noting
+from trvendetta.replays.resume import walker_for
+from trvendetta.replays.walker import AuditError, Visitor
+from trvendetta.store import GameStore, Retraction, chain
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "main-262c54d"
+GAMES = ("v-bots", "v-open", "c-bots", "c-open", "v-pos")
+
+
+class Quiet(Visitor):
+    """A visitor that does nothing: its walker feeds each record through ``feed``."""
+
+    needs_event_state = False
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    path = tmp_path_factory.mktemp("old") / "games.sqlite"
+    shutil.copy(FIXTURES / "games.sqlite", path)
+    with GameStore(str(path)) as store:
+        yield {**{g: (store.header(g), store.events(g, decode=False)) for g in GAMES},
+               **{(g, "decoded"): (store.header(g), store.events(g)) for g in GAMES}}
+
+
+def walker(header, general: bool):
+    return walker_for(rulesets.get(header.ruleset), header.charter, header.domain, [Quiet()] if general else [],
+                      reexecute=True, start=header.genesis)
+
+
+def fields(w) -> tuple:
+    rs = w.ruleset
+    return (w.number, w.head, w.settled, rs.encode(w.state) if w.settled else None,
+            [(g.first, g.last, rs.encode(g.action) if g.action is not None else None, g.reveals) for g in w.groups],
+            sorted(w.retracted), sorted(w.retractions))
+
+
+def outcome(header, records, general: bool) -> tuple:
+    w = walker(header, general)
+    try:
+        w.walk(records)
+    except AuditError as exc:
+        return type(exc).__name__, str(exc), w.number
+    return fields(w)
+
+
+def rechained(records, start: str) -> list:
+    out, head = [], start
+    for n, r in enumerate(records, 1):
+        h = chain(head, r.payload, r.action or b"", r.sig or b"")
+        out.append(r._replace(number=n, hash=h, previous=head))
+        head = h
+    return out
+
+
+def tampered(records, start: str):
+    """Each way of changing the records, at a spread of places."""
+    for i in range(1, len(records), max(1, len(records) // 12)):
+        r = records[i]
+        digit = next((k for k, c in enumerate(r.payload) if chr(c).isdigit()), None)
+        if digit is not None:
+            other = b"7" if r.payload[digit:digit + 1] != b"7" else b"3"
+            edited = r._replace(payload=r.payload[:digit] + other + r.payload[digit + 1:])
+            yield "a digit of the payload, re-chained", rechained([*records[:i], edited, *records[i + 1:]], start)
+        yield "the hash", [*records[:i], r._replace(hash="0" * 64), *records[i + 1:]]
+        yield "a record dropped", [*records[:i], *records[i + 1:]]
+        yield "a record dropped, re-chained", rechained([*records[:i], *records[i + 1:]], start)
+        yield "a record twice, re-chained", rechained([*records[:i + 1], r, *records[i + 1:]], start)
+        yield "cut after it", records[:i + 1]
+        if r.action:
+            moved = [*records[:i], r._replace(action=b"", decoded_action=None), *records[i + 1:]]
+            if i + 1 < len(records):
+                moved[i + 1] = records[i + 1]._replace(action=r.action, decoded_action=r.decoded_action)
+            yield "an action moved to the next record, re-chained", rechained(moved, start)
+            later = next((x for x in records[i + 1:] if x.action and x.action != r.action), None)
+            if later is not None:
+                other = r._replace(action=later.action, decoded_action=later.decoded_action)
+                yield "another action, re-chained", rechained([*records[:i], other, *records[i + 1:]], start)
+        if r.kind == "trv-retraction":
+            yield "a retraction moved back", rechained([*records[:i - 1], r, records[i - 1], *records[i + 1:]], start)
+        yield "an event signed, re-chained", rechained([*records[:i], r._replace(sig=b"ann:AAAA"), *records[i + 1:]], start)
+        yield "an event signed, its hash left", [*records[:i], r._replace(sig=b"ann:AAAA"), *records[i + 1:]]
+        if r.event is not None and r.kind != "trv-retraction":
+            taken = r._replace(kind="trv-retraction", event=Retraction(1, i, "ann", False))
+            yield "an event's kind said to be a retraction's", [*records[:i], taken, *records[i + 1:]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_walker_after_every_record(stored, game):
+    header, records = stored[game]
+    fast, general = walker(header, False), walker(header, True)
+    for r in records:
+        fast.feed_all([r])
+        general.feed_all([r])
+        assert fields(fast) == fields(general), r.number
+    assert outcome(header, records, False) == outcome(header, records, True) == fields(general)
+
+
+@pytest.mark.parametrize("game", ["v-bots", "c-open"])
+def test_the_same_walker_when_checking_starts_inside_an_action(stored, game):
+    """A walk that trusts its first records (``start_checking`` after them, as an import of a
+    packet does) and is then fed the rest."""
+    header, records = stored[game]
+    for at in [r.number for r in records if not r.action][2::7]:
+        walks = []
+        for general in (False, True):
+            w = walker(header, general)
+            w.reexecute = False
+            w.feed_all(records[:at])
+            w.start_checking()
+            w.walk(records[at:])
+            walks.append(fields(w))
+        assert walks[0] == walks[1], at
+
+
+@pytest.mark.parametrize("game", [*GAMES, *((g, "decoded") for g in GAMES)])
+def test_the_same_refusal_of_every_change(stored, game):
+    header, records = stored[game]
+    seen = set()
+    for what, changed in tampered(records, header.genesis):
+        fast, general = outcome(header, changed, False), outcome(header, changed, True)
+        assert fast == general, what
+        seen.add(fast[0] if isinstance(fast[0], str) else "walks")
+    assert {"Tampered", "Divergence"} <= seen  # the changes reach both kinds of refusal
+
+
+def test_walk_noting_keeps_the_fold_where_an_action_ends(stored):
+    header, records = stored["v-open"]  # ends with two retractions
+    noted = walk_noting(walker(header, False), records, range(0, len(records) + 3))
+    evolving = walker_for(rulesets.get(header.ruleset), start=header.genesis)  # folds every event
+    ends = set()
+    for r in records:
+        evolving.feed(r)
+        if r.number in noted:
+            assert noted[r.number] == evolving.ruleset.encode(evolving.state), r.number
+    for g in evolving.groups:
+        ends.add(g.last)
+    assert set(noted) >= ends | evolving.retractions
+    assert set(noted) <= set(range(1, len(records) + 1))
+    assert len(noted) < len(records)  # inside an action the state is not noted
