@@ -22,7 +22,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 from . import record as fmt
-from .integrity import IncompleteExport, missing_tail, readable, store_damage, walk_noting
+from .integrity import IncompleteExport, index_row, missing_tail, readable, store_damage, walk_noting
 from .notation import MovesVisitor
 from .resume import BEFORE, resumable, tail_walk, walker_after, walker_for
 from .signatures import entry, fork_domain, message
@@ -180,12 +180,13 @@ def verify_game(store: GameStore, game: str) -> Verified:
     records = store.events(game, decode=False)
     # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
     snapshots = store.snapshots(game, [r.hash for r in records], decode=False)
-    missing_tail(store, game, snapshots)
+    info = index_row(store, game)
+    missing_tail(game, len(records), info, snapshots)
     host = charter_dice(meta.charter) == "host"
     walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True, rules_note=note,
                         records=records if host else None, start=meta.genesis)
     states = walk_noting(walker, records, [s.number for s in snapshots])
-    problems = store_damage(store, game, walker, snapshots, states)
+    problems = store_damage(store, walker, info, snapshots, states)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
         raise DamagedStore(game, None, f"events 1-{walker.number} verify, but {problems[0]}{more}")

@@ -39,16 +39,20 @@ def walk_noting(walker: Walker, records: Sequence[StoredEvent], numbers: Iterabl
     return states
 
 
-def missing_tail(store: Any, game: str, snapshots: list[Any]) -> None:
-    """DamagedStore naming the missing events when the games index (or one of
-    the game's ``snapshots``) says the game goes on past its last stored event:
-    checked before the events are walked, so verify says exactly what is missing."""
-    stored = store.version(game)
+def index_row(store: Any, game: str) -> Any:
+    """The games index's row for ``game`` (``GameStore.info``), None when it has none."""
     try:
-        said = store.info(game).version
+        return store.info(game)
     except GameNotFound:
-        said = 0
-    said = max([said, *(s.number for s in snapshots)])
+        return None
+
+
+def missing_tail(game: str, stored: int, info: Any, snapshots: list[Any]) -> None:
+    """DamagedStore naming the missing events when the games index (``info``, its row) or
+    one of the game's ``snapshots`` says the game goes on past its last stored event (the
+    ``stored`` events were just read): checked before the events are walked, so verify
+    says exactly what is missing."""
+    said = max([info.version if info is not None else 0, *(s.number for s in snapshots)])
     if said > stored:
         raise DamagedStore(game, stored + 1, f"events {stored + 1}-{said} are missing: the store holds {stored}, "
                                              f"the games index and snapshots say {said}")
@@ -88,15 +92,12 @@ class IncompleteExport(DamagedStore):
         self.text = text
 
 
-def store_damage(store: Any, game: str, walker: Walker, snapshots: list[Any], states: dict[int, bytes]) -> list[str]:
-    """Every way the store disagrees with the events just verified ([] when none); ``states``: the
-    fold's state (encoded) after the snapshots' numbers (:func:`walk_noting`)."""
+def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], states: dict[int, bytes]) -> list[str]:
+    """Every way the store disagrees with the events just verified ([] when none); ``info``: the
+    game's row in the games index (:func:`index_row`), ``states``: the fold's state (encoded) after
+    the snapshots' numbers (:func:`walk_noting`)."""
     problems = [f"SQLite's integrity check: {p}" for p in store.integrity()]
     ruleset, number, head = walker.ruleset, walker.number, walker.head
-    try:
-        info = store.info(game)
-    except GameNotFound:
-        info = None
     if info is None:
         problems.append("the games index has no row for it")
     elif info.version > number:
