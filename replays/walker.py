@@ -277,7 +277,7 @@ class Walker:
         met there, which checks it or names what is wrong: nothing is ever accepted here that ``feed``
         would refuse, and the walker after each record is the one ``feed`` leaves
         (tests/replays/test_replay_loop.py)."""
-        from hashlib import sha256  # on the first walk only, as ``store.chain`` imports it
+        from hashlib import sha256  # imported when first needed, as ``store.chain`` does
 
         fromhex = bytes.fromhex
         ruleset = self.ruleset
@@ -286,12 +286,13 @@ class Walker:
         queue, events, after = self._queue, self._events, self._after
         groups = self.groups
         group = groups[-1] if groups else None
+        raw = fromhex(head)  # the head's bytes, as chain() hashes them
         for record in records:
             payload, action_bytes = record.payload, record.action
             body = action_bytes + b"\n" + payload if action_bytes else payload  # chain()'s, for an unsigned record
+            link = sha256(raw + body).digest()
             plain = group is not None and record.number == number + 1 and number and not record.sig \
-                and record.hash == sha256(fromhex(head) + body).hexdigest() \
-                and (record.event is None or not record.kind)
+                and record.hash == link.hex() and (record.event is None or not record.kind)
             if plain and action_bytes:
                 action = record.decoded_action
                 plain = action is not None and not queue
@@ -318,9 +319,10 @@ class Walker:
                 queue, events, after = self._queue, self._events, self._after
                 groups = self.groups
                 group = groups[-1] if groups else None
+                raw = fromhex(head)
                 continue
             # the rest of _event for a record whose bytes are the recomputed event's
-            number, head = number + 1, record.hash
+            number, head, raw = number + 1, record.hash, link
             queue.pop()
             event = events.pop()
             if after is not None:
