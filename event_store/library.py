@@ -51,7 +51,12 @@ bytes (a BLOB) instead; an aggregate stored before keeps its hex id (its rows
 are found by it, and new rows get it too), so nothing stored is rewritten.
 It overrides the public ``insert_events`` (to give the library the id in
 the form it is stored in), ``select_events`` and ``convert_originator_id``;
-the library writes an id that is not a ``UUID`` as it is.
+the library writes an id that is not a ``UUID`` as it is.  Since 1 Dec 2026
+it also overrides the private ``_insert_events(cursor, stored_events)`` to
+insert a save's rows with one ``executemany`` of the library's own
+``insert_events_statement`` instead of one ``execute`` a row (a game stored
+whole is hundreds of rows); it returns no notification ids, which the store
+never reads.
 
 ``tests/store/test_library_hooks.py`` fails loudly if the installed library
 is not the pinned version, if a private method is gone or has another signature,

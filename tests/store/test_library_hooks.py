@@ -145,6 +145,7 @@ def test_the_flat_transcoder_writes_the_librarys_bytes(toy, db):
         del nested["big"]
         assert flat.encode(nested) == library_json.encode(nested)
 
+
 def test_the_compact_ids_recorder_overrides_what_it_means_to():
     """compact_ids.CompactIdsRecorder gives the library the id in its stored form
     through the public insert and select, and reads a BLOB id back."""
@@ -157,6 +158,11 @@ def test_the_compact_ids_recorder_overrides_what_it_means_to():
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(select.parameters.values())[2:])
     # the library writes a UUID as its hex and anything else as it is: a BLOB stays a BLOB
     assert ".hex" in inspect.getsource(SQLiteApplicationRecorder._insert_events)
+    # its own private insert (one executemany) has the library's shape, and inserts what the library's would
+    ours, theirs = (inspect.signature(c._insert_events) for c in (compact_ids.CompactIdsRecorder,
+                                                                   SQLiteApplicationRecorder))
+    assert list(ours.parameters)[:3] == list(theirs.parameters)[:3] == ["self", "c", "stored_events"]
+    assert "self.insert_events_statement" in inspect.getsource(SQLiteApplicationRecorder._insert_events)
     assert "convert_originator_id(" in inspect.getsource(SQLiteApplicationRecorder.select_notifications)
 
 
