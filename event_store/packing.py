@@ -76,19 +76,64 @@ def pack(data: bytes) -> bytes:
     can be cut, mark 1 when it holds neither)."""
     if _PLACE in data or _STAMP_PLACE in data:
         return MARK_1 + deflate(data)
-    hashes = _HASH.findall(data, 0, len(data))[:_MAX_CUT]
-    stamps = _STAMP.findall(data, 0, len(data))[:_MAX_CUT]
-    cut = _stamps(stamps) if stamps else None
+    at_hashes, at_stamps = _hashes_at(data), _stamps_at(data)
+    hashes = [data[i:i + 64] for i in at_hashes]
+    stamps = [data[i:i + 32] for i in at_stamps]
+    cut = _stamps(stamps) if stamps and not _overlap(at_hashes, at_stamps) else None
     if cut is not None:
-        rest = _STAMP.sub(_STAMP_PLACE, data, count=len(stamps))
-        if hashes:
-            rest = _HASH.sub(_PLACE, rest, count=len(hashes))
+        rest = _cut_out(data, [(i, 64, _PLACE) for i in at_hashes] + [(i, 32, _STAMP_PLACE) for i in at_stamps])
         return b"".join((MARK_3, bytes([len(hashes)]), bytes.fromhex(b"".join(hashes).decode()),
                          bytes([len(stamps)]), cut, deflate(rest)))
     if not hashes:
         return MARK_1 + deflate(data)
-    rest = _HASH.sub(_PLACE, data, count=len(hashes))
+    rest = _cut_out(data, [(i, 64, _PLACE) for i in at_hashes])
     return MARK_2 + bytes([len(hashes)]) + bytes.fromhex(b"".join(hashes).decode()) + deflate(rest)
+
+
+# Where the hashes and stamps are, found as ``_HASH.findall`` and ``_STAMP.findall`` find them (leftmost, not
+# overlapping, at most ``_MAX_CUT``) but at C speed: on a snapshot's 6 kB of JSON the regular expressions took
+# 120 us, half of packing it (until 1 Dec 2026).  A hash is a run of 64 hex digits in the text mapped to "x"
+# for a hex digit; a stamp ends with "+00:00", the regular expression is only tried just before one.
+_HEX_MASK = bytes(0x78 if c in b"0123456789abcdef" else 0x2E for c in range(256))
+_RUN = b"x" * 64
+_UTC = b"+00:00"
+
+
+def _hashes_at(data: bytes) -> list[int]:
+    mask = data.translate(_HEX_MASK)
+    found: list[int] = []
+    at = mask.find(_RUN)
+    while at >= 0 and len(found) < _MAX_CUT:
+        found.append(at)
+        at = mask.find(_RUN, at + 64)
+    return found
+
+
+def _stamps_at(data: bytes) -> list[int]:
+    found: list[int] = []
+    at = data.find(_UTC, 26)
+    while at >= 0 and len(found) < _MAX_CUT:
+        if _STAMP.match(data, at - 26):
+            found.append(at - 26)
+        at = data.find(_UTC, at + 6)
+    return found
+
+
+def _overlap(at_hashes: list[int], at_stamps: list[int]) -> bool:
+    """Does a stamp run into a hash (a stamp's last digits then 64 hex digits: never in a record, which closes
+    a stamp with a quote)?  Its stamps then stay text: cut out with the hash, the record would not come back
+    (until 1 Dec 2026 such a text packed to one that did not)."""
+    return any(s < h + 64 and h < s + 32 for h in at_hashes for s in at_stamps)
+
+
+def _cut_out(data: bytes, spans: list[tuple[int, int, bytes]]) -> bytes:
+    """``data`` with each span ``(start, length, place)`` (none overlapping) replaced by its place."""
+    out, last = [], 0
+    for start, length, place in sorted(spans):
+        out += (data[last:start], place)
+        last = start + length
+    out.append(data[last:])
+    return b"".join(out)
 
 
 def stamp_bytes(stamp: datetime) -> bytes | None:
