@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from trvendetta import rulesets
-from trvendetta.bots import new_position
+from trvendetta.bots import new_position, simulate
 from trvendetta.store import GameStore
 
 # runs `trv show` through the real entry point, then reports on the process
@@ -40,11 +40,16 @@ print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenab
 """
 
 
-def _show(tmp_path, ruleset: str = "vendetta") -> dict:
-    db = tmp_path / "v.sqlite"
+def _show(tmp_path, ruleset: str = "vendetta", finished: bool = False) -> dict:
+    db = tmp_path / f"{ruleset}{'-finished' if finished else ''}.sqlite"
     rs = rulesets.get(ruleset)
+    if finished:  # a whole game stored in one go: the load starts from its snapshots
+        events: list = []
+        assert simulate(rs, 2, 5, ["random"], events_out=events).finished
+    else:
+        events = rs.new_game(new_position(rs, 2, 4))[1]
     with GameStore(db) as s:
-        s.create_game("duel", ruleset, rs.new_game(new_position(rs, 2, 4))[1])
+        s.create_game("duel", ruleset, events)
     out = subprocess.run([sys.executable, "-c", SHOW, str(db)], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "NO_COLOR": "1"}).stdout
     assert f"game duel ({ruleset})" in out
@@ -75,6 +80,20 @@ def test_trv_show_loads_neither_the_application_layer_nor_binascii(tmp_path):
     is zlib's, already loaded to inflate the records)."""
     modules = _show(tmp_path)["modules"]
     assert [m for m in modules if m.split(".")[:2] == ["trvendetta", "app"] or m == "binascii"] == []
+
+
+#: what only deciding needs: the rules (set-up, the pending decision, decide), the actions, the Big
+#: Rig's and the Final Five's rules, and the ``trv turn`` flags
+DECIDING = {"rules", "actions", "effects", "context", "bigrig", "finalfive", "notation", "bot"}
+
+
+def test_trv_show_of_a_finished_game_imports_none_of_the_rules_that_decide(tmp_path):
+    """Drawing a finished Vendetta game decodes, folds and renders: the deciding code is
+    imported when something asks for a decision (the waiting line of a game in play)."""
+    modules = _show(tmp_path, finished=True)["modules"]
+    assert {"trvendetta.vendetta.events", "trvendetta.vendetta.evolve", "trvendetta.vendetta.view"} <= set(modules)
+    assert [m for m in modules if m.startswith("trvendetta.vendetta.") and m.split(".")[2] in DECIDING] == []
+    assert {f"trvendetta.vendetta.{m}" for m in ("rules", "actions")} <= set(_show(tmp_path)["modules"])
 
 
 def test_the_entry_point_leaves_a_paused_collector_paused():

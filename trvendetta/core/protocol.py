@@ -71,6 +71,23 @@ class Summary(msgspec.Struct, frozen=True):
     end_reason: str | None = None
 
 
+class Later:
+    """A class attribute imported on first use, from ``"module:name"``: a ruleset's
+    ``action_type`` or ``turn_flags`` when only its deciding code needs that module
+    (looking at a game never does; docs/performance.md, "show start-up")."""
+
+    def __init__(self, where: str) -> None:
+        self.module, _, self.name = where.partition(":")
+        self.value: Any = None
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if self.value is None:
+            from importlib import import_module
+
+            self.value = getattr(import_module(self.module), self.name)
+        return self.value
+
+
 class Ruleset(Generic[S, A, E]):
     """Base class of every ruleset; subclasses fill in the class attributes."""
 

@@ -11,31 +11,47 @@ from __future__ import annotations
 
 import msgspec
 
+from typing import Any
+
 from ..core.errors import PositionError
-from ..core.protocol import Decision, Ruleset, Seat
+from ..core.protocol import Decision, Later, Ruleset, Seat
 from ..core.rng import Rng
 from ..rulesets import register
-from . import actions, events, rules, view
+from . import events, view
 from . import components as comp
 from .components_v1 import v1
 from .evolve import evolve
 from .model import State
-from .notation import TURN_FLAGS, TurnDriver
 from .position import PlayerSetup, Position, from_dict, validate
 
 
-class Vendetta(Ruleset[State, actions.Action, events.Event]):
+_decide: Any = None
+
+
+def _rules() -> Any:
+    """``rules.py`` (set-up, the pending decision, ``decide``), imported on first use with
+    the actions and the Big Rig's and Final Five's rules: looking at a finished game
+    (`trv show`: decode, fold, draw) runs none of them (tests/cli/test_show_startup.py)."""
+    global _decide
+    if _decide is None:
+        from . import rules
+
+        _decide = rules
+    return _decide
+
+
+class Vendetta(Ruleset[State, Any, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
-    rules_version = rules.RULES_VERSION
+    rules_version = events.RULES_VERSION
     min_players = 2
     max_players = 4
     max_events = 50_000
-    action_type = actions.Action
+    action_type = Later("trvendetta.vendetta.actions:Action")
     event_type = events.Event
     state_type = State
     position_type = Position
-    turn_flags = TURN_FLAGS
+    turn_flags = Later("trvendetta.vendetta.notation:TURN_FLAGS")
     shared_state = ("components",)  # about 7 kB of the state's 11 kB; one game's never change
 
     def __init__(self, components: comp.Components | None = None):
@@ -57,25 +73,25 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
         return State()
 
     def start(self, position: Position, rng=None) -> list:
-        return rules.start(validate(position, self.components), self.components, rng)
+        return _rules().start(validate(position, self.components), self.components, rng)
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components the game recorded
         (``components_v1.v1()`` for a game recorded before they were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return rules.start(validate(first_event.position, c or v1()), c, rng)
+        return _rules().start(validate(first_event.position, c or v1()), c, rng)
 
     def pending(self, state: State) -> Decision | None:
         last = self._last
         if last[0] is state:
             return last[1]
-        decision = rules.pending(state)
+        decision = _rules().pending(state)
         self._last = (state, decision)
         return decision
 
     def decide(self, state: State, action, rng) -> list:
-        return rules.decide(state, action, rng, self.check_legal)
+        return _rules().decide(state, action, rng, self.check_legal)
 
     def apply(self, state: State, action, rng=None):
         """As Ruleset.apply, without folding the events a second time."""
@@ -85,7 +101,7 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
         known = last[1] if last[0] is state else None
         if rng is None:
             rng = Rng.for_action(state.seed, state.version)
-        after, events, decision = rules.resolve(state, action, rng, self.check_legal, known)
+        after, events, decision = _rules().resolve(state, action, rng, self.check_legal, known)
         self._last = (after, decision)
         return after, events
 
@@ -165,7 +181,9 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
         return events.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
 
     def describe_action(self, action) -> str:
-        return actions.describe_action(action)
+        from .actions import describe_action
+
+        return describe_action(action)
 
     def view(self, state: State) -> dict:
         return view.view(state)
@@ -173,11 +191,13 @@ class Vendetta(Ruleset[State, actions.Action, events.Event]):
     def render(self, state: State, color: bool = False) -> str:
         return view.render(state, color)
 
-    def turn_driver(self, flags: dict) -> TurnDriver:
+    def turn_driver(self, flags: dict) -> Any:
+        from .notation import TurnDriver
+
         return TurnDriver(flags)
 
     def warning(self, state: State, action) -> str:
-        return rules.warning(state, action)
+        return _rules().warning(state, action)
 
     def legend(self) -> str:
         return view.legend()

@@ -16,6 +16,9 @@ from .position import Position
 
 _Event = BaseEvent  # the shared base; the shared end-of-turn/game events are imported above
 
+#: the version of these rules a game records in its ``GameStarted`` (and its snapshots)
+RULES_VERSION = "1"
+
 
 class GameStarted(_Event, tag="game-started", omit_defaults=True):
     """The set-up position and the components the game is played with.

@@ -27,7 +27,7 @@ from .context import Ctx, GameEnds, Suspend
 from .model import State
 from .position import Position
 
-RULES_VERSION = "1"
+RULES_VERSION = ev.RULES_VERSION
 
 
 # ------------------------------------------------------------------ set-up

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from . import board as b
-from .actions import describe_action
 from .model import State
-from .rules import pending
 
 ANSI = {"red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "purple": 35, "cyan": 36, "white": 37,
         "black": 90, "orange": 91, "pink": 95}
@@ -36,15 +34,24 @@ def _vehicle(v) -> dict:
     return out
 
 
+def _pending(state: State):
+    """The pending decision and its options' printed names (the rules and the actions are
+    imported here: drawing a finished game needs neither)."""
+    from .actions import describe_action
+    from .rules import pending
+
+    d = pending(state)
+    return d, ([] if d is None else [describe_action(o) for o in d.options])
+
+
 def view(state: State) -> dict:
     """The stable ``trv show --json`` document (the CLI adds game, version, head)."""
-    d = pending(state)
+    d, options = _pending(state)
     return {
         "ruleset": "vendetta",
         "round": state.round,
         "active_player": state.turn.player if state.turn else None,
-        "pending": None if d is None else {"player": d.player, "kind": d.kind,
-                                           "options": [describe_action(o) for o in d.options]},
+        "pending": None if d is None else {"player": d.player, "kind": d.kind, "options": options},
         "finished": state.phase == "over",
         "winner": state.winner,
         "road_die": state.road_die,
@@ -194,9 +201,8 @@ def dashboards(state: State, color: bool = False, more=None) -> list[str]:
     if state.phase == "over":
         lines.append(f"game over: {state.winner or 'no winner'} ({state.end_reason})")
     else:
-        d = pending(state)
+        d, shown = _pending(state)
         if d is not None:
-            shown = [describe_action(o) for o in d.options]
             more = f" ... ({len(shown)} options)" if len(shown) > 8 else ""
             lines.append(f"waiting on {d.player}: {d.kind}: {', '.join(shown[:8])}{more}")
     return lines
