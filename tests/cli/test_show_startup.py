@@ -36,7 +36,10 @@ for name, module in list(sys.modules.items()):
             late = [f for f, a in vars(cls).get("__annotations__", {}).items() if isinstance(a, (str, typing.ForwardRef))]
             if late:
                 lazy[f"{name}.{cls.__qualname__}"] = late
-print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenabled(), "modules": sorted(sys.modules)}))
+from trvendetta import rulesets
+union = [name for name, rs in rulesets._REGISTERED.items() if rs._union is not None]
+print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenabled(), "modules": sorted(sys.modules),
+                  "union": union}))
 """
 
 
@@ -94,6 +97,13 @@ def test_trv_show_of_a_finished_game_imports_none_of_the_rules_that_decide(tmp_p
     assert {"trvendetta.vendetta.events", "trvendetta.vendetta.evolve", "trvendetta.vendetta.view"} <= set(modules)
     assert [m for m in modules if m.startswith("trvendetta.vendetta.") and m.split(".")[2] in DECIDING] == []
     assert {f"trvendetta.vendetta.{m}" for m in ("rules", "actions")} <= set(_show(tmp_path)["modules"])
+
+
+@pytest.mark.parametrize("ruleset", ["vendetta", "carnival", "classic"])
+def test_trv_show_decodes_events_without_the_decoder_of_the_whole_event_union(tmp_path, ruleset):
+    """Its events are decoded by their own types' decoders (``Ruleset.decode_event``):
+    building the union's resolves every event type of the ruleset."""
+    assert _show(tmp_path, ruleset, finished=True)["union"] == []
 
 
 def test_the_entry_point_leaves_a_paused_collector_paused():
