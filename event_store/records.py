@@ -7,12 +7,13 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 from typing import TYPE_CHECKING
 
 import msgspec
 
 from .errors import SchemaError
+from .named import Named
 
 #: version of the envelope format described in docs/store.md: 2 since a game's hash chain
 #: starts from its bot seats too (:func:`genesis`); a game stored at 1 keeps them outside
@@ -305,7 +306,7 @@ def default_db_path(environ: dict[str, str] | None = None) -> Path:
     return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
 
 
-class Loaded(NamedTuple):
+class Loaded(Named):
     """A game as loaded: its engine state after ``version`` events, and the head hash."""
 
     game: str
@@ -320,7 +321,7 @@ class Loaded(NamedTuple):
     domain: str = ""
 
 
-class StoredEvent(NamedTuple):
+class StoredEvent(Named):
     """One stored engine event, numbered from 1."""
 
     number: int
@@ -337,7 +338,7 @@ class StoredEvent(NamedTuple):
     sig: bytes = b""  # signatures of a signed record, ``seat:base64`` separated by spaces
 
 
-class RawRecord(NamedTuple):
+class RawRecord(Named):
     """One record to append as canonical bytes (imports, forks, retractions, copies)."""
 
     kind: str
@@ -349,7 +350,7 @@ class RawRecord(NamedTuple):
     recorded_at: datetime | None = None
 
 
-class GameHeader(NamedTuple):
+class GameHeader(Named):
     """What the ``Created`` record says about a game."""
 
     game: str
