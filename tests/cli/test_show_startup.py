@@ -20,6 +20,19 @@ import gc, json, sys, typing
 import msgspec
 from trvendetta.cli import main as entry
 
+reading = []  # the collections that started while the fast path read the game
+
+
+def collection(phase, info):
+    frame = sys._getframe()
+    while frame is not None and phase == "start":
+        if frame.f_code.co_name == "_quick" and frame.f_code.co_filename.endswith("common.py"):
+            reading.append(info["generation"])
+        frame = frame.f_back
+
+
+gc.callbacks.append(collection)
+
 sys.argv = ["trv", "--db", sys.argv[1], "show"]
 try:
     entry.main()
@@ -42,7 +55,7 @@ for name, module in list(sys.modules.items()):
 from trvendetta import rulesets
 union = [name for name, rs in rulesets._REGISTERED.items() if rs._union is not None]
 print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenabled(), "modules": sorted(sys.modules),
-                  "union": union, "compiled": compiled}))
+                  "union": union, "compiled": compiled, "reading": reading}))
 """
 
 
@@ -115,6 +128,13 @@ def test_trv_show_decodes_events_without_the_decoder_of_the_whole_event_union(tm
     """Its events are decoded by their own types' decoders (``Ruleset.decode_event``):
     building the union's resolves every event type of the ruleset."""
     assert _show(tmp_path, ruleset, finished=True)["union"] == []
+
+
+def test_trv_show_reads_the_game_with_the_collector_paused(tmp_path):
+    """What the read makes (the ruleset's modules and decoders, the game's state) lives on,
+    and what it frees goes by reference count: the collector pauses while it reads, and
+    what it made is frozen after (``Session.view``)."""
+    assert _show(tmp_path, finished=True)["reading"] == []
 
 
 def test_the_entry_point_leaves_a_paused_collector_paused():
