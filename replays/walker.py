@@ -293,7 +293,7 @@ class Walker:
             link = sha256(raw + body).digest()
             plain = group is not None and record.number == number + 1 and number and not record.sig \
                 and record.hash == link.hex() and (record.event is None or not record.kind)
-            if plain and action_bytes:
+            if plain and action_bytes:  # an action's first event: the action, re-run, gives its bytes first
                 action = record.decoded_action
                 plain = action is not None and not queue
                 if plain:
@@ -302,14 +302,8 @@ class Walker:
                     except (TrvError, NeedDice):
                         plain = False
                     else:
-                        new = new[::-1]  # both popped from the end
-                        recomputed = list(map(encode, new))
-                        plain = bool(recomputed) and recomputed[-1] == payload
-                if plain:
-                    group = Group(number + 1, number, action, ASK, state, 0, ASK, None, ruleset)
-                    groups.append(group)
-                    queue, events, after = recomputed, new, state_after
-            elif plain:  # (a queue left to check: ``group`` is its action, its last event the record before)
+                        plain = bool(new) and encode(new[0]) == payload
+            elif plain:  # the next of an action's events (``group`` is that action, its last event the record before)
                 plain = bool(queue) and len(events) == len(queue) and queue[-1] == payload
             if not plain:
                 self.number, self.head, self.state = number, head, state
@@ -321,15 +315,25 @@ class Walker:
                 group = groups[-1] if groups else None
                 raw = fromhex(head)
                 continue
-            # the rest of _event for a record whose bytes are the recomputed event's
+            # what _start_action and _event do with a record whose bytes are the recomputed event's
             number, head, raw = number + 1, record.hash, link
-            queue.pop()
-            event = events.pop()
-            if after is not None:
-                if not queue:  # the action's last event: its state, as apply gave it
-                    state, after = after, None
+            if action_bytes:
+                group = Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset)
+                groups.append(group)
+                event = new[0]
+                if len(new) == 1:  # (queue and events stay empty: they are emptied together)
+                    state = state_after
+                else:
+                    events = new[:0:-1]  # the action's other events, popped from the end
+                    queue, after = list(map(encode, events)), state_after
             else:
-                state = evolve(state, event)
+                queue.pop()
+                event = events.pop()
+                if after is not None:
+                    if not queue:  # the action's last event: its state, as apply gave it
+                        state, after = after, None
+                else:
+                    state = evolve(state, event)
             group.last = number
             if not group.reveals and reveals(event):
                 group.reveals = number
