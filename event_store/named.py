@@ -12,6 +12,8 @@ the same repr, equality, hashing and pickling (tests/store/test_named.py compare
 from collections import _tuplegetter  # the C field accessor collections.namedtuple uses
 from typing import Any
 
+_new = tuple.__new__
+
 
 class _Fields(type):
     """Makes a ``Named`` subclass's annotated fields its tuple's positions."""
@@ -25,7 +27,8 @@ class _Fields(type):
         defaults = {f: ns.pop(f) for f in fields if f in ns}
         if tuple(defaults) != fields[len(fields) - len(defaults):]:
             raise TypeError(f"{name}: a field without a default follows one with a default")
-        ns.update(__slots__=(), _fields=fields, _field_defaults=defaults, __match_args__=fields)
+        ns.update(__slots__=(), _fields=fields, _field_defaults=defaults, __match_args__=fields, _n=len(fields),
+                  _tail=tuple(defaults.values()))
         cls = super().__new__(mcs, name, bases, ns)
         for i, field in enumerate(fields):
             setattr(cls, field, _tuplegetter(i, f"Alias for field number {i}"))
@@ -38,11 +41,13 @@ class Named(tuple, metaclass=_Fields):
     __slots__ = ()
     _fields: tuple[str, ...] = ()
     _field_defaults: dict[str, Any] = {}
+    _n = 0  # how many fields
+    _tail: tuple = ()  # the defaults of the last fields, in order
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != len(cls._fields):
+        if kwargs or len(args) != cls._n:  # every field given by position: as fast as a NamedTuple
             args = _complete(cls, args, kwargs)
-        return tuple.__new__(cls, args)
+        return _new(cls, args)
 
     @classmethod
     def _make(cls, iterable: Any) -> Any:
@@ -72,6 +77,9 @@ def _complete(cls: type, args: tuple, kwargs: dict[str, Any]) -> tuple:
     else the TypeError a function with those parameters raises."""
     fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
     defaults: dict[str, Any] = cls._field_defaults  # type: ignore[attr-defined]
+    tail: tuple = cls._tail  # type: ignore[attr-defined]
+    if not kwargs and len(fields) - len(tail) <= len(args) < len(fields):  # the last ones left to their defaults
+        return args + tail[len(args) - len(fields):]
     if len(args) > len(fields):
         raise TypeError(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(args)} were given")
     twice = [f for f in fields[:len(args)] if f in kwargs]

@@ -23,7 +23,7 @@ Light: no eventsourcing import (``trv show`` never pays for it).
 import zlib
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import msgspec
 
@@ -33,6 +33,7 @@ from trvendetta.core.errors import TrvError
 
 from .chunks import MARK_4, MARK_5, back_of, unpack_chunk
 from .errors import DamagedStore, StoreError
+from .named import Named
 from .packing import unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state
 from .records import (
@@ -123,7 +124,7 @@ _created = msgspec.json.Decoder(_StoredCreated)
 _snapshot = msgspec.json.Decoder(_Snapshot)
 
 
-class Record(NamedTuple):
+class Record(Named):
     """One stored record after the ``Created`` one: an engine event, a
     retraction, an intent or a reveal, as canonical text."""
 
@@ -138,7 +139,7 @@ class Record(NamedTuple):
     recorded_at: datetime | None = None  # the library's wall-clock stamp (metadata)
 
 
-class Header(NamedTuple):
+class Header(Named):
     """What a game's ``Created`` record (or a snapshot, which repeats it) says."""
 
     name: str
@@ -154,7 +155,7 @@ class Header(NamedTuple):
     created: datetime | None  # when the game was created
 
 
-class Folded(NamedTuple):
+class Folded(Named):
     """A game read and folded: the engine state of its live events after ``count`` records."""
 
     header: Header
@@ -165,7 +166,7 @@ class Folded(NamedTuple):
     modified: datetime | None  # the last record's stamp
 
 
-class SnapshotRead(NamedTuple):
+class SnapshotRead(Named):
     """One stored snapshot: after event ``number`` with ``head``; ``state``
     its engine state (None when it holds none or cannot be read), ``problem``
     why it is not used (None when it is).  Read with ``decode=False``:
