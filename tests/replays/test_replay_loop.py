@@ -148,3 +148,33 @@ def test_walk_noting_keeps_the_fold_where_an_action_ends(stored):
     assert set(noted) >= ends | evolving.retractions
     assert set(noted) <= set(range(1, len(records) + 1))
     assert len(noted) < len(records)  # inside an action the state is not noted
+
+
+class Failing:
+    """A ruleset whose ``apply`` fails with an error no check expects, at one version of the game."""
+
+    def __init__(self, ruleset, at: int):
+        self.ruleset, self.at = ruleset, at
+
+    def __getattr__(self, name):
+        return getattr(self.ruleset, name)
+
+    def apply(self, state, action, *rng):
+        if self.ruleset.version(state) == self.at:
+            raise ValueError("the engine failed")
+        return self.ruleset.apply(state, action, *rng)
+
+
+def test_the_same_walker_when_the_engine_fails(stored):
+    header, records = stored["v-bots"]
+    ruleset = rulesets.get(header.ruleset)
+    at = [r.number for r in records if r.action][10] - 1  # the state before the 11th action
+    walkers = []
+    for general in (False, True):
+        w = walker_for(Failing(ruleset, at), header.charter, header.domain, [Quiet()] if general else [],
+                       reexecute=True, start=header.genesis)
+        with pytest.raises(ValueError, match="the engine failed"):
+            w.walk(records)
+        walkers.append(fields(w))
+    assert walkers[0] == walkers[1]
+    assert walkers[0][0] == at + 1  # both stopped at the action's record
