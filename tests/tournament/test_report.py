@@ -3,7 +3,6 @@ concessions and no-shows are their own events; bad input is one line."""
 
 from __future__ import annotations
 
-
 import click
 import msgspec
 import pytest
