@@ -207,6 +207,25 @@ def unpack(data: bytes) -> bytes:
     return _put_hashes(inflate(memoryview(data)[end:]), data[2:end], count)
 
 
+def split_3(data: bytes) -> tuple[bytes, str, bytes] | None:
+    """The usual mark-3 record (one chain hash, one stamp) as its JSON with
+    both places left empty (``"hash":""``, ``"_data_":""``), its hash's hex and
+    its stamp's 8 bytes: what a reader needs, without writing the hash and the
+    stamp back as text to parse them again (``reader``; about 1 us a record).
+    None for any other record (read it with :func:`unpack`)."""
+    if data[:1] != MARK_3 or len(data) <= 43 or data[1] != 1 or data[34] != 1:
+        return None
+    text = inflate(memoryview(data)[43:])
+    if text.count(_STAMP_PLACE) != 1 or text.count(_PLACE) != 1:
+        return None
+    return text.replace(_STAMP_PLACE, b"", 1).replace(_PLACE, b"", 1), data[2:34].hex(), data[35:43]
+
+
+def stamp_of(cut: bytes) -> datetime:
+    """A stamp mark 3 cut out (8 bytes), as the ``datetime`` its text reads as."""
+    return _EPOCH + timedelta(microseconds=int.from_bytes(cut, "big"))
+
+
 def _unpack_3(data: bytes) -> bytes:
     if len(data) > 43 and data[1] == 1 and data[34] == 1:  # nearly every record: its chain hash and its stamp
         text = inflate(memoryview(data)[43:])

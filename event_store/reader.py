@@ -34,7 +34,7 @@ from trvendetta.core.errors import TrvError
 from .chunks import MARK_4, MARK_5, back_of, unpack_chunk
 from .errors import DamagedStore, StoreError
 from .named import Named
-from .packing import unpack
+from .packing import split_3, stamp_of, unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state
 from .records import (
     RETRACTION_KIND,
@@ -229,13 +229,14 @@ class _Unpacker:
     to 3, or plain JSON) and chunks (``chunks``: marks 4 and 5), keeping the
     last chunk read; a range that starts inside a chunk reads its first row."""
 
-    __slots__ = ("select", "key", "first", "entries", "stamp")
+    __slots__ = ("select", "key", "first", "entries", "stamp", "cut", "cut_stamp")
 
     def __init__(self, select: Any, key: str):
         self.select, self.key = select, key
         self.first = 0  # the version of the chunk's first row read last (0: none)
         self.entries: list = []
         self.stamp: datetime | None = None
+        self.cut, self.cut_stamp = b"", None  # the last mark-3 stamp read, and its datetime
 
     def read(self, version: int, data: bytes) -> tuple[Any, datetime]:
         """The record a row holds (its fields as attributes) and its stamp; raises one of ``UNDECODABLE``."""
@@ -254,6 +255,16 @@ class _Unpacker:
             self.entries, self.stamp = unpack_chunk(data)
             self.first = version
             return self.entries[0], self.stamp  # type: ignore[return-value]
+        usual = split_3(data)
+        if usual is not None:  # a record packed alone: its hash and stamp taken from their bytes
+            text, hash_, cut = usual
+            e = _record.decode(text)
+            if e.hash or e.timestamp.data:
+                raise ValueError("a record with its hash or stamp both cut out and written")
+            e.hash = hash_
+            if cut != self.cut:  # the records of one command share their stamp
+                self.cut, self.cut_stamp = cut, stamp_of(cut)
+            return e, self.cut_stamp  # type: ignore[return-value]
         e = _record.decode(unpack(data))
         return e, datetime.fromisoformat(e.timestamp.data)
 

@@ -226,3 +226,29 @@ def test_pack_finds_hashes_and_stamps_where_the_regular_expressions_did(tmp_path
             overlapping += 1
             assert packing.pack(text)[:1] == packing.MARK_2
     assert overlapping >= 1
+
+
+def test_the_usual_record_read_without_its_hash_and_stamp_as_text_is_the_same(tmp_path):
+    """``split_3`` (the reader's path for the usual mark-3 record) gives the fields and stamp that unpacking
+    the whole JSON and parsing its stamp gives, for every such record of a game."""
+    from datetime import datetime
+
+    path = tmp_path / "g.sqlite"
+    _game(path, moves=20)
+    con = sqlite3.connect(path)
+    rows = [s for (s,) in con.execute("SELECT state FROM stored_events WHERE topic = 'trv:e'")]
+    con.close()
+    usual = 0
+    for row in rows:
+        split = packing.split_3(row)
+        if split is None:
+            continue
+        usual += 1
+        text, hash_, cut = split
+        whole = msgspec.json.decode(packing.unpack(row))
+        fields = msgspec.json.decode(text)
+        assert fields.pop("hash") == "" and fields["timestamp"].pop("_data_") == ""
+        stamp = whole["timestamp"].pop("_data_")
+        assert whole.pop("hash") == hash_ and fields == whole
+        assert packing.stamp_of(cut) == datetime.fromisoformat(stamp)
+    assert usual >= 20
