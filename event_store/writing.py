@@ -91,6 +91,7 @@ class Batch:
         self._versions: list[int] = []
         self._stamp: bytes | None = None
         self._cuts: dict[datetime, bytes | None] = {}  # stamps as chunks store them
+        self._cut = self._chunk_stamp(stamp) if chunked else None  # the batch's own
 
     def _head(self, stamp: datetime) -> tuple[bytes, bytes, bytes | None]:
         """The record's JSON up to its ruleset, the same with the stamp's place
@@ -127,9 +128,9 @@ class Batch:
         ``stamp`` None stamps it with the batch's stamp."""
         agg = self.agg
         hash_ = chain(agg.head, payload, action, sig)
-        text, action_text, sig_text = payload.decode(), action.decode(), sig.decode()
+        text, action_text, sig_text = payload.decode(), action.decode() if action else "", sig.decode() if sig else ""
         version = agg.version + 1
-        cut = self._chunk_stamp(stamp or self.stamp) if self.chunked else None
+        cut = (self._cut if stamp is None else self._chunk_stamp(stamp)) if self.chunked else None
         if cut is not None:
             if self._entries and (cut != self._stamp or len(self._entries) == CHUNK_MAX):
                 self.finish()
