@@ -19,6 +19,10 @@ of hashes cut (one byte), their bytes in order, then the rest deflated
 against dictionary 1.  :func:`unpack` puts them back, the same JSON byte for
 byte.  Records packed with mark 1 (the whole JSON deflated) read as before.
 
+A save of many records packs them together instead (marks 4 and 5, since 1
+Dec 2026: ``chunks``); :func:`unpack` refuses those rows, which only
+``reader`` reads.
+
 Light (``re``, ``zlib`` and the dictionary only): ``trv show`` reads records
 with it.
 """
