@@ -26,7 +26,7 @@ from .integrity import IncompleteExport, index_row, missing_tail, readable, stor
 from .notation import MovesVisitor
 from .resume import BEFORE, resumable, tail_walk, walker_after, walker_for
 from .signatures import entry, fork_domain, message
-from .walker import AuditError, Divergence, Group, Tampered, Visitor, Walker, undo_refusal
+from .walker import AuditError, Divergence, Group, Tampered, Walker, undo_refusal
 
 
 class AlreadyApplied(TrvError):
