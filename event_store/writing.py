@@ -38,7 +38,6 @@ from .packing import pack_record, stamp_bytes
 from .reader import Record
 
 
-
 class Row(NamedTuple):
     """A stored row as the library's recorders take it: the four fields of its
     ``eventsourcing.persistence.StoredEvent``, which they read by name (a frozen
