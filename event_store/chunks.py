@@ -28,11 +28,11 @@ record alone as before; old records read as they always did.  Only
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import zlib
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
 import msgspec
 
-from .packing import inflate
+from .packing import inflate, stamp_of
 from .zdict1 import DICTIONARY_1
 
 #: the first byte of a chunk's first row, and of its other rows
@@ -42,7 +42,6 @@ CHUNK_MIN = 8
 #: the most records in one chunk (a range read may start up to this many rows after its chunk's first)
 CHUNK_MAX = 32
 _HEAD = 10  # mark, count, stamp
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: the state of the row ``back`` rows after its chunk's first
 MEMBERS = [MARK_5 + bytes([back]) for back in range(CHUNK_MAX)]
 # A chunk is deflated at level 3: on stored random games, 18.5 bytes an event against level 6's 15.4, for half
@@ -74,19 +73,10 @@ _encode = msgspec.json.Encoder().encode
 _entries = msgspec.json.Decoder(list[Entry]).decode
 
 
-def chunk_stamp(stamp: datetime) -> bytes | None:
-    """A record's stamp as a chunk stores it (8 bytes: microseconds since 1970), or None when it is not UTC
-    (its record is then packed alone, its stamp kept as written)."""
-    if stamp.utcoffset() != timedelta(0):
-        return None
-    delta = stamp - _EPOCH
-    return ((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds).to_bytes(8, "big")
-
-
 def pack_chunk(stamp: bytes, hashes: list[str], entries: list[Entry]) -> list[bytes]:
     """The states of a chunk's rows, in order: the first holds the chunk, the others where it starts.
 
-    ``stamp``: the records' stamp as :func:`chunk_stamp` gives it; ``hashes``: their chain hashes."""
+    ``stamp``: the records' stamp as ``packing.utc_bytes`` gives it; ``hashes``: their chain hashes."""
     if not 1 <= len(entries) <= CHUNK_MAX or len(hashes) != len(entries) or len(stamp) != 8:
         raise ValueError(f"a chunk holds 1 to {CHUNK_MAX} records, each with its hash, and one 8-byte stamp")
     first = b"".join((MARK_4, bytes([len(entries)]), stamp, bytes.fromhex("".join(hashes)), _deflate(_encode(entries))))
@@ -108,7 +98,7 @@ def unpack_chunk(data: bytes) -> tuple[list[Entry], datetime]:
     hexes = data[_HEAD:end].hex()
     for j, entry in enumerate(entries):
         entry.hash = hexes[64 * j:64 * j + 64]
-    return entries, _EPOCH + timedelta(microseconds=int.from_bytes(data[2:_HEAD], "big"))
+    return entries, stamp_of(data[2:_HEAD])
 
 
 def back_of(data: bytes) -> int:

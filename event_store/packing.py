@@ -140,14 +140,20 @@ def _cut_out(data: bytes, spans: list[tuple[int, int, bytes]]) -> bytes:
     return b"".join(out)
 
 
-def stamp_bytes(stamp: datetime) -> bytes | None:
-    """A record's wall-clock stamp as mark 3 stores it (8 bytes: microseconds
-    since 1970, UTC), or None when its text is not the one form cut out (UTC,
-    microseconds not 0: ``isoformat`` writes them)."""
-    if stamp.microsecond == 0 or stamp.utcoffset() != _ZERO:
+def utc_bytes(stamp: datetime) -> bytes | None:
+    """A UTC stamp as 8 bytes (microseconds since 1970; :func:`stamp_of` reads
+    them back), or None when it is not in UTC."""
+    if stamp.utcoffset() != _ZERO:
         return None
     delta = stamp - _EPOCH
     return ((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds).to_bytes(8, "big")
+
+
+def stamp_bytes(stamp: datetime) -> bytes | None:
+    """A record's wall-clock stamp as mark 3 stores it (:func:`utc_bytes`), or
+    None when its text is not the one form cut out (UTC, microseconds not 0:
+    ``isoformat`` writes them)."""
+    return None if stamp.microsecond == 0 else utc_bytes(stamp)
 
 
 def _stamps(found: list[bytes]) -> bytes | None:
@@ -168,7 +174,7 @@ def _stamps(found: list[bytes]) -> bytes | None:
 def _stamp_text(cut: bytes) -> bytes:
     global _last_stamp
     if _last_stamp[0] != cut:  # the records of one command share their stamp
-        text = (_EPOCH + timedelta(microseconds=int.from_bytes(cut, "big"))).isoformat().encode()
+        text = stamp_of(cut).isoformat().encode()
         _last_stamp = (cut, text)
     return _last_stamp[1]
 

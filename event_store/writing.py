@@ -33,8 +33,8 @@ from typing import Any, NamedTuple
 import msgspec
 
 from .aggregate import Game, chain, event_schema
-from .chunks import CHUNK_MAX, Entry, chunk_stamp, pack_chunk
-from .packing import pack_record, stamp_bytes
+from .chunks import CHUNK_MAX, Entry, pack_chunk
+from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 
 
@@ -104,7 +104,7 @@ class Batch:
     def _chunk_stamp(self, stamp: datetime) -> bytes | None:
         found = self._cuts.get(stamp, False)
         if found is False:
-            found = self._cuts[stamp] = chunk_stamp(stamp)
+            found = self._cuts[stamp] = utc_bytes(stamp)
         return found  # type: ignore[return-value]
 
     def add(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
