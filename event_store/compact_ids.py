@@ -61,6 +61,19 @@ class CompactIdsRecorder(SQLiteApplicationRecorder):
                   for s in stored_events]
         return super().insert_events(stored, **kwargs)
 
+    def params(self, stored_events: Any) -> list[Any]:
+        """``insert_events_statement``'s parameters for ``stored_events``, each id in
+        its stored form (looked up now: call it before the save's transaction, as
+        ``insert_events`` does); the store's own saves (``sqlite_saves``) insert them."""
+        found = []
+        for s in stored_events:
+            oid = s.originator_id
+            if isinstance(oid, UUID):
+                oid = self.stored_id(oid)
+                oid = oid.hex if isinstance(oid, UUID) else oid
+            found.append((oid, s.originator_version, s.topic, s.state))
+        return found
+
     def _insert_events(self, c: Any, stored_events: Any, **_: Any) -> Any:
         """The library's insert of a save's rows (private: ``library.py``), as one ``executemany``
         instead of one ``execute`` a row (a game stored whole is hundreds of rows: ``trv sim

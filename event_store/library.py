@@ -23,6 +23,20 @@ with the same cursor (:func:`insert_with`: the snapshot recorder's private
 ``_insert_events(cursor, rows)`` on SQLite, ``_insert_stored_events(cursor,
 rows)`` on PostgreSQL), so a command that snapshots still commits once.
 
+**Saves on their own connection (SQLite).**  A turn's save through the
+recorder's ``insert_events`` took the library's connection pool (a reader-
+writer lock, three context managers) and its connection, made with
+``cached_statements=True``: a statement cache of one, so the transaction's
+``BEGIN``, the events' insert and the index row's update were compiled again
+on every save; about 75 us of a turn's 200 (synchronous off, issue 16).
+``sqlite_saves.SQLiteSaves`` keeps one ``sqlite3`` connection of the store's
+own for its saves, with the library's transaction (``SQLiteTransaction``:
+the same ``BEGIN``, commit or rollback, and the library's exceptions) and the
+library's own insert statement and rows (``CompactIdsRecorder.params``); the
+snapshots and the index row are written with its cursor as above.  Reads
+stay on the library's connections (WAL: each read sees every commit before
+it).  PostgreSQL saves go through the recorder as before.
+
 **A long save on PostgreSQL.**  The library sends a save's events in
 psycopg's pipeline mode; psycopg may then wait for the server's answer with
 part of a large insert still unsent, and both sides wait for ever (a game

@@ -56,6 +56,7 @@ from . import library, location
 from .chunks import CHUNK_MIN
 from .writing import Batch
 from .compact_ids import CompactIdsRecorder
+from .sqlite_saves import SQLiteSaves
 from .packing import pack, unpack
 from .parts import PART_TOPIC
 from .reader import GameReader, Record, SnapshotRead, fold_live
@@ -188,6 +189,8 @@ class GameStore:
         self._loaded: dict[str, Game] = {}
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
+        #: an SQLite store's own connection for its saves (``sqlite_saves``); None elsewhere and read-only
+        self._saves: SQLiteSaves | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
         #: opened for reading only: its directory does not let SQLite make its -wal and -shm files
         self.read_only = False
@@ -208,6 +211,8 @@ class GameStore:
             else:
                 self._index_db = self.app.recorder.datastore
                 library.run_in_insert(self.app.recorder)  # one command, one transaction
+                if self.path is not None and not self.read_only:
+                    self._saves = SQLiteSaves(env["SQLITE_DBNAME"], int(lock_timeout) or 5)  # the library's: 0 is 5 s
                 if self.schema is not None:
                     library.drain_after_insert(self.app.recorder)  # a long save on PostgreSQL hung without it
             if first_use is not None:
@@ -218,6 +223,8 @@ class GameStore:
 
     # ----------------------------------------------------------- lifecycle
     def close(self) -> None:
+        if self._saves is not None:
+            self._saves.close()
         self.app.close()
         if self._memory_index is not None:
             self._memory_index.close()
@@ -679,7 +686,8 @@ class GameStore:
 
     def _save(self, agg: Game, rows: list[Any], snapshots: list[Any], before: tuple[int, str] | None = None) -> None:
         """One save, one database transaction: the events (the library's rows,
-        through its recorder's public ``insert_events``), the game's index row,
+        through its recorder's public ``insert_events``; on SQLite with the
+        store's own connection, ``sqlite_saves``), the game's index row,
         after checking the row still says ``before`` (count and head), and the
         snapshots taken on the way."""
         row = self._row(agg)
@@ -703,7 +711,14 @@ class GameStore:
                 _check_row(before, index.read(cursor, agg.name))  # no row, or another command's
             index.write(cursor, row)
 
-        self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
+        if self._saves is None:
+            self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
+            return
+        recorder = self.app.recorder
+        params = recorder.params(rows)  # before the transaction: it may read (``CompactIdsRecorder.stored_id``)
+        with self._saves.transaction() as cursor:
+            cursor.executemany(recorder.insert_events_statement, params)
+            write(cursor)
 
     def _after_save(self, agg: Game, created: bool = False) -> None:
         """After the commit (the index row and snapshots are written with the

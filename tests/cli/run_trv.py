@@ -7,6 +7,7 @@ $TRV_TEST_FAULT:
                        events are decided, then wait for a line on stdin
   kill-in-insert       SIGKILL this process inside the save transaction,
                        after the rows are inserted and before the commit
+                       (SQLite: after the index row too)
   kill-after-save      SIGKILL right after the commit, before the game index
                        is updated
 """
@@ -58,6 +59,24 @@ elif fault == "kill-in-insert":
 
     for recorder in recorders:  # inside the transaction (PostgreSQL: before the event rows are sent)
         recorder._insert_events = killing(recorder._insert_events)
+
+    from trvendetta.store.sqlite_saves import SQLiteSaves
+
+    class KilledBeforeCommit:
+        """An SQLite store's save (its own connection, not the recorder's insert):
+        everything written in the transaction, killed before it commits."""
+
+        def __init__(self, transaction):
+            self.transaction = transaction
+
+        def __enter__(self):
+            return self.transaction.__enter__()
+
+        def __exit__(self, *exc):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    save = SQLiteSaves.transaction
+    SQLiteSaves.transaction = lambda self: KilledBeforeCommit(save(self))
 
 elif fault == "kill-after-save":
 

@@ -1,0 +1,33 @@
+"""An SQLite store's saves, on a connection of its own (see ``library.py``,
+"Saves on their own connection").
+
+Its own module because it imports eventsourcing, which ``trv show`` (through
+``library.sqlite_rows``) never does.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from eventsourcing.sqlite import SQLiteConnection, SQLiteTransaction
+
+
+class SQLiteSaves:
+    """One ``sqlite3`` connection to a store's file, for its saves only: each
+    save is one transaction on it (``transaction()``), the library's own
+    (``SQLiteTransaction``: ``BEGIN`` at the start, commit or rollback at the
+    end, and ``sqlite3`` errors raised as the library's, ``IntegrityError``
+    for a row already stored), without its connection pool."""
+
+    def __init__(self, database: str, timeout: float):
+        raw = sqlite3.connect(database, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
+        raw.row_factory = sqlite3.Row  # as the library's: the index reads columns by name
+        self.connection = SQLiteConnection(raw, max_age=None)
+
+    def transaction(self) -> SQLiteTransaction:
+        """A write transaction: ``with saves.transaction() as cursor: ...``."""
+        return SQLiteTransaction(self.connection, commit=True)
+
+    def close(self) -> None:
+        self.connection.close()
