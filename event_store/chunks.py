@@ -1,10 +1,10 @@
-"""Chunks: the records of one large save packed together (marks 4 and 5).
+"""Chunks: the records of one save packed together in one row (mark 6; marks 4 and 5 before).
 
 Packing each record alone (``packing``: deflated against dictionary 1) costs
 about 10 us a record, most of it starting a deflater primed with 32 KiB of
 dictionary, whatever the record's size: three quarters of what storing a
 simulated game costs (``trv sim --store``, issue 16).  So since 1 Dec 2026 a
-save of at least :data:`CHUNK_MIN` records (a game stored whole, an import, a
+save of at least 8 records (a game stored whole, an import, a
 fork, a copy) packs them in chunks of up to :data:`CHUNK_MAX` consecutive
 records sharing one wall-clock stamp, each chunk deflated once:
 
@@ -17,11 +17,23 @@ records sharing one wall-clock stamp, each chunk deflated once:
 - each other row of the chunk (``MARK_5``): how many rows back its chunk
   starts (one byte), nothing else: its record is read from there.
 
-Every record keeps its own row (its number is its version, as before: the
-numbering, a stale append's refusal and every range read are unchanged) and
-its own hash, stamp and fields.  A turn's save (a few records) packs each
-record alone as before; old records read as they always did.  Only
-``reader.GameReader`` reads chunks: the library's mapper cannot
+Every record kept its own row: a game stored whole still wrote about 450 rows,
+and inserting them was a fifth of ``trv sim --store``'s time.  So since the
+second 1 Dec 2026 session a chunk is **one row** (``MARK_6``), laid out as a
+mark-4 row, stored under the version of its **last** record: the row at
+version ``v`` holding ``k`` records holds records ``v - k + 1`` to ``v``
+(versions are record numbers plus one, the ``Created`` record's being 1).  The
+greatest version is still the game's count; a range read (``reader``) skips
+the records of its first row before the range and reads one row past its
+end when the row holding its last record lies beyond it.  Every save of
+:data:`ROW_MIN` or more records is chunked, so a turn's few records are one
+row and one deflate, not one each; a save of one record packs it alone
+(``packing``).  Rows of marks 4 and 5 are no longer written and read as they
+always did.  A stale append is refused by the games index row, which the
+save checks and advances in its own transaction (``GameStore._save``): two
+appends after the same event may store rows under different versions.
+
+Only ``reader.GameReader`` reads chunks: the library's mapper cannot
 (``packing.unpack`` refuses them in one line).
 """
 
@@ -32,29 +44,36 @@ from datetime import datetime
 
 import msgspec
 
-from .packing import inflate, stamp_of
+from .packing import deflate, inflate, stamp_of
 from .zdict1 import DICTIONARY_1
 
-#: the first byte of a chunk's first row, and of its other rows
+#: the first byte of a chunk's first row, and of its other rows (until the second 1 Dec 2026 session)
 MARK_4, MARK_5 = b"\x04", b"\x05"
-#: a save of fewer records than this packs each record alone
-CHUNK_MIN = 8
+#: the first byte of a chunk stored as one row, under its last record's version
+MARK_6 = b"\x06"
+#: a save of fewer records than this packs each record alone (marks 4 and 5: 8)
+ROW_MIN = 2
 #: the most records in one chunk (a range read may start up to this many rows after its chunk's first)
 CHUNK_MAX = 32
 _HEAD = 10  # mark, count, stamp
+_HEADS = (MARK_4, MARK_6)
 #: the state of the row ``back`` rows after its chunk's first
 MEMBERS = [MARK_5 + bytes([back]) for back in range(CHUNK_MAX)]
 # A chunk is deflated at level 3: on stored random games, 18.5 bytes an event against level 6's 15.4, for half
-# the time (about 1.1 against 2.3 us an event); its records repeat each other, which any level finds.
-_LEVEL = 3
+# the time (about 1.1 against 2.3 us an event); its records repeat each other, which any level finds.  A short
+# chunk (a turn's few records, up to _SHORT bytes of JSON) is deflated as a record alone is (``packing``: level
+# 6, memory level 4): its bytes are a turn's, and the smaller deflater is cheaper to copy.
+_LEVEL, _SHORT = 3, 512
 _primed: list = []  # the deflater primed with dictionary 1 (copied for every chunk)
 
 
 def _deflate(data: bytes) -> bytes:
+    if len(data) <= _SHORT:
+        return deflate(data)
     if not _primed:
         _primed.append(zlib.compressobj(_LEVEL, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1))
-    deflate = _primed[0].copy()
-    return deflate.compress(data) + deflate.flush()
+    deflater = _primed[0].copy()
+    return deflater.compress(data) + deflater.flush()
 
 
 class Entry(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
@@ -73,20 +92,30 @@ _encode = msgspec.json.Encoder().encode
 _entries = msgspec.json.Decoder(list[Entry]).decode
 
 
-def pack_chunk(stamp: bytes, hashes: list[str], entries: list[Entry]) -> list[bytes]:
-    """The states of a chunk's rows, in order: the first holds the chunk, the others where it starts.
+def pack_row(stamp: bytes, hashes: list[str], entries: list[Entry]) -> bytes:
+    """A chunk as one row (``MARK_6``), stored under its last record's version.
 
     ``stamp``: the records' stamp as ``packing.utc_bytes`` gives it; ``hashes``: their chain hashes."""
+    return MARK_6 + _body(stamp, hashes, entries)
+
+
+def pack_chunk(stamp: bytes, hashes: list[str], entries: list[Entry]) -> list[bytes]:
+    """The states of a chunk's rows as marks 4 and 5 stored them (no longer written by the store: kept for the
+    tests of stores written before), in order: the first holds the chunk, the others where it starts."""
+    return [MARK_4 + _body(stamp, hashes, entries), *MEMBERS[1:len(entries)]]
+
+
+def _body(stamp: bytes, hashes: list[str], entries: list[Entry]) -> bytes:
     if not 1 <= len(entries) <= CHUNK_MAX or len(hashes) != len(entries) or len(stamp) != 8:
         raise ValueError(f"a chunk holds 1 to {CHUNK_MAX} records, each with its hash, and one 8-byte stamp")
-    first = b"".join((MARK_4, bytes([len(entries)]), stamp, bytes.fromhex("".join(hashes)), _deflate(_encode(entries))))
-    return [first, *MEMBERS[1:len(entries)]]
+    return b"".join((bytes([len(entries)]), stamp, bytes.fromhex("".join(hashes)), _deflate(_encode(entries))))
 
 
 def unpack_chunk(data: bytes) -> tuple[list[Entry], datetime]:
-    """The records of a chunk's first row, hashes set, and their stamp (zlib.error or a msgspec error when damaged)."""
+    """The records of a chunk's first row (mark 4) or of a chunk stored as one row (mark 6), hashes set, and
+    their stamp (zlib.error or a msgspec error when damaged)."""
     data = bytes(data)
-    if len(data) < _HEAD or data[:1] != MARK_4:
+    if len(data) < _HEAD or data[:1] not in _HEADS:
         raise zlib.error("a chunk cut off before its hashes")
     count = data[1]
     end = _HEAD + 32 * count

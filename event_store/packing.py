@@ -19,9 +19,9 @@ of hashes cut (one byte), their bytes in order, then the rest deflated
 against dictionary 1.  :func:`unpack` puts them back, the same JSON byte for
 byte.  Records packed with mark 1 (the whole JSON deflated) read as before.
 
-A save of many records packs them together instead (marks 4 and 5, since 1
-Dec 2026: ``chunks``); :func:`unpack` refuses those rows, which only
-``reader`` reads.
+A save of several records packs them together instead (marks 4 and 5 since 1
+Dec 2026, mark 6, one row a chunk, since its second session: ``chunks``);
+:func:`unpack` refuses those rows, which only ``reader`` reads.
 
 Light (``re``, ``zlib`` and the dictionary only): ``trv show`` reads records
 with it.
@@ -56,7 +56,7 @@ _STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ZERO = timedelta(0)
 _last_stamp: tuple[bytes, bytes] = (b"", b"")
-_CHUNKED = (b"\x04", b"\x05")  # chunks.MARK_4, chunks.MARK_5
+_CHUNKED = (b"\x04", b"\x05", b"\x06")  # chunks.MARK_4, MARK_5 and MARK_6
 
 
 def deflate(data: bytes) -> bytes:
@@ -202,10 +202,10 @@ def pack_record(before: bytes, hash_: str, after: bytes, *texts: bytes, stamp: b
 def unpack(data: bytes) -> bytes:
     """The record's JSON, whether it was stored packed (marks 1 to 3) or plain.
 
-    A row of a chunk (marks 4 and 5, ``chunks``) holds no JSON of its own: refused."""
+    A row of a chunk (marks 4 to 6, ``chunks``) holds no JSON of its own: refused."""
     mark = data[:1]
     if mark in _CHUNKED:
-        raise zlib.error("a record packed in a chunk (marks 4 and 5) is read with its chunk (store.reader)")
+        raise zlib.error("a record packed in a chunk (marks 4 to 6) is read with its chunk (store.reader)")
     if mark == MARK_1:
         return inflate(memoryview(data)[1:])
     if mark == MARK_3:

@@ -21,7 +21,7 @@ Light: no eventsourcing import (``trv show`` never pays for it).
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -31,7 +31,7 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
-from .chunks import MARK_4, MARK_5, back_of, unpack_chunk
+from .chunks import MARK_4, MARK_5, MARK_6, back_of, unpack_chunk
 from .errors import DamagedStore, StoreError
 from .named import Named
 from .packing import split_3, stamp_of, unpack
@@ -293,8 +293,21 @@ class GameReader:
 
     def records(self, game: str, since: int = 0, upto: int | None = None) -> list[Record]:
         """The records numbered ``since < n <= upto``, in order, contiguous."""
-        rows = self.rows.events(game_key(game), since + FIRST, None if upto is None else upto + FIRST)
-        return self._decode(game, rows, since)
+        return self._decode(game, self._range(game_key(game), since, upto), since, upto=upto)
+
+    def _range(self, key: str, since: int, upto: int | None) -> Sequence[Any]:
+        """The rows holding the records numbered ``since < n <= upto``: the rows stored under those versions,
+        and the row after them when it is a chunk (mark 6, stored under its last record's version) that holds
+        record ``upto``."""
+        lte = None if upto is None else upto + FIRST
+        rows = self.rows.events(key, since + FIRST, lte)
+        if lte is not None:
+            last = rows[-1][0] if rows else since + FIRST
+            if last < lte:
+                more = self.rows.events(key, last, None, False, 1)
+                if more and more[0][2][:1] == MARK_6:
+                    return [*rows, more[0]]
+        return rows
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool) -> list[StoredEvent]:
         """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
@@ -304,25 +317,12 @@ class GameReader:
 
         One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
         it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once."""
-        key = game_key(game)
-        rows = self.rows.events(key, since + FIRST, None if upto is None else upto + FIRST)
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
-        read = _Unpacker(self.rows.events, key).read
         # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
         known: dict[tuple[str, str, int], tuple[Any, str]] = {}
-        expected = since + FIRST
-        for row in rows:
-            version, topic, data = row
-            expected += 1
+        for version, e, stamp in self._each(game, self._range(game_key(game), since, upto), since, upto):
             number = version - FIRST
-            try:
-                if version != expected or topic not in EVENT_TOPICS:
-                    raise ValueError
-                e, stamp = read(version, data)
-            except _BAD:
-                self._decode(game, [row], expected - FIRST - 1)  # raises DamagedStore, naming what is wrong
-                raise
             try:
                 found = known.get((e.ruleset, e.kind, e.schema))
                 if found is None:
@@ -364,16 +364,54 @@ class GameReader:
 
     def tail(self, game: str, upto: int, limit: int) -> list[Record]:
         """Up to ``limit`` records ending with record ``upto``, in order."""
-        rows = self.rows.events(game_key(game), FIRST, upto + FIRST, True, limit)
-        rows = list(reversed(rows))
-        return self._decode(game, rows, rows[0][0] - FIRST - 1) if rows else []
+        key = game_key(game)
+        rows = list(reversed(self.rows.events(key, FIRST, upto + FIRST, True, limit)))
+        if not rows or rows[-1][0] < upto + FIRST:  # the row holding record ``upto`` may lie beyond: a chunk
+            more = self.rows.events(key, rows[-1][0] if rows else FIRST, None, False, 1)
+            if more and more[0][2][:1] == MARK_6:
+                rows.append(more[0])
+        if not rows:
+            return []
+        version, _, data = rows[0]
+        held = data[1] if data[:1] == MARK_6 and len(data) > 1 else 1  # a chunk's first row holds its count
+        return self._decode(game, rows, max(version - held, FIRST) - FIRST, upto=upto)[-limit:]
 
-    def _decode(self, game: str, rows: Sequence[Any], since: int, unpacker: _Unpacker | None = None) -> list[Record]:
-        out = []
-        append = out.append
+    def _decode(self, game: str, rows: Sequence[Any], since: int, unpacker: _Unpacker | None = None,
+                upto: int | None = None) -> list[Record]:
+        return [Record(version - FIRST, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action, e.sig, stamp)
+                for version, e, stamp in self._each(game, rows, since, upto, unpacker)]
+
+    def _each(self, game: str, rows: Sequence[Any], since: int, upto: int | None = None,
+              unpacker: _Unpacker | None = None) -> Iterator[tuple[int, Any, datetime]]:
+        """``(version, fields, stamp)`` of each record numbered ``since < n <= upto`` that ``rows`` hold, in
+        order: one a row, or each of a chunk stored as one row (mark 6; its records before ``since`` skipped).
+        The numbering must run on without a gap or a record twice, each topic be a game record's and each
+        record read: else :class:`DamagedStore` naming the event."""
         read = (unpacker or _Unpacker(self.rows.events, game_key(game))).read
-        expected = since + FIRST
+        expected = since + FIRST  # the version of the last record given
+        stop = None if upto is None else upto + FIRST
         for version, topic, data in rows:
+            if expected == stop:
+                return
+            if data[:1] == MARK_6 and topic in EVENT_TOPICS:
+                try:
+                    entries, stamp = unpack_chunk(data)
+                except _BAD as exc:
+                    raise DamagedStore(game, expected + 1 - FIRST,
+                                       f"the stored record does not decode: {exc}") from None
+                first = version - len(entries) + 1
+                if first > expected + 1:
+                    raise DamagedStore(game, expected + 1 - FIRST, f"event {expected + 1 - FIRST} is missing (the "
+                                                                   f"store holds event {first - FIRST} next)")
+                if (first <= expected and expected > since + FIRST) or first <= FIRST:
+                    raise DamagedStore(game, max(first, FIRST + 1) - FIRST, f"events {first - FIRST} to "
+                                       f"{version - FIRST} are stored in one row after event {expected - FIRST}")
+                for e in entries[expected + 1 - first:]:
+                    expected += 1
+                    yield expected, e, stamp
+                    if expected == stop:
+                        return
+                continue
             expected += 1
             if version != expected:
                 raise DamagedStore(game, expected - FIRST, f"event {expected - FIRST} is missing (the store "
@@ -384,8 +422,7 @@ class GameReader:
                 e, stamp = read(version, data)
             except _BAD as exc:
                 raise DamagedStore(game, version - FIRST, f"the stored record does not decode: {exc}") from None
-            append(Record(version - FIRST, e.ruleset, e.schema, e.kind, e.payload, e.hash, e.action, e.sig, stamp))
-        return out
+            yield version, e, stamp
 
     @staticmethod
     def _header(game: str, version: int, topic: str, data: bytes) -> Header:
@@ -546,14 +583,15 @@ class GameReader:
         except Exception:  # noqa: BLE001
             return 0
         unpacker = _Unpacker(self.rows.events, game_key(game))
-        for version, topic, data in self.rows.events(game_key(game), FIRST):
+        number = 0  # the last record read
+        for row in self.rows.events(game_key(game), FIRST):
             try:
-                (r,) = self._decode(game, [(version, topic, data)], version - FIRST - 1, unpacker)
-                if r.kind != RETRACTION_KIND:
-                    decode_payload(rules, r.kind, r.schema, r.payload.encode())
-                else:
-                    decode_retraction(r.payload.encode())
+                for version, e, _ in self._each(game, [row], number, None, unpacker):
+                    number = version - FIRST
+                    if e.kind != RETRACTION_KIND:
+                        decode_payload(rules, e.kind, e.schema, e.payload.encode())
+                    else:
+                        decode_retraction(e.payload.encode())
             except Exception:  # noqa: BLE001
-                return version - FIRST
+                return number + 1
         return None
-

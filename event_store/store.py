@@ -53,7 +53,7 @@ from .aggregate import (
 )
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from . import library, location
-from .chunks import CHUNK_MIN
+from .chunks import ROW_MIN
 from .writing import Batch
 from .compact_ids import CompactIdsRecorder
 from .sqlite_saves import SQLiteSaves
@@ -360,7 +360,7 @@ class GameStore:
         rows = [self.app.mapper.to_stored_event(e) for e in agg.collect_events()]  # the Created event
         total = len(events) + sum(len(step[1]) for step in steps) + len(records)
         batch = Batch(agg, utc_now(), fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
-                      chunked=total >= CHUNK_MIN)
+                      chunked=total >= ROW_MIN)
         snaps = _Snapshots(self, agg, total)
         for event in events:
             batch.add(rules, event)

@@ -19,10 +19,10 @@ rows to the recorder's public ``insert_events``.
 The aggregate's ``Created`` event (one a game) still goes through the
 library's mapper.
 
-A save of many records (``chunked``) packs them in chunks instead
+A save of several records (``chunked``) packs them in chunks instead
 (``chunks``): each record's fields are kept until its chunk is full, its
-stamp changes or the save ends (:meth:`Batch.finish`), then the chunk's rows
-are made at once.
+stamp changes or the save ends (:meth:`Batch.finish`), then the chunk is made
+into one row, stored under its last record's version.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from .aggregate import Game, chain, event_schema
-from .chunks import CHUNK_MAX, Entry, pack_chunk
+from .chunks import CHUNK_MAX, Entry, pack_row
 from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 
@@ -68,8 +68,8 @@ class Batch:
     ``keep``: also keep each record as a ``reader.Record`` (``GameStore._fresh``
     refolds them after a retraction).  ``stored_id`` is the aggregate's id in
     the form its rows hold it (``CompactIdsRecorder``).  ``chunked``: pack
-    the records in chunks (``chunks``); then :meth:`finish` makes the last
-    chunk's rows."""
+    the records in chunks (``chunks``: one row each); then :meth:`finish`
+    makes the last chunk's row."""
 
     def __init__(self, agg: Game, stamp: datetime, *, fold: bool, keep: bool, stored_id: Any,
                  chunked: bool = False):
@@ -84,10 +84,10 @@ class Batch:
         self._schemas: dict[str, int] = {}
         self._names: dict[tuple[str, int, str], bytes] = {}  # the JSON from the ruleset to the payload
         self.chunked = chunked
-        #: the chunk being filled: its records' fields, hashes and versions, and their stamp
+        #: the chunk being filled: its records' fields and hashes, its last record's version, and their stamp
         self._entries: list[Entry] = []
         self._hashes: list[str] = []
-        self._versions: list[int] = []
+        self._last = 0
         self._stamp: bytes | None = None
         self._cuts: dict[datetime, bytes | None] = {}  # stamps as chunks store them
         self._cut = self._chunk_stamp(stamp) if chunked else None  # the batch's own
@@ -135,7 +135,7 @@ class Batch:
                 self.finish()
             self._entries.append(Entry(ruleset, schema, kind, text, action_text, sig_text))
             self._hashes.append(hash_)
-            self._versions.append(version)
+            self._last = version
             self._stamp = cut
         else:
             self.finish()
@@ -148,14 +148,12 @@ class Batch:
         agg.modified_on = stamp or self.stamp
 
     def finish(self) -> None:
-        """Make the rows of the chunk being filled (every save ends with it)."""
+        """Make the row of the chunk being filled (every save ends with it)."""
         if not self._entries:
             return
-        states = pack_chunk(self._stamp, self._hashes, self._entries)  # type: ignore[arg-type]
-        oid, append = self.oid, self.rows.append
-        for version, state in zip(self._versions, states):
-            append(Row(oid, version, _ENTRY, state))
-        self._entries, self._hashes, self._versions = [], [], []
+        state = pack_row(self._stamp, self._hashes, self._entries)  # type: ignore[arg-type]
+        self.rows.append(Row(self.oid, self._last, _ENTRY, state))
+        self._entries, self._hashes = [], []
 
     def _alone(self, ruleset: str, schema: int, kind: str, text: str, hash_: str, action_text: str, sig_text: str,
                stamp: datetime | None) -> bytes:

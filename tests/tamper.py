@@ -1,9 +1,11 @@
 """Editing a stored record behind the store's back, as an attacker with the sqlite3 shell would.
 
 A record is stored packed alone (``packing``: its library JSON) or in a chunk
-(``chunks``: the first row of a save's chunk holds the fields of up to 32
-records); :func:`edit_record` edits either in place, so a test of what verify
-finds does not depend on how the record was packed.
+(``chunks``: one row holding the fields of up to 32 records, stored under its
+last record's version; or, in stores written before, the first row of a
+save's chunk); :func:`edit_record` edits either in place, so a test of what
+verify finds does not depend on how the record was packed; :func:`row_holding`
+finds the row that holds a record.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
         for rowid, blob in con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:e'").fetchall():
             if blob[:1] == chunks.MARK_5:
                 continue  # its chunk's first row holds it
-            if blob[:1] == chunks.MARK_4:
+            if blob[:1] in (chunks.MARK_4, chunks.MARK_6):
                 entries, _ = chunks.unpack_chunk(blob)
                 if all(e.hash != hash_ for e in entries):
                     continue
@@ -54,3 +56,25 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
     finally:
         con.close()
     return edited
+
+
+def row_holding(db: Path, oid: bytes, number: int) -> tuple[int, bytes, int | None]:
+    """The row of an SQLite store's events table that holds record ``number`` of the game whose id is ``oid``
+    (16 bytes): its version, its state and the record's place in its chunk (None: a record packed alone).  A
+    record of a mark-5 row is held by its chunk's first row."""
+    con = sqlite3.connect(db)
+    try:
+        version, state = con.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+                                     "AND originator_version > ? ORDER BY originator_version LIMIT 1",
+                                     [oid, number]).fetchone()
+        mark = state[:1]
+        if mark == chunks.MARK_6:
+            return version, state, number + 1 - (version - state[1] + 1)
+        if mark == chunks.MARK_5:
+            back = chunks.back_of(state)
+            (state,) = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                                   [oid, version - back]).fetchone()
+            return version - back, state, back
+        return version, state, 0 if mark == chunks.MARK_4 else None
+    finally:
+        con.close()

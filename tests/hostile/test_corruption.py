@@ -19,6 +19,7 @@ import msgspec
 from trvendetta.store import chunks, packing
 from trvendetta.store.packing import pack, unpack
 
+from tamper import row_holding  # tests/ is on sys.path (rootdir conftest)
 from .helpers import play_random, rows, sql, stored_rows
 
 #: a game in progress with a snapshot every 20 records, and a finished one
@@ -54,10 +55,6 @@ def eid(game: str) -> bytes:
     return game_uuid(game).bytes
 
 
-def count(db, game: str) -> int:
-    return rows(db, "SELECT count(*) FROM stored_events WHERE originator_id = ?", eid(game))[0][0]
-
-
 def test_the_pristine_store_verifies(trv, store):
     for game in (LIVE, OVER):
         assert trv("verify", game, db=store).stdout.startswith("OK: ")
@@ -66,20 +63,21 @@ def test_the_pristine_store_verifies(trv, store):
 @pytest.mark.parametrize("keep", [1, 10, 19, 20, 21, 41, 60, 70, 84])
 def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
     sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", eid(LIVE), keep + 1)
+    left = _left(store, LIVE)  # a command's records share a row: the cut may take all of the last one kept
+    assert left <= keep
     err = trv("verify", LIVE, db=store, code=1).stderr
-    assert f"events {keep + 1}-85 are missing" in err, err
+    assert f"events {left + 1}-85 are missing" in err, err
     for args in (["show"], ["legal"], ["log"], ["undo", "--agreed"], ["turn", "--car", "small", "--assign", "1"]):
         result = trv("--game", LIVE, *args, db=store, code=None)
         assert result.exit_code != 0, (args, result.stdout)
         if args[0] in ("show", "legal", "log"):
             assert result.exit_code == 1 and "is damaged" in result.stderr, (args, result.stderr)
-    assert count(store, LIVE) == keep + 1  # nothing appended on top of the damage
+    assert _left(store, LIVE) == left  # nothing appended on top of the damage
 
 
-def _undecodable(db, game: str, version: int) -> None:
-    """Replace one stored record by bytes that are not a record at all."""
-    sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-        pack(b'{"not": "a record"'), eid(game), version)
+def _left(db, game: str) -> int:
+    """How many records of the game the store still holds (a row is stored under its last record's version)."""
+    return rows(db, "SELECT max(originator_version) FROM stored_events WHERE originator_id = ?", eid(game))[0][0] - 1
 
 
 @pytest.mark.parametrize("damage", ["cut-off", "undecodable"])
@@ -87,23 +85,27 @@ def test_log_and_export_show_what_remains_and_say_where_the_game_is_damaged(trv,
     """A damaged game is not hidden: `log` and `export` print the events that
     can be read, then one line on stderr naming the damage, and exit 1 (the
     output is not the whole game); the incomplete record still verifies."""
+    held, state, place = row_holding(store, eid(LIVE), 42)
+    first = 42 - (place or 0)  # the first record of the row holding event 42
     if damage == "cut-off":
-        sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > ?", eid(LIVE), 42)
-        says = "event 42: events 42-85 are missing"
-    else:
-        _undecodable(store, LIVE, 43)
-        says = "event 42: the stored record does not decode"
+        sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version >= ?", eid(LIVE), held)
+        says = f"event {first}: events {first}-85 are missing"
+    else:  # bytes that are not a record (nor a chunk) at all
+        sql(store, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            state[:1] + b"not a record", eid(LIVE), held)
+        says = f"event {first}: the stored record does not decode"
     log = trv("log", "--game", LIVE, db=store, code=1)
     numbers = [int(line.split(".")[0]) for line in log.stdout.splitlines()]
-    assert numbers[0] == 1 and numbers[-1] == 41 and f"game 'live' is damaged: {says}" in log.stderr, log.stderr
+    assert numbers[0] == 1 and numbers[-1] == first - 1 and f"game 'live' is damaged: {says}" in log.stderr, \
+        log.stderr
     assert [row["n"] for row in json.loads(trv("log", "--json", "--game", LIVE, db=store, code=1).stdout)] == \
-        list(range(1, 42))
+        list(range(1, first))
     export = trv("export", LIVE, db=store, code=1)
-    assert '[Events "41"]' in export.stdout and export.stdout.endswith("% end\n")
-    assert says in export.stderr and "the record holds events 1-41 only" in export.stderr, export.stderr
+    assert f'[Events "{first - 1}"]' in export.stdout and export.stdout.endswith("% end\n")
+    assert says in export.stderr and f"the record holds events 1-{first - 1} only" in export.stderr, export.stderr
     out = tmp_path / "salvaged.trv"
     written = trv("export", LIVE, "-o", out, db=store, code=1)
-    assert "the record holds events 1-41 only" in written.stderr and f"(written to {out})" in written.stderr
+    assert f"the record holds events 1-{first - 1} only" in written.stderr and f"(written to {out})" in written.stderr
     assert out.read_text() == export.stdout
     assert trv("verify", out, db=tmp_path / "other.sqlite").stdout.startswith("OK: 41 events")
 
@@ -113,21 +115,20 @@ def _state(db, game: str, version: int) -> bytes:
                 eid(game), version)[0][0]
 
 
-def _chunk_of(db, game: str, version: int) -> tuple[int, bytes, list[tuple[int, int]]] | None:
-    """For a record stored in a chunk (``chunks``, a save of many records: the set-up here): the version of
-    its chunk's first row, that row's state, and each record's span in the chunk's inflated JSON list."""
-    state = _state(db, game, version)
-    if state[:1] not in (chunks.MARK_4, chunks.MARK_5):
+def _chunk_of(db, game: str, version: int) -> tuple[int, int, bytes, list[tuple[int, int]]] | None:
+    """For a record stored in a chunk (``chunks``: a save of several records): the version of its chunk's first
+    record, the version of the row holding the chunk, that row's state, and each record's span in the chunk's
+    inflated JSON list."""
+    held, head, place = row_holding(db, eid(game), version - 1)
+    if place is None:
         return None
-    first = version - (chunks.back_of(state) if state[:1] == chunks.MARK_5 else 0)
-    head = _state(db, game, first)
     entries, _ = chunks.unpack_chunk(head)
     spans, at = [], 1  # msgspec writes the list as "[" + the records joined by "," + "]"
     for entry in entries:
         size = len(msgspec.json.encode(msgspec.structs.replace(entry, hash="")))
         spans.append((at, at + size))
         at += size + 1
-    return first, head, spans
+    return version - place, held, head, spans
 
 
 def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[int, int]]:
@@ -139,7 +140,7 @@ def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[i
     for version in versions:
         chunk = _chunk_of(db, game, version)
         if chunk is not None:
-            first, _, spans = chunk
+            first, _, _, spans = chunk
             start, end = spans[version - first]
             out += [(version, k) for k in range(start, end, step)]
             continue
@@ -151,13 +152,13 @@ def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[i
 
 def _flip(db, game: str, version: int, offset: int) -> None:
     chunk = _chunk_of(db, game, version)
-    if chunk is not None:  # the chunk's first row holds the record
-        first, head, _ = chunk
+    if chunk is not None:  # the chunk's row holds the record
+        _, held, head, _ = chunk
         count = head[1]
         body = bytearray(packing.inflate(memoryview(head)[10 + 32 * count:]))
         body[offset] ^= 0x01
         sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-            head[:10 + 32 * count] + packing.deflate(bytes(body)), eid(game), first)
+            head[:10 + 32 * count] + packing.deflate(bytes(body)), eid(game), held)
         return
     damaged = bytearray(unpack(_state(db, game, version)))
     damaged[offset] ^= 0x01

@@ -1,7 +1,9 @@
-"""Chunks: a save of many records packed together (``store.chunks``, marks 4 and 5).
+"""Chunks: a save's records packed together (``store.chunks``): one row a chunk
+(mark 6, stored under its last record's version); marks 4 and 5 (a row a
+record, the chunk in its first row) from stores written before.
 
-Every record keeps its row, number, hash, stamp and fields; only where its
-bytes live changes.  Reads that start inside a chunk, damage to a chunk's
+Every record keeps its number, hash, stamp and fields; only where its bytes
+live changes.  Reads that start or end inside a chunk, damage to a chunk's
 rows, and stamps that change inside a save are the cases that could break.
 """
 
@@ -9,9 +11,11 @@ import random
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
+import msgspec
 import pytest
 
 from trvendetta.store import DamagedStore, GameStore, RawRecord, StoreError, chunks, game_uuid, packing
+from trvendetta.store.quick import QuickReader
 
 PLAYERS = [("ann", "red", "cars"), ("bob", "blue", "cars")]
 
@@ -29,22 +33,65 @@ def _whole_game(toy, seed=7, target=100):
     return first, steps, states
 
 
-def _marks(db, game="g") -> list[bytes]:
+def _rows(db, game="g") -> list[tuple[int, bytes]]:
+    """(version, state) of the game's record rows, in order."""
     con = sqlite3.connect(db)
     try:
-        return [s[:1] for (s,) in con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
-                                              "AND originator_version > 1 ORDER BY originator_version",
-                                              [game_uuid(game).bytes])]
+        return [(v, bytes(s)) for v, s in con.execute(
+            "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+            "AND originator_version > 1 ORDER BY originator_version", [game_uuid(game).bytes])]
     finally:
         con.close()
 
 
-def _set(db, version: int, state: bytes, game="g") -> None:
+def _marks(db, game="g") -> list[bytes]:
+    return [s[:1] for _, s in _rows(db, game)]
+
+
+def _set(db, version: int, state: bytes | None, game="g") -> None:
+    """Damage from outside, as a user with the sqlite3 shell would: a row's state replaced (None: deleted)."""
     con = sqlite3.connect(db)
-    with con:  # damage from outside, as a user with the sqlite3 shell would
-        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                    [state, game_uuid(game).bytes, version])
+    with con:
+        if state is None:
+            con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                        [game_uuid(game).bytes, version])
+        else:
+            con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                        [state, game_uuid(game).bytes, version])
     con.close()
+
+
+def _as_marks_4_and_5(db, game="g") -> None:
+    """Rewrite the game's one-row chunks as the store wrote them until the second 1 Dec 2026 session (marks 4
+    and 5: a row a record, the chunk in its first row): the same records, in the old layout."""
+    con = sqlite3.connect(db)
+    oid = game_uuid(game).bytes
+    with con:
+        for version, state in _rows(db, game):
+            if state[:1] != chunks.MARK_6:
+                continue
+            entries, _ = chunks.unpack_chunk(state)
+            bare = [chunks.Entry(**{k: v for k, v in msgspec.structs.asdict(e).items() if k != "hash"})
+                    for e in entries]
+            rows = chunks.pack_chunk(state[2:10], [e.hash for e in entries], bare)
+            first = version - len(entries) + 1
+            con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?", [oid, version])
+            con.executemany("INSERT INTO stored_events VALUES (?, ?, 'trv:e', ?)",
+                            [(oid, first + i, row) for i, row in enumerate(rows)])
+    con.close()
+
+
+def _reads_back_from_anywhere(s, toy, done, records) -> None:
+    """Every range read, starting and ending anywhere (inside a chunk or not), gives the same records."""
+    for n in range(0, done.version + 1, 7):
+        later = s.events("g", since=n)  # a range starting inside a chunk
+        assert later == records[n:]
+        assert s.events_head("g", n) == (records[n - 1].hash if n else later[0].previous)
+        assert s.events("g", since=n, upto=n + 5) == records[n:n + 5]  # and ending inside one
+        assert s.events("g", upto=n) == records[:n]
+        if n:
+            at = s.load("g", at=n)
+            assert at.head == records[n - 1].hash and at.state == toy.fold([r.event for r in records[:n]])
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -59,28 +106,44 @@ def test_a_game_stored_in_one_save_reads_back_the_same_from_any_event(toy, db, b
         assert [r.payload for r in records] == [toy.encode(e) for e in [*first, *(e for _, ev in steps for e in ev)]]
         assert [r.action for r in records if r.action] == [toy.encode(a) for a, _ in steps]
         assert len({r.recorded_at for r in records}) == 1  # one save, one stamp
-        for n in range(0, done.version + 1, 7):
-            later = s.events("g", since=n)  # a range starting inside a chunk reads its chunk's first row
-            assert later == records[n:]
-            assert s.events_head("g", n) == (records[n - 1].hash if n else later[0].previous)
-            at = s.load("g", at=n) if n else None
-            if at is not None:
-                assert at.head == records[n - 1].hash and at.state == toy.fold([r.event for r in records[:n]])
+        _reads_back_from_anywhere(s, toy, done, records)
     if backend == "sqlite":
-        marks = _marks(db)
-        heads = [i for i, m in enumerate(marks) if m == chunks.MARK_4]
-        assert set(marks) == {chunks.MARK_4, chunks.MARK_5} and heads[0] == 0
-        assert all(0 < b - a <= chunks.CHUNK_MAX for a, b in zip(heads, heads[1:]))
+        rows = _rows(db)
+        versions = [v for v, _ in rows]  # each chunk under its last record's version (the Created record's is 1)
+        assert {state[:1] for _, state in rows} == {chunks.MARK_6}
+        assert versions[-1] == done.version + 1 and len(rows) == -(-done.version // chunks.CHUNK_MAX)
+        assert [b - a for a, b in zip([1, *versions], versions)][:-1] == [chunks.CHUNK_MAX] * (len(rows) - 1)
+        with QuickReader.open(db) as quick:  # ``trv show``'s read-only path: the last action, read from the end
+            for n in range(done.version, done.version - 3 * chunks.CHUNK_MAX, -5):
+                start = max(r.number for r in records[:n] if r.action)
+                assert quick.last_action("g", n) == (records[start - 1].action.decode(),
+                                                     [r.event for r in records[start - 1:n]])
 
 
-def test_a_save_of_few_records_packs_each_alone(toy, db):
+def test_a_game_stored_in_marks_4_and_5_reads_back_the_same_from_any_event(toy, db):
+    first, steps, states = _whole_game(toy)
+    with GameStore(db) as s:
+        done = s.create_game("g", "toy", first, steps=steps, state=states[-1], states=states)
+        records = s.events("g")
+    _as_marks_4_and_5(db)
+    marks = _marks(db)
+    assert marks[0] == chunks.MARK_4 and set(marks) == {chunks.MARK_4, chunks.MARK_5} and len(marks) == done.version
+    with GameStore(db) as s:
+        assert s.events("g") == records and s.verify("g") == done.head
+        _reads_back_from_anywhere(s, toy, done, records)
+
+
+def test_a_save_of_one_record_packs_it_alone_and_a_save_of_more_is_one_row(toy, db):
     first, steps, states = _whole_game(toy)
     with GameStore(db) as s:
         loaded = s.create_game("g", "toy", first[:1])
-        few = steps[0]
-        s.append("g", loaded.version, events=first[1:], steps=[few])
-        assert s.version("g") < chunks.CHUNK_MIN
-    assert set(_marks(db)) <= {packing.MARK_3, packing.MARK_2}
+        loaded = s.append("g", loaded.version, events=first[1:], steps=steps[:2])
+        loaded = s.append("g", loaded.version, steps=[steps[2]])  # a toy action makes one event
+        records = s.events("g")
+        assert s.verify("g") == loaded.head and [r.payload for r in records] == [
+            toy.encode(e) for e in [*first, *steps[0][1], *steps[1][1], *steps[2][1]]]
+    assert _marks(db) == [packing.MARK_3, chunks.MARK_6, packing.MARK_3]
+    assert [v for v, _ in _rows(db)] == [2, len(first) + 3, len(first) + 4]  # a row under its last record's version
 
 
 def test_a_chunk_ends_where_the_stamp_changes_and_every_stamp_reads_back_exactly(toy, db):
@@ -96,15 +159,45 @@ def test_a_chunk_ends_where_the_stamp_changes_and_every_stamp_reads_back_exactly
         s.create_game("g", "toy", records=raws)
         assert [r.recorded_at for r in s.events("g")] == stamps
         assert [r.payload for r in s.events("g")] == payloads
-    marks = _marks(db)
-    assert marks[::5] == [chunks.MARK_4] * len(marks[::5])
-    assert all(m == chunks.MARK_5 for i, m in enumerate(marks) if i % 5)
+    rows = _rows(db)
+    assert {state[:1] for _, state in rows} == {chunks.MARK_6}
+    assert [v for v, _ in rows] == [min(n, len(payloads)) + 1 for n in range(5, len(payloads) + 5, 5)]
 
 
 def _stored(toy, db):
     first, steps, states = _whole_game(toy)
     with GameStore(db) as s:
         return s.create_game("g", "toy", first, steps=steps, state=states[-1], states=states)
+
+
+def _move(db, version: int, to: int, game="g") -> None:
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND originator_version = ?",
+                    [to, game_uuid(game).bytes, version])
+    con.close()
+
+
+K = chunks.CHUNK_MAX
+
+
+@pytest.mark.parametrize("damage, number, says", [
+    (lambda db, rows: _set(db, K + 1, rows[0][1][:40]), 1, "does not decode"),  # cut off in its hashes
+    (lambda db, rows: _set(db, K + 1, rows[0][1][:1] + b"\x03" + rows[0][1][2:]), 1, "does not decode"),  # 3 records
+    (lambda db, rows: _set(db, K + 1, None), 1, "event 1 is missing"),  # the first chunk's row deleted
+    (lambda db, rows: _set(db, 2 * K + 1, None), K + 1, f"event {K + 1} is missing"),  # a later one
+    (lambda db, rows: _move(db, 2 * K + 1, 2 * K - 4), K - 4, "stored in one row after event"),  # overlap
+    (lambda db, rows: _set(db, 2 * K + 1, rows[0][1]), K + 1, ""),  # another chunk's row: its hashes do not chain
+])
+def test_a_damaged_chunk_row_is_named_and_nothing_appends_on_top(toy, db, damage, number, says):
+    done = _stored(toy, db)
+    damage(db, _rows(db))
+    with GameStore(db) as s:
+        with pytest.raises(StoreError) as found:
+            s.verify("g")
+        assert found.value.number == number and says in str(found.value)
+        with pytest.raises(StoreError):
+            s.append("g", done.version, events=[])
 
 
 @pytest.mark.parametrize("damage, number", [
@@ -115,8 +208,9 @@ def _stored(toy, db):
     (lambda first, member: [(2, first[:1] + b"\x03" + first[2:])], 1),  # it says it holds 3 records
     (lambda first, member: [(2, member)], 1),  # the first row replaced by another row's
 ])
-def test_a_damaged_chunk_is_named_and_nothing_appends_on_top(toy, db, damage, number):
+def test_a_damaged_chunk_of_marks_4_and_5_is_named_and_nothing_appends_on_top(toy, db, damage, number):
     done = _stored(toy, db)
+    _as_marks_4_and_5(db)
     con = sqlite3.connect(db)
     first, member = (bytes(r[0]) for r in con.execute(
         "SELECT state FROM stored_events WHERE originator_version IN (2, 3) ORDER BY originator_version"))
@@ -133,11 +227,13 @@ def test_a_damaged_chunk_is_named_and_nothing_appends_on_top(toy, db, damage, nu
 
 def test_unpack_refuses_a_chunks_rows_in_one_line(toy, db):
     _stored(toy, db)
+    one_row = _rows(db)[0][1]
+    _as_marks_4_and_5(db)
     con = sqlite3.connect(db)
     first, member = (bytes(r[0]) for r in con.execute(
         "SELECT state FROM stored_events WHERE originator_version IN (2, 3) ORDER BY originator_version"))
     con.close()
-    for row in (first, member):
+    for row in (one_row, first, member):
         with pytest.raises(Exception, match="read with its chunk"):
             packing.unpack(row)
 
@@ -151,6 +247,13 @@ def test_a_chunk_refuses_what_it_cannot_hold():
         chunks.pack_chunk(stamp, ["ab" * 32], [entry, entry])
     rows = chunks.pack_chunk(stamp, ["ab" * 32, "cd" * 32], [entry, entry])
     assert rows[1] == chunks.MARK_5 + b"\x01" and chunks.back_of(rows[1]) == 1
-    entries, when = chunks.unpack_chunk(rows[0])
-    assert [e.hash for e in entries] == ["ab" * 32, "cd" * 32] and when == datetime(1970, 1, 1, 0, 0, 0, 1,
-                                                                                        tzinfo=timezone.utc)
+    with pytest.raises(ValueError):
+        chunks.pack_row(stamp, ["ab" * 32] * (chunks.CHUNK_MAX + 1), [entry] * (chunks.CHUNK_MAX + 1))
+    row = chunks.pack_row(stamp, ["ab" * 32, "cd" * 32], [entry, entry])
+    assert row[:1] == chunks.MARK_6 and row[1:] == rows[0][1:]  # one row, laid out as a mark-4 first row
+    for packed in (rows[0], row):
+        entries, when = chunks.unpack_chunk(packed)
+        assert [e.hash for e in entries] == ["ab" * 32, "cd" * 32] and when == datetime(1970, 1, 1, 0, 0, 0, 1,
+                                                                                            tzinfo=timezone.utc)
+    with pytest.raises(Exception):
+        chunks.unpack_chunk(chunks.MARK_5 + row[1:])

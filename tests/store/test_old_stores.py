@@ -3,7 +3,8 @@ take new commands; nothing stored is rewritten: one before the compact record
 format (plain JSON), one from before the snapshots' shared parts and the hashes
 cut out of packed records (records packed with mark 1, whole snapshots), and
 one from before the time stamps were cut out too (1 Dec 2026: records and
-snapshots packed with mark 2).
+snapshots packed with mark 2), and one from before a chunk was one row (set-ups
+and forks in chunks of marks 4 and 5, a row a record).
 
 The fixtures and what main said about them were made by ``fixtures/make_old_store.py``.
 """
@@ -26,7 +27,7 @@ from trvendetta.store.quick import QuickReader
 HERE = Path(__file__).resolve().parent / "fixtures"
 #: fixture name -> what main said about each of its games
 SAID = {name: json.loads((HERE / f"{name}.json").read_text())
-        for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2")}
+        for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2", "main-2026-12-01-chunks")}
 CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
 
 
@@ -103,4 +104,5 @@ def test_old_games_take_new_commands_without_rewriting_a_row(old, fixture):
         assert [e.number for e in s.events("duel", decode=False)] == list(range(1, loaded.version + 1))
     after = _rows(old)
     assert set(before) <= set(after)  # every old row is still there, byte for byte
-    assert len(after) == len(before) + (loaded.version - SAID[fixture]["duel"]["version"])
+    # one row a command: its records in one chunk when it has several (``store.chunks``, mark 6)
+    assert len(after) == len(before) + 3 and loaded.version - SAID[fixture]["duel"]["version"] > 3

@@ -42,7 +42,8 @@ def _loaded_from(store, game: str) -> list[int]:
     read, asked = store.reader.rows.events, []
 
     def spy(gid, gt=0, lte=None, desc=False, limit=None):
-        if lte is None or lte - gt > 1:  # not one record's hash (a snapshot's cheap check)
+        # not one record's hash (a snapshot's cheap check), nor the one row past a range that may hold its end
+        if limit != 1 and (lte is None or lte - gt > 1):
             asked.append(gt)
         return read(gid, gt, lte, desc, limit)
 
