@@ -34,6 +34,7 @@ from trvendetta.core.rng import NeedDice
 from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
                               decode_draw, decode_retraction)
 from trvendetta.core.errors import TrvError
+from trvendetta.core.protocol import Ruleset
 
 
 class AuditError(TrvError):
@@ -281,63 +282,78 @@ class Walker:
 
         fromhex = bytes.fromhex
         ruleset = self.ruleset
-        apply, encode, evolve, reveals = ruleset.apply, ruleset.encode, ruleset.evolve, ruleset.reveals
-        number, head, state = self.number, self.head, self.state
-        queue, events, after = self._queue, self._events, self._after
+        apply, encode, evolve = ruleset.apply, ruleset.encode, ruleset.evolve
+        # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
+        reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
+        new_group = Group.__new__
+        number, head, state, after = self.number, self.head, self.state, self._after
         groups = self.groups
+        # the recomputed events still to come, popped from the end; their bytes (``self._queue``) are made
+        # only for ``feed``: ``queue`` is None while they are exactly those events encoded, as ``feed`` keeps
+        # them, else (re-execution turned on inside an action: no events kept) the queue itself, which
+        # leaves every record to ``feed``
+        events, queue = self._events, self._queue
+        if len(queue) == len(events):
+            queue = None
         group = groups[-1] if groups else None
+        ready = group is not None and number > 0 and queue is None  # else every record goes to feed
         raw = fromhex(head)  # the head's bytes, as chain() hashes them
         for record in records:
             payload, action_bytes = record.payload, record.action
-            body = action_bytes + b"\n" + payload if action_bytes else payload  # chain()'s, for an unsigned record
-            link = sha256(raw + body).digest()
-            plain = group is not None and record.number == number + 1 and number and not record.sig \
-                and record.hash == link.hex() and (record.event is None or not record.kind)
-            if plain and action_bytes:  # an action's first event: the action, re-run, gives its bytes first
-                action = record.decoded_action
-                plain = action is not None and not queue
-                if plain:
-                    try:
-                        state_after, new = apply(state, action)
-                        plain = bool(new) and encode(new[0]) == payload
-                    except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises the same
-                        plain = False
-            elif plain:  # the next of an action's events (``group`` is that action, its last event the record before)
-                plain = bool(queue) and len(events) == len(queue) and queue[-1] == payload
+            link = sha256(raw + (action_bytes + b"\n" + payload if action_bytes else payload)).digest()  # chain()'s
+            plain = ready and record.number == number + 1 and not record.sig and record.hash == link.hex() \
+                and (record.event is None or not record.kind)
+            if plain:
+                if action_bytes:  # an action's first event: the action, re-run, gives its bytes first
+                    action = record.decoded_action
+                    plain = action is not None and not events
+                    if plain:
+                        try:
+                            state_after, new = apply(state, action)
+                            plain = bool(new) and encode(new[0]) == payload
+                        except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
+                            plain = False
+                else:  # the next of an action's events (``group`` is that action, its last event the record before)
+                    plain = bool(events) and encode(events[-1]) == payload
             if not plain:
-                self.number, self.head, self.state = number, head, state
-                self._queue, self._events, self._after = queue, events, after
+                self.number, self.head, self.state, self._after = number, head, state, after
+                self._queue = list(map(encode, events)) if queue is None else queue
+                self._events = events
                 self.feed(record)
-                number, head, state = self.number, self.head, self.state
-                queue, events, after = self._queue, self._events, self._after
-                groups = self.groups
+                number, head, state, after = self.number, self.head, self.state, self._after
+                events, queue = self._events, self._queue
+                if len(queue) == len(events):
+                    queue = None
                 group = groups[-1] if groups else None
+                ready = group is not None and number > 0 and queue is None
                 raw = fromhex(head)
                 continue
             # what _start_action and _event do with a record whose bytes are the recomputed event's
             number, head, raw = number + 1, record.hash, link
             if action_bytes:
-                group = Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset)
+                # Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset), without the call
+                group = new_group(Group)
+                group.first, group.action, group.player_, group.state_before = number, action, ASK, state
+                group.reveals, group.round_, group.rng, group.ruleset = 0, ASK, None, ruleset
                 groups.append(group)
                 event = new[0]
-                if len(new) == 1:  # (queue and events stay empty: they are emptied together)
+                if len(new) == 1:  # (events stay empty)
                     state = state_after
                 else:
-                    events = new[:0:-1]  # the action's other events, popped from the end
-                    queue, after = list(map(encode, events)), state_after
+                    events, after = new[:0:-1], state_after  # the action's other events, popped from the end
             else:
-                queue.pop()
                 event = events.pop()
                 if after is not None:
-                    if not queue:  # the action's last event: its state, as apply gave it
+                    if not events:  # the action's last event: its state, as apply gave it
                         state, after = after, None
                 else:
                     state = evolve(state, event)
             group.last = number
-            if not group.reveals and reveals(event):
+            if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
                 group.reveals = number
-        self.number, self.head, self.state = number, head, state
-        self._queue, self._events, self._after = queue, events, after
+        self.number, self.head, self.state, self._after = number, head, state, after
+        self._queue = list(map(encode, events)) if queue is None else queue
+        self._events = events
 
     def feed(self, record: StoredEvent) -> None:
         number = self.number + 1

@@ -178,3 +178,28 @@ def test_the_same_walker_when_the_engine_fails(stored):
         walkers.append(fields(w))
     assert walkers[0] == walkers[1]
     assert walkers[0][0] == at + 1  # both stopped at the action's record
+
+
+class OwnReveals:
+    """A ruleset with a ``reveals`` of its own (the opposite of its events' ``reveals``): the loop asks it,
+    as ``feed`` does, instead of reading the event type's ``reveals``."""
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def __getattr__(self, name):
+        return getattr(self.ruleset, name)
+
+    def reveals(self, event):
+        return not self.ruleset.reveals(event)
+
+
+def test_the_same_walker_with_a_ruleset_of_its_own_reveals(stored):
+    header, records = stored["v-bots"]
+    walkers = []
+    for general in (False, True):
+        w = walker_for(OwnReveals(rulesets.get(header.ruleset)), header.charter, header.domain,
+                       [Quiet()] if general else [], reexecute=True, start=header.genesis)
+        walkers.append(fields(w.walk(records)))
+    assert walkers[0] == walkers[1]
+    assert [g[3] for g in walkers[0][4]] != [g[3] for g in outcome(header, records, False)[4]]
