@@ -41,6 +41,12 @@ ADVANCE = (
     f"UPDATE {TABLE} SET ruleset = ?, players = ?, round = ?, status = ?, winner = ?, version = ?, head = ?, "
     "last_used = ? WHERE id = ? AND version = ? AND head = ? RETURNING 1"
 )
+#: a command's row written where the game has none, and only where no other command wrote one meanwhile
+#: (``GameIndex.claim``)
+CLAIM = (
+    f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING 1"
+)
 
 #: ``transaction(commit=...)``: a context manager giving a DB-API cursor
 Transaction = Callable[..., AbstractContextManager[Any]]
@@ -93,11 +99,13 @@ class GameIndex:
         self.schema = schema
         if schema is None:
             self.table, self.upsert, self.latest_sql, self.advance_sql = TABLE, UPSERT, LATEST, ADVANCE
+            self.claim_sql = CLAIM
         else:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
             self.advance_sql = _postgres(ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} "))
+            self.claim_sql = _postgres(CLAIM.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} "))
 
     def exists(self) -> bool:
         with self.transaction(commit=False) as c:
@@ -130,6 +138,17 @@ class GameIndex:
         values = [row["ruleset"], ",".join(row.get("players") or ()), row["round"], row["status"], row["winner"],
                   row["version"], row["head"], now(), row["id"], before[0], before[1]]
         cursor.execute(self.advance_sql, values)
+        return cursor.fetchone() is not None
+
+    def claim(self, cursor: Any, row: dict) -> bool:
+        """Write one game's row with ``cursor`` (inside the caller's transaction) where the game has none: True
+        when written; False when another command wrote one meanwhile (on PostgreSQL the insert waits for that
+        command's transaction, then finds its row).  A command's rows are stored under its last record's
+        version (``chunks``), so two appends after the same event need not collide in the events table: the
+        index row, checked and written in the save's transaction, is what refuses the second."""
+        stamp = now()
+        values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
+        cursor.execute(self.claim_sql, [values[k] for k in COLUMNS])
         return cursor.fetchone() is not None
 
     def read(self, cursor: Any, game: str) -> tuple[int, str] | None:

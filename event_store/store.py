@@ -708,7 +708,13 @@ class GameStore:
             if before is not None:
                 if index.advance(cursor, row, before):  # the row said ``before``: checked and written at once
                     return
-                _check_row(before, index.read(cursor, agg.name))  # no row, or another command's
+                found = index.read(cursor, agg.name)
+                _check_row(before, found)  # another command's row (or one ahead of the events): refused
+                # no row, or one behind the events (an old index): written anew, only where it still says what
+                # was read; else another command wrote it meanwhile
+                if index.claim(cursor, row) if found is None else index.advance(cursor, row, found):
+                    return
+                raise _IndexDisagrees(index.read(cursor, agg.name) or (0, ""))
             index.write(cursor, row)
 
         if self._saves is None:

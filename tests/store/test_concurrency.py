@@ -83,3 +83,67 @@ def test_a_stale_append_says_the_same_on_every_backend(tmp_path, request):
             assert two.version("duel") == now
             messages.append(str(refused.value))
     assert messages[0] == messages[1] == f"game moved on since you loaded it (now at event {now}); run the command again"
+
+
+@pytest.mark.parametrize("index_row", ["missing", "behind"])
+def test_two_appends_after_the_same_event_one_refused_even_without_a_sound_index_row(where, index_row):
+    """A command's records are one row, stored under its last record's version (``store.chunks``): two
+    appends after the same event of two and one records are stored under different versions, so the events
+    table does not refuse the second; the games index row, checked and written in each save's transaction,
+    does, even where the row is missing or behind the events (an old or hand-edited index), and on PostgreSQL
+    while the first save's transaction is still open (its row written, not committed)."""
+    import threading
+
+    from trvendetta.store.index import GameIndex
+
+    rs = rulesets.get("vendetta")
+    with GameStore(where) as first, GameStore(where) as second:
+        _, events = rs.new_game(new_position(rs, 2, 3))
+        start = first.create_game("g", "vendetta", events)
+        state, steps = start.state, []
+        while sum(len(e) for _, e in steps) < 2:  # the first append: two records or more
+            action = rs.legal_actions(state)[0]
+            state, new = rs.apply(state, action)
+            steps.append((action, new))
+        index = first.index
+        with index.transaction(commit=True) as c:
+            if index_row == "missing":
+                c.execute(index._sql(f"DELETE FROM {index.table} WHERE id = ?"), ["g"])
+            else:
+                c.execute(index._sql(f"UPDATE {index.table} SET version = 1 WHERE id = ?"), ["g"])
+        assert second.load("g").version == start.version  # both commands found the game after its set-up
+        written, go, outcome = threading.Event(), threading.Event(), {}
+        claim, advance, upsert = GameIndex.claim, GameIndex.advance, GameIndex.write
+
+        def hold(write):  # the first save writes its index row, then waits, its transaction open
+            def held(self, *args):
+                done = write(self, *args)
+                if done is not False and threading.current_thread().name == "first":
+                    written.set()
+                    go.wait(10)
+                return done
+            return held
+
+        def run(name, store, steps):
+            try:
+                outcome[name] = store.append("g", start.version, steps=steps).version
+            except GameMovedOn as exc:
+                outcome[name] = exc
+
+        try:
+            GameIndex.claim, GameIndex.advance, GameIndex.write = hold(claim), hold(advance), hold(upsert)
+            one = threading.Thread(target=run, name="first", args=("first", first, steps))
+            one.start()
+            assert written.wait(10)
+            two = threading.Thread(target=run, name="second", args=("second", second, [steps[0]]))
+            two.start()
+            two.join(0.5)  # the second save waits for the first's lock (or its commit)
+            go.set()
+            one.join(10)
+            two.join(10)
+        finally:
+            GameIndex.claim, GameIndex.advance, GameIndex.write = claim, advance, upsert
+        assert outcome["first"] == start.version + sum(len(e) for _, e in steps)
+        assert isinstance(outcome["second"], GameMovedOn)
+        assert first.verify("g") == first.info("g").head and first.version("g") == outcome["first"]
+        assert replays.verify_game(first, "g").events == outcome["first"]
