@@ -25,8 +25,11 @@ CREATE = [
     f"CREATE TABLE IF NOT EXISTS [{TABLE}] ([id] TEXT PRIMARY KEY, [ruleset] TEXT, [players] TEXT, "
     "[round] INTEGER, [status] TEXT, [winner] TEXT, [version] INTEGER, [head] TEXT, [created] TEXT, "
     "[last_used] TEXT)",
-    f"CREATE INDEX IF NOT EXISTS [idx_{TABLE}_last_used] ON [{TABLE}] ([last_used])",
 ]
+#: the index on ``last_used`` the table had until 1 Dec 2026 (``GameIndex.drop_old``): every command's row
+#: update moved its entry (one more page written a turn, 4 KiB of SQLite's log), and neither listing used it
+#: for what it asks (``ORDER BY last_used DESC, created DESC`` scans the table either way, ``all`` reads every row)
+OLD_INDEX = f"idx_{TABLE}_last_used"
 UPSERT = (
     f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET ruleset = excluded.ruleset, "
@@ -108,13 +111,30 @@ class GameIndex:
             self.claim_sql = _postgres(CLAIM.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} "))
 
     def exists(self) -> bool:
+        return TABLE in self.found()
+
+    def found(self) -> set[str]:
+        """Which of the table and its old index (``OLD_INDEX``) the database holds."""
         with self.transaction(commit=False) as c:
             if self.schema is None:
-                c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [TABLE])
+                c.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?)", [TABLE, OLD_INDEX])
             else:
-                c.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
-                          [self.schema, TABLE])
-            return c.fetchone() is not None
+                c.execute("SELECT relname AS name FROM pg_class JOIN pg_namespace n ON n.oid = relnamespace "
+                          "WHERE nspname = %s AND relname IN (%s, %s)", [self.schema, TABLE, OLD_INDEX])
+            return {row["name"] for row in c.fetchall()}
+
+    def drop_old(self) -> None:
+        """Drop the table's old index (``OLD_INDEX``), once a store (a derived
+        table's index: nothing stored is lost).  On PostgreSQL under the
+        schema's advisory lock (not the one ``store._prepare_postgres`` holds
+        while it creates the tables), so that processes opening the store at
+        once drop it one after the other (the later ones find it gone)."""
+        with self.transaction(commit=True) as c:
+            if self.schema is None:
+                c.execute(f"DROP INDEX IF EXISTS [{OLD_INDEX}]")
+            else:
+                c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"trvendetta:{self.schema}:index"])
+                c.execute(f'DROP INDEX IF EXISTS "{self.schema}".{OLD_INDEX}')
 
     def create(self) -> None:
         with self.transaction(commit=True) as c:

@@ -60,7 +60,7 @@ from .sqlite_saves import SQLiteSaves
 from .packing import pack, unpack
 from .parts import PART_TOPIC
 from .reader import GameReader, Record, SnapshotRead, fold_live
-from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
+from .index import OLD_INDEX, TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
 class Packer(Compressor):
@@ -239,10 +239,16 @@ class GameStore:
     def index(self) -> GameIndex:
         if self._index is None:
             index = GameIndex(self._index_db.transaction, self.schema)
-            if not index.exists():
+            found = index.found()
+            if TABLE not in found:
                 index.create()
                 self._index = index
                 self.rebuild_index()
+            elif OLD_INDEX in found and not self.read_only:
+                try:
+                    index.drop_old()
+                except Exception:  # noqa: BLE001  only a cost to the next saves; reads never need it gone
+                    pass
             self._index = index
         return self._index
 

@@ -326,16 +326,14 @@ def test_a_file_cut_short_is_one_line(trv, store, keep):
 
 
 def test_sqlites_integrity_check_is_part_of_verify(trv, store):
-    sql(store, "PRAGMA writable_schema = ON")
-    con_rows = rows(store, "SELECT rootpage FROM sqlite_master WHERE name = 'idx_trv_games_last_used'")
-    assert con_rows
+    sql(store, "CREATE INDEX idx_probe ON trv_games (last_used)")
     # an index that no longer matches its table: only the integrity check sees it
     import sqlite3
 
     con = sqlite3.connect(store)
     con.execute("PRAGMA writable_schema = ON")
-    con.execute("UPDATE sqlite_master SET sql = replace(sql, '[last_used]', '[created]') "
-                "WHERE name = 'idx_trv_games_last_used'")
+    con.execute("UPDATE sqlite_master SET sql = replace(sql, '(last_used)', '(created)') "
+                "WHERE name = 'idx_probe'")
     con.commit()
     con.close()
     err = trv("verify", LIVE, db=store, code=1).stderr

@@ -106,3 +106,29 @@ def test_old_games_take_new_commands_without_rewriting_a_row(old, fixture):
     assert set(before) <= set(after)  # every old row is still there, byte for byte
     # one row a command: its records in one chunk when it has several (``store.chunks``, mark 6)
     assert len(after) == len(before) + 3 and loaded.version - SAID[fixture]["duel"]["version"] > 3
+
+
+def test_an_old_stores_games_index_loses_only_its_last_used_index(old, fixture):
+    """The games index's ``last_used`` index (every turn moved its entry) is dropped
+    when an old store is opened; its rows, and the order ``trv games`` lists them
+    in, stay as they were."""
+    from trvendetta.store.index import OLD_INDEX
+
+    def names(path):
+        con = sqlite3.connect(path)
+        try:
+            return {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        finally:
+            con.close()
+
+    assert OLD_INDEX in names(old)
+    con = sqlite3.connect(old)
+    rows = con.execute("SELECT * FROM trv_games ORDER BY last_used DESC, id").fetchall()
+    con.close()
+    with GameStore(old) as s:
+        listed = [g.id for g in s.list_games()]
+    assert OLD_INDEX not in names(old) and "trv_games" in names(old)
+    assert listed == [r[0] for r in rows]
+    con = sqlite3.connect(old)
+    assert con.execute("SELECT * FROM trv_games ORDER BY last_used DESC, id").fetchall() == rows
+    con.close()

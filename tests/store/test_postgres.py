@@ -55,6 +55,23 @@ def test_the_index_is_rebuilt_when_dropped(pg_url, toy):
         assert s.info("first").status == "over" and s.info("first").head == done.head
 
 
+def test_the_games_index_made_before_1_dec_2026_loses_its_last_used_index(pg_url, toy):
+    from trvendetta.store.index import OLD_INDEX
+
+    with GameStore(pg_url) as s:
+        new(s, toy, "first")
+        new(s, toy, "second")
+    schema = _schema(pg_url)
+    found = f"SELECT to_regclass('\"{schema}\".{OLD_INDEX}') IS NOT NULL"
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+        assert not conn.execute(found).fetchone()[0]  # a new store never has it
+        conn.execute(f'CREATE INDEX {OLD_INDEX} ON "{schema}".trv_games (last_used)')  # as stores had it
+    with GameStore(pg_url) as s:
+        assert [g.id for g in s.list_games()] == ["second", "first"]
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+        assert not conn.execute(found).fetchone()[0]
+
+
 def test_many_processes_open_a_new_store_at_once(pg_url):
     """The first use makes the tables once; the others wait for them (no "tuple concurrently updated")."""
     code = "import sys; from trvendetta.store import GameStore; GameStore(sys.argv[1]).list_games()"
