@@ -41,14 +41,21 @@ from .records import (  # noqa: F401  (re-exported: the light half lives in reco
     game_genesis,
 )
 
+#: the real ``datetime`` class behind each class the clock answers with (itself, or freezegun's subclass)
+_REAL: dict[type, type] = {}
+
+
 def utc_now() -> datetime:
     """The wall-clock stamp eventsourcing puts on a stored record (metadata).
 
     Always a plain ``datetime``: under freezegun the library's clock gives a
     ``FakeDatetime`` subclass, which its transcoder refuses to encode."""
     now = datetime_now_with_tzinfo()
-    real = next(c for c in type(now).__mro__ if c.__module__ == "datetime" and c.__name__ == "datetime")
-    if type(now) is real:
+    kind = type(now)
+    real = _REAL.get(kind)
+    if real is None:  # once a class: a turn's append reads the clock once, and this was a third of it
+        real = _REAL[kind] = next(c for c in kind.__mro__ if c.__module__ == "datetime" and c.__name__ == "datetime")
+    if kind is real:
         return now
     return real(now.year, now.month, now.day, now.hour, now.minute, now.second, now.microsecond, tzinfo=now.tzinfo)
 

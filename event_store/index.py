@@ -39,10 +39,11 @@ UPSERT = (
 )
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
 #: a command's row written only where it still says what the command found (its count and head): the check
-#: and the write in one statement (``GameIndex.advance``)
+#: and the write in one statement (``GameIndex.advance``; on SQLite the cursor's ``rowcount`` says whether it
+#: wrote, on PostgreSQL ``RETURNING 1``, read at once in the library's pipeline)
 ADVANCE = (
     f"UPDATE {TABLE} SET ruleset = ?, players = ?, round = ?, status = ?, winner = ?, version = ?, head = ?, "
-    "last_used = ? WHERE id = ? AND version = ? AND head = ? RETURNING 1"
+    "last_used = ? WHERE id = ? AND version = ? AND head = ?"
 )
 #: a command's row written where the game has none, and only where no other command wrote one meanwhile
 #: (``GameIndex.claim``)
@@ -107,7 +108,7 @@ class GameIndex:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
-            self.advance_sql = _postgres(ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} "))
+            self.advance_sql = _postgres(ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} ")) + " RETURNING 1"
             self.claim_sql = _postgres(CLAIM.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} "))
 
     def exists(self) -> bool:
@@ -149,24 +150,26 @@ class GameIndex:
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         cursor.execute(self.upsert, [values[k] for k in COLUMNS])
 
-    def advance(self, cursor: Any, row: dict, before: tuple[int, str]) -> bool:
+    def advance(self, cursor: Any, row: dict, before: tuple[int, str], *, stamp: str | None = None) -> bool:
         """Write one game's row with ``cursor`` (inside the caller's transaction)
         only where it still says ``before`` (the count and head the command
         found): True when written.  One statement where a read and an upsert
         took two (a turn's append, issue 16); False sends the caller to
         :meth:`read` to find out why (no row, or another command's)."""
         values = [row["ruleset"], ",".join(row.get("players") or ()), row["round"], row["status"], row["winner"],
-                  row["version"], row["head"], now(), row["id"], before[0], before[1]]
+                  row["version"], row["head"], stamp or now(), row["id"], before[0], before[1]]
         cursor.execute(self.advance_sql, values)
+        if self.schema is None:
+            return cursor.rowcount == 1  # RETURNING cost SQLite about a third of the statement
         return cursor.fetchone() is not None
 
-    def claim(self, cursor: Any, row: dict) -> bool:
+    def claim(self, cursor: Any, row: dict, *, stamp: str | None = None) -> bool:
         """Write one game's row with ``cursor`` (inside the caller's transaction) where the game has none: True
         when written; False when another command wrote one meanwhile (on PostgreSQL the insert waits for that
         command's transaction, then finds its row).  A command's rows are stored under its last record's
         version (``chunks``), so two appends after the same event need not collide in the events table: the
         index row, checked and written in the save's transaction, is what refuses the second."""
-        stamp = now()
+        stamp = stamp or now()
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         cursor.execute(self.claim_sql, [values[k] for k in COLUMNS])
         return cursor.fetchone() is not None
@@ -177,9 +180,9 @@ class GameIndex:
         found = cursor.fetchone()
         return None if found is None else (found["version"], found["head"])
 
-    def put(self, row: dict, *, created: bool = False) -> None:
+    def put(self, row: dict, *, created: bool = False, stamp: str | None = None) -> None:
         with self.transaction(commit=True) as c:
-            self.write(c, row)
+            self.write(c, row, stamp=stamp)
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it

@@ -25,9 +25,24 @@ class SQLiteSaves:
         raw.row_factory = sqlite3.Row  # as the library's: the index reads columns by name
         self.connection = SQLiteConnection(raw, max_age=None)
 
-    def transaction(self) -> SQLiteTransaction:
-        """A write transaction: ``with saves.transaction() as cursor: ...``."""
-        return SQLiteTransaction(self.connection, commit=True)
+    def transaction(self) -> "_Save":
+        """A write transaction: ``with saves.transaction() as cursor: ...``, the
+        cursor a plain ``sqlite3.Cursor`` (its ``rowcount`` tells an update's
+        rows: ``GameIndex.advance``)."""
+        return _Save(SQLiteTransaction(self.connection, commit=True))
 
     def close(self) -> None:
         self.connection.close()
+
+
+class _Save:
+    """The library's transaction, giving its cursor's ``sqlite3`` cursor."""
+
+    def __init__(self, transaction: SQLiteTransaction):
+        self.transaction = transaction
+
+    def __enter__(self) -> sqlite3.Cursor:
+        return self.transaction.__enter__().sqlite_cursor
+
+    def __exit__(self, *exc: Any) -> None:
+        self.transaction.__exit__(*exc)

@@ -365,7 +365,8 @@ class GameStore:
         fold = state is None or bool(records) or agg.stale
         rows = [self.app.mapper.to_stored_event(e) for e in agg.collect_events()]  # the Created event
         total = len(events) + sum(len(step[1]) for step in steps) + len(records)
-        batch = Batch(agg, utc_now(), fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
+        stamp = utc_now()
+        batch = Batch(agg, stamp, fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
                       chunked=total >= ROW_MIN)
         snaps = _Snapshots(self, agg, total)
         for event in events:
@@ -396,7 +397,7 @@ class GameStore:
         self._fresh(agg, batch.records)
         snaps.take_last()
         try:
-            self._save(agg, rows + batch.rows, snaps.rows, before)
+            self._save(agg, rows + batch.rows, snaps.rows, before, stamp.isoformat(timespec="microseconds"))
         except IntegrityError:
             raise conflict() from None
         except _IndexDisagrees as found:  # nothing was written
@@ -690,19 +691,21 @@ class GameStore:
             "head": agg.head,
         }
 
-    def _save(self, agg: Game, rows: list[Any], snapshots: list[Any], before: tuple[int, str] | None = None) -> None:
+    def _save(self, agg: Game, rows: list[Any], snapshots: list[Any], before: tuple[int, str] | None = None,
+              stamp: str | None = None) -> None:
         """One save, one database transaction: the events (the library's rows,
         through its recorder's public ``insert_events``; on SQLite with the
         store's own connection, ``sqlite_saves``), the game's index row,
         after checking the row still says ``before`` (count and head), and the
-        snapshots taken on the way."""
+        snapshots taken on the way.  ``stamp``: the row's ``last_used``, the
+        records' own stamp (one clock read a command)."""
         row = self._row(agg)
         index = self.index  # make sure the table exists before the transaction
         if self._memory_index is not None:
             if before is not None:
                 _check_row(before, index.get(agg.name))
             self.app.recorder.insert_events(rows)
-            index.put(row)
+            index.put(row, stamp=stamp)
             if snapshots:
                 self.app.snapshots.recorder.insert_events(snapshots)
             return
@@ -712,16 +715,17 @@ class GameStore:
             if snapshots:
                 library.insert_with(snapshot_recorder, cursor, snapshots)
             if before is not None:
-                if index.advance(cursor, row, before):  # the row said ``before``: checked and written at once
+                if index.advance(cursor, row, before, stamp=stamp):  # the row said ``before``: checked and written
                     return
                 found = index.read(cursor, agg.name)
                 _check_row(before, found)  # another command's row (or one ahead of the events): refused
                 # no row, or one behind the events (an old index): written anew, only where it still says what
                 # was read; else another command wrote it meanwhile
-                if index.claim(cursor, row) if found is None else index.advance(cursor, row, found):
+                if (index.claim(cursor, row, stamp=stamp) if found is None
+                        else index.advance(cursor, row, found, stamp=stamp)):
                     return
                 raise _IndexDisagrees(index.read(cursor, agg.name) or (0, ""))
-            index.write(cursor, row)
+            index.write(cursor, row, stamp=stamp)
 
         if self._saves is None:
             self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
