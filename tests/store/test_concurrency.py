@@ -116,8 +116,8 @@ def test_two_appends_after_the_same_event_one_refused_even_without_a_sound_index
         claim, advance, upsert = GameIndex.claim, GameIndex.advance, GameIndex.write
 
         def hold(write):  # the first save writes its index row, then waits, its transaction open
-            def held(self, *args):
-                done = write(self, *args)
+            def held(self, *args, **kwargs):
+                done = write(self, *args, **kwargs)
                 if done is not False and threading.current_thread().name == "first":
                     written.set()
                     go.wait(10)
