@@ -324,6 +324,7 @@ class Walker:
                 events, queue = self._events, self._queue
                 if len(queue) == len(events):
                     queue = None
+                groups = self.groups
                 group = groups[-1] if groups else None
                 ready = group is not None and number > 0 and queue is None
                 raw = fromhex(head)
