@@ -126,6 +126,11 @@ def _diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
     return None
 
 
+#: the fields of a ``StoredEvent`` in the order :meth:`Walker._replay` unpacks them (a test holds them to the type's)
+RECORD_FIELDS = ("number", "kind", "ruleset", "schema", "payload", "hash", "previous", "recorded_at", "event", "action",
+                 "decoded_action", "sig")
+
+
 #: a group's player or round not asked of the ruleset yet
 ASK = object()
 
@@ -299,13 +304,12 @@ class Walker:
         ready = group is not None and number > 0 and queue is None  # else every record goes to feed
         raw = fromhex(head)  # the head's bytes, as chain() hashes them
         for record in records:
-            payload, action_bytes = record.payload, record.action
+            # one unpacking instead of six attribute reads (``RECORD_FIELDS``)
+            at, kind, _, _, payload, hash_, _, _, event, action_bytes, action, sig = record
             link = sha256(raw + (action_bytes + b"\n" + payload if action_bytes else payload)).digest()  # chain()'s
-            plain = ready and record.number == number + 1 and not record.sig and record.hash == link.hex() \
-                and (record.event is None or not record.kind)
+            plain = ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind)
             if plain:
                 if action_bytes:  # an action's first event: the action, re-run, gives its bytes first
-                    action = record.decoded_action
                     plain = action is not None and not events
                     if plain:
                         try:
@@ -330,7 +334,7 @@ class Walker:
                 raw = fromhex(head)
                 continue
             # what _start_action and _event do with a record whose bytes are the recomputed event's
-            number, head, raw = number + 1, record.hash, link
+            number, head, raw = number + 1, hash_, link
             if action_bytes:
                 # Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset), without the call
                 group = new_group(Group)

@@ -203,3 +203,12 @@ def test_the_same_walker_with_a_ruleset_of_its_own_reveals(stored):
         walkers.append(fields(w.walk(records)))
     assert walkers[0] == walkers[1]
     assert [g[3] for g in walkers[0][4]] != [g[3] for g in outcome(header, records, False)[4]]
+
+
+def test_the_loop_unpacks_a_stored_event_by_its_fields():
+    """The loop unpacks each record by position: a field added to ``StoredEvent`` or moved in it must
+    be added or moved in ``RECORD_FIELDS`` and in the loop too."""
+    from trvendetta.replays.walker import RECORD_FIELDS
+    from trvendetta.store import StoredEvent
+
+    assert StoredEvent._fields == RECORD_FIELDS
