@@ -258,3 +258,17 @@ def test_the_usual_record_read_without_its_hash_and_stamp_as_text_is_the_same(tm
         assert whole.pop("hash") == hash_ and fields == whole
         assert packing.stamp_of(cut) == datetime.fromisoformat(stamp)
     assert usual >= 20
+
+
+def test_a_stamp_cut_out_reads_back_as_the_same_instant():
+    """``stamp_of`` is the inverse of ``utc_bytes`` (days, seconds and microseconds computed apart)."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    rnd = random.Random(11)
+    stamps = [epoch, epoch + timedelta(microseconds=1), datetime(2026, 12, 1, 23, 59, 59, 999999, timezone.utc),
+              datetime(9999, 12, 31, 23, 59, 59, 999999, timezone.utc)]
+    stamps += [epoch + timedelta(microseconds=rnd.randrange(253_402_300_800_000_000)) for _ in range(2000)]
+    for stamp in stamps:
+        assert packing.stamp_of(packing.utc_bytes(stamp)) == stamp
