@@ -21,18 +21,25 @@ class SQLiteSaves:
     for a row already stored), without its connection pool."""
 
     def __init__(self, database: str, timeout: float):
-        raw = sqlite3.connect(database, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)
-        raw.row_factory = sqlite3.Row  # as the library's: the index reads columns by name
-        self.connection = SQLiteConnection(raw, max_age=None)
+        self.database, self.timeout = database, timeout
+        #: opened by the first save (a command that only reads never pays for it)
+        self.connection: SQLiteConnection | None = None
 
     def transaction(self) -> "_Save":
         """A write transaction: ``with saves.transaction() as cursor: ...``, the
         cursor a plain ``sqlite3.Cursor`` (its ``rowcount`` tells an update's
         rows: ``GameIndex.advance``)."""
+        if self.connection is None:
+            raw = sqlite3.connect(self.database, uri=True, timeout=self.timeout, isolation_level=None,
+                                  check_same_thread=False)
+            raw.row_factory = sqlite3.Row  # as the library's: the index reads columns by name
+            self.connection = SQLiteConnection(raw, max_age=None)
         return _Save(SQLiteTransaction(self.connection, commit=True))
 
     def close(self) -> None:
-        self.connection.close()
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
 
 class _Save:
