@@ -338,8 +338,8 @@ class Walker:
             if action_bytes:
                 # Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset), without the call
                 group = new_group(Group)
-                group.first, group.action, group.player_, group.state_before = number, action, ASK, state
-                group.reveals, group.round_, group.rng, group.ruleset = 0, ASK, None, ruleset
+                group.first, group.last, group.action, group.player_ = number, number - 1, action, ASK
+                group.state_before, group.reveals, group.round_, group.rng, group.ruleset = state, 0, ASK, None, ruleset
                 groups.append(group)
                 event = new[0]
                 if len(new) == 1:  # (events stay empty)
