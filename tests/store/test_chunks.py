@@ -94,6 +94,15 @@ def _reads_back_from_anywhere(s, toy, done, records) -> None:
             assert at.head == records[n - 1].hash and at.state == toy.fold([r.event for r in records[:n]])
 
 
+def _last_actions_read_back(db, done, records) -> None:
+    """``trv show``'s read-only path: the last action and its events, read from the end at many points."""
+    with QuickReader.open(db) as quick:
+        for n in range(done.version, done.version - 3 * chunks.CHUNK_MAX, -5):
+            start = max(r.number for r in records[:n] if r.action)
+            assert quick.last_action("g", n) == (records[start - 1].action.decode(),
+                                                 [r.event for r in records[start - 1:n]])
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_game_stored_in_one_save_reads_back_the_same_from_any_event(toy, db, backend, request):
     where = db if backend == "sqlite" else request.getfixturevalue("pg_url")
@@ -113,11 +122,7 @@ def test_a_game_stored_in_one_save_reads_back_the_same_from_any_event(toy, db, b
         assert {state[:1] for _, state in rows} == {chunks.MARK_6}
         assert versions[-1] == done.version + 1 and len(rows) == -(-done.version // chunks.CHUNK_MAX)
         assert [b - a for a, b in zip([1, *versions], versions)][:-1] == [chunks.CHUNK_MAX] * (len(rows) - 1)
-        with QuickReader.open(db) as quick:  # ``trv show``'s read-only path: the last action, read from the end
-            for n in range(done.version, done.version - 3 * chunks.CHUNK_MAX, -5):
-                start = max(r.number for r in records[:n] if r.action)
-                assert quick.last_action("g", n) == (records[start - 1].action.decode(),
-                                                     [r.event for r in records[start - 1:n]])
+        _last_actions_read_back(db, done, records)
 
 
 def test_a_game_stored_in_marks_4_and_5_reads_back_the_same_from_any_event(toy, db):
@@ -131,6 +136,7 @@ def test_a_game_stored_in_marks_4_and_5_reads_back_the_same_from_any_event(toy, 
     with GameStore(db) as s:
         assert s.events("g") == records and s.verify("g") == done.head
         _reads_back_from_anywhere(s, toy, done, records)
+    _last_actions_read_back(db, done, records)
 
 
 def test_a_save_of_one_record_packs_it_alone_and_a_save_of_more_is_one_row(toy, db):
