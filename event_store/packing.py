@@ -45,7 +45,12 @@ MARK_3 = b"\x03"
 # bytes and halves the primed deflater's state copied for every record (4.5 of 18 us); a snapshot (2-3 kB of
 # JSON, one in 100 records) it would cost 15-20 bytes, so anything longer than _LONG keeps level 8.
 # Inflating is the same whatever the memory level.
+# A short record's deflater (since the second 1 Dec 2026 session) sees only the last 16 KiB of the dictionary (a
+# window of 14 bits instead of 15): its state, copied for every record, is half the size (a turn's deflate 16.7 ->
+# 12.7 us) for 0.9 bytes a record.  Its output is read as any other: the inflater, primed with the whole dictionary,
+# finds the same bytes at the same distances back.
 _LEVEL, _MEM_LEVELS, _LONG = 6, (4, 8), 512
+_WINDOWS = (14, 15)  # window bits, short and long
 _primed: list = [None, None]  # the primed deflaters, short and long
 _PLACE = b"\x01"  # where a hash was; a control byte is always escaped in JSON text
 _HASH = re.compile(rb"[0-9a-f]{64}")
@@ -63,10 +68,16 @@ def deflate(data: bytes) -> bytes:
     long = len(data) > _LONG
     primed = _primed[long]
     if primed is None:  # priming with the dictionary costs more than a record: copy a primed one
-        primed = _primed[long] = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15, _MEM_LEVELS[long],
-                                                  zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1)
+        primed = _primed[long] = primed_deflater(_LEVEL, _WINDOWS[long], _MEM_LEVELS[long])
     deflate = primed.copy()
     return deflate.compress(data) + deflate.flush()
+
+
+def primed_deflater(level: int, window: int, memory: int) -> "zlib._Compress":
+    """A raw deflater primed with dictionary 1, or with as much of its end as a window of ``window`` bits holds:
+    what it writes is read by :func:`inflate` whatever the window."""
+    zdict = DICTIONARY_1 if window == 15 else DICTIONARY_1[-(1 << window):]
+    return zlib.compressobj(level, zlib.DEFLATED, -window, memory, zlib.Z_DEFAULT_STRATEGY, zdict)
 
 
 def inflate(data: memoryview) -> bytes:
