@@ -8,8 +8,9 @@ $TRV_TEST_FAULT:
   kill-in-insert       SIGKILL this process inside the save transaction,
                        after the rows are inserted and before the commit
                        (SQLite: after the index row too)
-  kill-after-save      SIGKILL right after the commit, before the game index
-                       is updated
+  kill-after-save      SIGKILL right after the commit (events, index row and
+                       snapshots are written in it), before the command
+                       prints anything
 """
 
 import os
