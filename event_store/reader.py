@@ -301,13 +301,16 @@ class GameReader:
         record ``upto``."""
         lte = None if upto is None else upto + FIRST
         rows = self.rows.events(key, since + FIRST, lte)
-        if lte is not None:
-            last = rows[-1][0] if rows else since + FIRST
-            if last < lte:
-                more = self.rows.events(key, last, None, False, 1)
-                if more and more[0][2][:1] == MARK_6:
-                    return [*rows, more[0]]
-        return rows
+        end = [] if lte is None else self._end_row(key, rows[-1][0] if rows else since + FIRST, lte)
+        return [*rows, *end] if end else rows
+
+    def _end_row(self, key: str, last: int, lte: int) -> list[Any]:
+        """The row after version ``last`` when a range's rows end before version ``lte`` and that row is a
+        chunk (mark 6) holding the records up to it; else nothing."""
+        if last >= lte:
+            return []
+        more = self.rows.events(key, last, None, False, 1)
+        return [more[0]] if more and more[0][2][:1] == MARK_6 else []
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool) -> list[StoredEvent]:
         """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
@@ -366,10 +369,7 @@ class GameReader:
         """Up to ``limit`` records ending with record ``upto``, in order."""
         key = game_key(game)
         rows = list(reversed(self.rows.events(key, FIRST, upto + FIRST, True, limit)))
-        if not rows or rows[-1][0] < upto + FIRST:  # the row holding record ``upto`` may lie beyond: a chunk
-            more = self.rows.events(key, rows[-1][0] if rows else FIRST, None, False, 1)
-            if more and more[0][2][:1] == MARK_6:
-                rows.append(more[0])
+        rows += self._end_row(key, rows[-1][0] if rows else FIRST, upto + FIRST)  # a chunk holding ``upto``
         if not rows:
             return []
         version, _, data = rows[0]
