@@ -354,3 +354,34 @@ def test_a_store_keeps_only_a_few_games_in_memory(toy):
         new(s, toy, f"g{i}")
     assert len(s._loaded) == GameStore.KEEP_LOADED
     assert list(s._loaded) == [f"g{i}" for i in range(2 * GameStore.KEEP_LOADED, 3 * GameStore.KEEP_LOADED)]
+
+
+def test_a_read_decodes_each_distinct_action_once_and_only_shares_frozen_ones(toy, db):
+    """``GameStore.events`` decodes an action the game repeats once (records share the decoded, frozen
+    struct: verify reads every action of a game); a ruleset whose decoded action could be changed in place
+    gets one of its own for every record."""
+    import msgspec
+
+    from trvendetta.store import reader
+
+    with GameStore(db) as s:
+        loaded = new(s, toy)
+        rnd = random.Random(3)
+        for _ in range(12):
+            action = rnd.choice(toy.legal_actions(loaded.state)[:2])
+            state, events = toy.apply(loaded.state, action)
+            loaded = s.append("g", loaded.version, steps=[(action, events)], state=state)
+        acted = [r for r in s.events("g") if r.action]
+    by_bytes = {}
+    for r in acted:
+        assert r.decoded_action == toy.decode_action(r.action)
+        by_bytes.setdefault(r.action, set()).add(id(r.decoded_action))
+    assert len(by_bytes) < len(acted) and all(len(ids) == 1 for ids in by_bytes.values())
+
+    class Loose(msgspec.Struct):
+        n: int
+
+    class Firm(msgspec.Struct, frozen=True):
+        n: int
+
+    assert reader._frozen(Firm(1)) and not reader._frozen(Loose(1)) and not reader._frozen("text")
