@@ -86,11 +86,12 @@ def _work(what: str, n: int, where: str, turns: int) -> None:
         app.close()
     else:
         with GameStore(os.path.join(where, "game.sqlite")) as store:
-            replays.verify_game(store, "g")  # warm: imports and first-call caches outside the difference
+            game = store.list_games()[0].id
+            replays.verify_game(store, game)  # warm: imports and first-call caches outside the difference
             gc.disable()
             for _ in range(n):
                 if what == "verify":
-                    replays.verify_game(store, "g")
+                    replays.verify_game(store, game)
                 else:
                     s, _ = rs.new_game(new_position(rs, 4, seed))
                     for action in actions:
@@ -98,17 +99,14 @@ def _work(what: str, n: int, where: str, turns: int) -> None:
 
 
 def _store_game(where: str) -> int:
-    """The game stored turn by turn, as the verify figure reads it; returns its number of events."""
+    """The game stored turn by turn as the store bench stores it (``bench/store.py``); returns its number of
+    events."""
     from trvendetta.store import GameStore
 
+    from .store import _append_once
+
     rs, seed, actions = _game()
-    state, first = rs.new_game(new_position(rs, 4, seed))
-    with GameStore(os.path.join(where, "game.sqlite")) as store:
-        version = store.create_game("g", rs.name, first).version
-        for action in actions:
-            state, new = rs.apply(state, action)
-            version = store.append("g", version, steps=[(action, new)], state=state).version
-    return version
+    return _append_once(GameStore, os.path.join(where, "game.sqlite"), rs, seed, actions)[1]
 
 
 def _count(what: str, n: int, where: str, turns: int) -> int:
@@ -122,14 +120,14 @@ def _count(what: str, n: int, where: str, turns: int) -> int:
 
 
 def _per(what: str, low: int, high: int, where: str, turns: int) -> float:
-    for name in ("append.sqlite", "bare.sqlite"):
-        for suffix in ("", "-wal", "-shm"):
-            Path(where, name + suffix).unlink(missing_ok=True)
-    lo = _count(what, low, where, turns)
-    for name in ("append.sqlite", "bare.sqlite"):
-        for suffix in ("", "-wal", "-shm"):
-            Path(where, name + suffix).unlink(missing_ok=True)
-    return (_count(what, high, where, turns) - lo) / (high - low)
+    """Instructions a repetition: the count for ``high`` less the count for ``low``, each from fresh stores."""
+    counts = []
+    for n in (low, high):
+        for name in ("append.sqlite", "bare.sqlite"):
+            for suffix in ("", "-wal", "-shm"):
+                Path(where, name + suffix).unlink(missing_ok=True)
+        counts.append(_count(what, n, where, turns))
+    return (counts[1] - counts[0]) / (high - low)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -56,6 +56,12 @@ CLAIM = (
 Transaction = Callable[..., AbstractContextManager[Any]]
 
 
+def _columns(row: dict, stamp: str) -> list[Any]:
+    """A new row's values in ``COLUMNS`` order (``stamp`` its creation and last use)."""
+    values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
+    return [values[k] for k in COLUMNS]
+
+
 def now() -> str:
     """Wall-clock time for the index only (never stored in a domain event)."""
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
@@ -146,9 +152,7 @@ class GameIndex:
 
     def write(self, cursor: Any, row: dict, *, stamp: str | None = None) -> None:
         """Upsert one game's row with ``cursor`` (inside the caller's transaction)."""
-        stamp = stamp or now()
-        values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-        cursor.execute(self.upsert, [values[k] for k in COLUMNS])
+        cursor.execute(self.upsert, _columns(row, stamp or now()))
 
     def advance(self, cursor: Any, row: dict, before: tuple[int, str], *, stamp: str | None = None) -> bool:
         """Write one game's row with ``cursor`` (inside the caller's transaction)
@@ -169,9 +173,7 @@ class GameIndex:
         command's transaction, then finds its row).  A command's rows are stored under its last record's
         version (``chunks``), so two appends after the same event need not collide in the events table: the
         index row, checked and written in the save's transaction, is what refuses the second."""
-        stamp = stamp or now()
-        values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-        cursor.execute(self.claim_sql, [values[k] for k in COLUMNS])
+        cursor.execute(self.claim_sql, _columns(row, stamp or now()))
         return cursor.fetchone() is not None
 
     def read(self, cursor: Any, game: str) -> tuple[int, str] | None:
