@@ -22,7 +22,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 from . import record as fmt
-from .integrity import IncompleteExport, index_row, missing_tail, readable, store_damage, walk_noting
+from .integrity import Heads, IncompleteExport, index_row, missing_tail, readable, store_damage, walk_noting
 from .notation import MovesVisitor
 from .resume import BEFORE, resumable, tail_walk, walker_after, walker_for
 from .signatures import entry, fork_domain, message
@@ -179,7 +179,7 @@ def verify_game(store: GameStore, game: str) -> Verified:
     note = rules_note(ruleset, meta.rules_version)
     records = store.events(game, decode=False)
     # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
-    snapshots = store.snapshots(game, [r.hash for r in records], decode=False)
+    snapshots = store.snapshots(game, Heads(records), decode=False)
     info = index_row(store, game)
     missing_tail(game, len(records), info, snapshots)
     host = charter_dice(meta.charter) == "host"

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import msgspec
+
 from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
 from trvendetta.store.reader import decoded
 
@@ -26,6 +28,7 @@ def walk_noting(walker: Walker, records: Sequence[StoredEvent], numbers: Iterabl
     walk pauses at those numbers only: no visitor is called for every event, and a walk without
     visitors takes the walker's quicker loop (``Walker.feed_all``)."""
     states: dict[int, bytes] = {}
+    shared: dict[str, tuple[Any, msgspec.Raw]] = {}
     done = 0
     for number in sorted(set(numbers)):
         if not done < number <= len(records):
@@ -33,10 +36,49 @@ def walk_noting(walker: Walker, records: Sequence[StoredEvent], numbers: Iterabl
         walker.feed_all(records[done:number])  # record n is records[n - 1]: else feed names the gap
         done = number
         if walker.settled and (walker.groups[-1].last == number or number in walker.retractions):
-            states[number] = walker.ruleset.encode(walker.state)
+            states[number] = encoded(walker.ruleset, walker.state, shared)
     walker.feed_all(records[done:])
     walker.end()
     return states
+
+
+def encoded(ruleset: Any, state: Any, shared: dict[str, tuple[Any, msgspec.Raw]]) -> bytes:
+    """``ruleset.encode(state)``, byte for byte, its shared fields (``Ruleset.shared_state``: Vendetta's
+    components, 7 kB of its 11.7 kB of JSON, the same object in every state of a game) encoded once for all the
+    states of a walk: ``shared`` keeps each field's last value and its JSON, reused while the field holds that
+    very object (a frozen state's: the engine never changes a value it made).  Any other state is encoded
+    whole."""
+    names = ruleset.shared_state
+    if not names or not isinstance(state, msgspec.Struct) or not state.__struct_config__.frozen \
+            or not set(names) <= set(state.__struct_fields__):
+        return ruleset.encode(state)
+    raws = {}
+    for name in names:
+        value = getattr(state, name)
+        last = shared.get(name)
+        if last is None or last[0] is not value:
+            shared[name] = last = (value, msgspec.Raw(ruleset.encode(value)))
+        raws[name] = last[1]
+    return ruleset.encode(msgspec.structs.replace(state, **raws))
+
+
+class Heads(Sequence[str]):
+    """The chain hashes of ``records`` by index, each read where asked: ``GameStore.snapshots`` asks for
+    the one at each snapshot's number (``heads``), a dozen in a game of 1,267 records, where a list of
+    them all cost more than that."""
+
+    __slots__ = ("records",)
+
+    def __init__(self, records: Sequence[StoredEvent]):
+        self.records = records
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [r.hash for r in self.records[index]]
+        return self.records[index].hash
 
 
 def index_row(store: Any, game: str) -> Any:

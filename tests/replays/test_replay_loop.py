@@ -6,10 +6,11 @@ and with their records changed in every way a tamperer could, re-chained or not.
 import shutil
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from trvendetta import rulesets
-from trvendetta.replays.integrity import walk_noting
+from trvendetta.replays.integrity import encoded, walk_noting
 from trvendetta.replays.resume import walker_for
 from trvendetta.replays.walker import AuditError, Visitor
 from trvendetta.store import GameStore, Retraction, chain
@@ -212,3 +213,23 @@ def test_the_loop_unpacks_a_stored_event_by_its_fields():
     from trvendetta.store import StoredEvent
 
     assert StoredEvent._fields == RECORD_FIELDS
+
+
+def test_a_state_with_its_shared_fields_encoded_once_is_encoded_byte_for_byte(stored):
+    """``walk_noting`` encodes a game's components once a walk (``integrity.encoded``): the same bytes as
+    the state encoded whole, and encoded again when a state holds other components."""
+    header, records = stored["v-bots"]
+    w, shared, seen = walker(header, False), {}, 0
+    rs = w.ruleset
+    assert rs.shared_state
+    for r in records:
+        w.feed_all([r])
+        if w.settled:
+            assert encoded(rs, w.state, shared) == rs.encode(w.state), r.number
+            seen += 1
+    assert seen > 10 and set(shared) == set(rs.shared_state)
+    parts = w.state.components
+    other = msgspec.structs.replace(w.state, components=msgspec.structs.replace(
+        parts, hazards={**parts.hazards, "mudhole": parts.hazards.get("mudhole", 0) + 1}))
+    assert encoded(rs, other, shared) == rs.encode(other) != rs.encode(w.state)
+    assert encoded(rs, w.state, shared) == rs.encode(w.state)
