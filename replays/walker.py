@@ -25,7 +25,6 @@ Errors are :class:`Tampered` (the bytes do not hold together) and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -135,9 +134,10 @@ RECORD_FIELDS = ("number", "kind", "ruleset", "schema", "payload", "hash", "prev
 ASK = object()
 
 
-@dataclass(slots=True)
-class Group:
-    """One player action and the events it produced (or the set-up, ``action is None``)."""
+class Group(msgspec.Struct):
+    """One player action and the events it produced (or the set-up, ``action is None``).  A struct (not a
+    dataclass): ``trv verify`` makes one an action, and msgspec's ``__init__`` is a third of the instructions
+    of a dataclass's (1.0k instructions an event of the bench game's verify, docs/performance.md)."""
 
     first: int
     last: int
@@ -290,7 +290,6 @@ class Walker:
         apply, encode, evolve = ruleset.apply, ruleset.encode, ruleset.evolve
         # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
         reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
-        new_group = Group.__new__
         number, head, state, after = self.number, self.head, self.state, self._after
         groups = self.groups
         # the recomputed events still to come, popped from the end; their bytes (``self._queue``) are made
@@ -336,10 +335,7 @@ class Walker:
             # what _start_action and _event do with a record whose bytes are the recomputed event's
             number, head, raw = number + 1, hash_, link
             if action_bytes:
-                # Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset), without the call
-                group = new_group(Group)
-                group.first, group.last, group.action, group.player_ = number, number - 1, action, ASK
-                group.state_before, group.reveals, group.round_, group.rng, group.ruleset = state, 0, ASK, None, ruleset
+                group = Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset)  # as _start_action's
                 groups.append(group)
                 event = new[0]
                 if len(new) == 1:  # (events stay empty)
