@@ -61,7 +61,7 @@ _STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ZERO = timedelta(0)
 _last_stamp: tuple[bytes, bytes] = (b"", b"")
-_CHUNKED = (b"\x04", b"\x05", b"\x06")  # chunks.MARK_4, MARK_5 and MARK_6
+_CHUNKED = (b"\x04", b"\x05", b"\x06", b"\x07")  # chunks.MARK_4 to MARK_7
 
 
 def deflate(data: bytes) -> bytes:
@@ -213,10 +213,10 @@ def pack_record(before: bytes, hash_: str, after: bytes, *texts: bytes, stamp: b
 def unpack(data: bytes) -> bytes:
     """The record's JSON, whether it was stored packed (marks 1 to 3) or plain.
 
-    A row of a chunk (marks 4 to 6, ``chunks``) holds no JSON of its own: refused."""
+    A row of a chunk (marks 4 to 7, ``chunks``) holds no JSON of its own: refused."""
     mark = data[:1]
     if mark in _CHUNKED:
-        raise zlib.error("a record packed in a chunk (marks 4 to 6) is read with its chunk (store.reader)")
+        raise zlib.error("a record packed in a chunk (marks 4 to 7) is read with its chunk (store.reader)")
     if mark == MARK_1:
         return inflate(memoryview(data)[1:])
     if mark == MARK_3:

@@ -31,7 +31,7 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
-from .chunks import MARK_4, MARK_5, MARK_6, back_of, unpack_chunk
+from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, kind_of, unpack_chunk, unpack_lean
 from .errors import DamagedStore, StoreError
 from .named import Named
 from .packing import split_3, stamp_of, unpack
@@ -316,7 +316,7 @@ class GameReader:
         if last >= lte:
             return []
         more = self.rows.events(key, last, None, False, 1)
-        return [more[0]] if more and more[0][2][:1] == MARK_6 else []
+        return [more[0]] if more and more[0][2][:1] in ONE_ROW else []
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool) -> list[StoredEvent]:
         """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
@@ -325,43 +325,76 @@ class GameReader:
         action decodes (and, with ``decode``, its event): else :class:`DamagedStore` naming it.
 
         One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
-        it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once."""
+        it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once, and a lean
+        chunk's fields (mark 7: bytes already) taken as they are."""
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
         # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
-        known: dict[tuple[str, str, int], tuple[Any, str]] = {}
+        known: dict[tuple[str, str, int], tuple[Any, bytes]] = {}
         # actions decoded, by ruleset and canonical bytes: a game repeats its actions (101 distinct of 652 in the
         # bench's game), and a decoded action is a frozen struct, which its records can share
-        actions: dict[tuple[str, str], Any] = {}
-        for version, e, stamp in self._each(game, self._range(game_key(game), since, upto), since, upto):
-            number = version - FIRST
-            try:
-                found = known.get((e.ruleset, e.kind, e.schema))
-                if found is None:
-                    rules = rulesets.get(e.ruleset)
-                    if not 1 <= e.schema <= event_schema(rules):
+        actions: dict[tuple[str, bytes], Any] = {}
+        # a lean chunk's kinds, by ruleset, schema and their payloads' opening: the kind's text and its ruleset
+        kinds: dict[tuple[str, int, bytes], tuple[str, Any]] = {}
+
+        def sound(ruleset: str, kind: str, schema: int) -> tuple[Any, bytes]:
+            found = known.get((ruleset, kind, schema))
+            if found is None:
+                rules = rulesets.get(ruleset)
+                if not 1 <= schema <= event_schema(rules):
+                    raise StoreError(f"its kind {kind!r} or schema {schema} is not its payload's")
+                found = known[ruleset, kind, schema] = (rules, f'{{"type":"{kind}"'.encode())
+            return found
+
+        def action_of(rules: Any, ruleset: str, action: bytes) -> Any:
+            decoded_action = actions.get((ruleset, action))
+            if decoded_action is None:
+                decoded_action = rules.decode_action(action)
+                if _frozen(decoded_action):
+                    actions[ruleset, action] = decoded_action
+            return decoded_action
+
+        number = since
+        for _, block, skip, take, stamp in self._blocks(game, self._range(game_key(game), since, upto), since, upto):
+            if type(block) is Lean:  # a lean chunk: its fields are the records' bytes
+                ruleset, schema, fields, hexes = block.ruleset, block.schema, block.fields, block.hashes.hex()
+                for j in range(2 + 3 * skip, 2 + 3 * (skip + take), 3):
+                    number += 1
+                    payload, action, sig = fields[j], fields[j + 1], fields[j + 2]
+                    try:
+                        # its kind: what its payload opens with (``{"type":"KIND"``)
+                        found = kinds.get((ruleset, schema, payload[:payload.find(b'"', 9) + 1]))
+                        if found is None:
+                            kind = kind_of(payload).decode()
+                            rules, opening = sound(ruleset, kind, schema)
+                            found = kinds[ruleset, schema, opening] = (kind, rules)
+                        kind, rules = found
+                        event = decode_payload(rules, kind, schema, payload) if decode else None
+                        decoded_action = action_of(rules, ruleset, action) if action else None
+                    except (TrvError, *_BAD) as exc:
+                        raise DamagedStore(game, number, f"it does not decode: {exc}") from None
+                    hash_ = hexes[(j - 2) * 64 // 3:(j + 1) * 64 // 3]
+                    # StoredEvent's fields: number, kind, ruleset, schema, payload, hash, previous, recorded_at,
+                    # event, action, decoded_action, sig
+                    append(new(StoredEvent, (number, kind, ruleset, schema, payload, hash_, previous, stamp, event,
+                                             action, decoded_action, sig)))
+                    previous = hash_
+                continue
+            for e in block[skip:skip + take]:
+                number += 1
+                try:
+                    rules, opening = sound(e.ruleset, e.kind, e.schema)
+                    payload = e.payload.encode()
+                    if not payload.startswith(opening):
                         raise StoreError(f"its kind {e.kind!r} or schema {e.schema} is not its payload's")
-                    found = known[e.ruleset, e.kind, e.schema] = (rules, f'{{"type":"{e.kind}"')
-                rules, opening = found
-                if not e.payload.startswith(opening):
-                    raise StoreError(f"its kind {e.kind!r} or schema {e.schema} is not its payload's")
-                payload = e.payload.encode()
-                action = e.action.encode()
-                event = decode_payload(rules, e.kind, e.schema, payload) if decode else None
-                decoded_action = None
-                if action:
-                    decoded_action = actions.get((e.ruleset, e.action))
-                    if decoded_action is None:
-                        decoded_action = rules.decode_action(action)
-                        if _frozen(decoded_action):
-                            actions[e.ruleset, e.action] = decoded_action
-            except (TrvError, *_BAD) as exc:
-                raise DamagedStore(game, number, f"it does not decode: {exc}") from None
-            # StoredEvent's fields: number, kind, ruleset, schema, payload, hash, previous, recorded_at,
-            # event, action, decoded_action, sig
-            append(new(StoredEvent, (number, e.kind, e.ruleset, e.schema, payload, e.hash, previous, stamp, event,
-                                     action, decoded_action, e.sig.encode())))
-            previous = e.hash
+                    action = e.action.encode()
+                    event = decode_payload(rules, e.kind, e.schema, payload) if decode else None
+                    decoded_action = action_of(rules, e.ruleset, action) if action else None
+                except (TrvError, *_BAD) as exc:
+                    raise DamagedStore(game, number, f"it does not decode: {exc}") from None
+                append(new(StoredEvent, (number, e.kind, e.ruleset, e.schema, payload, e.hash, previous, stamp, event,
+                                         action, decoded_action, e.sig.encode())))
+                previous = e.hash
         return out
 
     def last(self, game: str) -> int | None:
@@ -388,7 +421,7 @@ class GameReader:
         if not rows:
             return []
         version, _, data = rows[0]
-        held = data[1] if data[:1] == MARK_6 and len(data) > 1 else 1  # a chunk's first row holds its count
+        held = data[1] if data[:1] in ONE_ROW and len(data) > 1 else 1  # a chunk's row holds its count
         return self._decode(game, rows, max(version - held, FIRST) - FIRST, upto=upto)[-limit:]
 
     def _decode(self, game: str, rows: Sequence[Any], since: int, unpacker: _Unpacker | None = None,
@@ -399,33 +432,46 @@ class GameReader:
     def _each(self, game: str, rows: Sequence[Any], since: int, upto: int | None = None,
               unpacker: _Unpacker | None = None) -> Iterator[tuple[int, Any, datetime]]:
         """``(version, fields, stamp)`` of each record numbered ``since < n <= upto`` that ``rows`` hold, in
-        order: one a row, or each of a chunk stored as one row (mark 6; its records before ``since`` skipped).
-        The numbering must run on without a gap or a record twice, each topic be a game record's and each
-        record read: else :class:`DamagedStore` naming the event."""
+        order (:meth:`_blocks`' records one by one, a lean chunk's as :class:`chunks.Entry`)."""
+        for version, block, skip, take, stamp in self._blocks(game, rows, since, upto, unpacker):
+            entries = block.entries() if type(block) is Lean else block
+            for i in range(skip, skip + take):
+                yield version, entries[i], stamp
+                version += 1
+
+    def _blocks(self, game: str, rows: Sequence[Any], since: int, upto: int | None = None,
+                unpacker: _Unpacker | None = None) -> Iterator[tuple[int, Any, int, int, datetime]]:
+        """The records numbered ``since < n <= upto`` that ``rows`` hold, in order, a row at a time:
+        ``(version, block, skip, take, stamp)``, the records ``block[skip:skip + take]`` being versions
+        ``version`` on; ``block`` a list of records (their fields as attributes: one a row packed alone, or a
+        mark-6 chunk's) or a :class:`chunks.Lean` (mark 7).  A chunk stored as one row (marks 6 and 7) holds
+        records before ``since`` (skipped) and may hold records after ``upto`` (left out).  The numbering must
+        run on without a gap or a record twice, each topic be a game record's and each record read: else
+        :class:`DamagedStore` naming the event."""
         read = (unpacker or _Unpacker(self.rows.events, game_key(game))).read
         expected = since + FIRST  # the version of the last record given
         stop = None if upto is None else upto + FIRST
         for version, topic, data in rows:
             if expected == stop:
                 return
-            if data[:1] == MARK_6 and topic in EVENT_TOPICS:
+            mark = data[:1]
+            if mark in ONE_ROW and topic in EVENT_TOPICS:
                 try:
-                    entries, stamp = unpack_chunk(data)
+                    block, stamp = unpack_chunk(data) if mark == MARK_6 else unpack_lean(data)
                 except _BAD as exc:
                     raise DamagedStore(game, expected + 1 - FIRST,
                                        f"the stored record does not decode: {exc}") from None
-                first = version - len(entries) + 1
+                first = version - len(block) + 1
                 if first > expected + 1:
                     raise DamagedStore(game, expected + 1 - FIRST, f"event {expected + 1 - FIRST} is missing (the "
                                                                    f"store holds event {first - FIRST} next)")
                 if (first <= expected and expected > since + FIRST) or first <= FIRST:
                     raise DamagedStore(game, max(first, FIRST + 1) - FIRST, f"events {first - FIRST} to "
                                        f"{version - FIRST} are stored in one row after event {expected - FIRST}")
-                for e in entries[expected + 1 - first:]:
-                    expected += 1
-                    yield expected, e, stamp
-                    if expected == stop:
-                        return
+                skip = expected + 1 - first
+                take = version - expected if stop is None else min(version, stop) - expected
+                yield expected + 1, block, skip, take, stamp
+                expected += take
                 continue
             expected += 1
             if version != expected:
@@ -437,7 +483,7 @@ class GameReader:
                 e, stamp = read(version, data)
             except _BAD as exc:
                 raise DamagedStore(game, version - FIRST, f"the stored record does not decode: {exc}") from None
-            yield version, e, stamp
+            yield version, [e], 0, 1, stamp
 
     @staticmethod
     def _header(game: str, version: int, topic: str, data: bytes) -> Header:

@@ -19,10 +19,12 @@ rows to the recorder's public ``insert_events``.
 The aggregate's ``Created`` event (one a game) still goes through the
 library's mapper.
 
-A save of several records (``chunked``) packs them in chunks instead
-(``chunks``): each record's fields are kept until its chunk is full, its
-stamp changes or the save ends (:meth:`Batch.finish`), then the chunk is made
-into one row, stored under its last record's version.
+A save (``chunked``: every save of the store's) packs its records in chunks
+instead (``chunks``): each record's fields are kept until its chunk is full,
+its stamp, ruleset or schema changes or the save ends (:meth:`Batch.finish`),
+then the chunk is made into one row, stored under its last record's version:
+a lean chunk (mark 7), or mark 6 when a field holds the lean chunk's
+separator.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from .aggregate import Game, chain, event_schema
-from .chunks import CHUNK_MAX, Entry, pack_row
+from .chunks import CHUNK_MAX, OPENING, Entry, pack_lean, pack_row
 from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 
@@ -84,8 +86,11 @@ class Batch:
         self._schemas: dict[str, int] = {}
         self._names: dict[tuple[str, int, str], bytes] = {}  # the JSON from the ruleset to the payload
         self.chunked = chunked
-        #: the chunk being filled: its records' fields and hashes, its last record's version, and their stamp
-        self._entries: list[Entry] = []
+        #: the chunk being filled: its records' fields (payload, action, sig of each, as bytes), ruleset and
+        #: schema, their hashes, its last record's version, and their stamp
+        self._fields: list[bytes] = []
+        self._kinds: list[str] = []
+        self._kind: tuple[str, int] = ("", 0)
         self._hashes: list[str] = []
         self._last = 0
         self._stamp: bytes | None = None
@@ -131,9 +136,12 @@ class Batch:
         version = agg.version + 1
         cut = (self._cut if stamp is None else self._chunk_stamp(stamp)) if self.chunked else None
         if cut is not None:
-            if self._entries and (cut != self._stamp or len(self._entries) == CHUNK_MAX):
+            if self._hashes and (cut != self._stamp or len(self._hashes) == CHUNK_MAX
+                                 or self._kind != (ruleset, schema)):
                 self.finish()
-            self._entries.append(Entry(ruleset, schema, kind, text, action_text, sig_text))
+            self._fields += (payload, action, sig)
+            self._kinds.append(kind)
+            self._kind = (ruleset, schema)
             self._hashes.append(hash_)
             self._last = version
             self._stamp = cut
@@ -149,11 +157,27 @@ class Batch:
 
     def finish(self) -> None:
         """Make the row of the chunk being filled (every save ends with it)."""
-        if not self._entries:
+        if not self._hashes:
             return
-        state = pack_row(self._stamp, self._hashes, self._entries)  # type: ignore[arg-type]
+        (ruleset, schema), f = self._kind, self._fields
+        # a lean chunk keeps each record's kind as its payload's opening: one that is not (which a read names as
+        # damage) is stored as it was given, in mark 6
+        state = pack_lean(self._stamp, self._hashes, ruleset, schema, f) if self._lean() else None  # type: ignore
+        if state is None:  # a field holds the lean chunk's separator, or a kind is not its payload's
+            entries = [Entry(ruleset, schema, kind, f[j].decode(), f[j + 1].decode(), f[j + 2].decode())
+                       for kind, j in zip(self._kinds, range(0, len(f), 3))]
+            state = pack_row(self._stamp, self._hashes, entries)  # type: ignore[arg-type]
         self.rows.append(Row(self.oid, self._last, _ENTRY, state))
-        self._entries, self._hashes = [], []
+        self._fields, self._kinds, self._hashes = [], [], []
+
+    def _lean(self) -> bool:
+        """Whether each record's kind is the one its payload opens with (a lean chunk keeps no other)."""
+        f = self._fields
+        for kind, j in zip(self._kinds, range(0, len(f), 3)):
+            payload = f[j]
+            if not payload.startswith(OPENING) or payload[9:payload.find(b'"', 9)] != kind.encode():
+                return False
+        return True
 
     def _alone(self, ruleset: str, schema: int, kind: str, text: str, hash_: str, action_text: str, sig_text: str,
                stamp: datetime | None) -> bytes:

@@ -1,9 +1,9 @@
 """Editing a stored record behind the store's back, as an attacker with the sqlite3 shell would.
 
-A record is stored packed alone (``packing``: its library JSON) or in a chunk
-(``chunks``: one row holding the fields of up to 32 records, stored under its
-last record's version; or, in stores written before, the first row of a
-save's chunk); :func:`edit_record` edits either in place, so a test of what
+A record is stored in a chunk (``chunks``: one row holding the fields of up
+to 32 records, stored under its last record's version: lean, mark 7, or mark
+6), or, in stores written before, packed alone (``packing``: its library
+JSON) or in the first row of a save's chunk (marks 4 and 5); :func:`edit_record` edits either in place, so a test of what
 verify finds does not depend on how the record was packed; :func:`row_holding`
 finds the row that holds a record.
 """
@@ -32,8 +32,9 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
         for rowid, blob in con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:e'").fetchall():
             if blob[:1] == chunks.MARK_5:
                 continue  # its chunk's first row holds it
-            if blob[:1] in (chunks.MARK_4, chunks.MARK_6):
-                entries, _ = chunks.unpack_chunk(blob)
+            if blob[:1] in (chunks.MARK_4, chunks.MARK_6, chunks.MARK_7):
+                lean = blob[:1] == chunks.MARK_7
+                entries = chunks.unpack_lean(blob)[0].entries() if lean else chunks.unpack_chunk(blob)[0]
                 if all(e.hash != hash_ for e in entries):
                     continue
                 docs = [msgspec.structs.asdict(e) for e in entries]
@@ -41,9 +42,13 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
                     if doc["hash"] == hash_:
                         edit(doc)
                         edited += 1
-                hashes = b"".join(bytes.fromhex(d["hash"]) for d in docs)
-                body = msgspec.json.encode([chunks.Entry(**{k: d[k] for k in _FIELDS[:-1]}) for d in docs])
-                state = blob[:10] + hashes + packing.deflate(body)
+                hashes = [d["hash"] for d in docs]
+                if lean:  # written back as the store writes a lean chunk (a kind is its payload's opening)
+                    fields = [str(d[k]).encode() for d in docs for k in ("payload", "action", "sig")]
+                    state = chunks.pack_lean(blob[2:10], hashes, docs[0]["ruleset"], docs[0]["schema"], fields)
+                else:
+                    body = msgspec.json.encode([chunks.Entry(**{k: d[k] for k in _FIELDS[:-1]}) for d in docs])
+                    state = blob[:10] + bytes.fromhex("".join(hashes)) + packing.deflate(body)
             else:
                 doc = msgspec.json.decode(packing.unpack(blob))
                 if doc["hash"] != hash_:
@@ -68,7 +73,7 @@ def row_holding(db: Path, oid: bytes, number: int) -> tuple[int, bytes, int | No
                                      "AND originator_version > ? ORDER BY originator_version LIMIT 1",
                                      [oid, number]).fetchone()
         mark = state[:1]
-        if mark == chunks.MARK_6:
+        if mark in chunks.ONE_ROW:
             return version, state, number + 1 - (version - state[1] + 1)
         if mark == chunks.MARK_5:
             back = chunks.back_of(state)
@@ -78,3 +83,29 @@ def row_holding(db: Path, oid: bytes, number: int) -> tuple[int, bytes, int | No
         return version, state, 0 if mark == chunks.MARK_4 else None
     finally:
         con.close()
+
+
+def chunk_body(state: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+    """A chunk row's records as stored, inflated (mark 6: the JSON list; mark 7: the lean frame), and each
+    record's span in it (its hash, stored apart, left out)."""
+    count = state[1]
+    if state[:1] == chunks.MARK_7:
+        body = chunks.inflate_lean(memoryview(state)[10 + 32 * count:])
+        # ruleset SEP schema, then SEP payload SEP action SEP sig for each record
+        starts = [i + 1 for i, byte in enumerate(body) if byte == chunks.SEP[0]]
+        spans = [(starts[1 + 3 * n], (starts[4 + 3 * n] - 1) if 4 + 3 * n < len(starts) else len(body))
+                 for n in range(count)]
+        return body, spans
+    entries, _ = chunks.unpack_chunk(state)
+    spans, at = [], 1  # msgspec writes the list as "[" + the records joined by "," + "]"
+    for entry in entries:
+        size = len(msgspec.json.encode(msgspec.structs.replace(entry, hash="")))
+        spans.append((at, at + size))
+        at += size + 1
+    return packing.inflate(memoryview(state)[10 + 32 * count:]), spans
+
+
+def with_body(state: bytes, body: bytes) -> bytes:
+    """The chunk row ``state`` with its records' inflated bytes replaced by ``body``, deflated as its mark is."""
+    head = state[:10 + 32 * state[1]]
+    return head + (chunks.deflate_lean(body) if state[:1] == chunks.MARK_7 else packing.deflate(body))

@@ -14,12 +14,9 @@ import zlib
 
 import pytest
 
-import msgspec
-
-from trvendetta.store import chunks, packing
 from trvendetta.store.packing import pack, unpack
 
-from tamper import row_holding  # tests/ is on sys.path (rootdir conftest)
+from tamper import chunk_body, row_holding, with_body  # tests/ is on sys.path (rootdir conftest)
 from .helpers import play_random, rows, sql, stored_rows
 
 #: a game in progress with a snapshot every 20 records, and a finished one
@@ -116,19 +113,13 @@ def _state(db, game: str, version: int) -> bytes:
 
 
 def _chunk_of(db, game: str, version: int) -> tuple[int, int, bytes, list[tuple[int, int]]] | None:
-    """For a record stored in a chunk (``chunks``: a save of several records): the version of its chunk's first
-    record, the version of the row holding the chunk, that row's state, and each record's span in the chunk's
-    inflated JSON list."""
+    """For a record stored in a chunk (``chunks``: a save's records): the version of its chunk's first record,
+    the version of the row holding the chunk, that row's state, and each record's span in the chunk's inflated
+    records (``tamper.chunk_body``)."""
     held, head, place = row_holding(db, eid(game), version - 1)
     if place is None:
         return None
-    entries, _ = chunks.unpack_chunk(head)
-    spans, at = [], 1  # msgspec writes the list as "[" + the records joined by "," + "]"
-    for entry in entries:
-        size = len(msgspec.json.encode(msgspec.structs.replace(entry, hash="")))
-        spans.append((at, at + size))
-        at += size + 1
-    return version - place, held, head, spans
+    return version - place, held, head, chunk_body(head)[1]
 
 
 def _flip_targets(db, game: str, versions: list[int], step: int) -> list[tuple[int, int]]:
@@ -154,11 +145,10 @@ def _flip(db, game: str, version: int, offset: int) -> None:
     chunk = _chunk_of(db, game, version)
     if chunk is not None:  # the chunk's row holds the record
         _, held, head, _ = chunk
-        count = head[1]
-        body = bytearray(packing.inflate(memoryview(head)[10 + 32 * count:]))
+        body = bytearray(chunk_body(head)[0])
         body[offset] ^= 0x01
         sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-            head[:10 + 32 * count] + packing.deflate(bytes(body)), eid(game), held)
+            with_body(head, bytes(body)), eid(game), held)
         return
     damaged = bytearray(unpack(_state(db, game, version)))
     damaged[offset] ^= 0x01

@@ -1,6 +1,8 @@
-"""Chunks: a save's records packed together (``store.chunks``): one row a chunk
-(mark 6, stored under its last record's version); marks 4 and 5 (a row a
-record, the chunk in its first row) from stores written before.
+"""Chunks: a save's records packed together (``store.chunks``): one row a chunk,
+stored under its last record's version (mark 7, lean; mark 6, its fields as a
+JSON list, when a field holds the lean frame's separator, and in stores
+written before); marks 4 and 5 (a row a record, the chunk in its first row)
+from stores written before that.
 
 Every record keeps its number, hash, stamp and fields; only where its bytes
 live changes.  Reads that start or end inside a chunk, damage to a chunk's
@@ -61,6 +63,29 @@ def _set(db, version: int, state: bytes | None, game="g") -> None:
     con.close()
 
 
+def _entries(state: bytes) -> list[chunks.Entry]:
+    """A one-row chunk's records (mark 6 or 7), hashes set."""
+    return chunks.unpack_lean(state)[0].entries() if state[:1] == chunks.MARK_7 else chunks.unpack_chunk(state)[0]
+
+
+def _bare(entries: list[chunks.Entry]) -> list[chunks.Entry]:
+    return [chunks.Entry(**{k: v for k, v in msgspec.structs.asdict(e).items() if k != "hash"}) for e in entries]
+
+
+def _as_mark_6(db, game="g") -> None:
+    """Rewrite the game's lean chunks as the store wrote them until the fourth 1 Dec 2026 session (mark 6: the
+    fields a JSON list deflated against dictionary 1): the same records, rows and versions."""
+    con = sqlite3.connect(db)
+    with con:
+        for version, state in _rows(db, game):
+            if state[:1] == chunks.MARK_7:
+                entries = _entries(state)
+                con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                            [chunks.pack_row(state[2:10], [e.hash for e in entries], _bare(entries)),
+                             game_uuid(game).bytes, version])
+    con.close()
+
+
 def _as_marks_4_and_5(db, game="g") -> None:
     """Rewrite the game's one-row chunks as the store wrote them until the second 1 Dec 2026 session (marks 4
     and 5: a row a record, the chunk in its first row): the same records, in the old layout."""
@@ -68,12 +93,10 @@ def _as_marks_4_and_5(db, game="g") -> None:
     oid = game_uuid(game).bytes
     with con:
         for version, state in _rows(db, game):
-            if state[:1] != chunks.MARK_6:
+            if state[:1] not in chunks.ONE_ROW:
                 continue
-            entries, _ = chunks.unpack_chunk(state)
-            bare = [chunks.Entry(**{k: v for k, v in msgspec.structs.asdict(e).items() if k != "hash"})
-                    for e in entries]
-            rows = chunks.pack_chunk(state[2:10], [e.hash for e in entries], bare)
+            entries = _entries(state)
+            rows = chunks.pack_chunk(state[2:10], [e.hash for e in entries], _bare(entries))
             first = version - len(entries) + 1
             con.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?", [oid, version])
             con.executemany("INSERT INTO stored_events VALUES (?, ?, 'trv:e', ?)",
@@ -119,7 +142,7 @@ def test_a_game_stored_in_one_save_reads_back_the_same_from_any_event(toy, db, b
     if backend == "sqlite":
         rows = _rows(db)
         versions = [v for v, _ in rows]  # each chunk under its last record's version (the Created record's is 1)
-        assert {state[:1] for _, state in rows} == {chunks.MARK_6}
+        assert {state[:1] for _, state in rows} == {chunks.MARK_7}
         assert versions[-1] == done.version + 1 and len(rows) == -(-done.version // chunks.CHUNK_MAX)
         assert [b - a for a, b in zip([1, *versions], versions)][:-1] == [chunks.CHUNK_MAX] * (len(rows) - 1)
         _last_actions_read_back(db, done, records)
@@ -139,7 +162,65 @@ def test_a_game_stored_in_marks_4_and_5_reads_back_the_same_from_any_event(toy, 
     _last_actions_read_back(db, done, records)
 
 
-def test_a_save_of_one_record_packs_it_alone_and_a_save_of_more_is_one_row(toy, db):
+def test_a_game_stored_in_mark_6_reads_back_the_same_from_any_event(toy, db):
+    """Stores written before the fourth 1 Dec 2026 session hold mark-6 rows: they read as they always did."""
+    first, steps, states = _whole_game(toy)
+    with GameStore(db) as s:
+        s.create_game("g", "toy", first[:1])
+        done = s.append("g", 1, events=first[1:], steps=steps, state=states[-1], states=states)
+        records = s.events("g")
+    _as_mark_6(db)
+    assert set(_marks(db)) == {chunks.MARK_6}
+    with GameStore(db) as s:
+        assert s.events("g") == records and s.verify("g") == done.head
+        _reads_back_from_anywhere(s, toy, done, records)
+    _last_actions_read_back(db, done, records)
+
+
+def test_a_save_whose_field_holds_the_lean_separator_is_stored_as_mark_6(toy, db):
+    """The lean frame splits on byte 0x01, which canonical JSON never holds raw; a signature given as raw bytes
+    (an import) could: that chunk is stored as mark 6 and reads back the same."""
+    first, steps, _ = _whole_game(toy)
+    events = [*first, *(e for _, ev in steps[:3] for e in ev)]
+    payloads = [toy.encode(e) for e in events]
+    raws = [RawRecord(toy.event_kind(e), 1, p, sig=b"odd\x01sig" if i == 1 else b"") for i, (e, p) in
+            enumerate(zip(events, payloads))]
+    with GameStore(db) as s:
+        s.create_game("g", "toy", records=raws)
+        records = s.events("g")
+        assert [r.payload for r in records] == payloads and records[1].sig == b"odd\x01sig"
+    assert _marks(db) == [chunks.MARK_6]
+    assert chunks.pack_lean(bytes(8), ["ab" * 32], "toy", 1, [b'{"type":"k"}', b"", b"\x01"]) is None
+
+
+def test_a_lean_chunk_keeps_a_kind_as_its_payloads_opening_else_the_save_is_mark_6(toy, db):
+    """A lean chunk stores no kind: a record's kind is what its payload opens with.  A record given with
+    another kind (an import of a damaged record) is stored as given, in mark 6, and named when read; a lean row
+    edited so that a payload opens with no kind is named too."""
+    first, steps, _ = _whole_game(toy)
+    events = [*first, *(e for _, ev in steps[:3] for e in ev)]
+    raws = [RawRecord("not-" + toy.event_kind(e) if i == 2 else toy.event_kind(e), 1, toy.encode(e))
+            for i, e in enumerate(events)]
+    with GameStore(db) as s:
+        s.create_game("g", "toy", records=raws)
+    assert _marks(db) == [chunks.MARK_6]
+    with GameStore(db) as s, pytest.raises(DamagedStore) as found:
+        s.events("g")
+    assert found.value.number == 3 and "is not its payload's" in str(found.value)
+    with GameStore(db) as s:
+        s.create_game("h", "toy", records=[r._replace(kind=toy.event_kind(e)) for r, e in zip(raws, events)])
+    (version, state), = _rows(db, "h")
+    lean, _ = chunks.unpack_lean(state)
+    fields = lean.fields[2:]
+    fields[3] = b'{"typ":' + fields[3][8:]  # record 2's payload
+    hashes = [lean.hashes[32 * i:32 * i + 32].hex() for i in range(lean.count)]
+    _set(db, version, chunks.pack_lean(state[2:10], hashes, "toy", 1, fields), "h")
+    with GameStore(db) as s, pytest.raises(DamagedStore) as found:
+        s.events("h")
+    assert found.value.number == 2 and "does not open with its kind" in str(found.value)
+
+
+def test_every_save_is_one_row_a_save_of_one_record_too(toy, db):
     first, steps, states = _whole_game(toy)
     with GameStore(db) as s:
         loaded = s.create_game("g", "toy", first[:1])
@@ -148,7 +229,7 @@ def test_a_save_of_one_record_packs_it_alone_and_a_save_of_more_is_one_row(toy, 
         records = s.events("g")
         assert s.verify("g") == loaded.head and [r.payload for r in records] == [
             toy.encode(e) for e in [*first, *steps[0][1], *steps[1][1], *steps[2][1]]]
-    assert _marks(db) == [packing.MARK_3, chunks.MARK_6, packing.MARK_3]
+    assert _marks(db) == [chunks.MARK_7] * 3
     assert [v for v, _ in _rows(db)] == [2, len(first) + 3, len(first) + 4]  # a row under its last record's version
 
 
@@ -166,7 +247,7 @@ def test_a_chunk_ends_where_the_stamp_changes_and_every_stamp_reads_back_exactly
         assert [r.recorded_at for r in s.events("g")] == stamps
         assert [r.payload for r in s.events("g")] == payloads
     rows = _rows(db)
-    assert {state[:1] for _, state in rows} == {chunks.MARK_6}
+    assert {state[:1] for _, state in rows} == {chunks.MARK_7}
     assert [v for v, _ in rows] == [min(n, len(payloads)) + 1 for n in range(5, len(payloads) + 5, 5)]
 
 
@@ -263,3 +344,15 @@ def test_a_chunk_refuses_what_it_cannot_hold():
                                                                                             tzinfo=timezone.utc)
     with pytest.raises(Exception):
         chunks.unpack_chunk(chunks.MARK_5 + row[1:])
+    with pytest.raises(ValueError):
+        chunks.pack_lean(stamp, ["ab" * 32] * (chunks.CHUNK_MAX + 1), "toy", 1, [b"k"] * 3 * (chunks.CHUNK_MAX + 1))
+    with pytest.raises(ValueError):
+        chunks.pack_lean(stamp, ["ab" * 32], "toy", 1, [b'{"type":"k"}', b""])  # two fields, not three
+    lean = chunks.pack_lean(stamp, ["ab" * 32, "cd" * 32], "toy", 1, [b'{"type":"k"}', b"", b""] * 2)
+    assert lean[:1] == chunks.MARK_7 and lean[1:42] == row[1:42]  # the count, the stamp and the hashes as mark 6
+    read, when = chunks.unpack_lean(lean)
+    assert read.entries() == chunks.unpack_chunk(row)[0] and when == datetime(1970, 1, 1, 0, 0, 0, 1,
+                                                                                tzinfo=timezone.utc)
+    for damaged in (lean[:-1], lean + b"\x00", lean[:1] + b"\x03" + lean[2:], lean[:40]):
+        with pytest.raises(Exception):
+            chunks.unpack_lean(damaged)

@@ -133,7 +133,11 @@ def test_the_flat_transcoder_writes_the_librarys_bytes(toy, db):
         stored = list(s.app.recorder.select_events(game_uuid("g")))
         snaps = list(s.app.snapshots.recorder.select_events(game_uuid("g")))
         assert stored and snaps
-        for row in stored + snaps:
+        from trvendetta.store import chunks
+
+        alone = [row for row in stored + snaps if row.state[:1] not in chunks.ONE_ROW]  # a chunk is no JSON
+        assert len(alone) > len(snaps)  # the Created record too
+        for row in alone:
             state = mapper.transcoder.decode(mapper.compressor.decompress(row.state))
             assert flat.encode(state) == library_json.encode(state)
         odd = {"text": "tab\t quote\" back\\ nul\x00 é ☃ \U0001F600 \u2028", "n": -(2 ** 62), "yes": True}
@@ -197,19 +201,27 @@ def test_new_games_store_their_id_as_16_bytes_old_ones_keep_their_hex(toy, db, t
 
 def test_the_rows_written_directly_are_the_librarys_own(toy, db):
     """``writing.Batch`` builds a record's row without the library's event
-    objects: its state must be what the library's mapper writes for the same
-    ``Game.Entry`` event (the transcoder's JSON, packed), byte for byte once
-    unpacked, and packed as ``packing.pack`` packs it."""
+    objects: a record it packs alone (its stamp not in UTC, which a chunk
+    cannot hold: a copied or imported record's own) must be what the library's
+    mapper writes for the same ``Game.Entry`` event (the transcoder's JSON,
+    packed), byte for byte once unpacked, and packed as ``packing.pack`` packs it."""
+    from datetime import datetime, timedelta, timezone
+
+    from trvendetta.store import RawRecord
     from trvendetta.store.aggregate import Game
     from trvendetta.store.packing import pack, unpack
     from trvendetta.store.store import FlatJSON
 
     with GameStore(db) as s:
         action, events = _one_turn(s, toy)
-        s.append("g", s.version("g"), steps=[(action, events)])
+        when = datetime(2026, 12, 1, 9, 30, 0, 123456, tzinfo=timezone(timedelta(hours=1)))
+        raws = [RawRecord(toy.event_kind(e), 1, toy.encode(e), toy.encode(action) if i == 0 else b"",
+                          recorded_at=when) for i, e in enumerate(events)]
+        s.append("g", s.version("g"), records=raws)
+        assert [r.recorded_at for r in s.events("g")[-len(raws):]] == [when] * len(raws)
         mapper = s.app.mapper
-        rows = list(s.app.recorder.select_events(game_uuid("g")))[1:]
-        assert len(rows) >= 2 and {r.topic for r in rows} == {Game.Entry.TOPIC}
+        rows = list(s.app.recorder.select_events(game_uuid("g")))[-len(raws):]
+        assert len(rows) == len(raws) and {r.topic for r in rows} == {Game.Entry.TOPIC}
         flat = FlatJSON()
         for transcoding in mapper.transcoder.types.values():
             flat.register(transcoding)

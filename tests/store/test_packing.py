@@ -13,6 +13,9 @@ from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore, StoreError, chunks, packing
 
 FIXTURE = __import__("pathlib").Path(__file__).resolve().parent / "fixtures" / "main-2026-11-30.sqlite"
+#: a store main wrote before every save was a lean chunk: its one-record turns packed alone (mark 3), the rest mark 6
+MARK_6_FIXTURE = FIXTURE.parent / "main-2026-12-01-mark6.sqlite"
+MARK_6_GAMES = ["duel", "bots", "what-if", "classic", "long"]
 
 
 def test_pack_round_trips_and_plain_records_read_as_they_are():
@@ -95,21 +98,18 @@ def test_new_records_are_packed_under_the_short_topic_old_ones_stay_plain(tmp_pa
     with GameStore(path) as s:
         # the version of the first turn's first record (a record's version is its number + 1)
         first_turn = next(e.number for e in s.events("g") if e.action) + 1
-    marks = []
+    marks, counts = [], []
     for version, topic, state in con.execute("SELECT originator_version, topic, state FROM stored_events "
                                              "ORDER BY originator_version"):
-        assert topic in ("trvendetta:game:created", "trv:e")
+        assert topic == ("trvendetta:game:created" if version == 1 else "trv:e")
         marks.append(state[:1])
-        if state[:1] == chunks.MARK_6:  # a command's several records: one chunk, one row
-            entries, _ = chunks.unpack_chunk(state)
-            assert len(entries) >= chunks.ROW_MIN and version >= first_turn - 1
-        elif version == 1 or version >= first_turn:
-            # a command's one record is packed alone, hashes and the stamp cut out (mark 3), unless the stamp
-            # fell on a whole second (then mark 2 or 1)
-            stamp = msgspec.json.decode(packing.unpack(state))["timestamp"]["_data_"]
-            assert state[:1] == packing.MARK_3 or "." not in stamp
-    # the set-up (a save of several records) is one chunk, one row; so are the turns of more than one event
-    assert marks[1] == chunks.MARK_6 and packing.MARK_3 in marks[2:] and chunks.MARK_6 in marks[2:]
+        if version > 1:  # a command's records, one or several: one lean chunk, one row
+            counts.append(state[1])
+            assert state[:1] == chunks.MARK_7 and version >= first_turn - 1 or version == counts[0] + 1
+    # the Created record is packed alone (mark 3, or 2 when its stamp fell on a whole second); the set-up is one
+    # row, so is each turn, of one event or of several
+    assert marks[0] in (packing.MARK_2, packing.MARK_3) and set(marks[1:]) == {chunks.MARK_7}
+    assert 1 in counts[1:] and max(counts[1:]) > 1 and len(counts) == 6
     old = sqlite3.connect(FIXTURE)
     assert {state[:1] for (state,) in old.execute("SELECT state FROM stored_events")} == {b"{"}
 
@@ -139,22 +139,30 @@ def test_a_typical_game_takes_under_150_bytes_an_event(tmp_path):
     assert path.stat().st_size / done.version < 148 + 4096 / done.version
 
 
-@pytest.mark.parametrize("mark", [packing.MARK_3, chunks.MARK_6])
+@pytest.mark.parametrize("mark", [packing.MARK_3, chunks.MARK_6, chunks.MARK_7])
 def test_a_flipped_byte_in_a_packed_record_is_named_or_harmless(tmp_path, mark):
     """Deflate is not a checksum: a flipped bit may inflate to other bytes or
     fail to inflate; either verify names the event (one of the chunk's, for a
     chunk), or the records read the same but for their wall-clock stamp
-    (unhashed metadata)."""
+    (unhashed metadata).  Marks 3 and 6 from a store written before mark 7."""
+    from trvendetta.store import game_uuid
+
     pristine = tmp_path / "p.sqlite"
-    _game(pristine, moves=12)
+    if mark == chunks.MARK_7:
+        _game(pristine, moves=12)
+        games = {game_uuid("g").bytes: "g"}
+    else:
+        shutil.copy(MARK_6_FIXTURE, pristine)
+        games = {game_uuid(g).bytes: g for g in MARK_6_GAMES}
     con = sqlite3.connect(pristine)
-    version, packed = min(((v, s) for v, s in con.execute("SELECT originator_version, state FROM stored_events "
-                                                          "WHERE originator_version > 10") if s[:1] == mark),
-                          key=lambda row: len(row[1]))  # a turn's, not the set-up's long chunk
+    oid, version, packed = min(((o, v, s) for o, v, s in con.execute(
+        "SELECT originator_id, originator_version, state FROM stored_events WHERE originator_version > 10")
+        if s[:1] == mark), key=lambda row: len(row[2]))  # a turn's, not the set-up's long chunk
     con.close()
-    held = range(version - (packed[1] if mark == chunks.MARK_6 else 1), version)  # the records it holds
+    game = games[oid]
+    held = range(version - (packed[1] if mark in chunks.ONE_ROW else 1), version)  # the records it holds
     with GameStore(pristine) as s:
-        before = [e[:7] + e[8:] for e in s.events("g", decode=False)]
+        before = [e[:7] + e[8:] for e in s.events(game, decode=False)]
     named = harmless = 0
     for offset in range(1, len(packed)):
         db = tmp_path / f"f{offset}.sqlite"
@@ -163,12 +171,13 @@ def test_a_flipped_byte_in_a_packed_record_is_named_or_harmless(tmp_path, mark):
         damaged[offset] ^= 0x04
         con = sqlite3.connect(db)
         with con:
-            con.execute("UPDATE stored_events SET state = ? WHERE originator_version = ?", [bytes(damaged), version])
+            con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                        [bytes(damaged), oid, version])
         con.close()
         with GameStore(db) as s:
             try:
-                s.verify("g")
-                after = [e[:7] + e[8:] for e in s.events("g", decode=False)]
+                s.verify(game)
+                after = [e[:7] + e[8:] for e in s.events(game, decode=False)]
             except StoreError as exc:
                 assert any(f"event {n}" in str(exc) for n in held), str(exc)
                 named += 1
@@ -206,11 +215,13 @@ def test_pack_finds_hashes_and_stamps_where_the_regular_expressions_did(tmp_path
     import random
 
     path = tmp_path / "g.sqlite"
-    _game(path, moves=60)  # its one-record turns and snapshots are packed alone
-    con = sqlite3.connect(path)
-    texts = [packing.unpack(s) for table in ("stored_events", "stored_snapshots")
-             for (s,) in con.execute(f"SELECT state FROM {table}") if s[:1] not in packing._CHUNKED]
-    con.close()
+    _game(path, moves=60)  # its Created record and snapshots are packed alone
+    texts = []
+    for db in (path, MARK_6_FIXTURE):  # and, before mark 7, every one-record turn
+        con = sqlite3.connect(db)
+        texts += [packing.unpack(s) for table in ("stored_events", "stored_snapshots")
+                  for (s,) in con.execute(f"SELECT state FROM {table}") if s[:1] not in packing._CHUNKED]
+        con.close()
     h = "0123456789abcdef" * 4
     stamp = "2026-12-01T09:30:00.123456+00:00"
     texts += [t.encode() for t in (
@@ -235,14 +246,12 @@ def test_pack_finds_hashes_and_stamps_where_the_regular_expressions_did(tmp_path
     assert overlapping >= 1
 
 
-def test_the_usual_record_read_without_its_hash_and_stamp_as_text_is_the_same(tmp_path):
+def test_the_usual_record_read_without_its_hash_and_stamp_as_text_is_the_same():
     """``split_3`` (the reader's path for the usual mark-3 record) gives the fields and stamp that unpacking
     the whole JSON and parsing its stamp gives, for every such record of a game."""
     from datetime import datetime
 
-    path = tmp_path / "g.sqlite"
-    _game(path, moves=60)  # its one-record turns are packed alone
-    con = sqlite3.connect(path)
+    con = sqlite3.connect(MARK_6_FIXTURE)  # written before mark 7: its one-record turns are packed alone
     rows = [s for (s,) in con.execute("SELECT state FROM stored_events WHERE topic = 'trv:e'")]
     con.close()
     usual = 0

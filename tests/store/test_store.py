@@ -223,17 +223,18 @@ def test_older_event_schemas_are_upcast(toy, db, monkeypatch):
 
 
 def test_verify_finds_a_rewritten_event(toy, db):
+    from tamper import edit_record  # tests/ is on sys.path (rootdir conftest)
+
     with GameStore(db) as s:
         new(s, toy)
         play(s, toy, "g", 5)
-    con = sqlite3.connect(db)
-    (state,) = con.execute("SELECT state FROM stored_events WHERE originator_version = 3").fetchone()
-    doc = msgspec.json.decode(packing.unpack(state))
-    doc["payload"] = doc["payload"].replace('"n":', '"n":1')
-    with con:
-        # an attacker edits the file behind the store's back (the store itself never updates a row)
-        con.execute("UPDATE stored_events SET state = ? WHERE originator_version = 3",
-                    [packing.pack(msgspec.json.encode(doc))])
+        record = s.events("g")[1]
+
+    def edit(doc: dict) -> None:
+        doc["payload"] = doc["payload"].replace('"n":', '"n":1')
+
+    # an attacker edits the file behind the store's back (the store itself never updates a row)
+    assert edit_record(db, record.hash, edit) == 1
     with GameStore(db) as s, pytest.raises(ChainBroken, match="broken at event 2"):
         s.verify("g")
 

@@ -28,27 +28,21 @@ def test_each_action_rides_on_its_first_event_and_is_hashed(toy, db):
 
 
 def test_verify_names_an_edited_action(toy, db):
-    import sqlite3
-
-    from trvendetta.store import packing
+    from tamper import edit_record  # tests/ is on sys.path (rootdir conftest)
 
     state, events = _started(toy)
     with GameStore(db) as store:
         store.create_game("g", "toy", events)
         action = toy.legal_actions(state)[0]
         store.append("g", 1, steps=[(action, toy.apply(state, action)[1])])
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT rowid, state FROM stored_events WHERE originator_version = 3").fetchall()
-    (rowid, blob), = rows
-    text = packing.unpack(blob).decode()
-    assert '"action":"{' in text
-    old = '"action":"{\\"type\\":\\"add\\",\\"n\\":1}"'
-    assert old in text, text
-    edited = text.replace(old, old.replace(":1}", ":2}"))
+        record = store.events("g")[1]
+    assert record.action == b'{"type":"add","n":1}'
+
+    def edit(doc: dict) -> None:
+        doc["action"] = doc["action"].replace(":1}", ":2}")
+
     # an attacker edits the file behind the store's back (the store itself never updates a row)
-    con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (packing.pack(edited.encode()), rowid))
-    con.commit()
-    con.close()
+    assert edit_record(db, record.hash, edit) == 1
     with GameStore(db) as store, pytest.raises(TrvError, match="hash chain broken at event 2"):
         store.verify("g")
 
