@@ -318,7 +318,8 @@ class GameReader:
         more = self.rows.events(key, last, None, False, 1)
         return [more[0]] if more and more[0][2][:1] in ONE_ROW else []
 
-    def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool) -> list[StoredEvent]:
+    def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool,
+               stamped: bool = True) -> list[StoredEvent]:
         """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
         hash before the first), in order: ``GameStore.events``.  Besides :meth:`records`' checks, each
         record's ruleset is known, its schema one that ruleset reads and its kind its payload's, and its
@@ -326,7 +327,8 @@ class GameReader:
 
         One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
         it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once, and a lean
-        chunk's fields (mark 7: bytes already) taken as they are."""
+        chunk's fields (mark 7: bytes already) taken as they are.  ``stamped`` False: a lean chunk's records
+        carry no ``recorded_at`` (None; its stamp is checked to read), which ``trv verify`` never looks at."""
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
         # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
@@ -334,8 +336,10 @@ class GameReader:
         # actions decoded, by ruleset and canonical bytes: a game repeats its actions (101 distinct of 652 in the
         # bench's game), and a decoded action is a frozen struct, which its records can share
         actions: dict[tuple[str, bytes], Any] = {}
-        # a lean chunk's kinds, by ruleset, schema and their payloads' opening: the kind's text and its ruleset
-        kinds: dict[tuple[str, int, bytes], tuple[str, Any]] = {}
+        # a lean chunk's kinds by ruleset and schema, then by their payloads' opening: the kind's text and rules;
+        # and its actions decoded, by ruleset, then by their bytes
+        kinds: dict[tuple[str, int], dict[bytes, tuple[str, Any]]] = {}
+        lean_actions: dict[str, dict[bytes, Any]] = {}
 
         def sound(ruleset: str, kind: str, schema: int) -> tuple[Any, bytes]:
             found = known.get((ruleset, kind, schema))
@@ -355,29 +359,44 @@ class GameReader:
             return decoded_action
 
         number = since
-        for _, block, skip, take, stamp in self._blocks(game, self._range(game_key(game), since, upto), since, upto):
+        blocks = self._blocks(game, self._range(game_key(game), since, upto), since, upto, stamped=stamped)
+        for _, block, skip, take, stamp in blocks:
             if type(block) is Lean:  # a lean chunk: its fields are the records' bytes
-                ruleset, schema, fields, hexes = block.ruleset, block.schema, block.fields, block.hashes.hex()
+                ruleset, schema, fields, hashes, _ = block
+                table = kinds.get((ruleset, schema))
+                if table is None:
+                    table = kinds[ruleset, schema] = {}
+                acts = lean_actions.get(ruleset)
+                if acts is None:
+                    acts = lean_actions[ruleset] = {}
+                hexes, at = hashes.hex(), 64 * skip
                 for j in range(2 + 3 * skip, 2 + 3 * (skip + take), 3):
                     number += 1
-                    payload, action, sig = fields[j], fields[j + 1], fields[j + 2]
-                    try:
-                        # its kind: what its payload opens with (``{"type":"KIND"``)
-                        found = kinds.get((ruleset, schema, payload[:payload.find(b'"', 9) + 1]))
-                        if found is None:
-                            kind = kind_of(payload).decode()
-                            rules, opening = sound(ruleset, kind, schema)
-                            found = kinds[ruleset, schema, opening] = (kind, rules)
-                        kind, rules = found
-                        event = decode_payload(rules, kind, schema, payload) if decode else None
-                        decoded_action = action_of(rules, ruleset, action) if action else None
-                    except (TrvError, *_BAD) as exc:
-                        raise DamagedStore(game, number, f"it does not decode: {exc}") from None
-                    hash_ = hexes[(j - 2) * 64 // 3:(j + 1) * 64 // 3]
+                    payload, action = fields[j], fields[j + 1]
+                    # its kind: what its payload opens with (``{"type":"KIND"``), and its action, each seen before
+                    found = table.get(payload[:payload.find(b'"', 9) + 1])
+                    decoded_action = acts.get(action) if action else None
+                    event = None
+                    if found is None or decode or (action and decoded_action is None):
+                        try:
+                            if found is None:
+                                kind = kind_of(payload).decode()
+                                rules, opening = sound(ruleset, kind, schema)
+                                found = table[opening] = (kind, rules)
+                            if action and decoded_action is None:
+                                decoded_action = found[1].decode_action(action)
+                                if _frozen(decoded_action):
+                                    acts[action] = decoded_action
+                            if decode:
+                                event = decode_payload(found[1], found[0], schema, payload)
+                        except (TrvError, *_BAD) as exc:
+                            raise DamagedStore(game, number, f"it does not decode: {exc}") from None
+                    hash_ = hexes[at:at + 64]
+                    at += 64
                     # StoredEvent's fields: number, kind, ruleset, schema, payload, hash, previous, recorded_at,
                     # event, action, decoded_action, sig
-                    append(new(StoredEvent, (number, kind, ruleset, schema, payload, hash_, previous, stamp, event,
-                                             action, decoded_action, sig)))
+                    append(new(StoredEvent, (number, found[0], ruleset, schema, payload, hash_, previous, stamp, event,
+                                             action, decoded_action, fields[j + 2])))
                     previous = hash_
                 continue
             for e in block[skip:skip + take]:
@@ -440,12 +459,13 @@ class GameReader:
                 version += 1
 
     def _blocks(self, game: str, rows: Sequence[Any], since: int, upto: int | None = None,
-                unpacker: _Unpacker | None = None) -> Iterator[tuple[int, Any, int, int, datetime]]:
+                unpacker: _Unpacker | None = None, stamped: bool = True) -> Iterator[tuple[int, Any, int, int, Any]]:
         """The records numbered ``since < n <= upto`` that ``rows`` hold, in order, a row at a time:
         ``(version, block, skip, take, stamp)``, the records ``block[skip:skip + take]`` being versions
         ``version`` on; ``block`` a list of records (their fields as attributes: one a row packed alone, or a
         mark-6 chunk's) or a :class:`chunks.Lean` (mark 7).  A chunk stored as one row (marks 6 and 7) holds
-        records before ``since`` (skipped) and may hold records after ``upto`` (left out).  The numbering must
+        records before ``since`` (skipped) and may hold records after ``upto`` (left out); ``stamped`` False: a
+        lean chunk's stamp None (checked to read as one).  The numbering must
         run on without a gap or a record twice, each topic be a game record's and each record read: else
         :class:`DamagedStore` naming the event."""
         read = (unpacker or _Unpacker(self.rows.events, game_key(game))).read
@@ -457,11 +477,11 @@ class GameReader:
             mark = data[:1]
             if mark in ONE_ROW and topic in EVENT_TOPICS:
                 try:
-                    block, stamp = unpack_chunk(data) if mark == MARK_6 else unpack_lean(data)
+                    block, stamp = unpack_chunk(data) if mark == MARK_6 else unpack_lean(data, stamped)
                 except _BAD as exc:
                     raise DamagedStore(game, expected + 1 - FIRST,
                                        f"the stored record does not decode: {exc}") from None
-                first = version - len(block) + 1
+                first = version - (block[4] if mark != MARK_6 else len(block)) + 1  # a lean chunk's count: [4]
                 if first > expected + 1:
                     raise DamagedStore(game, expected + 1 - FIRST, f"event {expected + 1 - FIRST} is missing (the "
                                                                    f"store holds event {first - FIRST} next)")

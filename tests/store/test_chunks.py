@@ -210,14 +210,33 @@ def test_a_lean_chunk_keeps_a_kind_as_its_payloads_opening_else_the_save_is_mark
     with GameStore(db) as s:
         s.create_game("h", "toy", records=[r._replace(kind=toy.event_kind(e)) for r, e in zip(raws, events)])
     (version, state), = _rows(db, "h")
-    lean, _ = chunks.unpack_lean(state)
-    fields = lean.fields[2:]
+    (_, _, fields, raw, count), _ = chunks.unpack_lean(state)
+    fields = fields[2:]
     fields[3] = b'{"typ":' + fields[3][8:]  # record 2's payload
-    hashes = [lean.hashes[32 * i:32 * i + 32].hex() for i in range(lean.count)]
+    hashes = [raw[32 * i:32 * i + 32].hex() for i in range(count)]
     _set(db, version, chunks.pack_lean(state[2:10], hashes, "toy", 1, fields), "h")
     with GameStore(db) as s, pytest.raises(DamagedStore) as found:
         s.events("h")
     assert found.value.number == 2 and "does not open with its kind" in str(found.value)
+
+
+def test_a_read_without_stamps_is_the_same_records_and_still_names_a_stamp_that_does_not_read(toy, db):
+    """``events(stamped=False)`` (``trv verify``'s read) leaves a lean chunk's ``recorded_at`` None and
+    nothing else; a stamp past what a datetime holds is damage either way."""
+    first, steps, states = _whole_game(toy)
+    with GameStore(db) as s:
+        s.create_game("g", "toy", first[:1])
+        s.append("g", 1, events=first[1:], steps=steps[:40], state=states[39], states=states[:40])
+        stamped, bare = s.events("g"), s.events("g", stamped=False)
+    assert [r._replace(recorded_at=None) for r in stamped] == bare and all(r.recorded_at for r in stamped)
+    assert {r.recorded_at for r in bare} == {None}
+    version, state = _rows(db)[-1]
+    _set(db, version, state[:2] + (253_402_300_800_000_000).to_bytes(8, "big") + state[10:])  # 10000-01-01
+    with GameStore(db) as s:
+        for stamps in (True, False):
+            with pytest.raises(DamagedStore) as found:
+                s.events("g", stamped=stamps)
+            assert found.value.number == version - state[1] and "does not decode" in str(found.value)
 
 
 def test_every_save_is_one_row_a_save_of_one_record_too(toy, db):
