@@ -30,37 +30,44 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
     edited = 0
     try:
         for rowid, blob in con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:e'").fetchall():
-            if blob[:1] == chunks.MARK_5:
-                continue  # its chunk's first row holds it
-            if blob[:1] in (chunks.MARK_4, chunks.MARK_6, chunks.MARK_7):
-                lean = blob[:1] == chunks.MARK_7
-                entries = chunks.unpack_lean(blob)[0].entries() if lean else chunks.unpack_chunk(blob)[0]
-                if all(e.hash != hash_ for e in entries):
-                    continue
-                docs = [msgspec.structs.asdict(e) for e in entries]
-                for doc in docs:
-                    if doc["hash"] == hash_:
-                        edit(doc)
-                        edited += 1
-                hashes = [d["hash"] for d in docs]
-                if lean:  # written back as the store writes a lean chunk (a kind is its payload's opening)
-                    fields = [str(d[k]).encode() for d in docs for k in ("payload", "action", "sig")]
-                    state = chunks.pack_lean(blob[2:10], hashes, docs[0]["ruleset"], docs[0]["schema"], fields)
-                else:
-                    body = msgspec.json.encode([chunks.Entry(**{k: d[k] for k in _FIELDS[:-1]}) for d in docs])
-                    state = blob[:10] + bytes.fromhex("".join(hashes)) + packing.deflate(body)
-            else:
-                doc = msgspec.json.decode(packing.unpack(blob))
-                if doc["hash"] != hash_:
-                    continue
-                edit(doc)
-                edited += 1
-                state = packing.pack(msgspec.json.encode(doc))
+            state = edited_state(blob, hash_, edit)
+            if state is None:
+                continue
+            edited += 1
             with con:
                 con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", [state, rowid])
     finally:
         con.close()
     return edited
+
+
+def edited_state(blob: bytes, hash_: str, edit: Callable[[dict], None]) -> bytes | None:
+    """A stored row's state with ``edit`` applied to the fields of its record whose chain hash is ``hash_``,
+    packed as it was (None when the row holds no such record): what :func:`edit_record` writes back, for a
+    store of any backend."""
+    blob = bytes(blob)
+    if blob[:1] == chunks.MARK_5:
+        return None  # its chunk's first row holds it
+    if blob[:1] in (chunks.MARK_4, chunks.MARK_6, chunks.MARK_7):
+        lean = blob[:1] == chunks.MARK_7
+        entries = chunks.unpack_lean(blob)[0].entries() if lean else chunks.unpack_chunk(blob)[0]
+        if all(e.hash != hash_ for e in entries):
+            return None
+        docs = [msgspec.structs.asdict(e) for e in entries]
+        for doc in docs:
+            if doc["hash"] == hash_:
+                edit(doc)
+        hashes = [d["hash"] for d in docs]
+        if lean:  # written back as the store writes a lean chunk (a kind is its payload's opening)
+            fields = [str(d[k]).encode() for d in docs for k in ("payload", "action", "sig")]
+            return chunks.pack_lean(blob[2:10], hashes, docs[0]["ruleset"], docs[0]["schema"], fields)
+        body = msgspec.json.encode([chunks.Entry(**{k: d[k] for k in _FIELDS[:-1]}) for d in docs])
+        return blob[:10] + bytes.fromhex("".join(hashes)) + packing.deflate(body)
+    doc = msgspec.json.decode(packing.unpack(blob))
+    if doc["hash"] != hash_:
+        return None
+    edit(doc)
+    return packing.pack(msgspec.json.encode(doc))
 
 
 def row_holding(db: Path, oid: bytes, number: int) -> tuple[int, bytes, int | None]:

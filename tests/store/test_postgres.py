@@ -4,11 +4,10 @@ the derived index rebuilt, and a store opened by many processes for the first ti
 import subprocess
 import sys
 
-import msgspec
 import pytest
 
 from test_store import new, play
-from trvendetta.store import ChainBroken, GameStore, packing
+from trvendetta.store import ChainBroken, GameStore
 from trvendetta.store.store import PG_EVENTS_TABLE
 
 psycopg = pytest.importorskip("psycopg")
@@ -28,17 +27,23 @@ def test_the_events_table_is_where_the_store_looks_for_it(pg_url, toy):
 
 
 def test_verify_finds_a_rewritten_event(pg_url, toy):
+    from tamper import edited_state  # tests/ is on sys.path (rootdir conftest)
+
     with GameStore(pg_url) as s:
         new(s, toy)
         play(s, toy, "g", 5)
+        record = s.events("g")[1]
+
+    def edit(doc: dict) -> None:
+        doc["payload"] = doc["payload"].replace('"n":', '"n":1')
+
     table = f'"{_schema(pg_url)}".{PG_EVENTS_TABLE}'
     with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
-        (state,) = conn.execute(f"SELECT state FROM {table} WHERE originator_version = 3").fetchone()
-        doc = msgspec.json.decode(packing.unpack(bytes(state)))
-        doc["payload"] = doc["payload"].replace('"n":', '"n":1')
+        rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'trv:e'").fetchall()
+        edits = [(version, edited_state(state, record.hash, edit)) for version, state in rows]
+        (version, state), = [(v, e) for v, e in edits if e is not None]
         # someone edits the table behind the store's back (the store itself never updates a row)
-        conn.execute(f"UPDATE {table} SET state = %s WHERE originator_version = 3",
-                     [packing.pack(msgspec.json.encode(doc))])
+        conn.execute(f"UPDATE {table} SET state = %s WHERE originator_version = %s", [state, version])
     with GameStore(pg_url) as s, pytest.raises(ChainBroken, match="broken at event 2"):
         s.verify("g")
 
