@@ -35,7 +35,7 @@ from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, kind_of, unp
 from .errors import DamagedStore, StoreError
 from .named import Named
 from .packing import split_3, stamp_of, unpack
-from .parts import PART_TOPIC, PartMissing, checked, join, same_state
+from .parts import PART_TOPIC, PartMissing, checked, join, same_state, unstamped
 from .records import (
     RETRACTION_KIND,
     STORE_KINDS,
@@ -526,15 +526,15 @@ class GameReader:
         for version, topic, data in self.rows.snapshots(game_key(game), 0):
             number = version - FIRST
             try:
-                snap = self._snap(topic, data)
+                snap = self._snap(topic, data, stamps=False)
                 problem = self.snapshot_problem(game, number, snap, heads)
                 state, engine = None, b""
                 try:
-                    snap = self._joined(snap)
-                    if snap.engine and decode:
-                        state = rulesets.get(snap.ruleset).decode_state(snap.engine.encode())
-                    elif snap.engine:
-                        engine = snap.engine.encode()
+                    whole = self._engine(snap)
+                    if whole and decode:
+                        state = rulesets.get(snap.ruleset).decode_state(whole)
+                    elif whole:
+                        engine = whole
                 except PartMissing as exc:
                     problem = problem or str(exc)
                 out.append(SnapshotRead(number, snap.head, state, problem, engine, snap.ruleset))
@@ -543,10 +543,11 @@ class GameReader:
         return out
 
     @staticmethod
-    def _snap(topic: str, data: bytes) -> _SnapState:
+    def _snap(topic: str, data: bytes, stamps: bool = True) -> _SnapState:
+        """The snapshot's fields; ``stamps`` False: its time stamps left empty (``parts.unstamped``)."""
         if topic not in SNAPSHOT_TOPICS:
             raise ValueError(f"its topic {topic!r} is not a game snapshot's")
-        return _snapshot.decode(unpack(data)).state
+        return _snapshot.decode(unpack(data) if stamps else unstamped(data)).state
 
     def _part(self, addr: str) -> bytes:
         """The stored part ``addr``, checked against its address (PartMissing)."""
@@ -561,8 +562,14 @@ class GameReader:
         """The snapshot with the parts it names spliced back into its engine JSON."""
         if not snap.parts:
             return snap
-        whole = join(snap.engine.encode(), {name: self._part(addr) for name, addr in snap.parts.items()})
-        return msgspec.structs.replace(snap, engine=whole.decode(), parts={})
+        return msgspec.structs.replace(snap, engine=self._engine(snap).decode(), parts={})
+
+    def _engine(self, snap: _SnapState) -> bytes:
+        """The snapshot's engine JSON, the parts it names spliced back in (PartMissing)."""
+        engine = snap.engine.encode()
+        if not snap.parts:
+            return engine
+        return join(engine, {name: self._part(addr) for name, addr in snap.parts.items()})
 
     def snapshot_problem(self, game: str, number: int, snap: _SnapState,
                          heads: Sequence[str] | None = None) -> str | None:

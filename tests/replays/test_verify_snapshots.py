@@ -12,6 +12,7 @@ import pytest
 from trvendetta import replays, rulesets
 from trvendetta.bots import new_position, simulate
 from trvendetta.store import DamagedStore, GameStore, game_uuid
+from trvendetta.store import packing
 from trvendetta.store.packing import pack, unpack
 
 
@@ -92,3 +93,63 @@ def test_an_edited_snapshot_is_named_exactly(stored, tmp_path, edit, says, which
     with pytest.raises(DamagedStore) as caught:
         _verify(db)
     assert str(caught.value).endswith(f"events 1-{events} verify, but " + says.format(n=version - 1))
+
+
+def _packed_rows(db) -> list[tuple[int, bytes]]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
+                           "ORDER BY originator_version", (game_uuid("g").hex,)).fetchall()
+    finally:
+        con.close()
+
+
+def _put_packed(db, version: int, data: bytes) -> None:
+    con = sqlite3.connect(db)
+    try:
+        con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                    (data, game_uuid("g").hex, version))
+        con.commit()
+    finally:
+        con.close()
+
+
+def _damaged(data: bytes):
+    """A mark-3 snapshot row damaged in each part of its layout (``packing``: mark, 1 hash, 3 stamps, deflate)."""
+    assert data[:1] == b"\x03" and data[1] == 1 and data[34] == 3
+    yield "as stored", data
+    yield "a stamp past year 9999", data[:35] + b"\xff" * 8 + data[43:]
+    yield "a stamp of zero", data[:43] + bytes(8) + data[51:]
+    yield "two stamps said", data[:34] + b"\x02" + data[35:]
+    yield "four stamps said", data[:34] + b"\x04" + data[35:]
+    yield "no hash said", data[:1] + b"\x00" + data[2:]
+    yield "a byte of the deflated text", data[:70] + bytes([data[70] ^ 0x20]) + data[71:]
+    yield "cut in its stamps", data[:50]
+    yield "cut after its stamps", data[:59]
+    yield "the head's hash changed", data[:2] + bytes(32) + data[34:]
+    text = packing.inflate(memoryview(data)[59:])
+    moved = text.replace(b'"_data_":"\x02"', b'"_data_":""', 1).replace(b'\\"seed\\"', b'\\"se\x02ed\\"', 1)
+    assert moved.count(b"\x02") == 3 and moved != text
+    yield "a stamp's place inside the engine's JSON", data[:59] + packing.deflate(moved)
+
+
+def test_a_snapshot_read_for_verify_says_what_unpack_says_of_every_damaged_row(stored, tmp_path, monkeypatch):
+    """``GameReader.snapshots`` reads a row without its stamps (``parts.unstamped``): whatever is wrong with
+    a row, it says what reading the whole row says, and reads an undamaged one the same."""
+    from trvendetta.store import reader
+
+    path, events = stored
+    db = tmp_path / "g.sqlite"
+    shutil.copy(path, db)
+    version, data = _packed_rows(db)[1]
+    problems, lean = set(), reader.unstamped
+    for what, damaged in _damaged(data):
+        _put_packed(db, version, damaged)
+        read = []
+        for how in (lean, unpack):
+            monkeypatch.setattr(reader, "unstamped", how)
+            with GameStore(str(db)) as store:
+                read.append([store.snapshots("g", decode=decode) for decode in (False, True)])
+        assert read[0] == read[1], what
+        problems.add(read[0][0][1].problem)
+    assert None in problems and len(problems) >= 5  # the damage reaches several different words
