@@ -131,6 +131,8 @@ def _damaged(data: bytes):
     moved = text.replace(b'"_data_":"\x02"', b'"_data_":""', 1).replace(b'\\"seed\\"', b'\\"se\x02ed\\"', 1)
     assert moved.count(b"\x02") == 3 and moved != text
     yield "a stamp's place inside the engine's JSON", data[:59] + packing.deflate(moved)
+    yield "a second place for the hash", data[:59] + packing.deflate(text.replace(b'"parent":"', b'"parent":"\x01', 1))
+    yield "no place for the hash", data[:59] + packing.deflate(text.replace(b"\x01", b"", 1))
 
 
 def test_a_snapshot_read_for_verify_says_what_unpack_says_of_every_damaged_row(stored, tmp_path, monkeypatch):
