@@ -305,53 +305,58 @@ class Walker:
         for record in records:
             # one unpacking instead of six attribute reads (``RECORD_FIELDS``)
             at, kind, _, _, payload, hash_, _, _, event, action_bytes, action, sig = record
-            link = sha256(raw + (action_bytes + b"\n" + payload if action_bytes else payload)).digest()  # chain()'s
-            plain = ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind)
-            if plain:
-                if action_bytes:  # an action's first event: the action, re-run, gives its bytes first
-                    plain = action is not None and not events
-                    if plain:
-                        try:
-                            state_after, new = apply(state, action)
-                            plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
-                        except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
-                            plain = False
-                else:  # the next of an action's events (``group`` is that action, its last event the record before)
-                    plain = encode(events[-1]) == payload if events else False
-            if not plain:
-                self.number, self.head, self.state, self._after = number, head, state, after
-                self._queue = list(map(encode, events)) if queue is None else queue
-                self._events = events
-                self.feed(record)
-                number, head, state, after = self.number, self.head, self.state, self._after
-                events, queue = self._events, self._queue
-                if len(queue) == len(events):
-                    queue = None
-                groups = self.groups
-                group = groups[-1] if groups else None
-                ready = group is not None and number > 0 and queue is None
-                raw = fromhex(head)
-                continue
-            # what _start_action and _event do with a record whose bytes are the recomputed event's
-            number, head, raw = number + 1, hash_, link
+            # an action's first record and the next of an action's, each in its own branch: a plain record
+            # (what _start_action and _event do with a record whose bytes are the recomputed event's) ends
+            # with ``continue``; any other goes on to ``feed`` below
             if action_bytes:
-                group = Group(number, number - 1, action, ASK, state, 0, ASK, None, ruleset)  # as _start_action's
-                groups.append(group)
-                event = new[0]
-                if len(new) == 1:  # (events stay empty)
-                    state = state_after
-                else:
-                    events, after = new[:0:-1], state_after  # the action's other events, popped from the end
-            else:
-                event = events.pop()
-                if after is not None:
-                    if not events:  # the action's last event: its state, as apply gave it
-                        state, after = after, None
-                else:
-                    state = evolve(state, event)
-            group.last = number
-            if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
-                group.reveals = number
+                link = sha256(raw + (action_bytes + b"\n" + payload)).digest()  # chain()'s
+                # the action, re-run, gives its bytes first
+                if ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind) \
+                        and action is not None and not events:
+                    try:
+                        state_after, new = apply(state, action)
+                        plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
+                    except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
+                        plain = False
+                    if plain:
+                        number, head, raw = number + 1, hash_, link
+                        group = Group(number, number, action, ASK, state, 0, ASK, None, ruleset)  # _start_action's
+                        groups.append(group)
+                        event = new[0]
+                        if len(new) == 1:  # (events stay empty)
+                            state = state_after
+                        else:
+                            events, after = new[:0:-1], state_after  # the action's other events, popped from the end
+                        if type(event).reveals if reveals is None else reveals(event):
+                            group.reveals = number
+                        continue
+            else:  # the next of an action's events (``group`` is that action, its last event the record before)
+                link = sha256(raw + payload).digest()  # chain()'s
+                if ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind) \
+                        and events and encode(events[-1]) == payload:
+                    number, head, raw = number + 1, hash_, link
+                    event = events.pop()
+                    if after is not None:
+                        if not events:  # the action's last event: its state, as apply gave it
+                            state, after = after, None
+                    else:
+                        state = evolve(state, event)
+                    group.last = number
+                    if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
+                        group.reveals = number
+                    continue
+            self.number, self.head, self.state, self._after = number, head, state, after
+            self._queue = list(map(encode, events)) if queue is None else queue
+            self._events = events
+            self.feed(record)
+            number, head, state, after = self.number, self.head, self.state, self._after
+            events, queue = self._events, self._queue
+            if len(queue) == len(events):
+                queue = None
+            groups = self.groups
+            group = groups[-1] if groups else None
+            ready = group is not None and number > 0 and queue is None
+            raw = fromhex(head)
         self.number, self.head, self.state, self._after = number, head, state, after
         self._queue = list(map(encode, events)) if queue is None else queue
         self._events = events
