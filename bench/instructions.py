@@ -14,6 +14,9 @@ the difference (so the interpreter's start, the imports and the set-up cancel ou
 - verify: ``replays.verify_game`` of that game stored turn by turn, against the engine's own re-execution
   of its actions (``ruleset.apply`` in a loop); per event, cyclic GC off on both sides (verify turns it off).
 
+Each measured process runs with ``PYTHONHASHSEED=0`` (unless set otherwise): with a random seed, dicts and sets
+laid out differently moved the verify figure by up to 0.5k instructions an event between runs of the same code.
+
 Caveat: valgrind counts a ``rep movsb`` copy by the byte, so work that copies large buffers (priming a
 deflater or an inflater with the 32 KiB dictionary) weighs more here than in time.
 """
@@ -112,7 +115,8 @@ def _store_game(where: str) -> int:
 def _count(what: str, n: int, where: str, turns: int) -> int:
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-m", "trvendetta.bench.instructions", "--work", what, "-n", str(n),
-                          "--where", where, "--turns", str(turns)], capture_output=True, text=True, check=True)
+                          "--where", where, "--turns", str(turns)], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     if found is None:
         raise RuntimeError(f"no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
