@@ -262,7 +262,7 @@ def unpack_lean(data: bytes, stamped: bool = True) -> tuple[Lean, datetime | Non
     if not inflater.eof or inflater.unused_data:
         raise zlib.error("a chunk whose fields are cut off or followed by other bytes")
     if len(fields) != 3 * count + 2:
-        raise zlib.error(f"a chunk of {count} records holds {(len(fields) - 2) / 3:g}")
+        raise zlib.error(f"a chunk of {count} records holds {len(fields) - 2} fields, not {3 * count} (three a record)")
     schema, ruleset = _SCHEMAS.get(fields[1]), _RULESETS.get(fields[0])
     if schema is None:
         schema = int(fields[1])

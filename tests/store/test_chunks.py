@@ -11,6 +11,7 @@ rows, and stamps that change inside a save are the cases that could break.
 
 import random
 import sqlite3
+import zlib
 from datetime import datetime, timedelta, timezone
 
 import msgspec
@@ -375,3 +376,6 @@ def test_a_chunk_refuses_what_it_cannot_hold():
     for damaged in (lean[:-1], lean + b"\x00", lean[:1] + b"\x03" + lean[2:], lean[:40]):
         with pytest.raises(Exception):
             chunks.unpack_lean(damaged)
+    extra = lean[:74] + chunks.deflate_lean(chunks.SEP.join([b"toy", b"1", *[b'{"type":"k"}', b"", b""] * 2, b"x"]))
+    with pytest.raises(zlib.error, match="a chunk of 2 records holds 7 fields, not 6"):
+        chunks.unpack_lean(extra)
