@@ -140,7 +140,7 @@ class Game(Aggregate):
         self.retracted: list[list[int]] = []
         self.stale = False
 
-    def note(self, ruleset: str, schema: int, kind: str, payload: str, hash_: str, event: Any = None,
+    def note(self, ruleset: str, schema: int, kind: str, payload: str | bytes, hash_: str, event: Any = None,
              rules: Any = None, *, fold: bool = True) -> None:
         """What one record does to the game: counted, chained, and folded into
         the engine state (``event``: the payload already decoded; ``fold``
@@ -149,8 +149,10 @@ class Game(Aggregate):
         (``GameStore._fresh``: ``reader.fold_live``)."""
         self.count += 1
         self.head = hash_
+        if type(payload) is str:
+            payload = payload.encode()
         if kind == RETRACTION_KIND:
-            r = decode_retraction(payload.encode())
+            r = decode_retraction(payload)
             self.retracted = [*self.retracted, [r.first, r.last]]
             self.engine = None
             self.stale = True
@@ -159,7 +161,7 @@ class Game(Aggregate):
             return  # refolded by the store (reader.fold_live), a store record, or the caller has the state
         rules = rules or rulesets.get(ruleset)
         if event is None:
-            event = decode_payload(rules, kind, schema, payload.encode())
+            event = decode_payload(rules, kind, schema, payload)
         self.engine = rules.evolve(self.engine, event) if self.engine is not None else rules.fold([event], None)
 
     @classmethod

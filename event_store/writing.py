@@ -90,8 +90,10 @@ class Batch:
         #: schema, their hashes, its last record's version, and their stamp
         self._fields: list[bytes] = []
         self._kinds: list[str] = []
-        self._kind: tuple[str, int] = ("", 0)
+        self._ruleset, self._schema = "", 0
         self._hashes: list[str] = []
+        self._odd = False  # a record of the chunk whose kind is not its payload's opening
+        self._openings: dict[str, bytes] = {}  # by kind
         self._last = 0
         self._stamp: bytes | None = None
         self._cuts: dict[datetime, bytes | None] = {}  # stamps as chunks store them
@@ -132,26 +134,33 @@ class Batch:
         ``stamp`` None stamps it with the batch's stamp."""
         agg = self.agg
         hash_ = chain(agg.head, payload, action, sig)
-        text, action_text, sig_text = payload.decode(), action.decode() if action else "", sig.decode() if sig else ""
         version = agg.version + 1
         cut = (self._cut if stamp is None else self._chunk_stamp(stamp)) if self.chunked else None
         if cut is not None:
-            if self._hashes and (cut != self._stamp or len(self._hashes) == CHUNK_MAX
-                                 or self._kind != (ruleset, schema)):
+            if self._hashes and (cut != self._stamp or len(self._hashes) == CHUNK_MAX or ruleset != self._ruleset
+                                 or schema != self._schema):
                 self.finish()
             self._fields += (payload, action, sig)
             self._kinds.append(kind)
-            self._kind = (ruleset, schema)
+            # a lean chunk keeps each record's kind as its payload's opening (``{"type":"KIND"``): a record whose
+            # kind is another (which a read names as damage) makes its chunk mark 6, stored as it was given
+            opening = self._openings.get(kind)
+            if opening is None:
+                opening = self._openings[kind] = OPENING + kind.encode() + b'"'
+            if not payload.startswith(opening):
+                self._odd = True
+            self._ruleset, self._schema = ruleset, schema
             self._hashes.append(hash_)
             self._last = version
             self._stamp = cut
         else:
             self.finish()
-            self.rows.append(Row(self.oid, version, _ENTRY, self._alone(ruleset, schema, kind, text, hash_,
-                                                                        action_text, sig_text, stamp)))
+            self.rows.append(Row(self.oid, version, _ENTRY, self._alone(ruleset, schema, kind, payload.decode(), hash_,
+                                                                        action.decode(), sig.decode(), stamp)))
         if self.keep:
-            self.records.append(Record(agg.count + 1, ruleset, schema, kind, text, hash_, action_text, sig_text))
-        agg.note(ruleset, schema, kind, text, hash_, decoded, rules, fold=self.fold)
+            self.records.append(Record(agg.count + 1, ruleset, schema, kind, payload.decode(), hash_, action.decode(),
+                                       sig.decode()))
+        agg.note(ruleset, schema, kind, payload, hash_, decoded, rules, fold=self.fold)
         agg.version = version
         agg.modified_on = stamp or self.stamp
 
@@ -159,25 +168,14 @@ class Batch:
         """Make the row of the chunk being filled (every save ends with it)."""
         if not self._hashes:
             return
-        (ruleset, schema), f = self._kind, self._fields
-        # a lean chunk keeps each record's kind as its payload's opening: one that is not (which a read names as
-        # damage) is stored as it was given, in mark 6
-        state = pack_lean(self._stamp, self._hashes, ruleset, schema, f) if self._lean() else None  # type: ignore
+        ruleset, schema, f = self._ruleset, self._schema, self._fields
+        state = None if self._odd else pack_lean(self._stamp, self._hashes, ruleset, schema, f)  # type: ignore
         if state is None:  # a field holds the lean chunk's separator, or a kind is not its payload's
             entries = [Entry(ruleset, schema, kind, f[j].decode(), f[j + 1].decode(), f[j + 2].decode())
                        for kind, j in zip(self._kinds, range(0, len(f), 3))]
             state = pack_row(self._stamp, self._hashes, entries)  # type: ignore[arg-type]
         self.rows.append(Row(self.oid, self._last, _ENTRY, state))
-        self._fields, self._kinds, self._hashes = [], [], []
-
-    def _lean(self) -> bool:
-        """Whether each record's kind is the one its payload opens with (a lean chunk keeps no other)."""
-        f = self._fields
-        for kind, j in zip(self._kinds, range(0, len(f), 3)):
-            payload = f[j]
-            if not payload.startswith(OPENING) or payload[9:payload.find(b'"', 9)] != kind.encode():
-                return False
-        return True
+        self._fields, self._kinds, self._hashes, self._odd = [], [], [], False
 
     def _alone(self, ruleset: str, schema: int, kind: str, text: str, hash_: str, action_text: str, sig_text: str,
                stamp: datetime | None) -> bytes:
