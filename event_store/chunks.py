@@ -202,7 +202,7 @@ def deflate_lean(body: bytes) -> bytes:
     return deflater.compress(body) + deflater.flush()
 
 
-def inflate_lean(data: memoryview) -> bytes:
+def inflate_lean(data: bytes | memoryview) -> bytes:
     """What :func:`deflate_lean` deflated (zlib.error when it is damaged, cut off or followed by other bytes)."""
     inflater = zlib.decompressobj(-_WINDOW_2, DICTIONARY_2)
     body = inflater.decompress(data)
@@ -213,6 +213,12 @@ def inflate_lean(data: memoryview) -> bytes:
 
 #: how a record's payload starts: its kind follows, up to the next quote
 OPENING = b'{"type":"'
+
+
+def opening_of(kind: str) -> bytes:
+    """How a payload of ``kind`` opens: ``{"type":"KIND"`` (the reader's check of a record's kind, and what a
+    lean chunk keeps of it)."""
+    return OPENING + kind.encode() + b'"'
 
 
 def kind_of(payload: bytes) -> bytes:
@@ -228,9 +234,6 @@ class Lean(tuple):
     ``i``'s payload), ``hashes`` the records' chain hashes, 32 bytes each, one after another, and ``count``."""
 
     __slots__ = ()
-
-    def __len__(self) -> int:
-        return self[4]
 
     def entries(self) -> list[Entry]:
         """The records as :class:`Entry` (text fields, hash set): what a mark-6 chunk reads as (ValueError when
@@ -257,10 +260,7 @@ def unpack_lean(data: bytes, stamped: bool = True) -> tuple[Lean, datetime | Non
     end = _HEAD + 32 * count
     if not count or len(data) <= end:
         raise zlib.error(f"a chunk of {count} records cut off in its hashes")
-    inflater = _inflater(-_WINDOW_2, DICTIONARY_2)
-    fields = inflater.decompress(data[end:]).split(SEP)
-    if not inflater.eof or inflater.unused_data:
-        raise zlib.error("a chunk whose fields are cut off or followed by other bytes")
+    fields = inflate_lean(data[end:]).split(SEP)
     if len(fields) != 3 * count + 2:
         raise zlib.error(f"a chunk of {count} records holds {len(fields) - 2} fields, not {3 * count} (three a record)")
     schema, ruleset = _SCHEMAS.get(fields[1]), _RULESETS.get(fields[0])
@@ -280,6 +280,5 @@ def unpack_lean(data: bytes, stamped: bool = True) -> tuple[Lean, datetime | Non
     return lean, stamp_of(data[2:_HEAD]) if stamped else None
 
 
-_inflater = zlib.decompressobj
 #: the greatest stamp a chunk can hold that reads back (``packing.stamp_of``): 9999-12-31 23:59:59.999999 UTC
 _LAST_STAMP = 253_402_300_799_999_999

@@ -31,7 +31,7 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
-from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, kind_of, unpack_chunk, unpack_lean
+from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, kind_of, opening_of, unpack_chunk, unpack_lean
 from .errors import DamagedStore, StoreError
 from .named import Named
 from .packing import split_3, stamp_of, unpack
@@ -333,13 +333,11 @@ class GameReader:
         append, new = out.append, tuple.__new__
         # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
         known: dict[tuple[str, str, int], tuple[Any, bytes]] = {}
-        # actions decoded, by ruleset and canonical bytes: a game repeats its actions (101 distinct of 652 in the
-        # bench's game), and a decoded action is a frozen struct, which its records can share
-        actions: dict[tuple[str, bytes], Any] = {}
-        # a lean chunk's kinds by ruleset and schema, then by their payloads' opening: the kind's text and rules;
-        # and its actions decoded, by ruleset, then by their bytes
+        # actions decoded, by ruleset, then by their canonical bytes: a game repeats its actions (101 distinct of
+        # 652 in the bench's game), and a decoded action is a frozen struct, which its records can share
+        actions: dict[str, dict[bytes, Any]] = {}
+        # a lean chunk's kinds by ruleset and schema, then by their payloads' opening: the kind's text and rules
         kinds: dict[tuple[str, int], dict[bytes, tuple[str, Any]]] = {}
-        lean_actions: dict[str, dict[bytes, Any]] = {}
 
         def sound(ruleset: str, kind: str, schema: int) -> tuple[Any, bytes]:
             found = known.get((ruleset, kind, schema))
@@ -347,15 +345,18 @@ class GameReader:
                 rules = rulesets.get(ruleset)
                 if not 1 <= schema <= event_schema(rules):
                     raise StoreError(f"its kind {kind!r} or schema {schema} is not its payload's")
-                found = known[ruleset, kind, schema] = (rules, f'{{"type":"{kind}"'.encode())
+                found = known[ruleset, kind, schema] = (rules, opening_of(kind))
             return found
 
         def action_of(rules: Any, ruleset: str, action: bytes) -> Any:
-            decoded_action = actions.get((ruleset, action))
+            acts = actions.get(ruleset)
+            if acts is None:
+                acts = actions[ruleset] = {}
+            decoded_action = acts.get(action)
             if decoded_action is None:
                 decoded_action = rules.decode_action(action)
                 if _frozen(decoded_action):
-                    actions[ruleset, action] = decoded_action
+                    acts[action] = decoded_action
             return decoded_action
 
         number = since
@@ -366,9 +367,9 @@ class GameReader:
                 table = kinds.get((ruleset, schema))
                 if table is None:
                     table = kinds[ruleset, schema] = {}
-                acts = lean_actions.get(ruleset)
+                acts = actions.get(ruleset)
                 if acts is None:
-                    acts = lean_actions[ruleset] = {}
+                    acts = actions[ruleset] = {}
                 hexes, at = hashes.hex(), 64 * skip
                 for j in range(2 + 3 * skip, 2 + 3 * (skip + take), 3):
                     number += 1
@@ -384,9 +385,7 @@ class GameReader:
                                 rules, opening = sound(ruleset, kind, schema)
                                 found = table[opening] = (kind, rules)
                             if action and decoded_action is None:
-                                decoded_action = found[1].decode_action(action)
-                                if _frozen(decoded_action):
-                                    acts[action] = decoded_action
+                                decoded_action = action_of(found[1], ruleset, action)
                             if decode:
                                 event = decode_payload(found[1], found[0], schema, payload)
                         except (TrvError, *_BAD) as exc:

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from .aggregate import Game, chain, event_schema
-from .chunks import CHUNK_MAX, OPENING, Entry, pack_lean, pack_row
+from .chunks import CHUNK_MAX, Entry, opening_of, pack_lean, pack_row
 from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 
@@ -146,7 +146,7 @@ class Batch:
             # kind is another (which a read names as damage) makes its chunk mark 6, stored as it was given
             opening = self._openings.get(kind)
             if opening is None:
-                opening = self._openings[kind] = OPENING + kind.encode() + b'"'
+                opening = self._openings[kind] = opening_of(kind)
             if not payload.startswith(opening):
                 self._odd = True
             self._ruleset, self._schema = ruleset, schema
