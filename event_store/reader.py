@@ -31,7 +31,7 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
-from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, kind_of, opening_of, unpack_chunk, unpack_lean
+from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, unpack_chunk, unpack_lean
 from .errors import DamagedStore, StoreError
 from .named import Named
 from .packing import split_3, stamp_of, unpack
@@ -42,10 +42,12 @@ from .records import (
     StoredEvent,
     decode_payload,
     decode_retraction,
-    event_schema,
     game_genesis,
     game_key,
 )
+from .runs import UNDECODABLE, Decoding, Records
+
+_BAD = UNDECODABLE
 
 #: the topics of an engine event or store record: the first one, and the short one used since 30 Nov 2026
 EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
@@ -54,7 +56,6 @@ CREATED_TOPIC = "trvendetta:game:created"
 SNAPSHOT_TOPICS = frozenset({"trvendetta:game:snapshot", "trv:s"})
 #: the library's version of a game's ``Created`` record (event ``n`` is version ``n + 1``)
 FIRST = 1
-UNDECODABLE = _BAD = (msgspec.DecodeError, msgspec.ValidationError, zlib.error, ValueError, TypeError, RecursionError)
 
 
 class _Stamp(msgspec.Struct, forbid_unknown_fields=True):
@@ -224,12 +225,6 @@ def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
     return state, ranges
 
 
-def _frozen(value: Any) -> bool:
-    """Can records share ``value`` (a frozen msgspec struct: every ruleset's actions are)?"""
-    config = getattr(type(value), "__struct_config__", None)
-    return config is not None and config.frozen
-
-
 class _Unpacker:
     """Reads one game's record rows in order: records packed alone (marks 1
     to 3, or plain JSON) and chunks (``chunks``: marks 4 and 5), keeping the
@@ -319,100 +314,57 @@ class GameReader:
         return [more[0]] if more and more[0][2][:1] in ONE_ROW else []
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool,
-               stamped: bool = True) -> list[StoredEvent]:
+               stamped: bool = True, lazy: bool = False) -> "list[StoredEvent] | Records":
         """The records numbered ``since < n <= upto`` as ``StoredEvent`` (canonical bytes, ``previous`` the
         hash before the first), in order: ``GameStore.events``.  Besides :meth:`records`' checks, each
         record's ruleset is known, its schema one that ruleset reads and its kind its payload's, and its
         action decodes (and, with ``decode``, its event): else :class:`DamagedStore` naming it.
 
-        One loop from the rows to the walker's records (``trv verify`` reads every record of a game through
-        it): no :class:`Record` in between, each check a (ruleset, kind, schema) passed made once, and a lean
-        chunk's fields (mark 7: bytes already) taken as they are.  ``stamped`` False: a lean chunk's records
-        carry no ``recorded_at`` (None; its stamp is checked to read), which ``trv verify`` never looks at."""
+        One loop from the rows to the walker's records: no :class:`Record` in between, each check a (ruleset,
+        kind, schema) passed made once (``runs.Decoding``), and a lean chunk's fields (mark 7: bytes already)
+        taken as they are.  ``stamped`` False: a lean chunk's records carry no ``recorded_at`` (None; its stamp
+        is checked to read), which ``trv verify`` never looks at.  ``lazy`` (without ``decode``): a
+        :class:`runs.Records` instead, whose lean records are made only where asked (``trv verify``)."""
+        if lazy and decode:
+            raise ValueError("a lazy read does not decode its events")
+        decoding = Decoding(game)
+        records = Records(decoding, since, previous) if lazy else None
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
-        # (ruleset, kind, schema) seen to be sound: its ruleset and its payload's opening
-        known: dict[tuple[str, str, int], tuple[Any, bytes]] = {}
-        # actions decoded, by ruleset, then by their canonical bytes: a game repeats its actions (101 distinct of
-        # 652 in the bench's game), and a decoded action is a frozen struct, which its records can share
-        actions: dict[str, dict[bytes, Any]] = {}
-        # a lean chunk's kinds by ruleset and schema, then by their payloads' opening: the kind's text and rules
-        kinds: dict[tuple[str, int], dict[bytes, tuple[str, Any]]] = {}
-
-        def sound(ruleset: str, kind: str, schema: int) -> tuple[Any, bytes]:
-            found = known.get((ruleset, kind, schema))
-            if found is None:
-                rules = rulesets.get(ruleset)
-                if not 1 <= schema <= event_schema(rules):
-                    raise StoreError(f"its kind {kind!r} or schema {schema} is not its payload's")
-                found = known[ruleset, kind, schema] = (rules, opening_of(kind))
-            return found
-
-        def action_of(rules: Any, ruleset: str, action: bytes) -> Any:
-            acts = actions.get(ruleset)
-            if acts is None:
-                acts = actions[ruleset] = {}
-            decoded_action = acts.get(action)
-            if decoded_action is None:
-                decoded_action = rules.decode_action(action)
-                if _frozen(decoded_action):
-                    acts[action] = decoded_action
-            return decoded_action
-
         number = since
         blocks = self._blocks(game, self._range(game_key(game), since, upto), since, upto, stamped=stamped)
         for _, block, skip, take, stamp in blocks:
             if type(block) is Lean:  # a lean chunk: its fields are the records' bytes
-                ruleset, schema, fields, hashes, _ = block
-                table = kinds.get((ruleset, schema))
-                if table is None:
-                    table = kinds[ruleset, schema] = {}
-                acts = actions.get(ruleset)
-                if acts is None:
-                    acts = actions[ruleset] = {}
-                hexes, at = hashes.hex(), 64 * skip
-                for j in range(2 + 3 * skip, 2 + 3 * (skip + take), 3):
-                    number += 1
-                    payload, action = fields[j], fields[j + 1]
-                    # its kind: what its payload opens with (``{"type":"KIND"``), and its action, each seen before
-                    found = table.get(payload[:payload.find(b'"', 9) + 1])
-                    decoded_action = acts.get(action) if action else None
-                    event = None
-                    if found is None or decode or (action and decoded_action is None):
-                        try:
-                            if found is None:
-                                kind = kind_of(payload).decode()
-                                rules, opening = sound(ruleset, kind, schema)
-                                found = table[opening] = (kind, rules)
-                            if action and decoded_action is None:
-                                decoded_action = action_of(found[1], ruleset, action)
-                            if decode:
-                                event = decode_payload(found[1], found[0], schema, payload)
-                        except (TrvError, *_BAD) as exc:
-                            raise DamagedStore(game, number, f"it does not decode: {exc}") from None
-                    hash_ = hexes[at:at + 64]
-                    at += 64
-                    # StoredEvent's fields: number, kind, ruleset, schema, payload, hash, previous, recorded_at,
-                    # event, action, decoded_action, sig
-                    append(new(StoredEvent, (number, found[0], ruleset, schema, payload, hash_, previous, stamp, event,
-                                             action, decoded_action, fields[j + 2])))
-                    previous = hash_
+                if records is None:
+                    previous = decoding.lean(number + 1, block, skip, take, previous, stamp, decode, out)
+                else:
+                    records.add_records(out)
+                    out = []
+                    append = out.append
+                    records.add_lean(block, skip, take, stamp)
+                    previous = ""  # (found when a record follows: records.hash)
+                number += take
                 continue
+            if not previous and records is not None:
+                previous = records.hash(-1)
             for e in block[skip:skip + take]:
                 number += 1
                 try:
-                    rules, opening = sound(e.ruleset, e.kind, e.schema)
+                    rules, opening = decoding.sound(e.ruleset, e.kind, e.schema)
                     payload = e.payload.encode()
                     if not payload.startswith(opening):
                         raise StoreError(f"its kind {e.kind!r} or schema {e.schema} is not its payload's")
                     action = e.action.encode()
                     event = decode_payload(rules, e.kind, e.schema, payload) if decode else None
-                    decoded_action = action_of(rules, e.ruleset, action) if action else None
+                    decoded_action = decoding.action(rules, e.ruleset, action) if action else None
                 except (TrvError, *_BAD) as exc:
                     raise DamagedStore(game, number, f"it does not decode: {exc}") from None
                 append(new(StoredEvent, (number, e.kind, e.ruleset, e.schema, payload, e.hash, previous, stamp, event,
                                          action, decoded_action, e.sig.encode())))
                 previous = e.hash
+        if records is not None:
+            records.add_records(out)
+            return records
         return out
 
     def last(self, game: str) -> int | None:

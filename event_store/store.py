@@ -476,17 +476,19 @@ class GameStore:
             return self.reader.records(game, since, upto)
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
-               stamped: bool = True) -> list[StoredEvent]:
-        """Stored engine events ``since < number <= upto``, decoded, numbered from 1.
+               stamped: bool = True, lazy: bool = False) -> Sequence[StoredEvent]:
+        """Stored engine events ``since < number <= upto``, decoded, numbered from 1 (a list).
 
         ``decode=False`` leaves ``event`` None (the walker decodes, or, when
         re-executing, takes the recomputed event whose bytes are the record's);
         ``stamped=False`` may leave ``recorded_at`` None (a lean chunk's records:
         their wall-clock stamp, unhashed metadata, is then only checked to read;
-        ``trv verify``)."""
+        ``trv verify``); ``lazy`` (with ``decode=False``): a ``runs.Records``,
+        whose lean records are made only where asked, and which a re-executing
+        walker takes as raw fields (``trv verify``)."""
         previous = self.events_head(game, since)
         with self._reading(game):
-            return self.reader.stored(game, since, upto, previous, decode, stamped)
+            return self.reader.stored(game, since, upto, previous, decode, stamped, lazy)
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the game's genesis for 0)."""

@@ -17,6 +17,7 @@ import msgspec
 
 from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
 from trvendetta.store.reader import decoded
+from trvendetta.store.runs import Records
 
 from .walker import Walker
 
@@ -78,6 +79,8 @@ class Heads(Sequence[str]):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [r.hash for r in self.records[index]]
+        if isinstance(self.records, Records):
+            return self.records.hash(index)  # without making the record
         return self.records[index].hash
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from trvendetta.core.rng import NeedDice
+from trvendetta.store.runs import Records, Segment, frozen, segments_of
 from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
                               decode_draw, decode_retraction)
 from trvendetta.core.errors import TrvError
@@ -123,11 +124,6 @@ def _diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
     if a is _MISSING or b is _MISSING or a != b or type(a) is not type(b):
         return (path, None if a is _MISSING else a, None if b is _MISSING else b)
     return None
-
-
-#: the fields of a ``StoredEvent`` in the order :meth:`Walker._replay` unpacks them (a test holds them to the type's)
-RECORD_FIELDS = ("number", "kind", "ruleset", "schema", "payload", "hash", "previous", "recorded_at", "event", "action",
-                 "decoded_action", "sig")
 
 
 #: a group's player or round not asked of the ruleset yet
@@ -257,6 +253,8 @@ class Walker:
         self._events: list[Any] = []
         #: re-execution paused for one action whose roll is not checkable yet (a host game's secret seed)
         self._paused = False
+        #: actions decoded by :meth:`_replay`, by their canonical bytes
+        self._actions: dict[bytes, Any] = {}
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
@@ -267,22 +265,26 @@ class Walker:
     def feed_all(self, records: Iterable[StoredEvent]) -> None:
         """:meth:`feed` each record in order (``walk`` without ``end``)."""
         if self.reexecute and self.draws is None and self.signatures is None and not self.visitors:
-            self._replay(records)
+            if isinstance(records, Records):
+                self._replay(records.segments())
+            else:
+                self._replay(segments_of(records if isinstance(records, Sequence) else list(records), self.number))
             return
         for record in records:
             self.feed(record)
 
-    def _replay(self, records: Iterable[StoredEvent]) -> None:
+    def _replay(self, segments: Iterable[Segment]) -> None:
         """:meth:`feed` for each record of a re-executing walk without visitors, signatures or draws
-        (``trv verify``'s), in one loop over the walker's fields held in local variables.
+        (``trv verify``'s), taking the records as segments of raw fields (``store.runs``: a stored game's lean
+        chunks one segment, no record object made) in one loop over the walker's fields held in local variables.
 
-        A record takes this loop when it is the plain case: the next number, no signature, the chain
-        holds, and its bytes are the rules' next event (an action's first event carries the action,
-        already decoded, and the action is legal).  Every other record (the set-up, a retraction,
-        anything that does not hold together) goes to :meth:`feed` from the very walker it would have
-        met there, which checks it or names what is wrong: nothing is ever accepted here that ``feed``
-        would refuse, and the walker after each record is the one ``feed`` leaves
-        (tests/replays/test_replay_loop.py)."""
+        A record takes this loop when it is the plain case: no signature, the chain holds, and its bytes are the
+        rules' next event (an action's first event carries an action that decodes and is legal).  Every other
+        record (the set-up, a retraction, anything that does not hold together) is made (``Segment.made``: a
+        record that does not decode says so there) and goes to :meth:`feed` from the very walker it would have
+        met there, which checks it or names what is wrong: nothing is ever accepted here that ``feed`` would
+        refuse, and the walker after each record is the one ``feed`` leaves (tests/replays/test_replay_loop.py).
+        """
         from hashlib import sha256  # imported when first needed, as ``store.chain`` does
 
         fromhex = bytes.fromhex
@@ -290,7 +292,8 @@ class Walker:
         apply, encode, evolve = ruleset.apply, ruleset.encode, ruleset.evolve
         # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
         reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
-        number, head, state, after = self.number, self.head, self.state, self._after
+        actions = self._actions
+        number, state, after = self.number, self.state, self._after
         groups = self.groups
         # the recomputed events still to come, popped from the end; their bytes (``self._queue``) are made
         # only for ``feed``: ``queue`` is None while they are exactly those events encoded, as ``feed`` keeps
@@ -301,65 +304,82 @@ class Walker:
             queue = None
         group = groups[-1] if groups else None
         ready = group is not None and number > 0 and queue is None  # else every record goes to feed
-        raw = fromhex(head)  # the head's bytes, as chain() hashes them
-        for record in records:
-            # one unpacking instead of six attribute reads (``RECORD_FIELDS``)
-            at, kind, _, _, payload, hash_, _, _, event, action_bytes, action, sig = record
-            # an action's first record and the next of an action's, each in its own branch: a plain record
-            # (what _start_action and _event do with a record whose bytes are the recomputed event's) ends
-            # with ``continue``; any other goes on to ``feed`` below
-            if action_bytes:
-                link = sha256(raw + (action_bytes + b"\n" + payload)).digest()  # chain()'s
-                # the action, re-run, gives its bytes first
-                if ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind) \
-                        and action is not None and not events:
-                    try:
-                        state_after, new = apply(state, action)
-                        plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
-                    except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
-                        plain = False
-                    if plain:
-                        number, head, raw = number + 1, hash_, link
-                        group = Group(number, number, action, ASK, state, 0, ASK, None, ruleset)  # _start_action's
-                        groups.append(group)
-                        event = new[0]
-                        if len(new) == 1:  # (events stay empty)
-                            state = state_after
+        raw = fromhex(self.head)  # the head's bytes, as chain() hashes them
+        for segment in segments:
+            hashes, made = segment.hashes, segment.made
+            if segment.first != number + 1:  # not the next record: feed names the gap
+                hashes = b""
+            at, fields = 0, iter(segment.fields)
+            for payload, action_bytes, sig in zip(fields, fields, fields):
+                # an action's first record and the next of an action's, each in its own branch: a plain record
+                # (what _start_action and _event do with a record whose bytes are the recomputed event's) ends
+                # with ``continue``; any other goes on to ``feed`` below
+                if action_bytes:
+                    link = sha256(b"".join((raw, action_bytes, b"\n", payload))).digest()  # chain()'s
+                    # the action, re-run, gives its bytes first
+                    if ready and link == hashes[at:at + 32] and not sig and not events:
+                        action = actions.get(action_bytes)
+                        if action is None:
+                            action = self._action(action_bytes)
+                        try:
+                            state_after, new = apply(state, action)
+                            plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
+                        except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
+                            plain = False  # (an action that does not decode, None here, too: feed names it)
+                        if plain:
+                            number, raw, at = number + 1, link, at + 32
+                            group = Group(number, number, action, ASK, state, 0, ASK, None, ruleset)  # _start_action's
+                            groups.append(group)
+                            event = new[0]
+                            if len(new) == 1:  # (events stay empty)
+                                state = state_after
+                            else:
+                                events, after = new[:0:-1], state_after  # the action's other events, popped from the end
+                            if type(event).reveals if reveals is None else reveals(event):
+                                group.reveals = number
+                            continue
+                else:  # the next of an action's events (``group`` is that action, its last event the record before)
+                    link = sha256(raw + payload).digest()  # chain()'s
+                    if ready and link == hashes[at:at + 32] and not sig and events and encode(events[-1]) == payload:
+                        number, raw, at = number + 1, link, at + 32
+                        event = events.pop()
+                        if after is not None:
+                            if not events:  # the action's last event: its state, as apply gave it
+                                state, after = after, None
                         else:
-                            events, after = new[:0:-1], state_after  # the action's other events, popped from the end
-                        if type(event).reveals if reveals is None else reveals(event):
+                            state = evolve(state, event)
+                        group.last = number
+                        if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
                             group.reveals = number
                         continue
-            else:  # the next of an action's events (``group`` is that action, its last event the record before)
-                link = sha256(raw + payload).digest()  # chain()'s
-                if ready and at == number + 1 and not sig and hash_ == link.hex() and (event is None or not kind) \
-                        and events and encode(events[-1]) == payload:
-                    number, head, raw = number + 1, hash_, link
-                    event = events.pop()
-                    if after is not None:
-                        if not events:  # the action's last event: its state, as apply gave it
-                            state, after = after, None
-                    else:
-                        state = evolve(state, event)
-                    group.last = number
-                    if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
-                        group.reveals = number
-                    continue
-            self.number, self.head, self.state, self._after = number, head, state, after
-            self._queue = list(map(encode, events)) if queue is None else queue
-            self._events = events
-            self.feed(record)
-            number, head, state, after = self.number, self.head, self.state, self._after
-            events, queue = self._events, self._queue
-            if len(queue) == len(events):
-                queue = None
-            groups = self.groups
-            group = groups[-1] if groups else None
-            ready = group is not None and number > 0 and queue is None
-            raw = fromhex(head)
-        self.number, self.head, self.state, self._after = number, head, state, after
+                record = made(segment.first + at // 32)
+                at += 32
+                self.number, self.head, self.state, self._after = number, raw.hex(), state, after
+                self._queue = list(map(encode, events)) if queue is None else queue
+                self._events = events
+                self.feed(record)
+                number, state, after = self.number, self.state, self._after
+                events, queue = self._events, self._queue
+                if len(queue) == len(events):
+                    queue = None
+                groups = self.groups
+                group = groups[-1] if groups else None
+                ready = group is not None and number > 0 and queue is None
+                raw = fromhex(self.head)
+        self.number, self.head, self.state, self._after = number, raw.hex(), state, after
         self._queue = list(map(encode, events)) if queue is None else queue
         self._events = events
+
+    def _action(self, action: bytes) -> Any:
+        """``action`` decoded by the walker's ruleset and kept when frozen (its records share it); None when it does
+        not decode (``feed`` says why)."""
+        try:
+            decoded = self.ruleset.decode_action(action)
+        except Exception:  # noqa: BLE001 - feed decodes it again and names what is wrong
+            return None
+        if frozen(decoded):
+            self._actions[action] = decoded
+        return decoded
 
     def feed(self, record: StoredEvent) -> None:
         number = self.number + 1

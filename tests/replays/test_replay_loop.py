@@ -206,15 +206,6 @@ def test_the_same_walker_with_a_ruleset_of_its_own_reveals(stored):
     assert [g[3] for g in walkers[0][4]] != [g[3] for g in outcome(header, records, False)[4]]
 
 
-def test_the_loop_unpacks_a_stored_event_by_its_fields():
-    """The loop unpacks each record by position: a field added to ``StoredEvent`` or moved in it must
-    be added or moved in ``RECORD_FIELDS`` and in the loop too."""
-    from trvendetta.replays.walker import RECORD_FIELDS
-    from trvendetta.store import StoredEvent
-
-    assert StoredEvent._fields == RECORD_FIELDS
-
-
 def test_a_state_with_its_shared_fields_encoded_once_is_encoded_byte_for_byte(stored):
     """``walk_noting`` encodes a game's components once a walk (``integrity.encoded``): the same bytes as
     the state encoded whole, and encoded again when a state holds other components."""

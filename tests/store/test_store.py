@@ -363,7 +363,7 @@ def test_a_read_decodes_each_distinct_action_once_and_only_shares_frozen_ones(to
     gets one of its own for every record."""
     import msgspec
 
-    from trvendetta.store import reader
+    from trvendetta.store import runs
 
     with GameStore(db) as s:
         loaded = new(s, toy)
@@ -385,4 +385,4 @@ def test_a_read_decodes_each_distinct_action_once_and_only_shares_frozen_ones(to
     class Firm(msgspec.Struct, frozen=True):
         n: int
 
-    assert reader._frozen(Firm(1)) and not reader._frozen(Loose(1)) and not reader._frozen("text")
+    assert runs.frozen(Firm(1)) and not runs.frozen(Loose(1)) and not runs.frozen("text")
