@@ -329,24 +329,35 @@ class GameReader:
             raise ValueError("a lazy read does not decode its events")
         decoding = Decoding(game)
         records = Records(decoding, since, previous) if lazy else None
+        read = records.read if records is not None else None
+        leans: list[Lean] | None = None  # (lazy) the lean chunks of the part being read, and its odd rows
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
         number = since
         blocks = self._blocks(game, self._range(game_key(game), since, upto), since, upto, stamped=stamped)
         for _, block, skip, take, stamp in blocks:
             if type(block) is Lean:  # a lean chunk: its fields are the records' bytes
-                if records is None:
+                if read is None:
                     previous = decoding.lean(number + 1, block, skip, take, previous, stamp, decode, out)
-                else:
-                    records.add_records(out)
-                    out = []
-                    append = out.append
-                    records.add_lean(block, skip, take, stamp)
-                    previous = ""  # (found when a record follows: records.hash)
+                else:  # taken as it is (runs.Records): its ruleset and schema checked where they change
+                    if out:
+                        records.add_records(out)
+                        out = []
+                        append = out.append
+                    if leans is None:
+                        leans, odd = read.lean_part(number + 1)
+                    if block[0] is not read.sound[0] or block[1] != read.sound[1]:
+                        read.check(number + 1, block, skip)
+                    if skip or take != block[4] or stamp is not None:
+                        odd[len(leans)] = (skip, take, stamp)
+                    leans.append(block)
+                    previous = ""  # (found where a record of an older row follows)
                 number += take
                 continue
-            if not previous and records is not None:
-                previous = records.hash(-1)
+            if not previous:  # the last lean chunk's last hash
+                skip_, take_, _ = odd.get(len(leans) - 1, (0, leans[-1][4], None))
+                previous = leans[-1][3][32 * (skip_ + take_) - 32:32 * (skip_ + take_)].hex()
+                leans = None
             for e in block[skip:skip + take]:
                 number += 1
                 try:
@@ -363,8 +374,9 @@ class GameReader:
                                          action, decoded_action, e.sig.encode())))
                 previous = e.hash
         if records is not None:
-            records.add_records(out)
-            return records
+            if out:
+                records.add_records(out)
+            return records.close(number + 1)
         return out
 
     def last(self, game: str) -> int | None:

@@ -23,6 +23,8 @@ is the one the rules applied).  So a damaged record is still named in the same w
 import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import Any
 
 import msgspec
@@ -147,21 +149,14 @@ class Segment:
     whose stored hash is not one ``chain`` writes (no computed hash matches it); ``made(number)`` makes the
     object of one of them (DamagedStore when it does not decode)."""
 
-    __slots__ = ("first", "fields", "hashes", "made", "_pieces")
+    __slots__ = ("first", "fields", "hashes", "made")
 
     def __init__(self, first: int, fields: list[bytes], hashes: bytes, made: Callable[[int], StoredEvent]):
         self.first, self.fields, self.hashes, self.made = first, fields, hashes, made
-        self._pieces: list[bytes] = []  # hashes still to join (a segment the reader is adding rows to)
 
     @property
     def count(self) -> int:
         return len(self.fields) // 3
-
-    def sealed(self) -> "Segment":
-        if self._pieces:
-            self.hashes += b"".join(self._pieces)
-            self._pieces = []
-        return self
 
     def cut(self, lo: int, hi: int) -> "Segment":
         """Its records numbered ``lo <= n < hi`` (itself when that is all of them)."""
@@ -210,47 +205,104 @@ def _made_of(records: Sequence[StoredEvent]) -> Callable[[int], StoredEvent]:
 
 
 class _Read:
-    """What :class:`Records` views: the rows of one read (``rows``: each a lean chunk's ``(lean, skip)`` or
-    ``(None, records)``, numbered from ``starts``) and their records as segments."""
+    """What :class:`Records` views: one read's rows, in parts (a part: consecutive lean chunks, or records made
+    from older rows), and, once the read is closed, their records as segments."""
 
-    __slots__ = ("decoding", "since", "previous", "starts", "rows", "segments", "open", "end", "sound")
+    __slots__ = ("decoding", "since", "previous", "parts", "segments", "firsts", "end", "sound")
 
     def __init__(self, decoding: Decoding, since: int, previous: str):
         self.decoding, self.since, self.previous = decoding, since, previous
-        self.starts: list[int] = []
-        self.rows: list[tuple[Any, Any, Any]] = []
+        #: each part's first number and what it holds: ``(leans, odd)`` (lean chunks read whole, but for those
+        #: of ``odd``: their index -> ``(skip, take, stamp)``) or ``(None, records)``, with, once closed, its
+        #: rows' first numbers
+        self.parts: list[list[Any]] = []
         self.segments: list[Segment] = []
-        self.open: Segment | None = None  # the segment lean chunks are added to
+        self.firsts: list[int] = []  # each part's first number (for bisect)
         self.end = since + 1  # the number after the last record taken
-        self.sound: tuple[Any, Any] = (None, None)  # the last (ruleset, schema) checked
+        self.sound: tuple[Any, Any] = (None, None)  # the last lean chunk's (ruleset, schema), checked
+
+    def lean_part(self, first: int) -> tuple[list[Lean], dict[int, tuple[int, int, Any]]]:
+        """A new part of lean chunks, numbered ``first`` on, after the parts so far: the list to add them to and
+        their odd rows."""
+        leans: list[Lean] = []
+        odd: dict[int, tuple[int, int, Any]] = {}
+        self.parts.append([first, leans, odd, None])
+        return leans, odd
+
+    def check(self, number: int, lean: Lean, skip: int) -> None:
+        """A lean chunk's ruleset and schema, when not the last one's (``Decoding.row``)."""
+        self.decoding.row(number, lean, skip)
+        self.sound = (lean[0], lean[1])
+
+    def close(self, end: int) -> None:
+        """The records taken end before ``end``: each part's segment and rows' first numbers, made with a call or
+        two a part (no step a row)."""
+        self.end = end
+        for part in self.parts:
+            first, held, odd, _ = part
+            self.firsts.append(first)
+            if held is None:  # records made from older rows
+                for segment in segments_of(odd, first - 1):
+                    segment.made = self.made
+                    self.segments.append(segment)
+                part[3] = [first]
+                continue
+            if not odd:
+                part[3] = list(accumulate(map(itemgetter(4), held), initial=first))
+                fields = list(chain.from_iterable(map(_FIELDS, map(itemgetter(2), held))))
+                hashes = b"".join(map(itemgetter(3), held))
+            else:
+                starts, fields, pieces, at = [], [], [], first
+                for k, lean in enumerate(held):
+                    skip, take, _ = odd.get(k, (0, lean[4], None))
+                    starts.append(at)
+                    at += take
+                    fields += lean[2][2 + 3 * skip:2 + 3 * (skip + take)]
+                    pieces.append(lean[3][32 * skip:32 * (skip + take)])
+                starts.append(at)
+                part[3], hashes = starts, b"".join(pieces)
+            self.segments.append(Segment(first, fields, hashes, self.made))
+
+    def _row(self, number: int) -> tuple[Any, int, Any]:
+        """The row holding record ``number``: ``(lean, its index there, stamp)``, or ``(None, record, None)``."""
+        first, held, odd, starts = self.parts[bisect_right(self.firsts, number) - 1]
+        if held is None:
+            return None, odd[number - first], None
+        k = bisect_right(starts, number) - 1
+        skip, _, stamp = odd.get(k, (0, 0, None))
+        return held[k], skip + number - starts[k], stamp
 
     def made(self, number: int) -> StoredEvent:
         """The object of record ``number``, made as ``GameStore.events`` makes it."""
-        k = bisect_right(self.starts, number) - 1
-        lean, held, stamp = self.rows[k]
-        i = number - self.starts[k]
+        lean, i, stamp = self._row(number)
         if lean is None:
-            return held[i]
+            return i
         out: list[StoredEvent] = []
-        self.decoding.lean(number, lean, held + i, 1, self.hash_of(number - 1), stamp, False, out)
+        self.decoding.lean(number, lean, i, 1, self.hash_of(number - 1), stamp, False, out)
         return out[0]
 
     def hash_of(self, number: int) -> str:
         """The chain hash of record ``number`` (the one before the first read: ``previous``), hex."""
         if number <= self.since:
             return self.previous
-        k = bisect_right(self.starts, number) - 1
-        lean, held, _ = self.rows[k]
-        i = number - self.starts[k]
+        lean, i, _ = self._row(number)
         if lean is None:
-            return held[i].hash
-        return lean[3][32 * (held + i):32 * (held + i) + 32].hex()
+            return i.hash
+        return lean[3][32 * i:32 * i + 32].hex()
+
+
+#: a lean chunk's records' fields (after its ruleset and schema)
+_FIELDS = itemgetter(slice(2, None))
 
 
 class Records(Sequence[StoredEvent]):
     """A game's stored records ``since < number <= upto`` (``GameStore.events(..., lazy=True)``): a sequence of
     :class:`StoredEvent` made where asked, and :meth:`segments`, the same records as raw fields (a stored game
-    of lean chunks: one segment).  A slice is a view of the same read."""
+    of lean chunks: one segment).  A slice is a view of the same read.
+
+    The reader builds it (``GameReader.stored``): each lean chunk added to a part's list as it is read (its
+    ruleset and schema checked where they change), records made from older rows with :meth:`add_records`,
+    then :meth:`close`."""
 
     __slots__ = ("read", "lo", "hi")
 
@@ -258,48 +310,21 @@ class Records(Sequence[StoredEvent]):
         self.read = _Read(decoding, since, previous)
         self.lo = self.hi = since + 1  # the view: numbers lo <= n < hi
 
-    # -------------------------------------------------------- building (the reader)
-    def add_lean(self, lean: Lean, skip: int, take: int, stamp: Any) -> None:
-        """Take records ``skip`` to ``skip + take`` of a lean chunk, checking what they share (its ruleset and
-        schema, as the first record's object would have: ``Decoding.row``)."""
-        read = self.read
-        if read.sound[0] is not lean[0] or read.sound[1] != lean[1]:
-            read.decoding.row(read.end, lean, skip)
-            read.sound = (lean[0], lean[1])
-        read.starts.append(read.end)
-        read.rows.append((lean, skip, stamp))
-        segment = read.open
-        if segment is None:
-            segment = read.open = Segment(read.end, [], b"", read.made)
-            read.segments.append(segment)
-        if skip == 0 and take == lean[4]:
-            segment.fields += lean[2][2:]
-            segment._pieces.append(lean[3])
-        else:
-            segment.fields += lean[2][2 + 3 * skip:2 + 3 * (skip + take)]
-            segment._pieces.append(lean[3][32 * skip:32 * (skip + take)])
-        read.end += take
-        self.hi = read.end
-
     def add_records(self, records: list[StoredEvent]) -> None:
         """Take records already made (the rows before lean chunks), numbered on from the last taken."""
-        if not records:
-            return
-        read = self.read
-        read.starts.append(read.end)
-        read.rows.append((None, records, None))
-        for segment in segments_of(records, read.end - 1):
-            segment.made = read.made
-            read.segments.append(segment)
-        read.open = None
-        read.end += len(records)
-        self.hi = read.end
+        self.read.parts.append([records[0].number, None, records, None])
+
+    def close(self, end: int) -> "Records":
+        """The read's records end before ``end``."""
+        self.read.close(end)
+        self.hi = end
+        return self
 
     # -------------------------------------------------------- reading
     def segments(self) -> list[Segment]:
         """The view's records as segments, in order (the first and last cut where the view starts and ends)."""
         lo, hi = self.lo, self.hi
-        return [s.sealed().cut(lo, hi) for s in self.read.segments if s.first < hi and s.first + s.count > lo]
+        return [s.cut(lo, hi) for s in self.read.segments if s.first < hi and s.first + s.count > lo]
 
     def __len__(self) -> int:
         return self.hi - self.lo

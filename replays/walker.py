@@ -25,6 +25,7 @@ Errors are :class:`Tampered` (the bytes do not hold together) and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress, count, islice
 from typing import Any
 
 import msgspec
@@ -289,10 +290,9 @@ class Walker:
 
         fromhex = bytes.fromhex
         ruleset = self.ruleset
-        apply, encode, evolve = ruleset.apply, ruleset.encode, ruleset.evolve
+        encode, evolve = ruleset.encode, ruleset.evolve
         # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
         reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
-        actions = self._actions
         number, state, after = self.number, self.state, self._after
         groups = self.groups
         # the recomputed events still to come, popped from the end; their bytes (``self._queue``) are made
@@ -309,7 +309,7 @@ class Walker:
             hashes, made = segment.hashes, segment.made
             if segment.first != number + 1:  # not the next record: feed names the gap
                 hashes = b""
-            at, fields = 0, iter(segment.fields)
+            at, fields, ahead = 0, iter(segment.fields), []
             for payload, action_bytes, sig in zip(fields, fields, fields):
                 # an action's first record and the next of an action's, each in its own branch: a plain record
                 # (what _start_action and _event do with a record whose bytes are the recomputed event's) ends
@@ -318,14 +318,14 @@ class Walker:
                     link = sha256(b"".join((raw, action_bytes, b"\n", payload))).digest()  # chain()'s
                     # the action, re-run, gives its bytes first
                     if ready and link == hashes[at:at + 32] and not sig and not events:
-                        action = actions.get(action_bytes)
-                        if action is None:
-                            action = self._action(action_bytes)
-                        try:
-                            state_after, new = apply(state, action)
+                        # its re-run: taken from those run ahead from this very state (``_ahead``), else run ahead
+                        if not ahead or ahead[-1][0] != at or ahead[-1][1] is not state:
+                            ahead = self._ahead(segment.fields, at, state)
+                        if ahead:
+                            _, _, action, state_after, new = ahead.pop()
                             plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
-                        except Exception:  # noqa: BLE001 - feed runs it again: it refuses the action or raises it
-                            plain = False  # (an action that does not decode, None here, too: feed names it)
+                        else:  # the action does not decode, or the rules refuse it or fail: feed says so
+                            action, plain = None, False
                         if plain:
                             number, raw, at = number + 1, link, at + 32
                             group = Group(number, number, action, ASK, state, 0, ASK, None, ruleset)  # _start_action's
@@ -369,6 +369,37 @@ class Walker:
         self.number, self.head, self.state, self._after = number, raw.hex(), state, after
         self._queue = list(map(encode, events)) if queue is None else queue
         self._events = events
+
+    #: how many actions :meth:`_ahead` runs at most
+    AHEAD = 64
+
+    def _ahead(self, fields: list[bytes], at: int, state: Any) -> list[tuple[int, Any, Any, Any, list[Any]]]:
+        """The actions of the records ``fields`` holds from record ``at // 32`` on (an action's first record),
+        each run (``ruleset.apply``) from the state the one before gave, as the walk will run them when every
+        record between holds: ``(at, state, action, state after, events)`` each, the last first.  It stops at
+        an action that does not decode or that the rules refuse, and after :attr:`AHEAD` actions.
+
+        Running a batch of actions in a row, then walking their records, takes less time than one action, then
+        its records, then the next (the engine's code and data stay in the caches: docs/performance.md).  The
+        walk takes a result only where its state is the very one the result was run from, so what it checks is
+        what running each action in its turn would give; a result run past a retraction (which takes the walk
+        back to an earlier state) is never taken."""
+        apply, actions, out = self.ruleset.apply, self._actions, []
+        start = 3 * (at // 32)
+        for j in islice(compress(count(start, 3), islice(fields, start + 1, None, 3)), self.AHEAD):
+            action = actions.get(fields[j + 1])
+            if action is None:
+                action = self._action(fields[j + 1])
+                if action is None:
+                    break
+            try:
+                state_after, new = apply(state, action)
+            except Exception:  # noqa: BLE001 - the walk runs it again, and feed refuses it or raises it
+                break
+            out.append((32 * (j // 3), state, action, state_after, new))
+            state = state_after
+        out.reverse()
+        return out
 
     def _action(self, action: bytes) -> Any:
         """``action`` decoded by the walker's ruleset and kept when frozen (its records share it); None when it does

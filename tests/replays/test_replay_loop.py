@@ -224,3 +224,33 @@ def test_a_state_with_its_shared_fields_encoded_once_is_encoded_byte_for_byte(st
         parts, hazards={**parts.hazards, "mudhole": parts.hazards.get("mudhole", 0) + 1}))
     assert encoded(rs, other, shared) == rs.encode(other) != rs.encode(w.state)
     assert encoded(rs, w.state, shared) == rs.encode(w.state)
+
+
+def test_a_result_run_ahead_is_taken_only_from_the_very_state_it_was_run_from(stored, monkeypatch):
+    """The loop runs actions ahead in batches (``Walker._ahead``) and takes a result only where the walk's state
+    is the very object it was run from: here every result but a batch's first claims a state equal to the
+    walk's but another object (and a wrong state after it), and the walk is still ``feed``'s."""
+    from trvendetta.replays.walker import Walker
+
+    header, records = stored["v-open"]
+    expected = outcome(header, records, True)
+    real = Walker._ahead
+
+    def poisoned(self, fields, at, state):
+        out = real(self, fields, at, state)
+        return [entry if k == len(out) - 1 else
+                (entry[0], msgspec.structs.replace(entry[1]), entry[2], entry[1], entry[4])
+                for k, entry in enumerate(out)]
+
+    monkeypatch.setattr(Walker, "_ahead", poisoned)
+    assert outcome(header, records, False) == expected
+
+
+@pytest.mark.parametrize("ahead", [1, 2, 5, 1000])
+def test_the_same_walker_whatever_the_batch_of_actions_run_ahead(stored, monkeypatch, ahead):
+    from trvendetta.replays.walker import Walker
+
+    monkeypatch.setattr(Walker, "AHEAD", ahead)
+    for game in GAMES:
+        header, records = stored[game]
+        assert outcome(header, records, False) == outcome(header, records, True), game

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from test_chunks import _rows, _set, _whole_game
 
-from trvendetta import replays
+from trvendetta import replays, rulesets
+from trvendetta.bots import get_bot
+from trvendetta.core.rng import Rng
 from trvendetta.replays.walker import Visitor
 from trvendetta.store import DamagedStore, GameStore, Retraction, chunks
 
@@ -79,6 +81,16 @@ def test_a_lazy_read_of_older_rows_is_the_eager_reads_records(tmp_path, fixture)
         for game in games:
             _same(_lazy(s, game), _eager(s, game))
             replays.verify_game(s, game)
+        # new turns of an old game: lean chunks after its older rows, then older rows' records after them
+        rs, loaded = rulesets.get("vendetta"), s.load("duel")
+        bot, rng = get_bot("random"), Rng(5, 5)
+        for _ in range(3):
+            action = bot.choose(rs, loaded.state, rng)
+            _, events = rs.apply(loaded.state, action)
+            loaded = s.append("duel", loaded.version, steps=[(action, events)])
+        for since in (0, 2, loaded.version - 4):
+            _same(_lazy(s, "duel", since), _eager(s, "duel", since))
+        assert replays.verify_game(s, "duel").head == loaded.head
 
 
 def _relean(db, version: int, edit) -> None:
