@@ -181,14 +181,20 @@ def pack_lean(stamp: bytes, hashes: list[str], ruleset: str, schema: int, fields
 
     ``stamp`` and ``hashes`` as :func:`pack_row` takes them; ``fields``: the payload, action and signature of
     each record in turn, as bytes (empty when none).  Each payload starts ``{"type":"KIND"``: its kind."""
-    count = len(hashes)
+    return lean_row(stamp, [bytes.fromhex(h) for h in hashes], ruleset, schema, fields)
+
+
+def lean_row(stamp: bytes, digests: list[bytes], ruleset: str, schema: int, fields: list[bytes]) -> bytes | None:
+    """:func:`pack_lean` given the records' chain hashes as their 32 raw bytes each (``writing.Batch``'s)."""
+    count = len(digests)
     if not 1 <= count <= CHUNK_MAX or len(fields) != 3 * count or len(stamp) != 8:
         raise ValueError(f"a chunk holds 1 to {CHUNK_MAX} records, each with its hash and three fields, "
                          "and one 8-byte stamp")
-    body = SEP.join((ruleset.encode(), b"%d" % schema, *fields))
-    if body.count(SEP) != 3 * count + 1:
+    name = ruleset.encode()
+    if SEP in name or SEP in b"".join(fields):  # a search as fast as a copy: counting SEP in the body was 3x that
         return None
-    return b"".join((MARK_7, bytes([count]), stamp, bytes.fromhex("".join(hashes)), deflate_lean(body)))
+    body = SEP.join((name, b"%d" % schema, *fields))
+    return b"".join((MARK_7, bytes([count]), stamp, *digests, deflate_lean(body)))
 
 
 def deflate_lean(body: bytes) -> bytes:

@@ -371,21 +371,31 @@ class GameStore:
         batch = Batch(agg, stamp, fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
                       chunked=total >= ROW_MIN)
         snaps = _Snapshots(self, agg, total)
-        for event in events:
-            batch.add(rules, event)
-        for i, step in enumerate(steps):
-            action, step_events = step[0], step[1]
-            signer = step[2] if len(step) > 2 else None
-            if not step_events:
-                raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
-            batch.add(rules, step_events[0], action, signer)
-            for event in step_events[1:]:
+        if batch.lean:  # the state after the steps is given: recorded in one loop (``Batch.add_steps``)
+            if events:
+                batch.add_steps(rules, [(None, events)])
+            done = batch.add_steps(rules, steps, 0, snaps.mark if states is not None else 0)
+            if done < len(steps):  # stopped at the step boundary to snapshot on the way
+                if snaps.wanted():
+                    agg.engine = states[done - 1]  # type: ignore[index]
+                    snaps.take()
+                batch.add_steps(rules, steps, done)
+        else:
+            for event in events:
                 batch.add(rules, event)
-            if not fold and states is not None and snaps.wanted():
-                agg.engine = states[i]
-                snaps.take()
-            elif fold:
-                snaps.take_if_wanted()
+            for i, step in enumerate(steps):
+                action, step_events = step[0], step[1]
+                signer = step[2] if len(step) > 2 else None
+                if not step_events:
+                    raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
+                batch.add(rules, step_events[0], action, signer)
+                for event in step_events[1:]:
+                    batch.add(rules, event)
+                if not fold and states is not None and snaps.wanted():
+                    agg.engine = states[i]
+                    snaps.take()
+                elif fold:
+                    snaps.take_if_wanted()
         if not fold:
             agg.engine = state
         for rec in records:

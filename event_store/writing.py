@@ -16,6 +16,12 @@ the aggregate's fields as the event's ``apply`` would have (count, head,
 engine, retractions, the library's version and modified time), and hands the
 rows to the recorder's public ``insert_events``.
 
+A save given the state after its steps (``GameStore.append(..., state=)``,
+``trv sim --store``) records them in one loop (:meth:`Batch.add_steps`: the
+chain on raw digests, each event type's kind looked up once, the aggregate's
+count and head set at the end), the same rows as one record at a time
+(``tests/store/test_writing.py``).
+
 The aggregate's ``Created`` event (one a game) still goes through the
 library's mapper.
 
@@ -29,13 +35,18 @@ separator.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from hashlib import sha256
 from typing import Any, NamedTuple
 
 import msgspec
 
-from .aggregate import Game, chain, event_schema
-from .chunks import CHUNK_MAX, Entry, opening_of, pack_lean, pack_row
+from trvendetta.core.protocol import Ruleset
+
+from .aggregate import RETRACTION_KIND, Game, chain, event_schema
+from .chunks import CHUNK_MAX, Entry, lean_row, opening_of, pack_row
+from .errors import StoreError
 from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 
@@ -55,6 +66,8 @@ _text = msgspec.json.Encoder().encode
 _ENTRY = Game.Entry.TOPIC
 _OPEN, _RULESET = b'{"timestamp":{"_type_":"datetime_iso","_data_":', b'},"ruleset":'
 _NO_ACTION = b'","action":"","sig":""}'
+#: an engine event type's kind (its tag) and its payload's opening (``Batch.add_steps``)
+_BY_TYPE: dict[type, tuple[str, bytes]] = {}
 
 
 def _tail(action: str, sig: str) -> bytes:
@@ -91,7 +104,7 @@ class Batch:
         self._fields: list[bytes] = []
         self._kinds: list[str] = []
         self._ruleset, self._schema = "", 0
-        self._hashes: list[str] = []
+        self._hashes: list[bytes] = []  # raw, 32 bytes each
         self._odd = False  # a record of the chunk whose kind is not its payload's opening
         self._openings: dict[str, bytes] = {}  # by kind
         self._last = 0
@@ -114,6 +127,12 @@ class Batch:
             found = self._cuts[stamp] = utc_bytes(stamp)
         return found  # type: ignore[return-value]
 
+    def _schema_of(self, ruleset: Any) -> int:
+        schema = self._schemas.get(ruleset.name)
+        if schema is None:
+            schema = self._schemas[ruleset.name] = event_schema(ruleset)
+        return schema
+
     def add(self, ruleset: Any, event: Any, action: Any = None, signer: Any = None) -> None:
         """One engine event (chained to the head), with the action that produced
         it when it is that action's first event; ``signer(number, previous_hash,
@@ -122,11 +141,89 @@ class Batch:
         payload = ruleset.encode(event)
         action_bytes = b"" if action is None else ruleset.encode(action)
         sig = signer(agg.count + 1, agg.head, action_bytes) if signer is not None and action_bytes else b""
-        schema = self._schemas.get(ruleset.name)
-        if schema is None:
-            schema = self._schemas[ruleset.name] = event_schema(ruleset)
-        self.add_raw(ruleset.name, schema, ruleset.event_kind(event), payload, action_bytes, sig, None, ruleset,
-                     event)
+        self.add_raw(ruleset.name, self._schema_of(ruleset), ruleset.event_kind(event), payload, action_bytes, sig,
+                     None, ruleset, event)
+
+    @property
+    def lean(self) -> bool:
+        """Can :meth:`add_steps` record this batch's events (chunked, its stamp UTC, nothing to fold or keep)?"""
+        return self._cut is not None and not self.fold and not self.keep
+
+    def add_steps(self, ruleset: Any, steps: Sequence[Any], start: int = 0, until: int = 0) -> int:
+        """Record ``steps[start:]`` as :meth:`add` records them, in one loop: each step ``(action, events)`` or
+        ``(action, events, signer)``, its action (None: set-up events, no action) on its first event.  Stops
+        after the first step at whose end the aggregate's version is ``until`` or more (0: never), so records
+        one step at least; returns the index of the next step.  Only for a :attr:`lean` batch.
+
+        A stored game is hundreds of records: :meth:`add` then :meth:`add_raw` for each, the hash chained in
+        hex and noted on the aggregate, was most of ``trv sim --store``'s save (issue 16).  Here the chain
+        runs on raw digests (``records.chain``'s bytes: ``action \\n``, ``sig \\n``, then the payload, after
+        the previous hash), and the aggregate's count, head and version are set once, at the end."""
+        agg = self.agg
+        name, schema, cut = ruleset.name, self._schema_of(ruleset), self._cut
+        if self._hashes and (cut != self._stamp or name != self._ruleset or schema != self._schema):
+            self.finish()
+        self._ruleset, self._schema, self._stamp = name, schema, cut
+        encode, event_kind, openings = ruleset.encode, ruleset.event_kind, self._openings
+        # a ruleset whose kinds are its event types' tags (the engine's ``Ruleset.event_kind``): looked up by type
+        by_type = _BY_TYPE if type(ruleset).event_kind is Ruleset.event_kind else None
+        fields, kinds, hashes, odd = self._fields, self._kinds, self._hashes, self._odd
+        count, version, previous = agg.count, agg.version, bytes.fromhex(agg.head)
+        i, end = start, len(steps)
+        while i < end:
+            step = steps[i]
+            i += 1
+            action, events = step[0], step[1]
+            if not events:
+                raise StoreError(f"the action {ruleset.describe_action(action)!r} produced no event to record it on")
+            action_bytes = b"" if action is None else encode(action)
+            signer = step[2] if len(step) > 2 else None
+            sig = signer(count + 1, previous.hex(), action_bytes) if signer is not None and action_bytes else b""
+            for event in events:
+                known = by_type.get(type(event)) if by_type is not None else None
+                if known is None:
+                    kind = event_kind(event)
+                    opening = openings.get(kind)
+                else:
+                    kind, opening = known
+                if opening is None:
+                    if kind == RETRACTION_KIND:  # no engine's, but noted as a retraction would be: by add()
+                        self._odd, self._last = odd, version
+                        agg.count, agg.version, agg.head = count, version, previous.hex()
+                        self.add(ruleset, event, action if action_bytes else None, signer)
+                        fields, kinds, hashes, odd = self._fields, self._kinds, self._hashes, self._odd
+                        count, version, previous = agg.count, agg.version, bytes.fromhex(agg.head)
+                        action_bytes = sig = b""
+                        continue
+                    opening = openings[kind] = opening_of(kind)
+                if known is None and by_type is not None:
+                    by_type[type(event)] = (kind, opening)
+                payload = encode(event)
+                if len(hashes) == CHUNK_MAX:
+                    self._odd, self._last = odd, version
+                    self.finish()
+                    fields, kinds, hashes, odd = self._fields, self._kinds, self._hashes, False
+                body = payload
+                if sig:
+                    body = sig + b"\n" + body
+                if action_bytes:
+                    body = action_bytes + b"\n" + body
+                previous = sha256(previous + body).digest()
+                fields += (payload, action_bytes, sig)
+                kinds.append(kind)
+                hashes.append(previous)
+                if not payload.startswith(opening):
+                    odd = True
+                count += 1
+                version += 1
+                action_bytes = sig = b""
+            if until and version >= until:
+                break
+        self._odd, self._last = odd, version
+        if version != agg.version:
+            agg.count, agg.version, agg.head = count, version, previous.hex()
+            agg.modified_on = self.stamp
+        return i
 
     def add_raw(self, ruleset: str, schema: int, kind: str, payload: bytes, action: bytes = b"", sig: bytes = b"",
                 stamp: datetime | None = None, rules: Any = None, decoded: Any = None) -> None:
@@ -150,7 +247,7 @@ class Batch:
             if not payload.startswith(opening):
                 self._odd = True
             self._ruleset, self._schema = ruleset, schema
-            self._hashes.append(hash_)
+            self._hashes.append(bytes.fromhex(hash_))
             self._last = version
             self._stamp = cut
         else:
@@ -169,11 +266,11 @@ class Batch:
         if not self._hashes:
             return
         ruleset, schema, f = self._ruleset, self._schema, self._fields
-        state = None if self._odd else pack_lean(self._stamp, self._hashes, ruleset, schema, f)  # type: ignore
+        state = None if self._odd else lean_row(self._stamp, self._hashes, ruleset, schema, f)  # type: ignore
         if state is None:  # a field holds the lean chunk's separator, or a kind is not its payload's
             entries = [Entry(ruleset, schema, kind, f[j].decode(), f[j + 1].decode(), f[j + 2].decode())
                        for kind, j in zip(self._kinds, range(0, len(f), 3))]
-            state = pack_row(self._stamp, self._hashes, entries)  # type: ignore[arg-type]
+            state = pack_row(self._stamp, [h.hex() for h in self._hashes], entries)  # type: ignore[arg-type]
         self.rows.append(Row(self.oid, self._last, _ENTRY, state))
         self._fields, self._kinds, self._hashes, self._odd = [], [], [], False
 
