@@ -28,17 +28,22 @@ class CompactIdsRecorder(SQLiteApplicationRecorder):
         super().__init__(*args, **kwargs)
         self._stored_as: dict[UUID, Any] = {}
 
-    def stored_id(self, originator_id: Any) -> Any:
+    def stored_id(self, originator_id: Any, first: Any = None) -> Any:
         """The id as the aggregate's rows hold it: its hex (the UUID itself, which
-        the library writes so) when its first rows were stored that way, else its bytes."""
+        the library writes so) when its first rows were stored that way, else its bytes.
+        ``first(sql, params)``: the first row a select finds, or None, on a connection
+        outside any transaction (``SQLiteSaves.first``); else the library's pool is read."""
         if not isinstance(originator_id, UUID):
             return originator_id
         found = self._stored_as.get(originator_id)
         if found is None:
-            with self.datastore.transaction(commit=False) as c:
-                c.execute(f"SELECT 1 FROM {self.events_table_name} WHERE originator_id = ? LIMIT 1",
-                          [originator_id.hex])
-                old = c.fetchone() is not None
+            sql = f"SELECT 1 FROM {self.events_table_name} WHERE originator_id = ? LIMIT 1"
+            if first is not None:
+                old = first(sql, [originator_id.hex]) is not None
+            else:
+                with self.datastore.transaction(commit=False) as c:
+                    c.execute(sql, [originator_id.hex])
+                    old = c.fetchone() is not None
             found = originator_id if old else originator_id.bytes
             if len(self._stored_as) >= self.REMEMBERED:
                 self._stored_as.clear()  # a process storing thousands of games (trv sim --store) stays flat

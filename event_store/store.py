@@ -421,7 +421,9 @@ class GameStore:
     def _stored_id(self, uid: Any) -> Any:
         """The game's id in the form its rows hold it (``CompactIdsRecorder``)."""
         recorder = self.app.recorder
-        return recorder.stored_id(uid) if isinstance(recorder, CompactIdsRecorder) else uid
+        if not isinstance(recorder, CompactIdsRecorder):
+            return uid
+        return recorder.stored_id(uid, self._saves.first if self._saves is not None else None)
 
     def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
         """Append a retraction record (``trv undo``); the retracted events stay stored."""
