@@ -22,7 +22,7 @@ from eventsourcing.utils import register_topic
 
 from trvendetta import rulesets
 
-from .parts import address, split
+from .parts import split, split_state
 
 from .records import (  # noqa: F401  (re-exported: the light half lives in records.py)
     GENESIS,
@@ -192,13 +192,18 @@ class GameSnapshot(Snapshot):
 
     @classmethod
     def take(cls, aggregate: Any) -> "GameSnapshot":
+        ruleset = rulesets.get(aggregate.ruleset)
+        return cls._holding(aggregate, ruleset, b"" if aggregate.stale else ruleset.encode(aggregate.engine))
+
+    @classmethod
+    def _holding(cls, aggregate: Any, ruleset: Any, engine: bytes) -> Any:
+        """The snapshot of ``aggregate`` holding ``engine`` (JSON) as its engine state."""
         snap = super().take(aggregate)
         state = dict(snap.state)
-        ruleset = rulesets.get(aggregate.ruleset)
-        state["engine"] = "" if aggregate.stale else ruleset.encode(aggregate.engine).decode()
+        state["engine"] = engine.decode()
         state["engine_rules"] = ruleset.rules_version
         #: checked on load (reader.GameReader.snapshot_problem): a damaged snapshot is ignored
-        state["engine_crc"] = binascii.crc32(state["engine"].encode())
+        state["engine_crc"] = binascii.crc32(engine)
         object.__setattr__(snap, "state", state)
         return snap
 
@@ -215,14 +220,14 @@ class PartedSnapshot(GameSnapshot):
     @classmethod
     def take_parted(cls, aggregate: Any) -> tuple["PartedSnapshot", dict[str, bytes]]:
         """The snapshot, and the parts it names (``{address: JSON}``) to store."""
-        snap = cls.take(aggregate)
-        state = snap.state
-        rest, fields = split(state["engine"].encode(), rulesets.get(aggregate.ruleset).shared_state)
-        named = {name: address(data) for name, data in fields.items()}
-        state["engine"] = rest.decode()
-        state["engine_crc"] = binascii.crc32(rest)
-        state["parts"] = named
-        return snap, {named[name]: data for name, data in fields.items()}
+        ruleset = rulesets.get(aggregate.ruleset)
+        if aggregate.stale:  # no engine state: split's answer (a ruleset with shared parts takes no snapshot)
+            rest, parts = split(b"", ruleset.shared_state)[0], {}
+        else:
+            rest, parts = split_state(ruleset.encode, aggregate.engine, ruleset.shared_state)
+        snap = cls._holding(aggregate, ruleset, rest)
+        snap.state["parts"] = {name: addr for name, (_, addr) in parts.items()}
+        return snap, {addr: data for data, addr in parts.values()}
 
 
 register_topic(GameSnapshot.TOPIC, GameSnapshot)

@@ -20,7 +20,8 @@ reads snapshots with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import msgspec
 
@@ -59,6 +60,43 @@ def split(engine: bytes, names: Iterable[str]) -> tuple[bytes, dict[str, bytes]]
     if not parts:
         return engine, {}
     return msgspec.json.encode(fields), parts
+
+
+#: a part's value, JSON and address, by the value's id (``split_state``: a game's components, the same object
+#: in every state of the game)
+_known: dict[int, tuple[object, bytes, str]] = {}
+
+
+def split_state(encode: Callable[[Any], bytes], state: Any,
+                names: Iterable[str]) -> tuple[bytes, dict[str, tuple[bytes, str]]]:
+    """:func:`split` of ``encode(state)``, each part with its :func:`address`, the same bytes without encoding
+    the parts in the state and decoding them out again: a msgspec struct (not array-like, no field renamed, none
+    left out at its default, no ``__post_init__``) is encoded with its parts unset, and a part's JSON and address
+    are kept while the state holds the same object (a game's components: its every snapshot encoded, decoded,
+    encoded and hashed them again, 50 of a snapshot's 290 us, until the fifth 1 Dec 2026 session)."""
+    names = tuple(names)
+    kind = type(state)
+    config = getattr(kind, "__struct_config__", None)
+    if (not names or config is None or config.array_like or config.omit_defaults or hasattr(kind, "__post_init__")
+            or kind.__struct_encode_fields__ != kind.__struct_fields__
+            or not all(name in kind.__struct_fields__ for name in names)):
+        rest, found = split(encode(state), names)
+        return rest, {name: (data, address(data)) for name, data in found.items()}
+    parts: dict[str, tuple[bytes, str]] = {}
+    for name in names:
+        value = getattr(state, name)
+        if value is None or value is msgspec.UNSET:
+            continue  # left in place (null) or not in the JSON at all, as split leaves them
+        known = _known.get(id(value))
+        if known is None or known[0] is not value:
+            if len(_known) >= 16:
+                _known.clear()
+            data = encode(value)
+            known = _known[id(value)] = (value, data, address(data))
+        parts[name] = (known[1], known[2])
+    if not parts:
+        return encode(state), {}
+    return encode(msgspec.structs.replace(state, **dict.fromkeys(parts, msgspec.UNSET))), parts
 
 
 def join(rest: bytes, parts: dict[str, bytes]) -> bytes:
