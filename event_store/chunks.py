@@ -269,22 +269,29 @@ def unpack_lean(data: bytes, stamped: bool = True) -> tuple[Lean, datetime | Non
     fields = inflate_lean(data[end:]).split(SEP)
     if len(fields) != 3 * count + 2:
         raise zlib.error(f"a chunk of {count} records holds {len(fields) - 2} fields, not {3 * count} (three a record)")
-    schema, ruleset = _SCHEMAS.get(fields[1]), _RULESETS.get(fields[0])
-    if schema is None:
-        schema = int(fields[1])
-        if fields[1] != b"%d" % schema:
-            raise ValueError(f"a chunk's schema {fields[1]!r} is not a number")
-        if len(_SCHEMAS) < 64:
-            _SCHEMAS[fields[1]] = schema
-    if ruleset is None:
-        ruleset = fields[0].decode()
-        if len(_RULESETS) < 64:  # a store's few rulesets (a damaged one's odd names are not kept)
-            _RULESETS[fields[0]] = ruleset
-    if int.from_bytes(data[2:_HEAD], "big") > _LAST_STAMP:
+    ruleset, schema = lean_head(fields[0], fields[1])
+    if data[2:_HEAD] > LAST_STAMP:
         raise ValueError("a chunk's stamp is past the year 9999")
     lean = tuple.__new__(Lean, (ruleset, schema, fields, data[_HEAD:end], count))
     return lean, stamp_of(data[2:_HEAD]) if stamped else None
 
 
-#: the greatest stamp a chunk can hold that reads back (``packing.stamp_of``): 9999-12-31 23:59:59.999999 UTC
-_LAST_STAMP = 253_402_300_799_999_999
+#: the greatest stamp a chunk can hold that reads back (``packing.stamp_of``): 9999-12-31 23:59:59.999999 UTC, as
+#: its 8 bytes (big-endian: compared as bytes, the stamps compare as numbers)
+LAST_STAMP = (253_402_300_799_999_999).to_bytes(8, "big")
+
+
+def lean_head(ruleset: bytes, schema: bytes) -> tuple[str, int]:
+    """A lean chunk's ruleset and schema as text and number (ValueError when the schema is not a number)."""
+    found_schema, found_ruleset = _SCHEMAS.get(schema), _RULESETS.get(ruleset)
+    if found_schema is None:
+        found_schema = int(schema)
+        if schema != b"%d" % found_schema:
+            raise ValueError(f"a chunk's schema {schema!r} is not a number")
+        if len(_SCHEMAS) < 64:
+            _SCHEMAS[schema] = found_schema
+    if found_ruleset is None:
+        found_ruleset = ruleset.decode()
+        if len(_RULESETS) < 64:  # a store's few rulesets (a damaged one's odd names are not kept)
+            _RULESETS[ruleset] = found_ruleset
+    return found_ruleset, found_schema

@@ -45,7 +45,7 @@ from .records import (
     game_genesis,
     game_key,
 )
-from .runs import UNDECODABLE, Decoding, Records
+from .runs import UNDECODABLE, Decoding, Records, lean_rows
 
 _BAD = UNDECODABLE
 
@@ -328,13 +328,18 @@ class GameReader:
         if lazy and decode:
             raise ValueError("a lazy read does not decode its events")
         decoding = Decoding(game)
+        rows = self._range(game_key(game), since, upto)
+        if lazy and not stamped and upto is None:
+            found = lean_rows(decoding, rows, since, previous, EVENT_TOPICS)  # every row at once, when it can
+            if found is not None:
+                return found
         records = Records(decoding, since, previous) if lazy else None
         read = records.read if records is not None else None
         leans: list[Lean] | None = None  # (lazy) the lean chunks of the part being read, and its odd rows
         out: list[StoredEvent] = []
         append, new = out.append, tuple.__new__
         number = since
-        blocks = self._blocks(game, self._range(game_key(game), since, upto), since, upto, stamped=stamped)
+        blocks = self._blocks(game, rows, since, upto, stamped=stamped)
         for _, block, skip, take, stamp in blocks:
             if type(block) is Lean:  # a lean chunk: its fields are the records' bytes
                 if read is None:

@@ -23,8 +23,8 @@ is the one the rules applied).  So a damaged record is still named in the same w
 import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from itertools import accumulate, chain
-from operator import itemgetter
+from itertools import accumulate, chain, repeat
+from operator import add, attrgetter, getitem, gt, itemgetter, methodcaller, mul
 from typing import Any
 
 import msgspec
@@ -33,9 +33,10 @@ from trvendetta import rulesets
 
 from trvendetta.core.errors import TrvError
 
-from .chunks import Lean, kind_of, opening_of
+from .chunks import _HEAD, _WINDOW_2, LAST_STAMP, MARK_7, SEP, Lean, kind_of, lean_head, opening_of
 from .errors import DamagedStore, StoreError
 from .records import StoredEvent, decode_payload, event_schema
+from .zdict2 import DICTIONARY_2
 
 #: what a record or row that does not decode raises
 UNDECODABLE = _BAD = (msgspec.DecodeError, msgspec.ValidationError, zlib.error, ValueError, TypeError, RecursionError)
@@ -353,3 +354,79 @@ class Records(Sequence[StoredEvent]):
 
     def __iter__(self) -> Iterator[StoredEvent]:
         return map(self.read.made, range(self.lo, self.hi))
+
+
+class _Rows(Sequence[Lean]):
+    """The lean chunks :func:`lean_rows` read, each made as a :class:`Lean` where asked (a record made)."""
+
+    __slots__ = ("fields", "hashes", "counts", "starts", "heads")
+
+    def __init__(self, fields: list[list[bytes]], hashes: bytes, counts: list[int], starts: list[int],
+                 heads: list[tuple[str, int]]):
+        self.fields, self.hashes, self.counts, self.starts, self.heads = fields, hashes, counts, starts, heads
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __getitem__(self, k: Any) -> Any:
+        at, count = self.starts[k] - self.starts[0], self.counts[k]
+        ruleset, schema = self.heads[k]
+        return tuple.__new__(Lean, (ruleset, schema, self.fields[k], self.hashes[32 * at:32 * (at + count)], count))
+
+
+_MARK, _COUNT, _STAMP = itemgetter(slice(0, 1)), itemgetter(1), itemgetter(slice(2, _HEAD))
+
+
+def lean_rows(decoding: Decoding, rows: Sequence[Any], since: int, previous: str, topics: Any) -> "Records | None":
+    """The records of ``rows`` (``(version, topic, state)`` each, in order: a game's rows after record ``since``,
+    to its end) when every row is a whole lean chunk (mark 7) of a record topic (``topics``), numbered on from
+    ``since + 1`` without a gap or an overlap, that unpacks as :func:`chunks.unpack_lean` unpacks one (its stamp
+    checked to read): all of them read at once, each step a call over every row (``map``), none a step a row
+    (``trv verify`` of the bench's game: 653 rows, a turn each).  None when any row is not such a chunk: the
+    reader's row-by-row path then reads them and names what is wrong.  Each chunk's ruleset and schema are
+    checked as that path checks them (``Decoding.row``), at the first chunk of each."""
+    n = len(rows)
+    if not n:
+        return None
+    datas = list(map(itemgetter(2), rows))
+    if set(map(type, datas)) != {bytes} or not set(map(itemgetter(1), rows)) <= topics \
+            or set(map(_MARK, datas)) != {MARK_7}:
+        return None
+    counts = list(map(_COUNT, datas))
+    starts = list(accumulate(counts, initial=since + 1))
+    # a row is stored under its last record's version (the record's number + 1): ``starts[k + 1]``
+    if 0 in counts or list(map(itemgetter(0), rows)) != starts[1:] or max(map(_STAMP, datas)) > LAST_STAMP:
+        return None
+    ends = list(map(add, map(mul, counts, repeat(32)), repeat(_HEAD)))
+    if not all(map(gt, map(len, datas), ends)):
+        return None
+    inflaters = list(map(zlib.decompressobj, repeat(-_WINDOW_2, n), repeat(DICTIONARY_2, n)))
+    try:
+        bodies = list(map(type(inflaters[0]).decompress, inflaters, map(getitem, datas, map(slice, ends, repeat(None)))))
+    except zlib.error:
+        return None
+    if not all(map(attrgetter("eof"), inflaters)) or any(map(attrgetter("unused_data"), inflaters)):
+        return None
+    fields = list(map(methodcaller("split", SEP), bodies))
+    if list(map(len, fields)) != list(map(add, map(mul, counts, repeat(3)), repeat(2))):
+        return None
+    raw_heads = list(zip(map(itemgetter(0), fields), map(itemgetter(1), fields)))
+    known: dict[tuple[bytes, bytes], tuple[str, int]] = {}
+    for raw in sorted(set(raw_heads), key=raw_heads.index):  # each (ruleset, schema), in the order first met
+        try:
+            known[raw] = lean_head(*raw)
+        except ValueError:
+            return None
+    heads = list(map(known.__getitem__, raw_heads))
+    hashes = b"".join(map(getitem, datas, map(slice, repeat(_HEAD), ends)))
+    leans = _Rows(fields, hashes, counts, starts, heads)
+    for raw in known:
+        k = raw_heads.index(raw)
+        decoding.row(starts[k], leans[k], 0)
+    records = Records(decoding, since, previous)
+    read = records.read
+    read.parts.append([since + 1, leans, {}, starts])
+    read.segments.append(Segment(since + 1, list(chain.from_iterable(map(_FIELDS, fields))), hashes, read.made))
+    read.firsts.append(since + 1)
+    read.end = records.hi = starts[-1]
+    return records

@@ -290,7 +290,7 @@ class Walker:
 
         fromhex = bytes.fromhex
         ruleset = self.ruleset
-        encode, evolve = ruleset.encode, ruleset.evolve
+        encode, evolve = ruleset.encoder, ruleset.evolve
         # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
         reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
         number, state, after = self.number, self.state, self._after
@@ -317,7 +317,7 @@ class Walker:
                 if action_bytes:
                     link = sha256(b"".join((raw, action_bytes, b"\n", payload))).digest()  # chain()'s
                     # the action, re-run, gives its bytes first
-                    if ready and link == hashes[at:at + 32] and not sig and not events:
+                    if ready and hashes.startswith(link, at) and not sig and not events:
                         # its re-run: taken from those run ahead from this very state (``_ahead``), else run ahead
                         if not ahead or ahead[-1][0] != at or ahead[-1][1] is not state:
                             ahead = self._ahead(segment.fields, at, state)
@@ -340,7 +340,7 @@ class Walker:
                             continue
                 else:  # the next of an action's events (``group`` is that action, its last event the record before)
                     link = sha256(raw + payload).digest()  # chain()'s
-                    if ready and link == hashes[at:at + 32] and not sig and events and encode(events[-1]) == payload:
+                    if ready and hashes.startswith(link, at) and not sig and events and encode(events[-1]) == payload:
                         number, raw, at = number + 1, link, at + 32
                         event = events.pop()
                         if after is not None:

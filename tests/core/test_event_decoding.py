@@ -58,3 +58,20 @@ def test_a_long_read_switches_to_the_event_union():
     fresh._short = 5
     assert [fresh.decode_event(rs.encode(e)) for e in events] == events
     assert fresh._event_dec is fresh._union is not None
+
+
+@pytest.mark.parametrize("name", ["vendetta", "carnival", "classic"])
+def test_a_rulesets_encoder_gives_its_encodes_bytes_and_an_encode_of_its_own_is_kept(name):
+    """``Ruleset.encoder`` (``trv verify`` encodes every event through it) is ``encode`` as one callable: the
+    same bytes, and a ruleset that encodes in a way of its own keeps it."""
+    rs = rulesets.get(name)
+    events: list = []
+    simulate(rs, 2, 5, ["random"], events_out=events)
+    assert [rs.encoder(e) for e in events] == [rs.encode(e) for e in events]
+
+    class Own(type(rs)):
+        def encode(self, obj):
+            return b"own:" + super().encode(obj)
+
+    own = Own()
+    assert own.encoder(events[0]) == b"own:" + rs.encode(events[0])
