@@ -4,13 +4,19 @@ the Arena", "Leaving the Arena", "Direction Die", "Killer Pillars")."""
 
 import pytest
 
+from msgspec.structs import replace
+
 from trvendetta.carnival import arena
 from trvendetta.carnival import components as comp
+from trvendetta.carnival.board import ARENA
 from trvendetta.core import geometry
 from trvendetta.core.errors import RuleViolation
 
+from .helpers import game
+
 SIDE = comp.default().sides["haulasseum"]
 sq = geometry.parse
+STATE = game()[0]  # a game on the same side (the base position of tests/carnival/helpers.py)
 
 
 def test_spaces_are_arena_road_or_off_the_board():
@@ -59,19 +65,31 @@ def test_no_deliberate_return_to_a_road_tile():
     assert err.value.legal == ["FL to l8"]
 
 
+def _forced(space, facing, direction, raised=()):
+    """A car forced one space in absolute ``direction`` on the arena board (a
+    slam, a damage effect): (space, facing, outcome), as the board answers."""
+    state = replace(STATE, raised=tuple(raised))
+    to = geometry.neighbour(space, direction)
+    terrain = ARENA.terrain(state, to)
+    pillar = terrain == "impassable" and to in SIDE.pillars.values()  # a tile's own impassable space is still road
+    outcome = ("eliminated" if terrain in ("offboard", "start") or pillar
+               else "arena" if terrain == "arena" else "road")
+    return to, ARENA.forced_facing(state, facing, to), outcome
+
+
 def test_a_forced_move_keeps_facing_and_onto_a_road_tile_turns_toward_the_arena():
-    assert arena.forced_step(SIDE, sq("l12"), "FR", "B") == (sq("l11"), "FR", "arena")
-    to, facing, outcome = arena.forced_step(SIDE, sq("k8"), "BR", "B")
+    assert _forced(sq("l12"), "FR", "B") == (sq("l11"), "FR", "arena")
+    to, facing, outcome = _forced(sq("k8"), "BR", "B")
     assert (geometry.name(to), facing, outcome) == ("k7", "F", "road")
     slot2 = SIDE.slots[1]
     entrance = slot2.entrances[0]
     back = next(d for d in geometry.DIRECTIONS if geometry.neighbour(entrance, d) in slot2.spaces)
-    assert arena.forced_step(SIDE, entrance, "F", back)[1:] == ("BR", "road")  # slot 2 runs BR into the arena
+    assert _forced(entrance, "F", back)[1:] == ("BR", "road")  # slot 2 runs BR into the arena
 
 
 def test_off_an_edge_with_no_road_tile_eliminates():
     top = max(SIDE.arena, key=lambda s: s[1])
-    assert arena.forced_step(SIDE, top, "B", "F")[2] == "eliminated"
+    assert _forced(top, "B", "F")[2] == "eliminated"
     assert arena.active_steps(SIDE, top, "F")["F"][2] == "eliminated"  # offered, but fatal
 
 
@@ -79,13 +97,13 @@ def test_a_raised_killer_pillar_eliminates_and_a_lowered_one_is_road():
     pillar = SIDE.pillars["I"]  # m13, front right of the centre l12
     assert arena.active_steps(SIDE, sq("l12"), "F")["FR"] == (pillar, "FR", "arena")
     assert arena.active_steps(SIDE, sq("l12"), "F", raised=("I",))["FR"][2] == "eliminated"
-    assert arena.forced_step(SIDE, sq("l12"), "F", "FR", raised=("I", "A"))[2] == "eliminated"
+    assert _forced(sq("l12"), "F", "FR", raised=("I", "A"))[2] == "eliminated"
 
 
 def test_the_direction_die_is_oriented_by_facing():
-    assert arena.direction_die("F", "FL") == "FL"
-    assert arena.direction_die("BR", "FL") == "FR"
-    assert arena.direction_die("B", "F") == "B"
+    assert ARENA.direction_die("F", "FL") == "FL"
+    assert ARENA.direction_die("BR", "FL") == "FR"
+    assert ARENA.direction_die("B", "F") == "B"
 
 
 def test_the_slammed_car_turns_to_match_the_top_car():

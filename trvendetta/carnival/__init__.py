@@ -4,7 +4,7 @@ Exports ``RULESET``, registered as ``carnival``: Vendetta's rules played in
 the arena (``ruleset.py``).  The arena's component data (``components``)
 and the pure rules it is built from (``arena``, ``foundation``, ``scrap``,
 ``tina``, ``decrees``, ``favors``, ``weapons``, ``scoring``, ``render``)
-plug into Vendetta's rules through the state's seam (``seam.py``);
+plug into Vendetta's rules through the state's board (``board.py``);
 docs/architecture.md "Carnival of Chaos" tells how.
 """
 

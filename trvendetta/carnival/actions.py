@@ -1,6 +1,6 @@
 """Carnival's own actions (rulebook 002); the road's actions are Vendetta's.
 
-Each answers the pending decision like Vendetta's: the seam adds them to the
+Each answers the pending decision like Vendetta's: the arena board adds them to the
 options of the decisions where the rulebook lets them be played
 (``carnival/turn.py``).
 """

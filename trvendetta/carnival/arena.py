@@ -3,8 +3,8 @@
 the Arena", "Leaving the Arena", "Direction Die", "Killer Pillars").
 
 Every function takes the :class:`ArenaSide` (from the game's components) and
-plain spaces and facings; nothing here knows a game state, so the ruleset
-calls these from its move, slam and shot rules.  A space is one of:
+plain spaces and facings; nothing here knows a game state, so the arena
+board (``board.py``) calls these from its move, slam and shot hooks.  A space is one of:
 an arena space, a space of a road tile in a slot, or off the board.
 """
 
@@ -90,34 +90,10 @@ def check_active_step(side: ArenaSide, space: Space, facing: str, relative: str,
     return steps[relative]
 
 
-def forced_step(side: ArenaSide, space: Space, facing: str, direction: str,
-                raised: tuple[str, ...] | frozenset[str] = ()) -> tuple[Space, str, str]:
-    """A car forced one space in absolute ``direction`` (a slam, a damage
-    effect): (space, facing, outcome).  A forced move keeps the car's facing;
-    forced onto a road tile it turns to face toward the arena (its tile's
-    forward); off an edge with no road tile, or onto a raised pillar, it is
-    eliminated ("Leaving the Arena", "Killer Pillars")."""
-    to = geometry.neighbour(space, direction)
-    there = where(side, to)
-    if there == "off" or to in impassable(side, raised):
-        return to, facing, "eliminated"
-    if there == "road":
-        slot = slot_of(side, to)
-        assert slot is not None
-        return to, slot.forward, "road"
-    return to, facing, "arena"
-
-
 def slammed_facing(top_facing: str) -> str:
     """"Whenever a car slams another car, immediately turn the bottom car to
     face in the same direction as the top car" (before the slam resolves)."""
     return top_facing
-
-
-def direction_die(facing: str, face: str) -> str:
-    """The absolute direction of a direction-die face rolled for a car in the
-    arena: the die is oriented by the car's facing ("Direction Die")."""
-    return geometry.turn(facing, face)
 
 
 def may_shoot_from(side: ArenaSide, space: Space) -> bool:

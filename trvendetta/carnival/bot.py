@@ -104,7 +104,7 @@ class CarnivalHeuristics(bot.Heuristics):
     def _empty_spaces(self):
         s = self.state
         busy = {v.at for v in s.vehicles if v.at is not None and not v.start} | self.b.chopper_spaces(s)
-        return [sp for sp in s.seam.chopper_spaces(s) if sp not in busy and arena.may_shoot_from(s.arena, sp)]
+        return [sp for sp, _ in s.board.chopper_spaces(s) if sp not in busy and arena.may_shoot_from(s.arena, sp)]
 
     def _command(self, a) -> float:
         if getattr(a, "command", None) == "nitro":

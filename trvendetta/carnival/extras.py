@@ -1,6 +1,6 @@
 """What the turn being played has used of the Carnival's extras, and the decree in force.
 
-Read by the seam and the turn's rules alike (``seam.py``, ``turn.py``, ``offers.py``); the
+Read by the arena board and the turn's rules alike (``board.py``, ``turn.py``, ``offers.py``); the
 state keeps one :class:`TurnExtras`, which counts only for the turn it names.
 """
 

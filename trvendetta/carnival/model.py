@@ -2,21 +2,22 @@
 
 :class:`CarnivalState` subclasses Vendetta's state, so every road rule
 (assigning dice, commands, moving, shooting, slams, damage) runs on it
-unchanged; its ``seam`` (``carnival/seam.py``) answers the questions where
+unchanged; its ``board`` (``carnival/board.py``) answers the questions where
 the arena differs.  The road itself is empty: the board is the arena side
 and the three road tiles in its slots.
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import msgspec
 
 from ..vendetta.model import State
+from ..vendetta.road import Board
 from .components import ArenaSide, CarnivalComponents
 from .extras import TurnExtras
-from .seam import SEAM
+from .board import ARENA
 
 Space = tuple[int, int]
 
@@ -49,7 +50,7 @@ class AfterHit(msgspec.Struct, frozen=True):
 
 
 class CarnivalState(State):
-    seam: ClassVar[Any] = SEAM
+    board: ClassVar[Board] = ARENA
     side: str = ""
     tiles: tuple[str, ...] = ()  # the road-tile side in slots 1, 2, 3
     entered: dict[str, tuple[int, ...]] = {}  # player -> slots their cars first moved onto (round 1)

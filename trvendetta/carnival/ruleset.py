@@ -2,8 +2,8 @@
 
 ``Carnival`` is Vendetta's ruleset object with the arena's state, set-up,
 positions, events and views; its rules are Vendetta's ``rules`` run on a
-:class:`~trvendetta.carnival.model.CarnivalState`, whose seam answers where
-the arena differs (``carnival/seam.py``).  Its components (the arena, the
+:class:`~trvendetta.carnival.model.CarnivalState`, whose board answers where
+the arena differs (``carnival/board.py``).  Its components (the arena, the
 cards, and Vendetta's tiles, dice and crews) ride in its first event.
 """
 

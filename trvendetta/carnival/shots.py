@@ -99,7 +99,7 @@ def thwump_jump(ctx, car: str, direction: str, counts: bool = True) -> None:
     landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
     if counts:  # the shoot step's jump (its shot): Double Barrel's comes before moving
         ctx.emit(cev.ShotTaken(v.owner, "thwump"))
-    ctx.state.seam.pause(ctx, "thwump", car, landing, "thwump", direction)  # rules v3: Killer Pillar before it lands
+    ctx.state.board.pause(ctx, "thwump", car, landing, "thwump", direction)  # rules v3: Killer Pillar before it lands
     land(ctx, car, landing, direction)
 
 

@@ -1,7 +1,7 @@
 """Tina's turn at the end of each round, and the end of the game (rulebook
 "Tina's Turn", "Winning the Game", "Ties").
 
-Called by Vendetta's round flow (``rules._next_turn``, through the seam)
+Called by Vendetta's round flow (``rules._next_turn``, through the arena board)
 once every player has had three turns; emits events into the decide
 context.  Her card is drawn when she flips it, from the cards not yet
 flipped: the same chances as the rulebook's shuffled pile of 5 of the 9

@@ -2,7 +2,7 @@
 (rulebook "Witness Me!", "Party Favors", "Party Favor Reference",
 "Super-Weapons", "Clarifications", "Tina's Turn Decrees"): the decisions.
 
-The seam gives Vendetta's pending decision to :func:`decision`, which adds
+The arena board gives Vendetta's pending decision to :func:`decision`, which adds
 the Carnival's options where the rulebook lets them be played, or makes a
 decision where the road would have none (a favor to play before or after
 moving, a Thwumper with nothing to shoot at):
@@ -119,7 +119,7 @@ def decision(state, d: Decision | None) -> Decision | None:
             if targets:
                 options = tuple(Shoot(x) for x in targets) + (NoFavor(),)
                 return Decision(name, "shoot", options, "the Auto-Cannon fired: shoot as normal?")
-        if decree_now(state) == decrees.MAYHEM and shots == 1:
+        if 1 <= shots < decrees.shots_after_moving(decree_now(state)):  # In the Mood for Mayhem!
             options = mayhem_shots(state, car, weapon)
             if options:
                 return Decision(name, "shoot", options + (NoFavor(),), "In the Mood for Mayhem!: shoot another time?")

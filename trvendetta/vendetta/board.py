@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ..core import geometry
 from .model import Space, State, Vehicle
+from .road import front_y, rear_y, tile_terrain, token_at  # noqa: F401 (read here by the rules and views)
 
 SIZE_ORDER = {"S": 1, "M": 2, "L": 3}
 WRECK_SIZE = "L"
@@ -30,78 +31,26 @@ def start_space(lane: int) -> Space:
     return geometry.at_number(lane, 0)
 
 
-# (``2 * rows`` is ``Components.half``, written out: these run for nearly every event)
-def rear_y(state: State) -> int:
-    return 2 * state.components.rows * state.road[0].index
-
-
-def front_y(state: State) -> int:
-    """The first half-space beyond the lead tile."""
-    return 2 * state.components.rows * (state.road[-1].index + 1)
-
-
 def on_board(state: State, space: Space) -> bool:
-    if state.seam is not None:
-        return state.seam.on_board(state, space)
-    lane, y = space
-    return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)
-
-
-def tile_terrain(state: State, space: Space) -> str:
-    """Terrain printed on the tile (or the position's fill/overrides)."""
-    for at, kind in state.terrain:
-        if at == space:
-            return kind
-    if state.fill == "road":
-        return "road"
-    lane, y = space
-    c = state.components
-    half = 2 * c.rows
-    index = y // half
-    tile = state.road[index - state.road[0].index]
-    row = (y - half * index - lane % 2) // 2
-    return c.sides[tile.side].terrain[row][lane]
+    return state.board.on_board(state, space)
 
 
 def terrain(state: State, space: Space) -> str:
     """The terrain a vehicle meets: ``offboard``, ``start``, a revealed road or
-    mud token's terrain, or the tile's terrain (another board's, through the
-    state's seam: the arena)."""
-    if state.seam is not None:
-        return state.seam.terrain(state, space)
-    lane, y = space
-    if not 0 <= lane < state.components.lanes:
-        return "offboard"
-    if state.road and y < rear_y(state):
-        if state.road[0].index == 0 and y >= rear_y(state) - 2:
-            return "start"
-        return "offboard"
-    if state.road and y >= front_y(state):
-        return "beyond"
-    tok = token_at(state, space)
-    if tok is not None and tok.face_up and tok.kind in ("road", "mud"):
-        return tok.kind
-    return tile_terrain(state, space)
+    mud token's terrain, or the tile's terrain (the state's board decides:
+    ``road.Road`` or another, such as the arena)."""
+    return state.board.terrain(state, space)
 
 
 def off_cause(state: State, space: Space) -> str:
     """Why a vehicle entering ``space`` (off the board) is eliminated."""
-    if state.seam is not None:
-        return state.seam.off_cause(state, space)
-    return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"
+    return state.board.off_cause(state, space)
 
 
 def may_shoot_from(state: State, space: Space) -> bool:
     """Whether a vehicle (or chopper) on ``space`` may fire: anywhere on the
     road; in the arena only from an arena space (Carnival "Keep Cool")."""
-    return state.seam is None or state.seam.may_shoot_from(state, space)
-
-
-def token_at(state: State, space: Space):
-    for t in state.tokens:
-        if t.at == space:
-            return t
-    return None
+    return state.board.may_shoot_from(state, space)
 
 
 def vehicle(state: State, vid: str) -> Vehicle:
@@ -158,7 +107,7 @@ def chopper_spaces(state: State) -> set[Space]:
 def front_arc_targets(state: State, space: Space, facing: str = "F", exclude: str | None = None) -> list[str]:
     """Vehicles and wrecks in the front arc of ``space`` (never choppers)."""
     out = []
-    for sp in geometry.arc(space, facing):
+    for sp in state.board.arc(space, facing):
         out += occupants(state, sp, exclude)
     return out
 

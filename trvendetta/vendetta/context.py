@@ -39,16 +39,14 @@ class Ctx:
         self.guard += 1
         if self.guard > 5000:  # an invariant, not a rule: no action resolves forever
             raise RuntimeError("effect chain did not terminate")
-        if self.state.seam is not None:
-            self.state.seam.emitted(self, event)  # what the event earns on another board (Carnival's scrap)
+        self.state.board.emitted(self, event)  # what the event earns on the board (the arena's scrap)
 
     def roll(self, die: str) -> tuple[str, bool]:
-        """Roll a special-effects die: (face, scripted).  Another board's seam
-        may set a die instead of rolling it (Carnival's Danger Ahead!)."""
-        if self.state.seam is not None:
-            face = self.state.seam.set_die(self.state, die)
-            if face is not None:
-                return face, False
+        """Roll a special-effects die: (face, scripted).  The board may set a
+        die instead of rolling it (the arena's Danger Ahead!)."""
+        face = self.state.board.set_die(self.state, die)
+        if face is not None:
+            return face, False
         queue = self.state.script.get(die, ())
         if queue:
             return queue[0], True

@@ -5,7 +5,7 @@ returns ``True`` when the moving vehicle's movement goes on and ``False`` when
 it stopped (it slammed, took damage, was eliminated).  Each chain of effects
 ends in at most one pending decision (a slam reroll), which raises
 :class:`Suspend`; nothing in a chain comes after a slam, so resuming only
-needs the state (see docs/architecture.md).  Another board's seam may pause
+needs the state (see docs/architecture.md).  The state's board may pause
 a slam before its push, or a damage effect before its forced move (Carnival's
 Killer Pillar), or Shrapnel before its line is searched: those are tails of
 their chains too (a dazed car's moves left ride in the pause).
@@ -85,8 +85,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         left = s.turn.moves_left
         cost = min(2 if terrain == "mud" else 1, left)
     ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, cost, terrain not in ("road", "start")))
-    if s.seam is not None and is_car:
-        s.seam.entered(ctx, oid, frm, to, how, direction)  # the arena turns a car as it moves
+    if is_car:
+        s.board.entered(ctx, oid, frm, to, how, direction)  # the arena turns a car as it moves
     if terrain == "impassable":
         eliminate(ctx, oid, f"drove into impassable terrain at {b.nm(to)}")
         return STOP
@@ -99,7 +99,7 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
             # where its move ends in an occupied space it slams (rules._advance)
             ctx.emit(ev.MotorcycleDrifted(oid, others[0]))
             return GO
-        if how == "step" and s.seam is not None and s.seam.passes_through(ctx, oid, others[0]):
+        if how == "step" and s.board.passes_through(ctx, oid, others[0]):
             return GO  # Carnival's Bootleg Turn
         if how == "step" and _drift_passes(ctx.state, oid, others[0]):
             ctx.emit(ev.DriftUsed(oid, others[0]))
@@ -168,8 +168,7 @@ def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
     A slam with a motorcycle rolls only the direction die (:func:`motorcycle_slam`)."""
     ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
     stop_movement(ctx, top, "slammed")
-    if ctx.state.seam is not None:
-        ctx.state.seam.slammed(ctx, top, bottom)  # the arena turns the bottom car to match the top one
+    ctx.state.board.slammed(ctx, top, bottom)  # the arena turns the bottom car to match the top one
     if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom) or b.is_rig(ctx.state, top) \
             or b.is_rig(ctx.state, bottom):
         motorcycle_slam(ctx)
@@ -186,8 +185,7 @@ def motorcycle_slam(ctx: Ctx) -> None:
     s = ctx.state
     pending = s.slam
     face, scripted = ctx.roll("direction")
-    if s.seam is not None:
-        s.seam.slam_rolled(ctx)
+    s.board.slam_rolled(ctx)
     if b.is_rig(s, pending.top) or b.is_rig(s, pending.bottom):
         moved = pending.bottom if b.is_rig(s, pending.top) else pending.top
         ctx.emit(ev.SlamDirectionRolled(face, moved, None, scripted))
@@ -212,7 +210,7 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
     slam_face, s1 = ctx.roll("slam")
     dir_face, s2 = ctx.roll("direction")
     chooser = None
-    if allow_reroll and (s.seam is None or s.seam.slam_reroll_allowed(s)):
+    if allow_reroll and s.board.slam_reroll_allowed(s):
         top, bottom = b.size_of(s, pending.top), b.size_of(s, pending.bottom)
         if top != bottom:
             larger = pending.top if b.SIZE_ORDER[top] > b.SIZE_ORDER[bottom] else pending.bottom
@@ -220,8 +218,7 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
             if owner is not None and not b.player(s, owner).out:
                 chooser = owner
     ctx.emit(ev.SlamRolled(slam_face, dir_face, chooser, s1, s2))
-    if s.seam is not None:
-        s.seam.slam_rolled(ctx)  # Carnival's Let's Get Wild! rolls the stunt die too
+    s.board.slam_rolled(ctx)  # the arena's Let's Get Wild! rolls the stunt die too
     if chooser is not None:
         raise Suspend()
     resolve_slam(ctx)
@@ -229,20 +226,21 @@ def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
 
 def resolve_slam(ctx: Ctx, pause: bool = True) -> None:
     """Move the vehicle the slam die picked one space in the rolled direction.
-    Another board's seam may first pause the slam for a decision (Carnival's
+    The state's board may first pause the slam for a decision (the arena's
     Killer Pillar, played in the middle of a slam); it resumes with ``pause=False``."""
-    if pause and ctx.state.seam is not None:
-        ctx.state.seam.pause(ctx, "slam")  # raises Suspend when the slam waits
+    if pause:
+        ctx.state.board.pause(ctx, "slam")  # raises Suspend when the slam waits
     pending = ctx.state.slam
     moved = pending.top if pending.slam == "TOP" else pending.bottom
     ctx.emit(ev.SlamResolved(moved))
     at = b.position_of(ctx.state, moved)
     if at is None:
         return
-    to = geometry.neighbour(at, pending.direction, b.facing_of(ctx.state, moved))
-    if ctx.state.seam is not None:  # Let's Get Wild!: as far as the stunt die says, ignoring the spaces between
-        for _ in range(ctx.state.seam.slam_distance(ctx.state) - 1):
-            to = geometry.neighbour(to, pending.direction, b.facing_of(ctx.state, moved))
+    board = ctx.state.board
+    facing = b.facing_of(ctx.state, moved)
+    to = board.neighbour(at, pending.direction, facing)
+    for _ in range(board.slam_distance(ctx.state) - 1):  # Let's Get Wild!: as far as the stunt die says
+        to = board.neighbour(to, pending.direction, facing)
     enter(ctx, moved, to, "push", pending.direction)
 
 
@@ -307,15 +305,13 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         return
     if token.startswith("skid-"):
         direction = token[5:]
-        to = geometry.neighbour(v.at, direction, v.facing)
-        if ctx.state.seam is not None:
-            ctx.state.seam.pause(ctx, "skid", vid, to, "skid", direction)  # Carnival's Killer Pillar, mid-effect
+        to = ctx.state.board.neighbour(v.at, direction, v.facing)
+        ctx.state.board.pause(ctx, "skid", vid, to, "skid", direction)  # the arena's Killer Pillar, mid-effect
         enter(ctx, vid, to, "skid", direction)
     elif token == "shrapnel":
         face, scripted = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", face, f"shrapnel from {vid}", scripted))
-        if ctx.state.seam is not None:
-            ctx.state.seam.pause(ctx, "shrapnel", vid, None, "", face)  # before the line is searched
+        ctx.state.board.pause(ctx, "shrapnel", vid, None, "", face)  # before the line is searched
         shrapnel(ctx, vid, face)
     elif token == "dazed":
         face, scripted = ctx.roll("stunt")
@@ -326,10 +322,9 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         ctx.emit(ev.DieRolled("direction", d, f"{vid} blast off", sd))
         n, sn = ctx.roll("stunt")
         ctx.emit(ev.DieRolled("stunt", n, f"{vid} blast off", sn))
-        dl, dy = geometry.OFFSETS[geometry.turn(v.facing, d)]
+        dl, dy = geometry.OFFSETS[ctx.state.board.direction_die(v.facing, d)]
         to = (v.at[0] + dl * int(n), v.at[1] + dy * int(n))
-        if ctx.state.seam is not None:
-            ctx.state.seam.pause(ctx, "blast-off", vid, to, "blast-off", d)
+        ctx.state.board.pause(ctx, "blast-off", vid, to, "blast-off", d)
         enter(ctx, vid, to, "blast-off", d)
     else:
         raise ValueError(f"unknown damage token {token!r}")
@@ -350,15 +345,14 @@ def shrapnel(ctx: Ctx, vid: str, face: str) -> None:
 
 def dazed_steps(ctx: Ctx, vid: str, steps: int) -> None:
     """Dazed: ``steps`` moves, each in the direction the direction die rolls
-    for it, until one stops the car.  Another board's seam may pause before a
+    for it, until one stops the car.  The state's board may pause before a
     move (Carnival's Killer Pillar); it resumes with the move and the rest."""
     for i in range(steps):
         d, sd = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", d, f"{vid} dazed", sd))
         v = b.vehicle(ctx.state, vid)
-        to = geometry.neighbour(v.at, d, v.facing)
-        if ctx.state.seam is not None:
-            ctx.state.seam.pause(ctx, "dazed", vid, to, "dazed", d, steps - i - 1)
+        to = ctx.state.board.neighbour(v.at, d, v.facing)
+        ctx.state.board.pause(ctx, "dazed", vid, to, "dazed", d, steps - i - 1)
         if not enter(ctx, vid, to, "dazed", d):
             break
 

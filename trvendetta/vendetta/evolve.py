@@ -48,10 +48,6 @@ def _turn(state: State, **changes) -> State:
     return replace(state, turn=replace(state.turn, **changes))
 
 
-def _facing(state: State, vid: str) -> str:
-    return next(v.facing for v in state.vehicles if v.id == vid)
-
-
 def pop_script(state: State, die: str, scripted: int | bool) -> State:
     if not scripted:
         return state
@@ -396,8 +392,8 @@ def _moved(state: State, e: ev.VehicleMoved) -> State:
     to = sq(e.to)
     if e.vehicle.startswith("wreck-"):
         return replace(state, wrecks=tuple(replace(w, at=to) if w.id == e.vehicle else w for w in state.wrecks))
-    # the starting area is the row behind piece 0 (in the arena, behind each road tile: the seam)
-    state = _vehicle(state, e.vehicle, at=to, start=to[1] < 0 if state.seam is None else state.seam.is_start(state, to))
+    # the starting area: the row behind piece 0 on the road, behind each road tile in the arena (the board's)
+    state = _vehicle(state, e.vehicle, at=to, start=state.board.is_start(state, to))
     t = state.turn
     if e.how == "step" and e.direction != "F" and t is not None and t.section is not None and t.car == e.vehicle:
         state = _player(state, t.player, steering=next(p for p in state.players if p.name == t.player).steering - 1)
@@ -521,7 +517,7 @@ def _damage_ignored(state: State, e: ev.DamageIgnored) -> State:
 @handles(ev.CarDisabled)
 def _disabled(state: State, e: ev.CarDisabled) -> State:
     # in the arena an inoperable car is flipped "without changing its direction"
-    return _vehicle(state, e.car, status="inoperable", facing="B" if state.seam is None else _facing(state, e.car))
+    return _vehicle(state, e.car, status="inoperable", facing=state.board.disabled_facing(state, e.car))
 
 
 @handles(ev.CarRepaired)
@@ -532,7 +528,7 @@ def _repaired(state: State, e: ev.CarRepaired) -> State:
     if e.token != MINOR:
         state = replace(state, damage_pile=_count(state.damage_pile, e.token, +1))
     return _vehicle(state, e.car, damage=tuple(damage), status="operational",
-                    facing="F" if state.seam is None else v.facing)
+                    facing=state.board.repaired_facing(state, v))
 
 
 @handles(ev.VehicleEliminated)

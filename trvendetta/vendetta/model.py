@@ -8,11 +8,12 @@ turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import msgspec
 
 from .components import Components
+from .road import ROAD, Board
 
 Space = tuple[int, int]
 
@@ -137,13 +138,12 @@ class Slam(msgspec.Struct, frozen=True):
 
 
 class State(msgspec.Struct, frozen=True):
-    """A Vendetta game.  ``seam`` (a class variable, not a field) is None for
-    the road; a ruleset that plays on another board (Carnival's arena)
-    subclasses the state and sets it to an object answering the board's
-    questions (``board.terrain``, entering a space, slams, the round's end:
-    see ``carnival/seam.py``), so the road's rules run unchanged."""
+    """A Vendetta game.  ``board`` (a class variable, not a field) is the
+    board it is played on: the road (``road.ROAD``); a ruleset that plays on
+    another board (Carnival's arena) subclasses the state and sets its own
+    :class:`~trvendetta.vendetta.road.Board`, so the rules never ask which."""
 
-    seam: ClassVar[Any] = None
+    board: ClassVar[Board] = ROAD
     seed: int = 0
     version: int = 0
     rules_version: str = ""

@@ -8,8 +8,6 @@ against it, resolves it, then *advances* through every automatic step
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..core import geometry
 from ..core.errors import RuleViolation
 from ..core.protocol import Decision
@@ -112,10 +110,9 @@ def _roll_dice(ctx: Ctx, name: str) -> None:
 # --------------------------------------------------------- the decision
 def pending(state: State) -> Decision | None:
     """The decision the game waits for, or None (over, or an automatic step);
-    another board's seam may add options or a decision of its own (Carnival's
+    the state's board may add options or a decision of its own (the arena's
     party favors, super-weapons, decrees)."""
-    decision = _pending(state)
-    return decision if state.seam is None else state.seam.decision(state, decision)
+    return state.board.decision(state, _pending(state))
 
 
 def _pending(state: State) -> Decision | None:
@@ -145,19 +142,17 @@ def _pending(state: State) -> Decision | None:
             return Decision(name, "steering", tuple(rig.steering_options(state, name)),
                             "a die on Hydraulic Steering (lane changes this round)")
         return Decision(name, "assign", tuple(rig.assign_options(state, name)), "assign a die to a section's command")
-    if t.phase == "assign" and state.seam is not None:  # the arena: which cars may enter a road tile now
-        options = ff.first_options(state, name) if ff.is_final_five(state, name) else _assign_options(state, name)
-        return Decision(name, "assign", state.seam.may_assign(state, name, options), "assign a die to a vehicle")
-    if t.phase == "assign":
+    if t.phase == "assign":  # the board says which may go now (the arena: cars entering a road tile)
         if ff.is_final_five(state, name):
-            return Decision(name, "assign", tuple(ff.first_options(state, name)), "assign a die to a motorcycle")
-        return Decision(name, "assign", tuple(_assign_options(state, name)), "assign a die to a car")
+            options, prompt = ff.first_options(state, name), "assign a die to a motorcycle"
+        else:
+            options, prompt = _assign_options(state, name), "assign a die to a car"
+        return Decision(name, "assign", state.board.may_assign(state, name, options),
+                        state.board.assign_prompt(prompt))
     if t.phase == "command":
         options = _command_options(state, name)
         if ff.is_final_five(state, name):
-            options = ff.command_options(state, name, options)
-            if state.seam is not None:
-                options = list(state.seam.may_assign(state, name, options))
+            options = state.board.may_assign(state, name, ff.command_options(state, name, options))
             prompt = "a die to a second motorcycle, or a command?"
             return Decision(name, "command", tuple(options), prompt) if options else None
         return Decision(name, "command", tuple(options), "use a command?") if options else None
@@ -165,7 +160,7 @@ def _pending(state: State) -> Decision | None:
         spaces = _chopper_spaces(state)
         return Decision(name, "airstrike-place", tuple(PlaceChopper(s) for s in spaces), "place your chopper") if spaces else None
     if t.phase == "airstrike-target":
-        facing = "F" if state.seam is None else state.seam.chopper_facing(state, name)  # chosen in the arena
+        facing = state.board.chopper_facing(state, name)  # chosen in the arena
         targets = b.front_arc_targets(state, t.chopper, facing) if b.may_shoot_from(state, t.chopper) else []
         if not targets:
             return None
@@ -180,7 +175,7 @@ def _pending(state: State) -> Decision | None:
             steps = rig.step_options(state)
             return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
         if t.moves_left > 0:
-            steps = _STEPS if state.seam is None else state.seam.steps(state, car)
+            steps = state.board.steps(state, car)
             moves = f"{t.moves_left} move{'' if t.moves_left == 1 else 's'} left"
             return Decision(name, "step", steps, moves) if steps else None
         if b.road_bonus_open(state):
@@ -204,9 +199,6 @@ def _pending(state: State) -> Decision | None:
             return None
         return Decision(name, "shoot", tuple(options + [NoShoot()]), "fire?")
     return None
-
-
-_STEPS = (Step("FL"), Step("F"), Step("FR"))
 
 
 def _shot_options(state: State, targets: list[str]) -> list:
@@ -283,16 +275,7 @@ def _chopper_spaces(state: State) -> list[str]:
     """Air Attack: any empty space of the road (no vehicle, wreck or chopper)."""
     busy = {v.at for v in state.vehicles if v.at is not None and not v.start}
     busy |= {w.at for w in state.wrecks} | b.chopper_spaces(state)
-    if state.seam is not None:
-        return [b.nm(space) for space in state.seam.chopper_spaces(state) if space not in busy]
-    return [name for space, name in _road_spaces(b.rear_y(state), b.front_y(state), state.components.lanes) if space not in busy]
-
-
-@lru_cache(maxsize=64)
-def _road_spaces(lo: int, hi: int, lanes: int) -> tuple[tuple[tuple[int, int], str], ...]:
-    """Every space of the road between half-spaces ``lo`` and ``hi``, with its name."""
-    return tuple(((lane, y), b.nm((lane, y))) for y in range(lo, hi) for lane in range(lanes)
-                 if (lane + y) % 2 == 0)
+    return [name for space, name in state.board.chopper_spaces(state) if space not in busy]
 
 
 def fatal_step(state: State, car_id: str, direction: str) -> str | None:
@@ -309,9 +292,7 @@ def fatal_step(state: State, car_id: str, direction: str) -> str | None:
             return f"drives into impassable terrain at {b.nm(to)} (the sixth minor damage: eliminated)"
         return None
     if terrain == "offboard" or (terrain == "start" and not car.start):
-        if state.seam is not None:  # another board says why (an arena edge may be off the named grid)
-            return f"{b.off_cause(state, to)} (eliminated)"
-        return f"leaves the road at {b.nm(to)} (eliminated)"
+        return state.board.fatal_exit(state, to)  # the board says why (an arena edge may be off the named grid)
     if terrain == "impassable" and b.token_at(state, to) is None:
         return f"drives into impassable terrain at {b.nm(to)} (eliminated)"
     return None
@@ -402,7 +383,7 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             rig.step(ctx, direction)
         case Step(direction):
             car = b.vehicle(s, t.car)
-            fx.enter(ctx, car.id, geometry.neighbour(car.at, direction, car.facing), "step", direction)
+            fx.enter(ctx, car.id, s.board.neighbour(car.at, direction, car.facing), "step", direction)
         case AssignDie(car, die, momentum):
             if t.phase == "command":  # in the command decision: the Final Five's second motorcycle
                 ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
@@ -462,10 +443,8 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
         case ShootCommand(target, command):
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
             fire(ctx, shooter, target, command)
-        case _ if s.seam is not None:
-            s.seam.resolve(ctx, decision, action)  # another board's own actions
         case _:
-            raise TypeError(f"not a Vendetta action: {action!r}")
+            s.board.resolve(ctx, decision, action)  # the board's own actions (none on the road)
 
 
 def fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
@@ -529,7 +508,7 @@ def _settle(ctx: Ctx) -> None:
     if all(p.out or p.name in running for p in s.players):
         return
     fx.settle_outs(ctx)
-    if len(b.live_players(ctx.state)) <= 1 and s.seam is None:  # the arena plays the round out (seam)
+    if len(b.live_players(ctx.state)) <= 1 and not s.board.plays_round_out:  # the arena plays the round out
         fx.end_for_last_player(ctx)
 
 
@@ -537,8 +516,7 @@ def _advance(ctx: Ctx) -> Decision | None:
     """Take every automatic step until a decision is pending (returned) or the game ends."""
     while True:
         _settle(ctx)
-        if ctx.state.seam is not None:
-            ctx.state.seam.settle(ctx)  # the arena: cars that ended their movement collect what lies there
+        ctx.state.board.settle(ctx)  # the arena: cars that ended their movement collect what lies there
         s = ctx.state
         if s.phase == "over":
             return None
@@ -593,7 +571,7 @@ def _next_turn(ctx: Ctx) -> None:
         nxt = next(p for p in waiting if p.turns == fewest)
         ctx.emit(ev.TurnStarted(nxt.name, s.turn_number + 1))
         return
-    if s.seam is not None and s.seam.round_over(ctx):  # Carnival: Tina's turn, and maybe the end
+    if s.board.round_over(ctx):  # the arena: Tina's turn, and maybe the end
         return
     ctx.emit(ev.RoundEnded(s.round))
     first = next(p.name for p in order[1:] + order[:1] if not p.out)

@@ -1,8 +1,8 @@
-"""Where the arena meets Vendetta's road rules: the state's ``seam``.
+"""The arena: Carnival's :class:`~trvendetta.vendetta.road.Board`.
 
-``CarnivalState.seam`` is this module's :data:`SEAM`; Vendetta's rules ask
-it wherever the arena differs (``State.seam`` is None on the road, so a
-Vendetta game never comes here):
+``CarnivalState.board`` is this module's :data:`ARENA`, a board that
+overrides the road's hooks (``vendetta/road.py``) where the arena differs;
+Vendetta's rules ask the state's board and never which one it is:
 
 * ``board.terrain``: from the arena and the tiles in their slots
   (``foundation.terrain``); off the board is ``offboard`` (never
@@ -24,6 +24,7 @@ from ..vendetta import board as b
 from ..vendetta import events as vev
 from ..vendetta.actions import AssignDie, Step
 from ..vendetta.context import Suspend
+from ..vendetta.road import Road
 from . import arena, decrees, scrap, spaces
 from . import events as cev
 from . import foundation, play, shots, tina_turn, turn
@@ -39,8 +40,10 @@ def active_player(state) -> str | None:
 LATER = ("shrapnel", "thwump")
 
 
-class ArenaSeam:
+class ArenaBoard(Road):
     """The arena's answers (pure: each takes the state, or the decide context)."""
+
+    plays_round_out = True  # a player out does not end the game at once: the round is played out
 
     # ------------------------------------------------------------ the board
     def terrain(self, state, space) -> str:
@@ -67,6 +70,9 @@ class ArenaSeam:
             return "left the board behind a road tile"
         return "left the arena over an edge with no road tile"
 
+    def fatal_exit(self, state, space) -> str:
+        return f"{self.off_cause(state, space)} (eliminated)"  # an arena edge may be off the named grid
+
     def may_shoot_from(self, state, space) -> bool:
         return space is not None and arena.may_shoot_from(state.arena, space)
 
@@ -75,7 +81,7 @@ class ArenaSeam:
         side = state.arena
         blocked = set(side.spotlights) | set(side.pillars.values()) | set(state.favor_tokens) | set(state.weapon_tokens)
         board = list(side.arena) + [s for slot in side.slots for s in slot.spaces]
-        return sorted(s for s in board if s not in blocked)
+        return [(s, b.nm(s)) for s in sorted(board) if s not in blocked]
 
     # --------------------------------------------------------------- moving
     def steps(self, state, car) -> tuple:
@@ -106,6 +112,9 @@ class ArenaSeam:
             return tuple(options)  # no car can enter an unused tile: the restriction cannot be kept
         return tuple(out)
 
+    def assign_prompt(self, prompt: str) -> str:
+        return "assign a die to a vehicle"
+
     def entered(self, ctx, vid: str, frm, to, how: str, direction: str) -> None:
         """Turn the car that moved: an active step into the arena not straight
         forward turns it; a forced move keeps its facing, but onto a road tile
@@ -119,14 +128,25 @@ class ArenaSeam:
         here = spaces.where(side, to)
         if how == "step" and t is not None and t.car == vid:
             facing = arena.facing_after_active_step(side, v.facing, direction, to)
-        elif here == "road":
-            facing = spaces.slot(side, spaces.slot_number(side, to)).forward
         else:
-            facing = v.facing
+            facing = self.forced_facing(s, v.facing, to)
         if facing != v.facing:
             ctx.emit(cev.Faced(vid, facing))
         if here == "road" and spaces.where(side, frm) == "start":
             ctx.emit(cev.TileEntered(v.owner, vid, spaces.slot_number(side, to)))
+
+    def forced_facing(self, state, facing: str, to) -> str:
+        """"Leaving the Arena": a forced move keeps the car's facing; onto a road tile it faces the arena."""
+        side = state.arena
+        if spaces.where(side, to) != "road":
+            return facing
+        return spaces.slot(side, spaces.slot_number(side, to)).forward
+
+    def disabled_facing(self, state, vid: str) -> str:
+        return b.vehicle(state, vid).facing  # flipped "without changing its direction"
+
+    def repaired_facing(self, state, car) -> str:
+        return car.facing
 
     def slammed(self, ctx, top: str, bottom: str) -> None:
         """"Immediately turn the bottom car to face in the same direction as the top car"."""
@@ -271,7 +291,7 @@ class ArenaSeam:
 
     def slam_rolled(self, ctx) -> None:
         """Let's Get Wild!: "When rolling to resolve a slam, also roll the stunt die"."""
-        if decree_now(ctx.state) == decrees.WILD:
+        if "stunt" in decrees.slam_dice(decree_now(ctx.state)):
             face, scripted = ctx.roll("stunt")
             ctx.emit(cev.WildRoll(face, scripted))
 
@@ -287,4 +307,4 @@ class ArenaSeam:
         return True
 
 
-SEAM = ArenaSeam()
+ARENA = ArenaBoard()

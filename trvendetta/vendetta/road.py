@@ -1,0 +1,328 @@
+"""The board a game is played on: the :class:`Board` protocol, and the road.
+
+Vendetta's rules (``rules.py``, ``effects.py``, ``context.py``, ``evolve.py``)
+never ask which board a game is on: they ask the state's board,
+``State.board``, a class variable of the state type (the ruleset's data:
+``vendetta.model.State.board`` is :data:`ROAD`; a ruleset that plays
+elsewhere subclasses the state and sets its own, as Carnival's
+``CarnivalState.board`` is ``carnival/board.py``'s arena).  A board
+overrides the road's hooks where it differs, as python-chess's variant
+boards override a base board's; everything it does not override is the
+road's rule.
+
+The protocol's parts: the spaces (terrain, on the board, the starting area,
+why leaving one eliminates), moving (a vehicle's steps and neighbours by
+facing, the direction die, entering a space, forced moves, slams), what may
+shoot from where and where a chopper may land, and the hooks a board's own
+game adds to the turn (decisions and actions of its own, dice it sets,
+effects it pauses, what an event earns, the round's end).
+
+Pure: nothing here reads a file or keeps anything between calls.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
+
+from ..core import geometry
+
+if TYPE_CHECKING:  # for the type checker only (the model imports this module)
+    from ..core.protocol import Decision
+    from .context import Ctx
+    from .model import State, Vehicle
+
+Space = tuple[int, int]
+
+
+class Board(Protocol):
+    """What Vendetta's rules ask of the board a game is played on."""
+
+    # ------------------------------------------------------------ the spaces
+    def terrain(self, state: State, space: Space) -> str:
+        """The terrain a vehicle meets there: ``road``, ``mud``, ``impassable``,
+        ``start``, ``offboard``, ``beyond`` (past the lead tile), or a board's own."""
+        ...
+
+    def on_board(self, state: State, space: Space) -> bool: ...
+
+    def is_start(self, state: State, space: Space) -> bool:
+        """Whether a vehicle there is in a starting area (not yet on the board)."""
+        ...
+
+    def off_cause(self, state: State, space: Space) -> str:
+        """Why a vehicle entering ``space`` (off the board) is eliminated."""
+        ...
+
+    def fatal_exit(self, state: State, space: Space) -> str:
+        """``trv legal``'s note for a step off the board onto ``space``."""
+        ...
+
+    # ---------------------------------------------------------------- moving
+    def neighbour(self, space: Space, relative: str, facing: str) -> Space:
+        """The space one step ``relative`` to a vehicle facing ``facing``."""
+        ...
+
+    def arc(self, space: Space, facing: str) -> tuple[Space, ...]:
+        """The front arc of a vehicle facing ``facing`` (shots, the Cow Catcher)."""
+        ...
+
+    def direction_die(self, facing: str, face: str) -> str:
+        """The absolute direction of a direction-die face for a vehicle facing ``facing``."""
+        ...
+
+    def steps(self, state: State, car: Vehicle) -> tuple[Any, ...]:
+        """The active car's ``Step`` options."""
+        ...
+
+    def entered(self, ctx: Ctx, vid: str, frm: Space | None, to: Space, how: str, direction: str) -> None:
+        """A car has entered ``to`` (after its ``vehicle-moved``): a board may turn it."""
+        ...
+
+    def forced_facing(self, state: State, facing: str, to: Space) -> str:
+        """The facing of a vehicle forced (a slam, a damage effect) onto ``to``."""
+        ...
+
+    def slammed(self, ctx: Ctx, top: str, bottom: str) -> None:
+        """A slam has started, before its dice."""
+        ...
+
+    def passes_through(self, ctx: Ctx, vid: str, other: str) -> bool:
+        """Whether the active ``vid`` steps through ``other`` without a slam."""
+        ...
+
+    def slam_distance(self, state: State) -> int:
+        """How many spaces a slam pushes the vehicle it moves."""
+        ...
+
+    def disabled_facing(self, state: State, vid: str) -> str:
+        """The facing of a car made inoperable."""
+        ...
+
+    def repaired_facing(self, state: State, car: Vehicle) -> str:
+        """The facing of an inoperable car repaired."""
+        ...
+
+    # ---------------------------------------------------- shooting, choppers
+    def may_shoot_from(self, state: State, space: Space | None) -> bool: ...
+
+    def chopper_spaces(self, state: State) -> Iterable[tuple[Space, str]]:
+        """Every space (and its name) a chopper may be placed on, busy or not."""
+        ...
+
+    def chopper_facing(self, state: State, owner: str) -> str: ...
+
+    # ---------------------------------------------- the board's own game
+    def decision(self, state: State, decision: Decision | None) -> Decision | None:
+        """The pending decision with the board's own options or decisions added."""
+        ...
+
+    def may_assign(self, state: State, name: str, options: Iterable[Any]) -> tuple[Any, ...]:
+        """Which of a player's die assignments the board allows now."""
+        ...
+
+    def assign_prompt(self, prompt: str) -> str:
+        """The assign decision's prompt (the crew's ``prompt``, or the board's own)."""
+        ...
+
+    def resolve(self, ctx: Ctx, decision: Decision, action: Any) -> None:
+        """An action of the board's own (none on the road)."""
+        ...
+
+    def set_die(self, state: State, die: str) -> str | None:
+        """A die's face set instead of rolled, or None to roll it."""
+        ...
+
+    def slam_reroll_allowed(self, state: State) -> bool: ...
+
+    def slam_rolled(self, ctx: Ctx) -> None: ...
+
+    def pause(self, ctx: Ctx, effect: str, vehicle: str = "", to: Space | None = None, how: str = "",
+              direction: str = "", left: int = 0) -> None:
+        """Where an effect may wait for a decision (raises ``Suspend`` then)."""
+        ...
+
+    def emitted(self, ctx: Ctx, event: Any) -> None:
+        """What an event earns or uses up on this board (after it is folded)."""
+        ...
+
+    def settle(self, ctx: Ctx) -> None:
+        """After each automatic step: what the board does once effects settle."""
+        ...
+
+    #: whether the round is played out when one player is left (else the game ends at once)
+    plays_round_out: bool
+
+    def round_over(self, ctx: Ctx) -> bool:
+        """The board's steps at the end of a round; True when the game ended."""
+        ...
+
+
+_STEP: Any = None
+
+
+def _steps() -> tuple[Any, ...]:
+    global _STEP
+    if _STEP is None:  # the actions are imported on first use (looking at a game decides nothing)
+        from .actions import Step
+
+        _STEP = (Step("FL"), Step("F"), Step("FR"))
+    return _STEP
+
+
+# (``2 * rows`` is ``Components.half``, written out: these run for nearly every event)
+def rear_y(state: State) -> int:
+    return 2 * state.components.rows * state.road[0].index
+
+
+def front_y(state: State) -> int:
+    """The first half-space beyond the lead tile."""
+    return 2 * state.components.rows * (state.road[-1].index + 1)
+
+
+def token_at(state: State, space: Space) -> Any:
+    for t in state.tokens:
+        if t.at == space:
+            return t
+    return None
+
+
+def tile_terrain(state: State, space: Space) -> str:
+    """Terrain printed on the tile (or the position's fill/overrides)."""
+    for at, kind in state.terrain:
+        if at == space:
+            return kind
+    if state.fill == "road":
+        return "road"
+    lane, y = space
+    c = state.components
+    half = 2 * c.rows
+    index = y // half
+    tile = state.road[index - state.road[0].index]
+    row = (y - half * index - lane % 2) // 2
+    return c.sides[tile.side].terrain[row][lane]
+
+
+@lru_cache(maxsize=64)
+def road_spaces(lo: int, hi: int, lanes: int) -> tuple[tuple[Space, str], ...]:
+    """Every space of the road between half-spaces ``lo`` and ``hi``, with its name."""
+    return tuple(((lane, y), geometry.name((lane, y))) for y in range(lo, hi) for lane in range(lanes)
+                 if (lane + y) % 2 == 0)
+
+
+class Road:
+    """The road of tiles (base Vendetta): every hook of :class:`Board` as the base game plays it."""
+
+    plays_round_out = False
+
+    # ------------------------------------------------------------ the spaces
+    def terrain(self, state: State, space: Space) -> str:
+        lane, y = space
+        if not 0 <= lane < state.components.lanes:
+            return "offboard"
+        if state.road and y < rear_y(state):
+            if state.road[0].index == 0 and y >= rear_y(state) - 2:
+                return "start"
+            return "offboard"
+        if state.road and y >= front_y(state):
+            return "beyond"
+        tok = token_at(state, space)
+        if tok is not None and tok.face_up and tok.kind in ("road", "mud"):
+            return tok.kind
+        return tile_terrain(state, space)
+
+    def on_board(self, state: State, space: Space) -> bool:
+        lane, y = space
+        return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)
+
+    def is_start(self, state: State, space: Space) -> bool:
+        return space[1] < 0  # the starting area is the row behind piece 0
+
+    def off_cause(self, state: State, space: Space) -> str:
+        return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"
+
+    def fatal_exit(self, state: State, space: Space) -> str:
+        return f"leaves the road at {geometry.name(space)} (eliminated)"
+
+    # ---------------------------------------------------------------- moving
+    def neighbour(self, space: Space, relative: str, facing: str) -> Space:
+        return geometry.neighbour(space, relative, facing)
+
+    def arc(self, space: Space, facing: str) -> tuple[Space, ...]:
+        return tuple(geometry.arc(space, facing))
+
+    def direction_die(self, facing: str, face: str) -> str:
+        return geometry.turn(facing, face)
+
+    def steps(self, state: State, car: Vehicle) -> tuple[Any, ...]:
+        return _steps()
+
+    def entered(self, ctx: Ctx, vid: str, frm: Space | None, to: Space, how: str, direction: str) -> None:
+        return None
+
+    def forced_facing(self, state: State, facing: str, to: Space) -> str:
+        return facing
+
+    def slammed(self, ctx: Ctx, top: str, bottom: str) -> None:
+        return None
+
+    def passes_through(self, ctx: Ctx, vid: str, other: str) -> bool:
+        return False
+
+    def slam_distance(self, state: State) -> int:
+        return 1
+
+    def disabled_facing(self, state: State, vid: str) -> str:
+        return "B"  # an inoperable car is turned backward
+
+    def repaired_facing(self, state: State, car: Vehicle) -> str:
+        return "F"
+
+    # ---------------------------------------------------- shooting, choppers
+    def may_shoot_from(self, state: State, space: Space | None) -> bool:
+        return True
+
+    def chopper_spaces(self, state: State) -> Iterable[tuple[Space, str]]:
+        return road_spaces(rear_y(state), front_y(state), state.components.lanes)
+
+    def chopper_facing(self, state: State, owner: str) -> str:
+        return "F"
+
+    # ---------------------------------------------- the board's own game
+    def decision(self, state: State, decision: Decision | None) -> Decision | None:
+        return decision
+
+    def may_assign(self, state: State, name: str, options: Iterable[Any]) -> tuple[Any, ...]:
+        return tuple(options)
+
+    def assign_prompt(self, prompt: str) -> str:
+        return prompt
+
+    def resolve(self, ctx: Ctx, decision: Decision, action: Any) -> None:
+        raise TypeError(f"not a Vendetta action: {action!r}")
+
+    def set_die(self, state: State, die: str) -> str | None:
+        return None
+
+    def slam_reroll_allowed(self, state: State) -> bool:
+        return True
+
+    def slam_rolled(self, ctx: Ctx) -> None:
+        return None
+
+    def pause(self, ctx: Ctx, effect: str, vehicle: str = "", to: Space | None = None, how: str = "",
+              direction: str = "", left: int = 0) -> None:
+        return None
+
+    def emitted(self, ctx: Ctx, event: Any) -> None:
+        return None
+
+    def settle(self, ctx: Ctx) -> None:
+        return None
+
+    def round_over(self, ctx: Ctx) -> bool:
+        return False
+
+
+#: the base game's board, ``State.board``
+ROAD: Board = Road()
