@@ -81,18 +81,27 @@ def create(name: str) -> Identity:
     folder = _dir()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     key_file, pub_file = folder / f"{name}.key", folder / f"{name}.pub"
-    if key_file.exists() or pub_file.exists():
-        raise TrvError(f"there is already an identity called {name!r} ({key_file}); choose another name")
+    for path in (key_file, pub_file):  # lexists: a dangling link is a file in the way too (never written through)
+        if os.path.lexists(path):
+            what = f"a link to the missing {os.readlink(path)}" if path.is_symlink() and not path.exists() else \
+                "a file"
+            raise TrvError(f"there is already an identity called {name!r} ({path} is {what}); choose another name "
+                           "or remove it")
     from . import entropy
 
     private = Ed25519PrivateKey.from_private_bytes(entropy.random_bytes(32))  # what generate() does
     pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
     public = private.public_key().public_bytes_raw().hex()
-    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(pem)
-    pub_file.write_text(f"{public}\n", encoding="utf-8")
+    try:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(pem)
+        fd = os.open(pub_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(f"{public}\n")
+    except OSError as exc:
+        raise TrvError(f"cannot write the identity {name!r}: {exc.strerror or exc} ({exc.filename})") from None
     return Identity(name, public, key_file)
 
 

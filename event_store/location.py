@@ -15,6 +15,7 @@ Light: the standard library only, so ``trv show`` can parse it for free.
 
 import os
 import re
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .errors import StoreError
@@ -60,7 +61,7 @@ def parse(location: str | os.PathLike | None) -> Location:
 
 def postgres_env(url: str) -> dict[str, str]:
     """The eventsourcing settings (``POSTGRES_*``) for a ``postgresql://`` URL."""
-    parts = urlsplit(url)
+    parts = _split(url)
     query = parse_qs(parts.query)
     unknown = sorted(set(query) - {"schema"})
     if unknown:
@@ -87,8 +88,23 @@ def postgres_env(url: str) -> dict[str, str]:
     }
 
 
+def _split(url: str) -> Any:
+    """``urlsplit`` of a store URL whose user or password may hold ``[`` or ``]`` (urlsplit
+    takes them for an IPv6 host's brackets): they are percent-encoded first, and read back
+    by ``unquote`` as typed.  A URL that still does not split is a StoreError."""
+    scheme, sep, rest = url.partition("://")
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    user, at, host = rest[:end].rpartition("@")
+    if at:
+        rest = user.replace("[", "%5B").replace("]", "%5D") + at + host + rest[end:]
+    try:
+        return urlsplit(scheme + sep + rest)
+    except ValueError as exc:
+        raise StoreError(f"the store URL is not one: {exc} (postgresql://USER:PASSWORD@HOST:PORT/DB)") from None
+
+
 def _without_password(url: str) -> str:
-    parts = urlsplit(url)
+    parts = _split(url)
     if parts.password is None:
         return url
     netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
