@@ -16,6 +16,25 @@ from trvendetta.replays.signatures import HOST
 from trvendetta.store import GameStore
 
 
+#: a whole record's mail names at most this many of its last events in words
+WORDS_OF_A_RECORD = 40
+
+
+def in_words(store: GameStore, game: str, since: int | None, upto: int | None = None) -> list[str]:
+    """The records after ``since`` (None: the whole game's last WORDS_OF_A_RECORD) as
+    ``trv log`` says them, numbered, for the top of a mail (``replays.mail.armor``)."""
+    from trvendetta.store import STORE_KINDS, describe_store_record
+
+    ruleset = store.ruleset_of(game)
+    records = store.events(game, upto=upto, since=since or 0)
+    skipped = len(records) - WORDS_OF_A_RECORD if since is None and len(records) > WORDS_OF_A_RECORD else 0
+    lines = [f"{game}: events 1-{skipped} are in the record below (trv log after the import)"] if skipped else []
+    for r in records[skipped:]:
+        text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
+        lines.append(f"{r.number}. {text}")
+    return lines
+
+
 class Outgoing(NamedTuple):
     """What ``trv send`` writes: ``text`` holds the records after ``since`` (None: the whole
     record) up to ``upto``; ``recipients`` are the other parties (seats, "the host")."""
@@ -53,4 +72,4 @@ def outgoing(store: GameStore, game: str, local: set[str], since: int | None = N
     return Outgoing(game, text, since, upto, recipients)
 
 
-__all__ = ["Outgoing", "outgoing"]
+__all__ = ["Outgoing", "in_words", "outgoing"]

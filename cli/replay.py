@@ -68,9 +68,10 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
     except replays.IncompleteExport as exc:  # a damaged game: write what can be read, then say so (exit 1)
         text, incomplete = exc.text, exc
     if mail:
+        from trvendetta.app.outgoing import in_words
         from trvendetta.replays.mail import armor
 
-        text = armor(text)
+        text = armor(text, in_words(session.store(), name, since) if incomplete is None else ())
     if output:
         tmp = Path(output).with_name(Path(output).name + ".part")
         tmp.write_text(text, encoding="utf-8")
@@ -86,7 +87,7 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
 
 
 @click.command(name="import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--name", "new_name", metavar="ID", help="Import a game record under another id.")
 @click.option("--reply", type=click.Path(dir_okay=False), metavar="FILE",
               help="Exchange games: where to write the reply packet when this store answers a draw "
@@ -105,6 +106,7 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     Examples:
       trv --db bob.sqlite import duel.trv
       trv --db bob.sqlite import turn.trv
+      trv --db bob.sqlite import - < mail.txt      # FILE - reads standard input (a pasted mail)
 
     In an exchange game (docs/fair-play.md) a packet that opens a draw
     waiting for your dice is answered at once: your reveal is appended (the
@@ -114,12 +116,13 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     svc = service(session)
     store = svc.store
     data = read_untrusted(file)
-    gf = replays.read_file(data, file)
+    file_name = file if file != "-" else "standard input"
+    gf = replays.read_file(data, file_name)
     # a packet, or the record of a game this store has (`trv send`): its new part extends the game
     extends = new_name is None and store.exists(gf.header.game)
     before = store.version(gf.header.game) if extends else 0
     try:
-        gf, game, events, head = svc.import_file(data, file, new_name, parsed=gf)
+        gf, game, events, head = svc.import_file(data, file_name, new_name, parsed=gf)
     except replays.AlreadyApplied as exc:
         click.echo(f"{gf.header.game}: {exc}")
         return
@@ -148,10 +151,12 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
                 if numbered:
                     number += 1
                 click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
-            target = reply or str(Path(file).with_name(f"{game}-{number}.trv"))
+            target = reply or str((Path(file).parent if file != "-" else Path()) / f"{game}-{number}.trv")
             from trvendetta.replays.mail import armor
 
-            write_text(target, armor(svc.export(game, since=before)))
+            from trvendetta.app.outgoing import in_words
+
+            write_text(target, armor(svc.export(game, since=before), in_words(store, game, before)))
             click.echo(f"wrote the reply packet to {target}: send it to the other players")
     print_played(svc.run_bots(game))  # what the bots did, and what the game waits for
 

@@ -46,8 +46,8 @@ def send(session: Session, game: str | None, output: str | None, since: int | No
     nothing was made elsewhere yet (the game you just created, or its first
     moves), it writes the whole record; `trv import` of it over the same
     game applies only its new part.  The packet is an armoured block of
-    76-character lines (mail it as it is, or paste it in a mail body); send
-    it to every player it names.
+    76-character lines after the moves in words (mail it as it is, or paste
+    it in a mail body); send it to every player it names.
 
     \b
     Examples:
@@ -55,7 +55,7 @@ def send(session: Session, game: str | None, output: str | None, since: int | No
       trv send duel -o to-bob.trv
       trv send duel --since 40       # everything after event 40 again
     """
-    from trvendetta.app.outgoing import outgoing
+    from trvendetta.app.outgoing import in_words, outgoing
     from trvendetta.replays.mail import armor
 
     store = session.store()
@@ -66,7 +66,7 @@ def send(session: Session, game: str | None, output: str | None, since: int | No
                    "was made elsewhere); `--since N` sends events again")
         return
     target = output or str(Path.cwd() / f"{name}-{out.upto}.trv")
-    write_text(target, out.text if plain else armor(out.text))
+    write_text(target, out.text if plain else armor(out.text, in_words(store, name, out.since, out.upto)))
     what = (f"the whole record of {name} ({out.upto} events)" if out.since is None
             else f"the packet of {name} (events {out.since + 1}-{out.upto})")
     click.echo(f"wrote {what} to {target}: send it to {', '.join(out.recipients)}; "

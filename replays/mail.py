@@ -6,7 +6,8 @@
     eJzNWm1v2zYQ/ivGvqaQ... (base64 of the zlib-compressed file, 76 characters a line)
     -----END TRVENDETTA PACKET-----
 
-Mail clients leave such lines alone (no line is longer than 76 characters, no
+with the moves in sentences above the block (``words``, for the people who
+read the mail; nothing reads them back).  Mail clients leave such lines alone (no line is longer than 76 characters, no
 line starts with a space or "From "), and :func:`unwrap` finds the block in
 a whole mail body: text around it, ``> `` quoting (any depth), blank or
 ``\\r\\n`` line ends.  Decompression is bounded by the record size limit.
@@ -17,7 +18,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import textwrap
 import zlib
+from collections.abc import Sequence
 
 from trvendetta.core.errors import TrvError
 
@@ -27,10 +30,20 @@ WIDTH = 76
 _QUOTE = re.compile(rb"^(?:[ \t]*>[ \t]?)*")
 
 
-def armor(text: str) -> str:
+def armor(text: str, words: Sequence[str] = ()) -> str:
+    """The armoured block of ``text``, after ``words`` (the moves in sentences, for the
+    reader of the mail: :func:`unwrap` reads only the block, so they carry no weight)."""
     data = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode()
     lines = [data[i:i + WIDTH] for i in range(0, len(data), WIDTH)]
-    return "\n".join([BEGIN, *lines, END]) + "\n"
+    said = [line for w in words for line in _wrapped(w)]
+    return "\n".join([*said, *([""] if said else []), BEGIN, *lines, END]) + "\n"
+
+
+def _wrapped(sentence: str) -> list[str]:
+    """A numbered sentence in lines of at most WIDTH characters, none starting with a space
+    (which mail programs may fold away): the lines after the first start with "| "."""
+    lines = textwrap.wrap(sentence, WIDTH - 2, break_long_words=True, break_on_hyphens=False) or [""]
+    return [lines[0].lstrip(), *(f"| {line}" for line in lines[1:])]
 
 
 def unwrap(data: bytes, limit: int, source: str = "file") -> bytes:

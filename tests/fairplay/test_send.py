@@ -33,7 +33,8 @@ def exchange_by_send(tmp_path, players, *extra):
     record, out = sent(first, tmp_path, 0)
     assert "the whole record of duel" in out and ", ".join(p.name for p in others) in out
     text = record.read_text()
-    assert text.startswith("-----BEGIN TRVENDETTA PACKET-----")  # mail-safe by default
+    words, _, block = text.partition("-----BEGIN TRVENDETTA PACKET-----\n")  # mail-safe by default
+    assert block.endswith("-----END TRVENDETTA PACKET-----\n") and words.startswith("1. ")  # the moves in words first
     assert max(len(line) for line in text.splitlines()) <= 76
     for p in others:
         p("import", record)

@@ -311,7 +311,7 @@ def test_a_packet_survives_mail_quoted_with_text_around_it(players, tmp_path):
     bob("decide", bob.first_legal())
     armoured = bob("export", "--since", since, "--mail").stdout
     lines = armoured.splitlines()
-    assert lines[0] == "-----BEGIN TRVENDETTA PACKET-----" and all(len(line) <= 76 for line in lines)
+    assert "-----BEGIN TRVENDETTA PACKET-----" in lines and all(len(line) <= 76 for line in lines)
     mail = ("Hi Ann,\r\nmy move below.\r\n\r\nOn Monday, Bob wrote:\r\n"
             + "".join(f"> {line}\r\n" for line in lines) + "> \r\n-- \r\nBob\r\n")
     (tmp_path / "mail.txt").write_text(mail)
