@@ -38,8 +38,8 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
     With --svg FILE (or --png FILE), draw the board as people know it: the
     road's spaces and terrain, hazard tokens, wrecks, choppers, each car in
     its owner's colour with the owner's letter, its size, facing and damage,
-    the dashboards beside it and the last action highlighted; the text (or
-    JSON) is printed as well unless the picture goes to standard output.
+    the dashboards beside it and the last action highlighted; only the
+    picture is written (and --json, if given, printed).
 
     \b
     Examples:
@@ -60,8 +60,8 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         from .pictures import write_pictures
 
         write_pictures(session, game, svg_file, png_file)
-        if svg_file == "-":
-            return
+        if not as_json:
+            return  # the picture was asked for, not the text board as well (--json still prints)
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}
         doc.update(ruleset.view(game.state))

@@ -31,10 +31,12 @@ def game(tmp_path):
     return db
 
 
-def test_show_svg_writes_the_board_and_still_prints_the_text(game, tmp_path):
+def test_show_svg_writes_the_board_and_not_the_text_board(game, tmp_path):
     out = tmp_path / "board.svg"
     result = run(game, "show", "--svg", out)
-    assert "round 1" in result.stdout  # the text board as without --svg
+    assert result.stdout == ""  # the picture was asked for, not the text board as well
+    assert f"into {out}" in result.stderr
+    assert '"game": "slam"' in run(game, "show", "--svg", out, "--json").stdout
     root = parse(out.read_text(encoding="utf-8"))
     drawn = vehicles_drawn(root)
     assert {"red-large", "blue-small"} <= set(drawn)
