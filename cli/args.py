@@ -16,7 +16,36 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import name_problem
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .common import Session
+
+
+def suggest(word: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'medium'?)`` when one or two of ``options`` are close to ``word``, else ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word.casefold(), list(options), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def unknown(what: str, word: str, options: Iterable[str]) -> str:
+    """One usage error's words: ``unknown crew 'car' (did you mean 'cars'?); crews: cars, finalfive``."""
+    options = list(options)
+    return f"unknown {what} {word!r}{suggest(word, options)}; {what}s: {', '.join(options)}"
+
+
+def ruleset_arg(name: str, option: str = "--ruleset"):
+    """The ruleset ``--ruleset`` names, or a usage error listing the known ones."""
+    from trvendetta import rulesets
+
+    try:
+        return rulesets.get(name)
+    except TrvError:
+        known = rulesets.names()
+        if name in known:
+            raise  # known but broken: not the user's typing
+        raise click.BadParameter(unknown("ruleset", name, known), param_hint=option) from None
 
 
 def game_arg(session: "Session", game: str | None) -> str:
@@ -42,11 +71,18 @@ def write_text(output: str, text: str) -> None:
 
 
 def read_untrusted(path: str) -> bytes:
-    """A record, packet or claim file, size-limited before it is read (the one
-    limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
+    """A record, packet or claim file (``-``: standard input), size-limited before
+    it is read (the one limit, ``replays.record.MAX_FILE_BYTES``, read when used, never copied)."""
     from trvendetta.replays import record as record_format
 
     limit = record_format.MAX_FILE_BYTES
+    if path == "-":  # a pipe or a mail body pasted in: read at most one byte past the limit
+        import sys
+
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise TrvError(f"standard input: more than {limit} bytes; a record may be at most {limit}")
+        return data
     try:
         size = os.path.getsize(path)
         if size > limit:

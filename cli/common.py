@@ -37,6 +37,16 @@ class TrvGroup(click.Group):
                 raise click.ClickException(f"game store: {exc}") from None
             raise
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple:
+        """An unknown command is a usage error naming the commands, with a "did you mean"
+        (click's own offers only the commands already imported, none in a lazy group)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            from .args import unknown
+
+            raise click.UsageError(unknown("command", click.utils.make_str(args[0]), self.list_commands(ctx)), ctx) from None
+
 
 def is_persistence_error(exc: BaseException) -> bool:
     """An eventsourcing PersistenceError (without importing eventsourcing when no store was opened)."""
@@ -76,13 +86,16 @@ class Session:
             self._store = self.ctx.with_resource(store)
         return self._store
 
+    def location(self) -> Any:
+        """Where the store is (``trvendetta.store.location.Location``)."""
+        return location.parse(self.db)
+
     def missing(self) -> bool:
         """Whether the store is an SQLite file that does not exist yet (a
-        read-only command then says so instead of creating it)."""
+        read-only command then says so instead of creating it, or the folders
+        a mistyped path names)."""
         where = location.parse(self.db)
-        if where.kind != "sqlite" or where.target == ":memory:" or os.path.exists(where.target):
-            return False
-        return os.path.isdir(os.path.dirname(os.path.abspath(where.target)))  # else opening names the problem
+        return where.kind == "sqlite" and where.target != ":memory:" and not os.path.exists(where.target)
 
     def game_id(self) -> str:
         """--game, else $TRV_GAME, else the game most recently created or played

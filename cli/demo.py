@@ -11,10 +11,10 @@ import click
 
 from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
 from trvendetta.store import MEMORY
-from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 
+from .args import ruleset_arg
 from .common import Session, pass_session, service, use_color
 
 DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
@@ -44,7 +44,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, quiet: bo
       trv --db demo.sqlite demo --seed 7 && trv --db demo.sqlite log
     """
     seed = fresh_seed(os.urandom(16)) if seed is None else seed
-    rules = rulesets.get(ruleset)
+    rules = ruleset_arg(ruleset)
     players = list(getattr(rules, "demo_players", DEMO_PLAYERS))[:count]
     chooser = random.Random(seed)
     session.store(None if session.db_given else MEMORY)  # opened here: the service below plays on it

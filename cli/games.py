@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 
 import click
@@ -13,7 +14,7 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .args import _check_names, parse_keys, parse_player
+from .args import _check_names, parse_keys, parse_player, ruleset_arg, unknown
 from .common import Session, echo_json, json_option, pass_session, print_played, service
 
 
@@ -146,7 +147,7 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         if not players and not bots:
             raise click.UsageError("name the players: --player NAME:COLOR:CREW or --bot KIND:COLOR:CREW "
                                    "(at least two seats)")
-        rules = rulesets.get(ruleset)
+        rules = ruleset_arg(ruleset)
         humans = iter([parse_player(p) for p in players])
         robots = iter([parse_bot(b) for b in bots])
         order = click.get_current_context().meta.get("trv_seats") or (["players"] * len(players) +
@@ -169,7 +170,13 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                                      "and a bot one with --bot KIND:COLOR:CREW:NAME", param_hint="--player/--bot")
         choices = {key: _setup_choice(rules, key, value) for key, value in (("start_tile", start_tile),
                                                                              ("side", side)) if value is not None}
-        pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
+        given = {which: list(players if which == "players" else bots) for which in ("players", "bots")}
+        texts = [given[which].pop(0) for which in order]
+        try:
+            pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
+        except PositionError as exc:
+            raise _seat_error(exc, triples, texts, order) from None
+        _same_initials(rules, triples, texts)
     charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats) if keys else ""
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
     click.echo(played.loaded.game)
@@ -182,6 +189,35 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         bound = decode_charter(charter).seats
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     print_played(played)
+
+
+#: a seat's field in a position error, and the part of NAME:COLOR:CREW it came from
+_SEAT_FIELD = re.compile(r"players\[(\d+)\]\.(name|color|crew)")
+
+
+def _seat_error(exc: PositionError, triples: list, texts: list[str], order: list[str]) -> Exception:
+    """A set-up refused for a seat's colour or crew the ruleset does not have is that
+    --player/--bot value's usage error (the values it has listed, the nearest offered)."""
+    found = _SEAT_FIELD.fullmatch(exc.field)
+    if found is None or not exc.legal:
+        return exc  # a rule refusing a seat it knows (the Big Rig in the arena): exit 1
+    i, part = int(found.group(1)), found.group(2)
+    option = "--player" if order[i] == "players" else "--bot"
+    value = triples[i][("name", "color", "crew").index(part)]
+    what = {"color": "colour"}.get(part, part)
+    return click.BadParameter(f"{texts[i]!r}: {unknown(what, value, exc.legal)}", param_hint=option)
+
+
+def _same_initials(rules, triples: list, texts: list[str]) -> None:
+    """Two colours drawn with the same letter (purple and pink: P) would make two players
+    look alike on the board; the second is refused, naming the colours still free."""
+    seen: dict[str, str] = {}
+    for (_, color, _), text in zip(triples, texts):
+        first = seen.setdefault(color[:1].upper(), color)
+        if first != color:
+            free = [c for c in rules.colors() if c[:1].upper() not in seen]
+            raise click.BadParameter(f"{text!r}: {color} and {first} are both drawn {color[:1].upper()} on the "
+                                     f"board; choose another colour ({', '.join(free)})", param_hint="--player/--bot")
 
 
 def _setup_choice(rules, key: str, value: str) -> str:
@@ -229,6 +265,8 @@ def games_(session: Session, as_json: bool) -> None:
       trv games
       trv games --json
     """
+    if session.missing() and not os.path.isdir(os.path.dirname(os.path.abspath(session.location().target))):
+        session.store()  # a folder that is not there (a typo): says "no game store at ..." and creates nothing
     found = [] if session.missing() else session.store().list_games()  # (never creates the store)
     if as_json:
         echo_json([g.to_dict() for g in found])

@@ -22,7 +22,6 @@ from typing import Any
 
 import click
 
-from trvendetta import rulesets
 from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.core.draws import HOST_BYTES, host_commitment
@@ -30,6 +29,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.replays.signatures import HOST
 
 from . import entropy
+from .args import ruleset_arg
 from .common import Session, pass_session
 from .identity import Keyring, home, identities
 
@@ -139,7 +139,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     from .games import parse_bot, parse_keys, parse_player
     from trvendetta.store import decode_charter
 
-    rules = rulesets.get(ruleset)
+    rules = ruleset_arg(ruleset)
     if not players and not bots:
         raise click.UsageError("give the seats: --player NAME:COLOR (with its --key) or --bot KIND:COLOR:CREW")
     triples = [parse_player(p) for p in players]

@@ -27,12 +27,15 @@ def parse_path(ctx: click.Context, param: click.Parameter, value) -> list | None
     return steps
 
 
-def _flag_option(flag) -> click.Option:
+def _flag_option(flag, choices: tuple[str, ...] = ()) -> click.Option:
     """The click option of a declared turn flag (hidden: ``--help`` lists it
     under its ruleset's heading).  A valued flag always collects every
     occurrence, so a repeat is never silently dropped: ``ruleset_flags``
-    refuses it where the game's ruleset takes one."""
+    refuses it where the game's ruleset takes one.  The shell completes
+    ``choices`` (every ruleset's choices of the flag)."""
     kw: dict = {"hidden": True, "multiple": True, "metavar": flag.metavar or None}
+    if choices:
+        kw["shell_complete"] = lambda ctx, param, incomplete: [c for c in choices if c.startswith(incomplete)]
     if flag.kind == "switch":
         return click.Option([f"--{flag.name}/--no-{flag.name}"], flag.key, default=None, hidden=True)
     if flag.kind == "flag":
@@ -58,12 +61,14 @@ class TurnCommand(click.Command):
 
     def flag_params(self) -> list[click.Option]:
         merged: dict = {}
+        choices: dict[str, dict[str, None]] = {}
         for rs, flags in _declared():
             for f in flags:
                 known = merged.setdefault(f.name, f)
                 if known.kind != f.kind:
                     raise TypeError(f"turn flag --{f.name}: {rs.name} declares it {f.kind}, another ruleset {known.kind}")
-        return [_flag_option(f) for f in merged.values()]
+                choices.setdefault(f.name, {}).update(dict.fromkeys(f.choices))
+        return [_flag_option(f, tuple(choices[f.name])) for f in merged.values()]
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Also record the order the options were given in (``ctx.meta["trv.order"]``),
@@ -162,6 +167,12 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
             raise click.UsageError(f"--{key.replace('_', '-')} is a flag of {belongs}, not of {ruleset.name} "
                                    f"(this game is {ruleset.name}; see `trv turn --help`)")
         given[key] = value
+        for one in value if isinstance(value, (list, tuple)) else [value]:
+            if own[key].refuses(one):
+                from .args import unknown
+
+                raise click.BadParameter(unknown(key.replace("_", " "), str(one), own[key].choices),
+                                         param_hint=f"--{own[key].name}")
     out: dict = {}
     if given.get("bike"):  # the Final Five: the flags after each --bike are that motorcycle's
         grouped = {k: values.get(k) for k in ("bike", *BIKE_GROUP)}
@@ -349,7 +360,9 @@ def act(session: Session, action_json: str, player: str | None) -> None:
         try:
             action = ruleset.decode_action(action_json)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise RuleViolation("action JSON", f"{action_json!r} is not an action: {exc}",
+            quoted = repr(action_json) if len(action_json) <= 80 else \
+                f"{action_json[:60]!r}... ({len(action_json)} characters)"
+            raise RuleViolation("action JSON", f"{quoted} is not an action: {_clip(str(exc))}",
                                 [ruleset.encode(a).decode() for a in ruleset.legal_actions(state())]) from None
         yield action
 
@@ -394,3 +407,8 @@ def decide(session: Session, choice: tuple[str, ...], player: str | None) -> Non
 
 
 COMMANDS = [turn, legal, act, decide]
+
+
+def _clip(text: str, most: int = 200) -> str:
+    """An error's own words, at most ``most`` characters (an input quoted in it may be huge)."""
+    return text if len(text) <= most else text[:most] + "..."

@@ -9,9 +9,10 @@ from typing import Any
 import click
 import msgspec
 
-from trvendetta import rulesets
 from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
 from trvendetta.core.errors import TrvError
+
+from .args import ruleset_arg
 
 
 def _store(ctx: click.Context) -> Any:
@@ -80,7 +81,10 @@ def sim(
     if players is None:
         players = len(crew_list) if crew_list else 4
     try:
-        rs = rulesets.get(ruleset)
+        rs = ruleset_arg(ruleset)
+        if not rs.min_players <= players <= rs.max_players:
+            raise click.BadParameter(f"{players}: {rs.name} is for {rs.min_players} to {rs.max_players} players",
+                                     param_hint="--players")
         if crew_list and ruleset != "vendetta":
             raise TrvError(f"--crews is for Vendetta games; {ruleset} has no crews")
         seat_bots = [b.strip() for b in bots.split(",") if b.strip()]

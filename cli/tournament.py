@@ -21,6 +21,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 from trvendetta.tournament import model
 
+from .args import ruleset_arg
 from .common import Session, echo_json, json_option, pass_session
 
 
@@ -90,7 +91,7 @@ def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scorin
       trv tournament new spring --rounds 4
       trv tournament new duel-cup --ruleset classic --rounds 3 --pod-size 2 --scoring 1,0 --seed 9
     """
-    rules = rulesets.get(ruleset)
+    rules = ruleset_arg(ruleset)
     lo, hi = _pod(pod)
     seed = fresh_seed(os.urandom(16)) if seed is None else seed
     _svc(session).new(name, rules, rounds, (lo, hi), _scoring(scoring), seed)

@@ -39,11 +39,11 @@ def test_sim_stores_games(tmp_path, monkeypatch) -> None:
 
 def test_sim_refuses_bad_input_with_a_message() -> None:
     result = CliRunner().invoke(sim, ["--players", "7", "--games", "1", "-q"])
-    assert result.exit_code == 1 and "2 to 4 players" in result.output
+    assert result.exit_code == 2 and "2 to 4 players" in result.output
     result = CliRunner().invoke(sim, ["--bot", "wizard", "--games", "1", "-q"])
     assert result.exit_code == 1 and "unknown bot 'wizard'" in result.output
     result = CliRunner().invoke(sim, ["--ruleset", "chess", "--games", "1", "-q"])
-    assert result.exit_code == 1 and "unknown ruleset" in result.output
+    assert result.exit_code == 2 and "unknown ruleset" in result.output
 
 
 def test_sim_with_mixed_crews_rotates_them_and_reports_win_rates() -> None:

@@ -131,7 +131,7 @@ def test_unknown_game_and_empty_store(trv):
     new_toy(trv)
     err = trv("show", "--game", "nope", code=1).stderr
     assert "no game 'nope'" in err and "toy-1" in err
-    trv("new", "--ruleset", "chess", "--player", "a:b", "--player", "c:d", code=1)
+    trv("new", "--ruleset", "chess", "--player", "a:b", "--player", "c:d", code=2)
 
 
 def test_games_lists_status(trv):
@@ -165,7 +165,7 @@ def test_game_played_to_the_end(trv):
 def test_bad_db_path_is_a_clean_error(trv, tmp_path):
     (tmp_path / "file").write_text("x")
     result = trv.runner.invoke(cli, ["--db", str(tmp_path / "file" / "x.sqlite"), "games"])
-    assert result.exit_code == 1 and "cannot open the game store" in result.stderr
+    assert result.exit_code == 1 and "no game store at" in result.stderr
 
 
 def test_demo_runs_in_memory(trv, tmp_path):

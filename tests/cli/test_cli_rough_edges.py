@@ -55,8 +55,8 @@ def test_duplicate_players_are_named_without_speaking_of_bots(tmp_path):
 def test_colours_are_listed_and_an_unknown_or_repeated_colour_is_refused(tmp_path):
     assert "vendetta: red, green, yellow, blue" in run("new", "--help").stdout
     db = str(tmp_path / "c.sqlite")
-    err = run("--db", db, "new", "--player", "ann:mauve", "--player", "bob:blue", code=1).stderr
-    assert "unknown colour 'mauve'; colours: red, green" in err
+    err = run("--db", db, "new", "--player", "ann:mauve", "--player", "bob:blue", code=2).stderr
+    assert "'ann:mauve': unknown colour 'mauve'; colours: red, green" in err
     err = run("--db", db, "new", "--player", "ann:red", "--player", "bob:red", code=1).stderr
     assert "two players share a color" in err
     assert not Path(db).exists() or "no games yet" in run("--db", db, "games").stdout

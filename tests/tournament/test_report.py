@@ -149,7 +149,7 @@ def test_concession_and_no_show_are_events_with_who_declared_them(cup):
     (("pair", "nope"), "no tournament 'nope'"),
 ])
 def test_bad_input_is_one_line(trv, args, said):
-    code = 2 if "is not points" in said else 1
+    code = 2 if "is not points" in said or "unknown ruleset" in said else 1
     result = trv("tournament", *args, code=code)
     assert said in result.stderr
 

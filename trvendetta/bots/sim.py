@@ -113,12 +113,17 @@ def seat_crews(crew: Crews, players: int, seed: int) -> tuple[str, ...]:
     return tuple(crews[(i - shift) % players] for i in range(players))
 
 
-def new_position(ruleset: Ruleset, players: int, seed: int, crew: Crews = "cars") -> Any:
-    """The default position for ``players`` seats named ``p1``.. in COLORS order."""
+def check_players(ruleset: Ruleset, players: int) -> None:
+    """A player count the ruleset takes (checked before anything is made a seat)."""
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise TrvError(
             f"{ruleset.name} is for {ruleset.min_players} to {ruleset.max_players} players, not {players}"
         )
+
+
+def new_position(ruleset: Ruleset, players: int, seed: int, crew: Crews = "cars") -> Any:
+    """The default position for ``players`` seats named ``p1``.. in COLORS order."""
+    check_players(ruleset, players)
     crews = seat_crews(crew, players, seed)
     seats = [(seat_name(i), COLORS[i], crews[i]) for i in range(players)]
     return ruleset.default_position(seats, seed)
@@ -155,6 +160,7 @@ def simulate(
     ``trv sim --store``).
     """
     rs = _ruleset(ruleset)
+    check_players(rs, players)
     bots = _bots(bots, players)
     names = [seat_name(i) for i in range(players)]
     seat_of = {n: i for i, n in enumerate(names)}
@@ -244,8 +250,9 @@ def run_many(
     figures; ``results``, when given, receives every GameResult in seed order.
     """
     rs = _ruleset(ruleset)
+    check_players(rs, players)
     bots = _bots(bots, players)
-    new_position(rs, players, seed, crew)  # fail fast on a bad player count or crew
+    new_position(rs, players, seed, crew)  # fail fast on a bad crew
     for b in set(bots):
         get_bot(b)
     seeds = [seed + i for i in range(games)]

@@ -84,9 +84,10 @@ def resolve(pos: Position, components: comp.Components | None = None) -> Positio
     names = [p.name for p in pos.players]
     for i, p in enumerate(pos.players):
         if p.color not in c.start_lanes:
-            raise PositionError(f"players[{i}].color", f"{p.color!r} has no start lane; colors: {', '.join(c.start_lanes)}")
+            raise PositionError(f"players[{i}].color", f"{p.color!r} has no start lane; colors: {', '.join(c.start_lanes)}",
+                                tuple(c.start_lanes))
         if p.crew != "cars":
-            raise PositionError(f"players[{i}].crew", f"{p.crew!r}; the 1986 game has only the 'cars' crew")
+            raise PositionError(f"players[{i}].crew", f"{p.crew!r}; the 1986 game has only the 'cars' crew", ("cars",))
     check_count(pos.round, "round", 1)
     check_count(pos.rear_board, "rear_board")
     check_script(pos.script)

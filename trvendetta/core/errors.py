@@ -33,10 +33,13 @@ class RuleViolation(TrvError):
 
 
 class PositionError(TrvError):
-    """A position (set-up) that breaks a rule; ``field`` names where."""
+    """A position (set-up) that breaks a rule; ``field`` names where, ``legal``
+    the values the field takes where they are few (a crew, a colour)."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, legal: tuple[str, ...] = ()):
         self.field = field
+        self.message = message
+        self.legal = tuple(legal)
         super().__init__(f"position {field}: {message}")
 
 

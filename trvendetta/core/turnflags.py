@@ -27,7 +27,10 @@ class TurnFlag(msgspec.Struct, frozen=True):
     ``name`` is the option without dashes (``road-die``); ``kind`` is text,
     int, flag (present or not), switch (``--x/--no-x``, unset by default) or
     steps (comma-separated, like ``F,FR,F``); ``multiple`` lets it repeat;
-    ``excludes`` names flags it may not be combined with.
+    ``excludes`` names flags it may not be combined with; ``choices``, where
+    the flag takes a few fixed words (a car's size), lists them: the shell
+    completes them and refuses another as a usage error (``red-large`` names
+    ``large`` with its colour, which the rules check).
     """
 
     name: str
@@ -36,6 +39,12 @@ class TurnFlag(msgspec.Struct, frozen=True):
     metavar: str = ""
     multiple: bool = False
     excludes: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+
+    def refuses(self, value: object) -> bool:
+        """Whether ``value`` is none of the flag's ``choices`` (never, without any)."""
+        text = str(value)
+        return bool(self.choices) and text not in self.choices and text.rpartition("-")[2] not in self.choices
 
     @property
     def key(self) -> str:

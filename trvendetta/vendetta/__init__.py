@@ -164,7 +164,7 @@ class Vendetta(Ruleset[State, Any, events.Event]):
         for i, p in enumerate(position.players):
             if p.color not in view.ANSI:
                 raise PositionError(f"players[{i}].color", f"unknown colour {p.color!r}; colours: "
-                                    f"{', '.join(view.ANSI)}")
+                                    f"{', '.join(view.ANSI)}", tuple(view.ANSI))
         return position
 
     def decode_state(self, data: bytes | str) -> State:

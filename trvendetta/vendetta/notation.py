@@ -20,7 +20,7 @@ from .rules import explain, pending
 COMMANDS = ("nitro", "drift", "repair", "airstrike")
 
 TURN_FLAGS = (
-    TurnFlag("car", metavar="small|medium|large", help="The car to move this turn (with --assign)."),
+    TurnFlag("car", metavar="small|medium|large", choices=("small", "medium", "large"), help="The car to move this turn (with --assign)."),
     TurnFlag("assign", "int", metavar="N", help="The movement die to assign to it."),
     TurnFlag("momentum", "flag", help="Assign the die to the car's momentum (a car that already moved)."),
     TurnFlag("command", metavar="nitro|drift|repair|airstrike", help="Use a command this turn (with --command-die)."),
@@ -37,7 +37,7 @@ TURN_FLAGS = (
     TurnFlag("reroll", "switch", help="Reroll (or accept) the slam dice, if that is yours to decide."),
     TurnFlag("steering", "int", metavar="N",
              help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round)."),
-    TurnFlag("section", metavar="rear|mid|front",
+    TurnFlag("section", metavar="rear|mid|front", choices=("rear", "mid", "front"),
              help="Big Rig: the section whose --command takes this turn's --assign die (commands: "
                   "hazard-dispenser, repair, targeting-computer; traction-drive, repair, airstrike; "
                   "missile-launcher, repair, cow-catcher)."),

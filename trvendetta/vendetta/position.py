@@ -98,7 +98,8 @@ def validate(pos: Position, components: comp.Components) -> Position:
     names = [p.name for p in pos.players]
     for i, p in enumerate(pos.players):
         if p.crew not in c.crews:
-            raise PositionError(f"players[{i}].crew", f"unknown crew {p.crew!r}; known: {', '.join(c.crews)}")
+            raise PositionError(f"players[{i}].crew", f"unknown crew {p.crew!r}; known: {', '.join(c.crews)}",
+                                tuple(c.crews))
         if p.dice is not None:
             if len(p.dice) > c.crews[p.crew].dice:
                 raise PositionError(f"players[{i}].dice", f"{len(p.dice)} dice; a crew has {c.crews[p.crew].dice}")

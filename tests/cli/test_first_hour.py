@@ -1,0 +1,139 @@
+"""What stopped a new player in their first hour (issue 29), each pinned by a test:
+usage errors, reads that create nothing, stdin, mail bodies, tracebacks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+
+NEW = ("new", "--player", "ann:red", "--player", "bob:blue", "--seed", "7", "--name", "duel")
+
+
+def run(*args: str, code: int = 0, env: dict | None = None, input: str | bytes | None = None):
+    result = CliRunner().invoke(cli, list(map(str, args)), input=input,
+                                env={"TRV_DB": None, "TRV_GAME": None, "TRV_STORE": None, "NO_COLOR": "1",
+                                     **(env or {})})
+    assert result.exit_code == code, (args, result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.mark.parametrize("command", [["games"], ["show"], ["log"], ["legal"], ["verify"], ["games", "--json"]])
+def test_a_read_through_a_mistyped_folder_creates_nothing(tmp_path, command):
+    db = tmp_path / "typo" / "dir" / "x.sqlite"
+    result = run("--db", db, *command, code=1)
+    assert not (tmp_path / "typo").exists()
+    assert f"no game store at {db}" in result.stderr
+
+
+@pytest.mark.parametrize("args, hint, said", [
+    (("new", "--ruleset", "vendeta", "--player", "ann:red", "--player", "bob:blue"), "--ruleset",
+     "unknown ruleset 'vendeta' (did you mean 'vendetta'?); rulesets: vendetta, classic, carnival"),
+    (("new", "--player", "ann:red:car", "--player", "bob:blue"), "--player",
+     "'ann:red:car': unknown crew 'car' (did you mean 'cars'?); crews: cars, finalfive, bigrig"),
+    (("new", "--player", "ann:red", "--bot", "greedy:blu:cars"), "--bot",
+     "'greedy:blu:cars': unknown colour 'blu' (did you mean 'blue'?); colours: red, green"),
+    (("new", "--player", "ann:purple:cars", "--player", "bob:pink"), "--player/--bot",
+     "'bob:pink': pink and purple are both drawn P on the board; choose another colour (red, green"),
+    (("new", "--ruleset", "classic", "--player", "ann:red", "--player", "bob:bleu"), "--player",
+     "unknown colour 'bleu' (did you mean 'blue'?)"),
+    (("sim", "--ruleset", "carnivl"), "--ruleset", "(did you mean 'carnival'?)"),
+    (("sim", "--players", "1000000000001"), "--players", "vendetta is for 2 to 4 players"),
+    (("shwo",), None, "unknown command 'shwo' (did you mean 'show'?); commands: act, decide, demo"),
+])
+def test_usage_errors_exit_2_with_the_legal_values_and_a_did_you_mean(tmp_path, args, hint, said):
+    db = tmp_path / "u.sqlite"
+    err = run("--db", db, *args, code=2).stderr
+    assert said in err, err
+    if hint:
+        assert f"Invalid value for {hint}:" in err
+    assert "Traceback" not in err and "position" not in err
+    assert not db.exists()
+
+
+def test_a_car_or_section_no_crew_has_is_a_usage_error_and_nothing_is_recorded(tmp_path):
+    db = tmp_path / "c.sqlite"
+    run("--db", db, *NEW)
+    err = run("--db", db, "turn", "--car", "medum", "--assign", "4", code=2).stderr
+    assert "unknown car 'medum' (did you mean 'medium'?); cars: small, medium, large" in err
+    err = run("--db", db, "turn", "--section", "midd", "--command", "airstrike", "--assign", "1", code=2).stderr
+    assert "unknown section 'midd' (did you mean 'mid'?); sections: rear, mid, front" in err
+    assert "after event 14," in run("--db", db, "show").stdout
+    run("--db", db, "turn", "--car", "blue-medium", "--assign", "5")  # a car named with its colour still plays
+
+
+def test_the_shell_completes_car_names(tmp_path):
+    from trvendetta.cli.play import turn
+
+    ctx = turn.make_context("turn", [], resilient_parsing=True)
+    car = next(p for p in turn.get_params(ctx) if p.name == "car")
+    assert [c.value for c in car.shell_complete(ctx, "m")] == ["medium"]
+
+
+def test_import_dash_reads_a_pasted_mail_from_standard_input(tmp_path):
+    ann, bob = tmp_path / "ann.sqlite", tmp_path / "bob.sqlite"
+    run("--db", ann, *NEW)
+    run("--db", ann, "export", "-o", tmp_path / "duel.trv")
+    run("--db", bob, "import", tmp_path / "duel.trv")
+    run("--db", ann, "turn", "--car", "medium", "--assign", "5")
+    run("--db", ann, "export", "--since", "14", "--mail", "-o", tmp_path / "mail.txt")
+    mail = (tmp_path / "mail.txt").read_text()
+    quoted = "".join(f"> {line}\n" for line in mail.splitlines())
+    out = run("--db", bob, "import", "-", input=quoted).stdout
+    assert "imported packet into duel: 26 events" in out
+    err = run("--db", bob, "import", "-", input="not a record", code=1).stderr
+    assert err.startswith("Error: standard input")
+
+
+def test_a_mail_body_says_the_moves_in_words_above_the_armoured_block(tmp_path):
+    from trvendetta.replays.mail import BEGIN, WIDTH, unwrap
+
+    db = tmp_path / "m.sqlite"
+    run("--db", db, *NEW)
+    run("--db", db, "turn", "--car", "medium", "--assign", "5")
+    run("--db", db, "export", "--since", "14", "--mail", "-o", tmp_path / "mail.txt")
+    mail = (tmp_path / "mail.txt").read_text()
+    words, block = mail.split(BEGIN)
+    assert words.startswith("15. bob assigns 5 to blue-medium\n")
+    assert "18. blue-medium moves F from e0 to e1\n" in words and "26. ann's turn (2)\n" in words
+    assert all(len(line) <= WIDTH and not line.startswith((" ", "From ")) for line in mail.splitlines())
+    plain = run("--db", db, "export", "--since", "14").stdout
+    assert unwrap(mail.encode(), 10**6).decode() == plain  # the words carry no weight
+
+
+def test_act_quotes_a_huge_input_in_a_few_words(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    err = run("--db", db, "act", '{"type":"' + "x" * 100_000 + '"}', code=1).stderr
+    assert "(100011 characters) is not an action" in err and len(err) < 2000
+
+
+def test_a_store_url_whose_password_holds_brackets_is_read_as_typed():
+    from trvendetta.store import location
+    from trvendetta.store.errors import StoreError
+
+    env = location.postgres_env("postgresql://ann:p[a]ss@127.0.0.1:5432/test")
+    assert env["POSTGRES_PASSWORD"] == "p[a]ss" and env["POSTGRES_HOST"] == "127.0.0.1"
+    assert "p[a]ss" not in location._without_password("postgresql://ann:p[a]ss@127.0.0.1:5432/test")
+    with pytest.raises(StoreError, match="the store URL is not one"):
+        location.postgres_env("postgresql://ann@[not-a-host]:5432/test")
+
+
+def test_a_new_identity_over_a_dangling_link_is_refused_and_nothing_is_written_through_it(tmp_path):
+    home = tmp_path / "home"
+    (home / "identities").mkdir(parents=True)
+    target = tmp_path / "elsewhere" / "bob.key"
+    os.symlink(target, home / "identities" / "bob.key")
+    err = run("id", "new", "bob", code=1, env={"TRV_HOME": str(home)}).stderr
+    assert "bob.key is a link to the missing" in err and "choose another name or remove it" in err
+    assert not target.exists() and not (home / "identities" / "bob.pub").exists()
+
+
+def test_usage_errors_follow_the_one_rule_the_readme_states():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "**What is a usage error.**" in readme
