@@ -64,12 +64,21 @@ class SchemaError(StoreError):
 
 class DamagedStore(StoreError):
     """Stored records that cannot be read, or that disagree with each other
-    (the games index, a snapshot, the events): the database was damaged
-    outside trv.  One line naming the game and the event."""
+    (the hash chain, the games index, a snapshot, the events): the database
+    was damaged outside trv.  A command that meets one stops with one line,
+    ``game 'g' is damaged at event N: run trv verify`` (``detail``, what is
+    wrong, is ``trv verify``'s to say: :meth:`in_full`)."""
 
-    def __init__(self, game: str, number: int | None, detail: str):
+    def __init__(self, game: str, number: int | None, detail: str, *, full: bool = False):
         self.game = game
         self.number = number
         self.detail = detail
-        where = f"event {number}: " if number is not None else ""
-        super().__init__(f"game {game!r} is damaged: {where}{detail}")
+        if number is None or full:
+            where = f"event {number}: " if number is not None else ""
+            super().__init__(f"game {game!r} is damaged: {where}{detail}")
+        else:
+            super().__init__(f"game {game!r} is damaged at event {number}: run trv verify")
+
+    def in_full(self) -> "DamagedStore":
+        """The same damage, its line saying what is wrong (``trv verify``)."""
+        return DamagedStore(self.game, self.number, self.detail, full=True)

@@ -40,6 +40,7 @@ from .records import (
     RETRACTION_KIND,
     STORE_KINDS,
     StoredEvent,
+    chain,
     decode_payload,
     decode_retraction,
     game_genesis,
@@ -192,6 +193,21 @@ def decoded(snap: SnapshotRead) -> SnapshotRead:
         return snap._replace(problem=f"it cannot be read ({type(exc).__name__}: {exc})"[:300])
 
 
+def follows(game: str, records: Sequence[Any], previous: str) -> str:
+    """Check that each of ``records`` (``Record`` or ``StoredEvent``) holds the
+    hash that follows from ``previous`` and its own bytes: a command folds or
+    shows only what it checked against the chain.  Returns the last hash;
+    :class:`DamagedStore` naming the first record whose hash does not follow."""
+    for r in records:
+        payload, action, sig = r.payload, r.action, r.sig
+        if type(payload) is str:
+            payload, action, sig = payload.encode(), action.encode(), sig.encode()
+        if chain(previous, payload, action, sig) != r.hash:
+            raise DamagedStore(game, r.number, f"the hash does not follow from event {r.number - 1}'s")
+        previous = r.hash
+    return previous
+
+
 def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
               retracted: Sequence[Sequence[int]] = (), folded: int = 0,
               game: str = "") -> tuple[Any, list[list[int]]] | None:
@@ -292,9 +308,14 @@ class GameReader:
         found = self.rows.events(game_key(game), 0, FIRST)
         return self._header(game, *found[0]) if found else None
 
-    def records(self, game: str, since: int = 0, upto: int | None = None) -> list[Record]:
-        """The records numbered ``since < n <= upto``, in order, contiguous."""
-        return self._decode(game, self._range(game_key(game), since, upto), since, upto=upto)
+    def records(self, game: str, since: int = 0, upto: int | None = None,
+                previous: str | None = None) -> list[Record]:
+        """The records numbered ``since < n <= upto``, in order, contiguous; with ``previous`` (the hash
+        after record ``since``), each checked against the chain (:func:`follows`)."""
+        found = self._decode(game, self._range(game_key(game), since, upto), since, upto=upto)
+        if previous is not None:
+            follows(game, found, previous)
+        return found
 
     def _range(self, key: str, since: int, upto: int | None) -> Sequence[Any]:
         """The rows holding the records numbered ``since < n <= upto``: the rows stored under those versions,
@@ -396,9 +417,27 @@ class GameReader:
             return None if created is None else game_genesis(created.charter, created.bots, created.store_schema)
         try:
             found = self.records(game, number - 1, number)
+        except DamagedStore:
+            raise
         except StoreError:
             return None
         return found[0].hash if found else None
+
+    def checked_hash(self, game: str, number: int) -> str | None:
+        """The hash after record ``number`` (None: no such record), read from where a load up to it starts
+        (:meth:`_start`), each record on the way checked against the chain."""
+        start = self._start(game, number)
+        if start is not None:
+            count, head = start[2], start[3]
+        else:
+            header = self.created(game)
+            if header is None:
+                return None
+            count, head = 0, game_genesis(header.charter, header.bots, header.store_schema)
+        if number == count:
+            return head
+        found = self.records(game, count, number, head)
+        return found[-1].hash if found and found[-1].number == number else None
 
     def tail(self, game: str, upto: int, limit: int) -> list[Record]:
         """Up to ``limit`` records ending with record ``upto``, in order."""
@@ -409,7 +448,10 @@ class GameReader:
             return []
         version, _, data = rows[0]
         held = data[1] if data[:1] in ONE_ROW and len(data) > 1 else 1  # a chunk's row holds its count
-        return self._decode(game, rows, max(version - held, FIRST) - FIRST, upto=upto)[-limit:]
+        found = self._decode(game, rows, max(version - held, FIRST) - FIRST, upto=upto)[-limit:]
+        if found:
+            follows(game, found[1:], found[0].hash)  # (its first record is checked by the load it follows)
+        return found
 
     def _decode(self, game: str, rows: Sequence[Any], since: int, unpacker: _Unpacker | None = None,
                 upto: int | None = None) -> list[Record]:
@@ -586,7 +628,7 @@ class GameReader:
             if latest.name != before.name or latest.ruleset != before.ruleset:
                 return None
             rules = rulesets.get(before.ruleset)
-            records = self.records(game, before.count, latest.count)
+            records = self.records(game, before.count, latest.count, before.head)
             folded = fold_live(rules, records, rules.decode_state(before.engine.encode()), before.retracted,
                                before.count, game)
             if folded is None or (records[-1].number if records else before.count) != latest.count \
@@ -608,7 +650,7 @@ class GameReader:
         start = self._start(game, at)
         if start is not None:
             header, state, count, head, retracted = start
-            records = self.records(game, count, at)
+            records = self.records(game, count, at, head)
             folded = fold_live(rulesets.get(header.ruleset), records, state, retracted, count, game)
             if folded is not None:
                 last = records[-1] if records else None
@@ -620,11 +662,11 @@ class GameReader:
         header = self.created(game)
         if header is None:
             return None
-        records = self.records(game, 0, at)
+        start = game_genesis(header.charter, header.bots, header.store_schema)
+        records = self.records(game, 0, at, start)
         rules = rulesets.get(header.ruleset)
         state, retracted = fold_live(rules, records, None, (), 0, game)  # type: ignore[misc]
         last = records[-1] if records else None
-        start = game_genesis(header.charter, header.bots, header.store_schema)
         return Folded(header, state, last.number if last else 0, last.hash if last else start,
                       retracted, last.recorded_at if last else header.created)
 

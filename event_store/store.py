@@ -59,7 +59,7 @@ from .compact_ids import CompactIdsRecorder
 from .sqlite_saves import SQLiteSaves
 from .packing import pack, unpack
 from .parts import PART_TOPIC
-from .reader import GameReader, Record, SnapshotRead, fold_live
+from .reader import GameReader, Record, SnapshotRead, fold_live, follows
 from .index import OLD_INDEX, TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
 
@@ -344,8 +344,19 @@ class GameStore:
             return self._loaded_of(agg)
         rules = rulesets.get(agg.ruleset)
         # never append on top of a game whose tail was cut off: checked in the save's own transaction
-        return self._commit(agg, rules, events, steps, records, lambda: GameMovedOn(self.version(game)), state=state,
+        count = agg.count
+        return self._commit(agg, rules, events, steps, records, lambda: self._moved_on(game, count), state=state,
                             before=(agg.count, agg.head), states=states)
+
+    def _moved_on(self, game: str, count: int) -> StoreError:
+        """Why an append to ``game`` after ``count`` events was refused: GameMovedOn when a fresh read
+        finds more events; when it finds no more, the rows disagree with each other (a damaged table
+        index names an event the reads do not find): DamagedStore, not a refusal retried for ever."""
+        now = self._get(game, None).count
+        if now > count:
+            return GameMovedOn(now)
+        return DamagedStore(game, count + 1, f"the store refuses event {count + 1} as already stored, yet a read "
+                                             f"of the game ends at event {now}: its rows or their index are damaged")
 
     def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
                 records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None,
@@ -483,9 +494,10 @@ class GameStore:
     def ruleset_of(self, game: str) -> Any:
         return rulesets.get(self._created(game).ruleset)
 
-    def _records(self, game: str, since: int = 0, upto: int | None = None) -> list[Record]:
+    def _records(self, game: str, since: int = 0, upto: int | None = None,
+                 previous: str | None = None) -> list[Record]:
         with self._reading(game):
-            return self.reader.records(game, since, upto)
+            return self.reader.records(game, since, upto, previous)
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
                stamped: bool = True, lazy: bool = False) -> Sequence[StoredEvent]:
@@ -500,14 +512,18 @@ class GameStore:
         walker takes as raw fields (``trv verify``)."""
         previous = self.events_head(game, since)
         with self._reading(game):
-            return self.reader.stored(game, since, upto, previous, decode, stamped, lazy)
+            found = self.reader.stored(game, since, upto, previous, decode, stamped, lazy)
+        if not lazy:  # (a lazy read is verify's, whose walk checks every link)
+            follows(game, found, previous)
+        return found
 
     def events_head(self, game: str, number: int) -> str:
-        """The chain hash after event ``number`` (the game's genesis for 0)."""
+        """The chain hash after event ``number`` (the game's genesis for 0), checked against the chain as a
+        load up to it checks it."""
         if number == 0:
             return self.header(game).genesis
         with self._reading(game):
-            found = self.reader.hash_at(game, number)
+            found = self.reader.checked_hash(game, number)
         if found is None:
             self._created(game)  # GameNotFound first
             raise StoreError(f"game {game!r} has no event {number}")
@@ -612,7 +628,7 @@ class GameStore:
             return None
         version, said = row
         if version > count:
-            if self.version(game) > count:
+            if self.version(game) > count and self._get(game, None).count > count:
                 return None  # not damage: another command appended since (an append's commit then refuses)
             return DamagedStore(game, count + 1, f"the games index says the game has {version} events, "
                                                  f"the store holds {count}: events {count + 1}-"
@@ -685,7 +701,7 @@ class GameStore:
         if not agg.stale:
             return agg
         stored = agg.count - len(pending)
-        records = self._records(agg.name, 0, stored) if stored > 0 else []
+        records = self._records(agg.name, 0, stored, self.header(agg.name).genesis) if stored > 0 else []
         folded = fold_live(rulesets.get(agg.ruleset), [*records, *pending], game=agg.name)
         agg.engine = folded[0] if folded else None
         agg.stale = False

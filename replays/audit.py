@@ -171,9 +171,17 @@ def _seed(ruleset: Any, state: Any) -> Any:
 
 
 # -------------------------------------------------------------------- verify
-@without_cyclic_gc
 def verify_game(store: GameStore, game: str) -> Verified:
-    """Re-execute every recorded action of a stored game and check every byte."""
+    """Re-execute every recorded action of a stored game and check every byte;
+    damage is named in full (other commands only point here)."""
+    try:
+        return _verify_game(store, game)
+    except DamagedStore as exc:
+        raise exc.in_full() from None
+
+
+@without_cyclic_gc
+def _verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)

@@ -1,0 +1,152 @@
+"""Every row a command reads is checked as it is read (issue 27).
+
+One bit flipped in a stored row of a game (anywhere but its wall-clock stamp,
+which is not chained) must not pass for a sound game: show, log, legal,
+turn, act, import and export each stop with one line, ``game 'g' is damaged
+at event N: run trv verify`` (exit 1), and nothing is appended.  The game has
+no snapshot, so every command folds every row.  The same on SQLite and
+PostgreSQL.  A flip that leaves what the row holds unchanged (a padding bit
+of its deflated bytes) is no damage: ``trv verify``, the full check, is the
+oracle for which flips changed the game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+from trvendetta.store import game_uuid
+from trvendetta.store.store import PG_EVENTS_TABLE
+
+GAME = "g"
+LINE = re.compile(r"Error: game 'g' is damaged at event (\d+): run trv verify\n")
+#: bytes 2-9 of a chunk row (mark 7) are its wall-clock stamp: metadata, outside the chain
+STAMP = range(2, 10)
+
+
+def run(store: str, *args: str):
+    env = {"TRV_STORE": store, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
+    return CliRunner().invoke(cli, ["--game", GAME, *args], env=env)
+
+
+def ok(store: str, *args: str):
+    result = run(store, *args)
+    assert result.exit_code == 0, (args, result.output)
+    return result
+
+
+def next_action(store: str) -> str:
+    return json.dumps(json.loads(ok(store, "legal", "--json").stdout)[0])
+
+
+def play(store: str, actions: int) -> None:
+    for _ in range(actions):
+        ok(store, "act", next_action(store))
+
+
+class Rows:
+    """The game's stored rows, read and written behind the store's back (as a disk or an attacker would)."""
+
+    def __init__(self, store: str):
+        self.store = store
+        if store.startswith("postgresql:"):
+            import psycopg
+
+            base, schema = store.split("?schema=")
+            self.connect = lambda: psycopg.connect(base, autocommit=True)
+            self.table, self.mark, self.oid = f'"{schema}".{PG_EVENTS_TABLE}', "%s", game_uuid(GAME)
+        else:
+            self.connect = lambda: sqlite3.connect(store.removeprefix("sqlite:"), isolation_level=None)
+            self.table, self.mark, self.oid = "stored_events", "?", game_uuid(GAME).bytes
+
+    def all(self) -> list[tuple[int, bytes]]:
+        with self.connect() as con:
+            found = con.execute(f"SELECT originator_version, state FROM {self.table} WHERE originator_id = "
+                                f"{self.mark} ORDER BY originator_version", [self.oid]).fetchall()
+        return [(v, bytes(s)) for v, s in found]
+
+    def put(self, version: int, state: bytes) -> None:
+        with self.connect() as con:
+            con.execute(f"UPDATE {self.table} SET state = {self.mark} WHERE originator_id = {self.mark} "
+                        f"AND originator_version = {self.mark}", [state, self.oid, version])
+
+
+def flips(rows: list[tuple[int, bytes]], per_row: int) -> list[tuple[int, int, int]]:
+    """(version, byte, bit) of ``per_row`` flips spread over each row, the stamp of a chunk row left out."""
+    out = []
+    for version, state in rows:
+        places = [i for i in range(len(state)) if version == 1 or i not in STAMP]
+        step = max(1, len(places) // per_row)
+        out += [(version, places[i], i % 8) for i in range(0, len(places), step)]
+    return out
+
+
+def damage_everywhere(store: str, packet: str, per_row: int) -> int:
+    """Flip each bit of ``flips`` in turn, run every reading command, restore the row; the number of
+    flips that damaged the game."""
+    rows = Rows(store)
+    pristine = rows.all()
+    action = next_action(store)
+    turn = _turn_flags(json.loads(action))
+    damaged = 0
+    for version, byte, bit in flips(pristine, per_row):
+        state = dict(pristine)[version]
+        flipped = bytearray(state)
+        flipped[byte] ^= 1 << bit
+        rows.put(version, bytes(flipped))
+        try:
+            if run(store, "verify").exit_code == 0:
+                continue  # the row still holds the same game (a padding bit, a stamp)
+            damaged += 1
+            for args in (["show"], ["show", "--json"], ["log"], ["legal"], ["act", action], ["turn", *turn],
+                         ["export", GAME], ["import", packet]):
+                result = run(store, *args)
+                where = (version, byte, bit, args)
+                assert result.exit_code == 1, (where, result.output)
+                assert LINE.fullmatch(result.stderr), (where, result.stderr)
+                assert rows.all()[-1][0] == pristine[-1][0], where  # nothing appended on top
+        finally:
+            rows.put(version, state)
+    assert run(store, "verify").exit_code == 0
+    return damaged
+
+
+def _turn_flags(action: dict) -> list[str]:
+    """``trv turn`` flags for the next action (an assign of a die to a car at this point of the game)."""
+    assert action["type"] == "assign", action
+    return ["--car", action["car"].split("-", 1)[1], "--assign", str(action["die"])]
+
+
+def _game(store: str) -> str:
+    ok(store, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "7", "--name", GAME)
+    play(store, 6)
+    return store
+
+
+def _packet(source: str, tmp_path) -> str:
+    """A turn packet of the game's next action, made in a copy (``source``, a SQLite store) of the game."""
+    start = int(json.loads(ok(source, "show", "--json").stdout)["version"])
+    ok(source, "act", next_action(source))
+    packet = tmp_path / "turn.trv"
+    ok(source, "export", GAME, "--since", str(start), "-o", str(packet))
+    return str(packet)
+
+
+def test_every_damaged_row_stops_every_reading_command_on_sqlite(tmp_path):
+    store = _game(f"sqlite:{tmp_path / 'trv.sqlite'}")
+    shutil.copy(tmp_path / "trv.sqlite", tmp_path / "ahead.sqlite")
+    packet = _packet(f"sqlite:{tmp_path / 'ahead.sqlite'}", tmp_path)
+    assert damage_everywhere(store, packet, per_row=5) >= 25
+
+
+def test_every_damaged_row_stops_every_reading_command_on_postgresql(pg_url, tmp_path):
+    source = _game(f"sqlite:{tmp_path / 'trv.sqlite'}")
+    ok(source, "store", "copy", "--to", pg_url)
+    packet = _packet(source, tmp_path)
+    assert damage_everywhere(pg_url, packet, per_row=3) >= 15

@@ -1,0 +1,95 @@
+"""Rows that disagree with each other are named, not retried for ever.
+
+A damaged index of the events table can hide a game's last rows from a read
+in order while the database still holds them: a load then ends early, and
+every append is refused because the event it adds is already stored.  That
+is damage (``DamagedStore``, the one line that points to ``trv verify``),
+never "game moved on", which a user would retry for ever.
+"""
+
+import pytest
+
+from test_store import new, play
+from trvendetta.store import DamagedStore, GameMovedOn, GameStore
+from trvendetta.store.records import game_key
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, db):
+    return str(db) if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+def _hide_after(store: GameStore, version: int) -> None:
+    """Reads of the events in order end at ``version`` (as a damaged table index makes them); the last row,
+    read backwards, is still found."""
+    rows = store.reader.rows
+    select = rows.events
+
+    def damaged(gid, gt=0, lte=None, desc=False, limit=None):
+        found = select(gid, gt, lte, desc, limit)
+        return found if desc else [r for r in found if r[0] <= version]
+
+    store.reader.rows = rows._replace(events=damaged)
+
+
+def _played(where, toy) -> tuple[int, int]:
+    """A game of a dozen appends: its count, and the last record of a row in the middle (where reads in
+    order will end)."""
+    with GameStore(where) as s:
+        new(s, toy, target=100)
+        done = play(s, toy, "g", 12)
+        versions = [row[0] for row in s.reader.rows.events(game_key("g"), 1)]
+    return done.version, versions[len(versions) // 2] - 1  # (a row is stored under its last record's version)
+
+
+def test_a_load_that_ends_before_the_games_index_is_damage(where, toy):
+    count, short = _played(where, toy)
+    with GameStore(where) as s:
+        _hide_after(s, short + 1)
+        with pytest.raises(DamagedStore) as found:
+            s.load("g")
+        assert str(found.value) == f"game 'g' is damaged at event {short + 1}: run trv verify"
+        with pytest.raises(DamagedStore):
+            s.append("g", short, events=[_next_event(s, toy, short)])
+    with GameStore(where) as s:
+        assert s.load("g").version == count  # nothing was appended
+
+
+def test_an_append_refused_as_stored_where_a_read_finds_nothing_is_damage(where, toy):
+    """With no games index row to compare, the refusal of the insert itself tells: a fresh read still ends
+    where the append started, so the game did not move on."""
+    count, short = _played(where, toy)
+    with GameStore(where) as s:
+        _drop_index_row(s)
+        _hide_after(s, short + 1)
+        loaded = s.load("g")
+        assert loaded.version == short
+        with pytest.raises(DamagedStore) as found:
+            s.append("g", short, events=[_next_event(s, toy, short)])
+        assert not isinstance(found.value, GameMovedOn)
+        assert str(found.value) == f"game 'g' is damaged at event {short + 1}: run trv verify"
+    with GameStore(where) as s:
+        assert s.load("g").version == count
+
+
+def test_a_game_that_moved_on_is_still_refused_as_moved_on(where, toy):
+    count, _ = _played(where, toy)
+    with GameStore(where) as s, GameStore(where) as other:
+        stale = s.load("g")
+        play(other, toy, "g", 1, seed=2)
+        assert other.load("g").version > count
+        with pytest.raises(GameMovedOn):
+            s.append("g", stale.version, events=[_next_event(s, toy, stale.version)])
+
+
+def _next_event(store: GameStore, toy, at: int):
+    game = store.load("g", at)
+    return toy.apply(game.state, toy.legal_actions(game.state)[0])[1][0]
+
+
+def _drop_index_row(store: GameStore) -> None:
+    with store._index_db.transaction(commit=True) as cursor:
+        if store.schema is None:
+            cursor.execute("DELETE FROM trv_games WHERE id = ?", ["g"])
+        else:
+            cursor.execute(f'DELETE FROM "{store.schema}".trv_games WHERE id = %s', ["g"])
