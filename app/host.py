@@ -52,14 +52,18 @@ class _As:
         return self.keyring.sign(HOST, message)
 
 
-def contributions(offer: Offer, answers: list[tuple[str, Contribution]]) -> dict[str, str]:
+def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
+                  signed: "Callable[[Contribution, str], bool] | None" = None) -> dict[str, str]:
     """Every human seat's contribution (hex) to the offer, each checked: its
-    offer, its seat's signature, its size; one clear error naming the file."""
+    offer, its seat's signature, its size; one clear error naming the file.
+    ``signed(answer, seat_key)``: whether the seat signed it (default: with the
+    seat's own key; a club server also takes a key the seat delegated to)."""
     found: dict[str, str] = {}
+    signed = signed or (lambda answer, key: answer.signed_by(key))
     for path, answer in answers:
         if answer.offer != offer.id():
             raise TrvError(f"{path} answers another offer")
-        if answer.seat not in offer.seats or not answer.signed_by(offer.seats[answer.seat]):
+        if answer.seat not in offer.seats or not signed(answer, offer.seats[answer.seat]):
             raise TrvError(f"{path} is not signed by {answer.seat}'s key")
         if len(bytes.fromhex(answer.value)) != HOST_BYTES:
             raise TrvError(f"{path}: {answer.seat}'s contribution is not {HOST_BYTES} bytes")
@@ -73,7 +77,8 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]]) -> dict
 
 
 def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
-                  name: str, host: HostKeys, random_bytes: Callable[[int], bytes]) -> tuple[Any, Answered]:
+                  name: str, host: HostKeys, random_bytes: Callable[[int], bytes],
+                  signed: "Callable[[Contribution, str], bool] | None" = None) -> tuple[Any, Answered]:
     """The host game of ``offer`` with the players' contributions; the host's
     store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
     the host's contribution for each bot seat.  Returns what
@@ -84,7 +89,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     if secret is None:
         raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {host.where}); "
                        "only the host who wrote the offer creates the game")
-    given = contributions(offer, answers)
+    given = contributions(offer, answers, signed)
     # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
     given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
     charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,

@@ -67,6 +67,8 @@ class Session:
         self.db = db if db is not None else str(default_db_path())
         self.game_option = game
         self._store: Any = None
+        #: `trv --server URL`: the club server this command's game is played on (cli/remote.py)
+        self.server: str | None = None
 
     def store(self, db: str | None = None) -> Any:
         """The GameStore (imported here: a read-only command may never need it)."""
@@ -205,14 +207,16 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     from .exchange import secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
 
     print_played(service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
-                                       observe=observe, secrets=secret_of))
+                                       observe=observe, secrets=secret_of), sent=session.server is not None)
 
 
-def print_played(played: Any) -> None:
-    """A command's result: its events, each bot's action and events, what the game waits for."""
+def print_played(played: Any, sent: bool = False) -> None:
+    """A command's result: its events, each bot's action and events, what the game waits for.
+    ``sent``: the command's records go to a club server by themselves (no `trv send` to say)."""
     report(played.ruleset, played.events, first=played.first, state=played.state, bots=played.bots)
-    if played.note:
-        click.echo(played.note)
+    note = "\n".join(line for line in played.note.split("\n") if not (sent and "trv send" in line))
+    if note:
+        click.echo(note)
 
 
 def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[Any] = ()) -> None:

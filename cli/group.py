@@ -35,7 +35,12 @@ COMMANDS = {
     "host": "trvendetta.cli.host:host",
     "store": "trvendetta.cli.store:store",
     "tournament": "trvendetta.cli.tournament:tournament",
+    "serve": "trvendetta.cli.serve:serve",
+    "login": "trvendetta.cli.serve:login",
 }
+#: with --server URL, these are the server's (``cli/remote.py``); the rest run on the local copy
+SERVER_COMMANDS = {"new": "trvendetta.cli.remote:new", "join": "trvendetta.cli.remote:join",
+                   "games": "trvendetta.cli.remote:games"}
 
 
 class LazyGroup(TrvGroup):
@@ -45,6 +50,9 @@ class LazyGroup(TrvGroup):
         return sorted({*super().list_commands(ctx), *COMMANDS})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in SERVER_COMMANDS and ctx.params.get("server"):
+            module, attr = SERVER_COMMANDS[name].split(":")
+            return getattr(importlib.import_module(module), attr)
         if name in COMMANDS and name not in self.commands:
             module, attr = COMMANDS[name].split(":")
             command = getattr(importlib.import_module(module), attr)
@@ -97,8 +105,16 @@ def _accept_db_after(command: click.Command) -> None:
     metavar="ID",
     help="The game to act on [env TRV_GAME; default: the most recently created or played].",
 )
+@click.option(
+    "--server",
+    "server",
+    envvar="TRV_SERVER",
+    metavar="URL",
+    help="Play on a club server (trv login URL first): new, join, games, show, legal, turn, act, decide, "
+    "log and export [env TRV_SERVER].",
+)
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None, server: str | None) -> None:
     """Play Thunder Road: Vendetta (and friends) turn by turn at the terminal.
 
     Every game lives in an append-only event store; every command loads the
@@ -114,3 +130,7 @@ def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None)
       trv --store postgresql://club@db.example:5432/trv games
     """
     ctx.obj = Session(ctx, store or db, game)
+    if server:
+        from .remote import before_command
+
+        before_command(ctx, server)

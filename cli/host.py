@@ -65,25 +65,30 @@ def read_contribution(path: str) -> Contribution:
     return Contribution.decode(read_untrusted(path), path)
 
 
-def _secret_file(commit_hex: str) -> Path:
-    return home() / "secrets" / f"{commit_hex}.host"
+def _secret_file(commit_hex: str, at: Path | None = None) -> Path:
+    return (at or home()) / "secrets" / f"{commit_hex}.host"
 
 
-def _new_seed() -> str:
+def _new_seed(at: Path | None = None) -> str:
     """A fresh secret seed and salt, saved mode 0600; returns the commitment (hex)."""
     seed, salt = entropy.random_bytes(HOST_BYTES), entropy.random_bytes(HOST_BYTES)
     commit = host_commitment(seed, salt).hex()
-    folder = home() / "secrets"
+    folder = (at or home()) / "secrets"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(_secret_file(commit), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(_secret_file(commit, at), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(f"{seed.hex()}\n{salt.hex()}\n")
     return commit
 
 
-def host_secret(commit_hex: str) -> tuple[bytes, bytes] | None:
+def new_seed(at: Path | None = None) -> str:
+    """A fresh secret seed and salt for a game this user hosts (`trv serve` too); its commitment."""
+    return _new_seed(at)
+
+
+def host_secret(commit_hex: str, at: Path | None = None) -> tuple[bytes, bytes] | None:
     """The host's seed and salt of this commitment, when this user is that game's host."""
-    path = _secret_file(commit_hex)
+    path = _secret_file(commit_hex, at)
     if not path.exists():
         return None
     seed_hex, salt_hex = path.read_text().split()
@@ -93,16 +98,20 @@ def host_secret(commit_hex: str) -> tuple[bytes, bytes] | None:
     return seed, salt
 
 
-def _host_keyring(public: str) -> Keyring:
-    keyring = Keyring({HOST: public}, HOST)
+def _host_keyring(public: str, at: Path | None = None) -> Keyring:
+    keyring = Keyring({HOST: public}, HOST, at)
     if not keyring.can_sign(HOST):
         raise TrvError(f"the host's key ({public[:16]}...) is not among your identities (trv id show)")
     return keyring
 
 
-def host_keys() -> HostKeys:
-    """This user's side of a host game, for the application layer: seeds from $TRV_HOME, the host's key."""
-    return HostKeys(host_secret, _host_keyring, str(home() / "secrets"))
+def host_keys(at: Path | None = None) -> HostKeys:
+    """This user's side of a host game, for the application layer: seeds from $TRV_HOME (``at``:
+    from that home, whatever $TRV_HOME says later: a server's), the host's key."""
+    if at is None:
+        return HostKeys(host_secret, _host_keyring, str(home() / "secrets"))
+    return HostKeys(lambda commit: host_secret(commit, at), lambda public: _host_keyring(public, at),
+                    str(at / "secrets"))
 
 
 @click.group(name="host")

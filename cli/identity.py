@@ -52,13 +52,13 @@ class Identity(NamedTuple):
         return fingerprint(self.public)
 
 
-def _dir() -> Path:
-    return home() / "identities"
+def _dir(at: Path | None = None) -> Path:
+    return (at or home()) / "identities"
 
 
-def identities() -> list[Identity]:
-    """Every local identity, by name."""
-    folder = _dir()
+def identities(at: Path | None = None) -> list[Identity]:
+    """Every local identity, by name (``at``: of that home instead of ``$TRV_HOME``'s)."""
+    folder = _dir(at)
     if not folder.is_dir():
         return []
     out = []
@@ -140,8 +140,8 @@ def resolve_key(seat: str, text: str) -> str:
 class Keyring:
     """The local identities bound to seats of one game; signs for them."""
 
-    def __init__(self, seats: dict[str, str], acting: str | None = None):
-        by_key = {i.public: i for i in identities()}
+    def __init__(self, seats: dict[str, str], acting: str | None = None, at: Path | None = None):
+        by_key = {i.public: i for i in identities(at)}
         self.seats = seats
         self.local = {seat: by_key[pub] for seat, pub in seats.items() if pub in by_key}
         self._keys: dict[str, Any] = {}

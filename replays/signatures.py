@@ -39,6 +39,28 @@ from .walker import Tampered
 PREFIX = b"trvendetta signature 1\n"
 #: the name a host game's host signs under (``@`` is in no seat's name)
 HOST = "@host"
+#: the prefix of a delegation: a seat's key lets another key act for it in one host's games
+DELEGATION_PREFIX = b"trvendetta delegation 1\n"
+#: a delegated signature's bytes: the signature (64), the delegated key (32), the delegation's
+#: end (8, seconds since 1970, big-endian) and the seat key's signature of the delegation (64)
+DELEGATED_BYTES = 64 + 32 + 8 + 64
+
+
+def delegation_body(seat: str, delegate_hex: str, host_hex: str, until: int) -> bytes:
+    """What a seat's own key signs to let the key ``delegate_hex`` act for it in the games
+    hosted by ``host_hex`` (a club server's key) until ``until`` (seconds since 1970)."""
+    return b"%s%s\n%s\n%s\n%d" % (DELEGATION_PREFIX, seat.encode(), delegate_hex.encode(), host_hex.encode(), until)
+
+
+def delegated(signature: bytes, delegation: bytes) -> bytes:
+    """A signature made with a delegated key, carrying its delegation (key, end and the seat's
+    signature of it: 104 bytes, :func:`split_delegation`), as one entry's bytes."""
+    return signature + delegation
+
+
+def split_delegation(raw: bytes) -> tuple[bytes, bytes, int, bytes]:
+    """A delegated signature's parts: (signature, delegated key, until, the seat's signature)."""
+    return raw[:64], raw[64:96], int.from_bytes(raw[96:104], "big"), raw[104:168]
 
 
 def message(domain: str, number: int, previous: str, body: bytes) -> bytes:
@@ -116,8 +138,9 @@ def parse(sig: bytes) -> list[tuple[str, bytes]]:
             raw = base64.b64decode(text, validate=True)
         except binascii.Error:
             raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not base64") from None
-        if len(raw) != 64:
-            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not 64 bytes")
+        if len(raw) not in (64, DELEGATED_BYTES):
+            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not 64 bytes "
+                             f"(nor {DELEGATED_BYTES}: one made with a delegated key)")
         out.append((seat.decode("utf-8", "replace"), raw))
     return out
 
@@ -175,6 +198,10 @@ class SignatureCheck:
         self.checked: dict[str, int] = {}
         #: a host game's resolution whose events are still being walked: (record, what, payloads)
         self.resolution: tuple[Any, What, list[bytes]] | None = None
+        #: delegated keys checked in this walk: (seat, delegation bytes) -> the key (None: refused)
+        self._delegations: dict[tuple[str, bytes], bytes | None] = {}
+        #: seat -> signatures made with a delegated key (a browser's, docs/server.md)
+        self.delegated: dict[str, int] = {}
         #: host signatures over a resolution's action only (records of trv before the host signed
         #: the events too): accepted, and counted so that `verify` says so
         self.legacy_host = 0
@@ -192,10 +219,41 @@ class SignatureCheck:
 
     def _valid(self, seat: str, signature: bytes, msg: bytes) -> bool:
         key = self._keys.get(seat)
-        return key is not None and valid(key, signature, msg)
+        if key is None:
+            return False
+        if len(signature) == DELEGATED_BYTES:
+            delegate = self._delegate(seat, signature[64:])
+            if delegate is None or not valid(delegate, signature[:64], msg):
+                return False
+            self.delegated[seat] = self.delegated.get(seat, 0) + 1
+            return True
+        return valid(key, signature, msg)
+
+    def _delegate(self, seat: str, delegation: bytes) -> bytes | None:
+        """The key a seat's delegation lets act for it, when the seat's own key signed it for
+        this game's host (a delegation names one host: a club server); else None.  The
+        delegation's end is the host's to enforce (its clock is the reference, docs/server.md):
+        a record does not say when a signature was made."""
+        found = self._delegations.get((seat, delegation), b"")
+        if found != b"":
+            return found
+        _, key, until, seat_signature = split_delegation(b"\0" * 64 + delegation)
+        body = delegation_body(seat, key.hex(), self.host, until)
+        ok = bool(self.host) and seat != HOST and valid(self._keys[seat], seat_signature, body)
+        self._delegations[(seat, delegation)] = key if ok else None
+        return key if ok else None
 
     def _signer(self, signature: bytes, msg: bytes) -> str:
         """Whose key made ``signature``, among the game's seats (for the message)."""
+        if len(signature) == DELEGATED_BYTES:
+            _, key, until, _ = split_delegation(signature)
+            for seat in self.seats:
+                if self._delegate(seat, signature[64:]) is not None:
+                    made = valid(key, signature[:64], msg)
+                    return (f"key {fingerprint(key.hex())}, delegated by {seat} until {until}"
+                            + ("" if made else ", over other bytes (another action, record or game)"))
+            return (f"key {fingerprint(key.hex())}, whose delegation no seat of this game signed for "
+                    f"this game's host{'' if self.host else ' (this game has none)'}")
         for seat in self.seats:
             if self._valid(seat, signature, msg):
                 return f"{seat}'s key"
@@ -321,5 +379,5 @@ class SignatureCheck:
         self._close(None)
 
 
-__all__ = ["HOST", "SignatureCheck", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
+__all__ = ["DELEGATED_BYTES", "HOST", "SignatureCheck", "delegated", "delegation_body", "split_delegation", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
            "fork_domain", "message", "parse", "valid"]

@@ -1,0 +1,295 @@
+"""`trv --server URL ...`: the CLI as a club server's client (docs/server.md).
+
+The client keeps a copy of each of the player's games from the server in a store of its own
+(``$TRV_HOME/servers/SERVER.sqlite``), brought up to date before every command by importing
+what the server has since (``GET /api/games/G/record?since=N``: checked like any packet, so a
+server that altered a roll or an action is refused here too).  `show`, `legal`, `log` and
+`export` are then the local commands on that copy; `turn`, `act` and `decide` play on it,
+signed with the player's own key as in any host game, and what they recorded is posted to
+the server as a packet (``POST /api/games/G/packet``), which imports it, rolls the dice the
+action waits for and answers; the answer is imported back and printed.  `new`, `join` and
+`games` ask the server.  The player's key never leaves this machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+from trvendetta.core.errors import TrvError
+
+from .identity import home
+
+#: the commands `trv --server` runs: on the local copy, after a sync (and, for the playing ones,
+#: posting what they recorded); `new`, `join` and `games` are the server's
+SYNCED = ("show", "legal", "log", "export", "turn", "act", "decide")
+PLAYING = ("turn", "act", "decide")
+REMOTE = ("new", "join", "games", "login", "id", "serve")
+TIMEOUT = 60
+
+
+def server_file(url: str) -> Path:
+    parts = urlsplit(url)
+    name = f"{parts.scheme}_{parts.hostname}_{parts.port or ''}".replace(":", "_").replace("/", "_")
+    return home() / "servers" / f"{name}.json"
+
+
+def base_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(f"{url!r}: give the server's address, like http://127.0.0.1:8470/",
+                                 param_hint="URL")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def saved_login(url: str) -> dict | None:
+    path = server_file(url)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def _save_login(url: str, data: dict) -> Path:
+    path = server_file(url)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+    return path
+
+
+
+class Client:
+    """JSON over HTTP to one server, with the session token when there is one."""
+
+    def __init__(self, base: str, token: str | None):
+        self.base, self.token = base.rstrip("/"), token
+
+    def request(self, method: str, path: str, body: Any = None, *, text: bool = False) -> Any:
+        data = None
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            headers["Content-Type"] = "text/plain" if isinstance(body, bytes) else "application/json"
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
+                raw = resp.read()
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                message = json.loads(raw)["error"]
+            except (ValueError, KeyError, TypeError):
+                message = raw[:200].decode("utf-8", "replace") or exc.reason
+            raise TrvError(f"the server refused: {message}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise TrvError(f"cannot reach the server at {self.base}: {getattr(exc, 'reason', exc)}") from None
+        return raw.decode() if text else json.loads(raw)
+
+    def get(self, path: str, *, text: bool = False) -> Any:
+        return self.request("GET", path, text=text)
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.request("POST", path, body)
+
+
+def client_for(url: str) -> tuple[Client, dict]:
+    base = base_url(url)
+    saved = saved_login(base)
+    if saved is None:
+        raise TrvError(f"you are not logged in to {base}: run trv login {base}")
+    return Client(base, saved["token"]), saved
+
+
+def mirror_path(url: str) -> str:
+    path = server_file(url).with_suffix(".sqlite")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return str(path)
+
+
+def _use_copy(session: Any, url: str) -> None:
+    """The session's store becomes this server's local copy (created on first use)."""
+    session.db, session.db_given = mirror_path(url), True
+    session.store(session.db)
+
+
+def sync(session: Any, client: Client, game: str, server_version: int) -> int:
+    """Bring the local copy of ``game`` up to the server's; its version now."""
+    from trvendetta import replays
+
+    from .common import service
+
+    svc = service(session)
+    store = svc.store
+    have = store.version(game) if store.exists(game) else None
+    if have is not None and have >= server_version:
+        return have
+    path = f"/api/games/{game}/record" + (f"?since={have}" if have is not None else "")
+    data = client.get(path, text=True).encode()
+    try:
+        svc.import_file(data, f"{client.base}'s {game}")
+    except replays.AlreadyApplied:
+        pass
+    return store.version(game)
+
+
+def pick_game(games: dict, given: str | None) -> str | None:
+    """The game a command acts on: --game, else the one game waiting on you, else your latest."""
+    if given:
+        return given
+    playing = [g for g in games["games"]]
+    waiting = [g for g in games["waiting_on_you"] if any(p["game"] == g for p in playing)]
+    if waiting:
+        return waiting[0]
+    return playing[-1]["game"] if playing else None
+
+
+def before_command(ctx: click.Context, url: str) -> None:
+    """Run by the group before a command with --server: sync its game, and after a playing
+    command post what it recorded."""
+    session = ctx.obj
+    name = ctx.invoked_subcommand
+    if name in REMOTE or name is None:
+        return
+    if name not in SYNCED:
+        raise click.UsageError(f"trv --server runs {', '.join(SYNCED + REMOTE[:3])}; {name!r} works on a local "
+                               "store (drop --server)")
+    client, _ = client_for(url)
+    _use_copy(session, url)
+    games = client.get("/api/me")
+    game = pick_game(games, session.game_option)
+    if game is None:
+        raise TrvError("you have no game on this server yet: trv --server URL new --player YOU:COLOR ...")
+    rows = {g["game"]: g for g in games["games"]}
+    if game not in rows:
+        if game in {o["game"] for o in games["offers"]}:
+            raise TrvError(f"{game} waits for its players' contributions (trv --server URL games)")
+        raise TrvError(f"no game called {game!r} of yours on this server (trv --server URL games)")
+    session.game_option, session.server = game, client.base
+    synced = sync(session, client, game, rows[game]["version"])
+    if name in PLAYING:
+        ctx.call_on_close(lambda: _after_play(session, client, game, synced))
+
+
+def _after_play(session: Any, client: Client, game: str, synced: int) -> None:
+    from .common import service
+    from .replay import print_records
+
+    store = service(session).store
+    mine = store.version(game)
+    if mine == synced:
+        return
+    packet = service(session).export(game, since=synced).encode()
+    try:
+        answer = client.request("POST", f"/api/games/{game}/packet", packet)
+    except TrvError as exc:
+        click.echo(f"not sent: {exc}", err=True)
+        raise SystemExit(1) from None
+    if answer["version"] > mine:
+        sync(session, client, game, answer["version"])
+        print_records(store, game, mine)
+        from trvendetta.app.decisions import pending_line
+
+        loaded = store.load(game)
+        click.echo(pending_line(loaded.ruleset, loaded.state))
+
+
+# ------------------------------------------------------------------ the server's commands
+@click.command(name="new")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME:COLOR[:CREW]",
+              help="A player (their server name), in turn order (repeat); you are one of them.")
+@click.option("--name", "game", metavar="ID", help="The game's id (default: one the server makes).")
+@click.option("--ruleset", default="vendetta", show_default=True)
+@click.pass_context
+def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset: str) -> None:
+    """Offer a game on the server; it starts once every player has contributed to its seed."""
+    client, saved = client_for(ctx.parent.params["server"])
+    offer = client.post("/api/games", {"players": list(players), "name": game, "ruleset": ruleset})
+    click.echo(offer["game"])
+    _join(ctx, client, saved, offer["game"])
+
+
+@click.command(name="join")
+@click.argument("game", metavar="GAME")
+@click.pass_context
+def join(ctx: click.Context, game: str) -> None:
+    """Contribute to the seed of a game you were offered on the server (signed with your key)."""
+    client, saved = client_for(ctx.parent.params["server"])
+    _join(ctx, client, saved, game)
+
+
+def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
+    import base64
+
+    from trvendetta.app.messages import Contribution, Offer
+    from trvendetta.core.draws import HOST_BYTES
+
+    from . import entropy
+    from .identity import Keyring, fingerprint
+
+    doc = client.get(f"/api/offers/{game}")
+    offer = Offer.decode(doc["offer"].encode(), f"the server's offer of {game}")
+    if not offer.signed_by(offer.host) or offer.host != saved["server"]:
+        raise TrvError(f"the offer of {game} is not signed by the server's key ({fingerprint(saved['server'])})")
+    me = saved["name"]
+    if me not in offer.seats:
+        raise TrvError(f"{me} has no seat in {game}")
+    answer = Contribution("trv-host-join", offer.id(), me, entropy.random_bytes(HOST_BYTES).hex())
+    signature = Keyring(offer.seats, me).sign(me, answer.body())
+    out = client.post(f"/api/offers/{game}/join", {"value": answer.value,
+                                                   "signature": base64.b64encode(signature).decode()})
+    if "waiting_for" in out:
+        click.echo(f"{game}: the server committed to its seed ({offer.commit[:16]}...); waiting for "
+                   f"{', '.join(out['waiting_for'])} to join: trv --server {client.base} join {game}")
+        return
+    session = ctx.obj
+    _use_copy(session, client.base)
+    sync(session, client, game, out["version"])
+    from .common import service
+
+    loaded = service(session).load(game)
+    from trvendetta.app.decisions import pending_line
+
+    click.echo(f"{loaded.ruleset.name} game hosted by {client.base}, {loaded.version} events: the dice follow "
+               f"its committed seed ({offer.commit[:16]}...) and every player's contribution")
+    click.echo(pending_line(loaded.ruleset, loaded.state))
+
+
+@click.command(name="games")
+@click.option("--json", "as_json", is_flag=True, help="Print the server's JSON.")
+@click.pass_context
+def games(ctx: click.Context, as_json: bool) -> None:
+    """Your games on the server, and the ones waiting on you."""
+    client, saved = client_for(ctx.parent.params["server"])
+    doc = client.get("/api/me")
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+        return
+    rows = [("ID", "RULESET", "PLAYERS", "STATUS", "WAITING ON")]
+    for g in doc["games"]:
+        status = "over" if g["status"] == "over" else "playing"
+        on = "the host's dice" if g["waiting_for_dice"] else (g["waiting_on"] or (g["winner"] and f"won: {g['winner']}")
+                                                             or "-")
+        rows.append((g["game"], g["ruleset"], ",".join(g["players"]), status, on))
+    for o in doc["offers"]:
+        rows.append((o["game"], "-", ",".join(o["players"]), "offered", "to join: " + ",".join(o["waiting_for"])))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for r in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    waiting = doc["waiting_on_you"]
+    click.echo(f"waiting on you ({saved['name']}): {', '.join(waiting)}" if waiting else
+               f"nothing waits on you ({saved['name']})")
+
+
+__all__ = ["Client", "before_command", "games", "join", "new", "sync"]

@@ -1,0 +1,176 @@
+"""`trv serve` (a club server, docs/server.md) and `trv login` (a player's key proves who they are).
+
+    trv id new club && trv serve --store club.sqlite --id club      # http://127.0.0.1:8470/
+    trv login http://127.0.0.1:8470/                                 # sign the server's challenge
+    trv login --browser http://127.0.0.1:8470/                       # let a browser's key act for you there
+
+The server is the host of its games: its identity signs what a host signs, and its seeds
+are committed and kept as `trv host`'s are (``$TRV_HOME/secrets``).  A login keeps the
+session in ``$TRV_HOME/servers/`` (mode 0600); no password exists anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from trvendetta.core.errors import TrvError
+
+from .identity import Keyring, home, identities
+
+DEFAULT_PORT = 8470
+#: how long `trv login --browser` waits for the page, and how long a delegation runs
+PAIR_WAIT_SECONDS = 300
+DELEGATION_DAYS = 30
+
+
+@click.command()
+@click.option("--bind", "host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="The address to listen on (behind a TLS proxy: keep 127.0.0.1; docs/server.md).")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--id", "ident", metavar="NAME", help="The identity the server hosts as (default: your only one).")
+@click.option("--smtp", metavar="URL", envvar="TRV_SMTP",
+              help="Send turn reminders through this SMTP server: smtp://[USER:PASSWORD@]HOST:PORT?from=ADDR "
+                   "[env TRV_SMTP].")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str | None) -> None:
+    """Run a club server over this store: players play its games in the browser or with `trv --server`.
+
+    The server hosts every game (it commits to each game's seed before the
+    players contribute, rolls the dice and reveals the seed at the end); it
+    never holds a player's key, so it relays moves but cannot make one.
+    Records exported from it verify offline like any host game's.
+
+    \b
+    Examples:
+      trv id new club
+      trv --store club.sqlite serve --id club
+      trv --store postgresql://trv@db:5432/club serve --id club --port 8471
+    """
+    try:
+        import uvicorn
+
+        from trvendetta.server.app import make_app
+    except ImportError as exc:
+        raise TrvError(f"trv serve needs the optional extra: pip install 'trvendetta[server]' ({exc})") from None
+    from .host import host_identity
+
+    me = host_identity(ident)
+    where = ctx.obj.db
+    app = make_app(club_maker(where, home(), me.public, smtp))
+    click.echo(f"trv serve: {where} as {me.name} ({me.fingerprint}) on http://{host}:{port}/", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def club_maker(where: str, at: Path, public: str, smtp: str | None = None) -> Any:
+    """What makes the server's :class:`~trvendetta.server.club.Club` (on its store thread): the
+    store at ``where``, hosting as the identity ``public`` of the home ``at`` (its key and seeds)."""
+    from . import entropy
+    from .host import host_keys, new_seed
+
+    keys = host_keys(at)
+    keys.keyring(public)  # the host's key must be one of ours: said now, not at the first game
+
+    def club() -> Any:
+        from trvendetta.server.club import Club
+
+        return Club(where, keys, public, new_seed=lambda: new_seed(at), mailer=_mailer(smtp),
+                    random_bytes=lambda n: entropy.random_bytes(n))
+    return club
+
+
+def _mailer(url: str | None) -> Any:
+    if not url:
+        return None
+    from trvendetta.server.reminders import Mailer
+
+    return Mailer.from_url(url)
+
+
+# ------------------------------------------------------------------ client side
+def _identity(ident: str | None) -> Any:
+    mine = [i for i in identities() if ident is None or ident in (i.name, i.fingerprint)]
+    if len(mine) != 1:
+        raise TrvError("say which of your identities logs in with --id NAME (trv id show)" if mine else
+                       "no identity here yet; create one with: trv id new NAME" if ident is None else
+                       f"no identity {ident!r} here (trv id show)")
+    return mine[0]
+
+
+@click.command()
+@click.argument("url", metavar="URL")
+@click.option("--id", "ident", metavar="NAME", help="The identity to log in with (default: your only one).")
+@click.option("--as", "name", metavar="NAME", help="Your player name on the server (default: the identity's name).")
+@click.option("--browser", is_flag=True,
+              help="Also let a browser act for you: open the printed address; its key is certified by yours.")
+@click.option("--yes", is_flag=True, help="With --browser: certify the page's key without asking.")
+@click.option("--email", metavar="ADDRESS", help="Where the server sends your turn reminders.")
+def login(url: str, ident: str | None, name: str | None, browser: bool, yes: bool, email: str | None) -> None:
+    """Log in to a club server by signing its challenge with your identity (no password).
+
+    The first login binds your player name to your key on that server.
+    With --browser, the page at the printed address makes a key of its own
+    (which never leaves the browser), and your identity signs "this key may
+    act for NAME in games on this server until T"; every move the page makes
+    is signed with it, and `trv verify` checks the delegation.
+
+    \b
+    Examples:
+      trv login http://127.0.0.1:8470/
+      trv login --browser http://127.0.0.1:8470/
+    """
+    from .remote import Client, _save_login, base_url
+
+    base = base_url(url)
+    me = _identity(ident)
+    player = name or me.name
+    client = Client(base, None)
+    got = client.get("/api/challenge")
+    keyring = Keyring({player: me.public}, player)
+    from trvendetta.server.club import login_message
+
+    signature = keyring.sign(player, login_message(got["server"], got["challenge"]))
+    session = client.post("/api/login", {"name": player, "public": me.public, "challenge": got["challenge"],
+                                         "signature": base64.b64encode(signature).decode()})
+    data = {"url": base, "name": player, "identity": me.name, "token": session["token"], "server": got["server"]}
+    path = _save_login(base, data)
+    from .identity import fingerprint
+
+    click.echo(f"logged in to {base} as {player} ({me.fingerprint}); the server's key is "
+               f"{fingerprint(got['server'])} (session in {path})")
+    client = Client(base, session["token"])
+    if email is not None:
+        client.post("/api/me/email", {"email": email})
+        click.echo(f"turn reminders go to {email}")
+    if browser:
+        _pair(client, keyring, player, got["server"], base, yes)
+
+
+def _pair(client: Any, keyring: Keyring, player: str, server: str, base: str, yes: bool) -> None:
+    """Open a pairing, wait for the page's key, certify it with a signed delegation."""
+    from trvendetta.replays.signatures import delegation_body, fingerprint
+
+    pairing = client.post("/api/pairings", {})["pairing"]
+    click.echo(f"open this address in your browser: {base}/pair#{pairing}")
+    deadline = time.monotonic() + PAIR_WAIT_SECONDS
+    while True:
+        state = client.get(f"/api/pairings/{pairing}")
+        if state["key"]:
+            break
+        if time.monotonic() > deadline:
+            raise TrvError(f"no page opened the pairing in {PAIR_WAIT_SECONDS} s; run trv login --browser again")
+        time.sleep(0.5)
+    key = state["key"]
+    click.echo(f"the page's key is {fingerprint(key)} (the page shows the same)")
+    if not yes and not click.confirm("let that key act for you in games on this server?", default=True):
+        raise TrvError("not certified: the page cannot act for you")
+    until = int(time.time()) + DELEGATION_DAYS * 86400
+    signature = keyring.sign(player, delegation_body(player, key, server, until))
+    raw = bytes.fromhex(key) + until.to_bytes(8, "big") + signature
+    client.post(f"/api/pairings/{pairing}/delegation", {"delegation": base64.b64encode(raw).decode()})
+    click.echo(f"the browser's key {fingerprint(key)} may act for {player} in games on {base} until "
+               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}")

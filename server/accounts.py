@@ -1,0 +1,160 @@
+"""The club server's own tables, beside the games in the same database: players (a name
+bound to a public key by its first login), single-use tokens (login challenges, sessions,
+browser pairings, each kept as its SHA-256 only) and offers waiting for contributions.
+
+Games stay the store's (``trvendetta.store``, through the application layer); nothing
+here reads or writes them.  SQLite (``sqlite3``) for a store in an SQLite file, PostgreSQL
+(psycopg) for one there, so several server processes share players, sessions and offers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from typing import Any
+
+from trvendetta.store import location
+
+TABLES = [
+    "CREATE TABLE IF NOT EXISTS trv_server_players (name TEXT PRIMARY KEY, public TEXT NOT NULL UNIQUE, "
+    "email TEXT NOT NULL DEFAULT '', created BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS trv_server_tokens (digest TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+    "name TEXT NOT NULL, data TEXT NOT NULL, expires BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS trv_server_offers (game TEXT PRIMARY KEY, offer TEXT NOT NULL, "
+    "joined TEXT NOT NULL, creator TEXT NOT NULL, created BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS trv_server_reminded (game TEXT NOT NULL, version BIGINT NOT NULL, "
+    "PRIMARY KEY (game, version))",
+]
+
+
+def digest(token: str) -> str:
+    """What the tables keep of a token: its SHA-256 (a copy of the table gives no session)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts:
+    """The server's tables over one connection (a server process runs its store work on one
+    thread, so one connection serves it)."""
+
+    def __init__(self, where: str):
+        loc = location.parse(where)
+        self.postgres = loc.kind == "postgresql"
+        if self.postgres:
+            import psycopg
+
+            self.db: Any = psycopg.connect(loc.target, autocommit=True)
+        else:
+            self.db = sqlite3.connect(":memory:" if loc.kind == "memory" else loc.target, isolation_level=None,
+                                      check_same_thread=False, timeout=30)
+        for sql in TABLES:
+            self.db.execute(sql)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _q(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self.postgres else sql
+
+    def one(self, sql: str, *args: Any) -> Any:
+        return self.db.execute(self._q(sql), args).fetchone()
+
+    def all(self, sql: str, *args: Any) -> list[Any]:
+        return list(self.db.execute(self._q(sql), args).fetchall())
+
+    def run(self, sql: str, *args: Any) -> int:
+        return self.db.execute(self._q(sql), args).rowcount
+
+    # ------------------------------------------------------------ players
+    def player(self, name: str) -> tuple[str, str] | None:
+        """(name, public key) of a registered player."""
+        row = self.one("SELECT name, public FROM trv_server_players WHERE name = ?", name)
+        return (row[0], row[1]) if row else None
+
+    def player_by_key(self, public: str) -> str | None:
+        row = self.one("SELECT name FROM trv_server_players WHERE public = ?", public)
+        return row[0] if row else None
+
+    def register(self, name: str, public: str, now: int) -> bool:
+        """Bind ``name`` to ``public`` if neither is taken; whether it was bound now or before."""
+        known = self.player(name)
+        if known is not None:
+            return known[1] == public
+        try:
+            self.run("INSERT INTO trv_server_players (name, public, created) VALUES (?, ?, ?)", name, public, now)
+        except Exception:  # another process bound it first (a unique key): the binding decides
+            known = self.player(name)
+            return known is not None and known[1] == public
+        return True
+
+    def set_email(self, name: str, email: str) -> None:
+        self.run("UPDATE trv_server_players SET email = ? WHERE name = ?", email, name)
+
+    def email(self, name: str) -> str:
+        row = self.one("SELECT email FROM trv_server_players WHERE name = ?", name)
+        return row[0] if row else ""
+
+    # ------------------------------------------------------------- tokens
+    def put_token(self, token: str, kind: str, name: str, data: dict, expires: int) -> None:
+        self.run("INSERT INTO trv_server_tokens (digest, kind, name, data, expires) VALUES (?, ?, ?, ?, ?)",
+                 digest(token), kind, name, json.dumps(data, sort_keys=True), expires)
+
+    def token(self, token: str, kind: str, now: int) -> tuple[str, dict] | None:
+        """(name, data) of a live token of ``kind``."""
+        row = self.one("SELECT name, data FROM trv_server_tokens WHERE digest = ? AND kind = ? AND expires > ?",
+                       digest(token), kind, now)
+        return (row[0], json.loads(row[1])) if row else None
+
+    def take_token(self, token: str, kind: str, now: int) -> tuple[str, dict] | None:
+        """A single-use token: (name, data) if it was live, and it is gone (a second use finds nothing,
+        whichever process it reaches: the delete decides)."""
+        found = self.token(token, kind, now)
+        if found is None:
+            return None
+        if self.run("DELETE FROM trv_server_tokens WHERE digest = ? AND kind = ?", digest(token), kind) != 1:
+            return None
+        return found
+
+    def update_token(self, token: str, kind: str, data: dict) -> None:
+        self.run("UPDATE trv_server_tokens SET data = ? WHERE digest = ? AND kind = ?",
+                 json.dumps(data, sort_keys=True), digest(token), kind)
+
+    def forget_expired(self, now: int) -> None:
+        self.run("DELETE FROM trv_server_tokens WHERE expires <= ?", now)
+
+    # ------------------------------------------------------------- offers
+    def put_offer(self, game: str, offer: str, creator: str, now: int) -> bool:
+        """A new offer; False if the game's name is taken by another offer."""
+        try:
+            self.run("INSERT INTO trv_server_offers (game, offer, joined, creator, created) VALUES (?, ?, ?, ?, ?)",
+                     game, offer, "{}", creator, now)
+        except Exception:
+            return False
+        return True
+
+    def offer(self, game: str) -> tuple[str, dict] | None:
+        """(offer file, {seat: contribution file}) of an offer."""
+        row = self.one("SELECT offer, joined FROM trv_server_offers WHERE game = ?", game)
+        return (row[0], json.loads(row[1])) if row else None
+
+    def offers(self) -> list[tuple[str, str, dict]]:
+        return [(r[0], r[1], json.loads(r[2])) for r in
+                self.all("SELECT game, offer, joined FROM trv_server_offers ORDER BY created, game")]
+
+    def add_contribution(self, game: str, seat: str, contribution: str, before: dict) -> bool:
+        """Add a seat's contribution if the offer still holds exactly ``before`` (another process's
+        join in between: False, and the caller reads the offer again)."""
+        after = dict(before, **{seat: contribution})
+        return self.run("UPDATE trv_server_offers SET joined = ? WHERE game = ? AND joined = ?",
+                        json.dumps(after, sort_keys=True), game, json.dumps(before, sort_keys=True)) == 1
+
+    def drop_offer(self, game: str) -> None:
+        self.run("DELETE FROM trv_server_offers WHERE game = ?", game)
+
+    # ----------------------------------------------------------- reminders
+    def remind_once(self, game: str, version: int) -> bool:
+        """Whether this process is the first to remind about ``game`` at ``version``."""
+        try:
+            return self.run("INSERT INTO trv_server_reminded (game, version) VALUES (?, ?)", game, version) == 1
+        except Exception:
+            return False

@@ -1,0 +1,326 @@
+"""The club server's HTTP API and pages (Starlette on uvicorn): ``trv serve``.
+
+Every route reads its body within a size limit, decodes it strictly (msgspec structs
+that forbid unknown fields), hands it to :class:`server.club.Club` on the process's one
+store thread, and answers JSON; a refusal is a 4xx with ``{"error": one message}`` and
+nothing written.  The API is documented in docs/server.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .club import Club, Refused
+
+#: the largest JSON body a route reads
+MAX_JSON = 16 * 1024
+#: the largest packet (`trv --server ... turn` posts the records it made)
+MAX_PACKET = 4 * 1024 * 1024
+#: how often a process looks for moves another process made, for its event streams
+POLL_SECONDS = 0.5
+#: an event stream ends after this (the page opens another)
+STREAM_SECONDS = 300
+PAGE = Path(__file__).parent / "page"
+
+
+class LoginBody(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    public: str
+    challenge: str
+    signature: str
+
+
+class NewGameBody(msgspec.Struct, forbid_unknown_fields=True):
+    players: list[str]
+    name: str | None = None
+    ruleset: str = "vendetta"
+
+
+class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
+    value: str
+    signature: str
+
+
+class ActBody(msgspec.Struct, forbid_unknown_fields=True):
+    action: str
+    version: int
+    signature: str
+
+
+class KeyBody(msgspec.Struct, forbid_unknown_fields=True):
+    public: str
+
+
+class DelegationBody(msgspec.Struct, forbid_unknown_fields=True):
+    delegation: str
+
+
+class EmailBody(msgspec.Struct, forbid_unknown_fields=True):
+    email: str
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise Refused(413, f"the body is larger than {limit} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data.extend(chunk)
+        if len(data) > limit:
+            raise Refused(413, f"the body is larger than {limit} bytes")
+    return bytes(data)
+
+
+async def _json(request: Request, kind: type) -> Any:
+    data = await _body(request, MAX_JSON)
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise Refused(400, f"the body is not a {kind.__name__[:-4]} request: {exc}") from None
+
+
+def _token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
+class Server:
+    """The routes over one :class:`Club`, whose work runs on one thread (the store's)."""
+
+    def __init__(self, make_club: Callable[[], Club]):
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-store")
+        self.club: Club = self._pool.submit(make_club).result()
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, lambda: fn(*args))
+
+    def close(self) -> None:
+        self._pool.submit(self.club.close).result()
+        self._pool.shutdown()
+
+    def _moved(self, game: str) -> None:
+        for event in self._watchers.get(game, ()):
+            event.set()
+
+    def routes(self) -> list[Route]:
+        def api(handler: Callable) -> Callable:
+            async def endpoint(request: Request) -> Response:
+                try:
+                    out = await handler(request)
+                except Refused as exc:
+                    return JSONResponse({"error": exc.message}, status_code=exc.status)
+                return out if isinstance(out, Response) else JSONResponse(out)
+            return endpoint
+
+        r = self.run
+        c = self.club
+
+        async def challenge(request: Request) -> Any:
+            return await r(c.challenge)
+
+        async def login(request: Request) -> Any:
+            body = await _json(request, LoginBody)
+            return await r(c.login, body.name, body.public, body.challenge, body.signature)
+
+        async def me(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            games = await r(c.games, player)
+            return {"name": player, "email": await r(c.accounts.email, player), **games}
+
+        async def email(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            body = await _json(request, EmailBody)
+            return await r(c.set_email, player, body.email)
+
+        async def server_info(request: Request) -> Any:
+            return {"server": c.host_public, "api": 1}
+
+        async def games(request: Request) -> Any:
+            if request.method == "POST":
+                player = await r(c.player_of, _token(request))
+                body = await _json(request, NewGameBody)
+                return await r(c.new_game, player, body.players, body.name, body.ruleset)
+            return await r(c.games, None)
+
+        async def offer(request: Request) -> Any:
+            return await r(c.offer_doc, request.path_params["game"])
+
+        async def join(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            body = await _json(request, JoinBody)
+            game = request.path_params["game"]
+            out = await r(c.join, player, game, body.value, body.signature)
+            self._moved(game)
+            return out
+
+        async def game(request: Request) -> Any:
+            token = _token(request)
+            player = await r(c.player_of, token) if token else None
+            return await r(c.game_doc, request.path_params["game"], player)
+
+        async def export(request: Request) -> Any:
+            since = request.query_params.get("since")
+            if since is not None and not since.isdigit():
+                raise Refused(400, f"since={since[:20]!r} is not an event number")
+            text = await r(c.export, request.path_params["game"], int(since) if since is not None else None)
+            return PlainTextResponse(text)
+
+        async def packet(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            data = await _body(request, MAX_PACKET)
+            game = request.path_params["game"]
+            out = await r(c.packet, player, game, data)
+            self._moved(game)
+            return out
+
+        async def act(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            body = await _json(request, ActBody)
+            game = request.path_params["game"]
+            out = await r(c.act, player, game, body.action, body.version, body.signature)
+            self._moved(game)
+            return out
+
+        async def pairings(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            return await r(c.pairing, player)
+
+        async def pairing(request: Request) -> Any:
+            token = request.path_params["token"]
+            if request.method == "GET":
+                player = await r(c.player_of, _token(request))
+                return await r(c.pairing_state, token, player)
+            action = request.path_params["what"]
+            if action == "key":
+                body = await _json(request, KeyBody)
+                return await r(c.pairing_key, token, body.public)
+            if action == "delegation":
+                player = await r(c.player_of, _token(request))
+                body = await _json(request, DelegationBody)
+                return await r(c.pairing_delegate, player, token, body.delegation)
+            if action == "finish":
+                body = await _json(request, KeyBody)
+                return await r(c.pairing_finish, token, body.public)
+            raise Refused(404, f"no pairing step {action!r} (key, delegation, finish)")
+
+        async def events(request: Request) -> Any:
+            game = request.path_params["game"]
+            if await r(c.version, game) < 0 and await r(c.accounts.offer, game) is None:
+                raise Refused(404, f"no game called {game!r} on this server")
+            return StreamingResponse(self._stream(game), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache"})
+
+        async def page(request: Request) -> Any:
+            return FileResponse(PAGE / "index.html", media_type="text/html")
+
+        async def asset(request: Request) -> Any:
+            name = request.path_params["name"]
+            if name not in ("play.js", "play.css"):
+                raise Refused(404, "no such file")
+            kind = "text/javascript" if name.endswith(".js") else "text/css"
+            return FileResponse(PAGE / name, media_type=kind)
+
+        async def replay(request: Request) -> Any:
+            text = await r(self._replay_page, request.path_params["game"])
+            return HTMLResponse(text)
+
+        return [
+            Route("/replay/{game}", api(replay)),
+            Route("/api/server", api(server_info)),
+            Route("/api/challenge", api(challenge)),
+            Route("/api/login", api(login), methods=["POST"]),
+            Route("/api/me", api(me)),
+            Route("/api/me/email", api(email), methods=["POST"]),
+            Route("/api/games", api(games), methods=["GET", "POST"]),
+            Route("/api/offers/{game}", api(offer)),
+            Route("/api/offers/{game}/join", api(join), methods=["POST"]),
+            Route("/api/games/{game}", api(game)),
+            Route("/api/games/{game}/record", api(export)),
+            Route("/api/games/{game}/packet", api(packet), methods=["POST"]),
+            Route("/api/games/{game}/act", api(act), methods=["POST"]),
+            Route("/api/games/{game}/events", api(events)),
+            Route("/api/pairings", api(pairings), methods=["POST"]),
+            Route("/api/pairings/{token}", api(pairing)),
+            Route("/api/pairings/{token}/{what}", api(pairing), methods=["POST"]),
+        ]
+
+    def _replay_page(self, game: str) -> str:
+        """The replay viewer of the game so far (``trv replay --html``'s page)."""
+        from trvendetta import replays, rulesets
+        from trvendetta.pictures.viewer import Verification, page
+
+        club = self.club
+        club._load(game)
+        store = club.store
+        meta = store.header(game)
+        ruleset = rulesets.get(meta.ruleset)
+        try:
+            result = replays.verify_game(store, game)
+            verification = Verification(True, f"every action re-executed through the rules gave the recorded "
+                                              f"events ({result.events} events, head {result.head[:16]}...)",
+                                        result.note)
+        except replays.AuditError as exc:
+            verification = Verification(False, "the record does NOT follow from the rules: " + " ".join(
+                str(exc).split("\n")))
+        records = store.events(game)
+        return page(ruleset, records, title=f"{game}: {ruleset.title or ruleset.name}",
+                    facts=[("ruleset", f"{meta.ruleset} (rules version {meta.rules_version})")],
+                    verification=verification, charter=meta.charter, domain=meta.domain, start=meta.genesis)
+
+    async def _stream(self, game: str) -> Any:
+        """``data: {"game", "version"}`` whenever the game's version changes (a move here, or
+        another process's, found by looking every POLL_SECONDS); a comment line keeps it open."""
+        event = asyncio.Event()
+        self._watchers.setdefault(game, set()).add(event)
+        loop = asyncio.get_running_loop()
+        try:
+            last = None
+            end = loop.time() + STREAM_SECONDS
+            while loop.time() < end:
+                version = await self.run(self.club.version, game)
+                if version != last:
+                    last = version
+                    yield f"data: {json.dumps({'game': game, 'version': version})}\n\n"
+                else:
+                    yield ": still here\n\n"
+                try:
+                    await asyncio.wait_for(event.wait(), POLL_SECONDS)
+                except asyncio.TimeoutError:
+                    pass
+                event.clear()
+        finally:
+            self._watchers[game].discard(event)
+
+
+def make_app(make_club: Callable[[], Club]) -> Starlette:
+    """The ASGI application (``make_club`` runs on the store thread, which keeps its connections)."""
+    server = Server(make_club)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        server.close()
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": f"no such address: {request.url.path[:100]}"}, status_code=404)
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": f"{request.method} is not allowed here"}, status_code=405)
+
+    app = Starlette(routes=server.routes(), lifespan=lifespan,
+                    exception_handlers={404: not_found, 405: not_allowed})
+    app.state.server = server
+    return app

@@ -1,0 +1,538 @@
+"""What a club server does, without HTTP: players log in with their keys, games are host
+games the server hosts, and every move reaches the store through the application layer.
+
+:class:`Club` is called by the HTTP routes (``server/app.py``) on one worker thread per
+process (the store's work is serialised there).  Each method returns plain data or raises
+:class:`Refused` (a status and one message); the routes turn that into a response.
+
+What the server holds: its host identity (the key that signs what the host signs, and the
+committed seeds of its games, both in its ``$TRV_HOME``, as for `trv host`), the store,
+and its own tables (``server/accounts.py``).  What it never holds: a player's key.  Every
+action reaches the store signed by its player: a packet a player's `trv` made and signed
+(imported like a mailed one, every signature checked), or one action signed by the player's
+key or by a key the player delegated to (``act``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from trvendetta import replays, rulesets
+from trvendetta.app import GameService
+from trvendetta.app.host import HostKeys
+from trvendetta.app.messages import Contribution, Offer
+from trvendetta.core.draws import HOST_BYTES
+from trvendetta.core.errors import RuleViolation, TrvError
+from trvendetta.core.names import name_problem
+from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
+                                           message, split_delegation, valid)
+from trvendetta.store import GameExists, GameMovedOn, GameNotFound, GameStore, decode_charter
+
+from .accounts import Accounts
+
+#: what a player signs to log in: this, the server's key, and the challenge
+LOGIN_PREFIX = b"trvendetta login 1\n"
+CHALLENGE_SECONDS = 300
+SESSION_SECONDS = 30 * 24 * 3600
+PAIRING_SECONDS = 600
+#: the longest a browser's delegation may run
+MAX_DELEGATION_SECONDS = 90 * 24 * 3600
+
+
+class Refused(Exception):
+    """A request the server turns down: an HTTP status and one message naming the problem."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def login_message(host_public: str, challenge: str) -> bytes:
+    return b"%s%s\n%s" % (LOGIN_PREFIX, host_public.encode(), challenge.encode())
+
+
+def _b64(text: str, what: str, sizes: tuple[int, ...]) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise Refused(400, f"{what} is not base64") from None
+    if len(raw) not in sizes:
+        raise Refused(400, f"{what} is {len(raw)} bytes, not {' or '.join(map(str, sizes))}")
+    return raw
+
+
+def _hex_key(text: str, what: str) -> str:
+    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise Refused(400, f"{what} is not a public key (64 lower-case hex digits)")
+    return text
+
+
+class Club:
+    """One server process's view of the club: the store, the accounts, the host's keys."""
+
+    def __init__(self, store: str, host: HostKeys, host_public: str, *, new_seed: Callable[[], str],
+                 clock: Callable[[], float] = time.time, random_bytes: Callable[[int], bytes] = os.urandom,
+                 mailer: Any = None):
+        self.store = GameStore(store)
+        self.service = GameService(self.store)
+        self.accounts = Accounts(store)
+        self.host, self.host_public = host, host_public
+        self.new_seed, self.clock, self.random_bytes, self.mailer = new_seed, clock, random_bytes, mailer
+        self._views: dict[str, tuple[int, Any]] = {}
+
+    def close(self) -> None:
+        self.accounts.close()
+        self.store.close()
+
+    def now(self) -> int:
+        return int(self.clock())
+
+    def _token(self) -> str:
+        return base64.urlsafe_b64encode(self.random_bytes(32)).rstrip(b"=").decode()
+
+    # -------------------------------------------------------------- login
+    def challenge(self) -> dict:
+        token = self._token()
+        self.accounts.forget_expired(self.now())
+        self.accounts.put_token(token, "challenge", "", {}, self.now() + CHALLENGE_SECONDS)
+        return {"challenge": token, "server": self.host_public, "expires_in": CHALLENGE_SECONDS}
+
+    def login(self, name: str, public: str, challenge: str, signature: str) -> dict:
+        problem = name_problem(name)
+        if problem is not None:
+            raise Refused(400, f"player name: {problem}")
+        public = _hex_key(public, "public")
+        raw = _b64(signature, "signature", (64,))
+        if self.accounts.take_token(challenge, "challenge", self.now()) is None:
+            raise Refused(401, "the challenge is unknown, used already or expired: ask for a new one "
+                               "(GET /api/challenge)")
+        if not valid(bytes.fromhex(public), raw, login_message(self.host_public, challenge)):
+            raise Refused(401, f"the signature is not {fingerprint(public)}'s over this server's challenge")
+        if not self.accounts.register(name, public, self.now()):
+            known = self.accounts.player(name)
+            raise Refused(403, f"the name {name!r} belongs to key {fingerprint(known[1])} on this server; "
+                               "log in with that identity or choose another name")
+        return {"name": name, "token": self._session(name), "expires_in": SESSION_SECONDS}
+
+    def _session(self, name: str) -> str:
+        token = self._token()
+        self.accounts.put_token(token, "session", name, {}, self.now() + SESSION_SECONDS)
+        return token
+
+    def player_of(self, token: str | None) -> str:
+        """The player a session token belongs to; 401 without a live one."""
+        if not token:
+            raise Refused(401, "log in first: trv login URL (no session token given)")
+        found = self.accounts.token(token, "session", self.now())
+        if found is None:
+            raise Refused(401, "the session is unknown or expired: log in again (trv login URL)")
+        return found[0]
+
+    def set_email(self, player: str, email: str) -> dict:
+        if email and ("@" not in email or any(c in email for c in " \r\n<>,;") or len(email) > 200):
+            raise Refused(400, f"{email[:60]!r} is not an email address")
+        self.accounts.set_email(player, email)
+        return {"name": player, "email": email}
+
+    # ----------------------------------------------------------- pairing
+    def pairing(self, player: str) -> dict:
+        """A browser pairing for ``player`` (`trv login --browser`): its secret token goes in the
+        page's address fragment, never in a request line (so never in a log)."""
+        token = self._token()
+        self.accounts.put_token(token, "pairing", player, {}, self.now() + PAIRING_SECONDS)
+        return {"pairing": token, "expires_in": PAIRING_SECONDS}
+
+    def pairing_key(self, token: str, public: str) -> dict:
+        """The page's own public key, sent once with the pairing token."""
+        public = _hex_key(public, "public")
+        found = self.accounts.token(token, "pairing", self.now())
+        if found is None:
+            raise Refused(404, "no such pairing, or it expired: run trv login --browser URL again")
+        if found[1].get("key"):
+            raise Refused(409, "this pairing has a browser key already: run trv login --browser URL again")
+        self.accounts.update_token(token, "pairing", {"key": public})
+        return {"player": found[0], "fingerprint": fingerprint(public), "server": self.host_public}
+
+    def pairing_state(self, token: str, player: str | None = None) -> dict:
+        found = self.accounts.token(token, "pairing", self.now())
+        if found is None or (player is not None and found[0] != player):
+            raise Refused(404, "no such pairing, or it expired: run trv login --browser URL again")
+        data = found[1]
+        return {"player": found[0], "key": data.get("key", ""), "delegation": data.get("delegation", ""),
+                "until": data.get("until", 0)}
+
+    def pairing_delegate(self, player: str, token: str, delegation: str) -> dict:
+        """The CLI's delegation for the page's key, checked: signed by the player's key for this server."""
+        state = self.pairing_state(token, player)
+        if not state["key"]:
+            raise Refused(409, "the page has not sent its key yet")
+        raw = _b64(delegation, "delegation", (DELEGATED_BYTES - 64,))
+        _, key, until, _ = split_delegation(b"\0" * 64 + raw)
+        if key.hex() != state["key"]:
+            raise Refused(400, "the delegation is for another key than the page's")
+        self._check_delegation(player, raw)
+        self.accounts.update_token(token, "pairing", {"key": state["key"], "delegation": delegation,
+                                                      "until": until})
+        return {"player": player, "until": until}
+
+    def pairing_finish(self, token: str, public: str) -> dict:
+        """The page collects its delegation and a session (once)."""
+        state = self.pairing_state(token)
+        if state["key"] != public or not state["delegation"]:
+            raise Refused(409, "the delegation is not signed yet: finish trv login --browser")
+        self.accounts.take_token(token, "pairing", self.now())
+        return {"player": state["player"], "delegation": state["delegation"], "until": state["until"],
+                "token": self._session(state["player"]), "server": self.host_public}
+
+    def _check_delegation(self, player: str, raw: bytes) -> bytes:
+        """A delegation (key, end, the player's signature): the delegated key, if the player's
+        registered key signed it for this server and it has not ended (this server's clock)."""
+        _, key, until, seat_signature = split_delegation(b"\0" * 64 + raw)
+        known = self.accounts.player(player)
+        if known is None:
+            raise Refused(403, f"{player} is not a player of this server")
+        if not valid(bytes.fromhex(known[1]), seat_signature, delegation_body(player, key.hex(), self.host_public,
+                                                                              until)):
+            raise Refused(403, f"the delegation is not signed by {player}'s key ({fingerprint(known[1])}) for "
+                               "this server")
+        if until <= self.now():
+            raise Refused(403, f"the delegation ended at {until} (this server's clock: {self.now()}); "
+                               "run trv login --browser URL again")
+        if until > self.now() + MAX_DELEGATION_SECONDS:
+            raise Refused(400, f"a delegation runs at most {MAX_DELEGATION_SECONDS // 86400} days")
+        return key
+
+    def _signed(self, player: str, public: str, raw: bytes, body: bytes) -> bool:
+        """Whether ``raw`` (a plain or a delegated signature, with its delegation) signs ``body``
+        for ``player`` (key ``public``)."""
+        if len(raw) == DELEGATED_BYTES:
+            return valid(self._check_delegation(player, raw[64:]), raw[:64], body)
+        return len(raw) == 64 and valid(bytes.fromhex(public), raw, body)
+
+    # ------------------------------------------------------------- games
+    def _offer(self, game: str) -> tuple[Offer, dict] | None:
+        found = self.accounts.offer(game)
+        if found is None:
+            return None
+        return Offer.decode(found[0].encode(), game), found[1]
+
+    def new_game(self, player: str, players: list[str], name: str | None, ruleset: str) -> dict:
+        """Offer a host game of this server: the seed committed now, every seat bound to its
+        player's registered key; the game starts when every player has contributed."""
+        try:
+            rules = rulesets.get(ruleset)
+        except (KeyError, TrvError) as exc:
+            raise Refused(400, f"no ruleset {ruleset!r}: {exc}") from None
+        triples = []
+        for text in players:
+            parts = text.split(":") if isinstance(text, str) else []
+            if len(parts) not in (2, 3) or any(name_problem(p) for p in parts):
+                raise Refused(400, f"{str(text)[:60]!r}: give each player as NAME:COLOR[:CREW]")
+            triples.append((parts[0], parts[1], parts[2] if len(parts) == 3 else "cars"))
+        names = [t[0] for t in triples]
+        if len(set(names)) != len(names):
+            raise Refused(400, "a player is named twice")
+        if player not in names:
+            raise Refused(403, f"you ({player}) are not among the players; a player offers their own games")
+        seats = {}
+        for seat in names:
+            known = self.accounts.player(seat)
+            if known is None:
+                raise Refused(400, f"{seat} has never logged in to this server (trv login URL): no key to bind "
+                                   "their seat to")
+            seats[seat] = known[1]
+        game = name or f"{rules.name}-{self.random_bytes(4).hex()}"
+        problem = name_problem(game)
+        if problem is not None:
+            raise Refused(400, f"game name: {problem}")
+        try:
+            rules.default_position(triples, 0)  # the rules judge the seats now
+        except TrvError as exc:
+            raise Refused(400, str(exc)) from None
+        if self.store.exists(game):
+            raise Refused(409, f"there is a game called {game!r} already")
+        offer = Offer("trv-host-offer", game, rules.name, [list(t) for t in triples], seats, self.host_public,
+                      self.new_seed())
+        offer = offer.signed(lambda body: self.host.keyring(self.host_public).sign(HOST, body))
+        if not self.accounts.put_offer(game, offer.file_bytes().decode(), player, self.now()):
+            raise Refused(409, f"there is an offer called {game!r} already")
+        return self.offer_doc(game)
+
+    def offer_doc(self, game: str) -> dict:
+        found = self._offer(game)
+        if found is None:
+            raise Refused(404, f"no offer called {game!r} (it may have become a game: GET /api/games/{game})")
+        offer, joined = found
+        return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(),
+                "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined]}
+
+    def join(self, player: str, game: str, value: str, signature: str) -> dict:
+        """A player's contribution to an offer's seed (signed by their key, or a key they delegated
+        to); the last one creates the game."""
+        found = self._offer(game)
+        if found is None:
+            raise Refused(404, f"no offer called {game!r} waiting for contributions")
+        offer, joined = found
+        if player not in offer.seats:
+            raise Refused(403, f"{player} has no seat in {game}")
+        if player in joined:
+            raise Refused(409, f"{player} contributed to {game} already")
+        try:
+            if len(bytes.fromhex(value)) != HOST_BYTES:
+                raise ValueError
+        except (ValueError, TypeError):
+            raise Refused(400, f"a contribution is {HOST_BYTES} random bytes, as hex") from None
+        raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
+        answer = Contribution("trv-host-join", offer.id(), player, value.lower())
+        if not self._signed(player, offer.seats[player], raw, answer.body()):
+            raise Refused(403, f"the contribution is not signed by {player}'s key or a key {player} delegated to")
+        answer = Contribution(answer.type, answer.offer, answer.seat, answer.value, base64.b64encode(raw).decode())
+        for _ in range(20):
+            if self.accounts.add_contribution(game, player, answer.file_bytes().decode(), joined):
+                break
+            found = self._offer(game)
+            if found is None or player in found[1]:
+                raise Refused(409, f"{player} contributed to {game} already, or it started")
+            joined = found[1]
+        joined = dict(joined, **{player: answer.file_bytes().decode()})
+        if any(s not in joined for s in offer.seats):
+            return self.offer_doc(game)
+        return self._start(offer, joined)
+
+    def _start(self, offer: Offer, joined: dict) -> dict:
+        answers = [(f"{seat}'s contribution", Contribution.decode(text.encode(), seat)) for seat, text in
+                   sorted(joined.items())]
+
+        def signed(answer: Contribution, key: str) -> bool:
+            return self._signed(answer.seat, key, base64.b64decode(answer.sig), answer.body())
+        try:
+            self.service.new_host_game(offer, offer.game, answers, offer.game, self.host, self.random_bytes, signed)
+        except GameExists:
+            pass  # another process started it with the same contributions
+        self.accounts.drop_offer(offer.game)
+        return self.game_doc(offer.game, None)
+
+    def _load(self, game: str) -> Any:
+        try:
+            loaded = self.service.load(game)
+        except GameNotFound:
+            if self.accounts.offer(game) is not None:
+                raise Refused(404, f"{game} is an offer waiting for contributions (GET /api/offers/{game})") from None
+            raise Refused(404, f"no game called {game!r} on this server") from None
+        charter = decode_charter(loaded.charter) if loaded.charter else None
+        if charter is None or charter.dice != "host" or charter.host != self.host_public:
+            raise Refused(404, f"{game!r} is not a game this server hosts")
+        return loaded, charter
+
+    def version(self, game: str) -> int:
+        try:
+            return self.store.version(game)
+        except GameNotFound:
+            return -1
+
+    def games(self, player: str | None) -> dict:
+        """Every game this server hosts (``player``: theirs), with whom each waits on, and the offers."""
+        out, waiting = [], []
+        for info in self.store.list_games():
+            if player is not None and player not in info.players:
+                continue
+            try:
+                loaded, charter = self._load(info.id)
+            except Refused:
+                continue
+            decision = loaded.ruleset.pending(loaded.state)
+            on = decision.player if decision else None
+            draw = self.service.waiting(info.id)
+            row = {"game": info.id, "ruleset": info.ruleset, "players": list(info.players), "version": loaded.version,
+                   "status": info.status, "winner": info.winner, "waiting_on": on, "waiting_for_dice": bool(draw)}
+            out.append(row)
+            if player is not None and on == player and not draw:
+                waiting.append(info.id)
+        offers = []
+        for game, text, joined in self.accounts.offers():
+            offer = Offer.decode(text.encode(), game)
+            if player is None or player in offer.seats:
+                offers.append({"game": game, "players": list(offer.seats), "joined": sorted(joined),
+                               "waiting_for": [s for s in offer.seats if s not in joined]})
+                if player is not None and player in offer.seats and player not in joined:
+                    waiting.append(game)
+        return {"games": out, "offers": offers, "waiting_on_you": waiting}
+
+    def game_doc(self, game: str, player: str | None) -> dict:
+        """The game as a player's page shows it: the board (SVG), whose move it is, the legal options
+        (with the bytes to sign) when it is ``player``'s, the log's sentences.  Party favors of other
+        players are counted, never named."""
+        loaded, charter = self._load(game)
+        ruleset, state = loaded.ruleset, loaded.state
+        view = ruleset.view(state)
+        _redact(view, player)
+        decision = ruleset.pending(state)
+        waiting = self.service.waiting(game)
+        doc = {"game": game, "ruleset": ruleset.name, "version": loaded.version, "head": loaded.head,
+               "domain": domain_at(loaded.domain, self.store.events_head(game, 1), loaded.version + 1),
+               "players": list(charter.seats), "you": player, "over": decision is None,
+               "pending": None if decision is None else {"player": decision.player, "kind": decision.kind,
+                                                        "prompt": decision.prompt},
+               "waiting_for_dice": waiting, "options": [], "view": view}
+        if decision is not None and player == decision.player and not waiting:
+            for action in ruleset.legal_actions(state):
+                encoded = ruleset.encode(action)
+                doc["options"].append({"name": ruleset.describe_action(action), "action": encoded.decode()})
+        doc["svg"] = self._svg(loaded, view)
+        doc["log"] = self._log(game)
+        return doc
+
+    def _svg(self, loaded: Any, view: dict) -> str:
+        from trvendetta import pictures
+
+        return pictures.svg(view, None)
+
+    def _log(self, game: str) -> list[str]:
+        from trvendetta.replays import readable
+        from trvendetta.store import RETRACTION_KIND, describe_store_record
+
+        records, _ = readable(self.store, game)
+        ruleset = self.store.ruleset_of(game)
+        dead = {n for r in records if r.kind == RETRACTION_KIND for n in range(r.event.first, r.event.last + 1)}
+        lines = []
+        for r in records:
+            if r.number in dead or r.kind == RETRACTION_KIND:
+                continue
+            text = describe_store_record(r) if r.kind.startswith("trv-") else ruleset.describe(r.event)
+            lines.append(f"{r.number:>5}. {text}")
+        return lines
+
+    def export(self, game: str, since: int | None) -> str:
+        self._load(game)
+        if since is not None and not 0 <= since <= self.store.version(game):
+            raise Refused(400, f"--since {since}: the game has {self.store.version(game)} events")
+        return self.service.export(game, since=since)
+
+    def _seated(self, game: str, player: str) -> tuple[Any, Any]:
+        loaded, charter = self._load(game)
+        if player not in charter.seats or charter.seats[player] == self.host_public:
+            raise Refused(403, f"{player} has no seat in {game}")
+        known = self.accounts.player(player)
+        if known is None or known[1] != charter.seats[player]:
+            raise Refused(403, f"{player}'s seat in {game} is bound to another key than the one {player} logs in with")
+        return loaded, charter
+
+    def packet(self, player: str, game: str, data: bytes) -> dict:
+        """A packet a player's `trv` made (its actions signed with the player's key): imported into
+        the host's store like a mailed one (every signature and event checked, nothing written if
+        anything is wrong), then the server resolves the draw it opened and answers bots."""
+        self._seated(game, player)
+        try:
+            gf = replays.read_file(data, f"{player}'s packet")
+        except TrvError as exc:
+            raise Refused(400, str(exc)) from None
+        if gf.header.game != game:
+            raise Refused(400, f"the packet is of game {gf.header.game!r}, not {game!r}")
+        before = self.store.version(game)
+        try:
+            self.service.import_file(data, f"{player}'s packet", parsed=gf)
+        except replays.AlreadyApplied:
+            return {"game": game, "version": before, "added": 0}
+        except GameMovedOn as exc:
+            raise Refused(409, str(exc)) from None
+        except TrvError as exc:
+            raise Refused(422 if isinstance(exc, replays.AuditError) else 409, str(exc)) from None
+        self.service.answer_host(game, self.host)
+        after = self.store.version(game)
+        return {"game": game, "version": after, "added": after - before}
+
+    def act(self, player: str, game: str, action: str, version: int, signature: str) -> dict:
+        """One action of ``player``'s, signed by their key or a key they delegated to, over this
+        record's place in the chain (``replays.signatures.message``).  The application layer plays
+        it (the rules judge it); the signature is checked against the bytes the store is about to
+        write, so nothing unsigned, stale or changed is ever written."""
+        loaded, charter = self._seated(game, player)
+        if version != loaded.version:
+            raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
+                               f"after event {version}); load it again")
+        ruleset = loaded.ruleset
+        decision = ruleset.pending(loaded.state)
+        if decision is None:
+            raise Refused(409, f"{game} is over; no action is legal")
+        if decision.player != player:
+            raise Refused(403, f"it is {decision.player}'s decision, not {player}'s")
+        if self.service.waiting(game):
+            raise Refused(409, self.service.waiting(game))
+        raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
+        try:
+            decoded = ruleset.decode_action(action.encode())
+        except Exception as exc:  # noqa: BLE001  (any decoding problem is the client's)
+            raise Refused(400, f"the action is not a {ruleset.name} action: {str(exc)[:200]}") from None
+        if ruleset.encode(decoded) != action.encode():
+            raise Refused(400, "the action is not in its canonical form (sign the bytes the server lists)")
+        keyring = _Relay(self, player, charter, raw)
+        try:
+            self.service.play(game, lambda rules, current: [decoded], player=player,
+                              keyring_for=lambda loaded: keyring, after=loaded)
+        except RuleViolation as exc:
+            raise Refused(422, str(exc)) from None
+        except GameMovedOn as exc:
+            raise Refused(409, str(exc)) from None
+        except TrvError as exc:
+            raise Refused(keyring.status or 400, str(exc)) from None
+        self.service.answer_host(game, self.host)
+        return {"game": game, "version": self.store.version(game)}
+
+
+class _Relay:
+    """The keyring ``GameService.play`` signs with when a player's signature arrives over HTTP: it
+    makes no signature, it checks the player's against the very bytes the store is about to chain."""
+
+    def __init__(self, club: Club, player: str, charter: Any, raw: bytes):
+        self.club, self.player, self.raw = club, player, raw
+        self.seats = dict(charter.seats)
+        self.local = {player: None}
+        self.acting = player
+        self.status = 0
+
+    def can_sign(self, seat: str) -> bool:
+        return seat == self.player
+
+    def refusal(self, seat: str | None) -> str | None:
+        if seat is None or seat not in self.seats or seat == self.player:
+            return None
+        return f"it is {seat}'s decision, not {self.player}'s"
+
+    def sign(self, seat: str, msg: bytes) -> bytes:
+        if seat != self.player:
+            self.status = 403
+            raise TrvError(f"the action would be {seat}'s, not {self.player}'s")
+        try:
+            ok = self.club._signed(self.player, self.seats[seat], self.raw, msg)
+        except Refused as exc:
+            self.status = exc.status
+            raise TrvError(exc.message) from None
+        if not ok:
+            self.status = 403
+            raise TrvError(f"the signature is not {self.player}'s over this action at this point of the game "
+                           "(sign the server's message: game, record number, the hash before it, the action)")
+        return self.raw
+
+
+def _redact(view: dict, player: str | None) -> None:
+    """Another player's party favors are counted, never named (a player's view holds no one else's
+    hidden information)."""
+    favors = view.get("favors")
+    if isinstance(favors, dict):
+        for seat, held in favors.items():
+            if seat != player and isinstance(held, dict):
+                held.pop("kinds", None)
+
+
+def message_for(doc: dict, action: str) -> bytes:
+    """What a player signs to play ``action`` on the game ``doc`` shows (``Club.game_doc``)."""
+    return message(doc["domain"], doc["version"] + 1, doc["head"], action.encode())
+
+
+__all__ = ["Club", "Refused", "login_message", "message_for"]

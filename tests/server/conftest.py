@@ -1,0 +1,126 @@
+"""A club server in the test process (uvicorn on a thread, 127.0.0.1, a free port) and players
+who run `trv` against it, each with their own $TRV_HOME (the CLI in-process, click's runner)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+
+pytest.importorskip("uvicorn")
+
+
+class Player:
+    """`trv` as one player runs it: their own $TRV_HOME, the server's address in $TRV_SERVER."""
+
+    def __init__(self, root: Path, name: str, url: str):
+        self.name, self.url = name, url
+        self.home = root / f"home-{name}"
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, code: int = 0, server: bool = True, multiline: bool = False):
+        env = {"TRV_GAME": None, "TRV_DB": None, "TRV_AS": None, "TRV_STORE": None, "NO_COLOR": "1",
+               "TRV_HOME": str(self.home), "TRV_SERVER": self.url if server else None}
+        result = self.runner.invoke(cli, [*map(str, args)], env=env, catch_exceptions=False)
+        assert result.exit_code == code, (self.name, args, result.exit_code, result.stdout, result.stderr)
+        if code == 1:
+            assert "Traceback" not in result.stderr
+            assert result.stderr.startswith("Error: ") and (multiline or result.stderr.count("\n") == 1), \
+                result.stderr
+        return result
+
+    def local(self, *args: str, code: int = 0):
+        """A command on the player's local copy of the server's games (no --server)."""
+        from trvendetta.cli.remote import mirror_path
+
+        env_home = {"TRV_HOME": str(self.home)}
+        import os
+        saved = os.environ.get("TRV_HOME")
+        os.environ.update(env_home)
+        try:
+            db = mirror_path(self.url)
+        finally:
+            if saved is None:
+                os.environ.pop("TRV_HOME")
+            else:
+                os.environ["TRV_HOME"] = saved
+        return self("--db", db, *args, code=code, server=False)
+
+
+class Club:
+    """A running server: its address, its store file and home, and a way to make players."""
+
+    def __init__(self, root: Path, store: str):
+        self.root, self.store = root, store
+        self.home = root / "home-club"
+        admin = Player(root, "club", "")
+        admin.home = self.home
+        admin("id", "new", "club", server=False)
+        from trvendetta.cli.identity import identities
+        from trvendetta.cli.serve import club_maker
+        from trvendetta.server.app import make_app
+
+        self.public = identities(self.home)[0].public
+        import uvicorn
+
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = make_app(club_maker(store, self.home, self.public))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", access_log=False,
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+
+    @property
+    def club(self):
+        return self.app.state.server.club
+
+    def player(self, name: str, login: bool = True) -> Player:
+        p = Player(self.root, name, self.url)
+        p("id", "new", name, server=False)
+        if login:
+            p("login", self.url, server=False)
+        return p
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@pytest.fixture
+def club(tmp_path):
+    c = Club(tmp_path, str(tmp_path / "club.sqlite"))
+    yield c
+    c.stop()
+
+
+@pytest.fixture(autouse=True)
+def seeded_entropy(monkeypatch):
+    """Keys, seeds and contributions from a counter: every run plays the same game."""
+    import hashlib
+    import itertools
+
+    from trvendetta.cli import entropy
+
+    counter = itertools.count()
+
+    def random_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(b"trvendetta server test entropy %d" % next(counter)).digest()
+        return out[:n]
+
+    monkeypatch.setattr(entropy, "random_bytes", random_bytes)
