@@ -239,7 +239,7 @@ def turn(session: Session, player: str | None, **values: object) -> None:
       trv turn --move 6:F,F,FR --move 5:F,F --move 4:FL --ram 6:blue-5
       trv turn --move 6:3+road:F,F,F,F --chopper blue-4 --shoot 5:blue-6
     """
-    notes: list[str] = []
+    notes: list = []  # FlagProblems reported after a die roll changed the turn
     chance = [False]
 
     def observe(events) -> None:
@@ -281,7 +281,7 @@ def turn(session: Session, player: str | None, **values: object) -> None:
             raise RuleViolation("trv turn: every flag answers a decision of this turn",
                                 f"{first.text()}{more}; nothing was played",
                                 first.legal or (() if played else legal_names(ruleset, state())))
-        notes.extend(p.text() for p in problems)
+        notes.extend(problems)
         if not played:
             decision = ruleset.pending(state())
             if decision is not None:
@@ -292,10 +292,27 @@ def turn(session: Session, player: str | None, **values: object) -> None:
                 )
 
     play(session, actions, player=player, observe=observe)
-    if notes:
-        click.echo("not used after a die roll changed the turn: " + "; ".join(notes))
+    later = [p for p in notes if p.waits]
+    unused = [p for p in notes if not p.waits]
+    if unused:
+        click.echo("not used after a die roll changed the turn: " + "; ".join(p.text() for p in unused))
+    if later:
+        resume_flags(session, later, player)
     if left:
         waiting_flags(rules, left)
+
+
+def resume_flags(session: Session, later: list, player: str | None) -> None:
+    """The turn waits on a decision no flag answered (a slam reroll, another player's): the flags of
+    its later decisions are kept in the one command that plays them once it is answered."""
+    game = session.load()
+    decision = game.ruleset.pending(game.state)
+    flags = [p.flag for p in later]
+    who = decision.player if decision is not None else "the game"
+    what = f"{who}'s {decision.kind}" if decision is not None else "its next decision"
+    click.echo(f"not played yet (the turn waits on {what}): {', '.join(flags)}")
+    again = f"trv turn{f' --as {player}' if player else ''} {' '.join(flags)}"
+    click.echo(f"once {who} has answered (trv decide ...), play them with: {again}")
 
 
 def waiting_flags(ruleset, left: dict) -> None:

@@ -171,12 +171,14 @@ def test_a_slam_mid_turn_keeps_what_was_played_and_names_the_flags_it_made_unusa
     assert trv.json("show")["pending"]["player"] == "bob"
 
 
-def test_a_slam_waiting_on_a_reroll_leaves_the_later_flags_unused_and_says_so(start):
+def test_a_slam_waiting_on_a_reroll_keeps_the_later_flags_in_the_command_that_plays_them(start):
     trv = start(VENDETTA, vehicles=[{"id": "red-medium", "at": "c3"}, {"id": "blue-small", "at": "c5"}],
                 script={"slam": ["BOTTOM"], "direction": ["FR"]})
     out = trv("turn", "--car", "medium", "--assign", "4", "--path", "F,F,F,F", "--no-shoot").stdout
     assert "waiting on ann: slam-reroll" in out
-    assert "--path F,F: 2 step(s) not driven" in out and "--no-shoot: not reached: the turn waits on slam-reroll" in out
+    assert "--path F,F: 2 step(s) not driven" in out
+    assert "not played yet (the turn waits on ann's slam-reroll): --no-shoot" in out
+    assert out.endswith("play them with: trv turn --no-shoot\n")
     assert trv.json("show")["pending"]["kind"] == "slam-reroll"
 
 

@@ -59,6 +59,9 @@ class FlagProblem(msgspec.Struct, frozen=True):
     flag: str
     why: str
     legal: tuple[str, ...] = ()
+    #: the flag answers a later decision of the turn, which now waits on another one
+    #: (a slam reroll, another player's): it can still be played once that is answered
+    waits: bool = False
 
     def text(self) -> str:
         return f"{self.flag}: {self.why}"

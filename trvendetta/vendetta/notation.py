@@ -9,6 +9,8 @@ naming it, why, and what was legal (see ``core.turnflags``).
 
 from __future__ import annotations
 
+import msgspec
+
 from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
 from . import board as b
@@ -97,6 +99,8 @@ class TurnDriver:
         self.used: set[str] = set()
         self.problems: list[FlagProblem] = []
         self.path_checked = False
+        self.base = 0  # the move's steps before any road die (seen at its first step)
+        self.driven = 0  # --path steps played
         self.last = None  # the last state of this turn seen with our decision pending
         self.accepted = 0  # problems the player has been told of after a die roll; play goes on
 
@@ -159,6 +163,8 @@ class TurnDriver:
         if stage in ("airstrike-place", "airstrike-target"):
             if self.flags.get("command") != "airstrike":
                 return "no air attack this turn (use --command airstrike)"
+            if "section" in self.flags and last.round <= 1:
+                return "there is no air attack in round 1: the die on the airstrike only moves the rig"
             chopper = next((c.at for c in state.choppers if c.owner == self.player), None)
             if key == "airstrike_target" and chopper is not None:
                 return f"nothing in the chopper's front arc at {b.nm(chopper)} to fire at"
@@ -198,6 +204,8 @@ class TurnDriver:
             why = "no car moved"
         elif car.at is None:
             why = f"{car.id} was eliminated"
+        elif "road_die" in self.flags and self.driven >= self.base > 0 and not t.road_taken:
+            why = f"the move's {self.base} steps were driven, and these needed the road die, which was not offered"
         else:
             why = f"{car.id}'s movement ended at {b.nm(car.at)} (a slam, a hazard, damage or mud)"
         self._problem("path", f"{len(self.path)} step(s) not driven: {why}", d)
@@ -262,11 +270,14 @@ class TurnDriver:
         if kind == "shoot":
             g["used"] |= {"shoot", "no_shoot"}
             if g["shoot"]:
-                action = Shoot(g["shoot"])
-                if action not in d.options:
-                    self.problems.append(FlagProblem(f"--bike {g['bike']} --shoot {g['shoot']}",
-                                                     f"{g['shoot']} is not in {state.turn.car}'s front arc", _legal(d)))
-                    return None
+                command = f.get("target_command")  # a Big Rig section: the command aimed at
+                if command:
+                    self.used.add("target_command")
+                action = self._checked(state, d, "shoot", ShootCommand(g["shoot"], command) if command
+                                       else Shoot(g["shoot"]))
+                if action is None:  # the problem names the motorcycle's own flags
+                    self.problems[-1] = msgspec.structs.replace(self.problems[-1],
+                                                                flag=f"--bike {g['bike']} --shoot {g['shoot']}")
                 return action
             return NoShoot() if g["no_shoot"] else None
         return self._plain(state, d)
@@ -292,7 +303,7 @@ class TurnDriver:
         if kind == "airstrike-place":
             return PlaceChopper(f["airstrike_at"]) if f.get("airstrike_at") else None
         if kind == "airstrike-target":
-            return Shoot(f["airstrike_target"]) if f.get("airstrike_target") else NoShoot()
+            return self._air_shot(state, d)
         if kind == "slam-reroll":
             return None if f.get("reroll") is None else SlamReroll(bool(f["reroll"]))
         return None
@@ -310,6 +321,10 @@ class TurnDriver:
         if d is None or (state.round, state.turn_number) != self.turn_key or d.player != self.player:
             return None
         self.last = state
+        if "reroll_shot" in self.flags and self.flags.get("command") != "targeting-computer":
+            raise RuleViolation("trv turn --reroll-shot", "--reroll-shot can never apply to this turn: only the "
+                                "Targeting Computer rerolls a missed shot, on the turn its die is assigned "
+                                "(--section rear --command targeting-computer --assign N); nothing was played")
         if self.bikes:  # the Final Five's --bike groups (each group checked in _bike_problems)
             self.used |= set(self.flags)
             return self._next_bike(state, d)
@@ -346,12 +361,13 @@ class TurnDriver:
                 return None
             self.used.add("reroll_shot")
             return RerollShot(bool(f["reroll_shot"]))
-        if kind in ("shoot", "airstrike-target") and "target_command" in f:
-            key = "shoot" if kind == "shoot" else "airstrike_target"
-            if key not in f:
-                return None if kind == "shoot" else NoShoot()
-            self.used |= {key, "no_shoot", "target_command"}
-            return self._checked(state, d, key, ShootCommand(f[key], f["target_command"]))
+        if kind == "airstrike-target":
+            return self._air_shot(state, d)
+        if kind == "shoot" and "target_command" in f:
+            if "shoot" not in f:
+                return None
+            self.used |= {"shoot", "no_shoot", "target_command"}
+            return self._checked(state, d, "shoot", ShootCommand(f["shoot"], f["target_command"]))
         if kind == "assign":
             if "car" not in f and "assign" not in f:
                 return None
@@ -385,20 +401,17 @@ class TurnDriver:
                 return None
             self.used.add("airstrike_at")
             return self._checked(state, d, "airstrike_at", PlaceChopper(f["airstrike_at"]))
-        if kind == "airstrike-target":
-            if "airstrike_target" not in f:
-                return NoShoot()
-            self.used.add("airstrike_target")
-            return self._checked(state, d, "airstrike_target", Shoot(f["airstrike_target"]))
         if kind == "step":
             if not self.path_checked:
                 self.path_checked = True
+                self.base = state.turn.moves_left
                 most = state.turn.moves_left + ((state.road_die or 0) if f.get("road_die") else 0)
                 if len(self.path) > most:
                     raise RuleViolation("trv turn --path", f"--path has {len(self.path)} steps but this move has "
                                         f"at most {most} ({','.join(self.path)}); nothing was played")
             if self.path:
                 self.used.add("path")
+                self.driven += 1
                 return self._checked(state, d, "path", Step(self.path.pop(0).strip().upper()))
             if self.explicit_path:
                 return None
@@ -427,6 +440,29 @@ class TurnDriver:
                 return self._checked(state, d, "shoot", Shoot(f["shoot"]))
             return NoShoot() if "no_shoot" in f else None
         return None
+
+    def _air_shot(self, state, d):
+        """The air attack's shot: ``--airstrike-target`` (``none`` holds fire; a Big Rig section
+        with ``--target-command``).  Without it the chopper's shot is never skipped in silence:
+        the decision only comes with something in the chopper's arc, so that is a problem
+        naming what it could fire at."""
+        f = self.flags
+        target = f.get("airstrike_target")
+        if target is None:
+            chopper = next((c.at for c in state.choppers if c.owner == d.player), None)
+            targets = sorted({o.target for o in d.options if isinstance(o, (Shoot, ShootCommand))})
+            where = f" at {b.nm(chopper)}" if chopper is not None else ""
+            key = "airstrike_at" if "airstrike_at" in f else "command"
+            self._problem(key, f"{d.player}'s chopper{where} can fire at {', '.join(targets)}: name the shot with "
+                          "--airstrike-target TARGET (--airstrike-target none to hold fire)", d)
+            return None
+        self.used.add("airstrike_target")
+        if str(target).lower() == "none":
+            return NoShoot()
+        if "target_command" in f:
+            self.used.add("target_command")
+            return self._checked(state, d, "airstrike_target", ShootCommand(target, f["target_command"]))
+        return self._checked(state, d, "airstrike_target", Shoot(target))
 
     def _anytime(self, state, d):
         """A Big Rig decision that may come at any point of its turn: where a
@@ -513,7 +549,7 @@ class TurnDriver:
                            "no shot was possible" if key == "shoot" else "the motorcycle took no die")
                     value = "" if key == "road_die" else f" {g[key]}"
                     self.problems.append(FlagProblem(f"{head} --{key.replace('_', '-')}{value}", why,
-                                                     _legal(d) if waiting else ()))
+                                                     _legal(d) if waiting else (), waits=waiting))
                     g["used"].add(key)
 
     def unplayed(self, state) -> list[FlagProblem]:
@@ -543,6 +579,7 @@ class TurnDriver:
             if waiting:
                 whose = "" if d.player == self.player else f"{d.player}'s "
                 self._problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
+                self.problems[-1] = msgspec.structs.replace(self.problems[-1], waits=True)
             elif key not in DECLINING:  # a declining flag with nothing to decline is satisfied
                 self._problem(key, self._why(key, state))
         return self.problems
