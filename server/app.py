@@ -238,7 +238,12 @@ class Server:
             return HTMLResponse(text)
 
         return [
+            Route("/", api(page)),
+            Route("/play/{game}", api(page)),
+            Route("/pair", api(page)),
+            Route("/static/{name}", api(asset)),
             Route("/replay/{game}", api(replay)),
+            Route("/favicon.ico", lambda request: Response(status_code=204)),
             Route("/api/server", api(server_info)),
             Route("/api/challenge", api(challenge)),
             Route("/api/login", api(login), methods=["POST"]),

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from trvendetta import replays, rulesets
-from trvendetta.app import GameService
+from trvendetta.app import GameService, pending_line
 from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.core.draws import HOST_BYTES
@@ -184,10 +184,12 @@ class Club:
     def pairing_finish(self, token: str, public: str) -> dict:
         """The page collects its delegation and a session (once)."""
         state = self.pairing_state(token)
-        if state["key"] != public or not state["delegation"]:
-            raise Refused(409, "the delegation is not signed yet: finish trv login --browser")
+        if state["key"] != public:
+            raise Refused(409, "this pairing is for another browser key: run trv login --browser URL again")
+        if not state["delegation"]:
+            return {"ready": False}
         self.accounts.take_token(token, "pairing", self.now())
-        return {"player": state["player"], "delegation": state["delegation"], "until": state["until"],
+        return {"ready": True, "player": state["player"], "delegation": state["delegation"], "until": state["until"],
                 "token": self._session(state["player"]), "server": self.host_public}
 
     def _check_delegation(self, player: str, raw: bytes) -> bytes:
@@ -379,7 +381,7 @@ class Club:
                "players": list(charter.seats), "you": player, "over": decision is None,
                "pending": None if decision is None else {"player": decision.player, "kind": decision.kind,
                                                         "prompt": decision.prompt},
-               "waiting_for_dice": waiting, "options": [], "view": view}
+               "waiting_for_dice": waiting, "options": [], "view": view, "line": pending_line(ruleset, state)}
         if decision is not None and player == decision.player and not waiting:
             for action in ruleset.legal_actions(state):
                 encoded = ruleset.encode(action)
@@ -395,7 +397,7 @@ class Club:
 
     def _log(self, game: str) -> list[str]:
         from trvendetta.replays import readable
-        from trvendetta.store import RETRACTION_KIND, describe_store_record
+        from trvendetta.store import RETRACTION_KIND, STORE_KINDS, describe_store_record
 
         records, _ = readable(self.store, game)
         ruleset = self.store.ruleset_of(game)
@@ -404,7 +406,7 @@ class Club:
         for r in records:
             if r.number in dead or r.kind == RETRACTION_KIND:
                 continue
-            text = describe_store_record(r) if r.kind.startswith("trv-") else ruleset.describe(r.event)
+            text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
             lines.append(f"{r.number:>5}. {text}")
         return lines
 

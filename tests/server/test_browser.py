@@ -1,0 +1,138 @@
+"""A whole game on one club server: bob in Chromium (the project's DevTools client: clicks on
+the page's controls), ann from the CLI.  Bob's browser is paired by `trv login --browser` (a
+real process), signs every move with its own key under bob's delegation, follows ann's moves
+through the event stream, and the game ends in the same state on the page, in both players'
+copies and on the server; its record verifies offline, delegated signatures included."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from trvendetta import replays
+from trvendetta.bench.browser import Browser, CDPError, chromium, read_png
+
+pytestmark = pytest.mark.skipif(chromium() is None, reason="Chromium is not installed here (.ci/run installs it)")
+
+
+def until(page, condition: str, ms: int = 30000) -> None:
+    """Wait in the page (no sleep here) until the JavaScript ``condition`` holds (again after the
+    page navigated, which ends a wait)."""
+    for _ in range(5):
+        try:
+            return _until(page, condition, ms)
+        except CDPError as exc:
+            if "navigated" not in str(exc):
+                raise
+    raise AssertionError(f"the page kept navigating while waiting for {condition}")
+
+
+def _until(page, condition: str, ms: int) -> None:
+    ok = page.js(f"""new Promise((resolve) => {{
+        const end = Date.now() + {ms};
+        const t = setInterval(() => {{
+            let ok = false; try {{ ok = !!({condition}); }} catch (e) {{}}
+            if (ok || Date.now() > end) {{ clearInterval(t); resolve(ok); }}
+        }}, 25);
+    }})""")
+    assert ok, f"the page never showed: {condition}; it says {page.js('document.body.innerText')[:800]!r}"
+
+
+def click(page, selector: str) -> str:
+    """A real mouse click in the middle of the element; returns its text."""
+    rect = page.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        e.scrollIntoView({{block: "center"}}); const r = e.getBoundingClientRect();
+        return {{x: r.x + r.width / 2, y: r.y + r.height / 2, text: e.textContent}}; }})()""")
+    page.click(rect["x"], rect["y"])
+    return rect["text"]
+
+
+def pair(club, bob, page) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRV_")}
+    env.update(TRV_HOME=str(bob.home), NO_COLOR="1")
+    proc = subprocess.Popen([sys.executable, "-m", "trvendetta.cli.main", "login", club.url, "--browser", "--yes"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stdout:
+            if "open this address in your browser: " in line:
+                address = line.split(": ", 1)[1].strip()
+                break
+        else:
+            raise AssertionError(proc.stderr.read())
+        page.open(address)
+        until(page, "document.getElementById('fingerprint')")
+        shown = page.js("document.getElementById('fingerprint').textContent")
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert f"the page's key is {shown}" in out  # the fingerprint the CLI certified is the page's
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def browser():
+    try:
+        b = Browser()
+    except (CDPError, OSError) as exc:
+        pytest.skip(f"Chromium does not start here: {exc}")
+    with b:
+        yield b
+
+
+def test_a_whole_game_between_the_browser_and_the_cli(club, browser, tmp_path):
+    ann = club.player("ann")
+    bob = club.player("bob", login=False)
+    page = browser.page(1366, 768)
+    pair(club, bob, page)
+    until(page, "document.getElementById('waiting')")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    until(page, "document.querySelector('[data-join=duel]')")
+    assert click(page, "[data-join=duel]") == "Join duel"
+    until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    (tmp_path / "start.png").write_bytes(page.screenshot())
+    clicks = 0
+    for _ in range(2000):
+        row = json.loads(ann("games", "--json").stdout)["games"][0]
+        if row["status"] == "over":
+            break
+        if row["waiting_on"] == "ann":
+            ann("act", json.dumps(json.loads(ann("legal", "--json").stdout)[0]))
+            continue
+        # bob's move: the page got ann's moves from the event stream and lists bob's options
+        until(page, f"document.body.dataset.version == '{row['version']}' && "
+                    "document.querySelectorAll('#options button').length > 0")
+        names = page.js("Array.from(document.querySelectorAll('#options button'), b => b.textContent)")
+        assert click(page, "#options button") == names[0]
+        clicks += 1
+        until(page, f"document.body.dataset.version != '{row['version']}'")
+        if clicks == 3:
+            (tmp_path / "playing.png").write_bytes(page.screenshot())
+    else:
+        raise AssertionError("the game did not end")
+    assert clicks > 3
+    until(page, f"document.body.dataset.version == '{row['version']}' && "
+                "document.getElementById('turn').textContent.startsWith('Game over: ')")
+    shot = page.screenshot()
+    (tmp_path / "over.png").write_bytes(shot)
+    width, height, _ = read_png(shot)
+    assert (width, height) == (1366, 768)
+    assert not page.errors()
+    # the same state everywhere: the page's log is the CLI's, and every copy's record is the server's
+    page_log = page.js("document.getElementById('log').textContent")
+    assert page_log.splitlines() == ann("log").stdout.splitlines()
+    record = club.club.export("duel", None)
+    assert ann("export", "duel").stdout == record
+    (tmp_path / "duel.trv").write_text(record)
+    bob_copy = bob("--db", tmp_path / "bob.sqlite", "import", tmp_path / "duel.trv", server=False)
+    assert "imported game into duel" in bob_copy.stdout
+    assert ann("verify", tmp_path / "duel.trv", server=False).stdout.startswith("OK:")
+    result = replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
+    assert result.signed.get("bob", 0) >= 1 and result.signed.get("ann", 0) >= 1
+    assert "\n+ bob:" in record and all(len(line) == len("+ bob:") + 224 for line in record.splitlines()
+                                        if line.startswith("+ bob:"))  # every bob signature: delegated
