@@ -92,8 +92,12 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     given = contributions(offer, answers, signed)
     # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
     given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
+    if offer.time:
+        from .clock import parse_time_control
+
+        parse_time_control(offer.time)  # a time control this trv reads, or one clear error
     charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
-                                     dict(offer.bots)))
+                                     dict(offer.bots), time=offer.time))
     game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
     rules = rulesets.get(offer.ruleset)
     pos = rules.default_position([tuple(t) for t in offer.players], 0)

@@ -75,6 +75,11 @@ class Invite(Signed, frozen=True, forbid_unknown_fields=True):
     creator: str
     commit: str
     sig: str = ""
+    #: the game's time control (``--time``, the charter's ``time``); "": none
+    time: str = ""
+
+    def body(self) -> bytes:
+        return _untimed(self)
 
 
 class Join(Signed, frozen=True, forbid_unknown_fields=True):
@@ -101,6 +106,21 @@ class Offer(Signed, frozen=True, forbid_unknown_fields=True):
     sig: str = ""
     #: bot seats ``{seat: kind}``, run by the host (each bound to the host's key in ``seats``)
     bots: dict[str, str] = {}
+    #: the game's time control (``--time``, the charter's ``time``); "": none
+    time: str = ""
+
+    def body(self) -> bytes:
+        return _untimed(self)
+
+
+_NO_TIME = b',"time":""}'
+
+
+def _untimed(message: Signed) -> bytes:
+    """The signed bytes of a message with a ``time`` field (its last): without it when empty, so a
+    message written before the field (and its id, which answers name) stays what it was."""
+    body = msgspec.json.encode(msgspec.structs.replace(message, sig=""))
+    return body[:-len(_NO_TIME)] + b"}" if body.endswith(_NO_TIME) else body
 
 
 class Contribution(Signed, frozen=True, forbid_unknown_fields=True):

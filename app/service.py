@@ -148,6 +148,10 @@ class GameService:
         """
         loaded = after if after is not None and after.game == game else self.load(game)
         ruleset, state = loaded.ruleset, loaded.state
+        if after is None and loaded.charter:
+            from .outcome import refuse_if_ended
+
+            refuse_if_ended(self.store, game)  # a claim or a resignation ended it (a signed game's)
         if ruleset.is_over(state):
             raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
         check_player(ruleset, state, player)
@@ -248,7 +252,12 @@ class GameService:
         """Take back the last action (with a game's bot seats: the bots'
         actions after the last human one too), appending retractions; then
         the bots answer again."""
-        bots = self.store.header(game).bots or {}
+        header = self.store.header(game)
+        if header.charter:
+            from .outcome import refuse_if_ended
+
+            refuse_if_ended(self.store, game)  # nothing is taken back past a claim or a resignation
+        bots = header.bots or {}
         if bots:
             plan, loaded = replays.undo_with_bots(self.store, game, set(bots), agreed=agreed, keyring=keyring)
         else:

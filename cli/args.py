@@ -137,3 +137,28 @@ def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) ->
             raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
         bound[seat] = resolve_key(seat, value)
     return encode_charter(Charter(bound))
+
+
+def timed(charter: str, time: str | None) -> str:
+    """``charter`` with the time control ``--time`` gives (checked: one clear error naming the
+    forms); a time control needs a signed game (a charter)."""
+    if not time:
+        return charter
+    from trvendetta.app.clock import parse_time_control
+    from trvendetta.store import decode_charter, encode_charter
+
+    control = parse_time_control(time)  # one clear error naming the forms
+    if not charter:
+        raise click.UsageError("--time needs a signed game: bind the seats to keys with --key SEAT=KEY "
+                               "(a claim on time is signed by the waiting player)")
+    import msgspec
+
+    return encode_charter(msgspec.structs.replace(decode_charter(charter), time=str(control)))
+
+
+def time_option(fn):
+    """``--time``: a game's time control (docs/fair-play.md, "Time limits")."""
+    return click.option("--time", "time", metavar="LIMIT",
+                        help="A time limit: 3d (each answer within 3 days) or 7d+1d (a reserve of 7 days, plus "
+                             "1 day an answer); units m, h, d. Past it, the waiting player may claim the game "
+                             "(trv claim).")(fn)

@@ -62,13 +62,24 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         write_pictures(session, game, svg_file, png_file)
         if not as_json:
             return  # the picture was asked for, not the text board as well (--json still prints)
+    ended, clock = _ending(session, game) if at is None else (None, None)
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}
         doc.update(ruleset.view(game.state))
+        if ended is not None:
+            doc["ended"] = {"loser": ended.loser, "how": ended.how, "event": ended.number, "text": ended.line()}
+        if clock is not None:
+            doc["clock"] = clock.to_dict()
         echo_json(doc)
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
     click.echo(ruleset.render(game.state, color=use_color()))
+    if ended is not None:
+        click.echo(ended.line())
+    elif clock is not None:
+        from .clock import now
+
+        click.echo(clock.line(now()))
     if game.charter and charter_dice(game.charter):  # may wait for a player's or the host's dice
         from trvendetta.app.exchange import waiting_line
 
@@ -78,6 +89,22 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
     if legend:
         click.echo("")
         click.echo(ruleset.legend() or f"(the {ruleset.name} ruleset has no legend)")
+
+
+def _ending(session: Session, game) -> tuple:
+    """A signed game's claim or resignation, else whose answer it waits for and until when."""
+    if not game.charter:  # (a hot-seat game has neither: nobody signs a claim or a resignation)
+        return None, None
+    from trvendetta.app.outcome import outcome_of
+
+    store = session.store()
+    ended = outcome_of(store, game.game)
+    if ended is not None:
+        return ended, None
+    from trvendetta.app.clock import waiting
+
+    clock = waiting(store, game.game)  # (only a game with a time control has a deadline to show)
+    return None, clock if clock is not None and clock.control is not None else None
 
 
 @click.command()

@@ -28,6 +28,7 @@ from trvendetta.app.messages import Invite, Join
 from trvendetta.core.draws import commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
 
+from .args import time_option
 from .identity import Keyring, home, identities
 
 
@@ -83,8 +84,9 @@ def _signer_for(seats: dict[str, str], seat: str) -> Keyring:
 @click.option("--ruleset", default="vendetta", show_default=True)
 @click.option("--as", "creator", metavar="SEAT", envvar="TRV_AS", help="Your seat (default: the one whose key you hold).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+@time_option
 def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: str, creator: str | None,
-           output: str) -> None:
+           output: str, time: str | None) -> None:
     """Invite players to an exchange game: dice from every player's reveals, no host.
 
     Writes FILE (send it to every other player; each answers with `trv join`)
@@ -94,10 +96,11 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     Examples:
       trv invite --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --name duel -o invite.json
     """
-    from .args import parse_keys, parse_player
+    from .args import parse_keys, parse_player, timed
     from trvendetta.store import decode_charter
 
     rules = rulesets.get(ruleset)
+    refuse_hidden(rules)
     triples = [parse_player(p) for p in players]
     names = [t[0] for t in triples]
     seats = dict(decode_charter(parse_keys(keys, names, {})).seats)
@@ -110,8 +113,9 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     creator = creator or (mine[0] if len(mine) == 1 else None)
     if creator is None or creator not in mine:
         raise TrvError("say which seat is yours with --as SEAT (one whose key is among your identities)")
+    control = decode_charter(timed(parse_keys(keys, names, {}), time)).time
     _, commit = new_secret()
-    inv = Invite("trv-invite", game, rules.name, [list(t) for t in triples], seats, creator, commit)
+    inv = Invite("trv-invite", game, rules.name, [list(t) for t in triples], seats, creator, commit, time=control)
     inv = inv.signed(lambda body: _signer_for(seats, creator).sign(creator, body))
     Path(output).write_bytes(inv.file_bytes())
     others = ", ".join(s for s in names if s != creator)
@@ -153,6 +157,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
     from trvendetta.store import Charter, encode_charter
 
     inv = _read(invite_file, Invite)
+    refuse_hidden(rulesets.get(inv.ruleset))
     secret = secret_of(inv.commit)
     if secret is None:
         raise TrvError(f"{invite_file}: its commitment is not one of yours (no secret in {home() / 'secrets'}); "
@@ -171,9 +176,22 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
     if missing:
         raise TrvError(f"no answer from {', '.join(missing)} yet: give every --join FILE")
     # the turn order (the players as invited) is the order the others reveal in after an actor
-    charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players])
+    if inv.time:
+        from trvendetta.app.clock import parse_time_control
+
+        parse_time_control(inv.time)  # a time control this trv reads, or one clear error
+    charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players], time=inv.time)
     rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in sorted(inv.seats)])
     return inv, encode_charter(charter), rng
+
+
+def refuse_hidden(rules: Any) -> None:
+    """An exchange game has no one to deal hidden information: a ruleset with face-down pieces (Carnival's
+    party favors) is played in host mode, whose host deals them encrypted (docs/fair-play.md)."""
+    if getattr(rules, "hidden_information", False):
+        raise TrvError(f"an exchange game of {rules.name} would show every player the face-down party favors "
+                       "the others hold: nobody deals them in secret without a host; play it as a host game "
+                       "(trv host offer --ruleset " + rules.name + " ...)")
 
 
 def commitment_follows(value_hex: str, commit_hex: str) -> bool:

@@ -14,7 +14,7 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .args import _check_names, parse_keys, parse_player, ruleset_arg, unknown
+from .args import _check_names, parse_keys, parse_player, ruleset_arg, time_option, timed, unknown
 from .common import Session, echo_json, json_option, pass_session, print_played, service
 
 
@@ -98,10 +98,11 @@ class SeatOrder(click.Command):
               help="Create the exchange game of your invitation (`trv invite`), with every --join answer.")
 @click.option("--join", "join_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="An invited player's answer (`trv join`); one per other seat.")
+@time_option
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
         game_id: str | None, position: str | None, ruleset: str, start_tile: str | None, side: str | None,
-        keys: tuple[str, ...], invite_file: str | None, join_files: tuple[str, ...]) -> None:
+        keys: tuple[str, ...], invite_file: str | None, join_files: tuple[str, ...], time: str | None) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -121,12 +122,13 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --ruleset carnival --side slaytona --player ann:red --player bob:blue
       trv new --position docs/examples/vendetta-slam.toml
       trv new --player ann:red:cars --player bob:blue:cars --key ann=ann.pub --key bob=bob.pub
+      trv new --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --time 3d
       trv new --invite invite.json --join bob.json     # an exchange game (docs/fair-play.md)
     """
     if invite_file is not None:
-        if players or bots or keys or seed is not None or position or start_tile or side:
-            raise click.UsageError("--invite takes the players and keys from the invitation; give only --join "
-                                   "(and --name)")
+        if players or bots or keys or seed is not None or position or start_tile or side or time:
+            raise click.UsageError("--invite takes the players, keys and time limit from the invitation; give only "
+                                   "--join (and --name)")
         return new_exchange(session, invite_file, join_files, game_id)
     if join_files:
         raise click.UsageError("--join answers an invitation: give it with --invite FILE")
@@ -178,6 +180,7 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
             raise _seat_error(exc, triples, texts, order) from None
         _same_initials(rules, triples, texts)
     charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats) if keys else ""
+    charter = timed(charter, time)
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
     click.echo(played.loaded.game)
     bots = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
@@ -186,8 +189,9 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         from .identity import fingerprint
         from trvendetta.store import decode_charter
 
-        bound = decode_charter(charter).seats
-        click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
+        parsed = decode_charter(charter)
+        click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in parsed.seats.items()))
+        time_line(parsed)
     print_played(played)
 
 
@@ -220,6 +224,15 @@ def _same_initials(rules, triples: list, texts: list[str]) -> None:
                                      f"board; choose another colour ({', '.join(free)})", param_hint="--player/--bot")
 
 
+def time_line(charter) -> None:
+    """"time limit: 3d an answer (...)" for a game with a time control."""
+    if charter is not None and charter.time:
+        from trvendetta.app.clock import parse_time_control
+
+        click.echo(f"time limit: {parse_time_control(charter.time).describe()}, by each store's clock; past it "
+                   "the waiting player may claim the game (trv claim)")
+
+
 def _setup_choice(rules, key: str, value: str) -> str:
     """A set-up choice the ruleset offers (``setup_choices``), or a usage error naming what is legal."""
     flag = "--" + key.replace("_", "-")
@@ -249,6 +262,7 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     bound = decode_charter(charter).seats
     click.echo(f"{rules.name} exchange game, {played.first - 1} events: the dice come from every player's reveals")
     click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
+    time_line(decode_charter(charter))
     others = ", ".join(s for s in bound if s != inv.creator)
     click.echo(f"send the record to {others}: trv send {game.game}")
     print_played(played)
@@ -268,20 +282,61 @@ def games_(session: Session, as_json: bool) -> None:
     if session.missing() and not os.path.isdir(os.path.dirname(os.path.abspath(session.location().target))):
         session.store()  # a folder that is not there (a typo): says "no game store at ..." and creates nothing
     found = [] if session.missing() else session.store().list_games()  # (never creates the store)
+    clocks = {g.id: _clock(session.store(), g) for g in found}
     if as_json:
-        echo_json([g.to_dict() for g in found])
+        docs = []
+        for g in found:
+            doc = g.to_dict()
+            ended, waits = clocks[g.id]
+            if ended is not None:
+                doc["ended"] = {"loser": ended.loser, "how": ended.how, "event": ended.number}
+            if waits is not None:
+                doc["clock"] = waits.to_dict()
+            docs.append(doc)
+        echo_json(docs)
         return
     if not found:
         click.echo("no games yet; try `trv new --player ann:red:cars --player bob:blue:cars` or `trv demo`")
         return
-    rows = [("ID", "RULESET", "PLAYERS", "ROUND", "STATUS", "LAST ACTIVITY")]
+    rows = [("ID", "RULESET", "PLAYERS", "ROUND", "STATUS", "LAST ACTIVITY", "TO ANSWER")]
+    timed = any(w is not None for _, w in clocks.values())  # the last column only where a game is signed
     for g in found:
         status = f"won by {g.winner}" if g.status == "over" and g.winner else g.status
+        ended, waits = clocks[g.id]
+        if ended is not None:
+            status = f"{ended.loser} lost on time" if ended.how == "time" else f"{ended.loser} resigned"
         rows.append((g.id, g.ruleset, ",".join(g.players), "" if g.round is None else str(g.round),
-                     status, g.last_used[:19].replace("T", " ")))
+                     status, g.last_used[:19].replace("T", " "), _answer(waits)))
+    if not timed:
+        rows = [r[:-1] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+
+
+def _clock(store, info) -> tuple:
+    """A playing game's claim or resignation, else (signed) whose answer it waits for and until when."""
+    if info.status != "playing":
+        return None, None
+    if not store.header(info.id).charter:  # a hot-seat game: no claim, no resignation, no time limit
+        return None, None
+    from trvendetta.app.outcome import outcome_of
+
+    ended = outcome_of(store, info.id)
+    if ended is not None:
+        return ended, None
+    from trvendetta.app.clock import waiting
+
+    clock = waiting(store, info.id)  # (only a game with a time control has a deadline to show)
+    return None, clock if clock is not None and clock.control is not None else None
+
+
+def _answer(waits) -> str:
+    """"bob since 12-01 20:30, by 12-04 20:30" (times UTC)."""
+    if waits is None:
+        return ""
+    text = f"{waits.seat} since {waits.since:%m-%d %H:%M}"
+    return text + (f", by {waits.deadline:%m-%d %H:%M} UTC" if waits.deadline else " UTC")
 
 
 COMMANDS = [new, games_]

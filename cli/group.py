@@ -28,6 +28,8 @@ COMMANDS = {
     "undo": "trvendetta.cli.replay:undo",
     "fork": "trvendetta.cli.replay:fork",
     "verify": "trvendetta.cli.replay:verify",
+    "claim": "trvendetta.cli.clock:claim",
+    "resign": "trvendetta.cli.clock:resign",
     "sim": "trvendetta.cli.sim:sim",
     "id": "trvendetta.cli.identity:id_",
     "invite": "trvendetta.cli.exchange:invite",

@@ -29,7 +29,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.replays.signatures import HOST
 
 from . import entropy
-from .args import ruleset_arg
+from .args import ruleset_arg, time_option
 from .common import Session, pass_session
 from .identity import Keyring, home, identities
 
@@ -44,10 +44,11 @@ def host_identity(ident: str | None) -> Any:
 
 
 def write_offer(output: Any, game: str, ruleset: str, triples: list, seats: dict[str, str], bots: dict[str, str],
-                host_public: str) -> Offer:
+                host_public: str, time: str = "") -> Offer:
     """Commit to a fresh secret seed and write the signed offer of a host game to ``output``."""
     commit = _new_seed()
-    made = Offer("trv-host-offer", game, ruleset, [list(t) for t in triples], seats, host_public, commit, bots=bots)
+    made = Offer("trv-host-offer", game, ruleset, [list(t) for t in triples], seats, host_public, commit, bots=bots,
+                 time=time)
     made = made.signed(lambda body: _host_keyring(host_public).sign(HOST, body))
     Path(output).write_bytes(made.file_bytes())
     return made
@@ -138,13 +139,15 @@ def host() -> None:
 @click.option("--ruleset", default="vendetta", show_default=True)
 @click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+@time_option
 def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...], game: str, ruleset: str,
-          ident: str | None, output: str) -> None:
+          ident: str | None, output: str, time: str | None) -> None:
     """Offer a host game: commit to a fresh secret seed; every player answers with `trv host join`.
 
     Bot seats (`--bot`) are run by the host: its store plays them as soon as
     they are to act and signs their actions with the host's key, under the
     seat's name; the record's charter declares them."""
+    from .args import timed
     from .games import parse_bot, parse_keys, parse_player
     from trvendetta.store import decode_charter
 
@@ -166,7 +169,9 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     rules.default_position(triples, 0)  # the rules judge the seats now
     mine = [host_identity(ident)]
     seats.update({name: mine[0].public for name, _, _, _ in robots})
-    write_offer(output, game, rules.name, triples, seats, {name: kind for name, _, _, kind in robots}, mine[0].public)
+    control = decode_charter(timed(charter, time)).time if time else ""
+    write_offer(output, game, rules.name, triples, seats, {name: kind for name, _, _, kind in robots}, mine[0].public,
+                control)
     if names:
         click.echo(f"wrote the offer to {output}: send it to {', '.join(names)}; each runs "
                    f"`trv host join {output} -o SEAT.json` and sends it back")

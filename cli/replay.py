@@ -420,6 +420,13 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
         click.echo("bots: the bot seats are outside the hash chain (a game stored before they were chained): "
                    "nothing shows they are the ones the game was played with")
     click.echo(f"checked {checked}")
+    ended = result.walker.outcome
+    if ended is not None:
+        when = ended.record.at
+        if ended.how == "time":
+            when += f", the claimant's clock: {ended.loser} had to answer event {ended.record.after} by " \
+                    f"{ended.record.deadline}"
+        click.echo(f"ended at event {ended.number}: {ended.sentence} ({when})")
     click.echo(signature_summary(result))
     if result.note:
         click.echo(result.note)

@@ -109,6 +109,9 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     #: an exchange game's turn order (the players as invited): the other seats reveal in this
     #: order after the actor; empty in games made before it, whose seats reveal in name order
     order: list[_Seat] = []
+    #: the time control (``app/clock.py``): ``3d`` a move, or a reserve plus an increment (``7d+1d``);
+    #: empty: no time limit
+    time: Annotated[str, msgspec.Meta(max_length=40)] = ""
 
 
 #: the decoders of the store's own records, each built on its first use (a Decoder resolves its
@@ -131,7 +134,8 @@ def encode_charter(charter: "Charter | None") -> str:
                                        dict(sorted(charter.commits.items())),
                                        dict(sorted(charter.setup.items())),
                                        charter.host, charter.seed_commit,
-                                       dict(sorted(charter.bots.items())), list(charter.order))).decode()
+                                       dict(sorted(charter.bots.items())), list(charter.order),
+                                       charter.time)).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":
@@ -216,11 +220,50 @@ class HostReveal(msgspec.Struct, frozen=True, tag_field="type", tag=HOST_REVEAL_
     salt: _Hex64
 
 
+#: a game's end that the rules do not give: a claim on time and a resignation (docs/fair-play.md, "Time")
+CLAIM_KIND = "trv-claim"
+RESIGN_KIND = "trv-resign"
+_Stamp = Annotated[str, msgspec.Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+
+
+class Claim(msgspec.Struct, frozen=True, tag_field="type", tag=CLAIM_KIND, forbid_unknown_fields=True):
+    """``by`` claims the game on time: ``seat`` had to answer record ``after`` (its hash ``after_hash``;
+    ``unanswered``: a ``decision`` or a ``reveal``) since ``since`` and did not by ``deadline``; claimed
+    at ``at`` (every time by the claimant's clock, UTC).  Signed by ``by``, over ``after`` and its hash."""
+
+    seat: _Seat
+    by: _Seat
+    after: Annotated[int, msgspec.Meta(ge=1)]
+    after_hash: _Hex64
+    unanswered: Annotated[str, msgspec.Meta(pattern="^(decision|reveal)$")]
+    control: Annotated[str, msgspec.Meta(max_length=40)]
+    since: _Stamp
+    deadline: _Stamp
+    at: _Stamp
+
+
+class Resign(msgspec.Struct, frozen=True, tag_field="type", tag=RESIGN_KIND, forbid_unknown_fields=True):
+    """``seat`` resigns after record ``after`` (its hash ``after_hash``), at ``at`` by its own clock (UTC):
+    the game ends, ``seat`` lost.  Signed by ``seat`` (in a game with bound seats), over ``after`` and its hash."""
+
+    seat: _Seat
+    after: Annotated[int, msgspec.Meta(ge=1)]
+    after_hash: _Hex64
+    at: _Stamp
+
+
+#: the kinds that end a game outside the rules
+OUTCOME_KINDS = frozenset({CLAIM_KIND, RESIGN_KIND})
+
 _draw_enc = msgspec.json.Encoder()
 
 
-def encode_draw(record: "Intent | Reveal | HostReveal") -> bytes:
+def encode_draw(record: "Intent | Reveal | HostReveal | Claim | Resign") -> bytes:
     return _draw_enc.encode(record)
+
+
+def decode_outcome(payload: bytes) -> "Claim | Resign":
+    return _decoder("outcome", Claim | Resign).decode(payload)
 
 
 def decode_draw(payload: bytes) -> "Intent | Reveal | HostReveal":
@@ -228,7 +271,7 @@ def decode_draw(payload: bytes) -> "Intent | Reveal | HostReveal":
 
 
 #: the kinds of record the store writes itself (not engine events)
-STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND})
+STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND, CLAIM_KIND, RESIGN_KIND})
 
 
 def describe_store_record(event: Any) -> str:
@@ -239,6 +282,11 @@ def describe_store_record(event: Any) -> str:
         return f"{event.seat} reveals dice for draw {event.draw}"
     if isinstance(event, HostReveal):
         return "the host reveals the game's secret seed: every roll can now be checked"
+    if isinstance(event, Claim):
+        return (f"{event.by} claims the game on time: {event.seat} did not answer event {event.after} "
+                f"by {event.deadline} ({event.control}); {event.seat} loses on time")
+    if isinstance(event, Resign):
+        return f"{event.seat} resigns"
     return f"{event.player} takes back events {event.first}-{event.last}" + (" (agreed)" if event.agreed else "")
 
 
@@ -279,6 +327,8 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
         return decode_retraction(payload)
     if kind in (INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND):
         return decode_draw(payload)
+    if kind in OUTCOME_KINDS:
+        return decode_outcome(payload)
     current = event_schema(ruleset)
     if schema == current:
         return ruleset.decode_event(payload)

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from trvendetta.store import (HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, decode_charter,
-                              decode_draw, decode_retraction)
+from trvendetta.store import (CLAIM_KIND, HOST_REVEAL_KIND, INTENT_KIND, RESIGN_KIND, RETRACTION_KIND, REVEAL_KIND,
+                              decode_charter, decode_draw, decode_outcome, decode_retraction)
 
 from .signatures import HOST, parse
 from .walker import Visitor
 
 _DRAW_KINDS = (INTENT_KIND.encode(), REVEAL_KIND.encode(), HOST_REVEAL_KIND.encode())
+_OUTCOME_KINDS = (CLAIM_KIND.encode(), RESIGN_KIND.encode())
 
 
 class _Seats(Visitor):
@@ -53,11 +54,12 @@ def _kind(payload: bytes) -> bytes:
 UNKNOWN: Any = object()
 
 
-def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: list[Any]) -> list[str | None]:
+def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: list[Any],
+           start: str | None = None) -> list[str | None]:
     """Who made each record: a seat, :data:`~replays.signatures.HOST`, or None (the set-up,
-    or a record no seat's decision made)."""
+    or a record no seat's decision made).  ``start``: the game's genesis (default: its charter's)."""
     seats = _Seats()
-    walker_for(ruleset, charter, domain, [seats]).walk(records)
+    walker_for(ruleset, charter, domain, [seats], start=start).walk(records)
     return _made(records, seats.actions, None, b"")
 
 
@@ -81,6 +83,9 @@ def _made(records: list[Any], actions: dict[int, str | None], previous: str | No
             maker = HOST
         elif kind == RETRACTION_KIND.encode():
             maker = decode_retraction(record.payload).player
+        elif kind in _OUTCOME_KINDS:  # a claim is its claimant's, a resignation its seat's
+            found = decode_outcome(record.payload)
+            maker = getattr(found, "by", found.seat)
         elif kind in _DRAW_KINDS:
             found = decode_draw(record.payload)
             maker = HOST if kind == HOST_REVEAL_KIND.encode() else found.seat

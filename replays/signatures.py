@@ -185,6 +185,8 @@ class SignatureCheck:
         self.host = charter.host if charter else ""
         #: bot seats ``{seat: kind}``; each signs with the key of whoever runs it
         self.bots: dict[str, str] = dict(charter.bots) if charter else {}
+        #: the charter's time control ("" for none): a claim on time names it
+        self.time = charter.time if charter else ""
         #: the domain spec (see :func:`fork_domain`) and the game id (event 1's hash, once seen)
         self.spec = domain
         self.game_id = ""
@@ -373,6 +375,23 @@ class SignatureCheck:
                 "a retraction needs the signature of the player taking the action back"
             raise Tampered(number, f"the retraction of {taker}'s {what!r} is not signed by "
                                    f"{', '.join(self._who(s) for s in missing)} ({how})")
+
+    def on_outcome(self, record: Any, seat: str, after: int, after_hash: str, what: str) -> None:
+        """A claim (``seat``: the claimant) or a resignation (``seat``: the seat resigning): signed by
+        ``seat`` when bound, over the record it follows (``after``, its hash), wherever it lies."""
+        number = record.number
+        self.flush()
+        self._close(None)
+        entries = self._entries(number, record.sig)
+        if seat not in self.seats:
+            if entries:
+                raise Tampered(number, f"{what} is signed, but {seat}'s seat is not bound to a key")
+            return
+        msg = message(self.domain(after + 1), after + 1, after_hash, record.payload)
+        if len(entries) != 1 or entries[0][0] != seat or not self._valid(seat, entries[0][1], msg):
+            made = self._signer(entries[0][1], msg) if entries else "no key (it is unsigned)"
+            raise Tampered(number, f"{what} is not signed by {self._who(seat)}: made with {made}")
+        self.checked[seat] = self.checked.get(seat, 0) + 1
 
     def end(self) -> None:
         self.flush()

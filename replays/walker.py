@@ -37,6 +37,8 @@ from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION
 from trvendetta.core.errors import TrvError
 from trvendetta.core.protocol import Ruleset
 
+from .outcomes import OUTCOME_OPENINGS, ended
+
 
 class AuditError(TrvError):
     """A record that does not hold together or does not follow from the rules."""
@@ -256,6 +258,8 @@ class Walker:
         self._paused = False
         #: actions decoded by :meth:`_replay`, by their canonical bytes
         self._actions: dict[bytes, Any] = {}
+        #: the claim on time or resignation that ended the game (``replays.outcomes.Ended``): nothing may follow
+        self.outcome: Any = None
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
@@ -303,7 +307,8 @@ class Walker:
         if len(queue) == len(events):
             queue = None
         group = groups[-1] if groups else None
-        ready = group is not None and number > 0 and queue is None  # else every record goes to feed
+        # else every record goes to feed (so does every record after a claim or resignation: feed refuses it)
+        ready = group is not None and number > 0 and queue is None and self.outcome is None
         raw = fromhex(self.head)  # the head's bytes, as chain() hashes them
         for segment in segments:
             hashes, made = segment.hashes, segment.made
@@ -364,7 +369,7 @@ class Walker:
                     queue = None
                 groups = self.groups
                 group = groups[-1] if groups else None
-                ready = group is not None and number > 0 and queue is None
+                ready = group is not None and number > 0 and queue is None and self.outcome is None
                 raw = fromhex(self.head)
         self.number, self.head, self.state, self._after = number, raw.hex(), state, after
         self._queue = list(map(encode, events)) if queue is None else queue
@@ -416,6 +421,9 @@ class Walker:
         number = self.number + 1
         if record.number != number:
             raise Tampered(number, f"numbered {record.number}, expected {number}")
+        if self.outcome is not None:
+            raise Tampered(number, f"a record after the game ended at event {self.outcome.number} "
+                                   f"({self.outcome.sentence}): nothing may follow a claim or a resignation")
         payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""
         expected = chain(self.head, payload, action_bytes, sig)
         if record.hash != expected:
@@ -437,6 +445,14 @@ class Walker:
                     raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
                 except RecursionError:
                     raise Tampered(number, "the recorded action is nested too deeply") from None
+        if number > 1 and payload.startswith(OUTCOME_OPENINGS):
+            self._resume()
+            if self._queue:
+                self._diverge(number, payload, self._queue[-1],
+                              "The record ends the game before the rules finished producing the last action's events.")
+            self.outcome = ended(self, record, action, Tampered)
+            self.number, self.head = number, record.hash
+            return
         if self.draws is not None and number > 1 and self._draw_record(record, number, action):
             return
         # re-executing, an action is re-run before its first event is decoded:

@@ -34,6 +34,7 @@ class Carnival(Vendetta):
     state_type = CarnivalState
     position_type = CarnivalPosition
     setup_choices = {"side": comp.SIDES}
+    hidden_information = True  # party favors, collected face down
 
     def __init__(self, components: comp.CarnivalComponents | None = None):
         super().__init__()

@@ -118,6 +118,9 @@ class Ruleset(Generic[S, A, E]):
     #: set-up choices `trv new` offers besides the seats: keyword of
     #: ``default_position`` -> its legal values (Vendetta: ``start_tile``)
     setup_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: whether a player holds something face down that the others may not see (Carnival's party
+    #: favors): such a game at a distance needs someone to deal it in secret (a host)
+    hidden_information: ClassVar[bool] = False
     #: the ``trv turn`` flags this ruleset reads (the CLI builds ``trv turn`` from them)
     turn_flags: ClassVar[tuple[TurnFlag, ...]] = ()
     #: an upper bound on the number of events in a game (checked by simulation)

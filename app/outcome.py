@@ -1,0 +1,167 @@
+"""A game's end outside the rules: a claim on time and a resignation (docs/fair-play.md).
+
+Both are store records (``trv-claim``, ``trv-resign``) appended after the
+game's last record and sent like any packet.  Each names the record it
+follows (``after`` and its hash) and is signed, in a game with bound seats,
+over that: so a copy of it is valid wherever it lands after that record (a
+store that had already taken the silent seat's late answer appends it after
+that answer).  Nothing may follow it: the game is over, lost by the seat it
+names (``Outcome``).
+
+* :func:`claim` -- after a seat's deadline passed (``app.clock.waiting``, this
+  store's clock the reference), another seat claims the game on time.
+* :func:`resign` -- any bound seat resigns, in any signed game, at any time before the end.
+
+``now`` is the caller's (the shell reads the clock; tests freeze it).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from trvendetta.core.errors import TrvError
+from trvendetta.replays.outcomes import OUTCOME_OPENINGS
+from trvendetta.replays.timecontrol import duration_text, stamp_text
+from trvendetta.store import (CLAIM_KIND, RESIGN_KIND, Claim, GameStore, RawRecord, Resign, decode_charter,
+                              decode_outcome, encode_draw)
+
+
+
+class Outcome(NamedTuple):
+    """How a claim or a resignation ended a game: ``loser`` lost (``how``: ``time`` or ``resigned``)
+    at record ``number``."""
+
+    number: int
+    loser: str
+    how: str
+    record: Any  # the Claim or Resign
+
+    def line(self) -> str:
+        r = self.record
+        if self.how == "time":
+            return (f"game over: {r.seat} lost on time (claimed by {r.by} at {r.at}: {r.seat} had to answer "
+                    f"event {r.after} by {r.deadline})")
+        return f"game over: {r.seat} resigned (at {r.at})"
+
+
+def outcome_in(number: int, payload: bytes) -> Outcome | None:
+    """The outcome a record holds (None: not a claim or a resignation)."""
+    if not payload.startswith(OUTCOME_OPENINGS):
+        return None
+    found = decode_outcome(payload)
+    return Outcome(number, found.seat, "time" if isinstance(found, Claim) else "resigned", found)
+
+
+def outcome_of(store: GameStore, game: str) -> Outcome | None:
+    """The stored game's claim or resignation (its last record), if it ended so."""
+    version = store.version(game)
+    if version < 2:
+        return None
+    last = store.events(game, since=version - 1, decode=False)[-1]
+    return outcome_in(last.number, last.payload)
+
+
+def refuse_if_ended(store: GameStore, game: str) -> None:
+    """One clear refusal for a command that would add to a game a claim or resignation ended."""
+    ended = outcome_of(store, game)
+    if ended is not None:
+        raise TrvError(f"{ended.line()}; nothing more can be played in {game}")
+
+
+def _signer(loaded: Any, game_id: str, keyring: Any, seat: str, after: int, after_hash: str) -> Any:
+    """The signature of ``seat`` over the record as following record ``after`` (wherever it is appended)."""
+    from trvendetta.replays.signatures import domain_at, entry, message
+
+    def sign(number: int, previous: str, body: bytes) -> bytes:
+        msg = message(domain_at(loaded.domain, game_id, after + 1), after + 1, after_hash, body)
+        return entry(seat, keyring.sign(seat, msg))
+    return sign
+
+
+def _local_seat(keyring: Any, other_than: str | None, verb: str) -> str:
+    mine = [s for s in keyring.local if s != other_than]
+    if keyring.acting is not None:
+        if keyring.acting not in keyring.local:
+            raise TrvError(f"you act as {keyring.acting} (--as / $TRV_AS), whose key is not among your identities")
+        if keyring.acting == other_than:
+            raise TrvError(f"you act as {other_than}, the seat the game waits for: only another seat can {verb}")
+        return keyring.acting
+    if len(mine) != 1:
+        which = ", ".join(sorted(mine)) or "none"
+        raise TrvError(f"say which seat {verb}s with --as SEAT (your seats here: {which})")
+    return mine[0]
+
+
+def claim(store: GameStore, game: str, keyring: Any, now: datetime) -> Outcome:
+    """Claim the game on time for a local seat: the game waits for another seat, whose deadline (by
+    this store's clock) passed before ``now``.  Refused, saying why, otherwise."""
+    from trvendetta.replays.signatures import HOST
+
+    from .clock import waiting
+
+    refuse_if_ended(store, game)
+    meta = store.header(game)
+    charter = decode_charter(meta.charter) if meta.charter else None
+    if charter is None or not charter.time:
+        raise TrvError(f"game {game} has no time limit (a signed game made with --time has one); nothing to claim; "
+                       "to end it, a player resigns: trv resign")
+    w = waiting(store, game)
+    if w is None:
+        raise TrvError(f"game {game} is over; nothing to claim")
+    if w.seat == HOST:
+        raise TrvError(f"game {game} waits for the host's dice since {stamp_text(w.since)}; the host is not a seat, "
+                       "so there is no claim against it (in a tournament, ask the organiser for a ruling)")
+    if w.deadline is None:
+        raise TrvError(f"game {game} waits for {w.seat}, who has no time limit (a bot seat)")
+    if keyring.acting == w.seat or set(keyring.local) == {w.seat}:
+        raise TrvError(f"game {game} waits for your own {'dice' if w.unanswered == 'reveal' else 'move'} "
+                       f"({w.seat}); only another seat can claim it")
+    by = _local_seat(keyring, w.seat, "claim")
+    if now < w.deadline:
+        raise TrvError(f"{w.line()}: not passed yet ({_left(w.deadline - now)} left); claim after it")
+    record = Claim(w.seat, by, w.after, w.after_hash, w.unanswered, str(w.control), stamp_text(w.since),
+                   stamp_text(w.deadline), stamp_text(now))
+    return _append(store, game, CLAIM_KIND, record, by, keyring, w.after, w.after_hash)
+
+
+def resign(store: GameStore, game: str, keyring: Any, now: datetime, seat: str | None = None) -> Outcome:
+    """``seat`` (a local bound seat; ``--as``) resigns: the game ends, lost by it."""
+    refuse_if_ended(store, game)
+    loaded = store.load(game)
+    if not loaded.charter:
+        raise TrvError(f"game {game} is a hot-seat game (no seat bound to a key): a resignation is a signed event, "
+                       "and nothing here would show who made it; the players simply stop")
+    ruleset = loaded.ruleset
+    if ruleset.pending(loaded.state) is None:
+        raise TrvError(f"game {game} is over already; nobody can resign it")
+    players = [p.get("name", "") for p in ruleset.view(loaded.state).get("players", [])]
+    charter = decode_charter(loaded.charter)
+    seat = seat or _local_seat(keyring, None, "resign")
+    if seat not in players:
+        raise TrvError(f"no player called {seat!r} in {game}; the players: {', '.join(players)}")
+    if seat in charter.bots:
+        raise TrvError(f"{seat} is a bot seat; a bot does not resign")
+    if seat not in keyring.local:
+        raise TrvError(f"{seat}'s seat is bound to a key that is not among your identities; only {seat} can "
+                       f"resign for {seat}" if seat in charter.seats else
+                       f"{seat}'s seat is not bound to a key: nothing would show that {seat} resigned")
+    after = loaded.version
+    after_hash = store.events_head(game, after)
+    record = Resign(seat, after, after_hash, stamp_text(now))
+    return _append(store, game, RESIGN_KIND, record, seat, keyring, after, after_hash)
+
+
+def _append(store: GameStore, game: str, kind: str, record: Any, seat: str, keyring: Any, after: int,
+            after_hash: str) -> Outcome:
+    loaded = store.load(game)
+    sign = _signer(loaded, store.events_head(game, 1), keyring, seat, after, after_hash)
+    store.append(game, loaded.version, records=[RawRecord(kind, 1, encode_draw(record), b"", sign)])
+    return outcome_in(loaded.version + 1, encode_draw(record))
+
+
+def _left(span: Any) -> str:
+    return duration_text(span) if span.total_seconds() >= 60 else "less than a minute"
+
+
+__all__ = ["Outcome", "claim", "outcome_in", "outcome_of", "refuse_if_ended", "resign"]

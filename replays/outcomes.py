@@ -1,0 +1,118 @@
+"""A claim on time or a resignation in a record, checked as the walker meets it (docs/fair-play.md).
+
+A ``trv-claim`` or ``trv-resign`` record ends the game: the seat it names
+lost.  :func:`ended` checks one against the game as walked to the record
+before it, and :class:`Ended` is what the walk keeps (``Walker.outcome``);
+nothing may follow it.  What a record can show is checked; what it cannot
+(the claimant's clock) is the claimant's word, signed:
+
+* a claim follows the very record it names (``after``, its hash), made by a
+  bound seat other than the one it claims against, signed over that record;
+  the game then waited for the claimed seat (its decision, or its reveal of
+  an open draw), under the charter's time control (``control``); its times
+  are in order (``since <= deadline <= at``) and its deadline is no later
+  than the control allows (a move's limit exactly; a reserve: the reserve
+  and an increment for every action of that seat so far);
+* a resignation names a player of the game before its end, follows the
+  record it names, and is signed by that seat (a game without bound seats
+  has no resignation: nothing would show who resigned).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import msgspec
+
+from trvendetta.store import CLAIM_KIND, RESIGN_KIND, Claim, decode_outcome
+
+from .timecontrol import longest_answer, parse_stamp, parse_time_control
+
+OUTCOME_OPENINGS = (b'{"type":"' + CLAIM_KIND.encode() + b'"', b'{"type":"' + RESIGN_KIND.encode() + b'"')
+
+
+class Ended(NamedTuple):
+    """The game ended at record ``number``: ``loser`` lost, ``how`` (``time`` or ``resigned``)."""
+
+    number: int
+    loser: str
+    how: str
+    record: Any  # the Claim or Resign
+    sentence: str
+
+
+def sentence_of(found: Any) -> str:
+    if isinstance(found, Claim):
+        return f"{found.seat} lost on time, claimed by {found.by}"
+    return f"{found.seat} resigned"
+
+
+def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noqa: N803 - the walker's class
+    """The outcome ``record`` holds, checked against ``walker`` (the game up to the record before);
+    ``Tampered`` is the walker's error for a record that does not hold together."""
+    number = record.number
+    if action is not None:
+        raise Tampered(number, "a claim or a resignation carries an action")
+    try:
+        found = decode_outcome(record.payload)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise Tampered(number, f"not a claim or a resignation: {exc}") from None
+    what = "the claim" if isinstance(found, Claim) else f"{found.seat}'s resignation"
+    if found.after != number - 1 or found.after_hash != walker.head:
+        raise Tampered(number, f"{what} names event {found.after} ({found.after_hash[:16]}...) but follows event "
+                               f"{number - 1} ({walker.head[:16]}...): it was made for another point of the game")
+    ruleset, state = walker.ruleset, walker.state
+    decision = ruleset.pending(state)
+    if decision is None:
+        raise Tampered(number, f"{what} comes after the game's end")
+    check = walker.signatures
+    seats = check.seats if check is not None else {}
+    if isinstance(found, Claim):
+        _claim(walker, number, found, decision, seats, Tampered)
+    else:
+        players = [p.name for p in ruleset.seats(state)]
+        if found.seat not in players:
+            raise Tampered(number, f"a resignation of {found.seat!r}, who is no player of this game "
+                                   f"({', '.join(players)})")
+        if check is not None and found.seat in check.bots:
+            raise Tampered(number, f"a resignation of the bot seat {found.seat}")
+    if check is None:
+        raise Tampered(number, f"{what} in a game without bound seats: a claim or a resignation is signed")
+    check.on_outcome(record, found.seat if not isinstance(found, Claim) else found.by, found.after,
+                     found.after_hash, what)
+    how = "time" if isinstance(found, Claim) else "resigned"
+    return Ended(number, found.seat, how, found, sentence_of(found))
+
+
+def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, Tampered: Any) -> None:  # noqa: N803
+    check = walker.signatures
+    time = getattr(check, "time", "") if check is not None else ""
+    if not time:
+        raise Tampered(number, "a claim on time in a game without a time control")
+    if claim.control != time:
+        raise Tampered(number, f"the claim names the time control {claim.control!r}; the game's is {time!r}")
+    if claim.by not in seats or claim.by == claim.seat:
+        raise Tampered(number, f"a claim by {claim.by!r} against {claim.seat}: only another bound seat claims")
+    draws = walker.draws
+    if draws is not None and draws.open is not None:
+        waited, what = draws.waiting_for(), "reveal"
+    else:
+        waited, what = decision.player, "decision"
+    if (waited, what) != (claim.seat, claim.unanswered):
+        raise Tampered(number, f"the claim says the game waited for {claim.seat}'s {claim.unanswered}; it waited "
+                               f"for {waited}'s {what}")
+    if claim.seat in check.bots:
+        raise Tampered(number, f"a claim against the bot seat {claim.seat}, which has no time limit")
+    since, deadline, at = (parse_stamp(t) for t in (claim.since, claim.deadline, claim.at))
+    if not since <= deadline <= at:
+        raise Tampered(number, f"the claim's times are not in order (since {claim.since}, deadline "
+                               f"{claim.deadline}, claimed {claim.at}): a claim comes after the deadline")
+    control = parse_time_control(time)
+    answers = sum(1 for g in walker.groups if g.action is not None and g.player == claim.seat)
+    allowed = longest_answer(control, answers)
+    if deadline - since > allowed or (control.per_move is not None and deadline - since != allowed):
+        raise Tampered(number, f"the claim's deadline ({claim.deadline}) is not what {time!r} gives from "
+                               f"{claim.since}")
+
+
+__all__ = ["Ended", "OUTCOME_OPENINGS", "ended", "sentence_of"]
