@@ -44,7 +44,7 @@ def test_a_read_through_a_mistyped_folder_creates_nothing(tmp_path, command):
      "unknown colour 'bleu' (did you mean 'blue'?)"),
     (("sim", "--ruleset", "carnivl"), "--ruleset", "(did you mean 'carnival'?)"),
     (("sim", "--players", "1000000000001"), "--players", "vendetta is for 2 to 4 players"),
-    (("shwo",), None, "unknown command 'shwo' (did you mean 'show'?); commands: act, decide, demo"),
+    (("shwo",), None, "unknown command 'shwo' (did you mean 'show'?); commands: act, claim, decide"),
 ])
 def test_usage_errors_exit_2_with_the_legal_values_and_a_did_you_mean(tmp_path, args, hint, said):
     db = tmp_path / "u.sqlite"
