@@ -71,12 +71,6 @@ class Summary(msgspec.Struct, frozen=True):
     end_reason: str | None = None
 
 
-#: how many events a process decodes by their own types' decoders before it builds the
-#: decoder of the whole event union (Ruleset.decode_event): more than a load from the
-#: latest snapshot reads (the witness interval and the events after it, 200 at most)
-SHORT_READ = 256
-
-
 def _tagged(union: Any) -> tuple[bytes, dict[bytes, Any], dict[bytes, Any]]:
     """How canonical JSON of ``union``'s events opens (``{"type":"``, empty when its types
     do not share one tag field), and each type by its tag as that JSON writes it."""
@@ -137,10 +131,8 @@ class Ruleset(Generic[S, A, E]):
 
     def __init__(self) -> None:
         self._enc = msgspec.json.Encoder()
-        self._event_dec: Any = None  # what decode_event uses once a read is long: the event union's
         self._union: Any = None  # the event union's decoder, built on first use
-        self._kinds: Any = None  # (opening, {tag's JSON: type}, {tag's JSON: decoder}): a short read's
-        self._short = SHORT_READ
+        self._kinds: Any = None  # (opening, {tag's JSON: type}, {tag's JSON: decoder}), decoders built on first use
         self._action_dec: Any = None  # built on the first decode: reading a game for show decodes no action
         self._state_dec = msgspec.json.Decoder(self.state_type)
 
@@ -294,23 +286,12 @@ class Ruleset(Generic[S, A, E]):
         return self.encode
 
     def decode_event(self, data: bytes | str) -> E:
-        decoder = self._event_dec
-        if decoder is None:
-            return self._decode_by_tag(data)
-        return decoder.decode(data)
-
-    def _decode_by_tag(self, data: bytes | str) -> E:
         """An event, by the decoder of its own type when its JSON opens with its tag, as
         canonical JSON does (else, or with a tag no type has, by the union's: the same
         event or the same error either way).  Building the union's decoder resolves
         every event type (about 9 M instructions for Vendetta's 56, an eighth of what
-        `trv show` adds to the import floor), while a load from a snapshot meets a
-        couple of dozen kinds: the first ``SHORT_READ`` events of the process are
-        decoded this way, the rest by the union's (0.3 us less an event)."""
-        self._short -= 1
-        if self._short < 0:
-            self._event_dec = self._union_decoder()
-            return self._event_dec.decode(data)
+        `trv show` adds to the import floor), while a load meets a couple of dozen
+        kinds; each kind's decoder is built the first time one is read."""
         if self._kinds is None:
             self._kinds = _tagged(self.event_type)
         opening, types, decoders = self._kinds
