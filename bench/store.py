@@ -13,8 +13,7 @@ min and max; ratios are of medians measured in the same run:
   turn`` does), against a bare eventsourcing application saving the same
   events (one aggregate event per engine event carrying its JSON, one
   ``save()`` per turn) on the same backend; on both sides the engine's
-  ``ruleset.apply`` runs before the timing (until 1 Dec 2026 it was timed on
-  the store's side only);
+  ``ruleset.apply`` runs before the timing;
 - verify: events per second of ``replays.verify_game`` on that game, and its
   time against the engine's own re-execution of the same actions (no store,
   no walker) as a ratio;
@@ -34,8 +33,8 @@ min and max; ratios are of medians measured in the same run:
   to a target far past the 100 its position check allows a hand-made game,
   with random moves (one event an action, so the walker's per-action work
   weighs more than in Vendetta, where an action makes about two events); on
-  both backends (until 1 Dec 2026 SQLite only: on PostgreSQL the library's one
-  insert of 100k rows hung, see ``store.library.drain_after_insert``).
+  both backends (``store.library.drain_after_insert`` keeps PostgreSQL's one
+  insert of 100k rows from hanging).
 
 Writes ``bench/results/store.json``.
 """
@@ -320,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             if url is None:
                 print(f"[{name}] bytes ...", file=sys.stderr)
                 r["bytes"] = bench_bytes(GameStore, rs, range(8 if args.quick else 30), tmp)
-            # on PostgreSQL too since 1 Dec 2026 (its one save of 100k events hung: library.drain_after_insert)
+            # on PostgreSQL too (its one save of 100k events: library.drain_after_insert)
             print(f"[{name}] a 100k-event game ...", file=sys.stderr)
             r["long"] = bench_long(GameStore, where_of("long"), 3 if args.quick else 5)
             results[name] = r

@@ -105,8 +105,8 @@ class Game(Aggregate):
             game.note(self.ruleset, self.schema, self.kind, self.payload, self.hash)
 
     class Entry(Recorded):
-        """The same record under a short topic: every record stored since 30 Nov
-        2026 (the topic is stored in every row; 23 bytes less a record)."""
+        """The same record under a short topic, the one written now (the topic
+        is stored in every row; 23 bytes less a record)."""
 
         TOPIC = "trv:e"
 
@@ -212,7 +212,7 @@ class PartedSnapshot(GameSnapshot):
     """A snapshot whose engine JSON leaves out the ruleset's ``shared_state``
     fields, named instead by address in ``parts`` (``{field: address}``) and
     stored once each (``parts.py``); ``engine_crc`` is the CRC of what it
-    holds.  Every snapshot taken since 30 Nov 2026; its own topic, so that a
+    holds.  Every snapshot taken now; its own topic, so that a
     reader that knows only whole snapshots never takes one for a whole state."""
 
     TOPIC = "trv:s"

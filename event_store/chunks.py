@@ -3,7 +3,7 @@
 Packing each record alone (``packing``: deflated against dictionary 1) costs
 about 10 us a record, most of it starting a deflater primed with 32 KiB of
 dictionary, whatever the record's size: three quarters of what storing a
-simulated game costs (``trv sim --store``, issue 16).  So since 1 Dec 2026 a
+simulated game costs (``trv sim --store``).  So a
 save of at least 8 records (a game stored whole, an import, a
 fork, a copy) packs them in chunks of up to :data:`CHUNK_MAX` consecutive
 records sharing one wall-clock stamp, each chunk deflated once:
@@ -18,8 +18,8 @@ records sharing one wall-clock stamp, each chunk deflated once:
   starts (one byte), nothing else: its record is read from there.
 
 Every record kept its own row: a game stored whole still wrote about 450 rows,
-and inserting them was a fifth of ``trv sim --store``'s time.  So since the
-second 1 Dec 2026 session a chunk is **one row** (``MARK_6``), laid out as a
+and inserting them was a fifth of ``trv sim --store``'s time.  So a chunk
+then became **one row** (``MARK_6``), laid out as a
 mark-4 row, stored under the version of its **last** record: the row at
 version ``v`` holding ``k`` records holds records ``v - k + 1`` to ``v``
 (versions are record numbers plus one, the ``Created`` record's being 1).  The
@@ -33,7 +33,7 @@ always did.  A stale append is refused by the games index row, which the
 save checks and advances in its own transaction (``GameStore._save``): two
 appends after the same event may store rows under different versions.
 
-Since the fourth 1 Dec 2026 session a chunk is **lean** (``MARK_7``), and
+A chunk written now is **lean** (``MARK_7``), and
 every save is one (a turn of one event too; mark 3 packed those alone): the
 mark, the count, the stamp and the hashes as in mark 6, then the records'
 fields framed as raw bytes instead of a JSON list, deflated against
@@ -62,12 +62,11 @@ import msgspec
 from .packing import deflate, inflate, primed_deflater, stamp_of
 from .zdict2 import DICTIONARY_2
 
-#: the first byte of a chunk's first row, and of its other rows (until the second 1 Dec 2026 session)
+#: the first byte of a chunk's first row, and of its other rows (read, no longer written)
 MARK_4, MARK_5 = b"\x04", b"\x05"
 #: the first byte of a chunk stored as one row, under its last record's version
 MARK_6 = b"\x06"
-#: the first byte of a lean chunk (one row, its fields framed raw, dictionary 2), every save since the fourth
-#: 1 Dec 2026 session
+#: the first byte of a lean chunk (one row, its fields framed raw, dictionary 2): every save writes one
 MARK_7 = b"\x07"
 #: what separates a lean chunk's fields
 SEP = b"\x01"

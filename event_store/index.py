@@ -26,7 +26,7 @@ CREATE = [
     "[round] INTEGER, [status] TEXT, [winner] TEXT, [version] INTEGER, [head] TEXT, [created] TEXT, "
     "[last_used] TEXT)",
 ]
-#: the index on ``last_used`` the table had until 1 Dec 2026 (``GameIndex.drop_old``): every command's row
+#: the index on ``last_used`` older stores' table has (dropped: ``GameIndex.drop_old``): every command's row
 #: update moved its entry (one more page written a turn, 4 KiB of SQLite's log), and neither listing used it
 #: for what it asks (``ORDER BY last_used DESC, created DESC`` scans the table either way, ``all`` reads every row)
 OLD_INDEX = f"idx_{TABLE}_last_used"

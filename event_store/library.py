@@ -60,13 +60,12 @@ library's SQLite table names.
 about 70 bytes of each event's 200.  :class:`CompactIdsRecorder`, which
 ``GameStore`` names by the library's public ``APPLICATION_RECORDER_TOPIC``
 setting (``compact_ids.py``: it imports eventsourcing, which ``trv show``
-never does), stores the id of an aggregate created since 30 Nov 2026 as its 16
+never does), stores the id of an aggregate it creates as its 16
 bytes (a BLOB) instead; an aggregate stored before keeps its hex id (its rows
 are found by it, and new rows get it too), so nothing stored is rewritten.
 It overrides the public ``insert_events`` (to give the library the id in
 the form it is stored in), ``select_events`` and ``convert_originator_id``;
-the library writes an id that is not a ``UUID`` as it is.  Since 1 Dec 2026
-it also overrides the private ``_insert_events(cursor, stored_events)`` to
+the library writes an id that is not a ``UUID`` as it is.  It also overrides the private ``_insert_events(cursor, stored_events)`` to
 insert a save's rows with one ``executemany`` of the library's own
 ``insert_events_statement`` instead of one ``execute`` a row (a game stored
 whole is hundreds of rows); it returns no notification ids, which the store

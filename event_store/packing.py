@@ -2,25 +2,24 @@
 
 eventsourcing stores a record as its JSON (field names, the ``timestamp``
 wrapper, the payload's JSON escaped inside a string, a hex hash): about 360
-bytes for a typical 80-byte engine event.  Since 30 Nov 2026 the store gives
+bytes for a typical 80-byte engine event.  The store gives
 the library a compressor (its public ``COMPRESSOR_TOPIC`` setting, class
 ``store.Packer``) that deflates each record against a fixed 32 KiB dictionary
 of typical records (``zdict1.py``): about 100 bytes, the same JSON once
-inflated.  Records stored before are plain JSON and stay as they are: a
+inflated.  Records stored plain stay as they are: a
 packed record starts with a mark byte, a plain one with ``{``, and
 :func:`unpack` reads them all.  Snapshots are packed the same way.
 
 Deflate codes a hash's 64 hex digits in about 58 bytes, for 32 bytes of
-information: more than half a packed record.  So (mark 2, every record packed
-since the evening of 30 Nov 2026) each run of 64 lowercase hex digits is cut
+information: more than half a packed record.  So (mark 2) each run of 64 lowercase hex digits is cut
 out as its 32 bytes before deflating, leaving the byte ``\\x01`` in its
 place, which JSON text never holds raw: the record is ``MARK_2``, the number
 of hashes cut (one byte), their bytes in order, then the rest deflated
 against dictionary 1.  :func:`unpack` puts them back, the same JSON byte for
 byte.  Records packed with mark 1 (the whole JSON deflated) read as before.
 
-A save of several records packs them together instead (marks 4 and 5 since 1
-Dec 2026, mark 6, one row a chunk, since its second session: ``chunks``);
+A save of several records packs them together instead (marks 4 to 7:
+``chunks``);
 :func:`unpack` refuses those rows, which only ``reader`` reads.
 
 Light (``re``, ``zlib`` and the dictionary only): ``trv show`` reads records
@@ -41,11 +40,11 @@ MARK_1 = b"\x01"
 MARK_2 = b"\x02"
 #: the first byte of a record packed with dictionary 1, its hashes and time stamps cut out
 MARK_3 = b"\x03"
-# level 9 saves 2 bytes a record for 2.5x the time.  Memory level 4 (8 until 1 Dec 2026) costs a record 0.2
+# level 9 saves 2 bytes a record for 2.5x the time.  Memory level 4 (against 8) costs a record 0.2
 # bytes and halves the primed deflater's state copied for every record (4.5 of 18 us); a snapshot (2-3 kB of
 # JSON, one in 100 records) it would cost 15-20 bytes, so anything longer than _LONG keeps level 8.
 # Inflating is the same whatever the memory level.
-# A short record's deflater (since the second 1 Dec 2026 session) sees only the last 16 KiB of the dictionary (a
+# A short record's deflater sees only the last 16 KiB of the dictionary (a
 # window of 14 bits instead of 15): its state, copied for every record, is half the size (a turn's deflate 16.7 ->
 # 12.7 us) for 0.9 bytes a record.  Its output is read as any other: the inflater, primed with the whole dictionary,
 # finds the same bytes at the same distances back.
@@ -107,7 +106,7 @@ def pack(data: bytes) -> bytes:
 
 # Where the hashes and stamps are, found as ``_HASH.findall`` and ``_STAMP.findall`` find them (leftmost, not
 # overlapping, at most ``_MAX_CUT``) but at C speed: on a snapshot's 6 kB of JSON the regular expressions took
-# 120 us, half of packing it (until 1 Dec 2026).  A hash is a run of 64 hex digits in the text mapped to "x"
+# 120 us, half of packing it.  A hash is a run of 64 hex digits in the text mapped to "x"
 # for a hex digit; a stamp ends with "+00:00", the regular expression is only tried just before one.
 _HEX_MASK = bytes(0x78 if c in b"0123456789abcdef" else 0x2E for c in range(256))
 _RUN = b"x" * 64
@@ -136,8 +135,8 @@ def _stamps_at(data: bytes) -> list[int]:
 
 def _overlap(at_hashes: list[int], at_stamps: list[int]) -> bool:
     """Does a stamp run into a hash (a stamp's last digits then 64 hex digits: never in a record, which closes
-    a stamp with a quote)?  Its stamps then stay text: cut out with the hash, the record would not come back
-    (until 1 Dec 2026 such a text packed to one that did not)."""
+    a stamp with a quote)?  Its stamps then stay text: cut out with the hash, the record would not come
+    back."""
     return any(s < h + 64 and h < s + 32 for h in at_hashes for s in at_stamps)
 
 

@@ -3,7 +3,7 @@
 A Vendetta state carries the game's components (about 7 kB of its 11 kB of
 JSON), the same in every snapshot of the game and in every game of the same
 components.  A ruleset names such top-level fields of its state
-(``SHARED_STATE``); since 30 Nov 2026 a snapshot (topic ``trv:s``) stores its
+(``SHARED_STATE``); a snapshot (topic ``trv:s``) stores its
 engine JSON without them and names each by its address (BLAKE2b-128 of its
 canonical JSON, 32 hex digits), and each distinct value is stored once in the
 snapshots table, as the row ``(address, 1)`` of topic ``trv:part`` (packed).
@@ -73,7 +73,7 @@ def split_state(encode: Callable[[Any], bytes], state: Any,
     the parts in the state and decoding them out again: a msgspec struct (not array-like, no field renamed, none
     left out at its default, no ``__post_init__``) is encoded with its parts unset, and a part's JSON and address
     are kept while the state holds the same object (a game's components: its every snapshot encoded, decoded,
-    encoded and hashed them again, 50 of a snapshot's 290 us, until the fifth 1 Dec 2026 session)."""
+    encoded and hashed them again otherwise: 50 of a snapshot's 290 us)."""
     names = tuple(names)
     kind = type(state)
     config = getattr(kind, "__struct_config__", None)

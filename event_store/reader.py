@@ -50,10 +50,10 @@ from .runs import UNDECODABLE, Decoding, Records, lean_rows
 
 _BAD = UNDECODABLE
 
-#: the topics of an engine event or store record: the first one, and the short one used since 30 Nov 2026
+#: the topics of an engine event or store record: the first one, and the short one written now
 EVENT_TOPICS = frozenset({"trvendetta:game:engine-event", "trv:e"})
 CREATED_TOPIC = "trvendetta:game:created"
-#: a whole snapshot (before 30 Nov 2026), and one whose shared parts are stored apart (parts.py)
+#: a whole snapshot (the first layout), and one whose shared parts are stored apart (parts.py)
 SNAPSHOT_TOPICS = frozenset({"trvendetta:game:snapshot", "trv:s"})
 #: the library's version of a game's ``Created`` record (event ``n`` is version ``n + 1``)
 FIRST = 1

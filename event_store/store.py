@@ -107,8 +107,8 @@ class FlatJSON(JSONTranscoder):
     ``datetime`` stamps is written by msgspec, byte for byte what the
     library's ``json`` encoder writes (``tests/store/test_library_hooks.py``
     compares them, and every code point of a string); anything else goes to
-    the library.  Snapshots took that path too since 1 Dec 2026 (two a
-    stored simulated game)."""
+    the library.  Snapshots take that path too (two a stored simulated
+    game)."""
 
     _encode = msgspec.json.Encoder().encode
 

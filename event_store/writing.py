@@ -4,12 +4,10 @@ A record is stored as the library would store an ``Game.Entry`` event: a row
 ``(originator_id, originator_version, topic "trv:e", state)`` whose state is
 the library's JSON of the event's fields (the ``timestamp`` wrapper, then
 ``ruleset``, ``schema``, ``kind``, ``payload``, ``hash``, ``action``,
-``sig``, in that order), packed (``packing``).  Until 1 Dec 2026 every record
-went through the library's machinery: ``trigger_event`` made a domain-event
-object, the aggregate mutated, the mapper turned the object into a dict, the
-transcoder into JSON, the compressor found the hashes by a regular
-expression; about 30 us a record before packing, and the most of
-``trv sim --store``'s time.  :class:`Batch` writes the same bytes (the
+``sig``, in that order), packed (``packing``).  Through the library's
+machinery (``trigger_event``, a domain-event object, the mapper, the
+transcoder, the compressor's regular expressions) a record cost about 30 us
+before packing, most of ``trv sim --store``'s time.  :class:`Batch` writes the same bytes (the
 transcoder's JSON, byte for byte: ``tests/store/test_library_hooks.py``) from
 the fields, with the chain hash's place known (``packing.pack_record``), keeps
 the aggregate's fields as the event's ``apply`` would have (count, head,

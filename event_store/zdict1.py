@@ -1,6 +1,6 @@
 """The preset dictionary of packed records, version 1 (``packing.MARK_1``). Never edit it.
 
-Records packed with it (everything stored since 30 Nov 2026) are inflated with
+Records packed with it (marks 1-6) are inflated with
 exactly these bytes; a better dictionary would be version 2 with its own mark.
 It is 32 KiB of typical stored records: the beginning of a Vendetta and a
 Classic snapshot, then one record of each kind seen in bot games of both

@@ -1,6 +1,6 @@
 """The preset dictionary of lean chunks, version 2 (``chunks.MARK_7``). Never edit it.
 
-Rows of mark 7 (every save since the fourth 1 Dec 2026 session) are inflated
+Rows of mark 7 (every save the store writes) are inflated
 with exactly these bytes.  Unlike dictionary 1 (``zdict1``: records in the
 library's JSON, payloads escaped inside it) it holds records as a lean chunk
 frames them (``chunks``): payload, action and signature as raw bytes, each

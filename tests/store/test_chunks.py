@@ -74,8 +74,8 @@ def _bare(entries: list[chunks.Entry]) -> list[chunks.Entry]:
 
 
 def _as_mark_6(db, game="g") -> None:
-    """Rewrite the game's lean chunks as the store wrote them until the fourth 1 Dec 2026 session (mark 6: the
-    fields a JSON list deflated against dictionary 1): the same records, rows and versions."""
+    """Rewrite the game's lean chunks as the store wrote them before lean chunks (mark 6: the fields a JSON
+    list deflated against dictionary 1): the same records, rows and versions."""
     con = sqlite3.connect(db)
     with con:
         for version, state in _rows(db, game):
@@ -88,8 +88,8 @@ def _as_mark_6(db, game="g") -> None:
 
 
 def _as_marks_4_and_5(db, game="g") -> None:
-    """Rewrite the game's one-row chunks as the store wrote them until the second 1 Dec 2026 session (marks 4
-    and 5: a row a record, the chunk in its first row): the same records, in the old layout."""
+    """Rewrite the game's one-row chunks as the store wrote them before (marks 4 and 5: a row a record, the
+    chunk in its first row): the same records, in the old layout."""
     con = sqlite3.connect(db)
     oid = game_uuid(game).bytes
     with con:
@@ -164,7 +164,7 @@ def test_a_game_stored_in_marks_4_and_5_reads_back_the_same_from_any_event(toy, 
 
 
 def test_a_game_stored_in_mark_6_reads_back_the_same_from_any_event(toy, db):
-    """Stores written before the fourth 1 Dec 2026 session hold mark-6 rows: they read as they always did."""
+    """Stores written before lean chunks hold mark-6 rows: they read as they always did."""
     first, steps, states = _whole_game(toy)
     with GameStore(db) as s:
         s.create_game("g", "toy", first[:1])

@@ -1,9 +1,9 @@
-"""Stores written by main on 30 Nov 2026 still load, show, fold and verify, and
+"""Stores written by earlier mains still load, show, fold and verify, and
 take new commands; nothing stored is rewritten: one before the compact record
 format (plain JSON), one from before the snapshots' shared parts and the hashes
 cut out of packed records (records packed with mark 1, whole snapshots), and
-one from before the time stamps were cut out too (1 Dec 2026: records and
-snapshots packed with mark 2), one from before a chunk was one row (set-ups
+one from before the time stamps were cut out too (records and snapshots packed
+with mark 2), one from before a chunk was one row (set-ups
 and forks in chunks of marks 4 and 5, a row a record), and one from before
 every save was a lean chunk (mark 6 rows, a turn of one record packed alone
 with mark 3).

@@ -46,8 +46,8 @@ def test_hashes_are_cut_out_as_their_bytes_and_put_back_exactly():
 
 
 def test_time_stamps_are_cut_out_as_8_bytes_so_a_record_packs_alike_whatever_the_date():
-    """Deflate coded a stamp's text against the dictionary's own stamps (30 Nov
-    2026): from the next day on every record took 5 bytes more.  Mark 3 keeps
+    """Deflate coded a stamp's text against the dictionary's own stamps, all of
+    one day: from the next day on every record took 5 bytes more.  Mark 3 keeps
     each stamp (UTC, with microseconds) as 8 bytes, and gives the same text back."""
     h = "ab" * 32
     sizes = set()
