@@ -49,7 +49,7 @@ def game_uuid(game: str) -> "UUID":
     return UUID(game_key(game))
 
 
-def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") -> str:
+def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"", sha256: Any = None) -> str:
     """The hash chain link of one record, hex.
 
     ``hash_n = sha256(hash_{n-1} as 32 raw bytes + payload_n)`` for a record
@@ -59,13 +59,14 @@ def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") 
     game with seats bound to keys, docs/fair-play.md) puts its signature line
     ``sig + b"\\n"`` just before the payload: a signature starts with a seat
     name, never with ``{``, so no two forms can be confused either.
+    ``sha256``: the hash function (default: hashlib's).
     """
     body = payload
     if sig:
         body = sig + b"\n" + body
     if action:
         body = action + b"\n" + body
-    return _sha256(bytes.fromhex(previous) + body).hexdigest()
+    return (sha256 or _sha256)(bytes.fromhex(previous) + body).hexdigest()
 
 
 def _sha256(data: bytes) -> Any:
