@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from trvendetta import rulesets
-from trvendetta.core.draws import CHAIN_LENGTH, draw_rng, reveal
+from trvendetta.core.draws import CHAIN_LENGTH, reveal
 from trvendetta.core.errors import TrvError
 from trvendetta.store import GameStore
 from trvendetta.store.records import charter_dice
@@ -87,33 +87,73 @@ def intent_record(loaded: Any, draws: Any, game_id: str, keyring: Any, seat: str
 
 class Answered(NamedTuple):
     """What answering a draw appended: the game's records before it, and each
-    addition as (whether it is a numbered record, its sentence)."""
+    addition as (whether it is a numbered record, its sentence); ``note``: why
+    nothing was (a fork, for looking only)."""
 
     before: int
     added: list[tuple[bool, str]]
+    note: str = ""
 
 
-def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets) -> Answered:
+def intent_ref(store: GameStore, game: str, open_: dict[str, Any], ruleset: Any = None) -> Any:
+    """The open draw's intent as a ledger keeps it (``app.ledger.IntentRef``)."""
+    from .ledger import IntentRef
+
+    what = ""
+    if ruleset is not None:
+        try:
+            what = ruleset.describe_action(ruleset.decode_action(open_["action"]))
+        except Exception:  # noqa: BLE001 - the action was checked when stored; a name is only for messages
+            what = ""
+    return IntentRef(game, store.events_head(game, 1), open_["draw"], open_["seat"], open_["number"],
+                     open_["hash"], open_["previous"], open_["action"].decode(), (open_["sig"] or b"").decode(),
+                     what)
+
+
+def looking_only(game: str, parent: str) -> str:
+    """Why a fork of a game with dice at a distance draws no dice."""
+    return (f"{game} is a fork of {parent}, whose dice come from secrets that serve {parent} only (one reveal "
+            f"per draw): a fork is for looking only; to play it out, start a new game (trv invite, trv host offer)")
+
+
+def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets, ledger: Any) -> Answered:
     """Append this store's reveals the open draw waits for (and, when the last
-    one is in, the resolved action)."""
+    one is in, the resolved action), each checked against and recorded in the
+    ``ledger`` of this store's secrets (``app.ledger``: one reveal per draw,
+    refused with both intents named); none for a fork (for looking only)."""
     from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, decode_charter, encode_draw
+
+    from .ledger import claim, refuse
 
     meta = store.header(game)
     before = store.version(game)
     draws = draws_of(store, game, meta.charter)
-    if draws is None or draws.open is None:
-        return Answered(before, [])
     charter = decode_charter(meta.charter)
-    records, added = [], []
+    mine = [s for s in draws.seats if keyring.can_sign(s) and secrets(charter.commits[s]) is not None]
+    if not meta.parent:  # this store's secrets serve this game (the first it met: see app.ledger)
+        for seat in mine:
+            ledger.bind(charter.commits[seat], game, store.events_head(game, 1))
+    if draws.open is None:
+        return Answered(before, [])
     open_ = draws.open
-    while True:
-        seat = draws.waiting_for()
-        if seat is None or not keyring.can_sign(seat):
+    waiting: list[str] = []  # this store's seats the draw waits for, in turn
+    for seat in draws.ring(open_["seat"]):
+        if seat in open_["reveals"]:
+            continue
+        if seat not in mine:
             break
-        secret = secrets(charter.commits[seat])
-        if secret is None:
-            break
-        value = reveal(secret, open_["draw"])
+        waiting.append(seat)
+    if not waiting:
+        return Answered(before, [])
+    if meta.parent:
+        return Answered(before, [], looking_only(game, meta.parent) + ": no dice revealed")
+    ref = intent_ref(store, game, open_, rulesets.get(meta.ruleset))
+    for seat in waiting:  # every seat's ledger first: nothing is revealed unless all may be
+        refuse(ledger, charter.commits[seat], seat, ref)
+    records, added = [], []
+    for seat in waiting:
+        claim(ledger, charter.commits[seat], seat, ref)
+        value = reveal(secrets(charter.commits[seat]), open_["draw"])
         records.append(RawRecord(REVEAL_KIND, 1, encode_draw(Reveal(seat, open_["draw"], value.hex()))))
         open_["reveals"][seat] = value
         added.append((True, f"{seat} reveals dice for draw {open_['draw']}"))
@@ -122,12 +162,44 @@ def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets) ->
         loaded = store.load(game)
         ruleset = loaded.ruleset
         action = ruleset.decode_action(open_["action"])
-        rng = draw_rng(open_["draw"], [open_["reveals"][s] for s in draws.seats])
-        _, events = ruleset.apply(loaded.state, action, rng)
+        _, events = ruleset.apply(loaded.state, action, draws.rng_of(open_))
         store.append(game, version, steps=[(action, events)])
         added.append((False, f"{open_['seat']}: {ruleset.describe_action(action)}"))
         added.extend((True, ruleset.describe(e)) for e in events)
     return Answered(before, added)
+
+
+def check_import(gf: Any, name: str | None, local: Callable[[str, str], bool], ledger: Any,
+                 host_secret: Callable[[str], Any]) -> None:
+    """Before a file is imported: refuse it (``app.ledger.OneReveal``, nothing written) when it ends
+    on an open draw this store would answer and its ledger refuses that intent (another intent for
+    the draw, another game for the secret).  ``local(seat, commitment)``: whether this store reveals
+    for ``seat``; ``host_secret(commitment)``: the host's seed, when this store is the host."""
+    from trvendetta.store import INTENT_KIND, REVEAL_KIND, decode_charter, decode_draw
+
+    from .ledger import IntentRef, refuse
+
+    charter = decode_charter(gf.header.charter)
+    if charter is None or not charter.dice or gf.header.parent:  # a fork draws nothing anyway
+        return
+    marks = [b'{"type":"%s"' % kind.encode() for kind in (INTENT_KIND, REVEAL_KIND)]
+    records = list(gf.records)
+    at = next((i for i in range(len(records) - 1, -1, -1) if records[i].payload.startswith(marks[0])), None)
+    if at is None or not all(r.payload.startswith(marks[1]) for r in records[at + 1:]):
+        return  # no draw open at the file's end
+    record, intent = records[at], decode_draw(records[at].payload)
+    ruleset = rulesets.get(gf.header.ruleset)
+    ref = IntentRef(name or gf.header.game, gf.header.game_id, intent.draw, intent.seat, record.number,
+                    record.hash, record.previous, record.action.decode(), (record.sig or b"").decode(),
+                    ruleset.describe_action(ruleset.decode_action(record.action)))
+    if charter.dice == "host":
+        if host_secret(charter.seed_commit) is not None:
+            refuse(ledger, charter.seed_commit, "the host", ref)
+        return
+    revealed = {intent.seat} | {decode_draw(r.payload).seat for r in records[at + 1:]}
+    for seat in sorted(charter.seats):
+        if seat not in revealed and local(seat, charter.commits[seat]):
+            refuse(ledger, charter.commits[seat], seat, ref)
 
 
 class ExchangeTurn:
@@ -135,9 +207,11 @@ class ExchangeTurn:
     without chance; the first that needs dice becomes a signed intent, and the
     command stops there (the rest waits for the other players' reveals)."""
 
-    def __init__(self, store: GameStore, loaded: Any, keyring: Any, secrets: Secrets):
-        self.store, self.loaded, self.keyring, self.secrets = store, loaded, keyring, secrets
+    def __init__(self, store: GameStore, loaded: Any, keyring: Any, secrets: Secrets, ledger: Any):
+        self.store, self.loaded, self.keyring, self.secrets, self.ledger = store, loaded, keyring, secrets, ledger
         self.draws = draws_of(store, loaded.game, loaded.charter)
+        #: the game this one forks (a fork is for looking only: it draws no dice)
+        self.parent = store.header(loaded.game).parent
         draws = self.draws
         if draws.open is not None:
             ruleset = loaded.ruleset
@@ -152,6 +226,9 @@ class ExchangeTurn:
         try:
             return ruleset.apply(state, action, NoDice())
         except NeedDice:
+            if self.parent:
+                raise TrvError(f"{ruleset.describe_action(action)!r} needs dice, and "
+                               + looking_only(self.loaded.game, self.parent)) from None
             self.intent = (action, seat)
             return None
 
@@ -159,12 +236,38 @@ class ExchangeTurn:
         """The steps signed (the run goes on into the intent, which is signed) and the intent record."""
         from .signing import sign_runs
 
+        from .ledger import IntentRef, check
+
         action, seat = self.intent
+        commit = self._commit(seat)
+        if commit:  # this secret serves this game only: a copy of it under another name draws nothing
+            game, game_id = self.loaded.game, self.store.events_head(self.loaded.game, 1)
+            number = self.loaded.version + sum(len(step[1]) for step in steps) + 1  # the intent's, once saved
+            check(self.ledger, commit, seat, IntentRef(game, game_id, self.draws.next_draw, seat, number, "", "",
+                                                      "", "", self.loaded.ruleset.describe_action(action)))
         placeholder = (action, [])
         signed = sign_runs(self.store, self.loaded, self.keyring, steps + [placeholder], seats + [seat])[:-1]
         record = intent_record(self.loaded, self.draws, self.store.events_head(self.loaded.game, 1), self.keyring,
                                seat, self.loaded.ruleset.encode(action), self.secrets)
         return signed, [record]
+
+    def _commit(self, seat: str) -> str:
+        """The commitment of ``seat``'s secret that this intent reveals from ("" in a host game)."""
+        from trvendetta.store import decode_charter
+
+        charter = decode_charter(self.loaded.charter)
+        return "" if charter.dice == "host" else charter.commits[seat]
+
+    def recorded(self) -> None:
+        """After the save: the intent's draw is recorded in the ledger of the actor's secret."""
+        from .ledger import claim
+
+        _, seat = self.intent
+        commit = self._commit(seat)
+        if not commit:
+            return
+        draws = draws_of(self.store, self.loaded.game, self.loaded.charter)
+        claim(self.ledger, commit, seat, intent_ref(self.store, self.loaded.game, draws.open, self.loaded.ruleset))
 
     def note(self, before: int, now: int) -> str:
         action, seat = self.intent
@@ -177,4 +280,4 @@ class ExchangeTurn:
                 f"waiting for {nxt}'s dice: send the packet: trv send")
 
 
-__all__ = ["Answered", "ExchangeTurn", "answer_draws", "draws_of", "intent_record", "waiting_line"]
+__all__ = ["Answered", "ExchangeTurn", "answer_draws", "check_import", "intent_ref", "looking_only", "draws_of", "intent_record", "waiting_line"]

@@ -40,6 +40,8 @@ class HostKeys(NamedTuple):
     secret: Callable[[str], "tuple[bytes, bytes] | None"]
     keyring: Callable[[str], Any]
     where: str
+    #: the ledger of the host's seeds (``app.ledger``): the game each serves, the intent each draw resolved
+    ledger: Any
 
 
 class _As:
@@ -83,12 +85,17 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
     the host's contribution for each bot seat.  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
+    from trvendetta.replays.charters import nonce_of
     from trvendetta.store import Charter, encode_charter
 
     secret = host.secret(offer.commit)
     if secret is None:
         raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {host.where}); "
                        "only the host who wrote the offer creates the game")
+    made = host.ledger.bound(offer.commit)
+    if made is not None:  # one game per seed: a second would be a copy, or another set of contributions
+        raise TrvError(f"{offer_file}: you created game {made['bind']} from this offer already "
+                       f"({made['id'][:16]}...); its seed serves that game only")
     given = contributions(offer, answers, signed)
     # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
     given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
@@ -96,12 +103,15 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
         from .clock import parse_time_control
 
         parse_time_control(offer.time)  # a time control this trv reads, or one clear error
+    # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
+    nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
     charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
-                                     dict(offer.bots), time=offer.time))
+                                     dict(offer.bots), time=offer.time, nonce=nonce))
     game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
     rules = rulesets.get(offer.ruleset)
     pos = rules.default_position([tuple(t) for t in offer.players], 0)
     played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
+    host.ledger.bind(offer.commit, played.loaded.game, service.store.events_head(played.loaded.game, 1))
     return played, answer_host(service.store, played.loaded.game, host)
 
 
@@ -125,8 +135,8 @@ def _reveal_record(secret: tuple[bytes, bytes], sign: Any) -> Any:
 class _Game:
     """One host game as this command changes it: the stored game, its draws, the host's signers."""
 
-    def __init__(self, store: GameStore, game: str, charter: Any, draws: Any, keys: Any):
-        self.store, self.charter, self.draws, self.keys = store, charter, draws, keys
+    def __init__(self, store: GameStore, game: str, charter: Any, draws: Any, keys: Any, ledger: Any):
+        self.store, self.charter, self.draws, self.keys, self.ledger = store, charter, draws, keys, ledger
         self.loaded = store.load(game)
         self.spec, self.game_id = self.loaded.domain, store.events_head(game, 1)
 
@@ -144,16 +154,22 @@ def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
     from trvendetta.replays.host import host_draws_at
     from trvendetta.store import decode_charter
 
+    from .exchange import looking_only
+
     meta = store.header(game)
     charter = decode_charter(meta.charter)
     secret = host.secret(charter.seed_commit)
     draws = host_draws_at(store, game, charter)
     before = store.version(game)
+    if secret is None and not meta.parent:  # a player's store: the game of that offer has started
+        host.ledger.bind(charter.seed_commit, game, store.events_head(game, 1))
     if secret is None or draws.revealed_at:
         return Answered(before, [])
+    if meta.parent:
+        return Answered(before, [], looking_only(game, meta.parent) + ": the host rolls no dice for it")
     added: list[tuple[bool, str]] = []
     seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
-    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)))
+    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)), host.ledger)
     for _ in range(MAX_ACTIONS_PER_COMMAND):
         if draws.open is not None:
             _resolve(g, seed, added)
@@ -171,9 +187,14 @@ def _resolve(g: _Game, seed: bytes, added: list) -> None:
     """The open draw's action, rolled with the draw's RNG, recorded signed by the host over every event."""
     from trvendetta.replays.signatures import resolution_body
 
+    from .exchange import intent_ref
+    from .ledger import claim
+
     ruleset, open_ = g.loaded.ruleset, g.draws.open
+    # the host's seed serves the game it created only, each draw once (a renamed copy, another intent: refused)
+    claim(g.ledger, g.charter.seed_commit, "the host", intent_ref(g.store, g.loaded.game, open_, ruleset))
     action = ruleset.decode_action(open_["action"])
-    state, events = ruleset.apply(g.loaded.state, action, host_rng(seed, open_["draw"]))
+    state, events = ruleset.apply(g.loaded.state, action, g.draws.rng_of(open_, seed))
     payloads = [ruleset.encode(e) for e in events]
     host_signer = g.sign()
 
@@ -211,7 +232,8 @@ def _bot_acts(g: _Game, added: list) -> bool:
                                lambda commitment: None)  # the host's seed decides
         g.append(records=[record])
         g.draws.open = {"seat": seat, "draw": g.draws.next_draw, "action": encoded, "reveals": {},
-                        "number": g.loaded.version}
+                        "number": g.loaded.version, "hash": g.loaded.head,
+                        "previous": g.store.events_head(g.loaded.game, g.loaded.version - 1), "sig": b""}
         added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
         return True
     g.append(steps=[(action, events, g.sign(seat))], state=after)
@@ -239,7 +261,7 @@ def reveal_seed(store: GameStore, game: str, host: HostKeys) -> int:
         raise TrvError(f"game {game!r}: the seed was revealed at event {draws.revealed_at} already")
     if draws.open is not None:
         raise TrvError(f"game {game!r}: draw {draws.open['draw']} is open; import it and resolve it first")
-    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)))
+    g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)), host.ledger)
     before = g.loaded.version
     g.append(records=[_reveal_record(secret, g.sign())])
     return before

@@ -127,7 +127,8 @@ class GameService:
     def play(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
              player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,
              observe: Callable[[list[Any]], None] | None = None,
-             secrets: Callable[[str], bytes | None] | None = None, after: Loaded | None = None) -> Played:
+             secrets: Callable[[str], bytes | None] | None = None, ledger: Any = None,
+             after: Loaded | None = None) -> Played:
         """Apply the actions one after another, let the bot seats answer after
         them, and append all of it (each action with the events it produced)
         in one save.
@@ -160,7 +161,9 @@ class GameService:
         if keyring is not None and charter_dice(loaded.charter):
             from .exchange import ExchangeTurn
 
-            draws = ExchangeTurn(self.store, loaded, keyring, secrets or (lambda commitment: None))
+            if ledger is None and charter_dice(loaded.charter) == "exchange":
+                raise TrvError("an exchange game is played with the ledger of your secrets (app.ledger)")
+            draws = ExchangeTurn(self.store, loaded, keyring, secrets or (lambda commitment: None), ledger)
         steps: list[tuple[Any, ...]] = []
         seats: list[str | None] = []
         current = [state]
@@ -196,18 +199,21 @@ class GameService:
             steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
         # the state after them: the store takes it rather than folding the events again (not with records)
         saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records, state=after)
+        if intent:
+            draws.recorded()
         note = draws.note(loaded.version, saved.version) if intent else ""
         if keyring is not None and not intent and shared(loaded.charter, keyring):
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
         return Played(ruleset, loaded.version + 1, human, moves, saved, note)
 
-    def answer_draws(self, game: str, keyring: Any, secrets: Callable[[str], bytes | None]) -> Any:
+    def answer_draws(self, game: str, keyring: Any, secrets: Callable[[str], bytes | None], ledger: Any) -> Any:
         """After an import into an exchange game: append this store's reveals
         for the open draw and, from the last one, the resolved action
-        (``app.exchange.Answered``: what was added)."""
+        (``app.exchange.Answered``: what was added), each checked against the
+        ``ledger`` of this store's secrets (``app.ledger``)."""
         from .exchange import answer_draws
 
-        return answer_draws(self.store, game, keyring, secrets)
+        return answer_draws(self.store, game, keyring, secrets, ledger)
 
     def new_host_game(self, offer: Any, offer_file: str, answers: list[tuple[str, Any]], name: str, host: Any,
                       random_bytes: Callable[[int], bytes], signed: Any = None) -> tuple[Played, Any]:

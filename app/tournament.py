@@ -58,9 +58,10 @@ def game_seed(seed: int, round_: int, table: int) -> int:
                           "big") >> 1
 
 
-def charter_of(bound: dict[str, str]) -> str:
-    """The game's charter binding the keyed players' seats (docs/fair-play.md); "" for none."""
-    return encode_charter(Charter(bound)) if bound else ""
+def charter_of(bound: dict[str, str], nonce: str = "") -> str:
+    """The game's charter binding the keyed players' seats (docs/fair-play.md), with its nonce; ""
+    for none."""
+    return encode_charter(Charter(bound, nonce=nonce)) if bound else ""
 
 
 def round_of(state: model.State, given: int | None) -> int:
@@ -161,6 +162,8 @@ class TournamentService:
         seats; ``keyed``: the seats bound to a key), then log ``round-started``.  ``loaded``:
         the tournament as the caller checked it (the log refuses the round if it moved on).
         ``observe`` sees each table's game as it is created."""
+        from trvendetta.replays.charters import nonce_of
+
         from .service import GameService
 
         names = table_games(name, r)
@@ -174,7 +177,9 @@ class TournamentService:
             seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
             position = rules.default_position(seats, game_seed(created.seed, r.round, t.table))
             mine = {p: k for p, k in kinds.items() if p in t.players}
-            charter = charter_of({p: keyed[p] for p in t.players if p in keyed})
+            # the nonce: this tournament's log as it stands, the round and the table (no other game has it)
+            nonce = nonce_of("tournament", name, str(getattr(loaded, "head", "")), str(r.round), str(t.table))
+            charter = charter_of({p: keyed[p] for p in t.players if p in keyed}, nonce)
             saved = games.new_game(rules, position, game, bots=mine, charter=charter).loaded
             logged.append(tev.TableGame(t.table, game, self.store.events_head(game, 1)))
             done.append(TableStarted(t, game, rules, saved.version, saved.state))

@@ -113,8 +113,11 @@ def _check_names(text: str, parts: dict[str, str], option: str) -> None:
             raise click.BadParameter(f"{text!r}: {label} {problem}{hint}", param_hint=option)
 
 
-def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) -> str:
-    """``--key SEAT=VALUE`` options -> the charter's canonical JSON ("" for none)."""
+def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str], *, nonce: str = "",
+               allow_shared: bool = False) -> str:
+    """``--key SEAT=VALUE`` options -> the charter's canonical JSON ("" for none), with ``nonce``
+    (docs/fair-play.md, "Unique games").  One key for two seats is refused unless ``allow_shared``
+    (hot-seat testing: `trv verify` then says so, and tournaments refuse the game)."""
     if not keys:
         return ""
     from trvendetta.store import Charter, encode_charter
@@ -136,7 +139,21 @@ def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str]) ->
         if seat in bound:
             raise click.BadParameter(f"{text!r}: {seat}'s key is given twice", param_hint="--key")
         bound[seat] = resolve_key(seat, value)
-    return encode_charter(Charter(bound))
+    charter = Charter(bound, nonce=nonce)
+    if not allow_shared:
+        refuse_shared(charter)
+    return encode_charter(charter)
+
+
+def refuse_shared(charter: object) -> None:
+    """One clear refusal of a charter that binds one key to two players (docs/fair-play.md)."""
+    from trvendetta.replays.charters import shared_key_line
+
+    line = shared_key_line(charter)
+    if line:
+        raise click.BadParameter(f"{line}: one person would sign as two players; give each seat its own "
+                                 "key (--allow-shared-key, for hot-seat testing only: `trv verify` then says "
+                                 "so and tournaments refuse the game)", param_hint="--key")
 
 
 def timed(charter: str, time: str | None) -> str:

@@ -204,10 +204,11 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
 
         return keyring_for(loaded, player)
 
-    from .exchange import secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
+    from .exchange import ledger, secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
 
     print_played(service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
-                                       observe=observe, secrets=secret_of), sent=session.server is not None)
+                                       observe=observe, secrets=secret_of, ledger=ledger()),
+                 sent=session.server is not None)
 
 
 def print_played(played: Any, sent: bool = False) -> None:

@@ -61,6 +61,13 @@ def secret_of(commit_hex: str) -> bytes | None:
     return secret
 
 
+def ledger() -> Any:
+    """The ledger of this user's secrets (``app.ledger``: one reveal per draw), beside them."""
+    from trvendetta.app.ledger import Ledger
+
+    return Ledger(home() / "secrets")
+
+
 # ------------------------------------------------------------ invite, join
 def _read(path: str, kind: Any) -> Any:
     from .args import read_untrusted
@@ -103,7 +110,7 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     refuse_hidden(rules)
     triples = [parse_player(p) for p in players]
     names = [t[0] for t in triples]
-    seats = dict(decode_charter(parse_keys(keys, names, {})).seats)
+    seats = dict(decode_charter(parse_keys(keys, names, {})).seats)  # one key, two seats: refused
     if sorted(seats) != sorted(names):
         missing = ", ".join(n for n in names if n not in seats)
         raise click.BadParameter(f"an exchange game binds every seat to a key; no key for {missing}",
@@ -154,6 +161,7 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
 
 def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[Invite, str, Any]:
     """The exchange game's charter from an invitation and every answer, and the set-up RNG."""
+    from trvendetta.replays.charters import nonce_of
     from trvendetta.store import Charter, encode_charter
 
     inv = _read(invite_file, Invite)
@@ -163,6 +171,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
         raise TrvError(f"{invite_file}: its commitment is not one of yours (no secret in {home() / 'secrets'}); "
                        "only the player who wrote the invitation creates the game")
     commits, setup = {inv.creator: inv.commit}, {inv.creator: reveal(secret, 1).hex()}
+    answers = {}
     for path in join_files:
         answer = _read(path, Join)
         if answer.invite != inv.id():
@@ -172,6 +181,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
         if commitment_follows(answer.setup, answer.commit) is False:
             raise TrvError(f"{path}: {answer.seat}'s set-up reveal is not the value its commitment fixed")
         commits[answer.seat], setup[answer.seat] = answer.commit, answer.setup
+        answers[answer.seat] = answer.id()
     missing = [s for s in inv.seats if s not in commits]
     if missing:
         raise TrvError(f"no answer from {', '.join(missing)} yet: give every --join FILE")
@@ -180,7 +190,10 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
         from trvendetta.app.clock import parse_time_control
 
         parse_time_control(inv.time)  # a time control this trv reads, or one clear error
-    charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players], time=inv.time)
+    # the nonce: the invitation's id and every answer's, so every player's answer is in the game's id
+    nonce = nonce_of(inv.id(), *(answers[s] for s in sorted(answers)))
+    charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players], time=inv.time,
+                      nonce=nonce)
     rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in sorted(inv.seats)])
     return inv, encode_charter(charter), rng
 

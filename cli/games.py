@@ -94,6 +94,9 @@ class SeatOrder(click.Command):
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")
+@click.option("--allow-shared-key", is_flag=True,
+              help="Let one key sign for two seats (hot-seat testing only: `trv verify` says so and "
+                   "tournaments refuse the game).")
 @click.option("--invite", "invite_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="Create the exchange game of your invitation (`trv invite`), with every --join answer.")
 @click.option("--join", "join_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
@@ -102,7 +105,8 @@ class SeatOrder(click.Command):
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
         game_id: str | None, position: str | None, ruleset: str, start_tile: str | None, side: str | None,
-        keys: tuple[str, ...], invite_file: str | None, join_files: tuple[str, ...], time: str | None) -> None:
+        keys: tuple[str, ...], allow_shared_key: bool, invite_file: str | None, join_files: tuple[str, ...],
+        time: str | None) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -126,7 +130,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --invite invite.json --join bob.json     # an exchange game (docs/fair-play.md)
     """
     if invite_file is not None:
-        if players or bots or keys or seed is not None or position or start_tile or side or time:
+        if players or bots or keys or seed is not None or position or start_tile or side or time \
+                or allow_shared_key:
             raise click.UsageError("--invite takes the players, keys and time limit from the invitation; give only "
                                    "--join (and --name)")
         return new_exchange(session, invite_file, join_files, game_id)
@@ -179,7 +184,11 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         except PositionError as exc:
             raise _seat_error(exc, triples, texts, order) from None
         _same_initials(rules, triples, texts)
-    charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats) if keys else ""
+    from . import entropy
+
+    # a random nonce: no other game has this one's id, whatever its seed, seats and keys
+    charter = parse_keys(keys, [s.name for s in rules.seats(rules.new_game(pos)[0])], seats,
+                         nonce=entropy.random_bytes(32).hex(), allow_shared=allow_shared_key) if keys else ""
     charter = timed(charter, time)
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
     click.echo(played.loaded.game)
@@ -192,6 +201,11 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         parsed = decode_charter(charter)
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in parsed.seats.items()))
         time_line(parsed)
+        from trvendetta.replays.charters import shared_key_line
+
+        shared = shared_key_line(charter)
+        if shared:
+            click.echo(f"shared key: {shared}; `trv verify` says so and tournaments refuse this game")
     print_played(played)
 
 
@@ -250,14 +264,21 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     from .identity import fingerprint
     from trvendetta.store import decode_charter
 
+    from .exchange import ledger
+
     inv, charter, rng = charter_from_invite(invite_file, join_files)
     rules = rulesets.get(inv.ruleset)
     pos = rules.default_position([tuple(t) for t in inv.players], 0)
     name = game_id or inv.game
     if name_problem(name) is not None:
         raise click.BadParameter(name_problem(name), param_hint="--name")
+    made = ledger().bound(inv.commit)
+    if made is not None:  # one game per secret: a second would be a copy, or another choice of answers
+        raise TrvError(f"{invite_file}: you created game {made['bind']} from this invitation already "
+                       f"({made['id'][:16]}...); your secret serves that game only")
     played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
     game = played.loaded
+    ledger().bind(inv.commit, game.game, service(session).store.events_head(game.game, 1))
     click.echo(game.game)
     bound = decode_charter(charter).seats
     click.echo(f"{rules.name} exchange game, {played.first - 1} events: the dice come from every player's reveals")

@@ -108,11 +108,13 @@ def _host_keyring(public: str, at: Path | None = None) -> Keyring:
 
 def host_keys(at: Path | None = None) -> HostKeys:
     """This user's side of a host game, for the application layer: seeds from $TRV_HOME (``at``:
-    from that home, whatever $TRV_HOME says later: a server's), the host's key."""
+    from that home, whatever $TRV_HOME says later: a server's), the host's key, the ledger of its seeds."""
+    from trvendetta.app.ledger import Ledger
+
     if at is None:
-        return HostKeys(host_secret, _host_keyring, str(home() / "secrets"))
+        return HostKeys(host_secret, _host_keyring, str(home() / "secrets"), Ledger(home() / "secrets"))
     return HostKeys(lambda commit: host_secret(commit, at), lambda public: _host_keyring(public, at),
-                    str(at / "secrets"))
+                    str(at / "secrets"), Ledger(at / "secrets"))
 
 
 @click.group(name="host")
@@ -169,6 +171,12 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     rules.default_position(triples, 0)  # the rules judge the seats now
     mine = [host_identity(ident)]
     seats.update({name: mine[0].public for name, _, _, _ in robots})
+    from trvendetta.store import Charter
+
+    from .args import refuse_shared
+
+    # the host sees every roll: it plays no seat (a bot's excepted), and no key plays two
+    refuse_shared(Charter(seats, host=mine[0].public, bots={name: kind for name, _, _, kind in robots}))
     control = decode_charter(timed(charter, time)).time if time else ""
     write_offer(output, game, rules.name, triples, seats, {name: kind for name, _, _, kind in robots}, mine[0].public,
                 control)
@@ -222,7 +230,7 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
     name = game_id or got.game
     if name_problem(name) is not None:
         raise click.BadParameter(name_problem(name), param_hint="--name")
-    played, (before, added) = create_host_game(session, got, offer_file,
+    played, (before, added, _) = create_host_game(session, got, offer_file,
                                                [(f, read_contribution(f)) for f in join_files], name)
     rules = played.ruleset
     click.echo(played.loaded.game)

@@ -121,6 +121,7 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     # a packet, or the record of a game this store has (`trv send`): its new part extends the game
     extends = new_name is None and store.exists(gf.header.game)
     before = store.version(gf.header.game) if extends else 0
+    _check_draw(gf, new_name)  # one reveal per draw: a copy's or another intent's draw is refused here
     try:
         gf, game, events, head = svc.import_file(data, file_name, new_name, parsed=gf)
     except replays.AlreadyApplied as exc:
@@ -137,14 +138,16 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
         if dice == "host":
             from .host import host_keys
 
-            before, added = svc.answer_host(game, host_keys())
+            before, added, note = svc.answer_host(game, host_keys())
         else:
-            from .exchange import secret_of
+            from .exchange import ledger, secret_of
             from .identity import Keyring, acting_seat
             from trvendetta.store import decode_charter
 
             keyring = Keyring(dict(decode_charter(store.header(game).charter).seats), acting_seat(None))
-            before, added = svc.answer_draws(game, keyring, secret_of)
+            before, added, note = svc.answer_draws(game, keyring, secret_of, ledger())
+        if note:
+            click.echo(note)
         if added:
             number = before
             for numbered, line in added:
@@ -159,6 +162,23 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             write_text(target, armor(svc.export(game, since=before), in_words(store, game, before)))
             click.echo(f"wrote the reply packet to {target}: send it to the other players")
     print_played(svc.run_bots(game))  # what the bots did, and what the game waits for
+
+
+def _check_draw(gf: Any, name: str | None) -> None:
+    """Refuse, before anything is written, a file whose open draw this store's ledger refuses."""
+    from trvendetta.app.exchange import check_import
+    from trvendetta.store import decode_charter
+
+    from .exchange import ledger, secret_of
+    from .host import host_secret
+    from .identity import Keyring
+
+    charter = decode_charter(gf.header.charter)
+    if charter is None or not charter.dice:
+        return
+    keyring = Keyring(dict(charter.seats))
+    check_import(gf, name, lambda seat, commit: keyring.can_sign(seat) and secret_of(commit) is not None,
+                 ledger(), host_secret)
 
 
 class _Printer(Visitor):
@@ -428,6 +448,10 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
                     f"{ended.record.deadline}"
         click.echo(f"ended at event {ended.number}: {ended.sentence} ({when})")
     click.echo(signature_summary(result))
+    from trvendetta.replays.charters import marks
+
+    for line in marks(meta.charter):  # what the charter leaves open (a game made before a defence)
+        click.echo(line)
     if result.note:
         click.echo(result.note)
 

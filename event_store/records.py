@@ -113,6 +113,10 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     #: the time control (``app/clock.py``): ``3d`` a move, or a reserve plus an increment (``7d+1d``);
     #: empty: no time limit
     time: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    #: what makes this game unlike any other with the same seats, keys and seed (docs/fair-play.md,
+    #: "Unique games"): from every player's answer to the invitation or offer, or random in a local
+    #: game; empty in games made before it (their signatures could pass in such a twin game)
+    nonce: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
 #: the decoders of the store's own records, each built on its first use (a Decoder resolves its
@@ -136,7 +140,7 @@ def encode_charter(charter: "Charter | None") -> str:
                                        dict(sorted(charter.setup.items())),
                                        charter.host, charter.seed_commit,
                                        dict(sorted(charter.bots.items())), list(charter.order),
-                                       charter.time)).decode()
+                                       charter.time, charter.nonce)).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":

@@ -52,16 +52,73 @@ def _covering(check: SignatureCheck, records: tuple, start: int, seat: str) -> A
     return None
 
 
+def signed_intents(gf: fmt.GameFile) -> dict[tuple[str, int], tuple[Any, bytes]]:
+    """Every intent of a record or packet that carries its seat's valid signature (checked in the
+    file's own name: a fork's intents sign the fork's domain), by (seat, draw)."""
+    from trvendetta.store import INTENT_KIND, decode_draw
+
+    if not gf.header.charter:
+        return {}
+    check = SignatureCheck(gf.header.charter, gf.header.domain)
+    check.game_id = gf.header.game_id
+    mark = b'{"type":"%s"' % INTENT_KIND.encode()
+    found: dict[tuple[str, int], tuple[Any, bytes]] = {}
+    for r in gf.records:
+        if not r.payload.startswith(mark) or not r.sig:
+            continue
+        try:
+            intent, entries = decode_draw(r.payload), parse(r.sig)
+        except (ValueError, Exception):  # noqa: BLE001 - a damaged intent is no one's evidence
+            continue
+        for named, sig in entries:
+            msg = message(check.domain(r.number), r.number, r.previous, r.action)
+            if named == intent.seat and check._valid(named, sig, msg):
+                found[(intent.seat, intent.draw)] = (r, sig)
+    return found
+
+
+def intent_equivocation(a: fmt.GameFile, b: fmt.GameFile,
+                        names: tuple[str, str]) -> tuple[str, list[str], int] | None:
+    """Two different intents for the same draw of one game, each signed by the same seat (a fork's
+    or a copy's candidate action beside the game's: one reveal per draw, docs/fair-play.md):
+    the seat, the lines giving both signatures as the proof and the first intent's event; None when
+    there are none."""
+    if a.header.game_id != b.header.game_id:
+        return None
+    ours, theirs = signed_intents(a), signed_intents(b)
+    ruleset = rulesets.get(a.header.ruleset)
+    for key in sorted(set(ours) & set(theirs)):
+        (ra, sa), (rb, sb) = ours[key], theirs[key]
+        if ra.hash == rb.hash:
+            continue
+        seat, draw = key
+        check = SignatureCheck(a.header.charter)
+        lines = [f"{seat} ({fingerprint(check.seats[seat])}) signed two intents for draw {draw} of this game: "
+                 "that is equivocation (one reveal per draw: a candidate action tried for its dice), and these "
+                 "two signatures are the proof:"]
+        for name, r, sig in ((names[0], ra, sa), (names[1], rb, sb)):
+            lines.append(f"  {name} event {r.number} (after {r.previous[:16]}...): {_describe(ruleset, r)}, "
+                         f"{seat}:{base64.b64encode(sig).decode()}")
+        return seat, lines, min(ra.number, rb.number)
+    return None
+
+
 def compare(a: fmt.GameFile, b: fmt.GameFile, names: tuple[str, str] = ("A", "B")) -> Dispute:
-    """Compare two records of one game (see the module docstring)."""
+    """Compare two records of one game (see the module docstring); a turn packet is compared for
+    its intents only (two signed intents for one draw)."""
     from .audit import verify_file
 
     out = Dispute()
-    if a.kind != "record" or b.kind != "record":
-        raise TrvError("--against compares two game records (trv export GAME), not turn packets")
     if a.header.game_id != b.header.game_id:
         raise TrvError(f"{names[0]} and {names[1]} are records of two different games (their first events differ: "
                        f"{a.header.game_id[:16]}... and {b.header.game_id[:16]}...)")
+    twice = intent_equivocation(a, b, names)
+    if a.kind != "record" or b.kind != "record":
+        if twice is None:
+            raise TrvError("--against compares two game records (trv export GAME); a turn packet only for "
+                           "two signed intents of one draw, and these hold none")
+        out.equivocator, out.lines, out.split = twice
+        return out
     ruleset = rulesets.get(a.header.ruleset)
     for name, gf in zip(names, (a, b)):
         try:
@@ -105,7 +162,10 @@ def compare(a: fmt.GameFile, b: fmt.GameFile, names: tuple[str, str] = ("A", "B"
                             "record's own verdict below")
         return out
     fa, fb = _covering(check, ra, n, seat), _covering(check, rb, n, seat)
-    if fa and fb:
+    if twice is not None:  # a candidate intent beside the game's (a fork's signatures name the fork)
+        out.equivocator = twice[0]
+        out.lines[3:3] = twice[1]
+    elif fa and fb:
         out.equivocator = seat
         proof = [f"{seat} ({fingerprint(check.seats[seat])}) signed both continuations of the history to event "
                  f"{n}: that is equivocation, and these two signatures are the proof:"]

@@ -45,8 +45,11 @@ class Draws:
                 raise Tampered(1, f"{seat}'s set-up reveal in the charter is not the value {seat}'s commitment fixed")
             self.last[seat] = value
         self.next_draw = 2
-        #: the open draw: {"seat", "draw", "action", "reveals": {seat: bytes}, "number"}
+        #: the open draw: {"seat", "draw", "action", "reveals": {seat: bytes}, "number", "hash", "previous",
+        #: "sig"} (the intent record's chain hash, the hash before it and its signature)
         self.open: dict[str, Any] | None = None
+        #: whether each draw's dice cover the intent they resolve (a game made since one-reveal-per-draw)
+        self.covers_intent = bool(charter.nonce)
 
     def setup_rng(self) -> Any:
         return draw_rng(1, self.setup)
@@ -59,6 +62,10 @@ class Draws:
             if seat not in self.open["reveals"]:
                 return seat
         return None
+
+    def ring(self, actor: str) -> list[str]:
+        """The other seats, in the order they reveal after ``actor``."""
+        return self._ring(actor)
 
     def _ring(self, actor: str) -> list[str]:
         i = self.order.index(actor)
@@ -81,8 +88,7 @@ class Draws:
             raise Tampered(number, f"the intent opens draw {intent.draw}; the next draw is {self.next_draw}")
         value = bytes.fromhex(intent.reveal)
         self._check(number, intent.seat, intent.draw, value)
-        self.open = {"seat": intent.seat, "draw": intent.draw, "action": record.action,
-                     "reveals": {intent.seat: value}, "number": number}
+        self.open = opened(record, intent, {intent.seat: value})
 
     def on_reveal(self, record: Any, reveal: Reveal) -> None:
         number = record.number
@@ -96,6 +102,11 @@ class Draws:
         self._check(number, reveal.seat, reveal.draw, value)
         self.open["reveals"][reveal.seat] = value
 
+    def rng_of(self, open_: dict[str, Any]) -> Any:
+        """The RNG of the open draw ``open_``, every reveal in."""
+        reveals = [open_["reveals"][s] for s in self.seats]
+        return draw_rng(open_["draw"], reveals, open_["hash"] if self.covers_intent else "")
+
     def rng_for(self, record: Any) -> tuple[Any, bool]:
         """The RNG of the action starting at ``record``, and whether an intent covers it."""
         if self.open is None:
@@ -107,9 +118,8 @@ class Draws:
         if record.action != self.open["action"]:
             raise Tampered(number, f"the action resolved is not the one {self.open['seat']} recorded in the intent "
                                    f"(event {self.open['number']})")
-        reveals = self.open["reveals"]
-        rng = draw_rng(self.open["draw"], [reveals[s] for s in self.seats])
-        for seat, value in reveals.items():
+        rng = self.rng_of(self.open)
+        for seat, value in self.open["reveals"].items():
             self.last[seat] = value
         self.next_draw += 1
         self.open = None
@@ -137,9 +147,14 @@ def draws_at(store: Any, game: str, charter: Charter | str, upto: int | None = N
     if len(intents) >= 2:
         draws.last.update(read_draw(records, intents[-2])[1])
     draws.next_draw = intent.draw
-    draws.open = {"seat": intent.seat, "draw": intent.draw, "action": records[intents[-1]].action,
-                  "reveals": reveals, "number": records[intents[-1]].number}
+    draws.open = opened(records[intents[-1]], intent, reveals)
     return draws
+
+
+def opened(record: Any, intent: Intent, reveals: dict[str, bytes]) -> dict[str, Any]:
+    """The open draw of the intent ``intent`` at ``record``, with the reveals made so far."""
+    return {"seat": intent.seat, "draw": intent.draw, "action": record.action, "reveals": reveals,
+            "number": record.number, "hash": record.hash, "previous": record.previous, "sig": record.sig}
 
 
 def newest_draws(store: Any, game: str, upto: int | None = None) -> list[Any]:
@@ -170,4 +185,4 @@ def read_draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], boo
     return intent, reveals, False
 
 
-__all__ = ["Draws", "draws_at", "newest_draws", "read_draw"]
+__all__ = ["Draws", "draws_at", "newest_draws", "opened", "read_draw"]

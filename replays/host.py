@@ -93,7 +93,9 @@ class HostDraws:
             raise Tampered(number, f"the intent opens draw {intent.draw}; the next draw is {self.next_draw}")
         if intent.reveal != NO_REVEAL:
             raise Tampered(number, "an intent of a host game carries a reveal; the host's seed decides its roll")
-        self.open = {"seat": seat, "draw": intent.draw, "action": record.action, "reveals": {}, "number": number}
+        from .exchange import opened
+
+        self.open = opened(record, intent, {})
 
     def on_reveal(self, record: Any, reveal: Reveal) -> None:
         raise Tampered(record.number, f"a reveal of {reveal.seat} in a host game: the host rolls its dice")
@@ -110,6 +112,11 @@ class HostDraws:
                                    f"(SHA-256 of them is not {self.charter.seed_commit[:16]}...): the seed was changed")
         self.revealed_at = number
 
+    def rng_of(self, open_: dict[str, Any], game_seed: bytes | None = None) -> Any:
+        """The RNG of the open draw ``open_`` (with this walk's seed, or ``game_seed``)."""
+        seed = game_seed if game_seed is not None else self.game_seed
+        return host_rng(seed, open_["draw"], open_["hash"] if self.charter.nonce else "")
+
     def rng_for(self, record: Any) -> tuple[Any, bool]:
         """The RNG of the action starting at ``record``, and whether an intent covers it."""
         if self.open is None:
@@ -117,7 +124,7 @@ class HostDraws:
         if record.action != self.open["action"]:
             raise Tampered(record.number, f"the action resolved is not the one {self.open['seat']} recorded in "
                                           f"the intent (event {self.open['number']})")
-        rng = host_rng(self.game_seed, self.open["draw"]) if self.game_seed is not None else UNREVEALED
+        rng = self.rng_of(self.open) if self.game_seed is not None else UNREVEALED
         self.next_draw += 1
         self.open = None
         return rng, True
@@ -145,9 +152,9 @@ def host_draws_at(store: Any, game: str, charter: Charter | str, upto: int | Non
     intent, _, resolved = read_draw(records, intents[-1])
     draws.next_draw = intent.draw + 1 if resolved else intent.draw
     if not resolved:
-        record = records[intents[-1]]
-        draws.open = {"seat": intent.seat, "draw": intent.draw, "action": record.action, "reveals": {},
-                      "number": record.number}
+        from .exchange import opened
+
+        draws.open = opened(records[intents[-1]], intent, {})
     return draws
 
 

@@ -99,13 +99,18 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
             charter: str, domain: str, start: str) -> Checked:
     if verified.note:
         raise ResultRefused(f"game {game}: {verified.note}")
+    from .charters import shared_key_line
+
+    parsed = decode_charter(charter) if charter else None
+    shared = shared_key_line(parsed)
+    if shared:
+        raise ResultRefused(f"game {game}: {shared}: one person signed as two players; its result cannot count")
     state, places, end = _places(ruleset, records, charter, domain, start)
     if not ruleset.is_over(state):
         raise ResultRefused(f"game {game} has not finished ({verified.events} events; "
                             f"{audit.result_text(ruleset, state)}); report it when it is over")
     if not places:
         raise ResultRefused(f"game {game} names no players")
-    parsed = decode_charter(charter) if charter else None
     bound = dict(parsed.seats) if parsed else {}
     result = tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end,
                                 signed=bool(bound))

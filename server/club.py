@@ -445,7 +445,10 @@ class Club:
             raise Refused(409, str(exc)) from None
         except TrvError as exc:
             raise Refused(422 if isinstance(exc, replays.AuditError) else 409, str(exc)) from None
-        self.service.answer_host(game, self.host)
+        try:
+            self.service.answer_host(game, self.host)
+        except TrvError as exc:  # the host's ledger refused the draw (one reveal per draw)
+            raise Refused(409, str(exc)) from None
         after = self.store.version(game)
         return {"game": game, "version": after, "added": after - before}
 

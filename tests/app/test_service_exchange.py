@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from trvendetta import replays, rulesets
 from trvendetta.app import GameService
+from trvendetta.app.ledger import Ledger
 from trvendetta.core.draws import commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
 from trvendetta.store import Charter, GameStore, encode_charter
@@ -51,15 +52,15 @@ def table(tmp_path):
     for seat in TURN_ORDER:
         svc = GameService(GameStore(tmp_path / f"{seat}.sqlite"))
         mine = {commitment(secrets[seat]).hex(): secrets[seat]}
-        out[seat] = (svc, Keys(seats, {seat: keys[seat]}), mine.get)
-    first, keyring, _ = out["ann"]
+        out[seat] = (svc, Keys(seats, {seat: keys[seat]}), mine.get, Ledger(tmp_path / f"secrets-{seat}"))
+    first, keyring, _, _ = out["ann"]
     first.new_game(vendetta, vendetta.default_position(players, 0), "duel", charter=encode_charter(charter),
                    rng=draw_rng(1, [reveal(secrets[s], 1) for s in sorted(TURN_ORDER)]))
     record = first.export("duel")
     for seat in TURN_ORDER[1:]:
         out[seat][0].import_file(record.encode(), "duel.trv")
     yield out
-    for svc, _, _ in out.values():
+    for svc, _, _, _ in out.values():
         svc.store.close()
 
 
@@ -69,14 +70,14 @@ def mail(table, sender, since):
     while queue:
         sender, since = queue.pop(0)
         packet = table[sender][0].export("duel", since=since).encode()
-        for seat, (svc, keyring, secrets) in table.items():
+        for seat, (svc, keyring, secrets, ledger) in table.items():
             if seat == sender:
                 continue
             try:
                 svc.import_file(packet, "packet.trv")
             except replays.AlreadyApplied:
                 continue
-            answered = svc.answer_draws("duel", keyring, secrets)
+            answered = svc.answer_draws("duel", keyring, secrets, ledger)
             if answered.added:
                 queue.append((seat, answered.before))
 
@@ -89,10 +90,10 @@ def play_until_draws(table, draws: int):
         state = svc.load("duel").state
         ruleset = svc.load("duel").ruleset
         seat = ruleset.pending(state).player
-        mine, keyring, secrets = table[seat]
+        mine, keyring, secrets, ledger = table[seat]
         since = mine.load("duel").version
         played = mine.play("duel", lambda rs, now: [rs.legal_actions(now())[0]], keyring_for=lambda _: keyring,
-                           secrets=secrets)
+                           secrets=secrets, ledger=ledger)
         if "waits for the others' dice" in played.note:
             opened.append(seat)
             waiting = mine.waiting("duel")
@@ -104,9 +105,9 @@ def play_until_draws(table, draws: int):
 
 def test_three_stores_draw_through_the_service_and_agree(table):
     opened = play_until_draws(table, 2)
-    heads = {svc.load("duel").head for svc, _, _ in table.values()}
+    heads = {svc.load("duel").head for svc, _, _, _ in table.values()}
     assert len(heads) == 1 and len(opened) == 2
-    for svc, _, _ in table.values():
+    for svc, _, _, _ in table.values():
         verified = replays.verify_game(svc.store, "duel")
         assert set(verified.signed) == set(TURN_ORDER)
     log = [e for e in table["ann"][0].events("duel") if e.kind == "trv-reveal"]
@@ -117,22 +118,23 @@ def test_three_stores_draw_through_the_service_and_agree(table):
 
 
 def test_answering_without_an_open_draw_adds_nothing_and_playing_waits_for_the_draw(table):
-    svc, keyring, secrets = table["bob"]
-    answered = svc.answer_draws("duel", keyring, secrets)
+    svc, keyring, secrets, ledger = table["bob"]
+    answered = svc.answer_draws("duel", keyring, secrets, ledger)
     assert answered.added == [] and answered.before == svc.load("duel").version
     # play until someone's action waits, without mailing it: that store refuses to play on
     ann = table["ann"][0]
     while True:
         seat = ann.load("duel").ruleset.pending(ann.load("duel").state).player
-        mine, keys, secret = table[seat]
+        mine, keys, secret, ledger = table[seat]
         since = mine.load("duel").version
         played = mine.play("duel", lambda rs, now: [rs.legal_actions(now())[0]], keyring_for=lambda _: keys,
-                           secrets=secret)
+                           secrets=secret, ledger=ledger)
         if played.note and "waits" in played.note:
             break
         mail(table, seat, since)
     with pytest.raises(TrvError, match="waiting for .*'s dice"):
-        mine.play("duel", lambda rs, now: [rs.legal_actions(now())[0]], keyring_for=lambda _: keys, secrets=secret)
+        mine.play("duel", lambda rs, now: [rs.legal_actions(now())[0]], keyring_for=lambda _: keys, secrets=secret,
+                  ledger=ledger)
 
 
 def test_an_intent_needs_the_players_own_secret(table):
@@ -140,11 +142,11 @@ def test_an_intent_needs_the_players_own_secret(table):
     ann = table["ann"][0]
     while True:
         seat = ann.load("duel").ruleset.pending(ann.load("duel").state).player
-        mine, keys, secret = table[seat]
+        mine, keys, secret, ledger = table[seat]
         since = mine.load("duel").version
         try:
             played = mine.play("duel", lambda rs, now: [rs.legal_actions(now())[0]], keyring_for=lambda _: keys,
-                               secrets=lambda commitment: None)
+                               secrets=lambda commitment: None, ledger=ledger)
         except TrvError as exc:
             assert f"{seat}'s secret for this game" in str(exc)
             assert mine.load("duel").version == since

@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from trvendetta import replays, rulesets
 from trvendetta.app import GameService
 from trvendetta.app.host import HostKeys
+from trvendetta.app.ledger import Ledger
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.core.draws import host_commitment
 from trvendetta.core.errors import TrvError
@@ -36,7 +37,7 @@ def public(key):
 
 
 @pytest.fixture
-def host():
+def host(tmp_path):
     """A host's key, seed and salt, and the offer of a game of seats ann (a player) and two greedy bots."""
     rng = random.Random(5)
     host_key, ann_key = (Ed25519PrivateKey.from_private_bytes(rng.randbytes(32)) for _ in range(2))
@@ -47,7 +48,8 @@ def host():
                                                         ["bot2", "green", "cars"]],
                   seats, public(host_key), commit, bots={"bot1": "greedy", "bot2": "greedy"})
     offer = offer.signed(host_key.sign)
-    keys = HostKeys({commit: (seed, salt)}.get, lambda public_hex: HostKey(host_key), "the test's secrets")
+    keys = HostKeys({commit: (seed, salt)}.get, lambda public_hex: HostKey(host_key), "the test's secrets",
+                    Ledger(tmp_path / "host-secrets"))
     ann = Contribution("trv-host-join", offer.id(), "ann", rng.randbytes(32).hex()).signed(ann_key.sign)
     return offer, keys, ann, rng, AnnKeys(seats, ann_key)
 
@@ -84,7 +86,8 @@ def test_the_host_plays_its_bots_and_resolves_draws_from_the_stored_state(tmp_pa
         # ann plays in the host's store here (her intent, when she needs dice, as GameService.play makes it)
         assert vendetta.pending(loaded.state).player == "ann"
         svc.play("cup", lambda rs, current: [chooser.choice(rs.legal_actions(current()))],
-                 keyring_for=lambda _: ann_keys, secrets=lambda commitment: None)
+                 keyring_for=lambda _: ann_keys, secrets=lambda commitment: None,
+                 ledger=Ledger(tmp_path / "ann-secrets"))
         svc.answer_host("cup", keys)
     assert vendetta.is_over(store.load("cup").state)
     meta = store.header("cup")

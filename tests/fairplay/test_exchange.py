@@ -156,12 +156,12 @@ def test_an_action_that_needs_dice_waits_for_the_other_players_reveal(players, t
     legal = p("legal").stdout.splitlines()
     err = p("decide", legal[1].strip(), code=1).stderr if len(legal) > 1 else ""
     assert not err or f"waiting for {other.name}'s dice" in err
-    # a fork taken before the draw waits too: nothing local yields the roll
+    # a fork taken before the draw is for looking only: it records no intent, and nothing local yields the roll
     p("fork", "duel", "--at", since, "--name", "peek")
     action = re.search(r"waits for the others' dice for '([^']+)'", out).group(1)
-    again = p("decide", "--game", "peek", action).stdout
-    assert f"waiting for {other.name}'s dice" in again
-    assert f"waiting for {other.name}'s dice" in p("show", "--game", "peek").stdout
+    err = p("decide", "--game", "peek", action, code=1).stderr
+    assert "peek is a fork of duel" in err and "for looking only" in err
+    assert "waits for the others' dice" not in p("log", "--game", "peek").stdout  # the fork recorded no intent
     secrets = {f.name for f in (p.home / "secrets").glob("*.secret")}
     assert len(secrets) == 1  # only this player's own chain
     # the real packet is answered by the other store, and the draw resolves everywhere

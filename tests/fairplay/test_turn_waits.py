@@ -12,7 +12,10 @@ def test_a_turn_stopped_for_remote_dice_names_the_flags_it_did_not_play(players,
     assert "waiting for bob's dice" in out
     assert "not played yet ('add 2' waits for the dice): --no-reroll" in out
     assert "once the reply is imported, play them with: trv turn --no-reroll" in out
-    # a turn whose every flag was played says so
-    ann("fork", "duel", "--at", "1", "--name", "peek")
-    out = ann("turn", "--game", "peek", "--assign", "3").stdout
+    # a turn whose every flag was played says so (in another game of theirs: a fork draws no dice)
+    ann("invite", "--name", "again", "-o", tmp_path / "again.json", "--ruleset", "toy", "--player", "ann:red",
+        "--key", f"ann={tmp_path / 'ann.pub'}", "--player", "bob:blue", "--key", f"bob={tmp_path / 'bob.pub'}")
+    bob("join", tmp_path / "again.json", "-o", tmp_path / "bob-again.json")
+    ann("new", "--invite", tmp_path / "again.json", "--join", tmp_path / "bob-again.json")
+    out = ann("turn", "--game", "again", "--assign", "3").stdout
     assert "every flag was played; 'add 3' waits for the dice" in out

@@ -49,9 +49,14 @@ def follows(value: bytes, previous: bytes) -> bool:
     return step(value) == previous
 
 
-def draw_rng(draw: int, reveals: Sequence[bytes]) -> Rng:
-    """The RNG of draw ``draw``: every player's reveal for it, in seat-name order."""
-    digest = hashlib.sha256(b"trvendetta draw 1\n%d\n" % draw + b"".join(reveals)).digest()
+def draw_rng(draw: int, reveals: Sequence[bytes], intent: str = "") -> Rng:
+    """The RNG of draw ``draw``: every player's reveal for it, in seat-name order, and (in a game
+    made since one-reveal-per-draw) the hash of the intent it resolves, so the same reveals give
+    other dice for any other intent (a fork's, a copy's)."""
+    if intent:
+        digest = hashlib.sha256(b"trvendetta draw 2\n%d\n" % draw + bytes.fromhex(intent) + b"".join(reveals)).digest()
+    else:
+        digest = hashlib.sha256(b"trvendetta draw 1\n%d\n" % draw + b"".join(reveals)).digest()
     return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
 
 
@@ -85,8 +90,13 @@ def host_game_seed(seed: bytes, contributions: Mapping[str, bytes]) -> bytes:
     return hashlib.sha256(b"trvendetta host seed 1\n" + _exact("the seed", seed) + b"".join(parts)).digest()
 
 
-def host_rng(game_seed: bytes, draw: int) -> Rng:
+def host_rng(game_seed: bytes, draw: int, intent: str = "") -> Rng:
     """The RNG of draw ``draw`` of a host game (draw 1 is the set-up), numbered
-    as an exchange game's draws are, so the same intents open them."""
-    digest = hashlib.sha256(b"trvendetta host draw 1\n%d\n" % draw + _exact("the game seed", game_seed)).digest()
+    as an exchange game's draws are, so the same intents open them; in a game made since
+    one-reveal-per-draw it covers the hash of the intent it resolves too."""
+    seed = _exact("the game seed", game_seed)
+    if intent:
+        digest = hashlib.sha256(b"trvendetta host draw 2\n%d\n" % draw + bytes.fromhex(intent) + seed).digest()
+    else:
+        digest = hashlib.sha256(b"trvendetta host draw 1\n%d\n" % draw + seed).digest()
     return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)

@@ -1,0 +1,140 @@
+"""One reveal per draw, bound to one game (docs/fair-play.md, "One reveal per draw").
+
+Whoever holds a secret that yields dice (a player's hash chain in an exchange
+game, a host's seed) keeps, beside the secret and not in any game's events, a
+ledger of what it was used for: the one game it serves (its first event's
+hash and its name in this store) and, for each draw, the intent it was
+revealed (or resolved) for.  :func:`claim` checks a use against it and
+records it: a second intent for a draw that was revealed for another (a
+fork, a copy of the game under another name or in another store, another
+action sent after the reveal) is refused with one line naming both, and
+kept in the ledger as evidence; so is any use for another game.
+
+The ledger is a folder of JSON-lines files, one per secret's commitment
+(``COMMITMENT.ledger`` beside ``COMMITMENT.secret`` or ``.host``), each line
+appended whole; it is the store of the secrets, not of the games, so a copy
+of a game in another database meets the same ledger.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from trvendetta.core.errors import TrvError
+
+
+class IntentRef(NamedTuple):
+    """An intent as a ledger keeps it: enough to name it and to show its signature."""
+
+    game: str  # the game's name in the store that met it
+    game_id: str  # its first event's hash
+    draw: int
+    seat: str
+    number: int  # the intent's event number
+    hash: str  # the intent record's chain hash
+    previous: str
+    action: str  # canonical JSON
+    sig: str
+    what: str = ""  # the action in the game's words
+
+    def said(self) -> str:
+        return f"{self.seat}'s {self.what or self.action!r} (game {self.game}, event {self.number})"
+
+
+class OneReveal(TrvError):
+    """A use of a secret its ledger refuses (one reveal per draw, one game per secret)."""
+
+
+class Ledger:
+    """The ledger of every secret in ``folder`` (see the module docstring)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def _file(self, commit: str) -> Path:
+        return self.folder / f"{commit}.ledger"
+
+    def lines(self, commit: str) -> list[dict[str, Any]]:
+        path = self._file(commit)
+        if not path.exists():
+            return []
+        out = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    raise TrvError(f"{path}: a line is not JSON; the ledger of this secret is damaged") from None
+        return out
+
+    def _append(self, commit: str, entry: dict[str, Any]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self._file(commit), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, sort_keys=True) + "\n")
+
+    def bound(self, commit: str) -> dict[str, Any] | None:
+        """The game this secret serves: ``{"bind": NAME, "id": GAME_ID}``, or None (not yet)."""
+        return next((e for e in self.lines(commit) if "bind" in e), None)
+
+    def bind(self, commit: str, game: str, game_id: str) -> None:
+        if self.bound(commit) is None:
+            self._append(commit, {"bind": game, "id": game_id})
+
+    def drawn(self, commit: str, draw: int) -> IntentRef | None:
+        """The intent this secret's draw was used for, or None."""
+        for e in self.lines(commit):
+            if e.get("draw") == draw and not e.get("refused"):
+                return IntentRef(*(e[f] for f in IntentRef._fields))
+        return None
+
+    def refused(self, commit: str) -> list[IntentRef]:
+        """The intents refused (each a second one for a draw: the evidence kept)."""
+        return [IntentRef(*(e[f] for f in IntentRef._fields)) for e in self.lines(commit) if e.get("refused")]
+
+    def record(self, commit: str, intent: IntentRef, refused: bool = False) -> None:
+        entry: dict[str, Any] = dict(intent._asdict())
+        if refused:
+            entry["refused"] = True
+        self._append(commit, entry)
+
+
+def check(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
+    """Refuse (:class:`OneReveal`, one line naming both) a use of ``whose`` secret ``commit`` for
+    ``intent`` that its ledger rules out; record nothing."""
+    bound = ledger.bound(commit)
+    first = ledger.drawn(commit, intent.draw)
+    if first is not None and first.hash != intent.hash:
+        raise OneReveal(f"one reveal per draw: {whose} revealed draw {intent.draw} for {first.said()} and refuses "
+                        f"{intent.said()}: the two signed intents are the evidence "
+                        f"(trv verify {first.game}.trv --against {intent.game}.trv)")
+    if bound is not None and (bound["id"], bound["bind"]) != (intent.game_id, intent.game):
+        how = ("a copy of it (the same first event) under another name" if bound["id"] == intent.game_id
+               else "another game")
+        raise OneReveal(f"one reveal per draw: {whose}'s secret serves game {bound['bind']} "
+                        f"({bound['id'][:16]}...) only, and {intent.game} is {how}: no dice for "
+                        f"{intent.said()}")
+
+
+def refuse(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
+    """:func:`check`; a refused intent is kept in the ledger as evidence before the refusal is raised."""
+    try:
+        check(ledger, commit, whose, intent)
+    except OneReveal:
+        if intent.hash:
+            ledger.record(commit, intent, refused=True)
+        raise
+
+
+def claim(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
+    """:func:`refuse`, then record the use (binding the secret to the game on its first use)."""
+    refuse(ledger, commit, whose, intent)
+    ledger.bind(commit, intent.game, intent.game_id)
+    if ledger.drawn(commit, intent.draw) is None:
+        ledger.record(commit, intent)
+
+
+__all__ = ["IntentRef", "Ledger", "OneReveal", "check", "claim", "refuse"]
