@@ -476,6 +476,13 @@ class Club:
             raise Refused(400, f"the action is not a {ruleset.name} action: {str(exc)[:200]}") from None
         if ruleset.encode(decoded) != action.encode():
             raise Refused(400, "the action is not in its canonical form (sign the bytes the server lists)")
+        # the signature first, over the place in the chain this action takes (the next record, after
+        # this head): a forged, replayed or misplaced one never reaches the rules
+        msg = message(domain_at(loaded.domain, self.store.events_head(game, 1), loaded.version + 1),
+                      loaded.version + 1, loaded.head, action.encode())
+        if not self._signed(player, charter.seats[player], raw, msg):
+            raise Refused(403, f"the signature is not {player}'s over this action at this point of the game "
+                               "(sign the server's message: game, record number, the hash before it, the action)")
         keyring = _Relay(self, player, charter, raw)
         try:
             self.service.play(game, lambda rules, current: [decoded], player=player,
