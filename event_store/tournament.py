@@ -99,6 +99,11 @@ class Tournament(Aggregate):
         hash: str
 
         def apply(self, t: "Tournament") -> None:
+            # every event a command folds is checked against the chain first: nothing folds or appends on
+            # top of a damaged log
+            expected = chain(t.head, self.payload.encode())
+            if self.hash != expected:
+                raise TournamentChainBroken(t.name, t.count + 1, expected, self.hash)
             t.count += 1
             t.head = self.hash
             t.state = model.evolve(t.state, tev.decode(self.payload))

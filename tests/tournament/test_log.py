@@ -58,7 +58,7 @@ def test_an_edited_stored_event_breaks_the_chain(tmp_path, trv):
     with GameStore(db) as store:
         log = TournamentLog(store)
         loaded = _new(log)
-        log.append("t", loaded.version, model.check_register(loaded.state, ["ann", "bob"]))
+        stored = log.append("t", loaded.version, model.check_register(loaded.state, ["ann", "bob"])).version
     con = sqlite3.connect(db)
     rows = con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trvendetta:tournament:recorded'")
     for rowid, blob in rows.fetchall():
@@ -71,9 +71,16 @@ def test_an_edited_stored_event_breaks_the_chain(tmp_path, trv):
     con.close()
     with GameStore(db) as store, pytest.raises(ChainBroken, match="tournament 't': hash chain broken at event 3"):
         TournamentLog(store).verify("t")
+    with GameStore(db) as store:  # folded only once checked: nothing loads or appends on top of it
+        with pytest.raises(ChainBroken, match="broken at event 3"):
+            TournamentLog(store).load("t")
+        with pytest.raises(ChainBroken, match="broken at event 3"):
+            TournamentLog(store).append("t", stored, model.check_register(loaded.state, ["cyd"]))
     trv.db = db
     assert "hash chain broken at event 3" in trv("tournament", "export", "t", code=1).stderr
     assert "hash chain broken at event 3" in trv("tournament", "standings", "t", code=1).stderr
+    with GameStore(db) as store:
+        assert len(TournamentLog(store).records("t")) == stored
 
 
 def test_unknown_tournament_names_the_known_ones(tmp_path):
