@@ -2,7 +2,7 @@
 
 One bit flipped in a stored row of a game (anywhere but its wall-clock stamp,
 which is not chained) must not pass for a sound game: show, log, legal,
-turn, act, import and export each stop with one line, ``game 'g' is damaged
+turn, act, import, export, undo and fork each stop with one line, ``game 'g' is damaged
 at event N: run trv verify`` (exit 1), and nothing is appended.  The game has
 no snapshot, so every command folds every row.  The same on SQLite and
 PostgreSQL.  A flip that leaves what the row holds unchanged (a padding bit
@@ -94,6 +94,7 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
     pristine = rows.all()
     action = next_action(store)
     turn = _turn_flags(json.loads(action))
+    last = str(json.loads(ok(store, "show", "--json").stdout)["version"])
     damaged = 0
     for version, byte, bit in flips(pristine, per_row):
         state = dict(pristine)[version]
@@ -105,12 +106,14 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
                 continue  # the row still holds the same game (a padding bit, a stamp)
             damaged += 1
             for args in (["show"], ["show", "--json"], ["log"], ["legal"], ["act", action], ["turn", *turn],
-                         ["export", GAME], ["import", packet]):
+                         ["export", GAME], ["import", packet], ["undo", "--agreed"],
+                         ["fork", "--at", last, "--name", "f"]):
                 result = run(store, *args)
                 where = (version, byte, bit, args)
                 assert result.exit_code == 1, (where, result.output)
                 assert LINE.fullmatch(result.stderr), (where, result.stderr)
                 assert rows.all()[-1][0] == pristine[-1][0], where  # nothing appended on top
+                assert run(store, "--game", "f", "show").exit_code == 1, where  # no fork made of it
         finally:
             rows.put(version, state)
     assert run(store, "verify").exit_code == 0
