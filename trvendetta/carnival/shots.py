@@ -75,15 +75,12 @@ def after_hit(ctx) -> None:
 
 def face_down(ctx, vid: str, cause: str) -> None:
     """A face-down damage token: it fills a damage slot and has no effect."""
-    from ..vendetta.bigrig import minor_to_car
+    from ..vendetta import crew
 
     v = b.vehicle(ctx.state, vid)
     if v.at is None:
         return
-    if v.kind == "motorcycle":
-        fx.damage(ctx, vid, cause)
-    else:
-        minor_to_car(ctx, vid, cause)
+    crew.of_vehicle(ctx.state, vid).minor_damage(ctx, vid, cause)  # a motorcycle takes it as damage
 
 
 def thwump_jump(ctx, car: str, direction: str, counts: bool = True) -> None:

@@ -28,7 +28,11 @@ from . import board as b
 from . import effects as fx
 from . import sectionboard
 from . import events as ev
-from .actions import AssignSection, CowCatcher, DispenseHazard, Pass, PlaceDamage, SetSteering, Step
+from ..core.protocol import Decision
+from . import crew as crews
+from .actions import AssignSection, CowCatcher, DispenseHazard, NoShoot, Pass, PlaceDamage, RerollShot, SetSteering
+from .actions import ShootCommand, Step
+from .cars import Cars, shot_options
 from .context import Ctx, Suspend
 from .model import State
 
@@ -238,7 +242,8 @@ def cow_push(ctx: Ctx, player: str, direction: str) -> None:
 def missile_launcher(ctx: Ctx, player: str) -> None:
     """After moving: roll the shot die; every road vehicle on or adjacent to the
     space two in front of the front section takes one minor damage if the roll
-    hits its size (cars put a minor damage token in a damage slot)."""
+    hits its size (each as its crew takes minor damage: a car puts a minor
+    damage token in a damage slot)."""
     front = sections(ctx.state, player)["front"]
     centre = geometry.neighbour(geometry.neighbour(front.at, "F", front.facing), "F", front.facing)
     face, scripted = ctx.roll("shot")
@@ -250,23 +255,7 @@ def missile_launcher(ctx: Ctx, player: str) -> None:
         v = b.vehicle(ctx.state, vid)
         if v.at is None:
             continue
-        if v.kind.startswith("bigrig"):
-            damage(ctx, vid, "the missile launcher")
-        elif v.kind == "motorcycle":
-            fx.damage(ctx, vid, "the missile launcher")
-        else:
-            minor_to_car(ctx, vid, "the missile launcher")
-
-
-def minor_to_car(ctx: Ctx, vid: str, cause: str) -> None:
-    """A car taking minor damage puts a minor damage token in a damage slot."""
-    v = b.vehicle(ctx.state, vid)
-    if len(v.damage) >= 2:
-        ctx.emit(ev.DamageIgnored(vid, "both damage slots are full"))
-        return
-    ctx.emit(ev.MinorDamageTaken(vid, cause))
-    if len(v.damage) + 1 >= 2:
-        ctx.emit(ev.CarDisabled(vid))
+        crews.of_vehicle(ctx.state, vid).minor_damage(ctx, vid, "the missile launcher")
 
 
 def solid(ctx: Ctx, vid: str, chopper_owner: str) -> None:
@@ -274,3 +263,139 @@ def solid(ctx: Ctx, vid: str, chopper_owner: str) -> None:
     rig takes a minor damage and the chopper goes back to its owner."""
     ctx.emit(ev.ChopperReturned(chopper_owner, f"the Big Rig is Solid ({vid})"))
     damage(ctx, vid, f"{chopper_owner}'s chopper")
+
+
+def rig_shoot(state: State, name: str) -> Decision | None:
+    """After the move: the Hazard Dispenser's token, then the shot from the front
+    section's front arc or the rear section's rear arc (001 Step 4)."""
+    t = state.turn
+    if t.active and t.command == "hazard-dispenser" and not t.after_done:
+        return Decision(name, "hazard-dispense", tuple(hazard_options(state, name)),
+                        "Hazard Dispenser: a token face down in the rear arc?")
+    if t.active and t.command == "missile-launcher" and not t.after_done:
+        return None  # fired automatically (BigRig.fires_itself)
+    front = b.vehicle(state, t.car)
+    if front.at is None:
+        return None
+    own = {v.id for v in sections(state, name).values()}
+    targets = [x for x in b.front_arc_targets(state, front.at, front.facing) if x not in own]
+    for sp in rear_arc(state, name):
+        targets += [x for x in b.occupants(state, sp) if x not in own and x not in targets]
+    options = shot_options(state, targets)
+    return Decision(name, "shoot", tuple(options + [NoShoot()]), "fire from the front or rear arc?") if options else None
+
+
+class BigRig(Cars):
+    """The Big Rig's :class:`~trvendetta.vendetta.crew.Crew` (see the module doc)."""
+
+    direction_only_slams = True
+    waits = True
+
+    # ------------------------------------------------------------- deciding
+    def waiting(self, state: State, player) -> Decision | None:
+        if state.cow is not None:  # the Cow Catcher met a vehicle: its chooser may be that vehicle's owner
+            return Decision(state.cow[1], "cow-catcher", tuple(cow_options(state)),
+                            f"the Cow Catcher met {state.cow[0]}: move it front left or front right")
+        if player.unplaced and not player.out:
+            return Decision(player.name, "place-damage", tuple(placement_options(state, player.name)),
+                            "place a minor damage token on the Big Rig")
+        return None
+
+    def decision(self, state: State, name: str, t) -> Decision | None:
+        if t.phase == "shot-reroll":
+            return Decision(name, "shot-reroll", (RerollShot(True), RerollShot(False)),
+                            f"Targeting Computer: reroll the shot at {t.shot_target}?")
+        return super().decision(state, name, t)
+
+    def assign(self, state: State, name: str) -> Decision | None:
+        p = b.player(state, name)
+        if not p.steering_set and p.dice:
+            return Decision(name, "steering", tuple(steering_options(state, name)),
+                            "a die on Hydraulic Steering (lane changes this round)")
+        return Decision(name, "assign", tuple(assign_options(state, name)), "assign a die to a section's command")
+
+    def move(self, state: State, name: str, t, car) -> Decision | None:
+        if t.moves_left > 0 and t.section is not None:
+            steps = step_options(state)
+            return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
+        return super().move(state, name, t, car)
+
+    def shoot(self, state: State, name: str, t, car) -> Decision | None:
+        if t.section is not None:
+            return rig_shoot(state, name)
+        return super().shoot(state, name, t, car)
+
+    def target_options(self, state: State, vid: str) -> list:
+        """A shot at a section names an undamaged command other than Repair before
+        rolling (001 Getting Shot); a section with none left is no target."""
+        return [ShootCommand(vid, c) for c in targetable_commands(state, vid)]
+
+    def fatal_step(self, state: State, car, to) -> str | None:
+        """Dependable: impassable is a minor damage; the sixth one eliminates."""
+        terrain = b.terrain(state, to)
+        last = b.rig_damage_count(state, car.owner) + 1 >= sectionboard.ELIMINATED_AT
+        if terrain == "impassable" and b.token_at(state, to) is None and last:
+            return f"drives into impassable terrain at {b.nm(to)} (the sixth minor damage: eliminated)"
+        return None
+
+    # ------------------------------------------------------------- resolving
+    def step(self, ctx: Ctx, direction: str) -> None:
+        if ctx.state.turn.section is not None:
+            step(ctx, direction)
+        else:
+            super().step(ctx, direction)
+
+    def resolve(self, ctx: Ctx, decision: Decision, action) -> bool:
+        s = ctx.state
+        t = s.turn
+        match action:
+            case SetSteering(die):
+                ctx.emit(ev.SteeringSet(t.player, die))
+            case AssignSection(section, command, die):
+                active = command_active(s, t.player, section, command)
+                ctx.emit(ev.SectionAssigned(t.player, section, command, die, active))
+                if active and command == "repair":
+                    v = sections(ctx.state, t.player)[section]
+                    if v.damage:  # Repair: before moving, remove one damage token from the section
+                        ctx.emit(ev.SectionRepaired(v.id, v.damage[-1]))
+            case PlaceDamage(section, command):
+                ctx.emit(ev.DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
+            case CowCatcher(direction):
+                cow_push(ctx, decision.player, direction)
+            case DispenseHazard(at):
+                ctx.emit(ev.HazardDispensed(t.player, at))
+            case RerollShot(reroll):
+                ctx.emit(ev.ShotRerollChosen(t.player, reroll))
+                if reroll:
+                    fx.fire(ctx, t.car, t.shot_target)
+            case _:
+                return False
+        return True
+
+    def start_move(self, ctx: Ctx) -> None:
+        t = ctx.state.turn
+        if t.section is None:
+            super().start_move(ctx)
+            return
+        car = b.vehicle(ctx.state, t.car)  # the road die only with Traction Drive
+        ctx.emit(ev.MoveStarted(car.id, t.die, t.active and t.command == "traction-drive"))
+
+    def fires_itself(self, ctx: Ctx) -> bool:
+        t = ctx.state.turn
+        if t.active and t.command == "missile-launcher" and not t.after_done:
+            missile_launcher(ctx, t.player)
+            return True
+        return False
+
+    def damage(self, ctx: Ctx, v, cause: str) -> None:
+        fx.rig_damage(ctx, v.id, cause)
+
+    def minor_damage(self, ctx: Ctx, vid: str, cause: str) -> None:
+        fx.rig_damage(ctx, vid, cause)
+
+    def under_chopper(self, ctx: Ctx, v, chopper_owner: str) -> bool:
+        solid(ctx, v.id, chopper_owner)
+        return True
+
+
+BIG_RIG = crews.register(CREW, BigRig())

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..core import geometry
 from . import board as b
+from . import crew as crews
 from . import events as ev
 from . import sectionboard
 from .context import Ctx, GameEnds, Suspend
@@ -112,6 +113,19 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     return GO
 
 
+def fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
+    """Firing: roll the shot die; a face hits every size it shows; a hit wreck
+    is removed, a hit car takes one damage, a hit Big Rig section a minor
+    damage token on the command the shooter named."""
+    face, scripted = ctx.roll("shot")
+    hit = b.size_of(ctx.state, target) in face
+    ctx.emit(ev.ShotFired(shooter, target, face, hit, scripted))
+    if hit and command is not None:
+        rig_damage(ctx, target, f"a shot by {shooter}", command)
+    elif hit:
+        damage(ctx, target, f"a shot by {shooter}")
+
+
 def _at_final_piece(state) -> bool:
     return state.final_piece is not None and state.road[-1].index >= state.final_piece
 
@@ -169,9 +183,9 @@ def slam(ctx: Ctx, top: str, bottom: str, at) -> None:
     ctx.emit(ev.SlamStarted(top, bottom, b.nm(at)))
     stop_movement(ctx, top, "slammed")
     ctx.state.board.slammed(ctx, top, bottom)  # the arena turns the bottom car to match the top one
-    if b.is_motorcycle(ctx.state, top) or b.is_motorcycle(ctx.state, bottom) or b.is_rig(ctx.state, top) \
-            or b.is_rig(ctx.state, bottom):
-        motorcycle_slam(ctx)
+    s = ctx.state
+    if any(not b.is_wreck(x) and crews.of_vehicle(s, x).direction_only_slams for x in (top, bottom)):
+        motorcycle_slam(ctx)  # a motorcycle's or the Big Rig's crew
         return
     roll_slam(ctx, allow_reroll=True)
 
@@ -245,8 +259,9 @@ def resolve_slam(ctx: Ctx, pause: bool = True) -> None:
 
 
 def damage(ctx: Ctx, oid: str, cause: str) -> None:
-    """One damage: draw a token, keep it in a free slot (the second makes the
-    car inoperable, turned backward), then resolve its effect."""
+    """One damage: a hit wreck is removed; a vehicle on the board takes it as
+    its crew does (``crew.py``: a car draws a damage token, a motorcycle takes a
+    minor one, the Big Rig a minor one on a command)."""
     s = ctx.state
     if b.is_wreck(oid):
         ctx.emit(ev.WreckRemoved(oid, cause))
@@ -254,29 +269,7 @@ def damage(ctx: Ctx, oid: str, cause: str) -> None:
     v = b.vehicle(s, oid)
     if v.at is None:
         return
-    if v.kind.startswith("bigrig"):
-        rig_damage(ctx, oid, cause)
-        return
-    stop_movement(ctx, oid, f"took damage from {cause}")
-    if v.kind == "motorcycle":
-        # 001 Taking Damage: a minor damage token, and the motorcycle is inoperable
-        if v.damage:
-            ctx.emit(ev.DamageIgnored(oid, "it already holds a minor damage token"))
-            return
-        ctx.emit(ev.MinorDamageTaken(oid, cause))
-        ctx.emit(ev.CarDisabled(oid))
-        return
-    if len(v.damage) >= 2:
-        ctx.emit(ev.DamageIgnored(oid, "both damage slots are full"))
-        return
-    if sum(s.damage_pile.values()) <= 0:
-        ctx.emit(ev.DamageIgnored(oid, "the damage pile is empty"))
-        return
-    token, scripted = ctx.draw("damage", s.damage_pile)
-    ctx.emit(ev.DamageDrawn(oid, token, scripted))
-    if len(v.damage) + 1 >= 2:
-        ctx.emit(ev.CarDisabled(oid))
-    damage_effect(ctx, oid, token)
+    crews.of_vehicle(s, oid).damage(ctx, v, cause)
 
 
 def rig_damage(ctx: Ctx, vid: str, cause: str, command: str | None = None) -> None:

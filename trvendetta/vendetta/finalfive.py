@@ -24,8 +24,13 @@ choice of order.
 
 from __future__ import annotations
 
+from ..core.protocol import Decision
 from . import board as b
-from .actions import AssignDie, NoCommand, Pass
+from . import crew as crews
+from . import effects as fx
+from . import events as ev
+from .actions import AssignDie, NoCommand, Pass, RoadBonus
+from .cars import Cars
 from .model import State
 
 CREW = "finalfive"
@@ -80,3 +85,70 @@ def command_options(state: State, name: str, commands: list) -> list:
     if not seconds and not used:
         return []
     return seconds + ([NoCommand()] if may_skip else []) + used
+
+
+class FinalFive(Cars):
+    """The Final Five's :class:`~trvendetta.vendetta.crew.Crew`: two motorcycles a
+    turn (the second's die in the command decision), each moved and shot in
+    turn; a motorcycle drifts through vehicles, may decline the road die,
+    takes a minor damage token and is inoperable at once, and a slam with
+    one rolls only the direction die."""
+
+    direction_only_slams = True
+    assign_prompt = "assign a die to a motorcycle"
+
+    def assign_options(self, state: State, name: str) -> list:
+        return first_options(state, name)
+
+    def command(self, state: State, name: str) -> Decision | None:
+        options = state.board.may_assign(state, name, command_options(state, name, self.command_options(state, name)))
+        prompt = "a die to a second motorcycle, or a command?"
+        return Decision(name, "command", tuple(options), prompt) if options else None
+
+    def road_bonus(self, state: State, name: str, car) -> Decision:
+        # a motorcycle may decline the road die: its move then ends there, in a slam
+        return Decision(name, "road-bonus", (RoadBonus(True), RoadBonus(False)), f"take the road die (+{state.road_die})?")
+
+    def assigned(self, ctx, car: str, die: int, momentum: bool) -> None:
+        t = ctx.state.turn
+        if t.phase == "command":  # in the command decision: the second motorcycle
+            ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
+        else:
+            ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
+
+    def next_vehicle(self, ctx) -> bool:
+        """001: "Then, move and shoot with the other one"."""
+        t = ctx.state.turn
+        if t.second is None:
+            return False
+        ctx.emit(ev.SecondMotorcycleUp(t.player, t.second))
+        return True
+
+    def move_ends(self, ctx, car) -> bool:
+        """001 Drifting: "If a motorcycle ends its move in the same space as another
+        road vehicle, it results in a slam as normal."  Checked once the move is
+        over (the road die, if taken, moves it on first)."""
+        s = ctx.state
+        if car.kind != "motorcycle" or car.at is None or car.start or s.slam is not None:
+            return False
+        others = b.occupants(s, car.at, exclude=car.id)
+        if not others:
+            return False
+        fx.slam(ctx, car.id, others[0], car.at)
+        return True
+
+    def damage(self, ctx, v, cause: str) -> None:
+        """001 Taking Damage: a minor damage token, and the motorcycle is inoperable."""
+        oid = v.id
+        fx.stop_movement(ctx, oid, f"took damage from {cause}")
+        if v.damage:
+            ctx.emit(ev.DamageIgnored(oid, "it already holds a minor damage token"))
+            return
+        ctx.emit(ev.MinorDamageTaken(oid, cause))
+        ctx.emit(ev.CarDisabled(oid))
+
+    def minor_damage(self, ctx, vid: str, cause: str) -> None:
+        fx.damage(ctx, vid, cause)
+
+
+FINAL_FIVE = crews.register(CREW, FinalFive())

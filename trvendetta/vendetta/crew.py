@@ -1,0 +1,130 @@
+"""A player's crew: the :class:`Crew` protocol and the registry of crews by name.
+
+A player's crew is data (``Player.crew``, one of the components' ``[crews.*]``:
+its vehicles, dice, die and coasts); what the crew *does* is a :class:`Crew`
+found here by that name (a crew of the data with no implementation of its
+own plays the cars' turn).  Vendetta's rules (``rules.py``, ``effects.py``) ask
+the crew instead of testing which one it is: the cars (``cars.Cars``, the
+base every crew builds on), the Final Five (``finalfive.FinalFive``) and the
+Big Rig (``bigrig.BigRig``) each register themselves, and a crew kept
+anywhere else plugs in by calling :func:`register` from its own module.
+
+The protocol's parts: the decisions of the crew's turn (what it assigns, its
+command, its steps, its shot), what waits for its player outside the turn,
+its own actions, how its vehicles move (starting a move, the next vehicle of
+the turn, a move's end), how they take damage and how they are targeted, and
+what happens to them under a chopper.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from . import board as b
+
+if TYPE_CHECKING:  # for the type checker only
+    from ..core.protocol import Decision
+    from .context import Ctx
+    from .model import Player, State, Turn, Vehicle
+
+
+class Crew(Protocol):
+    """What Vendetta's rules ask of a player's crew."""
+
+    #: a slam with one of its vehicles rolls only the direction die (motorcycles, the Big Rig)
+    direction_only_slams: bool
+    #: whether :meth:`waiting` can ever return a decision (the rules skip asking otherwise)
+    waits: bool
+
+    # ------------------------------------------------------------- deciding
+    def waiting(self, state: State, player: Player) -> Decision | None:
+        """A decision for ``player`` that comes before any turn's (the Big Rig's
+        damage to place, its Cow Catcher), or None."""
+        ...
+
+    def decision(self, state: State, name: str, turn: Turn) -> Decision | None:
+        """The pending decision of ``name``'s turn (None: the next step is automatic)."""
+        ...
+
+    def target_options(self, state: State, vid: str) -> list[Any]:
+        """The shot options at one of the crew's vehicles."""
+        ...
+
+    def fatal_step(self, state: State, car: Vehicle, to: Any) -> str | None:
+        """What makes a step of ``car`` onto ``to`` certain elimination, or None."""
+        ...
+
+    # ------------------------------------------------------------- resolving
+    def step(self, ctx: Ctx, direction: str) -> None:
+        """The turn's vehicle takes one step."""
+        ...
+
+    def assigned(self, ctx: Ctx, car: str, die: int, momentum: bool) -> None:
+        """A die assigned to one of the crew's vehicles."""
+        ...
+
+    def resolve(self, ctx: Ctx, decision: Decision, action: Any) -> bool:
+        """An action of the crew's own; False when it is not one."""
+        ...
+
+    def start_move(self, ctx: Ctx) -> None:
+        """The turn's vehicle starts its move (``move-started``)."""
+        ...
+
+    def move_ends(self, ctx: Ctx, car: Vehicle) -> bool:
+        """Before a move finishes: True when something happened instead (a drift's slam)."""
+        ...
+
+    def fires_itself(self, ctx: Ctx) -> bool:
+        """In the shoot step with nothing to decide: True when the crew fired on its own."""
+        ...
+
+    def next_vehicle(self, ctx: Ctx) -> bool:
+        """The turn's vehicle is done: True when another of the crew's vehicles goes next."""
+        ...
+
+    def damage(self, ctx: Ctx, vehicle: Vehicle, cause: str) -> None:
+        """One damage to one of the crew's vehicles (on the board)."""
+        ...
+
+    def minor_damage(self, ctx: Ctx, vid: str, cause: str) -> None:
+        """One minor damage (the Missile Launcher's) to one of the crew's vehicles."""
+        ...
+
+    def under_chopper(self, ctx: Ctx, vehicle: Vehicle, chopper_owner: str) -> bool:
+        """One of its vehicles ends a turn under a chopper; True when that settles the chopper."""
+        ...
+
+
+class _Registry(dict):
+    """Crews by name; a name with none registered is the cars (``named``)."""
+
+    def __missing__(self, name: str) -> Crew:
+        return self["cars"]
+
+
+#: every registered crew by name (``CREWS[name]`` is :func:`named`, as one lookup)
+CREWS: dict[str, Crew] = _Registry()
+_CREWS = CREWS
+
+
+def register(name: str, crew: Crew) -> Crew:
+    """Make the crew called ``name`` (a ``[crews.NAME]`` of the components) play as ``crew``."""
+    _CREWS[name] = crew
+    return crew
+
+
+def named(name: str) -> Crew:
+    """The crew registered as ``name``; a crew of the data with none registered
+    (a components file's own ``[crews.NAME]``) plays the cars' turn."""
+    return _CREWS[name]
+
+
+def of(state: State, name: str) -> Crew:
+    """Player ``name``'s crew."""
+    return named(b.player(state, name).crew)
+
+
+def of_vehicle(state: State, vid: str) -> Crew:
+    """The crew of vehicle ``vid``'s owner."""
+    return named(b.player(state, b.vehicle(state, vid).owner).crew)
