@@ -65,7 +65,26 @@ def parse_bot(text: str) -> tuple[str, str, str, str]:
 
 
 class SeatOrder(click.Command):
-    """Remembers the order in which --player and --bot were given (the turn order)."""
+    """Remembers the order in which --player and --bot were given (the turn order),
+    and takes the set-up choices every registered ruleset declares
+    (``Ruleset.setup_choices``, helped by ``setup_help``): ``--start-tile``,
+    ``--side`` and any other ruleset's, built when the command runs."""
+
+    def setup_params(self) -> list[click.Option]:
+        merged: dict[str, tuple[list[str], list[str]]] = {}
+        for rs in rulesets.every():
+            for key, legal in rs.setup_choices.items():
+                values, helps = merged.setdefault(key, ([], []))
+                values += [v for v in legal if v not in values]
+                helps.append(rs.setup_help.get(key, f"{rs.name}: a set-up choice"))
+        return [click.Option(["--" + key.replace("_", "-"), key], metavar="|".join(values), help=" ".join(helps))
+                for key, (values, helps) in merged.items()]
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        help_option = self.get_help_option(ctx)
+        head = [p for p in params if p is not help_option]
+        return head + self.setup_params() + ([help_option] if help_option is not None else [])
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
@@ -87,10 +106,6 @@ class SeatOrder(click.Command):
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
 @click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
-@click.option("--start-tile", metavar="parking-lot|perdition",
-              help="Vendetta set-up step 1: the rear road piece (default: drawn by the seed and recorded).")
-@click.option("--side", metavar="haulasseum|slaytona",
-              help="Carnival of Chaos set-up step 1: the arena's side (default haulasseum, the easier one).")
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")
@@ -104,9 +119,8 @@ class SeatOrder(click.Command):
 @time_option
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
-        game_id: str | None, position: str | None, ruleset: str, start_tile: str | None, side: str | None,
-        keys: tuple[str, ...], allow_shared_key: bool, invite_file: str | None, join_files: tuple[str, ...],
-        time: str | None) -> None:
+        game_id: str | None, position: str | None, ruleset: str, keys: tuple[str, ...], allow_shared_key: bool,
+        invite_file: str | None, join_files: tuple[str, ...], time: str | None, **setup: str | None) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -130,8 +144,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
       trv new --invite invite.json --join bob.json     # an exchange game (docs/fair-play.md)
     """
     if invite_file is not None:
-        if players or bots or keys or seed is not None or position or start_tile or side or time \
-                or allow_shared_key:
+        if players or bots or keys or seed is not None or position or time \
+                or allow_shared_key or any(v is not None for v in setup.values()):
             raise click.UsageError("--invite takes the players, keys and time limit from the invitation; give only "
                                    "--join (and --name)")
         return new_exchange(session, invite_file, join_files, game_id)
@@ -146,10 +160,10 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         rules, pos = read_position(position, ruleset, seed)
         if players or bots:
             raise click.UsageError("give the players in the position file or with --player/--bot, not both")
-        if start_tile is not None:
-            raise click.UsageError("--start-tile sets up a new road; a position file gives its road itself")
-        if side is not None:
-            raise click.UsageError("--side sets up a new arena; a position file gives its side itself")
+        for key, value in setup.items():
+            if value is not None:
+                raise click.UsageError(f"--{key.replace('_', '-')} is a choice of a new set-up; a position file "
+                                       "gives the whole set-up itself")
     else:
         if not players and not bots:
             raise click.UsageError("name the players: --player NAME:COLOR:CREW or --bot KIND:COLOR:CREW "
@@ -175,8 +189,7 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                                          "its own NAME", param_hint="--player")
             raise click.BadParameter(f"two seats are called {', '.join(twice)}; give each --player its own NAME, "
                                      "and a bot one with --bot KIND:COLOR:CREW:NAME", param_hint="--player/--bot")
-        choices = {key: _setup_choice(rules, key, value) for key, value in (("start_tile", start_tile),
-                                                                             ("side", side)) if value is not None}
+        choices = {key: _setup_choice(rules, key, value) for key, value in setup.items() if value is not None}
         given = {which: list(players if which == "players" else bots) for which in ("players", "bots")}
         texts = [given[which].pop(0) for which in order]
         try:

@@ -85,8 +85,8 @@ def sim(
         if not rs.min_players <= players <= rs.max_players:
             raise click.BadParameter(f"{players}: {rs.name} is for {rs.min_players} to {rs.max_players} players",
                                      param_hint="--players")
-        if crew_list and ruleset != "vendetta":
-            raise TrvError(f"--crews is for Vendetta games; {ruleset} has no crews")
+        if crew_list and not rs.crews():
+            raise TrvError(f"--crews is for Vendetta and the other rulesets with crews; {ruleset} has no crews")
         seat_bots = [b.strip() for b in bots.split(",") if b.strip()]
         if store:
             summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet, crew_list or "cars")

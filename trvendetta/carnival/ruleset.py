@@ -35,6 +35,7 @@ class Carnival(Vendetta):
     position_type = CarnivalPosition
     setup_choices = {"side": comp.SIDES}
     hidden_information = True  # party favors, collected face down
+    setup_help = {"side": "Carnival of Chaos set-up step 1: the arena's side (default haulasseum, the easier one)."}
 
     def __init__(self, components: comp.CarnivalComponents | None = None):
         super().__init__()
@@ -50,6 +51,9 @@ class Carnival(Vendetta):
     @property
     def components(self):
         return self.carnival.vendetta
+
+    def crews(self) -> tuple[str, ...]:
+        return tuple(c for c in super().crews() if c != "bigrig")  # "not allowed in the arena"
 
     def initial_state(self) -> CarnivalState:
         return CarnivalState()

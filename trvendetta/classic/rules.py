@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from ..core import geometry
 from ..core.geometry import FRONT_ARC, OFFSETS
-from ..core.protocol import Decision, Ruleset, Seat
+from ..core.protocol import Decision, PlayedRuleset
 from ..core.rng import Rng
 from . import components as comp
 from . import events as ev
@@ -238,7 +238,7 @@ class _Run:
         return tuple(script[:k]) + tuple(self.rng.pick(faces) for _ in range(n - k)), k
 
 
-class Classic(Ruleset[State, Action, ev.Event]):
+class Classic(PlayedRuleset[State, Action, ev.Event]):
     name = "classic"
     title = "Thunder Road (1986)"
     turn_flags = TURN_FLAGS
@@ -261,21 +261,6 @@ class Classic(Ruleset[State, Action, ev.Event]):
 
     def evolve(self, state: State, event) -> State:
         return EVOLVE[type(event)](state, event)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def winner(self, state: State) -> str | None:
-        return state.winner
-
-    def seats(self, state: State) -> tuple[Seat, ...]:
-        return tuple(Seat(p.name, p.color, p.crew, p.out) for p in state.players)
-
-    def round(self, state: State) -> int:
-        return state.round
-
-    def end_reason(self, state: State) -> str | None:
-        return state.end_reason
 
     def pieces(self, state: State) -> tuple[str, ...]:
         return tuple(c.id for c in state.cars)

@@ -115,6 +115,8 @@ class Ruleset(Generic[S, A, E]):
     #: whether a player holds something face down that the others may not see (Carnival's party
     #: favors): such a game at a distance needs someone to deal it in secret (a host)
     hidden_information: ClassVar[bool] = False
+    #: each set-up choice's ``trv new --help`` line (the CLI builds ``--start-tile`` from these two)
+    setup_help: ClassVar[dict[str, str]] = {}
     #: the ``trv turn`` flags this ruleset reads (the CLI builds ``trv turn`` from them)
     turn_flags: ClassVar[tuple[TurnFlag, ...]] = ()
     #: an upper bound on the number of events in a game (checked by simulation)
@@ -234,6 +236,10 @@ class Ruleset(Generic[S, A, E]):
 
     def colors(self) -> tuple[str, ...]:
         """The colours a player may choose in a new game (empty: any name)."""
+        return ()
+
+    def crews(self) -> tuple[str, ...]:
+        """The crews a player may choose in a new game (empty: the ruleset has none)."""
         return ()
 
     def legend(self) -> str:
@@ -372,3 +378,25 @@ class Ruleset(Generic[S, A, E]):
                 [self.describe_action(o) for o in decision.options],
             )
         return decision
+
+
+class PlayedRuleset(Ruleset[S, A, E]):
+    """A ruleset whose state keeps the usual fields: ``phase`` (``over`` at the
+    end), ``winner``, ``end_reason``, ``round`` and ``players`` (each with
+    ``name``, ``color``, ``crew``, ``out``).  The queries the shell reads of
+    such a state, written once (Vendetta, Carnival and classic use them)."""
+
+    def is_over(self, state: S) -> bool:
+        return state.phase == "over"  # type: ignore[attr-defined]
+
+    def winner(self, state: S) -> str | None:
+        return state.winner  # type: ignore[attr-defined]
+
+    def seats(self, state: S) -> tuple[Seat, ...]:
+        return tuple(Seat(p.name, p.color, p.crew, p.out) for p in state.players)  # type: ignore[attr-defined]
+
+    def round(self, state: S) -> int | None:
+        return state.round  # type: ignore[attr-defined]
+
+    def end_reason(self, state: S) -> str | None:
+        return state.end_reason  # type: ignore[attr-defined]

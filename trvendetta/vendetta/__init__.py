@@ -14,7 +14,7 @@ import msgspec
 from typing import Any
 
 from ..core.errors import PositionError
-from ..core.protocol import Decision, Later, Ruleset, Seat
+from ..core.protocol import Decision, Later, PlayedRuleset
 from ..core.rng import Rng
 from ..rulesets import register
 from . import events, view
@@ -40,7 +40,7 @@ def _rules() -> Any:
     return _decide
 
 
-class Vendetta(Ruleset[State, Any, events.Event]):
+class Vendetta(PlayedRuleset[State, Any, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
     rules_version = events.RULES_VERSION
@@ -73,14 +73,14 @@ class Vendetta(Ruleset[State, Any, events.Event]):
         return State()
 
     def start(self, position: Position, rng=None) -> list:
-        return _rules().start(validate(position, self.components), self.components, rng)
+        return _rules().start(validate(position, self.components), self.components, rng, self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components the game recorded
         (``components_v1.v1()`` for a game recorded before they were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return _rules().start(validate(first_event.position, c or v1()), c, rng)
+        return _rules().start(validate(first_event.position, c or v1()), c, rng, self.initial_state())
 
     def pending(self, state: State) -> Decision | None:
         last = self._last
@@ -108,21 +108,6 @@ class Vendetta(Ruleset[State, Any, events.Event]):
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def winner(self, state: State) -> str | None:
-        return state.winner
-
-    def seats(self, state: State) -> tuple[Seat, ...]:
-        return tuple(Seat(p.name, p.color, p.crew, p.out) for p in state.players)
-
-    def round(self, state: State) -> int:
-        return state.round
-
-    def end_reason(self, state: State) -> str | None:
-        return state.end_reason
-
     def pieces(self, state: State) -> tuple[str, ...]:
         return tuple(v.id for v in state.vehicles)
 
@@ -138,6 +123,7 @@ class Vendetta(Ruleset[State, Any, events.Event]):
     #: set-up step 1, "Choose the rear road piece": `trv new --start-tile` -> the starting piece's side
     START_TILES = {"parking-lot": "the-parking-lot", "perdition": "the-road-to-perdition"}
     setup_choices = {"start_tile": tuple(START_TILES)}
+    setup_help = {"start_tile": "Vendetta set-up step 1: the rear road piece (default: drawn by the seed and recorded)."}
 
     def default_position(self, players, seed: int, start_tile: str | None = None) -> Position:
         if not 2 <= len(players) <= 4:
@@ -157,6 +143,9 @@ class Vendetta(Ruleset[State, Any, events.Event]):
 
     def colors(self) -> tuple[str, ...]:
         return tuple(view.ANSI)
+
+    def crews(self) -> tuple[str, ...]:
+        return tuple(self.components.crews)
 
     def _check_colors(self, position: Position) -> Position:
         """A new game's colours are ones the board can draw (games already

@@ -121,7 +121,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
         "stunt": tuple(map(str, pos.script.stunt)), "road": tuple(map(str, pos.script.road)),
         "movement": tuple(map(str, pos.script.movement)), "damage": pos.script.damage, "hazard": pos.script.hazard,
     }
-    return State(
+    return type(state)(  # the ruleset's state type: it says which board the game is on
         seed=pos.seed,
         rules_version=e.rules_version,
         phase="setup",

@@ -46,6 +46,10 @@ class Board(Protocol):
 
     def on_board(self, state: State, space: Space) -> bool: ...
 
+    def printed_terrain(self, state: State, space: Space) -> str:
+        """The terrain a picture of the board shows on a road space (``trv show``)."""
+        ...
+
     def is_start(self, state: State, space: Space) -> bool:
         """Whether a vehicle there is in a starting area (not yet on the board)."""
         ...
@@ -229,6 +233,9 @@ class Road:
         tok = token_at(state, space)
         if tok is not None and tok.face_up and tok.kind in ("road", "mud"):
             return tok.kind
+        return tile_terrain(state, space)
+
+    def printed_terrain(self, state: State, space: Space) -> str:
         return tile_terrain(state, space)
 
     def on_board(self, state: State, space: Space) -> bool:

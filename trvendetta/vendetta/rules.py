@@ -28,17 +28,19 @@ RULES_VERSION = ev.RULES_VERSION
 
 
 # ------------------------------------------------------------------ set-up
-def start(position: Position, components: comp.Components | None, rng: Rng | None = None) -> list:
+def start(position: Position, components: comp.Components | None, rng: Rng | None = None,
+          initial: State | None = None) -> list:
     """Every set-up event of a new game, from a position validated against
     ``components``, which the first event records (None: a game recorded
     before components were, re-executed with ``components_v1.v1()``); ``rng``
-    replaces the seed's chance (an exchange game's set-up draw).
+    replaces the seed's chance (an exchange game's set-up draw); ``initial``:
+    the ruleset's initial state (its state type says which board it is on).
 
     Rules (set-up): road assembly (rear piece is a starting piece, two more
     drawn), hazards by player count, initiative (lowest total first, ties
     reroll), the first road die, then round 1 begins.
     """
-    ctx = Ctx(State(), rng if rng is not None else Rng.for_action(position.seed, 0))
+    ctx = Ctx(initial if initial is not None else State(), rng if rng is not None else Rng.for_action(position.seed, 0))
     ctx.emit(ev.GameStarted(position, RULES_VERSION, components))
     c = ctx.state.components
     tiles = c.tiles()

@@ -78,7 +78,7 @@ def board(state: State) -> dict:
         lo = c.half * tile.index
         for y in range(lo, lo + c.half):
             for lane in range(y % 2, c.lanes, 2):
-                kind = b.tile_terrain(state, (lane, y))
+                kind = state.board.printed_terrain(state, (lane, y))
                 if kind in terrain:
                     terrain[kind].append(b.nm((lane, y)))
     laid = state.final_piece is not None and any(t.index == state.final_piece for t in state.road)
@@ -154,7 +154,7 @@ def render(state: State, color: bool = False) -> str:
                     t = tokens[sp]
                     cell = TOKEN_CELL[t.kind if t.face_up else None] + " "
                 else:
-                    cell = TERRAIN_CELL[b.tile_terrain(state, sp)] + " "
+                    cell = TERRAIN_CELL[state.board.printed_terrain(state, sp)] + " "
                 cells.append(cell)
             label = f"{(y - y % 2) // 2 + 1:>4}{'+' if y % 2 else ' '} "
             lines.append(label + " " + "".join(cells).rstrip())

@@ -1,0 +1,90 @@
+"""A ruleset kept outside the package, with a board kind and a crew of its own.
+
+``dunes`` is Vendetta's rules on the dunes: a road whose impassable spaces
+are deep sand (mud: two moves to enter, nothing to crash into), where a car
+in sand cannot shoot and leaving the road is sinking into the dunes.  It
+adds a crew, ``jeeps`` (three cars that play the cars' turn), whose jeeps
+shrug off a hit while they stand in sand.
+
+Importing this module is all it takes: it registers its crew (``crew.register``)
+and its ruleset (``rulesets.register``); no file of the project names it.
+The tests (``tests/plugins/test_dunes.py``, the conformance suite) play it
+through the CLI, the bots, the simulator and the pictures like a built-in
+ruleset.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from trvendetta import rulesets
+from trvendetta.vendetta import Vendetta, crew
+from trvendetta.vendetta import components as comp
+from trvendetta.vendetta import events as ev
+from trvendetta.vendetta.cars import Cars
+from trvendetta.vendetta.model import State
+from trvendetta.vendetta.road import Board, Road
+
+
+class Dunes(Road):
+    """The road, with sand where the tiles print impassable terrain."""
+
+    def terrain(self, state, space) -> str:
+        kind = super().terrain(state, space)
+        return "mud" if kind == "impassable" else kind
+
+    def printed_terrain(self, state, space) -> str:
+        kind = super().printed_terrain(state, space)
+        return "mud" if kind == "impassable" else kind
+
+    def off_cause(self, state, space) -> str:
+        return "sank into the dunes"
+
+    def fatal_exit(self, state, space) -> str:
+        return "sinks into the dunes (eliminated)"
+
+    def may_shoot_from(self, state, space) -> bool:
+        return space is None or self.terrain(state, space) != "mud"
+
+
+DUNES = Dunes()
+
+
+class DunesState(State):
+    board: ClassVar[Board] = DUNES
+
+
+class Jeeps(Cars):
+    """Cars, except that a jeep in sand shrugs off a hit."""
+
+    assign_prompt = "assign a die to a jeep"
+
+    def damage(self, ctx, v, cause: str) -> None:
+        if ctx.state.board.terrain(ctx.state, v.at) == "mud":
+            ctx.emit(ev.DamageIgnored(v.id, "the sand took the hit"))
+            return
+        super().damage(ctx, v, cause)
+
+
+JEEPS = crew.register("jeeps", Jeeps())
+
+
+def components() -> comp.Components:
+    """Vendetta's shipped components, with the jeeps' crew data added."""
+    c = comp.default()
+    jeeps = comp.Crew("jeeps", ("small", "medium", "large"), 4)
+    return msgspec.structs.replace(c, crews={**c.crews, "jeeps": jeeps})
+
+
+class DunesRuleset(Vendetta):
+    name = "dunes"
+    title = "Thunder Road: Vendetta on the dunes"
+    state_type = DunesState
+
+    def initial_state(self) -> DunesState:
+        return DunesState()
+
+
+RULESET = rulesets.register(DunesRuleset(components()))

@@ -1,0 +1,130 @@
+"""A ruleset with its own board and crew plugs in by importing its module
+(``tests/plugins/dunes.py``): the rules ask its board and its crew, and the
+CLI, the simulator, the pictures and the conformance suite take it as they
+take a built-in ruleset, with no file of the project naming it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+import dunes  # noqa: E402  (registers the dunes ruleset and the jeeps crew)
+
+from conformance.test_random_play import GameChecker  # noqa: E402
+from trvendetta import rulesets  # noqa: E402
+from trvendetta.cli.main import cli  # noqa: E402
+from trvendetta.vendetta import board as b  # noqa: E402
+from trvendetta.vendetta import crew  # noqa: E402
+from trvendetta.vendetta import events as ev  # noqa: E402
+from trvendetta.vendetta.actions import AssignDie, NoCommand, Step  # noqa: E402
+
+RS = dunes.RULESET
+
+POSITION = {
+    "ruleset": "vendetta", "seed": 3,  # (a Vendetta position: the dunes play its positions as they are) "road": ["the-gauntlet", "the-gauntlet", "the-gauntlet"],
+    "road_die": 1, "round": 2, "active_player": "ann", "first_player": "ann",
+    "players": [{"name": "ann", "color": "red", "crew": "jeeps", "dice": [1, 2, 3, 4]},
+                {"name": "bob", "color": "blue", "dice": [3, 3, 5, 6]}],
+}
+
+
+def _printed_impassable(state):
+    c = state.components
+    return next((lane, y) for y in range(c.half, 2 * c.half) for lane in range(y % 2, c.lanes, 2)
+                if b.tile_terrain(state, (lane, y)) == "impassable")
+
+
+def test_importing_the_module_registers_its_ruleset_and_crew_and_no_project_file_names_them():
+    assert rulesets.get("dunes") is RS and "dunes" in rulesets.names()
+    assert crew.named("jeeps") is dunes.JEEPS
+    for folder in ("trvendetta", "cli", "app", "replays", "event_store", "pictures", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            assert "dunes" not in text and "jeeps" not in text, path
+
+
+def test_its_board_answers_the_rules_questions():
+    state, _ = RS.new_game(RS.position_from_dict(POSITION))
+    assert type(state).board is dunes.DUNES
+    sand = _printed_impassable(state)
+    assert b.terrain(state, sand) == "mud"  # the road's impassable space is the dunes' sand
+    assert not b.may_shoot_from(state, sand)
+    assert b.off_cause(state, (-1, 10)) == "sank into the dunes"
+    assert RS.pending(state).prompt == "assign a die to a jeep"  # the crew's prompt, through the board
+
+
+def test_its_crew_takes_damage_its_own_way():
+    state, _ = RS.new_game(RS.position_from_dict(POSITION))
+    sand = _printed_impassable(state)
+    data = dict(POSITION, vehicles=[{"id": "red-small", "at": b.nm(sand)}],
+                script={"shot": ["SML"]})
+    state, _ = RS.new_game(RS.position_from_dict(data))
+    jeep = b.vehicle(state, "red-small")
+    assert jeep.at == sand
+    from trvendetta.vendetta.context import Ctx
+    from trvendetta.vendetta import effects as fx
+    from trvendetta.core.rng import Rng
+
+    ctx = Ctx(state, Rng(1, 2))
+    fx.damage(ctx, "red-small", "a test hit")
+    assert ctx.events == [ev.DamageIgnored("red-small", "the sand took the hit")]
+    ctx = Ctx(state, Rng(1, 2))
+    fx.damage(ctx, "blue-small", "a test hit")  # a car of the cars' crew takes it as a car does
+    assert any(isinstance(e, ev.DamageDrawn) for e in ctx.events)
+
+
+def test_a_step_into_sand_is_mud_not_a_crash():
+    state, _ = RS.new_game(RS.position_from_dict(POSITION))
+    sand = _printed_impassable(state)
+    behind = (sand[0], sand[1] - 2)
+    data = dict(POSITION, vehicles=[{"id": "red-small", "at": b.nm(behind)}])
+    state, _ = RS.new_game(RS.position_from_dict(data))
+    for action in (AssignDie("red-small", 3), NoCommand(), Step("F")):
+        state, events = RS.apply(state, action)
+    assert b.vehicle(state, "red-small").at == sand and b.vehicle(state, "red-small").status == "operational"
+    assert not any(isinstance(e, ev.VehicleEliminated) for e in events)
+
+
+@pytest.mark.parametrize("crews", [("jeeps", "cars"), ("jeeps", "finalfive", "cars")])
+def test_random_games_with_its_crew_conform(crews):
+    for seed in range(2):
+        GameChecker("dunes", len(crews), seed, crews=crews).run()
+
+
+@pytest.fixture
+def trv(tmp_path):
+    runner = CliRunner()
+    db = str(tmp_path / "trv.sqlite")
+
+    def run(*args: str, code: int = 0):
+        result = runner.invoke(cli, ["--db", db, *args], env={"TRV_GAME": None, "TRV_DB": None, "TRV_STORE": None,
+                                                                "NO_COLOR": "1"}, catch_exceptions=False)
+        assert result.exit_code == code, (args, result.stdout, result.stderr)
+        return result
+
+    return run
+
+
+def test_the_cli_plays_it(trv, tmp_path):
+    assert "dunes game" in trv("new", "--ruleset", "dunes", "--player", "ann:red:jeeps", "--player",
+                               "bob:blue:cars", "--seed", "4").stdout
+    view = json.loads(trv("show", "--json").stdout)
+    assert view["pending"]["kind"] == "assign"
+    picture = tmp_path / "board.svg"
+    trv("show", "--svg", str(picture))
+    assert picture.read_text().startswith("<svg") and "red-small" in picture.read_text()
+    die = view["players"][0]["dice"][0]
+    trv("turn", "--car", "small", "--assign", str(die))
+    assert json.loads(trv("show", "--json").stdout)["version"] > view["version"]
+    help_text = trv("turn", "--help").stdout
+    assert "Thunder Road: Vendetta on the dunes (--ruleset dunes) flags" in help_text
+    out = trv("sim", "--ruleset", "dunes", "--crews", "jeeps,cars", "--games", "2", "--quiet").stdout
+    assert "2 games" in out
