@@ -89,14 +89,15 @@ class TurnCommand(click.Command):
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_options(ctx, formatter)
         for rs, flags in _declared():
-            rows = []
+            by_crew: dict[str, list] = {}
             for f in flags:
                 name = f"--{f.name}/--no-{f.name}" if f.kind == "switch" else f"--{f.name}"
                 if f.kind not in ("flag", "switch"):
                     name += f" {f.metavar or f.kind.upper()}"
-                rows.append((name, f.help + (" (repeat)" if f.multiple else "")))
-            if rows:
-                with formatter.section(f"{rs.title or rs.name} (--ruleset {rs.name}) flags"):
+                by_crew.setdefault(f.crew, []).append((name, f.help + (" (repeat)" if f.multiple else "")))
+            for crew, rows in sorted(by_crew.items(), key=lambda item: item[0] != ""):
+                crews = f", with the {crew} crew" if crew else ""
+                with formatter.section(f"{rs.title or rs.name} (--ruleset {rs.name}){crews} flags"):
                     formatter.write_dl(rows)
 
 

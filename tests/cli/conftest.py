@@ -7,7 +7,9 @@ from click.testing import CliRunner
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "store"))  # the toy ruleset lives with the store tests
+sys.path.insert(0, str(HERE.parent / "plugins"))  # the dunes: a board and a crew kept outside the package
 
+import dunes  # noqa: E402,F401  (registers itself: every CLI test sees the same rulesets, whatever ran before)
 import toy_ruleset  # noqa: E402
 
 from trvendetta.cli.main import cli  # noqa: E402

@@ -15,7 +15,7 @@ from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
 from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
 
-TURN_FLAGS = VENDETTA_FLAGS + (
+TURN_FLAGS = tuple(f for f in VENDETTA_FLAGS if f.crew != "bigrig") + (  # the Big Rig is not allowed in the arena
     TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
              help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
                   "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET (weapon=TARGET: the "

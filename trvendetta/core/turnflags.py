@@ -30,7 +30,8 @@ class TurnFlag(msgspec.Struct, frozen=True):
     ``excludes`` names flags it may not be combined with; ``choices``, where
     the flag takes a few fixed words (a car's size), lists them: the shell
     completes them and refuses another as a usage error (``red-large`` names
-    ``large`` with its colour, which the rules check).
+    ``large`` with its colour, which the rules check); ``crew`` names the
+    crew it is for (the Big Rig's ``--steering``), empty for every crew's.
     """
 
     name: str
@@ -40,6 +41,8 @@ class TurnFlag(msgspec.Struct, frozen=True):
     multiple: bool = False
     excludes: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
+    #: the crew whose turn takes it ("": every crew's); ``trv turn --help`` lists it under that crew
+    crew: str = ""
 
     def refuses(self, value: object) -> bool:
         """Whether ``value`` is none of the flag's ``choices`` (never, without any)."""

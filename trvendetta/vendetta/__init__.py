@@ -175,7 +175,9 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
         return describe_action(action)
 
     def view(self, state: State) -> dict:
-        return view.view(state)
+        doc = view.view(state)
+        doc["ruleset"] = self.name  # a ruleset built on Vendetta's rules names itself
+        return doc
 
     def render(self, state: State, color: bool = False) -> str:
         return view.render(state, color)

@@ -38,22 +38,22 @@ TURN_FLAGS = (
     TurnFlag("no-shoot", "flag", help="Do not fire."),
     TurnFlag("reroll", "switch", help="Reroll (or accept) the slam dice, if that is yours to decide."),
     TurnFlag("steering", "int", metavar="N",
-             help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round)."),
+             help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round).", crew="bigrig"),
     TurnFlag("section", metavar="rear|mid|front", choices=("rear", "mid", "front"),
              help="Big Rig: the section whose --command takes this turn's --assign die (commands: "
                   "hazard-dispenser, repair, targeting-computer; traction-drive, repair, airstrike; "
-                  "missile-launcher, repair, cow-catcher)."),
+                  "missile-launcher, repair, cow-catcher).", crew="bigrig"),
     TurnFlag("target-command", metavar="COMMAND",
              help="Shooting (--shoot or --airstrike-target) at a Big Rig section: the command aimed at "
-                  "(not repair, not damaged)."),
-    TurnFlag("hazard-at", metavar="SPACE", help="Big Rig Hazard Dispenser: where the token goes (rear arc)."),
+                  "(not repair, not damaged).", crew="bigrig"),
+    TurnFlag("hazard-at", metavar="SPACE", help="Big Rig Hazard Dispenser: where the token goes (rear arc).", crew="bigrig"),
     TurnFlag("place-damage", metavar="SECTION:COMMAND", multiple=True,
-             help="Big Rig: where each minor damage token of the turn goes (Dependable, Sturdy, Solid...), in order."),
-    TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot."),
-    TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes."),
+             help="Big Rig: where each minor damage token of the turn goes (Dependable, Sturdy, Solid...), in order.", crew="bigrig"),
+    TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot.", crew="bigrig"),
+    TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes.", crew="bigrig"),
     TurnFlag("bike", metavar="N", multiple=True,
              help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
-                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first)."),
+                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).", crew="finalfive"),
 )
 
 #: the turn's decisions in order, and the flags that answer each
