@@ -404,22 +404,7 @@ def decide(session: Session, choice: tuple[str, ...], player: str | None) -> Non
     wanted = " ".join(choice)
 
     def actions(ruleset, state):
-        options = ruleset.legal_actions(state())
-        named = {ruleset.describe_action(a): a for a in options}
-        for a in options:  # a line of `trv legal` as printed, with its note, names the option too
-            note = ruleset.warning(state(), a)
-            if note:
-                named[f"{ruleset.describe_action(a)}  ({note})"] = a
-        if wanted in named:
-            yield named[wanted]
-            return
-        folded = [a for name, a in named.items() if name.casefold() == wanted.casefold()]
-        if len(folded) == 1:
-            yield folded[0]
-            return
-        decision = ruleset.pending(state())
-        what = f"{decision.kind} for {decision.player}" if decision else "game over"
-        raise RuleViolation(what, f"{wanted!r} is not an option of the pending decision", list(named))
+        yield ruleset.parse_action(state(), wanted)  # the ruleset's notation (as records read move text)
 
     play(session, actions, player=player)
 

@@ -6,8 +6,9 @@
        bob: assign 2 to blue-medium; no-command; F; F; road-die; F; F; shoot red-small
     2. bob: ...
 
-Each action is written by its printed name (``ruleset.describe_action``, what
-``trv decide`` accepts), so a player can type it; actions are separated by
+Each action is written by its printed name (``ruleset.describe_action``) and
+read back by ``ruleset.parse_action``, the same matcher ``trv decide`` uses,
+so a player can type it; actions are separated by
 ``"; "``.  A line starts with ``ROUND.`` when a new round begins (rulesets
 without rounds write no number).  Parsing reuses the rules: each name is
 matched against the legal actions of the position it is played in
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from trvendetta.core.errors import NotationError
+from trvendetta.core.errors import NotationError, RuleViolation
 
 from .walker import Group, Visitor, Walker
 
@@ -93,11 +94,12 @@ def parse_movetext(ruleset: Any, state: Any, text: str) -> list[Any]:
             if decision.player != player:
                 raise NotationError(f"moves line {lineno}: {name!r} is {player}'s but the game waits on "
                                     f"{decision.player}")
-            named = {ruleset.describe_action(a): a for a in decision.options}
-            if name not in named:
+            try:
+                action = ruleset.parse_action(state, name)  # the ruleset's notation: the one matcher of names
+            except RuleViolation:
+                legal = [ruleset.describe_action(a) for a in decision.options]
                 raise NotationError(f"moves line {lineno}: {name!r} is not legal here ({decision.kind}; legal: "
-                                    f"{', '.join(list(named)[:12])})")
-            action = named[name]
+                                    f"{', '.join(legal[:12])})") from None
             state, _ = ruleset.apply(state, action)
             actions.append(action)
     return actions

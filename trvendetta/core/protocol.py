@@ -234,6 +234,31 @@ class Ruleset(Generic[S, A, E]):
         """The short printed name of an action (``trv decide`` matches it)."""
         raise NotImplementedError
 
+    def parse_action(self, state: S, name: str) -> A:
+        """The option of the pending decision called ``name``, the reading half of
+        the notation whose writing half is :meth:`describe_action`: its printed
+        name, or the line ``trv legal`` prints for it (its note included), or
+        the same letters in another case when only one option has them.  The one
+        matcher of names: ``trv decide`` and the move text of records
+        (``replays.parse_movetext``) both ask it.  Raises RuleViolation naming
+        the legal options."""
+        decision = self.pending(state)
+        options = () if decision is None else decision.options
+        named = {self.describe_action(a): a for a in options}
+        if name in named:
+            return named[name]
+        for a in options:  # a line of `trv legal` as printed, with its note, names the option too
+            note = self.warning(state, a)
+            if note:
+                named[f"{self.describe_action(a)}  ({note})"] = a
+        if name in named:
+            return named[name]
+        folded = [a for n, a in named.items() if n.casefold() == name.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        what = f"{decision.kind} for {decision.player}" if decision else "game over"
+        raise RuleViolation(what, f"{name!r} is not an option of the pending decision", list(named))
+
     def colors(self) -> tuple[str, ...]:
         """The colours a player may choose in a new game (empty: any name)."""
         return ()
