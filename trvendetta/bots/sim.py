@@ -187,7 +187,7 @@ def simulate(
             finished = False
             break
         decision = rs.pending(state)
-        seat = seat_of.get(decision.player, 0) if decision is not None else 0
+        seat = seat_of.get(decision.player or "", 0) if decision is not None else 0
         action = agents[seat].choose(rs, state, rngs[seat], decision)
         state, new = rs.apply(state, action)
         tally(new)

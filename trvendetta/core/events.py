@@ -23,16 +23,16 @@ class BaseEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fi
     reveals: ClassVar[bool] = False
 
 
-class TurnEnded(BaseEvent, tag="turn-ended"):
+class TurnEnded(BaseEvent, tag="turn-ended", frozen=True):
     player: str
 
 
-class PlayerOut(BaseEvent, tag="player-out"):
+class PlayerOut(BaseEvent, tag="player-out", frozen=True):
     player: str
     reason: str
 
 
-class GameOver(BaseEvent, tag="game-over"):
+class GameOver(BaseEvent, tag="game-over", frozen=True):
     winner: str | None
     reason: str
 

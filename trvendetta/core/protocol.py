@@ -80,7 +80,7 @@ def _tagged(union: Any) -> tuple[bytes, dict[bytes, Any], dict[bytes, Any]]:
     if len(fields) != 1 or any(c is None or not isinstance(c.tag, str) for c in configs):
         return b"", {}, {}
     opening = b"{" + msgspec.json.encode(fields.pop()) + b':"'
-    return opening, {msgspec.json.encode(c.tag)[1:-1]: t for c, t in zip(configs, types)}, {}
+    return opening, {msgspec.json.encode(c.tag)[1:-1]: t for c, t in zip(configs, types) if c is not None}, {}
 
 
 class Later:
@@ -151,7 +151,7 @@ class Ruleset(Generic[S, A, E]):
         ruleset whose first event also records its components uses those.
         ``rng``: an exchange game's set-up draw (docs/fair-play.md)."""
         position = first_event.position  # type: ignore[attr-defined]
-        return self.start(position) if rng is None else self.start(position, rng)  # type: ignore[call-arg]
+        return self.start(position) if rng is None else self.start(position, rng)
 
     def pending(self, state: S) -> Decision | None:
         raise NotImplementedError
@@ -352,7 +352,7 @@ class Ruleset(Generic[S, A, E]):
         return self._state_dec.decode(data)
 
     def event_kind(self, event: E) -> str:
-        return type(event).__struct_config__.tag
+        return type(event).__struct_config__.tag  # type: ignore[attr-defined]  # every event is a tagged msgspec Struct
 
     def reveals(self, event: E) -> bool:
         """Whether ``event`` reveals new information (a die roll, a drawn or
@@ -387,7 +387,7 @@ class Ruleset(Generic[S, A, E]):
 
     def new_game(self, position: Any, rng: Rng | None = None) -> tuple[S, list[E]]:
         """The first events (``start``); ``rng`` replaces the position's seed for the set-up's chance."""
-        events = self.start(position) if rng is None else self.start(position, rng)  # type: ignore[call-arg]
+        events = self.start(position) if rng is None else self.start(position, rng)
         return self.fold(events), events
 
     def check_legal(self, state: S, action: A) -> Decision:

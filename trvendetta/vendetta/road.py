@@ -17,7 +17,10 @@ shoot from where and where a chopper may land, and the hooks a board's own
 game adds to the turn (decisions and actions of its own, dice it sets,
 effects it pauses, what an event earns, the round's end).
 
-Pure: nothing here reads a file or keeps anything between calls.
+Pure: nothing here reads a file or keeps anything between calls.  (A state's
+``components`` is None only before its first event, when no board is asked:
+the type checker is told so where a hook reads them, without a test on the
+hot paths.)
 """
 
 from __future__ import annotations
@@ -176,12 +179,12 @@ def _steps() -> tuple[Any, ...]:
 
 # (``2 * rows`` is ``Components.half``, written out: these run for nearly every event)
 def rear_y(state: State) -> int:
-    return 2 * state.components.rows * state.road[0].index
+    return 2 * state.components.rows * state.road[0].index  # type: ignore[union-attr]
 
 
 def front_y(state: State) -> int:
     """The first half-space beyond the lead tile."""
-    return 2 * state.components.rows * (state.road[-1].index + 1)
+    return 2 * state.components.rows * (state.road[-1].index + 1)  # type: ignore[union-attr]
 
 
 def token_at(state: State, space: Space) -> Any:
@@ -200,11 +203,11 @@ def tile_terrain(state: State, space: Space) -> str:
         return "road"
     lane, y = space
     c = state.components
-    half = 2 * c.rows
+    half = 2 * c.rows  # type: ignore[union-attr]
     index = y // half
     tile = state.road[index - state.road[0].index]
     row = (y - half * index - lane % 2) // 2
-    return c.sides[tile.side].terrain[row][lane]
+    return c.sides[tile.side].terrain[row][lane]  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=64)
@@ -222,7 +225,7 @@ class Road:
     # ------------------------------------------------------------ the spaces
     def terrain(self, state: State, space: Space) -> str:
         lane, y = space
-        if not 0 <= lane < state.components.lanes:
+        if not 0 <= lane < state.components.lanes:  # type: ignore[union-attr]
             return "offboard"
         if state.road and y < rear_y(state):
             if state.road[0].index == 0 and y >= rear_y(state) - 2:
@@ -240,13 +243,13 @@ class Road:
 
     def on_board(self, state: State, space: Space) -> bool:
         lane, y = space
-        return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)
+        return 0 <= lane < state.components.lanes and rear_y(state) <= y < front_y(state)  # type: ignore[union-attr]
 
     def is_start(self, state: State, space: Space) -> bool:
         return space[1] < 0  # the starting area is the row behind piece 0
 
     def off_cause(self, state: State, space: Space) -> str:
-        return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"
+        return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"  # type: ignore[union-attr]
 
     def fatal_exit(self, state: State, space: Space) -> str:
         return f"leaves the road at {geometry.name(space)} (eliminated)"
@@ -290,7 +293,7 @@ class Road:
         return True
 
     def chopper_spaces(self, state: State) -> Iterable[tuple[Space, str]]:
-        return road_spaces(rear_y(state), front_y(state), state.components.lanes)
+        return road_spaces(rear_y(state), front_y(state), state.components.lanes)  # type: ignore[union-attr]
 
     def chopper_facing(self, state: State, owner: str) -> str:
         return "F"
