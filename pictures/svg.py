@@ -4,7 +4,10 @@ One drawing code for ``trv show --svg`` and the HTML replay viewer: both draw
 the ``trv show --json`` document (``ruleset.view(state)``), never the state,
 so nothing here knows a rule and every ruleset draws through the seam.  The
 view's ``board`` entry declares the grid (hex tiles or brick squares), the
-terrain, printed marks, the Finish Line and the starting area.
+terrain, printed marks, the Finish Line and the starting area, and names
+the drawing it takes (``drawing``: the road of tiles unless it names
+another, such as the arena's; :data:`DRAWINGS`), so no code here asks which
+ruleset or board it draws.
 
 :func:`scene` cuts the picture into pieces (the road, each token, each
 vehicle, each dashboard...), so the viewer stores each distinct piece once
@@ -17,7 +20,7 @@ name, not by colour alone (grey-scale prints, colour-blind readers).
 from __future__ import annotations
 
 from html import escape
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from . import arena
 from .layout import Layout, parse
@@ -127,11 +130,7 @@ def _y_range(view: dict) -> tuple[int, int]:
 
 
 def layout_of(view: dict) -> Layout:
-    board = view.get("board") or {}
-    if board.get("arena"):
-        return arena.layout(board)
-    low, high = _y_range(view)
-    return Layout(board.get("grid", "brick"), int(board.get("lanes", 6)), low, high)
+    return drawing_of(view).layout(view)
 
 
 def background(view: dict, lay: Layout) -> str:
@@ -196,11 +195,56 @@ def lane_letters(lay: Layout) -> str:
 
 
 def board_background(view: dict, lay: Layout) -> str:
-    """The road of tiles, or the arena a board declares (:mod:`.arena`)."""
-    board = view.get("board") or {}
-    if board.get("arena"):
-        return arena.background(board, lay) + lane_letters(lay)
-    return background(view, lay)
+    """The board as its view says it is drawn (:func:`drawing_of`)."""
+    return drawing_of(view).background(view, lay)
+
+
+class Drawing(Protocol):
+    """How one kind of board is drawn: its hexagons' layout and everything under the pieces."""
+
+    def layout(self, view: dict) -> Layout: ...
+
+    def background(self, view: dict, lay: Layout) -> str: ...
+
+
+class RoadDrawing:
+    """The road of tiles the view's ``road`` and ``board`` entries declare (the default)."""
+
+    def layout(self, view: dict) -> Layout:
+        board = view.get("board") or {}
+        low, high = _y_range(view)
+        return Layout(board.get("grid", "brick"), int(board.get("lanes", 6)), low, high)
+
+    def background(self, view: dict, lay: Layout) -> str:
+        return background(view, lay)
+
+
+class ArenaDrawing:
+    """The spaces a board's ``arena`` entry declares (:mod:`.arena`)."""
+
+    def layout(self, view: dict) -> Layout:
+        return arena.layout(view["board"])
+
+    def background(self, view: dict, lay: Layout) -> str:
+        return arena.background(view["board"], lay) + lane_letters(lay)
+
+
+#: how a board is drawn, by the ``drawing`` its view's ``board`` entry names (the road of tiles when it names
+#: none); a ruleset kept anywhere may add one of its own with :func:`register_drawing`
+DRAWINGS: dict[str, Drawing] = {"road": RoadDrawing(), "arena": ArenaDrawing()}
+
+
+def register_drawing(name: str, drawing: Drawing) -> Drawing:
+    DRAWINGS[name] = drawing
+    return drawing
+
+
+def drawing_of(view: dict) -> Drawing:
+    """The drawing a view's board names; a name no drawing has is a ValueError naming the known ones."""
+    name = (view.get("board") or {}).get("drawing", "road")
+    if name not in DRAWINGS:
+        raise ValueError(f"the board is drawn as {name!r}, which no drawing is; drawings: {', '.join(DRAWINGS)}")
+    return DRAWINGS[name]
 
 
 def _start_key(board: dict, vid: str) -> str | None:

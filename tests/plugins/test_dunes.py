@@ -118,6 +118,8 @@ def test_the_cli_plays_it(trv, tmp_path):
                                "bob:blue:cars", "--seed", "4").stdout
     view = json.loads(trv("show", "--json").stdout)
     assert view["pending"]["kind"] == "assign"
+    terrain = view["board"]["terrain"]  # the board's printed terrain, as the picture draws it
+    assert "impassable" not in terrain and terrain["mud"]
     picture = tmp_path / "board.svg"
     trv("show", "--svg", str(picture))
     assert picture.read_text().startswith("<svg") and "red-small" in picture.read_text()

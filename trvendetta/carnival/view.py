@@ -76,6 +76,7 @@ def arena_board(state, board: dict) -> dict:
     return board | {
         "terrain": {}, "finish_after": None, "start_area": {},
         "start_spots": {v.id: b.nm(v.at) for v in starters},
+        "drawing": "arena",  # pictures draw it with their arena drawing (pictures/svg.py, DRAWINGS)
         "arena": {
             "side": side.name, "spaces": names(side.arena), "spotlights": names(side.spotlights),
             "favors": names(side.favors), "weapons": names(side.weapons),
