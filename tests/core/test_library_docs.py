@@ -1,5 +1,6 @@
 """docs/library.md's examples run: every ``python`` block, in order, in one
-namespace (each block asserts what it shows), from the project's root."""
+namespace (each block asserts what it shows), from the project's root; so
+does the README's."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ def test_the_examples_run(monkeypatch):
     namespace: dict = {}
     for i, block in enumerate(BLOCKS, 1):
         exec(compile(block, f"docs/library.md block {i}", "exec"), namespace)  # noqa: S102
+
+
+def test_the_readme_example_runs(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102
+    assert "assign" in capsys.readouterr().out
 
 
 def test_the_library_loads_no_store_cli_or_eventsourcing_code():
