@@ -266,3 +266,22 @@ def test_no_road_die_declines_and_cannot_be_combined_with_road_die(start):
     assert "--road-die and --no-road-die exclude each other" in err
     out = trv("turn", "--car", "medium", "--assign", "1", "--no-road-die").stdout
     assert "red-medium declines the road die bonus" in out
+
+
+def test_turn_help_shows_each_ruleset_only_its_flags_with_each_crews_under_its_own_heading(trv):
+    sections: dict[str, str] = {}  # heading -> the lines under it
+    heading = ""
+    for line in trv("turn", "--help").stdout.splitlines():
+        if line.endswith("flags:") and "(--ruleset " in line:
+            heading = line[line.index("(--ruleset "):]
+            sections[heading] = ""
+        elif heading:
+            sections[heading] += line + "\n"
+    rig = sections["(--ruleset vendetta), with the bigrig crew flags:"]
+    assert "--steering N" in rig and "--cow-catcher" in rig
+    assert "--bike N" in sections["(--ruleset vendetta), with the finalfive crew flags:"]
+    assert "--steering" not in sections["(--ruleset vendetta) flags:"]
+    carnival = {h: text for h, text in sections.items() if h.startswith("(--ruleset carnival)")}
+    assert "--favor" in carnival["(--ruleset carnival) flags:"]
+    assert "--bike N" in carnival["(--ruleset carnival), with the finalfive crew flags:"]
+    assert len(carnival) == 2 and "--steering" not in "".join(carnival.values())  # no Big Rig in the arena
