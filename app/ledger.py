@@ -137,4 +137,58 @@ def claim(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
         ledger.record(commit, intent)
 
 
-__all__ = ["IntentRef", "Ledger", "OneReveal", "check", "claim", "refuse"]
+
+
+class Answers:
+    """Every answer this user gave to an invitation or a host's offer (``answers.jsonl`` beside the
+    secrets): asked again, the same answer is given (a second one would let whoever reveals last
+    for the set-up, or the host, choose between two); an earlier invitation between the same
+    players that never became a game is named (docs/fair-play.md, "Nobody chooses the set-up")."""
+
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / "answers.jsonl"
+
+    def _all(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        try:
+            return [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except ValueError:
+            raise TrvError(f"{self.path}: a line is not JSON; the record of your answers is damaged") from None
+
+    def given(self, message: str, seat: str) -> dict[str, Any] | None:
+        """The answer given to message ``message`` (its id) for ``seat``, or None."""
+        return next((e for e in self._all() if e["message"] == message and e["seat"] == seat), None)
+
+    def record(self, *, message: str, seat: str, sender: str, keys: list[str], commit: str, game: str, at: str,
+               answer: bytes) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        entry = {"message": message, "seat": seat, "from": sender, "keys": sorted(keys), "commit": commit,
+                 "game": game, "at": at, "answer": answer.decode()}
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, sort_keys=True) + "\n")
+
+    def unstarted(self, ledger: Ledger, sender: str, keys: list[str], message: str) -> list[dict[str, Any]]:
+        """Earlier answers to ``sender`` among the same players (the same keys) whose game never
+        started here (this store never met it: its commitment serves no game in ``ledger``)."""
+        return [e for e in self._all() if e["from"] == sender and e["keys"] == sorted(keys)
+                and e["message"] != message and ledger.bound(e["commit"]) is None]
+
+
+def answer_once(answers: Answers, ledger: Ledger, *, message: str, seat: str, sender: str, keys: list[str],
+                game: str, at: str, make: Any) -> tuple[bytes, bool, list[dict[str, Any]]]:
+    """The answer to message ``message`` for ``seat``: the one given before (True), else
+    ``make() -> (answer bytes, commitment)``, recorded (False); and the earlier answers to the
+    same sender among the same players whose game never started (to be shown)."""
+    first = answers.given(message, seat)
+    if first is not None:
+        return first["answer"].encode(), True, []
+    earlier = answers.unstarted(ledger, sender, keys, message)
+    answer, commit = make()
+    answers.record(message=message, seat=seat, sender=sender, keys=keys, commit=commit, game=game, at=at,
+                   answer=answer)
+    return answer, False, earlier
+
+
+__all__ = ["Answers", "IntentRef", "Ledger", "OneReveal", "answer_once", "check", "claim", "refuse"]

@@ -149,14 +149,38 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the invitation is yours with --as SEAT (one whose key you hold)")
-    secret, commit = new_secret()
-    answer = Join("trv-join", inv.id(), seat, commit, reveal(secret, 1).hex())
-    answer = answer.signed(lambda body: _signer_for(inv.seats, seat).sign(seat, body))
-    Path(output).write_bytes(answer.file_bytes())
+    def make() -> tuple[bytes, str]:
+        secret, commit = new_secret()
+        answer = Join("trv-join", inv.id(), seat, commit, reveal(secret, 1).hex())
+        return answer.signed(lambda body: _signer_for(inv.seats, seat).sign(seat, body)).file_bytes(), commit
+
+    text, again = answer_once_here(inv.id(), seat, inv.seats[inv.creator], list(inv.seats.values()), inv.game,
+                                   make, f"{inv.creator} invited you")
+    Path(output).write_bytes(text)
     from .identity import fingerprint
 
+    if again:
+        click.echo(f"you answered this invitation before: wrote the same answer to {output} (a second one would let "
+                   f"{inv.creator}, who reveals last for the set-up, choose between two)")
     click.echo(f"wrote your answer to {output}: send it to {inv.creator} "
                f"(the invitation is signed by key {fingerprint(inv.seats[inv.creator])}; check it is theirs)")
+
+
+def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game: str, make: Any,
+                     who: str) -> tuple[bytes, bool]:
+    """The answer to an invitation or offer, given once (``app.ledger.answer_once``) from this
+    user's secrets; an earlier one between the same players that never became a game is named."""
+    from datetime import datetime, timezone
+
+    from trvendetta.app.ledger import Answers, answer_once
+
+    at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text, again, earlier = answer_once(Answers(home() / "secrets"), ledger(), message=message, seat=seat,
+                                       sender=sender, keys=keys, game=game, at=at, make=make)
+    for e in earlier:
+        click.echo(f"{who} before, at {e['at']}, and never started that game ({e['game']}): a second invitation "
+                   "lets the one who sends it choose between two set-ups")
+    return text, again
 
 
 def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[Invite, str, Any]:

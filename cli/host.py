@@ -206,9 +206,18 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the offer is yours with --as SEAT (one whose key you hold)")
-    answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex())
-    answer = answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body))
-    Path(output).write_bytes(answer.file_bytes())
+    from .exchange import answer_once_here
+
+    def make() -> tuple[bytes, str]:
+        answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex())
+        return answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body)).file_bytes(), got.commit
+
+    text, again = answer_once_here(got.id(), seat, got.host, [k for s, k in got.seats.items() if s not in got.bots],
+                                   got.game, make, f"the host {fingerprint(got.host)} offered you a game")
+    Path(output).write_bytes(text)
+    if again:
+        click.echo(f"you answered this offer before: wrote the same contribution to {output} (a second one would "
+                   "let the host, who knows its seed, choose between two)")
     click.echo(f"wrote your contribution to {output}: send it to the host (key {fingerprint(got.host)}; "
                "check it is theirs)")
 

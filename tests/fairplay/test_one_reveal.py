@@ -30,13 +30,13 @@ def until_intent(tmp_path, players, seed=2):
         Mail(tmp_path, players).send(packet, p)
 
 
-def other_option(p, since, action):
+def other_option(p, since, action, game="duel"):
     """Another legal option at the decision the intent answered that needs dice too (the cheater's
     candidate): each tried in a fork of its own, which refuses to draw for it."""
-    p("fork", "duel", "--at", since, "--name", "look")
+    p("fork", game, "--at", since, "--name", "look")
     legal = [o.strip() for o in p("legal", "--game", "look").stdout.splitlines()[1:]]
     for n, option in enumerate(o for o in legal if o != action):
-        p("fork", "duel", "--at", since, "--name", f"look{n}")
+        p("fork", game, "--at", since, "--name", f"look{n}")
         result = p.runner.invoke(__import__("trvendetta.cli.main", fromlist=["cli"]).cli,
                                  ["--db", str(p.db), "decide", "--game", f"look{n}", option],
                                  env={"TRV_HOME": str(p.home), "TRV_GAME": None, "TRV_DB": None, "TRV_AS": None})
@@ -71,21 +71,21 @@ def cheating_trv(tmp_path):
     return cheating
 
 
-def copy_with_intent(tmp_path, cheater, since, option, name):
+def copy_with_intent(tmp_path, cheater, since, option, name, game="duel"):
     """The cheater's copy of the game up to ``since`` with an intent for ``option``, as a record
     file named ``name`` and without fork tags: made in a store of its own (a copy of the record,
     imported and played on), so its signatures name the game itself."""
     import shutil
 
     # the game as it was before the intent: the record up to `since`, through a fork's own record
-    cheater("fork", "duel", "--at", since, "--name", f"{name}-cut")
+    cheater("fork", game, "--at", since, "--name", f"{name}-cut")
     copy = type(cheater)(tmp_path, f"{cheater.name}-copy")  # `trv` as another of the cheater's machines
     # the cheater's identity and secret copied to another machine, without the ledger of its draws
     shutil.copytree(cheater.home, copy.home, ignore=shutil.ignore_patterns("*.ledger"))
     cut = tmp_path / f"{name}-cut.trv"
     cheater("export", f"{name}-cut", "-o", cut)
     stripped = re.sub(r'^\[(Parent|ParentAt|Domain) "[^"]*"\]\n', "", cut.read_text(), flags=re.M)
-    stripped = stripped.replace(f'[Game "{name}-cut"]', '[Game "duel"]')
+    stripped = stripped.replace(f'[Game "{name}-cut"]', f'[Game "{game}"]')
     (tmp_path / f"{name}-clean.trv").write_text(stripped)
     copy("import", tmp_path / f"{name}-clean.trv", "--name", name)
     copy("decide", "--game", name, option)
