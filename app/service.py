@@ -248,6 +248,11 @@ class GameService:
         """After a command that saved (undo, import, fork): the bot seats
         answer their decisions, in one more save."""
         loaded = self.store.load(game)
+        if loaded.charter and loaded.bots:
+            from .outcome import outcome_of
+
+            if outcome_of(self.store, game) is not None:  # a claim or a resignation ended it: no bot plays on
+                return Played(loaded.ruleset, loaded.version + 1, [], [], loaded)
         after, moves = bot_moves(loaded.ruleset, loaded.state, loaded.bots or {}, loaded.version)
         if moves:
             loaded = self.store.append(game, loaded.version, steps=[(m.action, m.events) for m in moves], state=after)

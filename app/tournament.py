@@ -227,12 +227,25 @@ class TournamentService:
         return done
 
     def report(self, name: str, table: int, round_: int | None, source: str | None,
-               read: Callable[[str], bytes | None]) -> Reported:
+               read: Callable[[str], bytes | None], copies: tuple[str, ...] = ()) -> Reported:
         """Count a table's result from a game record: the game ``source`` in this store (default:
         the one ``start_round`` created), or, when ``read(source)`` gives bytes, a record file
-        (imported so exports hold it).  The record must verify, have finished and be played and
-        signed as the tournament requires."""
-        from trvendetta.replays.tournament import check_host_round, check_signatures, result_of_file, result_of_game
+        (imported so exports hold it).  The record must verify, have finished (by the rules, a
+        claim on time or a resignation) and be played and signed as the tournament requires.
+        ``copies``: more record files of the same game (every seat's): they must agree, else the
+        result is refused with the evidence (``replays.tournament.one_of_copies``)."""
+        from trvendetta.replays.tournament import (check_host_round, check_signatures, one_of_copies, result_of_file,
+                                                   result_of_game)
+
+        if copies:
+            files = []
+            for path in (source, *copies):
+                data = read(path) if path is not None else None
+                if data is None:
+                    raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
+                files.append((path, data))
+            source, data = one_of_copies(files)
+            read = {source: data}.get
 
         loaded = self.log.load(name)
         state = loaded.state

@@ -340,22 +340,27 @@ def _start_hosted(session: Session, svc: Any, loaded: Any, r: Any, folder: str, 
 
 @tournament.command(name="report")
 @click.argument("name")
-@click.argument("game_or_record", required=False)
+@click.argument("game_or_record", nargs=-1)
 @click.option("--table", "table", type=int, required=True, help="The table whose result this is.")
 @click.option("--round", "round_", type=int, help="The round (default: the last paired).")
 @pass_session
-def report(session: Session, name: str, game_or_record: str | None, table: int, round_: int | None) -> None:
+def report(session: Session, name: str, game_or_record: tuple[str, ...], table: int, round_: int | None) -> None:
     """Count a table's result from a game record: a game in this store (default:
     the one `start` created for the table) or a record file (`trv export`).
 
-    The record must verify (every action re-executed), have finished, and be
-    played by the table's players; places are read from it, never typed in.
+    The record must verify (every action re-executed), have finished (by the
+    rules, a claim on time or a resignation), and be played by the table's
+    players; places are read from it, never typed in.  Given several record
+    files (every seat's copy of the game), they must agree (the same record,
+    or one extending another); two that split are refused with the evidence,
+    naming a player who signed two histories.
 
     \b
     Examples:
       trv tournament report spring --table 1
       trv tournament report spring --table 2 spring-r1-t2
       trv tournament report spring --round 1 --table 3 table3.trv
+      trv tournament report spring --table 3 ann.trv bob.trv
     """
     def read(source: str) -> bytes | None:  # a record file, when the name is not a game of the store
         if not os.path.isfile(source):
@@ -363,7 +368,8 @@ def report(session: Session, name: str, game_or_record: str | None, table: int, 
         with open(source, "rb") as fh:
             return fh.read()
 
-    reported = _svc(session).report(name, table, round_, game_or_record, read)
+    first, *copies = game_or_record or (None,)
+    reported = _svc(session).report(name, table, round_, first, read, tuple(copies))
     r, checked, result, after = reported
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))

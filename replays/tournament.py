@@ -75,14 +75,19 @@ class _Outs(Visitor):
 
 
 def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", start: str | None = None
-            ) -> tuple[Any, tuple[tev.Place, ...], str]:
+            ) -> tuple[Any, tuple[tev.Place, ...], str, bool]:
+    """The state at the end, the finishing places, why it ended, and whether a claim on time or a
+    resignation ended it (its loser then places last: out after everyone the rules put out)."""
     outs = _Outs()
     walker = audit.walker_for(ruleset, charter, domain, [outs], start=start).walk(records)
     state = walker.state
     players = [p.get("name", "") for p in ruleset.view(state).get("players", [])]
-    places = finishing_places(players, ruleset.winner(state), [(g, p) for g, p, _ in outs.outs],
+    ended = walker.outcome  # a claim on time or a resignation: its loser is out last, after every other out
+    out = [(g, p) for g, p, _ in outs.outs] + ([(ended.number, ended.loser)] if ended is not None else [])
+    places = finishing_places(players, None if ended is not None else ruleset.winner(state), out,
                               {p: running_cars(state, p) for p in players})
-    return state, places, str(getattr(state, "end_reason", "") or "")
+    reason = ended.sentence if ended is not None else str(getattr(state, "end_reason", "") or "")
+    return state, places, reason, ended is not None
 
 
 class Checked(NamedTuple):
@@ -105,8 +110,8 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
     shared = shared_key_line(parsed)
     if shared:
         raise ResultRefused(f"game {game}: {shared}: one person signed as two players; its result cannot count")
-    state, places, end = _places(ruleset, records, charter, domain, start)
-    if not ruleset.is_over(state):
+    state, places, end, ended = _places(ruleset, records, charter, domain, start)
+    if not ended and not ruleset.is_over(state):
         raise ResultRefused(f"game {game} has not finished ({verified.events} events; "
                             f"{audit.result_text(ruleset, state)}); report it when it is over")
     if not places:
@@ -171,6 +176,31 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
     else:
         audit.import_file(store, gf)
     return checked
+
+
+def one_of_copies(copies: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+    """Of every seat's copy of one game (record files), the one to count: each must be the same
+    record, or a longer one extending it (a store that had not yet received the last packet).  Two
+    that split are refused with the evidence (``replays.disputes``: where they split, and a seat's
+    two signatures when it signed both histories), which one record alone cannot show."""
+    from . import disputes
+
+    files = [(source, audit.read_file(data, source), data) for source, data in copies]
+    for source, gf, _ in files:
+        if gf.kind != "record":
+            raise ResultRefused(f"{source} is a turn packet; every copy must be the whole game record")
+    longest = max(files, key=lambda f: len(f[1].records))
+    for source, gf, _ in files:
+        if gf is longest[1]:
+            continue
+        found = disputes.compare(longest[1], gf, (longest[0], source))
+        if found.equivocator or found.split is not None or found.problems:
+            why = (f"{found.equivocator} signed two different games" if found.equivocator else
+                   f"the copies split at event {found.split}" if found.split is not None else
+                   f"{', '.join(found.problems)} does not verify")
+            raise ResultRefused("\n".join([f"the copies of the game differ ({why}); no result counts from them:",
+                                           *("  " + line for line in found.lines)]))
+    return longest[0], longest[2]
 
 
 def check_signatures(state: model.State, checked: Checked) -> tev.ResultReported:
@@ -318,7 +348,7 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
                                "is not in the file")
         verified, gf = found
         ruleset = rulesets.get(gf.header.ruleset)
-        _, places, _ = _places(ruleset, list(gf.records), gf.header.charter, gf.header.domain, gf.genesis)
+        _, places, _, _ = _places(ruleset, list(gf.records), gf.header.charter, gf.header.domain, gf.genesis)
         if verified.head != res.head or places != res.places:
             raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result does not match the "
                                f"record of game {res.game} (head or finishing places differ)")

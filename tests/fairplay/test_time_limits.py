@@ -17,6 +17,7 @@ from test_exchange import exchange_game, pick
 import eventsourcing.application  # noqa: F401  (its transcoders must see the real datetime, not freezegun's)
 
 START = "2026-12-01 12:00:00"
+pytestmark = pytest.mark.usefixtures("seeded_entropy")  # the same keys, secrets and games every run
 
 
 def signed_game(tmp_path, ann, bob, *extra):
@@ -26,9 +27,9 @@ def signed_game(tmp_path, ann, bob, *extra):
     bob("import", tmp_path / "duel.trv")
 
 
-def timed_exchange(tmp_path, players, time="3d"):
+def timed_exchange(tmp_path, players, time="3d", name="duel"):
     first, others = players[0], players[1:]
-    args = ["invite", "--name", "duel", "-o", tmp_path / "invite.json", "--time", time]
+    args = ["invite", "--name", name, "-o", tmp_path / "invite.json", "--time", time]
     for p, color in zip(players, ["red", "blue", "green"]):
         args += ["--player", f"{p.name}:{color}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
     first(*args)
@@ -37,9 +38,9 @@ def timed_exchange(tmp_path, players, time="3d"):
         p("join", tmp_path / "invite.json", "-o", tmp_path / f"{p.name}.json")
         joins += ["--join", tmp_path / f"{p.name}.json"]
     assert "time limit: 3d an answer" in first("new", "--invite", tmp_path / "invite.json", *joins).stdout
-    first("export", "duel", "-o", tmp_path / "duel.trv")
+    first("export", name, "-o", tmp_path / f"{name}.trv")
     for p in others:
-        p("import", tmp_path / "duel.trv")
+        p("import", tmp_path / f"{name}.trv")
 
 
 def test_a_time_control_round_trips_and_bad_ones_are_named():
@@ -339,3 +340,87 @@ def test_an_exchange_game_of_carnival_is_refused_pointing_to_host_mode(tmp_path,
               "-o", tmp_path / "inv.json", code=1).stderr
     assert "face-down party favors" in out and "trv host offer --ruleset carnival" in out
     assert not (tmp_path / "inv.json").exists()
+
+
+# ------------------------------------------------------------------ tournaments
+def _copies(tmp_path, stores, tag, game="duel"):
+    out = []
+    for p in stores:
+        path = tmp_path / f"{p.name}-{tag}.trv"
+        p("export", game, "-o", path)
+        out.append(path)
+    return out
+
+
+def test_a_tournament_counts_a_claim_and_a_resignation_from_every_seats_copy(tmp_path, players):
+    """Two whole exchange games between ann and bob, played at a distance: one ends on ann's claim
+    (bob never answered her draw), one on bob's resignation.  The organiser takes both seats' copies
+    of each: they agree, and each counts as ann first, bob second."""
+    org, ann, bob = players("org", "ann", "bob")
+    org("tournament", "new", "cup", "--rounds", "2", "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
+        "--key", f"bob={tmp_path / 'bob.pub'}")
+    org("tournament", "pair", "cup")
+    with freeze_time(START) as clock:
+        timed_exchange(tmp_path, [ann, bob])
+        _play_until_anns_intent(tmp_path, ann, bob, clock)  # bob never sees it
+        clock.tick(timedelta(days=3, minutes=1))
+        ann("claim")
+        ann("send", "-o", tmp_path / "claim.trv")
+        bob("import", tmp_path / "claim.trv")
+    copies = _copies(tmp_path, [ann, bob], "r1")
+    for path in copies:
+        assert "ended at event" in ann("verify", path).stdout
+    out = org("tournament", "report", "cup", "--table", "1", *copies).stdout
+    assert "1. ann, 2. bob" in out
+    org("tournament", "pair", "cup")
+    with freeze_time("2026-12-10 12:00:00") as clock:
+        timed_exchange(tmp_path, [ann, bob], name="rematch")
+        packet = _play_until_anns_intent(tmp_path, ann, bob, clock, seed=8)
+        Mail(tmp_path, [ann, bob]).send(packet, ann)
+        bob("resign")
+        bob("send", "-o", tmp_path / "resign.trv")
+        ann("import", tmp_path / "resign.trv")
+    copies = _copies(tmp_path, [ann, bob], "r2", "rematch")
+    out = org("tournament", "report", "cup", "--round", "2", "--table", "1", *copies).stdout
+    assert "1. ann, 2. bob" in out
+    standings = org("tournament", "standings", "cup").stdout
+    assert standings.index("ann") < standings.index("bob")
+
+
+def test_a_tournament_refuses_two_copies_that_split_naming_who_signed_both(tmp_path, players):
+    """bob keeps a second store: in one he resigns to ann, in the other he plays on (a copy he could hand
+    the organiser as 'the game').  Each record alone verifies; both together show bob signed two
+    histories, and no result counts."""
+    org, ann, bob = players("org", "ann", "bob")
+    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
+        "--key", f"bob={tmp_path / 'bob.pub'}")
+    org("tournament", "pair", "cup")
+    with freeze_time(START) as clock:
+        timed_exchange(tmp_path, [ann, bob])
+        packet = _play_until_anns_intent(tmp_path, ann, bob, clock)
+        Mail(tmp_path, [ann, bob]).send(packet, ann)
+        n = 0
+        while bob.pending() != "bob":  # ann plays on (bob answering any draw) until it is bob's decision
+            n += 1
+            since = version(ann)
+            ann("decide", ann.first_legal())
+            ann("export", "--since", since, "-o", tmp_path / f"a{n}.trv")
+            Mail(tmp_path, [ann, bob]).send(tmp_path / f"a{n}.trv", ann)
+        bob("export", "duel", "-o", tmp_path / "before.trv")
+        bob2 = type(bob)(tmp_path, "bob")
+        bob2.db = tmp_path / "bob-second.sqlite"
+        bob2("import", tmp_path / "before.trv")
+        bob("resign")
+        bob2("decide", bob2.first_legal())
+    copies = [tmp_path / "ann.trv", tmp_path / "bob.trv"]
+    bob("send", "-o", tmp_path / "resign.trv")
+    ann("import", tmp_path / "resign.trv")
+    ann("export", "duel", "-o", copies[0])
+    bob2("export", "duel", "-o", copies[1])
+    for path in copies:
+        assert org("verify", path).stdout.startswith("OK: ")
+    err = org("tournament", "report", "cup", "--table", "1", *copies, code=1, multiline=True).stderr
+    assert "the copies of the game differ (bob signed two different games)" in err
+    assert "that is equivocation, and these two signatures are the proof" in err
