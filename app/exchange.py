@@ -124,12 +124,12 @@ def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets, le
     from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, decode_charter, encode_draw
 
     from .ledger import claim, refuse
-    from .outcome import outcome_of
+    from trvendetta.replays.outcomes import ended_in
 
     meta = store.header(game)
     before = store.version(game)
     draws = draws_of(store, game, meta.charter)
-    if draws.open is not None and outcome_of(store, game) is not None:  # a claim ended it: no answer
+    if draws.open is not None and ended_in(store, game):  # a claim ended it: no answer
         return Answered(before, [])
     charter = decode_charter(meta.charter)
     mine = [s for s in draws.seats if keyring.can_sign(s) and secrets(charter.commits[s]) is not None]

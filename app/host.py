@@ -163,9 +163,9 @@ def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
     before = store.version(game)
     if secret is None and not meta.parent:  # a player's store: the game of that offer has started
         host.ledger.bind(charter.seed_commit, game, store.events_head(game, 1))
-    from .outcome import outcome_of
+    from trvendetta.replays.outcomes import ended_in
 
-    if secret is None or draws.revealed_at or outcome_of(store, game) is not None:
+    if secret is None or draws.revealed_at or ended_in(store, game):
         return Answered(before, [])  # (not its host, revealed, or ended by a claim or a resignation)
     if meta.parent:
         return Answered(before, [], looking_only(game, meta.parent) + ": the host rolls no dice for it")

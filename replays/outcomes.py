@@ -41,6 +41,12 @@ class Ended(NamedTuple):
     sentence: str
 
 
+def ended_in(store: Any, game: str) -> bool:
+    """Whether a stored game's last record is a claim or a resignation (nothing may follow it)."""
+    version = store.version(game)
+    return version > 1 and store.events(game, since=version - 1, decode=False)[-1].payload.startswith(OUTCOME_OPENINGS)
+
+
 def sentence_of(found: Any) -> str:
     if isinstance(found, Claim):
         return f"{found.seat} lost on time, claimed by {found.by}"
@@ -115,4 +121,4 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
                                f"{claim.since}")
 
 
-__all__ = ["Ended", "OUTCOME_OPENINGS", "ended", "sentence_of"]
+__all__ = ["Ended", "OUTCOME_OPENINGS", "ended", "ended_in", "sentence_of"]
