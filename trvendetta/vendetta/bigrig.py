@@ -290,6 +290,7 @@ class BigRig(Cars):
 
     direction_only_slams = True
     waits = True
+    slam_rank = 2
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player) -> Decision | None:

@@ -42,6 +42,8 @@ class Cars:
 
     direction_only_slams = False
     waits = False
+    drifts_through_vehicles = False
+    slam_rank = 1
     #: the assign decision's prompt
     assign_prompt = "assign a die to a car"
 

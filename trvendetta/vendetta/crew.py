@@ -35,6 +35,11 @@ class Crew(Protocol):
     direction_only_slams: bool
     #: whether :meth:`waiting` can ever return a decision (the rules skip asking otherwise)
     waits: bool
+    #: its active vehicle drifts through road vehicles while it moves (motorcycles), slamming only where it stops
+    drifts_through_vehicles: bool
+    #: in a slam rolled with the direction die only, the vehicle of the lower rank moves (a motorcycle 0, a car
+    #: or a wreck 1, the Big Rig 2: "the OTHER vehicle always moves"); of one rank, their owner chooses
+    slam_rank: int
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:

@@ -95,7 +95,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         stop_movement(ctx, oid, "stuck in the mud")
     if others:
         t = ctx.state.turn
-        if how == "step" and t is not None and t.car == oid and b.is_motorcycle(s, oid) and not any(b.is_wreck(o) for o in others):
+        if how == "step" and t is not None and t.car == oid and not any(b.is_wreck(o) for o in others) \
+                and crews.of_vehicle(s, oid).drifts_through_vehicles:
             # 001 Drifting: a motorcycle drifts through every road vehicle while moving;
             # where its move ends in an occupied space it slams (rules._advance)
             ctx.emit(ev.MotorcycleDrifted(oid, others[0]))
@@ -200,22 +201,23 @@ def motorcycle_slam(ctx: Ctx) -> None:
     pending = s.slam
     face, scripted = ctx.roll("direction")
     s.board.slam_rolled(ctx)
-    if b.is_rig(s, pending.top) or b.is_rig(s, pending.bottom):
-        moved = pending.bottom if b.is_rig(s, pending.top) else pending.top
-        ctx.emit(ev.SlamDirectionRolled(face, moved, None, scripted))
-        resolve_slam(ctx)
-        return
-    both = b.is_motorcycle(s, pending.top) and b.is_motorcycle(s, pending.bottom)
+    top, bottom = _slam_rank(s, pending.top), _slam_rank(s, pending.bottom)
     chooser = None
-    if both:
+    if top != bottom:  # the lower rank moves: the motorcycle, or whatever the Big Rig slams or is slammed by
+        moved: str | None = pending.top if top < bottom else pending.bottom
+    else:  # two motorcycles: their owner chooses (the top one moves when that owner is out)
         owner = b.owner_of(s, pending.top)
-        if not b.player(s, owner).out:
+        if owner is not None and not b.player(s, owner).out:
             chooser = owner
-    moved = None if chooser else (pending.top if b.is_motorcycle(s, pending.top) else pending.bottom)
+        moved = None if chooser else pending.top
     ctx.emit(ev.SlamDirectionRolled(face, moved, chooser, scripted))
     if chooser is not None:
         raise Suspend()
     resolve_slam(ctx)
+
+
+def _slam_rank(state, oid: str) -> int:
+    return 1 if b.is_wreck(oid) else crews.of_vehicle(state, oid).slam_rank
 
 
 def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:

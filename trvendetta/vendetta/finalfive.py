@@ -95,6 +95,8 @@ class FinalFive(Cars):
     one rolls only the direction die."""
 
     direction_only_slams = True
+    drifts_through_vehicles = True
+    slam_rank = 0
     assign_prompt = "assign a die to a motorcycle"
 
     def assign_options(self, state: State, name: str) -> list:
