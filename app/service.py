@@ -46,6 +46,20 @@ class Played(NamedTuple):
         return self.loaded.state
 
 
+class Preview(NamedTuple):
+    """What ``GameService.preview`` played on a copy: the events from number ``first``, the
+    state reached, the action it stopped before (its dice or hidden token are not shown;
+    None if it did not stop for chance), and whether the turn ended (nothing after that
+    shown: the next turn's dice are not the preview's to tell)."""
+
+    ruleset: Any
+    first: int
+    events: list[Any]
+    state: Any
+    stopped_before: Any
+    ended: bool
+
+
 class Undone(NamedTuple):
     """The retractions ``undo`` appended (numbered from ``first``), each with
     the group of events it took back, then what the bots played after it."""
@@ -206,6 +220,47 @@ class GameService:
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
         return Played(ruleset, loaded.version + 1, human, moves, saved, note)
 
+    def preview(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
+                player: str | None = None) -> Preview:
+        """Play the actions as ``play`` would, on a copy, recording nothing (``trv turn --dry-run``).
+
+        A preview never tells chance: it stops before the first action whose events would
+        reveal a die roll or a hidden token (the dice follow the seed and the number of
+        events, so showing them would let a player try a turn before choosing it), and
+        shows nothing after the turn's end (the next player's dice).  A RuleViolation from
+        ``actions`` (a flag the turn cannot use) is raised as ``play`` raises it."""
+        loaded = self.load(game)
+        ruleset, state = loaded.ruleset, loaded.state
+        if ruleset.is_over(state):
+            raise RuleViolation("game over", f"{pending_line(ruleset, state)}; no action is legal")
+        check_player(ruleset, state, player)
+        current = [state]
+        shown: list[Any] = []
+        stopped = None
+        ended = False
+        chosen = actions(ruleset, lambda: current[0])
+        try:
+            for n, action in enumerate(chosen):
+                if n >= MAX_ACTIONS_PER_COMMAND:
+                    raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+                after, events = ruleset.apply(current[0], action)
+                kept: list[Any] = []
+                for event in events:
+                    if ended:
+                        break
+                    if ruleset.reveals(event):
+                        stopped = action
+                        break
+                    kept.append(event)
+                    ended = ruleset.event_kind(event) == "turn-ended"
+                if stopped is not None:
+                    break
+                shown.extend(kept)
+                current[0] = after
+        finally:
+            chosen.close()
+        return Preview(ruleset, loaded.version + 1, shown, current[0], stopped, ended)
+
     def answer_draws(self, game: str, keyring: Any, secrets: Callable[[str], bytes | None], ledger: Any) -> Any:
         """After an import into an exchange game: append this store's reveals
         for the open draw and, from the last one, the resolved action
@@ -319,4 +374,4 @@ def shared(charter: str, keyring: Any) -> bool:
     return charter_dice(charter) == "host" or set(keyring.seats) != set(keyring.local)
 
 
-__all__ = ["GameService", "Played", "Undone", "pending_line", "check_player", "MAX_ACTIONS_PER_COMMAND"]
+__all__ = ["GameService", "Played", "Preview", "Undone", "pending_line", "check_player", "MAX_ACTIONS_PER_COMMAND"]

@@ -7,7 +7,7 @@ import msgspec
 
 from trvendetta.core.errors import RuleViolation
 
-from .common import Session, game_option, echo_json, json_option, legal_names, pass_session, play
+from .common import Session, echo_json, game_option, json_option, legal_names, pass_session, play, service
 
 as_option = click.option("--as", "player", metavar="PLAYER", envvar="TRV_AS",
                          help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal); in a "
@@ -201,9 +201,12 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
 
 @click.command(cls=TurnCommand)
 @as_option
+@click.option("--dry-run", is_flag=True,
+              help="Play the flags on a copy and print what they would record, where the turn stops and what is "
+                   "legal there; record nothing (no die is rolled: a preview stops before one).")
 @game_option
 @pass_session
-def turn(session: Session, player: str | None, **values: object) -> None:
+def turn(session: Session, player: str | None, dry_run: bool, **values: object) -> None:
     """Play the active player's turn from flags, then say what happened.
 
     The flags answer the turn's decisions in order (each ruleset's flags are
@@ -216,9 +219,15 @@ def turn(session: Session, player: str | None, **values: object) -> None:
     slam reroll that belongs to another player, say), the command says so
     and exits 0; answer it with `trv decide` or another `trv turn`.
 
+    With --dry-run the flags are played on a copy: the command prints the
+    events they would record, where the turn stops and what is legal there
+    (what is in reach to shoot, say), or the refusal; it records nothing and
+    stops before any die roll or hidden token.
+
     \b
     Examples:
       trv turn --car medium --assign 4
+      trv turn --car small --assign 3 --path F,FR,F --dry-run
       trv turn --car small --assign 3 --path F,FR,F --road-die --shoot blue-medium
       trv turn --car large --assign 2 --command nitro --command-die 1 --no-shoot
       trv turn --reroll
@@ -292,6 +301,8 @@ def turn(session: Session, player: str | None, **values: object) -> None:
                     legal_names(ruleset, state()),
                 )
 
+    if dry_run:
+        return print_preview(service(session).preview(session.game_id(), actions, player=player), left)
     play(session, actions, player=player, observe=observe)
     later = [p for p in notes if p.waits]
     unused = [p for p in notes if not p.waits]
@@ -301,6 +312,29 @@ def turn(session: Session, player: str | None, **values: object) -> None:
         resume_flags(session, later, player)
     if left:
         waiting_flags(rules, left)
+
+
+def print_preview(preview, left: dict) -> None:
+    """``trv turn --dry-run``: the events the flags would record, where the turn stops, what is
+    legal there (what is in reach to shoot, the road die...), the flags not reached."""
+    ruleset, state = preview.ruleset, preview.state
+    click.echo("dry run: nothing is recorded")
+    for number, event in enumerate(preview.events, start=preview.first):
+        click.echo(f"{number:>5}. {ruleset.describe(event)}")
+    if preview.stopped_before is not None:
+        click.echo(f"stops before {ruleset.describe_action(preview.stopped_before)!r}: it rolls a die or turns a "
+                   "hidden token, which a preview never shows")
+        flags = [p.flag for p in left["driver"].unplayed(state)] if left.get("driver") is not None else []
+        if flags:
+            click.echo(f"not previewed: {', '.join(flags)}")
+    if preview.ended:
+        click.echo("the turn ends there")
+        return
+    decision = ruleset.pending(state)
+    if decision is not None:
+        click.echo(f"then {decision.player}: {decision.kind}"
+                   + (f" ({decision.prompt})" if decision.prompt else "")
+                   + ": " + ", ".join(legal_names(ruleset, state)))
 
 
 def resume_flags(session: Session, later: list, player: str | None) -> None:

@@ -146,3 +146,35 @@ def test_steps_that_needed_a_road_die_never_offered_say_so(trv):
     assert ("--path F,F: 2 step(s) not driven: the move's 4 steps were driven, and these needed the road die, "
             "which was not offered; --road-die: red-small did not start on the road") in err
     assert "a slam, a hazard" not in err
+
+
+def duel(trv) -> None:
+    trv("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "7", "--name", "duel")
+
+
+def test_a_dry_run_prints_the_turn_and_records_nothing(trv):
+    duel(trv)
+    out = trv("turn", "--car", "medium", "--assign", "5", "--dry-run").stdout
+    lines = out.splitlines()
+    assert lines[0] == "dry run: nothing is recorded"
+    assert "   24. blue-medium ends its move at e5" in lines and lines[-2:] == ["   25. bob's turn ends",
+                                                                            "the turn ends there"]
+    assert "ann's turn" not in out and "rolls" not in out  # the next turn's dice are not the preview's to tell
+    assert version(trv) == 14
+    out = trv("turn", "--car", "medium", "--assign", "5", "--path", "F,F,FL", "--dry-run").stdout
+    assert out.splitlines()[-1] == "then bob: step (2 moves left): FL, F, FR"  # where the path leaves the car
+    assert version(trv) == 14
+
+
+def test_a_dry_run_stops_before_a_die_roll_and_names_the_flags_it_did_not_preview(trv):
+    duel(trv)
+    trv("turn", "--car", "medium", "--assign", "5", "--path", "F,F,FL,F,F,F,F", "--road-die")
+    out = trv("turn", "--car", "large", "--assign", "6", "--path", "F,F,F,FR,F,F,F,F", "--road-die", "--shoot",
+              "blue-medium", "--dry-run").stdout
+    assert "   38. red-large takes the road die bonus (+2)" in out
+    assert "stops before 'F': it rolls a die or turns a hidden token, which a preview never shows" in out
+    assert "slam" not in out  # the slam's dice are not shown
+    assert "not previewed: --shoot blue-medium" in out
+    assert version(trv) == 28
+    err = trv("turn", "--car", "large", "--assign", "6", "--path", "F,F,F,F,F,F,F,F,F", "--dry-run", code=1).stderr
+    assert "--path has 9 steps but this move has at most 6" in err and version(trv) == 28
