@@ -45,7 +45,8 @@ class TrvGroup(click.Group):
         except click.exceptions.NoSuchCommand:
             from .args import unknown
 
-            raise click.UsageError(unknown("command", click.utils.make_str(args[0]), self.list_commands(ctx)), ctx) from None
+            word = click.utils.make_str(args[0])
+            raise click.UsageError(unknown("command", word, self.list_commands(ctx)), ctx) from None
 
 
 def is_persistence_error(exc: BaseException) -> bool:
@@ -191,13 +192,14 @@ def service(session: Session) -> Any:
 
 
 def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None,
-         observe: Callable[[list[Any]], None] | None = None) -> None:
+         observe: Callable[[list[Any]], None] | None = None, quiet: bool = False) -> Any:
     """Apply the actions through the application layer (``GameService.play``:
     one save, bot seats answering after them) and print what happened.
 
     ``actions(ruleset, state_getter)`` yields actions; it is handed a function
     returning the current state so it can look at each intermediate state.
     ``observe(events)``, when given, sees the events of each action as it is applied.
+    ``quiet``: print nothing (the caller prints the returned ``Played``, as JSON say).
     """
     def keyring(loaded: Any) -> Any:  # seats bound to keys: each action is signed by its seat (docs/fair-play.md)
         from .identity import keyring_for
@@ -206,9 +208,11 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
 
     from .exchange import ledger, secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
 
-    print_played(service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
-                                       observe=observe, secrets=secret_of, ledger=ledger()),
-                 sent=session.server is not None)
+    played = service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
+                                   observe=observe, secrets=secret_of, ledger=ledger())
+    if not quiet:
+        print_played(played, sent=session.server is not None)
+    return played
 
 
 def print_played(played: Any, sent: bool = False) -> None:
@@ -218,6 +222,45 @@ def print_played(played: Any, sent: bool = False) -> None:
     note = "\n".join(line for line in played.note.split("\n") if not (sent and "trv send" in line))
     if note:
         click.echo(note)
+
+
+def played_json(played: Any, **extra: Any) -> dict:
+    """A command's result as ``--json`` prints it: the game, its events after the command (each
+    numbered, with its kind, its sentence and the engine event exactly as stored), each bot's
+    action and events, what the game waits for, and the caller's ``extra`` fields."""
+    ruleset, number = played.ruleset, played.first
+
+    def rows(events: list[Any]) -> list[dict]:
+        nonlocal number
+        out = []
+        for event in events:
+            out.append({"n": number, "kind": ruleset.event_kind(event), "text": ruleset.describe(event),
+                        "event": msgspec.Raw(ruleset.encode(event))})
+            number += 1
+        return out
+
+    doc: dict[str, Any] = {"game": played.loaded.game, "ruleset": ruleset.name, "events": rows(played.events)}
+    doc["bots"] = [{"player": m.player, "bot": m.bot, "action": msgspec.Raw(ruleset.encode(m.action)),
+                    "events": rows(m.events)} for m in played.bots]
+    doc["version"], doc["head"] = played.loaded.version, played.loaded.head
+    doc.update(waiting_json(ruleset, played.state))
+    if played.note:
+        doc["note"] = played.note
+    doc.update(extra)
+    return doc
+
+
+def waiting_json(ruleset: Any, state: Any) -> dict:
+    """``pending`` (the decision: player, kind, prompt and its options by name) or ``over``/``winner``."""
+    from trvendetta.app.decisions import pending_line
+
+    if ruleset.is_over(state):
+        return {"over": True, "winner": ruleset.winner(state), "pending": None,
+                "waiting": pending_line(ruleset, state)}
+    decision = ruleset.pending(state)
+    pending = None if decision is None else {"player": decision.player, "kind": decision.kind,
+                                             "prompt": decision.prompt, "legal": legal_names(ruleset, state)}
+    return {"over": False, "pending": pending, "waiting": pending_line(ruleset, state)}
 
 
 def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[Any] = ()) -> None:

@@ -15,7 +15,7 @@ from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
 from .args import _check_names, parse_keys, parse_player, ruleset_arg, time_option, timed, unknown
-from .common import Session, echo_json, json_option, pass_session, print_played, service
+from .common import Session, echo_json, json_option, pass_session, played_json, print_played, service
 
 
 def read_position(path: str, ruleset_name: str, seed: int | None):
@@ -117,10 +117,12 @@ class SeatOrder(click.Command):
 @click.option("--join", "join_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="An invited player's answer (`trv join`); one per other seat.")
 @time_option
+@json_option
 @pass_session
 def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed: int | None,
         game_id: str | None, position: str | None, ruleset: str, keys: tuple[str, ...], allow_shared_key: bool,
-        invite_file: str | None, join_files: tuple[str, ...], time: str | None, **setup: str | None) -> None:
+        invite_file: str | None, join_files: tuple[str, ...], time: str | None, as_json: bool,
+        **setup: str | None) -> None:
     """Create a game and print its id (it becomes the current game).
 
     Seats are taken in the order --player and --bot are given.  A bot seat
@@ -148,7 +150,7 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                 or allow_shared_key or any(v is not None for v in setup.values()):
             raise click.UsageError("--invite takes the players, keys and time limit from the invitation; give only "
                                    "--join (and --name)")
-        return new_exchange(session, invite_file, join_files, game_id)
+        return new_exchange(session, invite_file, join_files, game_id, as_json)
     if join_files:
         raise click.UsageError("--join answers an invitation: give it with --invite FILE")
     if game_id is not None and name_problem(game_id) is not None:
@@ -204,6 +206,13 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
                          nonce=entropy.random_bytes(32).hex(), allow_shared=allow_shared_key) if keys else ""
     charter = timed(charter, time)
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
+    if as_json:
+        from trvendetta.store import decode_charter
+
+        bound = dict(decode_charter(charter).seats) if charter else {}
+        echo_json(played_json(played, seed=rules.seed(played.state), setup_events=played.first - 1, bot_seats=seats,
+                               keys=bound))
+        return
     click.echo(played.loaded.game)
     bots = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
     click.echo(f"{rules.name} game, seed {rules.seed(played.state)}, {played.first - 1} events{bots}")
@@ -271,7 +280,8 @@ def _setup_choice(rules, key: str, value: str) -> str:
     return value
 
 
-def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...], game_id: str | None) -> None:
+def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...], game_id: str | None,
+                 as_json: bool = False) -> None:
     """``trv new --invite``: the set-up's chance comes from every player's first reveal."""
     from .exchange import charter_from_invite
     from .identity import fingerprint
@@ -292,8 +302,12 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
     game = played.loaded
     ledger().bind(inv.commit, game.game, service(session).store.events_head(game.game, 1))
-    click.echo(game.game)
     bound = decode_charter(charter).seats
+    if as_json:
+        echo_json(played_json(played, exchange=True, keys=dict(bound),
+                              send=[s for s in bound if s != inv.creator]))
+        return
+    click.echo(game.game)
     click.echo(f"{rules.name} exchange game, {played.first - 1} events: the dice come from every player's reveals")
     click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in bound.items()))
     time_line(decode_charter(charter))

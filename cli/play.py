@@ -7,7 +7,8 @@ import msgspec
 
 from trvendetta.core.errors import RuleViolation
 
-from .common import Session, echo_json, game_option, json_option, legal_names, pass_session, play, service
+from .common import (Session, echo_json, game_option, json_option, legal_names, pass_session, play,
+                     played_json, service)
 
 as_option = click.option("--as", "player", metavar="PLAYER", envvar="TRV_AS",
                          help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal); in a "
@@ -201,12 +202,13 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
 
 @click.command(cls=TurnCommand)
 @as_option
+@json_option
 @click.option("--dry-run", is_flag=True,
               help="Play the flags on a copy and print what they would record, where the turn stops and what is "
                    "legal there; record nothing (no die is rolled: a preview stops before one).")
 @game_option
 @pass_session
-def turn(session: Session, player: str | None, dry_run: bool, **values: object) -> None:
+def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **values: object) -> None:
     """Play the active player's turn from flags, then say what happened.
 
     The flags answer the turn's decisions in order (each ruleset's flags are
@@ -302,65 +304,83 @@ def turn(session: Session, player: str | None, dry_run: bool, **values: object) 
                 )
 
     if dry_run:
-        return print_preview(service(session).preview(session.game_id(), actions, player=player), left)
-    play(session, actions, player=player, observe=observe)
+        preview = service(session).preview(session.game_id(), actions, player=player)
+        return print_preview(preview, left, as_json)
+    played = play(session, actions, player=player, observe=observe, quiet=as_json)
     later = [p for p in notes if p.waits]
     unused = [p for p in notes if not p.waits]
+    lines: list[str] = []
+    resume = None
     if unused:
-        click.echo("not used after a die roll changed the turn: " + "; ".join(p.text() for p in unused))
+        lines.append("not used after a die roll changed the turn: " + "; ".join(p.text() for p in unused))
     if later:
-        resume_flags(session, later, player)
+        said, resume = resume_flags(played.ruleset, played.state, later, player)
+        lines += said
     if left:
-        waiting_flags(rules, left)
+        said, resume = waiting_flags(rules, left)
+        lines += said
+    if as_json:
+        echo_json(played_json(played, unused=[p.text() for p in unused], resume=resume, said=lines))
+        return
+    for line in lines:
+        click.echo(line)
 
 
-def print_preview(preview, left: dict) -> None:
+def print_preview(preview, left: dict, as_json: bool = False) -> None:
     """``trv turn --dry-run``: the events the flags would record, where the turn stops, what is
     legal there (what is in reach to shoot, the road die...), the flags not reached."""
     ruleset, state = preview.ruleset, preview.state
+    stopped = None if preview.stopped_before is None else ruleset.describe_action(preview.stopped_before)
+    driver = left.get("driver")
+    flags = [p.flag for p in driver.unplayed(state)] if stopped is not None and driver is not None else []
+    decision = None if preview.ended else ruleset.pending(state)
+    if as_json:
+        events = [{"n": n, "kind": ruleset.event_kind(e), "text": ruleset.describe(e),
+                   "event": msgspec.Raw(ruleset.encode(e))} for n, e in enumerate(preview.events, preview.first)]
+        doc = {"dry_run": True, "events": events, "stopped_before": stopped, "not_previewed": flags,
+               "turn_ends": preview.ended, "pending": None if decision is None else {
+                   "player": decision.player, "kind": decision.kind, "prompt": decision.prompt,
+                   "legal": legal_names(ruleset, state)}}
+        echo_json(doc)
+        return
     click.echo("dry run: nothing is recorded")
     for number, event in enumerate(preview.events, start=preview.first):
         click.echo(f"{number:>5}. {ruleset.describe(event)}")
-    if preview.stopped_before is not None:
-        click.echo(f"stops before {ruleset.describe_action(preview.stopped_before)!r}: it rolls a die or turns a "
-                   "hidden token, which a preview never shows")
-        flags = [p.flag for p in left["driver"].unplayed(state)] if left.get("driver") is not None else []
+    if stopped is not None:
+        click.echo(f"stops before {stopped!r}: it rolls a die or turns a hidden token, which a preview never shows")
         if flags:
             click.echo(f"not previewed: {', '.join(flags)}")
     if preview.ended:
         click.echo("the turn ends there")
-        return
-    decision = ruleset.pending(state)
-    if decision is not None:
+    elif decision is not None:
         click.echo(f"then {decision.player}: {decision.kind}"
                    + (f" ({decision.prompt})" if decision.prompt else "")
                    + ": " + ", ".join(legal_names(ruleset, state)))
 
 
-def resume_flags(session: Session, later: list, player: str | None) -> None:
+def resume_flags(ruleset, state, later: list, player: str | None) -> tuple[list[str], str]:
     """The turn waits on a decision no flag answered (a slam reroll, another player's): the flags of
     its later decisions are kept in the one command that plays them once it is answered."""
-    game = session.load()
-    decision = game.ruleset.pending(game.state)
+    decision = ruleset.pending(state)
     flags = [p.flag for p in later]
     who = decision.player if decision is not None else "the game"
     what = f"{who}'s {decision.kind}" if decision is not None else "its next decision"
-    click.echo(f"not played yet (the turn waits on {what}): {', '.join(flags)}")
     again = f"trv turn{f' --as {player}' if player else ''} {' '.join(flags)}"
-    click.echo(f"once {who} has answered (trv decide ...), play them with: {again}")
+    return [f"not played yet (the turn waits on {what}): {', '.join(flags)}",
+            f"once {who} has answered (trv decide ...), play them with: {again}"], again
 
 
-def waiting_flags(ruleset, left: dict) -> None:
+def waiting_flags(ruleset, left: dict) -> tuple[list[str], str | None]:
     """The turn stopped at an action that waits for remote dice: name every flag it did not play
     (nothing is dropped silently) and how to play them once the dice are in."""
     driver = left["driver"]
     flags = [p.flag for p in getattr(driver, "unplayed", driver.finish)(left["state"])]
     what = ruleset.describe_action(left["action"])
     if not flags:
-        click.echo(f"every flag was played; {what!r} waits for the dice")
-        return
-    click.echo(f"not played yet ({what!r} waits for the dice): {', '.join(flags)}")
-    click.echo(f"once the reply is imported, play them with: trv turn {' '.join(flags)}")
+        return [f"every flag was played; {what!r} waits for the dice"], None
+    again = f"trv turn {' '.join(flags)}"
+    return [f"not played yet ({what!r} waits for the dice): {', '.join(flags)}",
+            f"once the reply is imported, play them with: {again}"], again
 
 
 @click.command()
@@ -397,9 +417,10 @@ def legal(session: Session, as_json: bool) -> None:
 @click.command()
 @click.argument("action_json", metavar="ACTION_JSON")
 @as_option
+@json_option
 @game_option
 @pass_session
-def act(session: Session, action_json: str, player: str | None) -> None:
+def act(session: Session, action_json: str, player: str | None, as_json: bool) -> None:
     """Apply one action object, as printed by `trv legal --json`.
 
     \b
@@ -418,15 +439,18 @@ def act(session: Session, action_json: str, player: str | None) -> None:
                                 [ruleset.encode(a).decode() for a in ruleset.legal_actions(state())]) from None
         yield action
 
-    play(session, actions, player=player)
+    played = play(session, actions, player=player, quiet=as_json)
+    if as_json:
+        echo_json(played_json(played))
 
 
 @click.command()
 @click.argument("choice", nargs=-1, required=True)
 @as_option
+@json_option
 @game_option
 @pass_session
-def decide(session: Session, choice: tuple[str, ...], player: str | None) -> None:
+def decide(session: Session, choice: tuple[str, ...], player: str | None, as_json: bool) -> None:
     """Answer the pending decision by the printed name of an option (see `trv legal`).
 
     \b
@@ -440,7 +464,9 @@ def decide(session: Session, choice: tuple[str, ...], player: str | None) -> Non
     def actions(ruleset, state):
         yield ruleset.parse_action(state(), wanted)  # the ruleset's notation (as records read move text)
 
-    play(session, actions, player=player)
+    played = play(session, actions, player=player, quiet=as_json)
+    if as_json:
+        echo_json(played_json(played))
 
 
 COMMANDS = [turn, legal, act, decide]

@@ -17,19 +17,30 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
 from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
-from .common import Session, event_number, game_option, pass_session, print_played, service, use_color
+from .common import (Session, echo_json, event_number, game_option, json_option, pass_session, played_json,
+                     print_played, service, use_color)
+
+
+def record_lines(store: Any, game: str, since: int) -> list[dict]:
+    """The records after ``since``: each one's number, its sentence (as `trv log` prints it) and,
+    on an action's first record, the action by name."""
+    from trvendetta.store import STORE_KINDS, describe_store_record
+
+    ruleset = store.ruleset_of(game)
+    out = []
+    for r in store.events(game, since=since):
+        action = ruleset.describe_action(r.decoded_action) if r.action and r.kind not in STORE_KINDS else None
+        text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
+        out.append({"n": r.number, "kind": r.kind, "text": text, "action": action})
+    return out
 
 
 def print_records(store: Any, game: str, since: int) -> None:
     """The records after ``since``, numbered, one sentence each (as `trv log` prints them)."""
-    from trvendetta.store import STORE_KINDS, describe_store_record
-
-    ruleset = store.ruleset_of(game)
-    for r in store.events(game, since=since):
-        if r.action and r.kind not in STORE_KINDS:
-            click.echo(f"       {ruleset.describe_action(r.decoded_action)}")
-        text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
-        click.echo(f"{r.number:>5}. {text}")
+    for row in record_lines(store, game, since):
+        if row["action"]:
+            click.echo(f"       {row['action']}")
+        click.echo(f"{row['n']:>5}. {row['text']}")
 
 
 @click.command(name="export")
@@ -92,8 +103,9 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
 @click.option("--reply", type=click.Path(dir_okay=False), metavar="FILE",
               help="Exchange games: where to write the reply packet when this store answers a draw "
                    "(default GAME-N.trv next to the imported file).")
+@json_option
 @pass_session
-def import_(session: Session, file: str, new_name: str | None, reply: str | None) -> None:
+def import_(session: Session, file: str, new_name: str | None, reply: str | None, as_json: bool) -> None:
     """Import a game record (a new game) or a turn packet (extends the game).
 
     The file is untrusted: it is decoded strictly, every action is replayed
@@ -125,12 +137,18 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     try:
         gf, game, events, head = svc.import_file(data, file_name, new_name, parsed=gf)
     except replays.AlreadyApplied as exc:
+        if as_json:
+            echo_json({"game": gf.header.game, "imported": None, "said": str(exc)})
+            return
         click.echo(f"{gf.header.game}: {exc}")
         return
     what = "packet" if gf.kind == "packet" else "the record's new part" if extends else "game"
-    click.echo(f"imported {what} into {game}: {events} events, head {head}")
-    if extends:
-        print_records(store, game, before)
+    doc: dict = {"game": game, "imported": what, "events": events, "head": head,
+                 "added": record_lines(store, game, before) if extends else [], "answered": [], "reply": None}
+    if not as_json:
+        click.echo(f"imported {what} into {game}: {events} events, head {head}")
+        if extends:
+            print_records(store, game, before)
     from trvendetta.store.records import charter_dice
 
     dice = charter_dice(store.header(game).charter)
@@ -153,15 +171,25 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             for numbered, line in added:
                 if numbered:
                     number += 1
-                click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
+                doc["answered"].append({"n": number if numbered else None, "text": line})
+                if not as_json:
+                    click.echo(f"{number:>5}. {line}" if numbered else f"       {line}")
             target = reply or str((Path(file).parent if file != "-" else Path()) / f"{game}-{number}.trv")
             from trvendetta.replays.mail import armor
 
             from trvendetta.app.outgoing import in_words
 
             write_text(target, armor(svc.export(game, since=before), in_words(store, game, before)))
-            click.echo(f"wrote the reply packet to {target}: send it to the other players")
-    print_played(svc.run_bots(game))  # what the bots did, and what the game waits for
+            doc["reply"] = target
+            if not as_json:
+                click.echo(f"wrote the reply packet to {target}: send it to the other players")
+    played = svc.run_bots(game)  # what the bots did, and what the game waits for
+    if as_json:
+        bots = played_json(played)
+        echo_json({**doc, "bots": bots["bots"], "version": bots["version"], "pending": bots["pending"],
+                   "over": bots["over"], "waiting": bots["waiting"]})
+        return
+    print_played(played)
 
 
 def _check_draw(gf: Any, name: str | None) -> None:

@@ -137,3 +137,26 @@ def test_a_new_identity_over_a_dangling_link_is_refused_and_nothing_is_written_t
 def test_usage_errors_follow_the_one_rule_the_readme_states():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert "**What is a usage error.**" in readme
+
+
+def test_json_on_new_turn_decide_act_and_import(tmp_path):
+    import json
+
+    ann, bob = tmp_path / "ann.sqlite", tmp_path / "bob.sqlite"
+    made = json.loads(run("--db", ann, *NEW, "--json").stdout)
+    assert made["game"] == "duel" and made["seed"] == 7 and made["setup_events"] == 14
+    assert made["pending"]["player"] == "bob" and "assign 5 to blue-medium" in made["pending"]["legal"]
+    run("--db", ann, "export", "-o", tmp_path / "duel.trv")
+    played = json.loads(run("--db", ann, "turn", "--car", "medium", "--assign", "5", "--json").stdout)
+    first = played["events"][0]
+    assert first["n"] == 15 and first["text"] == "bob assigns 5 to blue-medium" and first["event"]["die"] == 5
+    assert played["version"] == 26 and played["pending"]["player"] == "ann" and played["unused"] == []
+    decided = json.loads(run("--db", ann, "decide", "--json", "assign", "4", "to", "red-small").stdout)
+    assert decided["events"][0]["text"] == "ann assigns 4 to red-small"
+    acted = json.loads(run("--db", ann, "act", "--json", '{"type":"no-command"}').stdout)
+    assert acted["events"][0]["kind"] == "command-used"
+    imported = json.loads(run("--db", bob, "import", tmp_path / "duel.trv", "--json").stdout)
+    assert imported["imported"] == "game" and imported["events"] == 14 and imported["pending"]["player"] == "bob"
+    run("--db", ann, "export", "--since", "14", "-o", tmp_path / "turn.trv")
+    imported = json.loads(run("--db", bob, "import", tmp_path / "turn.trv", "--json").stdout)
+    assert imported["imported"] == "packet" and imported["added"][0]["action"] == "assign 5 to blue-medium"
