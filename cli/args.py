@@ -35,6 +35,13 @@ def unknown(what: str, word: str, options: Iterable[str]) -> str:
     return f"unknown {what} {word!r}{suggest(word, options)}; {what}s: {', '.join(options)}"
 
 
+def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The shell's completion of ``--ruleset``: every ruleset that can be found."""
+    from trvendetta import rulesets
+
+    return [name for name in rulesets.names() if name.startswith(incomplete)]
+
+
 def ruleset_arg(name: str, option: str = "--ruleset"):
     """The ruleset ``--ruleset`` names, or a usage error listing the known ones."""
     from trvendetta import rulesets
@@ -46,6 +53,32 @@ def ruleset_arg(name: str, option: str = "--ruleset"):
         if name in known:
             raise  # known but broken: not the user's typing
         raise click.BadParameter(unknown("ruleset", name, known), param_hint=option) from None
+
+
+def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The shell's completion of a game id: the ids in the SQLite store the command line (or
+    $TRV_STORE / $TRV_DB, else the default file) names, most recently used first.  Read only,
+    and quiet: a store that is missing, locked or on PostgreSQL completes nothing."""
+    import sqlite3
+
+    from trvendetta.store import default_db_path, location
+    from trvendetta.store.index import TABLE
+
+    root = ctx.find_root().params
+    where = root.get("store") or root.get("db") or os.environ.get("TRV_STORE") or os.environ.get("TRV_DB")
+    try:
+        target = location.parse(where or str(default_db_path()))
+        if target.kind != "sqlite" or not os.path.isfile(target.target):
+            return []
+        db = sqlite3.connect(Path(target.target).resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
+        try:
+            rows = db.execute(f"SELECT id FROM {TABLE} WHERE substr(id, 1, ?) = ? ORDER BY last_used DESC",
+                              (len(incomplete), incomplete)).fetchall()
+        finally:
+            db.close()
+    except (sqlite3.Error, TrvError, OSError):
+        return []
+    return [r[0] for r in rows]
 
 
 def game_arg(session: "Session", game: str | None) -> str:

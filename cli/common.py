@@ -162,10 +162,17 @@ def _set_game(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         ctx.ensure_object(Session).game_option = value
 
 
+def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The shell's completion of a game id (``args.complete_game``, imported when completing)."""
+    from . import args
+
+    return args.complete_game(ctx, param, incomplete)
+
+
 def game_option(func: Callable) -> Callable:
     """``--game ID`` after the command name too (``trv show --game duel``)."""
     return click.option(
-        "--game", "game_flag", metavar="ID", expose_value=False, callback=_set_game,
+        "--game", "game_flag", metavar="ID", expose_value=False, callback=_set_game, shell_complete=complete_game,
         help="The game to use (as the global --game).",
     )(func)
 

@@ -14,7 +14,7 @@ from trvendetta.store import MEMORY
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 
-from .args import ruleset_arg
+from .args import complete_ruleset, ruleset_arg
 from .common import Session, pass_session, service, use_color
 
 DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
@@ -22,7 +22,7 @@ DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green"
 
 @click.command()
 @click.option("--seed", type=int, help="Seed of the game and of the players' choices (default: random).")
-@click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="Which game to play.")
 @click.option("--players", "count", type=click.IntRange(2, 4), default=4, show_default=True,
               help="How many built-in players.")
 @click.option("--quiet", is_flag=True, help="Print only the final board and the result.")

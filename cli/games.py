@@ -14,7 +14,7 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .args import _check_names, parse_keys, parse_player, ruleset_arg, time_option, timed, unknown
+from .args import _check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, time_option, timed, unknown
 from .common import Session, echo_json, json_option, pass_session, played_json, print_played, service
 
 
@@ -105,7 +105,7 @@ class SeatOrder(click.Command):
 @click.option("--name", "game_id", metavar="ID", help="The game's id (default RULESET-N).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
-@click.option("--ruleset", default="vendetta", show_default=True, help="Which game to play.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="Which game to play.")
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")

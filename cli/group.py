@@ -7,7 +7,7 @@ import importlib
 
 import click
 
-from .common import Session, TrvGroup
+from .common import Session, TrvGroup, complete_game
 
 #: command name -> "module:attribute"; a command's module is imported only when it runs
 #: (or for `trv --help`), so `trv show` does not pay for replays, bots or sim
@@ -105,6 +105,7 @@ def _accept_db_after(command: click.Command) -> None:
     "game",
     envvar="TRV_GAME",
     metavar="ID",
+    shell_complete=complete_game,
     help="The game to act on [env TRV_GAME; default: the most recently created or played].",
 )
 @click.option(

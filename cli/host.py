@@ -29,7 +29,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.replays.signatures import HOST
 
 from . import entropy
-from .args import ruleset_arg, time_option
+from .args import complete_ruleset, ruleset_arg, time_option
 from .common import Session, pass_session
 from .identity import Keyring, home, identities
 
@@ -138,7 +138,7 @@ def host() -> None:
 @click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
               help="A bot seat, after the players (repeat): the host runs it and signs its actions.")
 @click.option("--name", "game", required=True, metavar="ID", help="The game's id.")
-@click.option("--ruleset", default="vendetta", show_default=True)
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True)
 @click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
 @time_option

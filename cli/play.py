@@ -71,6 +71,18 @@ class TurnCommand(click.Command):
                 choices.setdefault(f.name, {}).update(dict.fromkeys(f.choices))
         return [_flag_option(f, tuple(choices[f.name])) for f in merged.values()]
 
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """The shell completes every ruleset's flags too (hidden from the option list, which
+        ``--help`` prints under each ruleset's heading instead)."""
+        from click.shell_completion import CompletionItem
+
+        results = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):
+            seen = {r.value for r in results}
+            results += [CompletionItem(name) for p in self.flag_params() for name in [*p.opts, *p.secondary_opts]
+                        if name.startswith(incomplete) and name not in seen]
+        return results
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Also record the order the options were given in (``ctx.meta["trv.order"]``),
         so a grouping flag (the Final Five's ``--bike``) can start a group."""

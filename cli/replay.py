@@ -17,8 +17,8 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
 from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
-from .common import (Session, echo_json, event_number, game_option, json_option, pass_session, played_json,
-                     print_played, service, use_color)
+from .common import (Session, complete_game, echo_json, event_number, game_option, json_option, pass_session,
+                     played_json, print_played, service, use_color)
 
 
 def record_lines(store: Any, game: str, since: int) -> list[dict]:
@@ -44,7 +44,7 @@ def print_records(store: Any, game: str, since: int) -> None:
 
 
 @click.command(name="export")
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete_game)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Write to FILE instead of standard output.")
 @click.option("--since", type=event_number(0), metavar="N",
@@ -242,7 +242,7 @@ def _retraction_sentence(ruleset: Any, retraction: Any, group: Any) -> str:
 
 
 @click.command()
-@click.argument("game", required=False, metavar="[GAME | FILE]")
+@click.argument("game", required=False, metavar="[GAME | FILE]", shell_complete=complete_game)
 @click.option("--from", "first", type=event_number(), default=1, metavar="N", help="First event to show.")
 @click.option("--to", "last", type=event_number(), metavar="N", help="Last event to show.")
 @click.option("--delay", type=click.FloatRange(min=0), default=0.0, metavar="S",
@@ -362,7 +362,7 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
 
 
 @click.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete_game)
 @click.option("--at", "at", type=event_number(), required=True, metavar="N",
               help="Share the history up to event N (the end of an action).")
 @click.option("--name", "new_name", required=True, metavar="ID", help="The new game's id.")

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .args import game_arg, write_text
-from .common import Session, event_number, game_option, pass_session
+from .common import Session, complete_game, event_number, game_option, pass_session
 
 
 def local_parties(charter_text: str) -> set[str]:
@@ -29,7 +29,7 @@ def local_parties(charter_text: str) -> set[str]:
 
 
 @click.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete_game)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Where to write the packet (default GAME-N.trv in the current directory, N its last event).")
 @click.option("--since", type=event_number(0), metavar="N",

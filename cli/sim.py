@@ -12,7 +12,7 @@ import msgspec
 from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
 from trvendetta.core.errors import TrvError
 
-from .args import ruleset_arg
+from .args import complete_ruleset, ruleset_arg
 
 
 def _store(ctx: click.Context) -> Any:
@@ -28,7 +28,7 @@ def _store(ctx: click.Context) -> Any:
 
 
 @click.command(name="sim")
-@click.option("--ruleset", default="vendetta", show_default=True, help="Which game to simulate.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="Which game to simulate.")
 @click.option("--players", type=int, default=None, help="Seats per game, all filled by bots  [default: 4, or one per --crews].")
 @click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]",
               help="Vendetta: one crew per seat (cars, finalfive), rotated every game so each crew sits in "

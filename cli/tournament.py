@@ -21,7 +21,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
 from trvendetta.tournament import model
 
-from .args import ruleset_arg
+from .args import complete_ruleset, ruleset_arg
 from .common import Session, echo_json, json_option, pass_session
 
 
@@ -75,7 +75,7 @@ def tournament() -> None:
 
 @tournament.command(name="new")
 @click.argument("name")
-@click.option("--ruleset", default="vendetta", show_default=True, help="The game every table plays.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="The game every table plays.")
 @click.option("--rounds", type=click.IntRange(1, 99), required=True, help="How many rounds.")
 @click.option("--pod-size", "pod", default="3-4", show_default=True, metavar="MIN-MAX",
               help="Players per table (2 to 4); tables are as even as the count allows.")

@@ -67,12 +67,6 @@ def test_a_car_or_section_no_crew_has_is_a_usage_error_and_nothing_is_recorded(t
     run("--db", db, "turn", "--car", "blue-medium", "--assign", "5")  # a car named with its colour still plays
 
 
-def test_the_shell_completes_car_names(tmp_path):
-    from trvendetta.cli.play import turn
-
-    ctx = turn.make_context("turn", [], resilient_parsing=True)
-    car = next(p for p in turn.get_params(ctx) if p.name == "car")
-    assert [c.value for c in car.shell_complete(ctx, "m")] == ["medium"]
 
 
 def test_import_dash_reads_a_pasted_mail_from_standard_input(tmp_path):
@@ -160,3 +154,29 @@ def test_json_on_new_turn_decide_act_and_import(tmp_path):
     run("--db", ann, "export", "--since", "14", "-o", tmp_path / "turn.trv")
     imported = json.loads(run("--db", bob, "import", tmp_path / "turn.trv", "--json").stdout)
     assert imported["imported"] == "packet" and imported["added"][0]["action"] == "assign 5 to blue-medium"
+
+
+def complete(*words: str, env: dict | None = None) -> list[str]:
+    """What the shell would offer for the last of ``words`` (click's bash protocol)."""
+    line = ["trv", *words]
+    result = CliRunner().invoke(cli, [], prog_name="trv", env={"_TRV_COMPLETE": "bash_complete",
+                                                               "COMP_WORDS": " ".join(line),
+                                                               "COMP_CWORD": str(len(line) - 1), **(env or {})})
+    return [item.split(",", 1)[1] for item in result.output.split()]
+
+
+def test_the_shell_completes_turn_flags_rulesets_cars_and_game_ids(tmp_path):
+    db = tmp_path / "g.sqlite"
+    run("--db", db, *NEW)
+    run("--db", db, "new", "--player", "ann:red", "--player", "bob:blue", "--name", "derby")
+    assert complete("turn", "--road") == ["--road-die"]
+    assert "--target-command" in complete("turn", "--target")
+    assert complete("new", "--ruleset", "c") == ["classic", "carnival"]
+    assert complete("turn", "--car", "m") == ["medium"] and complete("turn", "--section", "") == ["rear", "mid",
+                                                                                                 "front"]
+    assert complete("--db", str(db), "show", "--game", "d") == ["derby", "duel"]  # most recently used first
+    assert complete("--db", str(db), "export", "du") == ["duel"]
+    assert complete("export", "", env={"TRV_DB": str(tmp_path / "none.sqlite")}) == []
+    assert not (tmp_path / "none.sqlite").exists()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert 'eval "$(_TRV_COMPLETE=bash_source trv)"' in readme
