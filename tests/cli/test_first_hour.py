@@ -180,3 +180,25 @@ def test_the_shell_completes_turn_flags_rulesets_cars_and_game_ids(tmp_path):
     assert not (tmp_path / "none.sqlite").exists()
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert 'eval "$(_TRV_COMPLETE=bash_source trv)"' in readme
+
+
+def test_the_demo_draws_a_frame_a_turn_with_greedy_players_and_never_waits_when_piped(tmp_path, monkeypatch):
+    import trvendetta.cli.demo as demo
+
+    waits: list[float] = []
+    monkeypatch.setattr(demo.time, "sleep", waits.append)
+    db = tmp_path / "demo.sqlite"
+    out = run("--db", db, "demo", "--seed", "3", "--players", "2", "--frames", "--delay", "5").stdout
+    assert out.startswith("demo game demo-3: vendetta, seed 3, players ann, bob (greedy bots)")
+    turns = run("--db", db, "log").stdout.count("'s turn ends")
+    assert turns > 10 and out.count("\nround ") == turns + 1  # a board after every turn, and at the end
+    assert waits == []  # piped: never a pause
+    piped = run("demo", "--seed", "3", "--players", "2").stdout
+    assert piped.count("\nround ") == 1  # piped without --frames: the sentences, then the final board
+    assert piped.splitlines()[-2:] == out.splitlines()[-2:]  # the same game: the players choose by the seed
+    assert "(greedy bots)" in piped and "winner: " in piped
+
+
+def test_the_demo_names_an_unknown_bot_as_a_usage_error():
+    err = run("demo", "--bot", "gredy", code=2).stderr
+    assert "unknown bot 'gredy' (did you mean 'greedy'?)" in err
