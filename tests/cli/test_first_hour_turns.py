@@ -178,3 +178,26 @@ def test_a_dry_run_stops_before_a_die_roll_and_names_the_flags_it_did_not_previe
     assert version(trv) == 28
     err = trv("turn", "--car", "large", "--assign", "6", "--path", "F,F,F,F,F,F,F,F,F", "--dry-run", code=1).stderr
     assert "--path has 9 steps but this move has at most 6" in err and version(trv) == 28
+
+
+def test_log_sentences_that_gave_the_wrong_reading_read_right():
+    from trvendetta.carnival import events as cev
+    from trvendetta.vendetta import events as vev
+
+    assert vev.describe(vev.MoveFinished("red-small", None)) == "red-small's move ends off the board"
+    assert vev.describe(vev.MoveFinished("red-small", "c4")) == "red-small ends its move at c4"
+    assert cev.describe(vev.CarDisabled("blue-large")) == "blue-large is inoperable (it keeps its facing)"
+    assert vev.describe(vev.CarDisabled("blue-large")) == "blue-large is inoperable and turned backward"
+    assert cev.describe(cev.ShotTaken("ann", "after")).startswith("ann's shot after moving is counted")
+    assert "after shot" not in " ".join(cev.describe(cev.ShotTaken("ann", k)) for k in cev.SHOT_TAKEN)
+    rig = vev.describe(vev.SlamDirectionRolled("FL", "blue-small", None))
+    assert rig == "slam direction die: FL (no slam die with a motorcycle or the Big Rig); blue-small moves"
+    drift = vev.describe(vev.MotorcycleDrifted("red-bike1", "red-bike2"))
+    assert "drifts through" not in drift and "slams only where its move ends" in drift
+
+
+def test_a_motorcycle_s_coasting_refusal_speaks_of_motorcycles(trv, tmp_path):
+    start(trv, tmp_path, BIKES)
+    err = trv("act", '{"type":"assign","car":"red-bike1","die":1,"momentum":true}', code=1).stderr
+    assert "coasting for red-bike1 is not allowed now (coasting: only when no unmoved operational motorcycle" in err
+    assert "per car" not in err

@@ -214,6 +214,16 @@ OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
 
 
+#: what each kind of ShotTaken says (the kind as it is stored is no sentence: "ann's after shot")
+SHOT_TAKEN = {
+    "after": "{player}'s shot after moving is counted (In the Mood for Mayhem! allows a second)",
+    "declined": "{player} takes no second shot",
+    "auto-cannon": "{player}'s Auto-Cannon shot is counted",
+    "auto-cannon-after": "{player}'s Auto-Cannon shot after moving is counted (the car's own shot is still to come)",
+    "thwump": "{player}'s Thwumper jump is counted as the turn's shot",
+}
+
+
 def describe(event) -> str:
     """One short human sentence for an event (Vendetta's own for the road's)."""
     match event:
@@ -269,7 +279,9 @@ def describe(event) -> str:
         case PrecisionUsed(die):
             return f"the {die} die shows the face Precision set"
         case ShotTaken(player, kind):
-            return f"{player}'s {kind} shot is counted" if kind != "declined" else f"{player} takes no second shot"
+            return SHOT_TAKEN.get(kind, "{player}'s {kind} shot is counted").format(player=player, kind=kind)
+        case vev.CarDisabled(car):
+            return f"{car} is inoperable (it keeps its facing)"  # the arena flips it without turning it
         case PassedThrough(car, past):
             return f"{car} moves through {past} (Bootleg Turn)"
         case WildRoll(face):

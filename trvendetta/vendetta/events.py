@@ -421,10 +421,10 @@ def describe(event: Event) -> str:
         case SecondMotorcycleUp(player, car):
             return f"{player} moves the second motorcycle, {car}"
         case MotorcycleDrifted(car, past):
-            return f"{car} drifts through {past}'s space"
+            return f"{car} rides into {past}'s space (a motorcycle slams only where its move ends)"
         case SlamDirectionRolled(direction, moved, chooser):
             who = f"{chooser} chooses which motorcycle moves" if chooser else f"{moved} moves"
-            return f"slam with a motorcycle: direction die {direction}; {who}"
+            return f"slam direction die: {direction} (no slam die with a motorcycle or the Big Rig); {who}"
         case SlamVehicleChosen(player, vehicle):
             return f"{player} moves {vehicle} in the slam"
         case SteeringSet(player, die):
@@ -494,7 +494,7 @@ def describe(event: Event) -> str:
         case MovementEnded(car, reason):
             return f"{car} stops: {reason}"
         case MoveFinished(car, at):
-            return f"{car} ends its move at {at}" if at else f"{car} ends its move off the road"
+            return f"{car} ends its move at {at}" if at else f"{car}'s move ends off the board"
         case RoadBonusChosen(car, take, value):
             return f"{car} takes the road die bonus (+{value})" if take else f"{car} declines the road die bonus"
         case ShotFired(shooter, target, face, hit):

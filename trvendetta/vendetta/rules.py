@@ -187,8 +187,11 @@ def explain(state: State, action) -> None:
         if car.moved and not action.momentum:
             refuse("assign", f"{car.id} has already moved this round")
         if action.momentum:
-            refuse("momentum: only when no unmoved operational car is left, at most twice per car",
-                   f"momentum for {car.id} is not allowed now")
+            kind, word = ("motorcycle", "coasting") if b.is_motorcycle(state, car.id) else ("car", "momentum")
+            most = b.crew_of(state, d.player).coast
+            times = {1: "once", 2: "twice"}.get(most, f"{most} times")
+            refuse(f"{word}: only when no unmoved operational {kind} is left, at most {times} per {kind}",
+                   f"{word} for {car.id} is not allowed now")
     if isinstance(action, UseCommand) and d.kind == "command":
         ranges = {"nitro": "1-3", "drift": "3-5", "repair": "6", "airstrike": "any die, not in round 1"}
         if action.command not in ranges:
