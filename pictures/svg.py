@@ -298,11 +298,18 @@ def _width(v: dict) -> float:
     return 0.3 if v.get("kind") == "motorcycle" else 0.56
 
 
+#: a Big Rig section's sign after the owner's letter, as the text board draws them (R< R= R>)
+SECTION_SIGN = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}
+
+
 def _label(v: dict, mark: str) -> str:
-    """The owner's letter and the size (``RL``); a motorcycle's number instead (``R3``)."""
+    """The owner's letter and the size (``RL``); a motorcycle's number instead (``R3``);
+    a Big Rig section's sign (``R<`` ``R=`` ``R>``: three Large sections told apart)."""
     size = v.get("size")
     if v.get("kind") == "motorcycle" and str(v["id"])[-1:].isdigit():
         return mark + str(v["id"])[-1]
+    if v.get("kind") in SECTION_SIGN:
+        return mark + SECTION_SIGN[v["kind"]]
     return mark + (str(size) if size is not None else "")
 
 
@@ -432,8 +439,8 @@ def dashboard(p: dict, seat: int, vehicles: list[dict], board: dict, mark: str, 
         damage = v.get("damage")
         hits = len(damage) if isinstance(damage, list) else int(damage or 0)
         dmg = ", ".join(tokens) if tokens else (f"{hits} damage" if hits else "")
-        where = v.get("at") or "gone"
-        text = f"{v['id']}  {where}  {v.get('status', '')}" + (f"  {dmg}" if dmg else "")
+        where = v.get("at") or ("" if v.get("status") == "eliminated" else "off the board")
+        text = "  ".join(t for t in (v["id"], where, str(v.get("status", "")), dmg) if t)
         pieces.append(f'<text class="small" x="{x + 8:.1f}" y="{y + 11:.1f}">{escape(text)}</text>')
         y += 15
     return pieces, y + 10

@@ -87,19 +87,28 @@ const list = document.querySelector("aside");
 const count = data.frames.length;
 let shown = 0;
 
+function fit(frame) {  // the whole board in the window (scaled down, never up): the first rounds are at its foot
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const tall = Math.max(240, window.innerHeight - top - 12);
+  const scale = Math.min(1, tall / frame.h);
+  board.setAttribute("width", Math.round(frame.w * scale));
+  board.setAttribute("height", Math.round(frame.h * scale));
+}
+window.addEventListener("resize", () => { if (shown) fit(data.frames[shown - 1]); });
+
 function show(n) {  // n: event number, 1..count
   n = Math.max(1, Math.min(count, n | 0));
   const frame = data.frames[n - 1];
   layer.innerHTML = frame.p.map(i => data.pieces[i]).join("");
   board.setAttribute("viewBox", `0 0 ${frame.w} ${frame.h}`);
-  board.setAttribute("width", frame.w);
-  board.setAttribute("height", frame.h);
+  fit(frame);
   if (shown) rows[shown - 1].classList.remove("current");
   const row = rows[n - 1];
   row.classList.add("current");
   list.scrollTop = row.offsetTop - list.clientHeight / 2;  // the list only: the window stays put
   const act = row.querySelector(".act");
-  current.textContent = (act ? act.textContent + ": " : "") + `${n}. ` + row.querySelector(".s").textContent;
+  current.textContent = `${n}. ` + row.querySelector(".s").textContent;  // the list above it names the action
+  current.title = act ? act.textContent : "";
   slider.value = n;
   where.textContent = `event ${n} of ${count}`;
   shown = n;

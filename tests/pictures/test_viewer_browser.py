@@ -158,3 +158,18 @@ def test_the_page_checks_a_signed_chain_and_catches_an_edit(browser, tmp_path):
     edited.write_text(html[:at] + " " + html[at:], encoding="utf-8")
     assert chain_in(page, edited) == "bad"
     assert "broken at event 1" in page.js("document.getElementById('chain').textContent")
+
+
+@pytest.mark.parametrize("width, height", [(1400, 1000), (1400, 900)])
+def test_the_whole_board_fits_the_window_and_the_caption_says_each_thing_once(page_file, browser, width, height):
+    path, views = page_file
+    page = browser.page(width, height)
+    page.open(path.as_uri())
+    for n in (1, len(views) // 2, len(views)):
+        page.js(f"document.getElementById('slider').value = {n}; "
+                "document.getElementById('slider').dispatchEvent(new Event('input'))")
+        box = json.loads(page.js("JSON.stringify(document.getElementById('board').getBoundingClientRect())"))
+        assert box["bottom"] <= height and box["right"] <= width, (n, box)  # the first rounds' rows too
+        caption = page.js("document.getElementById('current').textContent")
+        sentence = page.js(f"document.querySelector('#events li[data-n=\"{n}\"] .s').textContent")
+        assert caption == f"{n}. {sentence}"  # not the action and then the same thing again
