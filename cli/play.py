@@ -275,6 +275,7 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
                 return
             if rules.reveals(event):
                 chance[0] = True
+                chance.append(rules.describe(event))  # what changed the turn, named in the message
                 return
 
     rules = None
@@ -324,7 +325,8 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
     lines: list[str] = []
     resume = None
     if unused:
-        lines.append("not used after a die roll changed the turn: " + "; ".join(p.text() for p in unused))
+        what = f" ({chance[1]})" if len(chance) > 1 else ""
+        lines.append(f"not used after chance changed the turn{what}: " + "; ".join(p.text() for p in unused))
     if later:
         said, resume = resume_flags(played.ruleset, played.state, later, player)
         lines += said

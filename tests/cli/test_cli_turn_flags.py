@@ -165,7 +165,7 @@ def test_a_slam_mid_turn_keeps_what_was_played_and_names_the_flags_it_made_unusa
     assert "red-medium moves F from c4 to c5" in out and version(trv) > before
     assert "red-medium fires at blue-medium" in out  # the shot could still be taken, and was
     last = out.splitlines()[-1]
-    assert last.startswith("not used after a die roll changed the turn: ")
+    assert last.startswith("not used after chance changed the turn (slam die: BOTTOM; direction die: FL")
     assert "--path F,F: 2 step(s) not driven: red-medium's movement ended at c5" in last
     assert "--road-die: red-medium's movement ended early at c5" in last
     assert trv.json("show")["pending"]["player"] == "bob"

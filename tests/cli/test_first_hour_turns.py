@@ -201,3 +201,24 @@ def test_a_motorcycle_s_coasting_refusal_speaks_of_motorcycles(trv, tmp_path):
     err = trv("act", '{"type":"assign","car":"red-bike1","die":1,"momentum":true}', code=1).stderr
     assert "coasting for red-bike1 is not allowed now (coasting: only when no unmoved operational motorcycle" in err
     assert "per car" not in err
+
+
+SPENT_RIG = RIG.format(round=2).replace('active_player = "ann"', 'active_player = "bob"').replace(
+    'id = "red-mid"\nat = "c4"', 'id = "red-mid"\nat = "c4"\ndamage = ["traction-drive", "airstrike"]').replace(
+    'id = "blue-large"\nat = "e9"', 'id = "blue-medium"\nat = "d2"')
+
+
+def test_a_rig_section_with_every_aimable_command_damaged_is_named_as_no_target(trv, tmp_path):
+    start(trv, tmp_path, SPENT_RIG)
+    err = trv("turn", "--car", "medium", "--assign", "1", "--path", "F", "--shoot", "red-mid", "--target-command",
+              "airstrike", code=1).stderr
+    assert "--shoot red-mid: red-mid: every command a shot may aim at is damaged, so it is no target" in err, err
+    assert "the turn ended before" not in err
+
+
+def test_a_flag_refused_after_a_die_roll_is_reported_once_not_retried_for_ever(trv, tmp_path):
+    """From c2 the car slams the rig's rear (chance): the shot at the spent section is then
+    reported as not used (a refusal there was asked again and again: the command never ended)."""
+    start(trv, tmp_path, SPENT_RIG.replace('at = "d2"', 'at = "c2"'))
+    out = trv("turn", "--car", "medium", "--assign", "1", "--shoot", "red-mid", "--target-command", "airstrike").stdout
+    assert out.count("--shoot red-mid:") == 1 and "not used after chance changed the turn (slam direction die" in out

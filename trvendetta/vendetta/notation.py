@@ -13,6 +13,7 @@ import msgspec
 
 from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
+from . import bigrig
 from . import board as b
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
 from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
@@ -103,6 +104,7 @@ class TurnDriver:
         self.driven = 0  # --path steps played
         self.last = None  # the last state of this turn seen with our decision pending
         self.accepted = 0  # problems the player has been told of after a die roll; play goes on
+        self._refused_at = None  # the state at which a flag was last refused (never asked twice)
 
     def go_on(self) -> bool:
         """After a die roll changed the turn: accept the problems so far (they
@@ -188,8 +190,13 @@ class TurnDriver:
                 return "no car moved this turn"
             if car.status != "operational" or car.at is None:
                 return f"{car.id} is {car.status} and cannot fire"
-            if not b.front_arc_targets(state, car.at, car.facing, exclude=car.id):
+            targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
+            if not targets:
                 return f"nothing in {car.id}'s front arc{where} to fire at"
+            spent = [x for x in targets if b.is_rig(state, x) and not bigrig.targetable_commands(state, x)]
+            if spent and len(spent) == len(targets):
+                return (f"{', '.join(spent)}: every command a shot may aim at is damaged, so it is no target; "
+                        f"nothing else is in {car.id}'s front arc{where}")
             return f"the turn ended before {car.id} could fire"
         if stage == "slam-reroll":
             return f"no slam reroll was {self.player}'s to decide"
@@ -310,6 +317,12 @@ class TurnDriver:
 
     # --------------------------------------------------------------- play
     def next(self, state):
+        """The next action (see the class)."""
+        if state is self._refused_at:
+            return None  # a flag was refused at this very decision: after a die roll it is reported, not retried
+        return self._next(state)
+
+    def _next(self, state):
         if len(self.problems) > self.accepted:
             return None  # a flag could not be used: the turn goes no further on these flags
         d = pending(state)
@@ -453,6 +466,7 @@ class TurnDriver:
             targets = sorted({o.target for o in d.options if isinstance(o, (Shoot, ShootCommand))})
             where = f" at {b.nm(chopper)}" if chopper is not None else ""
             key = "airstrike_at" if "airstrike_at" in f else "command"
+            self._refused_at = state
             self._problem(key, f"{d.player}'s chopper{where} can fire at {', '.join(targets)}: name the shot with "
                           "--airstrike-target TARGET (--airstrike-target none to hold fire)", d)
             return None
@@ -490,6 +504,7 @@ class TurnDriver:
         the rules' own explanation) and None."""
         if action in d.options:
             return action
+        self._refused_at = state
         if isinstance(action, Shoot) and any(isinstance(o, ShootCommand) and o.target == action.target
                                              for o in d.options):
             self.used.add(key)
