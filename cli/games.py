@@ -105,7 +105,8 @@ class SeatOrder(click.Command):
 @click.option("--name", "game_id", metavar="ID", help="The game's id (default RULESET-N).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="Which game to play.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+              help="Which game to play.")
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "
                    "fingerprint of a local identity): every action of that seat must then carry its signature.")

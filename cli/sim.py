@@ -28,7 +28,8 @@ def _store(ctx: click.Context) -> Any:
 
 
 @click.command(name="sim")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="Which game to simulate.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+              help="Which game to simulate.")
 @click.option("--players", type=int, default=None, help="Seats per game, all filled by bots  [default: 4, or one per --crews].")
 @click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]",
               help="Vendetta: one crew per seat (cars, finalfive), rotated every game so each crew sits in "

@@ -75,7 +75,8 @@ def tournament() -> None:
 
 @tournament.command(name="new")
 @click.argument("name")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True, help="The game every table plays.")
+@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+              help="The game every table plays.")
 @click.option("--rounds", type=click.IntRange(1, 99), required=True, help="How many rounds.")
 @click.option("--pod-size", "pod", default="3-4", show_default=True, metavar="MIN-MAX",
               help="Players per table (2 to 4); tables are as even as the count allows.")
