@@ -123,6 +123,17 @@ def test_cluster_missiles_give_adjacent_cars_a_face_down_token_first():
     assert scrap_events(events) == [("ann", 2), ("ann", 2)]
 
 
+def test_cluster_missiles_also_give_the_shooting_car_a_face_down_token_and_no_scrap():
+    """docs/rules-decisions.md "Cluster Missiles and its own car": the card read as written."""
+    state, _ = game(weapons={"red-medium": "cluster-missiles"}, script={"shot": ["SM"], "damage": ["dent"]},
+                    vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "k12"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"))
+    state, events = play(state, FireWeapon("blue-small"))
+    assert b.vehicle(state, "red-medium").damage == ("minor",)  # adjacent to its own target: a face-down token
+    assert b.vehicle(state, "blue-small").damage == ("dent",)
+    assert scrap_events(events) == [("ann", 2)]  # the target's damage only: none for ann's own car
+
+
 def test_the_big_friendly_gun_gives_a_face_down_token_then_a_normal_one():
     state, _ = game(weapons={"red-medium": "big-friendly-gun"}, script={"shot": ["SM"], "damage": ["dent"]},
                     vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "k12"}])
