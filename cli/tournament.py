@@ -408,6 +408,19 @@ tournament.add_command(_out(False))
 tournament.add_command(_out(True))
 
 
+def csv_row(row: dict) -> dict:
+    """A standings row as a spreadsheet reads it: a flag 1 or 0 (not Python's True/False), the
+    places a list of numbers with spaces (``1 2``: no quoted comma), nothing for no value."""
+    out = {}
+    for key, value in row.items():
+        if isinstance(value, bool):
+            value = int(value)
+        elif key == "places" and isinstance(value, str):
+            value = " ".join(p for p in value.split(",") if p)
+        out[key] = "" if value is None else value
+    return out
+
+
 @tournament.command(name="standings")
 @click.argument("name")
 @json_option
@@ -435,7 +448,7 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
-        w.writerows(rows)
+        w.writerows(csv_row(r) for r in rows)
         click.echo(buf.getvalue(), nl=False)
         return
     head = ("#", "PLAYER", "PTS", "GAMES", "PLACES", "OPP PTS", "H2H", "CARS", "RATING", "WHY")

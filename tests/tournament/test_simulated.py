@@ -75,6 +75,12 @@ def test_a_twelve_player_four_round_tournament(trv, tmp_path):
     assert [(r["round"], r["n"]) for r in seat_rows] == [(1, 12), (2, 11), (3, 12), (4, 11)]
     csv = trv("tournament", "standings", "spring", "--csv").stdout.splitlines()
     assert csv[0].startswith("rank,player,points") and len(csv) == 14
+    body = "\n".join(csv[1:])
+    assert "True" not in body and "False" not in body  # a flag is 1 or 0 in a spreadsheet
+    import csv as csv_module
+
+    fields = next(r for r in csv_module.DictReader(csv) if r["player"] == "p03")
+    assert fields["dropped"] == "1" and fields["places"].replace(" ", "").isdigit()  # "1 2", no comma inside
 
     # the export verifies alone; an edited record does not
     out = tmp_path / "spring.trvt"
