@@ -1,32 +1,125 @@
-"""Work on whole stores (``trv store copy``): copy games from one store to another.
+"""Work on whole stores (``trv store copy``): copy games and tournaments from one store to another.
 
-The copying itself, each game verified after it is written, is the store's
-(``trvendetta.store.copy``); this module opens the two stores, refuses a copy
-of a store onto itself, and closes both when the copy is over.
+Copying a game into a store that has none of it, each game verified after it
+is written, is the store's (``trvendetta.store.copy``).  This module opens the
+two stores, refuses a copy of a store onto itself, and decides, before
+anything is written, what each game and tournament needs:
+
+- not in the target: copied whole (the store's copy);
+- the same head in the target: left as it is ("already there");
+- the target holds an earlier part of the same history (every one of its
+  records is the source's, byte for byte, so its head is the source's hash
+  at that event): the records after it are appended ("brought up to date"),
+  then the chains compared again;
+- any other history: the whole copy is refused, nothing written.
+
+A tournament's log is copied by its events (their canonical bytes, so its
+hash chain and head are the source's; the stamps are the copy's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from trvendetta.core.errors import TrvError
 from trvendetta.store import GameStore, location
-from trvendetta.store.copy import Copied, copy_games
+from trvendetta.store.copy import Copied, copy_game
+from trvendetta.store.errors import StoreError
+from trvendetta.store.records import RawRecord
 
 
 class SameStore(TrvError):
     """The source and the target of a copy are one store."""
 
 
-def copy_store(source: str, target: str, games: Sequence[str] = ()) -> Iterator[Copied]:
-    """Copy ``games`` (default: every game) from the store at ``source`` into the one at
-    ``target``, one game at a time as the result is iterated.  Raises :class:`SameStore`
-    at once, before either store is opened, when both name one store."""
+def copy_store(source: str, target: str, games: Sequence[str] = (), *,
+               tournaments: bool | None = None) -> Iterator[Copied]:
+    """Copy ``games`` (default: every game) and the tournaments (default: every one, unless
+    games were named) from the store at ``source`` into the one at ``target``, one at a
+    time as the result is iterated (a tournament's ``Copied.game`` is ``tournament NAME``).
+    Raises :class:`SameStore` at once, before either store is opened, when both name one
+    store, and StoreError, before anything is written, when the target holds another
+    history of one of them."""
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
-    return _copy(source, target, games)
+    return _copy(source, target, games, not games if tournaments is None else tournaments)
 
 
-def _copy(source: str, target: str, games: Sequence[str]) -> Iterator[Copied]:
+def _copy(source: str, target: str, games: Sequence[str], tournaments: bool) -> Iterator[Copied]:
+    from trvendetta.store.tournament import TournamentLog
+
     with GameStore(source) as src, GameStore(target) as dst:
-        yield from copy_games(src, dst, games)
+        plan = [(game, _game_plan(src, dst, game)) for game in _games(src, games)]
+        logs = (TournamentLog(src), TournamentLog(dst))
+        named = [(name, _tournament_plan(*logs, name)) for name in logs[0].names()] if tournaments else []
+        for game, (how, upto) in plan:
+            if how == "copy":
+                yield copy_game(src, dst, game)
+            elif how == "same":
+                yield Copied(game, upto, dst.verify(game), "already there")
+            else:
+                yield _bring_up_to_date(src, dst, game, upto)
+        for name, (how, upto) in named:
+            yield _copy_tournament(*logs, name, how, upto)
+
+
+def _games(src: GameStore, games: Sequence[str]) -> list[str]:
+    known = [info.id for info in sorted(src.list_games(), key=lambda i: (i.created, i.id))]
+    missing = [g for g in games if g not in known]
+    if missing:
+        raise StoreError(f"no game {missing[0]!r} in the source store; games: {', '.join(known) or 'none'}")
+    return [g for g in known if not games or g in set(games)]
+
+
+def _game_plan(src: GameStore, dst: GameStore, game: str) -> tuple[str, int]:
+    """("copy", 0), ("same", n) or ("extend", n: the target's events); StoreError otherwise."""
+    if not dst.exists(game):
+        return "copy", 0
+    head, theirs = dst.verify(game), dst.version(game)
+    records = src.events(game, decode=False)
+    if head == src.verify(game):
+        return "same", theirs
+    mine, other = src.header(game), dst.header(game)
+    same_game = (mine.ruleset, mine.rules_version, mine.created, mine.charter) == \
+        (other.ruleset, other.rules_version, other.created, other.charter)
+    if same_game and theirs < len(records) and records[theirs - 1].hash == head:
+        return "extend", theirs
+    raise StoreError(f"game {game!r} is already in the target with another history (its {theirs} events are not "
+                     "the start of the source's); nothing was copied (rename or remove one of them first)")
+
+
+def _bring_up_to_date(src: GameStore, dst: GameStore, game: str, upto: int) -> Copied:
+    records = src.events(game, decode=False)[upto:]
+    dst.append(game, upto, records=[RawRecord(r.kind, r.schema, r.payload, r.action, r.sig, r.recorded_at)
+                                    for r in records])
+    head = src.verify(game)
+    if dst.verify(game) != head or dst.version(game) != src.version(game):
+        raise StoreError(f"the copy of game {game!r} does not match its source after event {upto}")
+    return Copied(game, src.version(game), head, "brought up to date")
+
+
+def _tournament_plan(src: Any, dst: Any, name: str) -> tuple[str, int]:
+    if not dst.exists(name):
+        return "copy", 0
+    ours, theirs = src.records(name), dst.records(name)
+    if [r.payload for r in theirs] == [r.payload for r in ours[:len(theirs)]]:
+        return ("same" if len(theirs) == len(ours) else "extend"), len(theirs)
+    raise StoreError(f"tournament {name!r} is already in the target with another history; nothing was copied")
+
+
+def _copy_tournament(src: Any, dst: Any, name: str, how: str, upto: int) -> Copied:
+    from trvendetta.tournament import events as tev
+
+    head = src.verify(name)
+    label = f"tournament {name}"
+    if how == "same":
+        return Copied(label, upto, head, "already there")
+    events = [tev.decode(r.payload) for r in src.records(name)[upto:]]
+    if how == "copy":
+        dst.create(name, events)
+    else:
+        dst.append(name, upto, events)
+    if dst.verify(name) != head:
+        raise StoreError(f"the copy of tournament {name!r} does not match its source")
+    return Copied(label, len(src.records(name)), head, "copied" if how == "copy" else "brought up to date")

@@ -26,17 +26,22 @@ def store() -> None:
               help="The store to copy from [default: the global --store / --db / $TRV_STORE].")
 @click.option("--to", "target", metavar="STORE", required=True, help="The store to copy into.")
 @click.option("--game", "games", multiple=True, metavar="ID",
-              help="Copy only this game (repeatable) [default: every game].")
+              help="Copy only this game (repeatable) [default: every game, and every tournament].")
+@click.option("--tournaments/--no-tournaments", default=None,
+              help="Copy the tournaments too [default: yes, unless --game names the games].")
 @json_option
 @click.pass_obj
-def copy(session: Session, source: str | None, target: str, games: tuple[str, ...], as_json: bool) -> None:
-    """Copy games from one store to another, verifying each copy.
+def copy(session: Session, source: str | None, target: str, games: tuple[str, ...], tournaments: bool | None,
+         as_json: bool) -> None:
+    """Copy games and tournaments from one store to another, verifying each copy.
 
     Every record is copied byte for byte with its stamp (so the hash chain and
     the head are the same), then read back, compared with its source and its
-    chain recomputed.  A game already in the target with the same head is
-    left as it is; one with another history stops the copy before anything
-    is written.
+    chain recomputed; a tournament's log by its events (the same chain).  A
+    game already in the target with the same head is left as it is; one
+    whose records in the target are the start of the source's (a copy made
+    earlier, played on since) is brought up to date; one with another
+    history stops the copy before anything is written.
 
     \b
     Examples:
@@ -46,7 +51,7 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
     from trvendetta.app.stores import SameStore, copy_store
 
     try:
-        copies = copy_store(source or session.db, target, games)
+        copies = copy_store(source or session.db, target, games, tournaments=tournaments)
     except SameStore:
         raise click.UsageError("--from and --to name the same store") from None
     done = []
@@ -57,4 +62,4 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
     if as_json:
         echo_json([c._asdict() for c in done])
     elif not done:
-        click.echo("no games to copy")
+        click.echo("no games or tournaments to copy")

@@ -94,3 +94,44 @@ def test_a_simulated_game_is_stored_whole_and_verifies(store):
     loaded = store.load("sim-vendetta-2p-5")
     assert vendetta.is_over(loaded.state) and vendetta.winner(loaded.state) == result.winner
     assert replays.verify_game(store, "sim-vendetta-2p-5").events == loaded.version
+
+
+def test_a_copy_takes_the_tournaments_and_brings_a_copied_game_up_to_date(store, tmp_path):
+    from trvendetta.store.tournament import TournamentLog
+
+    toy_ruleset.register()
+    svc = GameService(store)
+    toy = toy_ruleset.RULESET
+    svc.new_game(toy, toy.default_position(PLAYERS, 3), "g")
+    svc.play("g", first)
+    TournamentService(store).new("cup", toy, 1, (2, 2), (1, 0), 7)
+    source, target = f"sqlite:{tmp_path / 'games.sqlite'}", f"sqlite:{tmp_path / 'copy.sqlite'}"
+    assert [(c.game, c.done) for c in copy_store(source, target)] == [("g", "copied"), ("tournament cup", "copied")]
+    svc.play("g", first)  # the club plays on in the source, and registers players
+    TournamentService(store).register("cup", ("ann", "bob"), {})
+    again = [(c.game, c.done) for c in copy_store(source, target)]
+    assert again == [("g", "brought up to date"), ("tournament cup", "brought up to date")]
+    with GameStore(tmp_path / "copy.sqlite") as copy:
+        assert copy.verify("g") == store.verify("g") and copy.version("g") == store.version("g")
+        assert TournamentLog(copy).verify("cup") == TournamentLog(store).verify("cup")
+    assert [c.done for c in copy_store(source, target)] == ["already there", "already there"]
+    assert [c.game for c in copy_store(source, target, ["g"])] == ["g"]  # naming games: no tournaments
+
+
+def test_a_copy_onto_another_history_writes_nothing(store, tmp_path):
+    from trvendetta.store.errors import StoreError
+
+    svc = GameService(store)
+    toy = toy_ruleset.RULESET
+    svc.new_game(toy, toy.default_position(PLAYERS, 3), "g")
+    source, target = f"sqlite:{tmp_path / 'games.sqlite'}", f"sqlite:{tmp_path / 'copy.sqlite'}"
+    assert [c.done for c in copy_store(source, target)] == ["copied"]
+    with GameStore(tmp_path / "copy.sqlite") as copy:  # the copy is played on its own way
+        GameService(copy).play("g", lambda rs, state: iter([rs.legal_actions(state())[-1]]))
+        theirs = copy.verify("g")
+    svc.play("g", first)
+    svc.new_game(toy, toy.default_position(PLAYERS, 4), "h")
+    with pytest.raises(StoreError, match="'g' is already in the target with another history"):
+        list(copy_store(source, target))
+    with GameStore(tmp_path / "copy.sqlite") as copy:
+        assert copy.verify("g") == theirs and not copy.exists("h")  # nothing written, not even h
