@@ -222,3 +222,9 @@ def test_a_flag_refused_after_a_die_roll_is_reported_once_not_retried_for_ever(t
     start(trv, tmp_path, SPENT_RIG.replace('at = "d2"', 'at = "c2"'))
     out = trv("turn", "--car", "medium", "--assign", "1", "--shoot", "red-mid", "--target-command", "airstrike").stdout
     assert out.count("--shoot red-mid:") == 1 and "not used after chance changed the turn (slam direction die" in out
+
+
+def test_a_classic_step_refused_names_which_step_and_where(trv):
+    trv("new", "--ruleset", "classic", "--player", "ann:red", "--player", "bob:blue", "--seed", "4")
+    err = trv("turn", "--move", "6:F,F,F,F,F", code=1).stderr
+    assert "--move 6:F,F,F,F,F: step 4 of 5 (F from a7) is not an option now" in err and "legal: FR" in err

@@ -226,7 +226,12 @@ class TurnDriver:
                     return Step("F")
                 return None
             step = self._path.pop(0)
-            return self._checked(decision, self.move_flags[self._move], Stay() if step == "STAY" else Step(step))
+            spec = self.moves[self._move]
+            number = len(spec.path) - len(self._path)
+            car = state.car(self._moving) if self._moving is not None else None
+            where = f" from {geometry.name(car.at)}" if car is not None and car.at is not None else ""
+            return self._checked(decision, self.move_flags[self._move], Stay() if step == "STAY" else Step(step),
+                                 f"step {number} of {len(spec.path)} ({step}{where})")
         if kind == "attack":
             if not self.attacks:
                 return EndTurn()
@@ -242,10 +247,13 @@ class TurnDriver:
             return self._checked(decision, text, ChopperAttack(target))
         return None
 
-    def _checked(self, decision, flag: str, action):
+    def _checked(self, decision, flag: str, action, which: str = ""):
+        """``action`` if it answers ``decision``, else a problem naming the flag and, for a
+        step, which step of the path and where the car stood (``which``)."""
         if action in decision.options:
             return action
-        self._problem(flag, f"{describe_action(action)} is not an option now", decision)
+        what = which or describe_action(action)
+        self._problem(flag, f"{what} is not an option now", decision)
         self._path = []
         return None
 
