@@ -115,12 +115,9 @@ def shape(kind: str, cx: float, cy: float, r: float, fill: str, stroke: str = "#
 
 def _y_range(view: dict) -> tuple[int, int]:
     road = view.get("road") or []
-    if not road:
-        return 0, 15
-    low = 2 * (road[0]["first"] - 1)
-    high = 2 * (road[-1]["last"] - 1) + 1
+    low, high = (2 * (road[0]["first"] - 1), 2 * (road[-1]["last"] - 1) + 1) if road else (0, 15)
     board = view.get("board") or {}
-    if board.get("start_area"):
+    if board.get("start_area"):  # before the road is laid too (event 1): the cars wait there
         low -= 2  # the starting area: number 0 of every lane
     for v in view.get("vehicles") or []:
         sp = parse(v.get("at") or "")

@@ -27,3 +27,22 @@ def test_a_dashboard_says_eliminated_once_and_nothing_of_a_place():
     lines = ["".join(t.itertext()) for t in parse(pictures.svg(view)).iter(f"{NS}text")]
     assert not [line for line in lines if "gone" in line]
     assert f"{gone[0]}  eliminated" in lines
+
+
+def test_event_one_draws_the_waiting_cars_whole():
+    import re
+
+    from trvendetta.pictures.svg import layout_of
+
+    rs = get("vendetta")
+    state, events = rs.new_game(rs.default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], 7))
+    first = rs.evolve(rs.initial_state(), events[0])  # the game after event 1: no road laid yet
+    view = rs.view(first)
+    root = parse(pictures.svg(view))
+    height = float(root.get("height"))
+    half = layout_of(view).space_len * 0.82 / 2  # the longest car's half length
+    drawn = vehicles_drawn(root)
+    assert drawn, "the cars waiting in the starting area are drawn"
+    for vid, g in drawn.items():
+        y = float(re.search(r"translate\([-\d.]+,([-\d.]+)\)", g.get("transform"))[1])
+        assert y + half <= height, (vid, y, height)
