@@ -25,7 +25,9 @@ def draw(side: ArenaSide, raised: tuple[str, ...] = (), vehicles: dict[Space, tu
     """Lines of the board: ``vehicles`` maps a space to (one-letter glyph,
     facing), ``tokens`` a space to a one-letter mark (a favor, a weapon).
     Arena spaces are ``.``, spotlights ``S``, killer pillars their letter in
-    lower case on their road side and upper case raised, road tiles ``=``."""
+    lower case on their road side (``a_``) and upper case raised (``A#``), road
+    tiles ``=``: a pillar's second character is never an arrow, so the inoperable
+    blue car ``b↑`` and pillar ``b_`` do not look alike."""
     vehicles, tokens = vehicles or {}, tokens or {}
     cells: dict[Space, str] = {s: "." for s in side.arena}
     for s in side.spotlights:
@@ -38,6 +40,9 @@ def draw(side: ArenaSide, raised: tuple[str, ...] = (), vehicles: dict[Space, tu
     for s, mark in tokens.items():
         cells[s] = mark
     shown = {s: c + " " for s, c in cells.items()}
+    for letter, s in side.pillars.items():  # a pillar's second character: never taken for a car (R↑, b↓)
+        if cells.get(s, "").lower() == letter.lower():
+            shown[s] = letter + "#" if letter in raised else letter.lower() + "_"
     for s, (glyph, facing) in vehicles.items():
         shown[s] = glyph + ARROWS[facing]
     ys = [s[1] for s in shown]

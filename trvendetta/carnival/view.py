@@ -124,7 +124,7 @@ Legend (trv show, Carnival of Chaos): the lane letters run above and below the b
 line is a half-row, headed by its spaces' number ("+": the odd lanes b, d, f, ...). A space's
 name is its column's letter and its line's number (k17), as trv turn and trv legal type it.
   .   arena space        S  spotlight         =  road-tile space
-  a-i a killer pillar on its road side; A-I raised (impassable)
+  a_  a killer pillar (a-i) on its road side; A# raised (A-I, impassable)
   ?   a face-down party favor      W  a super-weapon token
   R↑  a car: its owner's colour initial (lower case when inoperable) and an
       arrow for its facing (↑ F, ↗ FR, ↘ BR, ↓ B, ↙ BL, ↖ FL)
