@@ -353,7 +353,8 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float 
     ink = ink_on(color)
     text = _label(v, mark)
     font = (11 if len(text) > 1 else 13) if width > 14 else 8
-    parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{font}px">'
+    font = min(font, max(6.0, (width - 3) / (0.75 * max(len(text), 1))))  # the letters fit the body: no overlap
+    parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{font:.1f}px">'
                  f'{escape(text if not out_of_action else text.lower())}</text>')
     parts.append("</g>")
     return "".join(parts)
@@ -487,7 +488,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         # several vehicles on one space (a slam being settled, motorcycles, the
         # starting area, the 1986 board's two cars): side by side, smaller
         scale = 1.0 if len(group) == 1 else max(0.55, min(0.8, 1.7 / len(group)))
-        widths = [lay.space_len * _width(v) * scale + 2 for v in group]
+        widths = [lay.space_len * _width(v) * scale + 6 for v in group]  # a gap the letters keep clear of
         x = -sum(widths) / 2
         for v, w in zip(group, widths):
             dx = 0.0 if len(group) == 1 else x + w / 2

@@ -46,3 +46,28 @@ def test_event_one_draws_the_waiting_cars_whole():
     for vid, g in drawn.items():
         y = float(re.search(r"translate\([-\d.]+,([-\d.]+)\)", g.get("transform"))[1])
         assert y + half <= height, (vid, y, height)
+
+
+def test_cars_side_by_side_in_the_starting_area_keep_their_letters_apart():
+    import re
+
+    rs = get("vendetta")
+    state = rs.new_game(rs.default_position([("ann", "red", "cars"), ("bob", "blue", "cars"),
+                                             ("cyd", "green", "cars")], 7))[0]
+    view = rs.view(state)
+    drawn = vehicles_drawn(parse(pictures.svg(view)))
+    bodies = {}
+    for vid, g in drawn.items():
+        x, y = map(float, re.search(r"translate\(([-\d.]+),([-\d.]+)\)", g.get("transform")).groups())
+        rect = next(g.iter(f"{NS}rect"))
+        mark = next(t for t in g.iter(f"{NS}text") if t.get("class") == "mark")
+        font = float(re.search(r"font-size:([\d.]+)px", mark.get("style"))[1])
+        bodies[vid] = (x, y, float(rect.get("width")), font, len("".join(mark.itertext())))
+    pairs = [(a, b) for a in bodies for b in bodies if a < b and abs(bodies[a][1] - bodies[b][1]) < 1
+             and abs(bodies[a][0] - bodies[b][0]) < 30]
+    assert pairs, "the small and medium cars of a lane stand side by side"
+    for a, b in pairs:
+        (xa, _, wa, _, _), (xb, _, wb, _, _) = sorted((bodies[a], bodies[b]))
+        assert (xb - wb / 2) - (xa + wa / 2) >= 4, (a, b)  # a gap between the bodies
+    for vid, (_, _, width, font, letters) in bodies.items():
+        assert 0.75 * font * letters <= width, vid  # the letters fit inside the body
