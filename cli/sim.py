@@ -10,9 +10,9 @@ import click
 import msgspec
 
 from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
-from trvendetta.core.errors import TrvError
+from trvendetta.core.errors import PositionError, TrvError
 
-from .args import complete_ruleset, ruleset_arg
+from .args import complete_ruleset, ruleset_arg, unknown
 
 
 def _store(ctx: click.Context) -> Any:
@@ -97,6 +97,11 @@ def sim(
                     rs, players, games, seed=seed, bots=seat_bots, jobs=jobs, crew=crew_list or "cars",
                     progress=bar.update, clock=time.perf_counter,
                 )
+    except PositionError as exc:  # a crew the ruleset does not have: the --crews value's usage error
+        if exc.field.endswith(".crew") and exc.legal:
+            word = next((c for c in crew_list or () if c not in exc.legal), "")
+            raise click.BadParameter(f"{crews!r}: {unknown('crew', word, exc.legal)}", param_hint="--crews") from None
+        raise click.ClickException(str(exc)) from None
     except TrvError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

@@ -68,6 +68,8 @@ def test_sim_refuses_bad_crews() -> None:
     result = CliRunner().invoke(sim, ["--crews", "finalfive,finalfive", "--games", "1", "-q"])
     assert result.exit_code == 1 and "at most one" in result.output
     result = CliRunner().invoke(sim, ["--crews", "pirates,cars", "--games", "1", "-q"])
-    assert result.exit_code == 1 and "unknown crew 'pirates'" in result.output
+    assert result.exit_code == 2 and "'pirates,cars': unknown crew 'pirates'; crews: cars" in result.output
+    result = CliRunner().invoke(sim, ["--crews", "finalfve", "--games", "1", "-q", "--players", "2"])
+    assert result.exit_code == 2 and "unknown crew 'finalfve' (did you mean 'finalfive'?)" in result.output
     result = CliRunner().invoke(sim, ["--ruleset", "classic", "--crews", "cars,cars", "--games", "1", "-q"])
     assert result.exit_code == 1 and "--crews is for Vendetta" in result.output
