@@ -66,6 +66,28 @@ def label(lay: Layout, name: str, ink: str = "#555") -> str:
             f'text-anchor="middle" dominant-baseline="central" style="font-size:6.5px;fill:{ink}">{escape(name)}</text>')
 
 
+def _beside(lay: Layout, tile: list[tuple[float, float]], arena: list[tuple[float, float]]) -> tuple[float, float, str]:
+    """Where a road tile's name goes: beside the tile, off its spaces (where tokens and cars
+    stand), on the side of it that faces down the picture, or its left for a tile that runs
+    up and down; and the text's anchor."""
+    import math
+
+    x = sum(c[0] for c in tile) / len(tile)
+    y = sum(c[1] for c in tile) / len(tile)
+    ax = sum(c[0] for c in arena) / len(arena) if arena else x
+    ay = sum(c[1] for c in arena) / len(arena) if arena else y - 1
+    dx, dy = x - ax, y - ay
+    norm = math.hypot(dx, dy) or 1.0
+    px, py = -dy / norm, dx / norm  # across the tile
+    if abs(py) < 0.3:  # a tile running up and down: its left
+        px, py = (-abs(px), 0.0)
+    elif py < 0:
+        px, py = -px, -py
+    reach = max(abs((cx - x) * px + (cy - y) * py) for cx, cy in tile) + lay.space_len * 0.75
+    anchor = "end" if px < -0.3 else "start" if px > 0.3 else "middle"
+    return x + px * reach, y + py * reach, anchor
+
+
 def background(board: dict, lay: Layout) -> str:
     """The arena: its spaces (spotlights lit, favor and weapon spaces marked),
     the road tiles with their names, and the killer pillars, raised ones
@@ -81,9 +103,9 @@ def background(board: dict, lay: Layout) -> str:
         out.extend(label(lay, n) for n in names)
         centres = [lay.center(sp) for sp in map(parse, names) if sp is not None]
         if centres:
-            x = sum(c[0] for c in centres) / len(centres)
-            y = sum(c[1] for c in centres) / len(centres)
-            out.append(f'<text class="tile" x="{x:.1f}" y="{y:.1f}" text-anchor="middle">'
+            x, y, anchor = _beside(lay, centres, [lay.center(sp) for sp in map(parse, arena.get("spaces") or ())
+                                                  if sp is not None])
+            out.append(f'<text class="tile" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
                        f'{slot.get("number")}: {escape(str(slot.get("tile", "")))}</text>')
         out.append("</g>")
     kinds = {n: k for k in MARKS for n in arena.get(k) or ()}

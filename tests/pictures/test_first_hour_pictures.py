@@ -71,3 +71,24 @@ def test_cars_side_by_side_in_the_starting_area_keep_their_letters_apart():
         assert (xb - wb / 2) - (xa + wa / 2) >= 4, (a, b)  # a gap between the bodies
     for vid, (_, _, width, font, letters) in bodies.items():
         assert 0.75 * font * letters <= width, vid  # the letters fit inside the body
+
+
+def test_carnival_tile_names_stand_beside_their_tiles_clear_of_tokens():
+    import math
+
+    from trvendetta.pictures.layout import parse as space
+    from trvendetta.pictures.svg import layout_of
+
+    rs = get("carnival")
+    for side in ("haulasseum", "slaytona"):
+        state = rs.new_game(rs.default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], 2, side=side))[0]
+        view = rs.view(state)
+        lay = layout_of(view)
+        centres = [lay.center(space(n)) for n in view["board"]["arena"]["spaces"]]
+        centres += [lay.center(space(n)) for slot in view["board"]["arena"]["slots"] for n in slot["spaces"]]
+        names = [t for t in parse(pictures.svg(view)).iter(f"{NS}text") if t.get("class") == "tile"]
+        assert len(names) == 3
+        for t in names:
+            x, y = float(t.get("x")), float(t.get("y"))
+            nearest = min(math.hypot(x - cx, y - cy) for cx, cy in centres)
+            assert nearest > lay.space_len * 0.5, (side, "".join(t.itertext()), nearest)  # on no space
