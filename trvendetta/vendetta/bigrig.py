@@ -291,6 +291,7 @@ class BigRig(Cars):
     direction_only_slams = True
     waits = True
     slam_rank = 2
+    out_sets_final_piece = True  # 001 Getting Eliminated: the finish line at once
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player) -> Decision | None:
@@ -393,6 +394,12 @@ class BigRig(Cars):
 
     def minor_damage(self, ctx: Ctx, vid: str, cause: str) -> None:
         fx.rig_damage(ctx, vid, cause)
+
+    def left_behind(self, ctx: Ctx, v) -> None:
+        """Dumped only with every section on the rear piece (or trailing off it): the front
+        decides; otherwise the sections behind it trail off the back of the road and follow it back on."""
+        if v.kind == "bigrig-front":
+            fx.eliminate_rig(ctx, v.owner, "dumped off the rear piece when it was removed")
 
     def under_chopper(self, ctx: Ctx, v, chopper_owner: str) -> bool:
         solid(ctx, v.id, chopper_owner)

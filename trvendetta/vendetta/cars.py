@@ -44,6 +44,7 @@ class Cars:
     waits = False
     drifts_through_vehicles = False
     slam_rank = 1
+    out_sets_final_piece = False
     #: the assign decision's prompt
     assign_prompt = "assign a die to a car"
 
@@ -214,6 +215,9 @@ class Cars:
         ctx.emit(ev.MinorDamageTaken(vid, cause))
         if len(v.damage) + 1 >= 2:
             ctx.emit(ev.CarDisabled(vid))
+
+    def left_behind(self, ctx: Ctx, v: Vehicle) -> None:
+        fx.eliminate(ctx, v.id, "on the rear piece when it was removed")
 
     def under_chopper(self, ctx: Ctx, v: Vehicle, chopper_owner: str) -> bool:
         fx.eliminate(ctx, v.id, f"ended the turn under {chopper_owner}'s chopper")

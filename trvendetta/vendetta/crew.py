@@ -40,6 +40,8 @@ class Crew(Protocol):
     #: in a slam rolled with the direction die only, the vehicle of the lower rank moves (a motorcycle 0, a car
     #: or a wreck 1, the Big Rig 2: "the OTHER vehicle always moves"); of one rank, their owner chooses
     slam_rank: int
+    #: its player going out fixes the final piece at once, whatever the number of players (the Big Rig)
+    out_sets_final_piece: bool
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:
@@ -94,6 +96,10 @@ class Crew(Protocol):
 
     def minor_damage(self, ctx: Ctx, vid: str, cause: str) -> None:
         """One minor damage (the Missile Launcher's) to one of the crew's vehicles."""
+        ...
+
+    def left_behind(self, ctx: Ctx, vehicle: Vehicle) -> None:
+        """One of its vehicles is on the rear piece as that piece is removed."""
         ...
 
     def under_chopper(self, ctx: Ctx, vehicle: Vehicle, chopper_owner: str) -> bool:

@@ -361,12 +361,8 @@ def scroll(ctx: Ctx, oid: str) -> None:
     c = s.components
     hi = c.half * (rear.index + 1)
     for v in s.vehicles:
-        if v.at is not None and v.at[1] < hi and not v.kind.startswith("bigrig"):
-            eliminate(ctx, v.id, "on the rear piece when it was removed")
-        elif v.kind == "bigrig-front" and v.at is not None and v.at[1] < hi:
-            # dumped only with every section on the rear piece (or trailing off it); otherwise the
-            # sections behind the front trail off the back of the road and follow it back on
-            eliminate_rig(ctx, v.owner, "dumped off the rear piece when it was removed")
+        if v.at is not None and v.at[1] < hi:
+            crews.of_vehicle(s, v.id).left_behind(ctx, v)  # each crew's vehicle as its crew says (the Big Rig's trail)
     sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
     ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
     # a player whose last car went with the rear piece is out now, before a new
@@ -394,7 +390,8 @@ def settle_outs(ctx: Ctx) -> None:
             reason = "all cars eliminated" if all(v.status == "eliminated" for v in cars) else "no operational car"
             ctx.emit(ev.PlayerOut(p.name, reason))
             # the Big Rig's elimination adds the finish line at once (001 Getting Eliminated)
-            if ctx.state.final_piece is None and s.road and (s.starting_players >= 3 or p.crew == "bigrig"):
+            if ctx.state.final_piece is None and s.road and (s.starting_players >= 3
+                                                             or crews.named(p.crew).out_sets_final_piece):
                 ctx.emit(ev.FinalPieceSet(ctx.state.road[-1].index))
 
 
