@@ -211,11 +211,17 @@ def _after_play(session: Any, client: Client, game: str, synced: int) -> None:
               help="A player (their server name), in turn order (repeat); you are one of them.")
 @click.option("--name", "game", metavar="ID", help="The game's id (default: one the server makes).")
 @click.option("--ruleset", default="vendetta", show_default=True)
+@click.option("--time", "time_control", default="", metavar="CONTROL",
+              help="A time control: 3d an answer, or 7d+1d (a reserve and an increment); the server's clock rules.")
 @click.pass_context
-def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset: str) -> None:
-    """Offer a game on the server; it starts once every player has contributed to its seed."""
+def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset: str, time_control: str) -> None:
+    """Offer a game on the server; it starts once every player has contributed to its seed.
+
+    With --time, a player whose deadline passes (by the server's clock) loses on time: the
+    server appends a claim it signs as the host."""
     client, saved = client_for(ctx.parent.params["server"])
-    offer = client.post("/api/games", {"players": list(players), "name": game, "ruleset": ruleset})
+    offer = client.post("/api/games", {"players": list(players), "name": game, "ruleset": ruleset,
+                                       "time": time_control})
     click.echo(offer["game"])
     _join(ctx, client, saved, offer["game"])
 

@@ -36,8 +36,13 @@ DELEGATION_DAYS = 30
 @click.option("--smtp", metavar="URL", envvar="TRV_SMTP",
               help="Send turn reminders through this SMTP server: smtp://[USER:PASSWORD@]HOST:PORT?from=ADDR "
                    "[env TRV_SMTP].")
+@click.option("--url", "public_url", metavar="URL",
+              help="The address players reach the server at (behind a proxy), for reminders [default: http://BIND:PORT].")
+@click.option("--clock", "tick", default=10.0, show_default=True, type=click.FloatRange(0.5, 3600),
+              metavar="SECONDS", help="How often the server's clock looks for players out of time and reminds.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str | None) -> None:
+def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str | None, public_url: str | None,
+          tick: float) -> None:
     """Run a club server over this store: players play its games in the browser or with `trv --server`.
 
     The server hosts every game (it commits to each game's seed before the
@@ -61,8 +66,10 @@ def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str
 
     me = host_identity(ident)
     where = ctx.obj.db
-    app = make_app(club_maker(where, home(), me.public, smtp))
-    click.echo(f"trv serve: {where} as {me.name} ({me.fingerprint}) on http://{host}:{port}/", err=True)
+    app = make_app(club_maker(where, home(), me.public, smtp), tick_seconds=tick,
+                   url=(public_url or f"http://{host}:{port}").rstrip("/"))
+    mails = f"; reminders through {_mailer(smtp)}" if smtp else ""
+    click.echo(f"trv serve: {where} as {me.name} ({me.fingerprint}) on http://{host}:{port}/{mails}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
 

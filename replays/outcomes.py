@@ -97,8 +97,12 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
         raise Tampered(number, "a claim on time in a game without a time control")
     if claim.control != time:
         raise Tampered(number, f"the claim names the time control {claim.control!r}; the game's is {time!r}")
-    if claim.by not in seats or claim.by == claim.seat:
-        raise Tampered(number, f"a claim by {claim.by!r} against {claim.seat}: only another bound seat claims")
+    from .signatures import HOST
+
+    host_claims = claim.by == HOST and bool(getattr(check, "host", ""))  # a host game's host: its clock rules
+    if (claim.by not in seats and not host_claims) or claim.by == claim.seat:
+        raise Tampered(number, f"a claim by {claim.by!r} against {claim.seat}: only another bound seat claims "
+                               "(or a host game's host)")
     draws = walker.draws
     if draws is not None and draws.open is not None:
         waited, what = draws.waiting_for(), "reveal"

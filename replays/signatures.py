@@ -217,6 +217,8 @@ class SignatureCheck:
         return bool(self.seats)
 
     def _who(self, seat: str) -> str:
+        if seat == HOST and self.host:
+            return f"the host ({fingerprint(self.host)})"
         return f"{seat} ({fingerprint(self.seats[seat])})" if seat in self.seats else seat
 
     def _valid(self, seat: str, signature: bytes, msg: bytes) -> bool:
@@ -383,7 +385,7 @@ class SignatureCheck:
         self.flush()
         self._close(None)
         entries = self._entries(number, record.sig)
-        if seat not in self.seats:
+        if seat not in self.seats and not (seat == HOST and self.host and self.seats):
             if entries:
                 raise Tampered(number, f"{what} is signed, but {seat}'s seat is not bound to a key")
             return

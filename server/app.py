@@ -46,6 +46,7 @@ class NewGameBody(msgspec.Struct, forbid_unknown_fields=True):
     players: list[str]
     name: str | None = None
     ruleset: str = "vendetta"
+    time: str = ""
 
 
 class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -152,7 +153,7 @@ class Server:
             if request.method == "POST":
                 player = await r(c.player_of, _token(request))
                 body = await _json(request, NewGameBody)
-                return await r(c.new_game, player, body.players, body.name, body.ruleset)
+                return await r(c.new_game, player, body.players, body.name, body.ruleset, body.time)
             return await r(c.games, None)
 
         async def offer(request: Request) -> Any:
@@ -310,13 +311,30 @@ class Server:
             self._watchers[game].discard(event)
 
 
-def make_app(make_club: Callable[[], Club]) -> Starlette:
-    """The ASGI application (``make_club`` runs on the store thread, which keeps its connections)."""
+async def _ticking(server: Server, seconds: float, url: str) -> None:
+    """The server's clock: claims on time and reminders (``Club.tick``) every ``seconds``."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await server.run(server.club.tick, None, url)
+        except Exception as exc:  # noqa: BLE001  (a failed round is tried again at the next; said once)
+            import sys
+
+            print(f"trv serve: the clock's round failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def make_app(make_club: Callable[[], Club], *, tick_seconds: float | None = None, url: str = "") -> Starlette:
+    """The ASGI application (``make_club`` runs on the store thread, which keeps its connections).
+    ``tick_seconds``: how often the server's clock claims games on time and sends reminders
+    (None: never by itself; the tests call ``Club.tick``); ``url``: the address reminders give."""
     server = Server(make_club)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
+        task = asyncio.create_task(_ticking(server, tick_seconds, url)) if tick_seconds else None
         yield
+        if task is not None:
+            task.cancel()
         server.close()
 
     async def not_found(request: Request, exc: Exception) -> Response:

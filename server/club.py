@@ -26,6 +26,7 @@ from trvendetta import replays, rulesets
 from trvendetta.app import GameService, pending_line
 from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
+from trvendetta.app.outcome import outcome_of
 from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
@@ -224,7 +225,7 @@ class Club:
             return None
         return Offer.decode(found[0].encode(), game), found[1]
 
-    def new_game(self, player: str, players: list[str], name: str | None, ruleset: str) -> dict:
+    def new_game(self, player: str, players: list[str], name: str | None, ruleset: str, time: str = "") -> dict:
         """Offer a host game of this server: the seed committed now, every seat bound to its
         player's registered key; the game starts when every player has contributed."""
         try:
@@ -259,8 +260,15 @@ class Club:
             raise Refused(400, str(exc)) from None
         if self.store.exists(game):
             raise Refused(409, f"there is a game called {game!r} already")
+        if time:
+            from trvendetta.app.clock import parse_time_control
+
+            try:
+                time = str(parse_time_control(time))
+            except TrvError as exc:
+                raise Refused(400, str(exc)) from None
         offer = Offer("trv-host-offer", game, rules.name, [list(t) for t in triples], seats, self.host_public,
-                      self.new_seed())
+                      self.new_seed(), time=time)
         offer = offer.signed(lambda body: self.host.keyring(self.host_public).sign(HOST, body))
         if not self.accounts.put_offer(game, offer.file_bytes().decode(), player, self.now()):
             raise Refused(409, f"there is an offer called {game!r} already")
@@ -349,10 +357,12 @@ class Club:
             except Refused:
                 continue
             decision = loaded.ruleset.pending(loaded.state)
-            on = decision.player if decision else None
-            draw = self.service.waiting(info.id)
+            ended = outcome_of(self.store, info.id)
+            on = decision.player if decision and not ended else None
+            draw = self.service.waiting(info.id) if not ended else None
             row = {"game": info.id, "ruleset": info.ruleset, "players": list(info.players), "version": loaded.version,
-                   "status": info.status, "winner": info.winner, "waiting_on": on, "waiting_for_dice": bool(draw)}
+                   "status": "over" if ended else info.status, "winner": info.winner, "waiting_on": on,
+                   "waiting_for_dice": bool(draw), "ended": ended.line() if ended else None}
             out.append(row)
             if player is not None and on == player and not draw:
                 waiting.append(info.id)
@@ -374,18 +384,21 @@ class Club:
         ruleset, state = loaded.ruleset, loaded.state
         view = ruleset.view(state)
         _redact(view, player)
-        decision = ruleset.pending(state)
-        waiting = self.service.waiting(game)
+        ended = outcome_of(self.store, game)
+        decision = None if ended else ruleset.pending(state)
+        waiting = None if ended else self.service.waiting(game)
         doc = {"game": game, "ruleset": ruleset.name, "version": loaded.version, "head": loaded.head,
                "domain": domain_at(loaded.domain, self.store.events_head(game, 1), loaded.version + 1),
                "players": list(charter.seats), "you": player, "over": decision is None,
                "pending": None if decision is None else {"player": decision.player, "kind": decision.kind,
                                                         "prompt": decision.prompt},
-               "waiting_for_dice": waiting, "options": [], "view": view, "line": pending_line(ruleset, state)}
+               "waiting_for_dice": waiting, "options": [], "view": view,
+               "line": ended.line() if ended else pending_line(ruleset, state)}
         if decision is not None and player == decision.player and not waiting:
             for action in ruleset.legal_actions(state):
                 encoded = ruleset.encode(action)
                 doc["options"].append({"name": ruleset.describe_action(action), "action": encoded.decode()})
+        doc["clock"] = self.timing(game)
         doc["svg"] = self._svg(loaded, view)
         doc["log"] = self._log(game)
         return doc
@@ -409,6 +422,60 @@ class Club:
             text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
             lines.append(f"{r.number:>5}. {text}")
         return lines
+
+    # ------------------------------------------------------------- time
+    def timing(self, game: str) -> dict | None:
+        """Whose answer the game waits for, since when, and the deadline, by this server's clock
+        (its store's stamps: the reference in its games)."""
+        from trvendetta.app.clock import stamp_text, waiting
+
+        w = waiting(self.store, game)
+        if w is None:
+            return None
+        return {"seat": w.seat, "unanswered": w.unanswered, "since": stamp_text(w.since),
+                "deadline": stamp_text(w.deadline) if w.deadline else None,
+                "control": str(w.control) if w.control else None, "line": w.line()}
+
+    def tick(self, now: Any = None, base_url: str = "") -> dict:
+        """What the server's clock does, every few seconds: a player whose deadline passed loses on
+        time (a claim signed by the host: app/outcome.py), and a player the game waits on is
+        reminded by email once a move (when they gave an address and the server has a mailer)."""
+        from datetime import datetime, timezone
+
+        from trvendetta.app import outcome
+        from trvendetta.app.clock import waiting
+
+        from .reminders import reminder
+
+        now = now or datetime.fromtimestamp(self.clock(), timezone.utc)
+        claimed, reminded = [], []
+        keyring = self.host.keyring(self.host_public)
+        for info in self.store.list_games():
+            if info.status == "over":
+                continue
+            try:
+                loaded, charter = self._load(info.id)
+            except Refused:
+                continue
+            w = waiting(self.store, info.id)
+            if w is None or w.seat not in charter.seats or w.seat == HOST:
+                continue
+            if w.deadline is not None and now >= w.deadline:
+                try:
+                    outcome.claim(self.store, info.id, keyring, now)
+                    claimed.append(info.id)
+                except (GameMovedOn, TrvError):
+                    pass  # another process claimed it, or the player answered just now
+                continue
+            address = self.accounts.email(w.seat) if self.mailer is not None else ""
+            if address and self.accounts.remind_once(info.id, w.after):
+                subject, body = reminder(w.seat, info.id, base_url, w.line())
+                try:
+                    self.mailer.send(address, subject, body)
+                    reminded.append((info.id, w.seat))
+                except OSError:  # smtplib.SMTPException too: a mail server refusing stops no game
+                    pass
+        return {"claimed": claimed, "reminded": reminded}
 
     def export(self, game: str, since: int | None) -> str:
         self._load(game)
@@ -462,9 +529,11 @@ class Club:
             raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
                                f"after event {version}); load it again")
         ruleset = loaded.ruleset
-        decision = ruleset.pending(loaded.state)
+        ended = outcome_of(self.store, game)
+        decision = None if ended else ruleset.pending(loaded.state)
         if decision is None:
-            raise Refused(409, f"{game} is over; no action is legal")
+            raise Refused(409, f"{game} is over ({ended.line() if ended else pending_line(ruleset, loaded.state)}); "
+                               "no action is legal")
         if decision.player != player:
             raise Refused(403, f"it is {decision.player}'s decision, not {player}'s")
         if self.service.waiting(game):

@@ -180,6 +180,7 @@ async function show(game) {
     turn = el("div", { class: "turn" + (yours ? " yours" : ""), id: "turn",
       text: `${yours ? "Your move" : p.player + "'s move"}: ${p.kind}${p.prompt ? " (" + p.prompt + ")" : ""}` });
   }
+  const clock = el("div", { id: "clock", text: doc.clock && doc.clock.deadline ? doc.clock.line + " (the server's clock)" : "" });
   const options = el("div", { class: "options", id: "options" });
   for (const o of doc.options) {
     options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, doc, o, e.target), text: o.name }));
@@ -188,7 +189,7 @@ async function show(game) {
   const links = el("p", {}, el("a", { href: `/replay/${game}`, target: "_blank", text: "replay viewer" }), " · ",
     el("a", { href: `/api/games/${game}/record`, text: "record" }), ` · event ${doc.version}`);
   main.replaceChildren(el("div", { class: "game" }, board,
-    el("div", { class: "side" }, el("h2", { text: game, style: "margin:0" }), turn, options, links, log)));
+    el("div", { class: "side" }, el("h2", { text: game, style: "margin:0" }), turn, clock, options, links, log)));
   log.scrollTop = log.scrollHeight;
   say("");
 }

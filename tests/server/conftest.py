@@ -88,6 +88,10 @@ class Club:
     def club(self):
         return self.app.state.server.club
 
+    def on_store(self, fn, *args):
+        """Run ``fn(*args)`` on the server's store thread (where its Club works), and wait for it."""
+        return self.app.state.server._pool.submit(fn, *args).result()
+
     def player(self, name: str, login: bool = True) -> Player:
         p = Player(self.root, name, self.url)
         p("id", "new", name, server=False)
