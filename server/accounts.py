@@ -43,7 +43,11 @@ class Accounts:
         if self.postgres:
             import psycopg
 
-            self.db: Any = psycopg.connect(loc.target, autocommit=True)
+            env = location.postgres_env(loc.target)
+            self.db: Any = psycopg.connect(
+                dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"] or None, autocommit=True,
+                options=f"-c search_path={env['POSTGRES_SCHEMA']}")
         else:
             self.db = sqlite3.connect(":memory:" if loc.kind == "memory" else loc.target, isolation_level=None,
                                       check_same_thread=False, timeout=30)

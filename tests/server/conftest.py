@@ -56,12 +56,13 @@ class Player:
 class Club:
     """A running server: its address, its store file and home, and a way to make players."""
 
-    def __init__(self, root: Path, store: str):
+    def __init__(self, root: Path, store: str, home: Path | None = None):
         self.root, self.store = root, store
-        self.home = root / "home-club"
-        admin = Player(root, "club", "")
-        admin.home = self.home
-        admin("id", "new", "club", server=False)
+        self.home = home or root / "home-club"
+        if home is None:  # a new club; another process of the same club shares its home (key and seeds)
+            admin = Player(root, "club", "")
+            admin.home = self.home
+            admin("id", "new", "club", server=False)
         from trvendetta.cli.identity import identities
         from trvendetta.cli.serve import club_maker
         from trvendetta.server.app import make_app
@@ -109,6 +110,16 @@ def club(tmp_path):
     c = Club(tmp_path, str(tmp_path / "club.sqlite"))
     yield c
     c.stop()
+
+
+@pytest.fixture
+def two_processes(tmp_path, pg_url):
+    """Two servers of one club on one PostgreSQL database (the same games, players and offers)."""
+    first = Club(tmp_path, pg_url)
+    second = Club(tmp_path, pg_url, home=first.home)
+    yield first, second
+    second.stop()
+    first.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -89,3 +89,20 @@ def test_verify_names_a_roll_the_server_lied_about(finished, tmp_path):
     (tmp_path / "forged.trv").write_text(rechain(record, number, payload, changed))
     err = ann("verify", tmp_path / "forged.trv", code=1, server=False, multiline=True).stderr
     assert err.startswith(f"Error: event {number} differs") and "the rules give" in err, err
+
+
+def test_two_server_processes_on_one_postgresql_serve_one_game(two_processes, tmp_path):
+    """ann plays through one server, bob through another: the same game, no move lost or doubled."""
+    first, second = two_processes
+    ann = first.player("ann")
+    bob = second.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    assert "waiting on you (bob): duel" in bob("games").stdout  # the offer, seen through the other process
+    bob("join", "duel")
+    row = play_to_the_end(ann, bob)
+    assert row["status"] == "over"
+    record = first.club.export("duel", None)
+    assert second.club.export("duel", None) == record == bob("export", "duel").stdout
+    gf = replays.read_file(record.encode(), "duel.trv")
+    result = replays.verify_file(gf)
+    assert set(result.signed) >= {"ann", "bob"}
