@@ -97,9 +97,8 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
         raise Tampered(number, "a claim on time in a game without a time control")
     if claim.control != time:
         raise Tampered(number, f"the claim names the time control {claim.control!r}; the game's is {time!r}")
-    from .signatures import HOST
-
-    host_claims = claim.by == HOST and bool(getattr(check, "host", ""))  # a host game's host: its clock rules
+    # a host game's host (its clock is the reference in its games) claims under the name it signs with
+    host_claims = bool(getattr(check, "host", "")) and claim.by == getattr(check, "HOST", None)
     if (claim.by not in seats and not host_claims) or claim.by == claim.seat:
         raise Tampered(number, f"a claim by {claim.by!r} against {claim.seat}: only another bound seat claims "
                                "(or a host game's host)")

@@ -177,6 +177,9 @@ def sign_runs(steps: list[tuple[Any, ...]], seats: list[str | None], bound: Any,
 class SignatureCheck:
     """Checks the signatures of one walk against a charter (see the module docstring)."""
 
+    #: the name a host game's host signs under (for the walk's other checks: ``replays.outcomes``)
+    HOST = HOST
+
     def __init__(self, charter: Charter | str | None, domain: str = ""):
         if isinstance(charter, str):
             charter = decode_charter(charter)
