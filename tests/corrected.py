@@ -10,6 +10,9 @@ import re
 CORRECTIONS = (
     # a move that ends with the car out of play (over an edge, or still in the starting area)
     (re.compile(r"^(\s*\d+\. )(\S+) ends its move off the road$", re.M), r"\1\2's move ends off the board"),
+    # a player out: the stored reason names cars, though a crew may be motorcycles or the Big Rig
+    (re.compile(r"^(\s*\d+\. \S+ is out \()all cars eliminated\)$", re.M), r"\1all vehicles eliminated)"),
+    (re.compile(r"^(\s*\d+\. \S+ is out \()no operational car\)$", re.M), r"\1no operational vehicle)"),
     # the arena flips an inoperable car without turning it (Carnival)
     (re.compile(r"^(\s*\d+\. )(\S+) is inoperable and turned backward$", re.M),
      r"\1\2 is inoperable (it keeps its facing)"),
@@ -19,7 +22,7 @@ CORRECTIONS = (
 def as_said_now(text: str, *, carnival: bool = False) -> str:
     """``text`` (an old `trv log`) with the corrected sentences as they read now."""
     for i, (said, now) in enumerate(CORRECTIONS):
-        if i == 1 and not carnival:
+        if said.pattern.endswith("turned backward$") and not carnival:
             continue
         text = said.sub(now, text)
     return text

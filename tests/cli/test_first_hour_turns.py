@@ -192,6 +192,8 @@ def test_log_sentences_that_gave_the_wrong_reading_read_right():
     assert "after shot" not in " ".join(cev.describe(cev.ShotTaken("ann", k)) for k in cev.SHOT_TAKEN)
     rig = vev.describe(vev.SlamDirectionRolled("FL", "blue-small", None))
     assert rig == "slam direction die: FL (no slam die with a motorcycle or the Big Rig); blue-small moves"
+    assert vev.describe(vev.PlayerOut("ann", "all cars eliminated")) == "ann is out (all vehicles eliminated)"
+    assert cev.describe(vev.PlayerOut("ann", "no operational car")) == "ann is out (no operational vehicle)"
     drift = vev.describe(vev.MotorcycleDrifted("red-bike1", "red-bike2"))
     assert "drifts through" not in drift and "slams only where its move ends" in drift
 

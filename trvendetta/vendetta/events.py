@@ -390,6 +390,11 @@ Event = Union[
 ]
 
 
+#: how a PlayerOut's stored reason reads: it names cars, though a crew may be motorcycles or
+#: the Big Rig's sections (the stored words stay as they are: re-execution must give them)
+OUT_REASON = {"all cars eliminated": "all vehicles eliminated", "no operational car": "no operational vehicle"}
+
+
 def describe(event: Event) -> str:
     """One short human sentence for an event."""
     match event:
@@ -518,7 +523,7 @@ def describe(event: Event) -> str:
         case TurnEnded(player):
             return f"{player}'s turn ends"
         case PlayerOut(player, reason):
-            return f"{player} is out ({reason})"
+            return f"{player} is out ({OUT_REASON.get(reason, reason)})"
         case GameOver(winner, reason):
             return f"game over: {winner} wins ({reason})" if winner else f"game over: no winner ({reason})"
     raise TypeError(f"not a Vendetta event: {event!r}")
