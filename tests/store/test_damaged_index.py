@@ -7,10 +7,13 @@ is damage (``DamagedStore``, the one line that points to ``trv verify``),
 never "game moved on", which a user would retry for ever.
 """
 
+import sqlite3
+
 import pytest
 
 from test_store import new, play
-from trvendetta.store import DamagedStore, GameMovedOn, GameStore
+from trvendetta.core.errors import TrvError
+from trvendetta.store import DamagedStore, GameMovedOn, GameStore, game_uuid
 from trvendetta.store.records import game_key
 
 
@@ -93,3 +96,64 @@ def _drop_index_row(store: GameStore) -> None:
             cursor.execute("DELETE FROM trv_games WHERE id = ?", ["g"])
         else:
             cursor.execute(f'DELETE FROM "{store.schema}".trv_games WHERE id = %s', ["g"])
+
+
+def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
+    """A game with snapshots: a load starts from the latest one only when the records since the one before
+    fold to it, each checked against the chain, and folds the records after it, checked too.  So a bit
+    flipped in any row after the snapshot before the latest stops the load (and the append); a row wholly
+    before it is not read by a load, which folds the same game; `events` (log, export) stops at either."""
+    from trvendetta import replays
+
+    with GameStore(db, snapshot_interval=10) as s:
+        new(s, toy, target=100)
+        done = play(s, toy, "g", 40)
+        snapshots = [snap.number for snap in s.snapshots("g")]
+    assert len(snapshots) >= 3
+    before = snapshots[-2]  # the witness: the load folds from it
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+                       "AND originator_version > 1 ORDER BY originator_version", [game_uuid("g").bytes]).fetchall()
+    read, unread = 0, 0
+    try:
+        for version, state in rows:
+            for byte in range(10, len(state), 7):  # past the mark, count and stamp
+                flipped = bytearray(state)
+                flipped[byte] ^= 0x10
+                with con:
+                    con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                                [bytes(flipped), game_uuid("g").bytes, version])
+                try:
+                    with GameStore(db) as s:
+                        try:
+                            replays.verify_game(s, "g")
+                            continue  # the row still holds the same records
+                        except TrvError:
+                            pass
+                        with pytest.raises(DamagedStore):
+                            s.events("g")
+                        first, last = version - state[1], version - 1  # the row's records
+                        if first > before:  # folded from the witness on: checked
+                            read += 1
+                            with pytest.raises(DamagedStore):
+                                s.load("g")
+                            with pytest.raises(DamagedStore):
+                                s.append("g", done.version, events=[_next_event_after(toy, done)])
+                        elif last < before:  # before the witness: a load does not read it
+                            unread += 1
+                            loaded = s.load("g")
+                            assert (loaded.version, loaded.head, loaded.state) == (done.version, done.head,
+                                                                                   done.state)
+                finally:
+                    with con:
+                        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? "
+                                    "AND originator_version = ?", [state, game_uuid("g").bytes, version])
+    finally:
+        con.close()
+    assert read >= 5 and unread >= 5
+    with GameStore(db) as s:
+        assert s.load("g").version == done.version
+
+
+def _next_event_after(toy, game):
+    return toy.apply(game.state, toy.legal_actions(game.state)[0])[1][0]
