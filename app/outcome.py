@@ -164,4 +164,81 @@ def _left(span: Any) -> str:
     return duration_text(span) if span.total_seconds() >= 60 else "less than a minute"
 
 
-__all__ = ["Outcome", "claim", "outcome_in", "outcome_of", "refuse_if_ended", "resign"]
+__all__ = ["Late", "Outcome", "claim", "crossed", "outcome_in", "outcome_of", "refuse_if_ended", "resign"]
+
+
+class Late(NamedTuple):
+    """A packet that crossed a claim: ``appended`` the claim (this store had the silent seat's late
+    answer), else the packet is the late answer itself, kept as evidence (the game stays over)."""
+
+    outcome: Outcome
+    appended: bool
+
+
+def crossed(store: GameStore, game: str, gf: Any) -> Late | None:
+    """A packet (or record) of ``game`` that forks from this store's copy because a claim crossed an
+    answer in the mail; None when it is not that (the import's own refusal then stands).
+
+    * This store's game ended (a claim or a resignation) and the packet holds other records after the
+      point it ended at: the late answer; nothing is written (the caller keeps the file as evidence).
+    * The packet ends with a claim on this game that names a record this store has, and this store
+      has more after it (the silent seat's late answer, made here): the claim is appended after them,
+      checked by a walk of the game (``replays.audit.confirm_late_claim``), and the game is over."""
+    from trvendetta.replays import AlreadyApplied
+
+    mine = outcome_of(store, game)
+    records = list(gf.records)
+    if mine is not None:
+        h, after = gf.header, mine.record.after
+        if gf.kind == "packet":
+            same = h.since <= after and store.events_head(game, h.since) == h.since_hash
+        else:
+            same = bool(records) and records[0].hash == store.events_head(game, 1)
+        if same and records and records[-1].payload.startswith(OUTCOME_OPENINGS) and \
+                store.events(game, since=mine.number - 1, upto=mine.number, decode=False)[0].payload \
+                == records[-1].payload:
+            raise AlreadyApplied(f"already applied: this database has its claim (event {mine.number}); "
+                                 "nothing was written")
+        return Late(mine, False) if same and records and records[-1].number > after else None
+    if not records:
+        return None
+    theirs = outcome_in(0, records[-1].payload)
+    if theirs is None or not isinstance(theirs.record, Claim):
+        return None
+    found, now = theirs.record, store.version(game)
+    if not found.after < now or store.events_head(game, found.after) != found.after_hash:
+        return None
+    have = {r.number: r for r in store.events(game, since=max(records[0].number - 1, 0), upto=found.after,
+                                              decode=False)}
+    for r in records[:-1]:  # what the packet holds up to the claim's point is this store's, byte for byte
+        m = have.get(r.number)
+        if r.number <= found.after and (m is None or (m.hash, m.payload, m.sig) != (r.hash, r.payload, r.sig)):
+            return None
+    _check_appended(store, game, records[-1])
+    loaded = store.load(game)
+    store.append(game, loaded.version, records=[RawRecord(CLAIM_KIND, 1, records[-1].payload, b"", records[-1].sig)])
+    return Late(outcome_in(loaded.version + 1, records[-1].payload), True)
+
+
+def _check_appended(store: GameStore, game: str, claim: Any) -> None:
+    """The claim walked after this store's records, as it would be appended (raises naming what is wrong)."""
+    from trvendetta import rulesets
+    from trvendetta.replays.audit import confirm_late_claim
+    from trvendetta.replays.resume import walker_for
+    from trvendetta.store import StoredEvent, chain
+
+    meta = store.header(game)
+    ruleset = rulesets.get(meta.ruleset)
+    mine = store.events(game, decode=False)
+    walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis)
+    walker.feed_all(mine)
+    head = walker.head
+    walker.feed(StoredEvent(len(mine) + 1, CLAIM_KIND, meta.ruleset, 1, claim.payload,
+                            chain(head, claim.payload, b"", claim.sig), head, None, None, b"", None, claim.sig))
+    walker.end()
+    confirm_late_claim(walker, ruleset, meta.charter, meta.domain, meta.genesis,
+                       store.events(game, upto=claim_after(claim), decode=False))
+
+
+def claim_after(record: Any) -> int:
+    return decode_outcome(record.payload).after

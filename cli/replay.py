@@ -142,6 +142,10 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             return
         click.echo(f"{gf.header.game}: {exc}")
         return
+    except replays.PacketRefused as exc:
+        if exc.reason != "forked" or not extends or not _crossed(session, gf, data):
+            raise
+        return
     what = "packet" if gf.kind == "packet" else "the record's new part" if extends else "game"
     doc: dict = {"game": game, "imported": what, "events": events, "head": head,
                  "added": record_lines(store, game, before) if extends else [], "answered": [], "reply": None}
@@ -388,6 +392,35 @@ def fork(session: Session, game: str | None, at: int, new_name: str, switch: boo
     print_played(played)  # a fork keeps the bot seats; what they did, and what the game waits for
     click.echo(f"current game: {new_name if switch else name}"
                + ("" if switch else f" (use --game {new_name}, or fork with --switch)"))
+
+
+def _crossed(session: Session, gf: Any, data: bytes) -> bool:
+    """A packet that crossed a claim in the mail (``app.outcome.crossed``): said, and kept or applied."""
+    from trvendetta.app.outcome import crossed
+
+    from .identity import home
+
+    store = session.store()
+    try:
+        late = crossed(store, gf.header.game, gf)
+    except replays.AlreadyApplied as exc:
+        click.echo(f"{gf.header.game}: {exc}")
+        return True
+    if late is None:
+        return False
+    game, ended = gf.header.game, late.outcome
+    if late.appended:
+        click.echo(f"{ended.number:>5}. {ended.line()}")
+        click.echo(f"{game}: the claim is appended after events {ended.record.after + 1}-{ended.number - 1}, "
+                   f"{ended.loser}'s answer, which came after the deadline by the claimant's clock: the game is over")
+        return True
+    folder = home() / "evidence"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{game}-after-{ended.record.after}-{len(list(folder.iterdir())) + 1}.trv"
+    path.write_bytes(data)
+    click.echo(f"{game} is over ({ended.line()}); this packet answers event {ended.record.after} after that: "
+               f"kept as evidence in {path}, and the game is not reopened")
+    return True
 
 
 @click.command()

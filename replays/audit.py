@@ -195,11 +195,24 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True, rules_note=note,
                         records=records if host else None, start=meta.genesis)
     states = walk_noting(walker, records, [s.number for s in snapshots])
+    if walker.outcome is not None and walker.outcome.late:
+        confirm_late_claim(walker, ruleset, meta.charter, meta.domain, meta.genesis,
+                           store.events(game, upto=walker.outcome.record.after, decode=False))
     problems = store_damage(store, walker, info, snapshots, states)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
         raise DamagedStore(game, None, f"events 1-{walker.number} verify, but {problems[0]}{more}")
     return Verified(walker.number, walker.head, note, walker, meta.bots_unchained)
+
+
+def confirm_late_claim(walker: Walker, ruleset: Any, charter: str, domain: str, start: str, prefix: Any) -> None:
+    """A claim appended after the silent seat's late answer (``walker.outcome.late``): checked against the
+    game as it stood at the record the claim names (``prefix``: the records to it, walked again)."""
+    from .outcomes import confirm_late
+
+    at = walker_for(ruleset, charter, domain, start=start)
+    at.feed_all(prefix)
+    confirm_late(at, walker.outcome, Tampered)
 
 
 def read_file(data: bytes, source: str = "file") -> fmt.GameFile:
@@ -220,6 +233,9 @@ def verify_file(gf: fmt.GameFile) -> Verified:
     moves = MovesVisitor()
     walker = walker_for(ruleset, gf.header.charter, gf.header.domain, [moves], reexecute=True, start=gf.genesis,
                         rules_note=note, records=gf.records).walk(gf.records)
+    if walker.outcome is not None and walker.outcome.late:
+        confirm_late_claim(walker, ruleset, gf.header.charter, gf.header.domain, gf.genesis,
+                           gf.records[:walker.outcome.record.after])
     _check_summary(gf, walker, moves)
     return Verified(walker.number, walker.head, note, walker, gf.bots_unchained)
 
@@ -391,6 +407,12 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
         walker, moves = resumable(lambda: check(resumed), lambda: check(whole))
     except AuditError as exc:
         raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
+    if walker.outcome is not None and walker.outcome.late:
+        try:
+            confirm_late_claim(walker, ruleset, meta.charter, meta.domain, meta.genesis,
+                               store.events(game, upto=walker.outcome.record.after, decode=False))
+        except AuditError as exc:
+            raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
     if gf.moves != moves.text(ruleset):
         raise PacketRefused("tampered", "its move text does not match its events")
     records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action, r.sig) for r in theirs]

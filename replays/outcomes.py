@@ -39,6 +39,8 @@ class Ended(NamedTuple):
     how: str
     record: Any  # the Claim or Resign
     sentence: str
+    #: a claim appended after the silent seat's late answer (the records between are that evidence)
+    late: bool = False
 
 
 def ended_in(store: Any, game: str) -> bool:
@@ -55,7 +57,10 @@ def sentence_of(found: Any) -> str:
 
 def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noqa: N803 - the walker's class
     """The outcome ``record`` holds, checked against ``walker`` (the game up to the record before);
-    ``Tampered`` is the walker's error for a record that does not hold together."""
+    ``Tampered`` is the walker's error for a record that does not hold together.  One that follows
+    later records than the one it names (a store that had taken the silent seat's late answer
+    appends the claim after it) is ``late``: the game at the record it names is checked by
+    :func:`confirm_late`, from a walk to that record."""
     number = record.number
     if action is not None:
         raise Tampered(number, "a claim or a resignation carries an action")
@@ -63,10 +68,39 @@ def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noq
         found = decode_outcome(record.payload)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise Tampered(number, f"not a claim or a resignation: {exc}") from None
-    what = "the claim" if isinstance(found, Claim) else f"{found.seat}'s resignation"
-    if found.after != number - 1 or found.after_hash != walker.head:
-        raise Tampered(number, f"{what} names event {found.after} ({found.after_hash[:16]}...) but follows event "
-                               f"{number - 1} ({walker.head[:16]}...): it was made for another point of the game")
+    what = _what(found)
+    late = 1 <= found.after < number - 1 and isinstance(found, Claim)
+    if not late:
+        if found.after != number - 1 or found.after_hash != walker.head:
+            raise Tampered(number, f"{what} names event {found.after} ({found.after_hash[:16]}...) but follows event "
+                                   f"{number - 1} ({walker.head[:16]}...): it was made for another point of the game")
+        _at(walker, number, found, Tampered)
+    check = walker.signatures
+    if check is None:
+        raise Tampered(number, f"{what} in a game without bound seats: a claim or a resignation is signed")
+    check.on_outcome(record, found.seat if not isinstance(found, Claim) else found.by, found.after,
+                     found.after_hash, what)
+    how = "time" if isinstance(found, Claim) else "resigned"
+    return Ended(number, found.seat, how, found, sentence_of(found), late)
+
+
+def confirm_late(walker: Any, ended: Ended, Tampered: Any) -> None:  # noqa: N803
+    """A late claim (``Ended.late``) checked against ``walker``, a walk of the game to the record the claim
+    names: that record's hash, and everything :func:`ended` checks of a claim that follows it."""
+    found = ended.record
+    if walker.number != found.after or walker.head != found.after_hash:
+        raise Tampered(ended.number, f"{_what(found)} names event {found.after} ({found.after_hash[:16]}...), which "
+                                     "is not this game's: it was made for another game or another point of it")
+    _at(walker, ended.number, found, Tampered)
+
+
+def _what(found: Any) -> str:
+    return "the claim" if isinstance(found, Claim) else f"{found.seat}'s resignation"
+
+
+def _at(walker: Any, number: int, found: Any, Tampered: Any) -> None:  # noqa: N803
+    """What a claim or a resignation says of the game it follows (``walker``, at that record)."""
+    what = _what(found)
     ruleset, state = walker.ruleset, walker.state
     decision = ruleset.pending(state)
     if decision is None:
@@ -82,12 +116,6 @@ def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noq
                                    f"({', '.join(players)})")
         if check is not None and found.seat in check.bots:
             raise Tampered(number, f"a resignation of the bot seat {found.seat}")
-    if check is None:
-        raise Tampered(number, f"{what} in a game without bound seats: a claim or a resignation is signed")
-    check.on_outcome(record, found.seat if not isinstance(found, Claim) else found.by, found.after,
-                     found.after_hash, what)
-    how = "time" if isinstance(found, Claim) else "resigned"
-    return Ended(number, found.seat, how, found, sentence_of(found))
 
 
 def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, Tampered: Any) -> None:  # noqa: N803
@@ -124,4 +152,4 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
                                f"{claim.since}")
 
 
-__all__ = ["Ended", "OUTCOME_OPENINGS", "ended", "ended_in", "sentence_of"]
+__all__ = ["Ended", "OUTCOME_OPENINGS", "confirm_late", "ended", "ended_in", "sentence_of"]

@@ -83,7 +83,8 @@ def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", sta
     state = walker.state
     players = [p.get("name", "") for p in ruleset.view(state).get("players", [])]
     ended = walker.outcome  # a claim on time or a resignation: its loser is out last, after every other out
-    out = [(g, p) for g, p, _ in outs.outs] + ([(ended.number, ended.loser)] if ended is not None else [])
+    before = [(g, p) for g, p, n in outs.outs if ended is None or n <= ended.record.after]  # (not a late answer's)
+    out = before + ([(ended.number, ended.loser)] if ended is not None else [])
     places = finishing_places(players, None if ended is not None else ruleset.winner(state), out,
                               {p: running_cars(state, p) for p in players})
     reason = ended.sentence if ended is not None else str(getattr(state, "end_reason", "") or "")
@@ -178,6 +179,22 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
     return checked
 
 
+def _same_end(a: Any, b: Any) -> bool:
+    """Whether two copies end with the very same claim (its bytes and signature) and agree up to the
+    record it names: one of them may hold the silent seat's late answer before it."""
+    from trvendetta.store import decode_outcome
+
+    from .outcomes import OUTCOME_OPENINGS
+
+    if not a.records or not b.records:
+        return False
+    x, y = a.records[-1], b.records[-1]
+    if not x.payload.startswith(OUTCOME_OPENINGS) or (x.payload, x.sig) != (y.payload, y.sig):
+        return False
+    after = decode_outcome(x.payload).after
+    return len(a.records) > after and len(b.records) > after and a.records[after - 1].hash == b.records[after - 1].hash
+
+
 def one_of_copies(copies: list[tuple[str, bytes]]) -> tuple[str, bytes]:
     """Of every seat's copy of one game (record files), the one to count: each must be the same
     record, or a longer one extending it (a store that had not yet received the last packet).  Two
@@ -190,8 +207,12 @@ def one_of_copies(copies: list[tuple[str, bytes]]) -> tuple[str, bytes]:
         if gf.kind != "record":
             raise ResultRefused(f"{source} is a turn packet; every copy must be the whole game record")
     longest = max(files, key=lambda f: len(f[1].records))
+    if all(_same_end(longest[1], gf) for _, gf, _ in files):
+        # one claim ends every copy; a store that had the silent seat's late answer holds it before the
+        # claim (evidence): the claimant's copy, where the claim follows the record it names, counts
+        longest = min(files, key=lambda f: len(f[1].records))
     for source, gf, _ in files:
-        if gf is longest[1]:
+        if gf is longest[1] or _same_end(longest[1], gf):
             continue
         found = disputes.compare(longest[1], gf, (longest[0], source))
         if found.equivocator or found.split is not None or found.problems:

@@ -142,9 +142,28 @@ def test_the_stall_is_answered_by_a_claim_and_the_game_verifies_everywhere(tmp_p
         ann("send", "-o", tmp_path / "claim.trv")
     out = ann("decide", "anything", code=1).stderr
     assert "bob lost on time" in out and "nothing more can be played" in out
-    assert "OK: " in ann("verify").stdout
-    text = ann("verify").stdout
-    assert "bob lost on time, claimed by ann" in text
+    # bob's reply crosses ann's claim in the mail: in ann's store it is evidence, and the game stays over
+    before = version(ann)
+    out = ann("import", tmp_path / "kept.trv").stdout
+    assert "kept as evidence in" in out and "the game is not reopened" in out
+    assert version(ann) == before and list((ann.home / "evidence").iterdir())
+    # in bob's store, which resolved the draw, ann's claim is appended after his late answer
+    out = bob("import", tmp_path / "claim.trv").stdout
+    assert "the claim is appended after events" in out and "game over: bob lost on time" in out
+    assert "already applied: this database has its claim" in bob("import", tmp_path / "claim.trv").stdout
+    for p in (ann, bob):
+        text = p("verify").stdout
+        assert text.startswith("OK: ") and "bob lost on time, claimed by ann" in text
+        assert "game over: bob lost on time" in p("show").stdout
+        p("export", "duel", "-o", tmp_path / f"{p.name}-end.trv")
+        assert "bob lost on time" in p("verify", tmp_path / f"{p.name}-end.trv").stdout
+    # both copies end with ann's claim: they agree on the result, which a tournament counts
+    org = type(ann)(tmp_path, "org")
+    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob")
+    org("tournament", "pair", "cup")
+    out = org("tournament", "report", "cup", "--table", "1", tmp_path / "bob-end.trv", tmp_path / "ann-end.trv").stdout
+    assert "1. ann, 2. bob" in out
 
 
 def _play_until_anns_intent(tmp_path, ann, bob, clock, seed=5):
@@ -227,6 +246,13 @@ def _forge(p, monkeypatch, record_of):
                         record.after, record.after_hash)
 
 
+def _head_at(p, number):
+    from trvendetta.store import GameStore
+
+    with GameStore(p.db) as store:
+        return store.events_head("duel", number)
+
+
 def _stamp(text):
     return text.replace(" ", "T") + "Z"
 
@@ -246,8 +272,11 @@ HONEST = dict(unanswered="decision", control="3d", since="2026-12-01T13:00:00Z",
     ("bob", dict(seat="ann", by="bob", control="1h", deadline="2026-12-01T14:00:00Z"), "the game's is '3d'"),
     # bob's key signs a claim that says ann claims against herself
     ("bob", dict(seat="ann", by="ann"), "only another bound seat claims"),
-    # a claim against the right seat, but for another point of the game
-    ("bob", dict(seat="ann", by="bob", after=3), "it was made for another point of the game"),
+    # a claim against the right seat, but naming an earlier point of the game with the last one's hash
+    ("bob", dict(seat="ann", by="bob", after=3), "is not this game's: it was made for another game or another "
+                                                 "point of it"),
+    # a late claim (after records it does not name) whose point was not the claimed seat's to answer
+    ("bob", dict(seat="ann", by="bob", late=True), "it waited for bob's decision"),
 ])
 def test_a_forged_claim_is_refused(tmp_path, players, monkeypatch, forger, fields, refusal):
     """What a cheater's own trv could write and sign: verify refuses it at its event, naming why."""
@@ -264,6 +293,8 @@ def test_a_forged_claim_is_refused(tmp_path, players, monkeypatch, forger, field
         ann("import", tmp_path / "b1.trv")
     assert ann.pending() == "ann"
     who = ann if forger == "ann" else bob
+    if fields.pop("late", False):  # named: the point before bob's move, when bob was to answer
+        fields.update(after=since, after_hash=_head_at(bob, since))
     _forge(who, monkeypatch, lambda w, loaded: Claim(**{**HONEST, "after": w.after, "after_hash": w.after_hash,
                                                         **fields}))
     out = who("verify", code=1, multiline=True).stderr
