@@ -63,18 +63,7 @@ def seeded_entropy(monkeypatch):
     """Secret randomness (keys, exchange secrets, a host's seed and salt, contributions) from a
     counter instead of the operating system, for every fair-play test: each plays the same game on
     every run, so a test cannot pass or fail by the luck of the dice."""
-    import hashlib
-    import itertools
+    from fairplay_helpers import counter_entropy
 
-    from trvendetta.cli import entropy
-
-    counter = itertools.count()
-
-    def random_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(b"trvendetta test entropy %d" % next(counter)).digest()
-        return out[:n]
-
-    monkeypatch.setattr(entropy, "random_bytes", random_bytes)
+    counter_entropy(monkeypatch)
 

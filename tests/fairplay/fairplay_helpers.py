@@ -56,3 +56,22 @@ def rechain(record: str, number: int | None = None, old: str = "", new: str = ""
                 action, sig = b"", b""
         out.append(line)
     return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
+
+
+def counter_entropy(monkeypatch, label: bytes = b"trvendetta test entropy") -> None:
+    """Secret randomness (keys, secrets, a host's seed and salt, contributions) from a counter
+    instead of the operating system: each test plays the same game on every run."""
+    import hashlib
+    import itertools
+
+    from trvendetta.cli import entropy
+
+    counter = itertools.count()
+
+    def random_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(b"%s %d" % (label, next(counter))).digest()
+        return out[:n]
+
+    monkeypatch.setattr(entropy, "random_bytes", random_bytes)

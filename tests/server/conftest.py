@@ -125,17 +125,9 @@ def two_processes(tmp_path, pg_url):
 @pytest.fixture(autouse=True)
 def seeded_entropy(monkeypatch):
     """Keys, seeds and contributions from a counter: every run plays the same game."""
-    import hashlib
-    import itertools
+    import sys
 
-    from trvendetta.cli import entropy
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fairplay"))
+    from fairplay_helpers import counter_entropy
 
-    counter = itertools.count()
-
-    def random_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(b"trvendetta server test entropy %d" % next(counter)).digest()
-        return out[:n]
-
-    monkeypatch.setattr(entropy, "random_bytes", random_bytes)
+    counter_entropy(monkeypatch, b"trvendetta server test entropy")

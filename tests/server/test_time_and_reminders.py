@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 
-from trvendetta import replays
 from trvendetta.app.clock import parse_stamp
 
 
