@@ -227,15 +227,18 @@ class TournamentService:
         return done
 
     def report(self, name: str, table: int, round_: int | None, source: str | None,
-               read: Callable[[str], bytes | None], copies: tuple[str, ...] = ()) -> Reported:
+               read: Callable[[str], bytes | None], copies: tuple[str, ...] = (),
+               evidence: list[tuple[str, bytes]] | None = None) -> Reported:
         """Count a table's result from a game record: the game ``source`` in this store (default:
         the one ``start_round`` created), or, when ``read(source)`` gives bytes, a record file
         (imported so exports hold it).  The record must verify, have finished (by the rules, a
         claim on time or a resignation) and be played and signed as the tournament requires.
         ``copies``: more record files of the same game (every seat's): they must agree, else the
-        result is refused with the evidence (``replays.tournament.one_of_copies``)."""
-        from trvendetta.replays.tournament import (check_host_round, check_signatures, one_of_copies, result_of_file,
-                                                   result_of_game)
+        result is refused with the evidence (``replays.tournament.one_of_copies``).  ``evidence``
+        (file, bytes) that a player of it equivocated (two signed intents for one draw, two signed
+        continuations) refuses it."""
+        from trvendetta.replays.tournament import (check_evidence, check_host_round, check_signatures, one_of_copies,
+                                                   result_of_file, result_of_game)
 
         if copies:
             files = []
@@ -261,6 +264,7 @@ class TournamentService:
         else:
             checked = result_of_game(self.store, source, r, table)
         check_host_round(state, checked)
+        check_evidence(self.store, checked, evidence or [])
         result = check_signatures(state, checked)
         events = model.check_report(state, result)
         return Reported(r, checked, result, self.commit(name, events, loaded.version))

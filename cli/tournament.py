@@ -344,8 +344,12 @@ def _start_hosted(session: Session, svc: Any, loaded: Any, r: Any, folder: str, 
 @click.argument("game_or_record", nargs=-1)
 @click.option("--table", "table", type=int, required=True, help="The table whose result this is.")
 @click.option("--round", "round_", type=int, help="The round (default: the last paired).")
+@click.option("--evidence", "evidence", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Another copy, fork or packet of the game: if it shows a player signed two histories (or two "
+                   "intents for one draw), the result is refused with the proof (repeat).")
 @pass_session
-def report(session: Session, name: str, game_or_record: tuple[str, ...], table: int, round_: int | None) -> None:
+def report(session: Session, name: str, game_or_record: tuple[str, ...], table: int, round_: int | None,
+           evidence: tuple[str, ...]) -> None:
     """Count a table's result from a game record: a game in this store (default:
     the one `start` created for the table) or a record file (`trv export`).
 
@@ -362,6 +366,7 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
       trv tournament report spring --table 2 spring-r1-t2
       trv tournament report spring --round 1 --table 3 table3.trv
       trv tournament report spring --table 3 ann.trv bob.trv
+      trv tournament report spring --table 1 --evidence peek.trv
     """
     def read(source: str) -> bytes | None:  # a record file, when the name is not a game of the store
         if not os.path.isfile(source):
@@ -369,8 +374,11 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
         with open(source, "rb") as fh:
             return fh.read()
 
+    from .args import read_untrusted
+
+    given = [(path, read_untrusted(path)) for path in evidence]
     first, *copies = game_or_record or (None,)
-    reported = _svc(session).report(name, table, round_, first, read, tuple(copies))
+    reported = _svc(session).report(name, table, round_, first, read, tuple(copies), given)
     r, checked, result, after = reported
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))

@@ -124,6 +124,29 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
     return Checked(result, bound, host, not verified.rolls_unchecked)
 
 
+def check_evidence(store: Any, checked: Checked, evidence: list[tuple[str, bytes]]) -> None:
+    """Refuse a result when a file given as evidence (another copy of the game, a fork's or a
+    copy's record or packet) shows a player of it signed two continuations or two intents for
+    one draw (``disputes.compare``: equivocation, docs/fair-play.md): the two signatures, named."""
+    from . import disputes
+
+    if not evidence:
+        return
+    game = checked.result.game
+    ours = audit.read_file(audit.export(store, game).encode(), game)
+    for source, data in evidence:
+        try:
+            theirs = audit.read_file(data, source)
+            found = disputes.compare(ours, theirs, (game, source))
+        except (audit.AuditError, fmt.FileError, TrvError) as exc:
+            raise ResultRefused(f"{source} is no evidence about {game}: {str(exc).splitlines()[0]}") from None
+        if found.equivocator:
+            proof = "; ".join(line.strip() for line in found.lines
+                              if line.strip().startswith((f"{game} event ", f"{source} event ")))
+            raise ResultRefused(f"{found.equivocator} signed two different histories of {game} (equivocation, "
+                                f"shown by {source}): the result cannot count; the proof: {proof}")
+
+
 def check_host_round(state: model.State, checked: Checked) -> None:
     """In a round played in host mode, a result counts only from the table's own game (the one
     `start` created, hosted by the round's host) with every roll checked against the revealed seed."""
