@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from click.testing import CliRunner
 
 from trvendetta.cli.main import cli
 
-pytest.importorskip("uvicorn")
+uvicorn = pytest.importorskip("uvicorn")
 
 
 class Player:
@@ -53,6 +52,21 @@ class Player:
         return self("--db", db, *args, code=code, server=False)
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server with an event set once its start-up has finished (or failed): a test
+    waits on it instead of polling ``started``."""
+
+    def __init__(self, config: uvicorn.Config):
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets=None):
+        try:
+            await super().startup(sockets)
+        finally:
+            self.ready.set()
+
+
 class Club:
     """A running server: its address, its store file and home, and a way to make players."""
 
@@ -68,22 +82,16 @@ class Club:
         from trvendetta.server.app import make_app
 
         self.public = identities(self.home)[0].public
-        import uvicorn
-
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = make_app(club_maker(store, self.home, self.public))
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", access_log=False,
-                                                    lifespan="on"))
+        self.server = _Server(uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
+        if not self.server.ready.wait(30) or not self.server.started:
+            raise RuntimeError("the test server did not start")
 
     @property
     def club(self):
