@@ -23,7 +23,7 @@ from trvendetta.core.names import name_problem
 
 from . import record as fmt
 from .integrity import Heads, IncompleteExport, index_row, missing_tail, readable, store_damage, walk_noting
-from .notation import MovesVisitor
+from .moves import MovesVisitor
 from .resume import BEFORE, resumable, tail_walk, walker_after, walker_for
 from .signatures import entry, fork_domain, message
 from .walker import AuditError, Divergence, Group, Tampered, Walker, undo_refusal

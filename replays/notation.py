@@ -13,40 +13,22 @@ so a player can type it; actions are separated by
 without rounds write no number).  Parsing reuses the rules: each name is
 matched against the legal actions of the position it is played in
 (python-chess's ``parse_san``), never validated by a second copy of the rules.
-Only live actions are written: a retracted action is not part of the game.
+Only live actions are written: a retracted action is not part of the game
+(``replays.moves.MovesVisitor`` collects them from a walk).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trvendetta.core.errors import NotationError, RuleViolation
 
-from .walker import Group, Visitor, Walker
+if TYPE_CHECKING:  # reading and writing move text loads no walker and no store code (tests/replays/test_notation_import.py)
+    from .walker import Group
 
 SEPARATOR = "; "
 _LINE = re.compile(r"^(?:(\d{1,6})\.)?\s*([^\s:;][^:;]{0,99}): (.+)$")
-
-
-class MovesVisitor(Visitor):
-    """Collects the live actions (round, player, action) of a walk."""
-
-    needs_event_state = False  # reads only the groups
-
-    def __init__(self, since: int = 0):
-        self.since = since
-        self.groups: list[Group] = []
-
-    def on_action(self, walker: Walker, record: Any, group: Group) -> None:
-        self.groups.append(group)
-
-    def on_retraction(self, walker: Walker, record: Any, retraction: Any, group: Group) -> None:
-        if self.groups and self.groups[-1] is group:
-            self.groups.pop()
-
-    def text(self, ruleset: Any) -> str:
-        return movetext(ruleset, [g for g in self.groups if g.first > self.since])
 
 
 def movetext(ruleset: Any, groups: list[Group]) -> str:
