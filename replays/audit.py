@@ -185,8 +185,8 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    # their wall-clock stamps are not verify's; a lean record is made only where the walk needs one
-    records = store.events(game, decode=False, stamped=False, lazy=True)
+    # every link checked as it is read (and again by the walk); their wall-clock stamps are not verify's
+    records = store.events(game, decode=False, stamped=False)
     # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
     snapshots = store.snapshots(game, Heads(records), decode=False)
     info = index_row(store, game)

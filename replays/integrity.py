@@ -27,7 +27,7 @@ def walk_noting(walker: Walker, records: Sequence[StoredEvent], numbers: Iterabl
     where it is exact: after a set-up event, the last event of an action, or a retraction (inside an
     action a re-executing walk holds the state ``apply`` gave until the action's last event).  The
     walk pauses at those numbers only: no visitor is called for every event, and a walk without
-    visitors takes the walker's quicker loop (``Walker.feed_all``)."""
+    visitors runs the actions between them ahead in batches (``Walker.feed_all``)."""
     states: dict[int, bytes] = {}
     shared: dict[str, tuple[Any, msgspec.Raw]] = {}
     done = 0

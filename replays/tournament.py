@@ -39,7 +39,7 @@ import msgspec
 
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
-from trvendetta.store import GENESIS, chain, decode_charter
+from trvendetta.store import GENESIS, DamagedStore, chain, decode_charter
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 from trvendetta.tournament.places import finishing_places, running_cars
@@ -168,7 +168,7 @@ def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
     """Re-execute a stored game; its result if it verified and finished."""
     try:
         verified = audit.verify_game(store, game)
-    except audit.AuditError as exc:
+    except (audit.AuditError, DamagedStore) as exc:  # damage the read names, or the walk
         first = str(exc).split("\n")[0]
         raise ResultRefused(f"game {game} does not verify ({first}); its result cannot count") from None
     meta = store.header(game)

@@ -25,17 +25,14 @@ Errors are :class:`Tampered` (the bytes do not hold together) and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import compress, count, islice
 from typing import Any
 
 import msgspec
 
 from trvendetta.core.rng import NeedDice
-from trvendetta.store.runs import Records, Segment, frozen, segments_of
 from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
                               decode_draw, decode_retraction)
 from trvendetta.core.errors import TrvError
-from trvendetta.core.protocol import Ruleset
 
 from .outcomes import OUTCOME_OPENINGS, ended
 
@@ -217,6 +214,12 @@ class _Typed(msgspec.Struct):
 _typed = msgspec.json.Decoder(_Typed)
 
 
+def frozen(value: Any) -> bool:
+    """Can records share ``value`` (a frozen msgspec struct: every ruleset's actions are)?"""
+    config = getattr(type(value), "__struct_config__", None)
+    return config is not None and config.frozen
+
+
 def _hooks(visitors: Sequence[Visitor], name: str) -> list[Any]:
     """The visitors' bound ``name`` hooks, leaving out those that are the base class's (doing nothing)."""
     base = getattr(Visitor, name)
@@ -252,12 +255,16 @@ class Walker:
         self._queue: list[bytes] = []
         #: the state ``ruleset.apply`` gave for the action being checked (fast re-execution)
         self._after: Any = None
-        #: the recomputed events, as objects, in step with ``_queue``
+        #: the recomputed events, as objects, in step with ``_queue``: the bytes are ``_queue``
         self._events: list[Any] = []
         #: re-execution paused for one action whose roll is not checkable yet (a host game's secret seed)
         self._paused = False
-        #: actions decoded by :meth:`_replay`, by their canonical bytes
+        #: the frozen actions decoded, by their canonical bytes (a game repeats its actions)
         self._actions: dict[bytes, Any] = {}
+        #: actions run ahead (``_run_ahead``) by their record's number: (state, action, state after, events)
+        self._ran: dict[int, tuple[Any, Any, Any, list[Any]]] = {}
+        #: the ruleset's encoder as one callable (``Ruleset.encoder``)
+        self._encode = ruleset.encoder
         #: the claim on time or resignation that ended the game (``replays.outcomes.Ended``): nothing may follow
         self.outcome: Any = None
 
@@ -268,154 +275,60 @@ class Walker:
         return self
 
     def feed_all(self, records: Iterable[StoredEvent]) -> None:
-        """:meth:`feed` each record in order (``walk`` without ``end``)."""
-        if self.reexecute and self.draws is None and self.signatures is None and not self.visitors:
-            if isinstance(records, Records):
-                self._replay(records.segments())
-            else:
-                self._replay(segments_of(records if isinstance(records, Sequence) else list(records), self.number))
+        """:meth:`feed` each record in order (``walk`` without ``end``).
+
+        A re-executing walk that takes each action's state from ``apply`` (no visitor needs the state after
+        every event; no signatures or draws) runs the actions of the records ahead in batches of
+        :attr:`AHEAD` (:meth:`_run_ahead`) before feeding them: the engine's code and data stay in the CPU's
+        caches for a batch (about a tenth of verify's CPU time, docs/performance.md)."""
+        feed = self.feed
+        if not (self.reexecute and not self._event_state and self.draws is None and self.signatures is None
+                and isinstance(records, Sequence)):
+            for record in records:
+                feed(record)
             return
-        for record in records:
-            self.feed(record)
+        at, end = 0, len(records)
+        while at < end:
+            stop = self._run_ahead(records, at)
+            for i in range(at, stop):
+                feed(records[i])
+            at = stop
 
-    def _replay(self, segments: Iterable[Segment]) -> None:
-        """:meth:`feed` for each record of a re-executing walk without visitors, signatures or draws
-        (``trv verify``'s), taking the records as segments of raw fields (``store.runs``: a stored game's lean
-        chunks one segment, no record object made) in one loop over the walker's fields held in local variables.
-
-        A record takes this loop when it is the plain case: no signature, the chain holds, and its bytes are the
-        rules' next event (an action's first event carries an action that decodes and is legal).  Every other
-        record (the set-up, a retraction, anything that does not hold together) is made (``Segment.made``: a
-        record that does not decode says so there) and goes to :meth:`feed` from the very walker it would have
-        met there, which checks it or names what is wrong: nothing is ever accepted here that ``feed`` would
-        refuse, and the walker after each record is the one ``feed`` leaves (tests/replays/test_replay_loop.py).
-        """
-        from hashlib import sha256  # imported when first needed, as ``store.chain`` does
-
-        fromhex = bytes.fromhex
-        ruleset = self.ruleset
-        encode, evolve = ruleset.encoder, ruleset.evolve
-        # ``type(event).reveals``, the base class's ``reveals``, read here without a call (None: the ruleset's own)
-        reveals = None if getattr(ruleset.reveals, "__func__", None) is Ruleset.reveals else ruleset.reveals
-        number, state, after = self.number, self.state, self._after
-        groups = self.groups
-        # the recomputed events still to come, popped from the end; their bytes (``self._queue``) are made
-        # only for ``feed``: ``queue`` is None while they are exactly those events encoded, as ``feed`` keeps
-        # them, else (re-execution turned on inside an action: no events kept) the queue itself, which
-        # leaves every record to ``feed``
-        events, queue = self._events, self._queue
-        if len(queue) == len(events):
-            queue = None
-        group = groups[-1] if groups else None
-        # else every record goes to feed (so does every record after a claim or resignation: feed refuses it)
-        ready = group is not None and number > 0 and queue is None and self.outcome is None
-        raw = fromhex(self.head)  # the head's bytes, as chain() hashes them
-        for segment in segments:
-            hashes, made = segment.hashes, segment.made
-            if segment.first != number + 1:  # not the next record: feed names the gap
-                hashes = b""
-            at, fields, ahead = 0, iter(segment.fields), []
-            for payload, action_bytes, sig in zip(fields, fields, fields):
-                # an action's first record and the next of an action's, each in its own branch: a plain record
-                # (what _start_action and _event do with a record whose bytes are the recomputed event's) ends
-                # with ``continue``; any other goes on to ``feed`` below
-                if action_bytes:
-                    link = sha256(b"".join((raw, action_bytes, b"\n", payload))).digest()  # chain()'s
-                    # the action, re-run, gives its bytes first
-                    if ready and hashes.startswith(link, at) and not sig and not events:
-                        # its re-run: taken from those run ahead from this very state (``_ahead``), else run ahead
-                        if not ahead or ahead[-1][0] != at or ahead[-1][1] is not state:
-                            ahead = self._ahead(segment.fields, at, state)
-                        if ahead:
-                            _, _, action, state_after, new = ahead.pop()
-                            plain = encode(new[0]) == payload if new else False  # (a bool() call: 0.5k instructions)
-                        else:  # the action does not decode, or the rules refuse it or fail: feed says so
-                            action, plain = None, False
-                        if plain:
-                            number, raw, at = number + 1, link, at + 32
-                            group = Group(number, number, action, ASK, state, 0, ASK, None, ruleset)  # _start_action's
-                            groups.append(group)
-                            event = new[0]
-                            if len(new) == 1:  # (events stay empty)
-                                state = state_after
-                            else:
-                                events, after = new[:0:-1], state_after  # the action's other events, popped from the end
-                            if type(event).reveals if reveals is None else reveals(event):
-                                group.reveals = number
-                            continue
-                else:  # the next of an action's events (``group`` is that action, its last event the record before)
-                    link = sha256(raw + payload).digest()  # chain()'s
-                    if ready and hashes.startswith(link, at) and not sig and events and encode(events[-1]) == payload:
-                        number, raw, at = number + 1, link, at + 32
-                        event = events.pop()
-                        if after is not None:
-                            if not events:  # the action's last event: its state, as apply gave it
-                                state, after = after, None
-                        else:
-                            state = evolve(state, event)
-                        group.last = number
-                        if not group.reveals and (type(event).reveals if reveals is None else reveals(event)):
-                            group.reveals = number
-                        continue
-                record = made(segment.first + at // 32)
-                at += 32
-                self.number, self.head, self.state, self._after = number, raw.hex(), state, after
-                self._queue = list(map(encode, events)) if queue is None else queue
-                self._events = events
-                self.feed(record)
-                number, state, after = self.number, self.state, self._after
-                events, queue = self._events, self._queue
-                if len(queue) == len(events):
-                    queue = None
-                groups = self.groups
-                group = groups[-1] if groups else None
-                ready = group is not None and number > 0 and queue is None and self.outcome is None
-                raw = fromhex(self.head)
-        self.number, self.head, self.state, self._after = number, raw.hex(), state, after
-        self._queue = list(map(encode, events)) if queue is None else queue
-        self._events = events
-
-    #: how many actions :meth:`_ahead` runs at most
+    #: how many actions :meth:`feed_all` runs ahead at a time
     AHEAD = 64
 
-    def _ahead(self, fields: list[bytes], at: int, state: Any) -> list[tuple[int, Any, Any, Any, list[Any]]]:
-        """The actions of the records ``fields`` holds from record ``at // 32`` on (an action's first record),
-        each run (``ruleset.apply``) from the state the one before gave, as the walk will run them when every
-        record between holds: ``(at, state, action, state after, events)`` each, the last first.  It stops at
-        an action that does not decode or that the rules refuse, and after :attr:`AHEAD` actions.
-
-        Running a batch of actions in a row, then walking their records, takes less time than one action, then
-        its records, then the next (the engine's code and data stay in the caches: docs/performance.md).  The
-        walk takes a result only where its state is the very one the result was run from, so what it checks is
-        what running each action in its turn would give; a result run past a retraction (which takes the walk
-        back to an earlier state) is never taken."""
-        apply, actions, out = self.ruleset.apply, self._actions, []
-        start = 3 * (at // 32)
-        for j in islice(compress(count(start, 3), islice(fields, start + 1, None, 3)), self.AHEAD):
-            action = actions.get(fields[j + 1])
-            if action is None:
-                action = self._action(fields[j + 1])
-                if action is None:
-                    break
+    def _run_ahead(self, records: Sequence[StoredEvent], at: int) -> int:
+        """Run (``ruleset.apply``) the actions of ``records[at:]``, at most :attr:`AHEAD`, each from the state the
+        one before gave, as the walk will run them when every record between holds; keep each result for
+        :meth:`_start_action`, which takes it only where the walk's state is the very state it was run from (a
+        retraction puts the walk back on an earlier state: a result run past it is never taken).  Stops at an
+        action that does not decode or that the rules refuse (the walk then runs it and says why).  Returns
+        where the records it ran end (the next action's record, or the end)."""
+        self._ran = ran = {}
+        if self._after is not None:  # inside an action: the next starts from the state apply gave for it
+            state = self._after
+        elif self.groups and not self._queue:  # between actions
+            state = self.state
+        else:  # before the set-up is walked, or inside it: the next action's state is not known yet
+            return at + 1
+        apply, actions, taken, end = self.ruleset.apply, self._actions, 0, len(records)
+        for i in range(at, end):
+            record = records[i]
+            action_bytes = record.action
+            if not action_bytes or record.number == 1:
+                continue
+            if taken == self.AHEAD:
+                return i
+            action = record.decoded_action or actions.get(action_bytes)
             try:
-                state_after, new = apply(state, action)
-            except Exception:  # noqa: BLE001 - the walk runs it again, and feed refuses it or raises it
-                break
-            out.append((32 * (j // 3), state, action, state_after, new))
-            state = state_after
-        out.reverse()
-        return out
-
-    def _action(self, action: bytes) -> Any:
-        """``action`` decoded by the walker's ruleset and kept when frozen (its records share it); None when it does
-        not decode (``feed`` says why)."""
-        try:
-            decoded = self.ruleset.decode_action(action)
-        except Exception:  # noqa: BLE001 - feed decodes it again and names what is wrong
-            return None
-        if frozen(decoded):
-            self._actions[action] = decoded
-        return decoded
+                if action is None:
+                    action = self._decode_action(record.number, action_bytes)
+                after, events = apply(state, action)
+            except Exception:  # noqa: BLE001 - the walk runs it again and names what is wrong
+                return i + 1
+            ran[record.number] = (state, action, after, events)
+            state, taken = after, taken + 1
+        return end
 
     def feed(self, record: StoredEvent) -> None:
         number = self.number + 1
@@ -439,19 +352,14 @@ class Walker:
                 self._resume()
             action = record.decoded_action
             if action is None:
-                try:
-                    action = self.ruleset.decode_action(action_bytes)
-                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                    raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
-                except RecursionError:
-                    raise Tampered(number, "the recorded action is nested too deeply") from None
+                action = self._decode_action(number, action_bytes)
         if number > 1 and payload.startswith(OUTCOME_OPENINGS):
             self._resume()
             if self._queue:
                 self._diverge(number, payload, self._queue[-1],
                               "The record ends the game before the rules finished producing the last action's events.")
             self.outcome = ended(self, record, action, Tampered)
-            self.number, self.head = number, record.hash
+            self.number, self.head = number, expected
             return
         if self.draws is not None and number > 1 and self._draw_record(record, number, action):
             return
@@ -459,18 +367,17 @@ class Walker:
         # when the recorded bytes are the recomputed ones, that event needs no decoding
         early = action is not None and number > 1 and self.reexecute and bool(self.groups)
         if early:
-            self.number, self.head = number, record.hash
+            self.number, self.head = number, expected
             self._start_action(record, action)
-        events = self._events
-        if events and len(events) == len(self._queue) and self._queue[-1] == payload \
-                and (record.event is None or not record.kind):
-            # re-executing: the recorded bytes are the recomputed event's, so that is the event (an engine
-            # event: its kind is not a retraction's)
-            kind, event = "", events[-1]
+        queue = self._queue
+        if queue and queue[-1] == payload and (record.event is None or not record.kind):
+            # re-executing, the recorded bytes are the recomputed event's: that is the event (an engine
+            # event, not a retraction's), checked
+            kind, event, recomputed = "", self._events.pop(), queue.pop()
         else:
             kind, event = self._decode(number, record)
-        self.number = number
-        self.head = record.hash
+            recomputed = None
+        self.number, self.head = number, expected
         if kind == RETRACTION_KIND:
             if action is not None:
                 raise Tampered(number, "a retraction record carries an action")
@@ -484,13 +391,59 @@ class Walker:
             if self.signatures is not None:
                 self.signatures.on_setup(1, record)
             self._setup(record, event)
-            return
-        if action is not None:
+            queue = self._queue
+        elif action is not None:
             if not early:
                 self._start_action(record, action)
+                queue = self._queue
         elif self.groups[-1].last != number - 1:
             raise Tampered(number, "after a retraction the next event must carry the action that produced it")
-        self._event(record, event)
+        # the event, checked against the rules' (re-executing) and folded
+        if recomputed is None and self.reexecute:
+            if not queue:
+                sentence = first_difference(payload, None)
+                if not action_bytes and self.groups[-1].action is None and number > 1:
+                    sentence = ("The record has this event but no recorded action produced it "
+                                "(the game's actions were not recorded).")
+                self._diverge(number, payload, None, sentence)
+            recomputed = queue.pop()
+            rules_event = self._events.pop()
+            if recomputed != payload:
+                sentence = first_difference(payload, recomputed)
+                words = self._in_words(event, payload, rules_event)
+                self._diverge(number, payload, recomputed, sentence + (f"\n{words}" if words else ""))
+        if self._after is None:
+            self.state = self.ruleset.evolve(self.state, event)
+        elif not queue:  # the action's last event: its state, as apply gave it
+            self.state, self._after = self._after, None
+        group = self.groups[-1]
+        group.last = number
+        if self.signatures is not None and self.signatures.resolution is not None:
+            self.signatures.on_event(record)  # a host's resolution: its signature covers every event
+        if not group.reveals and self.ruleset.reveals(event):
+            group.reveals = number
+        if group.action is None:
+            for v in self.visitors:
+                v.on_setup(self, record, event)
+                v.on_event(self, record, event)
+        else:
+            for hook in self._on_event:
+                hook(self, record, event)
+
+    def _decode_action(self, number: int, action: bytes) -> Any:
+        """A record's action decoded (a frozen one kept: a game repeats its actions), or Tampered."""
+        decoded = self._actions.get(action)
+        if decoded is not None:
+            return decoded
+        try:
+            decoded = self.ruleset.decode_action(action)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Tampered(number, f"the recorded action is not a {self.ruleset.name} action: {exc}") from None
+        except RecursionError:
+            raise Tampered(number, "the recorded action is nested too deeply") from None
+        if frozen(decoded):
+            self._actions[action] = decoded
+        return decoded
 
     def _pause(self) -> None:
         """Fold the current action's recorded events unchecked (its roll's seed is secret yet)."""
@@ -578,8 +531,8 @@ class Walker:
         else:
             _, events = self._apply(group.state_before, group.action, group.rng)
         done = group.last - group.first + 1
-        self._queue = [self.ruleset.encode(e) for e in reversed(events[done:])]
-        self._events = []
+        self._events = list(reversed(events[done:]))
+        self._queue = list(map(self._encode, self._events))
 
     @property
     def settled(self) -> bool:
@@ -634,10 +587,9 @@ class Walker:
                     self.ruleset.restart(event, self.draws.setup_rng())
             except (TrvError, ValueError, TypeError, KeyError, IndexError) as exc:
                 self._diverge(1, record.payload, None, f"The recorded set-up is refused by the rules: {exc}")
-            self._queue = [self.ruleset.encode(e) for e in reversed(events)]
-            self._events = list(reversed(events))
+            self._events = events[::-1]
+            self._queue = list(map(self._encode, self._events))
         self.groups.append(Group(1, 0, None, None, self.state, ruleset=self.ruleset))
-        self._event(record, event)
 
     def _start_action(self, record: StoredEvent, action: Any) -> None:
         number = record.number
@@ -656,9 +608,13 @@ class Walker:
             if group.rng is UNREVEALED:
                 self._pause()
         if self.reexecute:
+            ran = self._ran.pop(number, None) if self._ran else None
             try:
-                after, events = ruleset.apply(self.state, action) if group.rng is None else \
-                    ruleset.apply(self.state, action, group.rng)
+                if ran is not None and ran[0] is self.state and ran[1] == action and group.rng is None:
+                    after, events = ran[2], ran[3]  # run ahead from this very state (``_run_ahead``)
+                else:
+                    after, events = ruleset.apply(self.state, action) if group.rng is None else \
+                        ruleset.apply(self.state, action, group.rng)
             except TrvError as exc:
                 self._diverge(number, record.payload, None,
                               f"The recorded action {self.ruleset.describe_action(action)!r} is illegal here: {exc}")
@@ -668,7 +624,7 @@ class Walker:
                               "draw was made for it (an exchange game records an intent and every player's "
                               "reveal first)")
             events = events[::-1]  # both popped from the end
-            self._queue = list(map(ruleset.encode, events))
+            self._queue = list(map(self._encode, events))
             self._events = events
             if not self._event_state:
                 # every recorded event will be checked equal to the recomputed
@@ -686,40 +642,6 @@ class Walker:
         if rng is None:
             return self.ruleset.apply(state, action)
         return self.ruleset.apply(state, action, rng)
-
-    def _event(self, record: StoredEvent, event: Any) -> None:
-        number = record.number
-        if self.reexecute:
-            if not self._queue:
-                sentence = first_difference(record.payload, None)
-                if not record.action and self.groups[-1].action is None and number > 1:
-                    sentence = ("The record has this event but no recorded action produced it "
-                                "(the game's actions were not recorded).")
-                self._diverge(number, record.payload, None, sentence)
-            recomputed = self._queue.pop()
-            rules_event = self._events.pop() if self._events else None
-            if recomputed != record.payload:
-                sentence = first_difference(record.payload, recomputed)
-                words = self._in_words(event, record.payload, rules_event)
-                self._diverge(number, record.payload, recomputed, sentence + (f"\n{words}" if words else ""))
-        if self._after is not None:
-            if not self._queue:  # the action's last event: its state, as apply gave it
-                self.state, self._after = self._after, None
-        else:
-            self.state = self.ruleset.evolve(self.state, event)
-        group = self.groups[-1]
-        group.last = number
-        if self.signatures is not None and self.signatures.resolution is not None:
-            self.signatures.on_event(record)  # a host's resolution: its signature covers every event
-        if not group.reveals and self.ruleset.reveals(event):
-            group.reveals = number
-        if group.action is None:
-            for v in self.visitors:
-                v.on_setup(self, record, event)
-                v.on_event(self, record, event)
-        else:
-            for hook in self._on_event:
-                hook(self, record, event)
 
     def _retract(self, record: StoredEvent, retraction: Retraction) -> None:
         number = record.number

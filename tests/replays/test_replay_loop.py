@@ -1,7 +1,8 @@
-"""``trv verify``'s walk (``Walker._replay``: re-executing, no visitor, no signatures, no draws)
-leaves the walker ``feed`` leaves, record after record, and refuses what ``feed`` refuses
-with the same words: over the games of the old fixture store (one with retractions), whole
-and with their records changed in every way a tamperer could, re-chained or not."""
+"""``trv verify``'s walk (re-executing, no visitor, no signatures, no draws: each action's state taken from
+``apply``, the actions run ahead in batches by ``Walker.feed_all``) leaves the walker that a walk folding every
+event leaves, record after record, and refuses what that walk refuses with the same words: over the games of
+the old fixture store (one with retractions), whole and with their records changed in every way a tamperer
+could, re-chained or not."""
 
 import shutil
 from pathlib import Path
@@ -19,10 +20,11 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "main-262c54d"
 GAMES = ("v-bots", "v-open", "c-bots", "c-open", "v-pos")
 
 
-class Quiet(Visitor):
-    """A visitor that does nothing: its walker feeds each record through ``feed``."""
+class Folding(Visitor):
+    """A visitor that needs the state after every event: its walker folds every event (``evolve``) and runs
+    no action ahead."""
 
-    needs_event_state = False
+    needs_event_state = True
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +37,17 @@ def stored(tmp_path_factory):
 
 
 def walker(header, general: bool):
-    return walker_for(rulesets.get(header.ruleset), header.charter, header.domain, [Quiet()] if general else [],
+    return walker_for(rulesets.get(header.ruleset), header.charter, header.domain, [Folding()] if general else [],
                       reexecute=True, start=header.genesis)
 
 
 def fields(w) -> tuple:
+    """What a walk leaves; its state where an action's events are all walked (inside an action, a walk
+    that takes the state from ``apply`` holds the state before the action until its last event)."""
     rs = w.ruleset
-    return (w.number, w.head, w.settled, rs.encode(w.state) if w.settled else None,
+    done = not w._queue
+    assert w.settled or not done
+    return (w.number, w.head, rs.encode(w.state) if done else None,
             [(g.first, g.last, rs.encode(g.action) if g.action is not None else None, g.reveals) for g in w.groups],
             sorted(w.retracted), sorted(w.retractions))
 
@@ -172,7 +178,7 @@ def test_the_same_walker_when_the_engine_fails(stored):
     at = [r.number for r in records if r.action][10] - 1  # the state before the 11th action
     walkers = []
     for general in (False, True):
-        w = walker_for(Failing(ruleset, at), header.charter, header.domain, [Quiet()] if general else [],
+        w = walker_for(Failing(ruleset, at), header.charter, header.domain, [Folding()] if general else [],
                        reexecute=True, start=header.genesis)
         with pytest.raises(ValueError, match="the engine failed"):
             w.walk(records)
@@ -200,10 +206,10 @@ def test_the_same_walker_with_a_ruleset_of_its_own_reveals(stored):
     walkers = []
     for general in (False, True):
         w = walker_for(OwnReveals(rulesets.get(header.ruleset)), header.charter, header.domain,
-                       [Quiet()] if general else [], reexecute=True, start=header.genesis)
+                       [Folding()] if general else [], reexecute=True, start=header.genesis)
         walkers.append(fields(w.walk(records)))
     assert walkers[0] == walkers[1]
-    assert [g[3] for g in walkers[0][4]] != [g[3] for g in outcome(header, records, False)[4]]
+    assert [g[3] for g in walkers[0][3]] != [g[3] for g in outcome(header, records, False)[3]]
 
 
 def test_a_state_with_its_shared_fields_encoded_once_is_encoded_byte_for_byte(stored):
@@ -227,23 +233,50 @@ def test_a_state_with_its_shared_fields_encoded_once_is_encoded_byte_for_byte(st
 
 
 def test_a_result_run_ahead_is_taken_only_from_the_very_state_it_was_run_from(stored, monkeypatch):
-    """The loop runs actions ahead in batches (``Walker._ahead``) and takes a result only where the walk's state
-    is the very object it was run from: here every result but a batch's first claims a state equal to the
-    walk's but another object (and a wrong state after it), and the walk is still ``feed``'s."""
+    """The walk runs actions ahead in batches (``Walker._run_ahead``) and takes a result only where the walk's
+    state is the very object it was run from: here every result but a batch's first claims a state equal to
+    the walk's but another object (and a wrong state after it), and the walk is still the folding walk's."""
     from trvendetta.replays.walker import Walker
 
     header, records = stored["v-open"]
     expected = outcome(header, records, True)
-    real = Walker._ahead
+    real = Walker._run_ahead
+    poisoned_results = []
 
-    def poisoned(self, fields, at, state):
-        out = real(self, fields, at, state)
-        return [entry if k == len(out) - 1 else
-                (entry[0], msgspec.structs.replace(entry[1]), entry[2], entry[1], entry[4])
-                for k, entry in enumerate(out)]
+    def poisoned(self, records, at):
+        stop = real(self, records, at)
+        first = min(self._ran, default=None)
+        for number, (state, action, after, events) in self._ran.items():
+            if number != first:
+                self._ran[number] = (msgspec.structs.replace(state), action, state, events)
+                poisoned_results.append(number)
+        return stop
 
-    monkeypatch.setattr(Walker, "_ahead", poisoned)
+    monkeypatch.setattr(Walker, "_run_ahead", poisoned)
     assert outcome(header, records, False) == expected
+    assert poisoned_results  # the walk met results it had to refuse
+
+
+def test_the_results_run_ahead_are_taken_where_they_hold(stored, monkeypatch):
+    """A verify of a game without retractions applies each action once: every one run ahead is taken."""
+    from trvendetta.replays.walker import Walker
+
+    header, records = stored["v-bots"]
+    ruleset = rulesets.get(header.ruleset)
+    applied = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(ruleset, name)
+
+        def apply(self, state, action, *rng):
+            applied.append(action)
+            return ruleset.apply(state, action, *rng)
+
+    monkeypatch.setattr(Walker, "AHEAD", 5)
+    w = walker_for(Counting(), header.charter, header.domain, reexecute=True, start=header.genesis).walk(records)
+    assert not w.retractions
+    assert len(applied) == len(w.live_actions) == sum(1 for r in records if r.action)
 
 
 @pytest.mark.parametrize("ahead", [1, 2, 5, 1000])
