@@ -70,8 +70,10 @@ class Verified:
 
 
 def rules_note(ruleset: Any, recorded: str) -> str:
-    """A plain sentence when the record's rules version is not this program's."""
-    if str(recorded) == str(ruleset.rules_version):
+    """A plain sentence when the record's rules version is not one this program
+    re-executes (``Ruleset.rules_versions``: a game recorded under an earlier
+    version that the rules still play, as it was played, needs no note)."""
+    if str(recorded) in {str(v) for v in (ruleset.rules_version, *ruleset.rules_versions)}:
         return ""
     return (f"The game was recorded under {ruleset.name} rules version {recorded}; this trv has version "
             f"{ruleset.rules_version}: the rules versions differ.")

@@ -36,6 +36,7 @@ def test_a_version_1_record_verifies_and_logs_as_it_did_then():
     verified = replays.verify_file(gf)
     events = _events(gf)
     assert verified.walker.number == len(events) and events[0].rules_version == "1"
+    assert verified.note == ""  # a version this trv re-executes: nothing to warn about, and it imports
     lines = [f"{n:>5}. {RS.describe(e)}" for n, e in enumerate(events, 1)]
     assert "\n".join(lines) + "\n" == as_said_now((FIXTURES / "g5.log.txt").read_text(), carnival=True)
     # what version 2 would have paused for: a skid on the turn of a player holding favors

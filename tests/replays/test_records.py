@@ -28,7 +28,8 @@ def test_full_game_exported_and_imported_verifies_with_the_same_head(tmp_path, t
     assert trv(a, "verify", "g").stdout.startswith(f"OK: ")
     trv(a, "export", "g", "-o", record)
     text = record.read_text("utf-8")
-    assert f'[Head "{head}"]' in text and f'[Ruleset "{ruleset}"]' in text and '[RulesVersion "1"]' in text
+    version = rulesets.get(ruleset).rules_version
+    assert f'[Head "{head}"]' in text and f'[Ruleset "{ruleset}"]' in text and f'[RulesVersion "{version}"]' in text
     out = trv(b, "import", record).stdout
     assert head in out
     ok_a = trv(a, "verify", "g").stdout.splitlines()[0]

@@ -164,6 +164,32 @@ def test_solid_a_chopper_does_not_eliminate_the_rig():
     assert RS.pending(state).kind == "place-damage"
 
 
+def _solid_turn_end(state):
+    """The rig ends its turn under bob's chopper; ann places Solid's token: the events in order."""
+    state, _ = play(state, SetSteering(1), AssignSection("rear", "targeting-computer", 2))
+    state, events = steps(state, "F", "F")
+    state, more = play(state, PlaceDamage("mid", "airstrike"))
+    return state, [type(e).__name__ for e in events + more]
+
+
+def test_solid_the_rig_places_its_token_before_its_turn_ends():
+    state, _ = rig_game(choppers=[{"owner": "bob", "at": "c5"}])
+    assert state.rules_version == "2"
+    state, names = _solid_turn_end(state)
+    assert names.index("DamagePlaced") < names.index("TurnEnded") < names.index("TurnStarted")
+    assert state.turn.player == "bob" and RS.pending(state).kind == "assign"
+
+
+def test_solid_a_game_recorded_under_rules_version_1_keeps_its_order():
+    _, events = rig_game(choppers=[{"owner": "bob", "at": "c5"}])
+    old_first = ev.GameStarted(events[0].position, "1", events[0].components)
+    old_events = RS.restart(old_first)
+    assert old_events[0].rules_version == "1" and old_events[1:] == events[1:]
+    state, names = _solid_turn_end(RS.fold(old_events))
+    assert names.index("TurnEnded") < names.index("DamagePlaced") < names.index("TurnStarted")
+    assert state.turn.player == "bob" and RS.pending(state).kind == "assign"
+
+
 # ---------------------------------------------------------------- slamming
 def test_a_car_slamming_the_rig_is_moved_by_the_direction_die_only():
     state, _ = rig_game([{"id": "blue-large", "at": "d1"}], active_player="bob", script={"direction": ["FR"]})

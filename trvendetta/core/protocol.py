@@ -107,6 +107,9 @@ class Ruleset(Generic[S, A, E]):
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     rules_version: ClassVar[str] = "1"
+    #: every rules version this program re-executes a recorded game under (a game keeps
+    #: the version it recorded: its set-up event carries it); at least ``rules_version``
+    rules_versions: ClassVar[tuple[str, ...]] = ("1",)
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     #: set-up choices `trv new` offers besides the seats: keyword of

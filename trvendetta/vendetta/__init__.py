@@ -44,6 +44,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
     rules_version = events.RULES_VERSION
+    rules_versions = ("1", "2")
     min_players = 2
     max_players = 4
     max_events = 50_000
@@ -76,11 +77,12 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
         return _rules().start(validate(position, self.components), self.components, rng, self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
-        """The set-up events again, with the components the game recorded
-        (``components_v1.v1()`` for a game recorded before they were); ``rng``:
+        """The set-up events again, with the components and the rules version the game
+        recorded (``components_v1.v1()`` for a game recorded before components were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return _rules().start(validate(first_event.position, c or v1()), c, rng, self.initial_state())
+        return _rules().start(validate(first_event.position, c or v1()), c, rng, self.initial_state(),
+                              first_event.rules_version)
 
     def pending(self, state: State) -> Decision | None:
         last = self._last

@@ -16,8 +16,11 @@ from .position import Position
 
 _Event = BaseEvent  # the shared base; the shared end-of-turn/game events are imported above
 
-#: the version of these rules a game records in its ``GameStarted`` (and its snapshots)
-RULES_VERSION = "1"
+#: the version of these rules a game records in its ``GameStarted`` (and its snapshots):
+#: 2 places the Big Rig's Solid damage token before the turn ends
+#: (``rules.turn_waits_for_its_end``); a game recorded under 1 re-executes under 1
+#: (``Vendetta.restart``)
+RULES_VERSION = "2"
 
 
 class GameStarted(_Event, tag="game-started", omit_defaults=True):

@@ -316,7 +316,10 @@ def _off_road(state: State, e: ev.OffRoadPlaced) -> State:
 
 @handles(ev.ChopperReturned)
 def _chopper_returned(state: State, e: ev.ChopperReturned) -> State:
-    return replace(state, choppers=tuple(replace(c, at=None) if c.owner == e.owner else c for c in state.choppers))
+    """Only at the end of a turn (Solid): the turn is ``ending`` (rules v2 waits there for
+    the damage token; under v1 ``turn-ended`` follows at once, in the same action)."""
+    state = replace(state, choppers=tuple(replace(c, at=None) if c.owner == e.owner else c for c in state.choppers))
+    return _turn(state, phase="ending") if state.turn is not None else state
 
 
 @handles(ev.CowCatcherMet)

@@ -95,7 +95,7 @@ class Turn(msgspec.Struct, frozen=True):
 
     player: str
     #: assign | command | command-done | airstrike-place | airstrike-target |
-    #: airstrike-done | move | shoot | done
+    #: airstrike-done | move | shoot | done | ending (what the end raised waits: rules v2)
     phase: str = "assign"
     car: str | None = None
     die: int = 0

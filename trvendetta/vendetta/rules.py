@@ -29,19 +29,20 @@ RULES_VERSION = ev.RULES_VERSION
 
 # ------------------------------------------------------------------ set-up
 def start(position: Position, components: comp.Components | None, rng: Rng | None = None,
-          initial: State | None = None) -> list:
+          initial: State | None = None, rules_version: str = RULES_VERSION) -> list:
     """Every set-up event of a new game, from a position validated against
     ``components``, which the first event records (None: a game recorded
     before components were, re-executed with ``components_v1.v1()``); ``rng``
     replaces the seed's chance (an exchange game's set-up draw); ``initial``:
-    the ruleset's initial state (its state type says which board it is on).
+    the ruleset's initial state (its state type says which board it is on);
+    ``rules_version``: a recorded game is set up again under its own.
 
     Rules (set-up): road assembly (rear piece is a starting piece, two more
     drawn), hazards by player count, initiative (lowest total first, ties
     reroll), the first road die, then round 1 begins.
     """
     ctx = Ctx(initial if initial is not None else State(), rng if rng is not None else Rng.for_action(position.seed, 0))
-    ctx.emit(ev.GameStarted(position, RULES_VERSION, components))
+    ctx.emit(ev.GameStarted(position, rules_version, components))
     c = ctx.state.components
     tiles = c.tiles()
     if position.road:
@@ -137,7 +138,7 @@ def _pending(state: State) -> Decision | None:
     if t is None:
         return None
     p = b.player(state, t.player)
-    if p.out:
+    if p.out or t.phase == "ending":
         return None
     return registry[p.crew].decision(state, p.name, t)
 
@@ -296,7 +297,9 @@ def _vehicle_done(ctx: Ctx) -> None:
 
 def _end_turn(ctx: Ctx) -> None:
     """End of turn: a car (of anyone) ending the turn on a chopper's space is
-    eliminated (its crew says: the Big Rig is Solid)."""
+    eliminated (its crew says: the Big Rig is Solid).  Under rules version 2 a
+    decision this raises (Solid's damage token to place) is answered before the
+    turn ends: the turn waits in phase ``ending`` and comes back here."""
     s = ctx.state
     for chopper in s.choppers:
         if chopper.at is None:
@@ -305,7 +308,18 @@ def _end_turn(ctx: Ctx) -> None:
             if v.at == chopper.at and not v.start and v.status != "eliminated":
                 if crews.of_vehicle(s, v.id).under_chopper(ctx, v, chopper.owner):
                     break
+    s = ctx.state
+    if s.turn.phase == "ending" and turn_waits_for_its_end(s) and _pending(s) is not None:
+        return
     ctx.emit(ev.TurnEnded(ctx.state.turn.player))
+
+
+def turn_waits_for_its_end(state: State) -> bool:
+    """Rules version 2 and later: what the end of a turn raises is answered
+    before the turn ends.  Version 1 ended the turn first (its records keep
+    that order).  (A Carnival game records its own version here, but no crew
+    of the arena raises a decision at the end of a turn: the Big Rig is refused.)"""
+    return state.rules_version not in ("", "1")
 
 
 def _settle(ctx: Ctx) -> None:
@@ -337,7 +351,7 @@ def _advance(ctx: Ctx) -> Decision | None:
         t = s.turn
         if t is None:
             _next_turn(ctx)
-        elif b.player(s, t.player).out:
+        elif t.phase == "ending" or b.player(s, t.player).out:
             _end_turn(ctx)
         elif t.phase in ("command", "command-done", "airstrike-place", "airstrike-target", "airstrike-done"):
             _start_move(ctx)
