@@ -302,7 +302,7 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> 
                        f"{h.parent!r} has another event {h.parent_at}: the Parent tags are not this game's")
     loaded = store.create_game(game, h.ruleset, records=records, parent=h.parent, parent_at=h.parent_at,
                                parent_head=parent_head, charter=h.charter, domain=h.domain, bots=decode_bots(h.bots),
-                               store_schema=gf.store_schema)
+                               rules_version=h.rules_version, store_schema=gf.store_schema)
     if loaded.head != verified.head:  # cannot happen: the same bytes chain the same way
         raise TrvError(f"imported head {loaded.head} differs from the record's {verified.head}")
     return game, loaded.version, loaded.head
@@ -585,7 +585,7 @@ def fork(store: GameStore, game: str, at: int, name: str) -> Any:
     domain = fork_domain(meta.domain, records[0].hash, at) if meta.charter else ""
     return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
                              parent_head=records[at - 1].hash, bots=meta.bots, charter=meta.charter,
-                             domain=domain, store_schema=meta.store_schema)
+                             domain=domain, rules_version=meta.rules_version, store_schema=meta.store_schema)
 
 
 # --------------------------------------------------------------------- claims

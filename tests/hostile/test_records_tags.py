@@ -57,7 +57,7 @@ def test_a_forged_bots_tag_is_refused(trv, tmp_path, duel, value, says):
     ({"ParentAt": "3"}, "names no Parent"),
     ({"Parent": "duel", "ParentAt": "5"}, "is not the end of an action"),
     ({"Parent": "d u e l", "ParentAt": "14"}, "the header's Parent"),
-    ({"RulesVersion": "0"}, "but event 1 says '1'"),
+    ({"RulesVersion": "0"}, "but event 1 says '2'"),
 ])
 def test_forged_header_tags_are_refused(trv, tmp_path, duel, tags, says):
     text = duel

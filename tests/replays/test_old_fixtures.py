@@ -64,3 +64,16 @@ def test_an_old_open_game_goes_on(trv, old_db):
     legal = json.loads(trv(old_db, "--game", "v-open", "legal", "--json").stdout)
     trv(old_db, "--game", "v-open", "act", json.dumps(legal[0]))
     assert "OK" in trv(old_db, "--game", "v-open", "verify").stdout
+
+
+def test_an_old_game_imported_or_forked_keeps_its_rules_version(trv, tmp_path, old_db):
+    """A record of Vendetta rules version 1 stays version 1 in the store that imports it and in
+    its forks: its header is its first event's, so it exports and verifies as it was."""
+    db = tmp_path / "fresh.sqlite"
+    trv(db, "import", FIXTURES / "v-open.trv")
+    assert '[RulesVersion "1"]' in trv(db, "export", "v-open").stdout
+    trv(old_db, "fork", "v-open", "--at", 15, "--name", "v-what-if")
+    forked = trv(old_db, "export", "v-what-if").stdout
+    assert '[RulesVersion "1"]' in forked and "OK: " in trv(old_db, "--game", "v-what-if", "verify").stdout
+    trv(db, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "3", "--name", "now")
+    assert '[RulesVersion "2"]' in trv(db, "export", "now").stdout
