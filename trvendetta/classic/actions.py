@@ -11,17 +11,17 @@ from typing import Union
 from ..core.bases import BaseAction
 
 
-class Repair(BaseAction, tag="repair"):
+class Repair(BaseAction, tag="repair", frozen=True):
     """Double sixes: get one of your wrecked cars (still on a board) running again."""
 
     car: str
 
 
-class NoRepair(BaseAction, tag="no-repair"):
+class NoRepair(BaseAction, tag="no-repair", frozen=True):
     """Double sixes, but repair nothing."""
 
 
-class AssignDie(BaseAction, tag="assign"):
+class AssignDie(BaseAction, tag="assign", frozen=True):
     """Use one yellow die for one running car (``road``: add the black die and keep to the road)."""
 
     car: str
@@ -29,37 +29,37 @@ class AssignDie(BaseAction, tag="assign"):
     road: bool = False
 
 
-class Step(BaseAction, tag="step"):
+class Step(BaseAction, tag="step", frozen=True):
     """Move the car one space: F, FL or FR."""
 
     direction: str
 
 
-class Stay(BaseAction, tag="stay"):
+class Stay(BaseAction, tag="stay", frozen=True):
     """Do not crash through a wreck: the car is blocked and does not move this turn."""
 
 
-class Ram(BaseAction, tag="ram"):
+class Ram(BaseAction, tag="ram", frozen=True):
     """Ram the opponent's car sharing the space the car landed on."""
 
     car: str
     target: str
 
 
-class Shoot(BaseAction, tag="shoot"):
+class Shoot(BaseAction, tag="shoot", frozen=True):
     """Shoot at the opponent's car one space ahead of the car."""
 
     car: str
     target: str
 
 
-class ChopperAttack(BaseAction, tag="chopper"):
+class ChopperAttack(BaseAction, tag="chopper", frozen=True):
     """Fly the chopper to an opponent's running car and attack it."""
 
     target: str
 
 
-class EndTurn(BaseAction, tag="end-turn"):
+class EndTurn(BaseAction, tag="end-turn", frozen=True):
     """Make no more attacks this turn."""
 
 

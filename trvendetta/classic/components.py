@@ -139,7 +139,7 @@ def parse_dice(text: str, file: str = "dice.toml") -> dict:
     dice = data.get("dice")
     if not isinstance(dice, dict):
         raise DataError(file, "dice", "missing table")
-    out = {}
+    out: dict[str, tuple[int, ...] | int] = {}
     for name in ("yellow", "black", "red"):
         die = dice.get(name)
         if not isinstance(die, dict):

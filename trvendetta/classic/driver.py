@@ -126,7 +126,8 @@ class TurnDriver:
         self.attacks: list = []
         for kind in ("ram", "shoot"):
             for text in _listify(flags.get(kind)):
-                car, sep, target = text.partition(":")
+                head, sep, target = text.partition(":")
+                car: str | None = head
                 if not sep:
                     car, target = None, text
                 if not target or (sep and not car):

@@ -16,40 +16,40 @@ from .position import Position
 _Event = BaseEvent  # the shared base; the shared end-of-turn/game events are imported above
 
 
-class GameStarted(_Event, tag="game-started"):
+class GameStarted(_Event, tag="game-started", frozen=True):
     position: Position  # resolved: every set-up part explicit
     rules_version: str
 
 
-class TurnStarted(_Event, tag="turn-started"):
+class TurnStarted(_Event, tag="turn-started", frozen=True):
     player: str
     round: int
 
 
-class DiceRolled(_Event, tag="dice-rolled"):
+class DiceRolled(_Event, tag="dice-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
-class RoadDieRolled(_Event, tag="road-die-rolled"):
+class RoadDieRolled(_Event, tag="road-die-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     player: str
     value: int
     scripted: int = 0
 
 
-class CarRepaired(_Event, tag="car-repaired"):
+class CarRepaired(_Event, tag="car-repaired", frozen=True):
     player: str
     car: str
 
 
-class RepairDeclined(_Event, tag="repair-declined"):
+class RepairDeclined(_Event, tag="repair-declined", frozen=True):
     player: str
 
 
-class DieAssigned(_Event, tag="die-assigned"):
+class DieAssigned(_Event, tag="die-assigned", frozen=True):
     player: str
     car: str
     die: int
@@ -57,19 +57,19 @@ class DieAssigned(_Event, tag="die-assigned"):
     steps: int
 
 
-class CarBlocked(_Event, tag="car-blocked"):
+class CarBlocked(_Event, tag="car-blocked", frozen=True):
     car: str
     reason: str
 
 
-class CarMoved(_Event, tag="car-moved"):
+class CarMoved(_Event, tag="car-moved", frozen=True):
     car: str
     frm: str
     to: str
     direction: str
 
 
-class CrashRolled(_Event, tag="crash-rolled"):
+class CrashRolled(_Event, tag="crash-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     car: str
     at: str
@@ -78,29 +78,29 @@ class CrashRolled(_Event, tag="crash-rolled"):
     scripted: int = 0
 
 
-class CarWrecked(_Event, tag="car-wrecked"):
+class CarWrecked(_Event, tag="car-wrecked", frozen=True):
     car: str
     at: str
     cause: str
 
 
-class MoveFinished(_Event, tag="move-finished"):
+class MoveFinished(_Event, tag="move-finished", frozen=True):
     car: str
     at: str
     landed: bool
 
 
-class CarDumped(_Event, tag="car-dumped"):
+class CarDumped(_Event, tag="car-dumped", frozen=True):
     car: str
     at: str
 
 
-class ChopperReturned(_Event, tag="chopper-returned"):
+class ChopperReturned(_Event, tag="chopper-returned", frozen=True):
     owner: str
     at: str
 
 
-class BoardRemoved(_Event, tag="board-removed"):
+class BoardRemoved(_Event, tag="board-removed", frozen=True):
     """The rear board is taken away; its black wrecks go with it."""
 
     board: int
@@ -109,7 +109,7 @@ class BoardRemoved(_Event, tag="board-removed"):
     last: int
 
 
-class BoardLinked(_Event, tag="board-linked"):
+class BoardLinked(_Event, tag="board-linked", frozen=True):
     reveals: ClassVar[bool] = True
     board: int
     name: str
@@ -117,13 +117,13 @@ class BoardLinked(_Event, tag="board-linked"):
     last: int
 
 
-class WrecksPlaced(_Event, tag="wrecks-placed"):
+class WrecksPlaced(_Event, tag="wrecks-placed", frozen=True):
     reveals: ClassVar[bool] = True
     board: int
     spaces: tuple[str, ...]
 
 
-class RamRolled(_Event, tag="ram-rolled"):
+class RamRolled(_Event, tag="ram-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     car: str
     target: str
@@ -134,7 +134,7 @@ class RamRolled(_Event, tag="ram-rolled"):
     scripted: int = 0
 
 
-class ShotFired(_Event, tag="shot-fired"):
+class ShotFired(_Event, tag="shot-fired", frozen=True):
     reveals: ClassVar[bool] = True
     car: str
     target: str
@@ -143,7 +143,7 @@ class ShotFired(_Event, tag="shot-fired"):
     scripted: int = 0
 
 
-class ChopperAttacked(_Event, tag="chopper-attacked"):
+class ChopperAttacked(_Event, tag="chopper-attacked", frozen=True):
     reveals: ClassVar[bool] = True
     owner: str
     target: str

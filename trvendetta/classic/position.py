@@ -25,13 +25,13 @@ from . import components as comp
 
 
 
-class PlayerSetup(Strict):
+class PlayerSetup(Strict, frozen=True):
     name: Name
     color: Name
     crew: str = "cars"
 
 
-class CarSetup(Strict):
+class CarSetup(Strict, frozen=True):
     """A car: ``at`` is a space name or ``"dumped"``; ``status`` running or wrecked."""
 
     id: str
@@ -39,20 +39,20 @@ class CarSetup(Strict):
     status: str = "running"
 
 
-class ChopperSetup(Strict):
+class ChopperSetup(Strict, frozen=True):
     owner: str
     at: str | None = None
     #: the lowest game board (0 = the first rear board) it may still attack on
     next_board: int | None = None
 
 
-class Script(Strict):
+class Script(Strict, frozen=True):
     yellow: tuple[int, ...] = ()
     black: tuple[int, ...] = ()
     red: tuple[int, ...] = ()
 
 
-class Position(Strict):
+class Position(Strict, frozen=True):
     players: tuple[PlayerSetup, ...]
     ruleset: str = "classic"
     seed: int = 0

@@ -9,6 +9,7 @@ docs/rules-decisions.md for every interpretation).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -143,7 +144,8 @@ def _on_game_started(s: State, e: ev.GameStarted) -> State:
     )
 
 
-def _turn(s: State, **changes) -> Turn:
+def _turn(s: State, **changes: Any) -> Turn:
+    assert s.turn is not None, "a turn event outside a turn"
     return replace(s.turn, **changes)
 
 
@@ -153,6 +155,7 @@ def _on_dice(s: State, e: ev.DiceRolled) -> State:
 
 
 def _on_die_assigned(s: State, e: ev.DieAssigned) -> State:
+    assert s.turn is not None, "a die assigned outside a turn"
     dice = list(s.turn.dice)
     dice.remove(e.die)
     return _up(s, cars=_cars(s, e.car, moved=True),
@@ -160,6 +163,7 @@ def _on_die_assigned(s: State, e: ev.DieAssigned) -> State:
 
 
 def _on_car_moved(s: State, e: ev.CarMoved) -> State:
+    assert s.turn is not None and s.turn.move is not None, "a car moved outside a move"
     mv = s.turn.move
     return _up(s, cars=_cars(s, e.car, at=geometry.parse(e.to)),
                turn=_turn(s, move=replace(mv, steps_left=mv.steps_left - 1, taken=mv.taken + 1)))
@@ -185,7 +189,8 @@ def _on_turn_ended(s: State, e: ev.TurnEnded) -> State:
     return _up(s, cars=cars, turn=None)
 
 
-EVOLVE: dict[type, Callable[[State, object], State]] = {
+# each handler takes the event of its key's type: a dict keyed by type cannot say so, hence Any
+EVOLVE: dict[type, Callable[[State, Any], State]] = {
     ev.GameStarted: _on_game_started,
     ev.TurnStarted: lambda s, e: _up(s, turn=Turn(e.player), active=e.player, round=e.round),
     ev.DiceRolled: _on_dice,
@@ -278,6 +283,7 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
         pos = resolve(position, self.c)
         run = _Run(self.initial_state(), rng if rng is not None else Rng(pos.seed, 0), self.c)
         run.emit(ev.GameStarted(pos, self.rules_version))
+        assert pos.boards is not None and run.s.active is not None, "resolve names the boards and the first player"
         for index, board_name in zip((pos.rear_board, pos.rear_board + 1), pos.boards):
             first, last = self.c.board_spaces(index)
             run.emit(ev.BoardLinked(index, board_name, first, last))
@@ -299,12 +305,14 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
         if t.move is not None:
             mv = t.move
             car = state.car(mv.car)
+            at = car.at
+            assert at is not None, "the moving car is on the road"
             road = Road(state, self.c, exclude=car.id)
-            options: list = [Step(d) for d in road.steps(car.at, mv.steps_left, mv.road)]
-            if mv.taken == 0 and not road.can_finish(car.at, mv.steps_left, mv.road, clean=True):
+            options: list = [Step(d) for d in road.steps(at, mv.steps_left, mv.road)]
+            if mv.taken == 0 and not road.can_finish(at, mv.steps_left, mv.road, clean=True):
                 options.append(Stay())
             return Decision(p, "step", tuple(options),
-                            f"move {car.id} from {name_of(car.at)}: {mv.steps_left} space(s) to go"
+                            f"move {car.id} from {name_of(at)}: {mv.steps_left} space(s) to go"
                             + (" on the road" if mv.road else ""))
         unmoved = [c for c in state.cars if c.owner == p and c.status == "running" and not c.moved]
         if unmoved and t.dice:
@@ -317,73 +325,86 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
 
     def _assign_options(self, s: State, unmoved: list[Car]) -> list[AssignDie]:
         t = s.turn
+        assert t is not None, "dice are assigned in a turn"
         out = []
         for car in unmoved:
+            at = car.at
+            assert at is not None, "a running car is on the road"
             road = None
             for die in sorted(set(t.dice)):
                 out.append(AssignDie(car.id, die))
-                if t.road_die and car.at[0] in self.c.road_lanes:
+                if t.road_die and at[0] in self.c.road_lanes:
                     road = road or Road(s, self.c, exclude=car.id)
-                    if road.can_finish(car.at, die + t.road_die, True):
+                    if road.can_finish(at, die + t.road_die, True):
                         out.append(AssignDie(car.id, die, True))
         return out
 
     def _attack_options(self, s: State) -> list:
         if s.round <= 1:
             return []
-        p = s.turn.player
+        t = s.turn
+        assert t is not None, "attacks are made in a turn"
+        p = t.player
         mine = [c for c in s.cars if c.owner == p and c.status == "running"]
         if not mine:
             return []
         theirs = [c for c in s.cars if c.owner != p and c.status == "running"]
         out: list = []
         for car in mine:
-            if not car.landed or car.attacked:
+            at = car.at
+            if not car.landed or car.attacked or at is None:  # a running car is never off the road
                 continue
-            ahead = (car.at[0], car.at[1] + 2)
-            out.extend(Ram(car.id, o.id) for o in theirs if o.at == car.at)
+            ahead = (at[0], at[1] + 2)
+            out.extend(Ram(car.id, o.id) for o in theirs if o.at == at)
             out.extend(Shoot(car.id, o.id) for o in theirs if o.at == ahead)
-        if not s.turn.chopper_used:
+        if not t.chopper_used:
             nb = s.chopper(p).next_board
-            out.extend(ChopperAttack(o.id) for o in theirs if self.c.board_of(o.at) >= nb)
+            out.extend(ChopperAttack(o.id) for o in theirs if o.at is not None and self.c.board_of(o.at) >= nb)
         return out
 
     # ------------------------------------------------------------- decide
     def decide(self, state: State, action: Action, rng: Rng) -> list:
         self.check_legal(state, action)
         run = _Run(state, rng, self.c)
-        p = state.turn.player
+        turn = state.turn
+        assert turn is not None, "a legal action answers a turn's decision"
+        p = turn.player
         match action:
             case Repair(car):
                 run.emit(ev.CarRepaired(p, car))
             case NoRepair():
                 run.emit(ev.RepairDeclined(p))
             case AssignDie(car, die, road):
-                steps = die + ((state.turn.road_die or 0) if road else 0)
+                steps = die + ((turn.road_die or 0) if road else 0)
                 run.emit(ev.DieAssigned(p, car, die, road, steps))
                 at = state.car(car).at
+                assert at is not None, "a die is assigned to a running car"
                 if not Road(state, self.c, exclude=car).can_finish(at, steps, road):
                     run.emit(ev.CarBlocked(car, f"cannot move the full count of {steps}"))
             case Step(direction):
                 self._step(run, direction)
             case Stay():
-                run.emit(ev.CarBlocked(state.turn.move.car, "stays rather than crash through a wreck"))
+                assert turn.move is not None, "Stay is offered during a move"
+                run.emit(ev.CarBlocked(turn.move.car, "stays rather than crash through a wreck"))
             case Ram(car, target):
                 (a, d), k = run.roll("red", 2)
                 rammer, defender = state.car(car), state.car(target)
                 att, dfn = a + rammer.rank, d + defender.rank
                 run.emit(ev.RamRolled(car, target, (a, d), att, dfn, att > dfn, k))
                 if att > dfn:
+                    assert defender.at is not None, "a running car is rammed on the road"
                     run.emit(ev.CarWrecked(target, name_of(defender.at), f"rammed by {car}"))
             case Shoot(car, target):
                 (roll,), k = run.roll("red")
                 tgt = state.car(target)
                 run.emit(ev.ShotFired(car, target, roll, roll >= tgt.rank, k))
                 if roll >= tgt.rank:
+                    assert tgt.at is not None, "a running car is shot on the road"
                     run.emit(ev.CarWrecked(target, name_of(tgt.at), f"shot by {car}"))
             case ChopperAttack(target):
                 (roll,), k = run.roll("red")
                 tgt = state.car(target)
+                assert tgt.at is not None, "a chopper attacks a running car on the road"
                 run.emit(ev.ChopperAttacked(p, target, name_of(tgt.at), self.c.board_of(tgt.at), roll,
                                             roll >= tgt.rank, k))
                 if roll >= tgt.rank:
@@ -395,13 +416,16 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
 
     def _step(self, run: _Run, direction: str) -> None:
         s = run.s
+        assert s.turn is not None and s.turn.move is not None, "a step is taken during a move"
         mv = s.turn.move
         car = s.car(mv.car)
+        at = car.at
+        assert at is not None, "the moving car is on the road"
         dl, dy = OFFSETS[direction]
-        to = (car.at[0] + dl, car.at[1] + dy)
+        to = (at[0] + dl, at[1] + dy)
         if number_of(to) > s.boards[-1].last:
             self._switch(run)
-        run.emit(ev.CarMoved(car.id, name_of(car.at), name_of(to), direction))
+        run.emit(ev.CarMoved(car.id, name_of(at), name_of(to), direction))
         s = run.s
         if to in s.wrecks or any(c.at == to and c.status == "wrecked" for c in s.cars):
             (roll,), k = run.roll("red")
@@ -451,8 +475,8 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
             run.emit(ev.GameOver(w, f"{w} owns the only running cars"))
             return True
         if len(alive) <= 1:
-            w = alive[0] if alive else None
-            run.emit(ev.GameOver(w, "every other player is out" if w else "every player is out"))
+            last = alive[0] if alive else None
+            run.emit(ev.GameOver(last, "every other player is out" if last else "every player is out"))
             return True
         return False
 
@@ -465,6 +489,7 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
             s = run.s
             if s.turn is None:
                 names = [p.name for p in s.players]
+                assert s.active is not None, "GameStarted names the active player"
                 i = names.index(s.active)
                 for j in range(1, len(names) + 1):
                     nxt = (i + j) % len(names)

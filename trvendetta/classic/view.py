@@ -40,8 +40,8 @@ def board(rs, s: State) -> dict:
     boards (rules-facts.md s.5: 7 lanes, lanes b, d, f half a space ahead),
     the desert beside the road lanes, and each board's printed red X marks."""
     c = rs.c
-    desert = []
-    marks = []
+    desert: list[str] = []
+    marks: list[str] = []
     for bd in s.boards:
         for lane in range(c.lanes):
             if lane not in c.road_lanes:

@@ -26,7 +26,7 @@ class TournamentEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unkn
     """Base of every tournament event."""
 
 
-class TournamentCreated(TournamentEvent, tag="tournament-created"):
+class TournamentCreated(TournamentEvent, tag="tournament-created", frozen=True):
     """A tournament: its game, its number of rounds, the table sizes allowed,
     the points for each finishing place (1st, 2nd, ...) and the pairing seed."""
 
@@ -39,7 +39,7 @@ class TournamentCreated(TournamentEvent, tag="tournament-created"):
     seed: int
 
 
-class PlayerRegistered(TournamentEvent, tag="player-registered"):
+class PlayerRegistered(TournamentEvent, tag="player-registered", frozen=True):
     """A player entered; ``from_round`` is the first round they can be paired
     in (1, or a later round for a late entry).  ``key`` is the player's
     Ed25519 public key (hex) when their seats are bound to it
@@ -51,7 +51,7 @@ class PlayerRegistered(TournamentEvent, tag="player-registered"):
     key: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
-class PlayerDropped(TournamentEvent, tag="player-dropped"):
+class PlayerDropped(TournamentEvent, tag="player-dropped", frozen=True):
     """A player left: not paired from ``from_round`` on; ``declared_by`` said so."""
 
     player: Name
@@ -67,7 +67,7 @@ class Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reason: str
 
 
-class RoundPaired(TournamentEvent, tag="round-paired"):
+class RoundPaired(TournamentEvent, tag="round-paired", frozen=True):
     """The tables of round ``round``, found from ``seed`` (so reproducible)."""
 
     round: Round
@@ -81,7 +81,7 @@ class TableGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game_id: Hash  # the hash of the game's event 1: the same game in every database
 
 
-class RoundStarted(TournamentEvent, tag="round-started", omit_defaults=True):
+class RoundStarted(TournamentEvent, tag="round-started", omit_defaults=True, frozen=True):
     """``trv tournament start`` created a game for each table of the round.  ``host``: the
     organiser's public key when the round is played in host mode (docs/fair-play.md): then a
     table's result counts only from that game, verified against the host's revealed seed."""
@@ -100,7 +100,7 @@ class Place(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cars: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
-class ResultReported(TournamentEvent, tag="result-reported"):
+class ResultReported(TournamentEvent, tag="result-reported", frozen=True):
     """A table's result, read from a game record that verified (every action
     re-executed) and had finished: which game (its id and head hash) and
     every player's place in it."""
@@ -116,7 +116,7 @@ class ResultReported(TournamentEvent, tag="result-reported"):
     signed: bool = False  # the record binds seats to keys, and every action of those seats was signed
 
 
-class Conceded(TournamentEvent, tag="player-conceded"):
+class Conceded(TournamentEvent, tag="player-conceded", frozen=True):
     """``player`` conceded at their table; ``declared_by`` said so.  A player
     who concedes takes the last place at the table."""
 
@@ -126,7 +126,7 @@ class Conceded(TournamentEvent, tag="player-conceded"):
     declared_by: Name
 
 
-class NoShow(TournamentEvent, tag="no-show"):
+class NoShow(TournamentEvent, tag="no-show", frozen=True):
     """``player`` did not come to their table; ``declared_by`` said so.  Last place."""
 
     round: Round
@@ -153,4 +153,6 @@ def decode(data: bytes | str) -> Event:
 
 
 def kind(event: TournamentEvent) -> str:
-    return type(event).__struct_config__.tag
+    tag = type(event).__struct_config__.tag
+    assert isinstance(tag, str), "every tournament event is tagged with a string"
+    return tag

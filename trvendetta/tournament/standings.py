@@ -102,9 +102,9 @@ def standings(state: State) -> list[Standing]:
             continue
         members = set(group)
         for g in results:
-            at = [(p, pl) for p, pl in g.places if p in members]
-            for p, pl in at:
-                h2h[p] += sum((pl < ql) - (pl > ql) for q, ql in at if q != p)
+            at = [(p, place) for p, place in g.places if p in members]
+            for p, place in at:
+                h2h[p] += sum((place < ql) - (place > ql) for q, ql in at if q != p)
 
     def sort_key(p: str) -> tuple:
         return (-points[p], -opp(p), -h2h[p], -cars[p], _lot(created.seed, p))
