@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -134,6 +134,39 @@ def parse_player(text: str) -> tuple[str, str, str]:
         raise click.BadParameter(f"{text!r} is not NAME:COLOR:CREW (for example ann:red:cars)", param_hint="--player")
     _check_names(text, {"NAME": parts[0], "COLOR": parts[1]}, "--player")
     return parts[0], parts[1], parts[2]
+
+
+def seats_position(rules, triples: list, texts: list[str], options: list[str], seed: int = 0, **choices) -> Any:
+    """The ruleset's position for the command line's seats (``triples`` of name, colour, crew,
+    written ``texts`` with ``options`` --player or --bot).  What no game could take is that
+    option's usage error (exit 2) naming the legal values: a count of seats out of range, a
+    colour two seats share, a colour or crew the ruleset does not have.  A rule refusing a
+    seat it knows (the Big Rig in the arena) breaks a rule (exit 1)."""
+    import re
+
+    from trvendetta.core.errors import PositionError
+
+    low, high, n = rules.min_players, rules.max_players, len(triples)
+    if not low <= n <= high:
+        raise click.BadParameter(f"{n} seat{'' if n == 1 else 's'}; {rules.name} is for {low} to {high} players",
+                                 param_hint="--player/--bot")
+    owner: dict[str, str] = {}
+    for (name, color, _), text, option in zip(triples, texts, options):
+        if color in owner:
+            free = [c for c in rules.colors() if c not in owner]
+            raise click.BadParameter(f"{text!r}: {color} is {owner[color]}'s colour already; each seat has its own"
+                                     + (f" (free: {', '.join(free)})" if free else ""), param_hint=option)
+        owner[color] = name
+    try:
+        return rules.default_position(triples, seed, **choices)
+    except PositionError as exc:
+        found = re.fullmatch(r"players\[(\d+)\]\.(name|color|crew)", exc.field)
+        if found is None or not exc.legal:
+            raise
+        i, part = int(found.group(1)), found.group(2)
+        value = triples[i][("name", "color", "crew").index(part)]
+        what = {"color": "colour"}.get(part, part)
+        raise click.BadParameter(f"{texts[i]!r}: {unknown(what, value, exc.legal)}", param_hint=options[i]) from None
 
 
 def _check_names(text: str, parts: dict[str, str], option: str) -> None:

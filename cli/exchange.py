@@ -103,7 +103,7 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     Examples:
       trv invite --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --name duel -o invite.json
     """
-    from .args import parse_keys, parse_player, timed
+    from .args import parse_keys, parse_player, seats_position, timed
     from trvendetta.store import decode_charter
 
     rules = rulesets.get(ruleset)
@@ -115,7 +115,7 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
         missing = ", ".join(n for n in names if n not in seats)
         raise click.BadParameter(f"an exchange game binds every seat to a key; no key for {missing}",
                                  param_hint="--key")
-    rules.default_position(triples, 0)  # the rules judge the seats now, not at `trv new`
+    seats_position(rules, triples, list(players), ["--player"] * len(players))  # judged now, not at `trv new`
     mine = [s for s, k in seats.items() if k in {i.public for i in identities()}]
     creator = creator or (mine[0] if len(mine) == 1 else None)
     if creator is None or creator not in mine:

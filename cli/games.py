@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 
 import click
@@ -14,7 +13,8 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .args import _check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, time_option, timed, unknown
+from .args import (_check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, seats_position, time_option,
+                   timed)
 from .common import Session, echo_json, json_option, pass_session, played_json, print_played, service
 
 
@@ -195,10 +195,9 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         choices = {key: _setup_choice(rules, key, value) for key, value in setup.items() if value is not None}
         given = {which: list(players if which == "players" else bots) for which in ("players", "bots")}
         texts = [given[which].pop(0) for which in order]
-        try:
-            pos = rules.default_position(triples, seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
-        except PositionError as exc:
-            raise _seat_error(exc, triples, texts, order) from None
+        options = ["--player" if which == "players" else "--bot" for which in order]
+        pos = seats_position(rules, triples, texts, options,
+                             seed if seed is not None else fresh_seed(os.urandom(16)), **choices)
         _same_initials(rules, triples, texts)
     from . import entropy
 
@@ -230,23 +229,6 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         if shared:
             click.echo(f"shared key: {shared}; `trv verify` says so and tournaments refuse this game")
     print_played(played)
-
-
-#: a seat's field in a position error, and the part of NAME:COLOR:CREW it came from
-_SEAT_FIELD = re.compile(r"players\[(\d+)\]\.(name|color|crew)")
-
-
-def _seat_error(exc: PositionError, triples: list, texts: list[str], order: list[str]) -> Exception:
-    """A set-up refused for a seat's colour or crew the ruleset does not have is that
-    --player/--bot value's usage error (the values it has listed, the nearest offered)."""
-    found = _SEAT_FIELD.fullmatch(exc.field)
-    if found is None or not exc.legal:
-        return exc  # a rule refusing a seat it knows (the Big Rig in the arena): exit 1
-    i, part = int(found.group(1)), found.group(2)
-    option = "--player" if order[i] == "players" else "--bot"
-    value = triples[i][("name", "color", "crew").index(part)]
-    what = {"color": "colour"}.get(part, part)
-    return click.BadParameter(f"{texts[i]!r}: {unknown(what, value, exc.legal)}", param_hint=option)
 
 
 def _same_initials(rules, triples: list, texts: list[str]) -> None:

@@ -149,7 +149,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     Bot seats (`--bot`) are run by the host: its store plays them as soon as
     they are to act and signs their actions with the host's key, under the
     seat's name; the record's charter declares them."""
-    from .args import timed
+    from .args import seats_position, timed
     from .games import parse_bot, parse_keys, parse_player
     from trvendetta.store import decode_charter
 
@@ -168,7 +168,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     taken = [n for n in (t[0] for t in triples) if [t[0] for t in triples].count(n) > 1]
     if taken:
         raise click.BadParameter(f"two seats are called {taken[0]!r}", param_hint="--bot")
-    rules.default_position(triples, 0)  # the rules judge the seats now
+    seats_position(rules, triples, [*players, *bots], ["--player"] * len(players) + ["--bot"] * len(bots))
     mine = [host_identity(ident)]
     seats.update({name: mine[0].public for name, _, _, _ in robots})
     from trvendetta.store import Charter

@@ -57,8 +57,8 @@ def test_colours_are_listed_and_an_unknown_or_repeated_colour_is_refused(tmp_pat
     db = str(tmp_path / "c.sqlite")
     err = run("--db", db, "new", "--player", "ann:mauve", "--player", "bob:blue", code=2).stderr
     assert "'ann:mauve': unknown colour 'mauve'; colours: red, green" in err
-    err = run("--db", db, "new", "--player", "ann:red", "--player", "bob:red", code=1).stderr
-    assert "two players share a color" in err
+    err = run("--db", db, "new", "--player", "ann:red", "--player", "bob:red", code=2).stderr
+    assert "'bob:red': red is ann's colour already; each seat has its own (free: green" in err
     assert not Path(db).exists() or "no games yet" in run("--db", db, "games").stdout
 
 
@@ -114,8 +114,8 @@ def test_wording_one_move_left_and_one_event_retracted(tmp_path):
 
 
 def test_one_player_is_refused_in_the_singular(tmp_path):
-    err = run("--db", str(tmp_path / "p.sqlite"), "new", "--player", "ann:red", code=1).stderr
-    assert "1 player; Vendetta is for 2 to 4" in err
+    err = run("--db", str(tmp_path / "p.sqlite"), "new", "--player", "ann:red", code=2).stderr
+    assert "1 seat; vendetta is for 2 to 4 players" in err
 
 
 def test_verify_names_what_it_checked_and_replay_reads_a_record_file(tmp_path):
