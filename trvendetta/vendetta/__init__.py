@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from ..core.errors import PositionError
 from ..core.protocol import Decision, Later, PlayedRuleset
@@ -40,6 +40,9 @@ def _rules() -> Any:
     return _decide
 
 
+P = TypeVar("P", bound=Position)  # Vendetta's position or an extension's (Carnival's)
+
+
 class Vendetta(PlayedRuleset[State, Any, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
@@ -51,7 +54,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     action_type = Later("trvendetta.vendetta.actions:Action")
     event_type = events.Event
     state_type = State
-    position_type = Position
+    position_type: ClassVar[type[Position]] = Position  # a ruleset built on Vendetta's may extend it
     turn_flags = Later("trvendetta.vendetta.notation:TURN_FLAGS")
     shared_state = ("components",)  # about 7 kB of the state's 11 kB; one game's never change
 
@@ -149,7 +152,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     def crews(self) -> tuple[str, ...]:
         return tuple(self.components.crews)
 
-    def _check_colors(self, position: Position) -> Position:
+    def _check_colors(self, position: P) -> P:
         """A new game's colours are ones the board can draw (games already
         stored are not re-checked: their positions fold as they are)."""
         for i, p in enumerate(position.players):

@@ -11,7 +11,7 @@ from typing import Union
 from ..core.bases import BaseAction
 
 
-class AssignDie(BaseAction, tag="assign"):
+class AssignDie(BaseAction, tag="assign", frozen=True):
     """Assign a movement die to an operational car (or to its momentum)."""
 
     car: str
@@ -19,15 +19,15 @@ class AssignDie(BaseAction, tag="assign"):
     momentum: bool = False
 
 
-class Pass(BaseAction, tag="pass"):
+class Pass(BaseAction, tag="pass", frozen=True):
     """Give up the turn when no car can take a die (the lowest die is spent)."""
 
 
-class NoCommand(BaseAction, tag="no-command"):
+class NoCommand(BaseAction, tag="no-command", frozen=True):
     """Use no command this turn."""
 
 
-class UseCommand(BaseAction, tag="command"):
+class UseCommand(BaseAction, tag="command", frozen=True):
     """Assign a second die to a command: nitro, drift, repair or airstrike."""
 
     command: str
@@ -35,53 +35,53 @@ class UseCommand(BaseAction, tag="command"):
     target: str | None = None  # the car to repair
 
 
-class PlaceChopper(BaseAction, tag="place-chopper"):
+class PlaceChopper(BaseAction, tag="place-chopper", frozen=True):
     """Air Attack: put the chopper on an empty space."""
 
     at: str
 
 
-class Step(BaseAction, tag="step"):
+class Step(BaseAction, tag="step", frozen=True):
     """Move one space into the front arc: FL, F or FR."""
 
     direction: str
 
 
-class RoadBonus(BaseAction, tag="road-bonus"):
+class RoadBonus(BaseAction, tag="road-bonus", frozen=True):
     """Take (or decline) the road die bonus once the base moves are done."""
 
     take: bool
 
 
-class Shoot(BaseAction, tag="shoot"):
+class Shoot(BaseAction, tag="shoot", frozen=True):
     """Fire at a vehicle or wreck in the front arc (of the car, or of the chopper)."""
 
     target: str
 
 
-class NoShoot(BaseAction, tag="no-shoot"):
+class NoShoot(BaseAction, tag="no-shoot", frozen=True):
     """Do not fire."""
 
 
-class SlamReroll(BaseAction, tag="slam-reroll"):
+class SlamReroll(BaseAction, tag="slam-reroll", frozen=True):
     """The larger vehicle's owner rerolls both slam dice (once) or accepts them."""
 
     reroll: bool
 
 
-class SlamMove(BaseAction, tag="slam-move"):
+class SlamMove(BaseAction, tag="slam-move", frozen=True):
     """A slam between two of your motorcycles: choose the one that moves (001: Slamming)."""
 
     vehicle: str
 
 
-class SetSteering(BaseAction, tag="steering"):
+class SetSteering(BaseAction, tag="steering", frozen=True):
     """The Big Rig: the round's first die on Hydraulic Steering (lane changes)."""
 
     die: int
 
 
-class AssignSection(BaseAction, tag="assign-section"):
+class AssignSection(BaseAction, tag="assign-section", frozen=True):
     """The Big Rig: a die to a command of a section not used this round."""
 
     section: str
@@ -89,33 +89,33 @@ class AssignSection(BaseAction, tag="assign-section"):
     die: int
 
 
-class ShootCommand(BaseAction, tag="shoot-command"):
+class ShootCommand(BaseAction, tag="shoot-command", frozen=True):
     """Fire at a Big Rig section, naming an undamaged command it may hit."""
 
     target: str
     command: str
 
 
-class PlaceDamage(BaseAction, tag="place-damage"):
+class PlaceDamage(BaseAction, tag="place-damage", frozen=True):
     """The Big Rig's player places a minor damage token on an undamaged command."""
 
     section: str
     command: str
 
 
-class CowCatcher(BaseAction, tag="cow-catcher"):
+class CowCatcher(BaseAction, tag="cow-catcher", frozen=True):
     """Move the vehicle the Cow Catcher met to the rig's front left or front right."""
 
     direction: str
 
 
-class DispenseHazard(BaseAction, tag="dispense-hazard"):
+class DispenseHazard(BaseAction, tag="dispense-hazard", frozen=True):
     """Hazard Dispenser: a random token face down on an empty space of the rear arc (or none)."""
 
     at: str | None = None
 
 
-class RerollShot(BaseAction, tag="reroll-shot"):
+class RerollShot(BaseAction, tag="reroll-shot", frozen=True):
     """Targeting Computer: reroll the shot (or keep it)."""
 
     reroll: bool

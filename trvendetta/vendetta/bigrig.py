@@ -85,7 +85,9 @@ def step_options(state: State) -> list:
     """The rig steps F, or FL/FR while Hydraulic Steering has lane changes; it
     never steers off the side of the road (it cannot be eliminated so)."""
     t = state.turn
+    assert t is not None and t.car is not None and state.components is not None, "the rig steps in its turn"
     front = b.vehicle(state, t.car)
+    assert front.at is not None, "the moving rig is on the road"
     out = []
     for d in ("FL", "F", "FR"):
         if d != "F" and b.player(state, t.player).steering <= 0:
@@ -152,8 +154,10 @@ def step(ctx: Ctx, direction: str) -> None:
     Sturdy, Cow Catcher, Slamming)."""
     s = ctx.state
     t = s.turn
+    assert t is not None, "the rig steps in its turn"
     rig = sections(s, t.player)
     front = rig["front"]
+    assert front.at is not None, "the moving rig is on the road"
     to = geometry.neighbour(front.at, direction, front.facing)
     if b.terrain(s, to) == "beyond":
         if s.final_piece is not None and s.road[-1].index >= s.final_piece:
@@ -180,7 +184,8 @@ def step(ctx: Ctx, direction: str) -> None:
         here = b.vehicle(ctx.state, vid).at
         if here != frm:
             ctx.emit(ev.VehicleMoved(vid, b.nm(here), b.nm(frm), "follow", "", 0, False))
-    if terrain == "mud" and ctx.state.turn.moves_left == 0 and cost < 2:
+    now = ctx.state.turn
+    if terrain == "mud" and now is not None and now.moves_left == 0 and cost < 2:
         fx.stop_movement(ctx, front.id, "stuck in the mud")
     if terrain == "impassable":  # Dependable
         off_road(ctx, to, "the Big Rig is Dependable")
@@ -190,6 +195,7 @@ def step(ctx: Ctx, direction: str) -> None:
     if others:
         other = others[0]
         t = ctx.state.turn
+        assert t is not None, "the rig steps in its turn"
         if t.cow and not b.is_wreck(other):
             owner = b.owner_of(ctx.state, other)
             chooser = owner if owner is not None and not b.player(ctx.state, owner).out else t.player
@@ -232,6 +238,7 @@ def hazard(ctx: Ctx, vid: str, kind: str, at) -> None:
 def cow_push(ctx: Ctx, player: str, direction: str) -> None:
     """The Cow Catcher's answer: the met vehicle (or wreck) moves to the rig's
     front left or front right."""
+    assert ctx.state.cow is not None, "the Cow Catcher met a vehicle"
     vid, _ = ctx.state.cow
     ctx.emit(ev.CowCatcherPush(player, vid, direction))
     at = b.position_of(ctx.state, vid)
@@ -269,6 +276,7 @@ def rig_shoot(state: State, name: str) -> Decision | None:
     """After the move: the Hazard Dispenser's token, then the shot from the front
     section's front arc or the rear section's rear arc (001 Step 4)."""
     t = state.turn
+    assert t is not None and t.car is not None, "the rig shoots in its turn"
     if t.active and t.command == "hazard-dispenser" and not t.after_done:
         return Decision(name, "hazard-dispense", tuple(hazard_options(state, name)),
                         "Hazard Dispenser: a token face down in the rear arc?")
@@ -342,6 +350,7 @@ class BigRig(Cars):
 
     # ------------------------------------------------------------- resolving
     def step(self, ctx: Ctx, direction: str) -> None:
+        assert ctx.state.turn is not None, "a step is taken in a turn"
         if ctx.state.turn.section is not None:
             step(ctx, direction)
         else:
@@ -352,8 +361,10 @@ class BigRig(Cars):
         t = s.turn
         match action:
             case SetSteering(die):
+                assert t is not None, "steering is set in a turn"
                 ctx.emit(ev.SteeringSet(t.player, die))
             case AssignSection(section, command, die):
+                assert t is not None, "a section is assigned in a turn"
                 active = command_active(s, t.player, section, command)
                 ctx.emit(ev.SectionAssigned(t.player, section, command, die, active))
                 if active and command == "repair":
@@ -361,14 +372,19 @@ class BigRig(Cars):
                     if v.damage:  # Repair: before moving, remove one damage token from the section
                         ctx.emit(ev.SectionRepaired(v.id, v.damage[-1]))
             case PlaceDamage(section, command):
+                assert decision.player is not None, "the rig's player places its damage"
                 ctx.emit(ev.DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
             case CowCatcher(direction):
+                assert decision.player is not None, "a player answers the Cow Catcher"
                 cow_push(ctx, decision.player, direction)
             case DispenseHazard(at):
+                assert t is not None, "a hazard is dispensed in a turn"
                 ctx.emit(ev.HazardDispensed(t.player, at))
             case RerollShot(reroll):
+                assert t is not None, "a shot is rerolled in a turn"
                 ctx.emit(ev.ShotRerollChosen(t.player, reroll))
                 if reroll:
+                    assert t.car is not None and t.shot_target is not None, "the turn's car shot at a target"
                     fx.fire(ctx, t.car, t.shot_target)
             case _:
                 return False
@@ -376,14 +392,17 @@ class BigRig(Cars):
 
     def start_move(self, ctx: Ctx) -> None:
         t = ctx.state.turn
+        assert t is not None, "a move starts in a turn"
         if t.section is None:
             super().start_move(ctx)
             return
+        assert t.car is not None, "the rig's section moves"
         car = b.vehicle(ctx.state, t.car)  # the road die only with Traction Drive
         ctx.emit(ev.MoveStarted(car.id, t.die, t.active and t.command == "traction-drive"))
 
     def fires_itself(self, ctx: Ctx) -> bool:
         t = ctx.state.turn
+        assert t is not None, "the rig fires in its turn"
         if t.active and t.command == "missile-launcher" and not t.after_done:
             missile_launcher(ctx, t.player)
             return True

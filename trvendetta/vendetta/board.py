@@ -119,7 +119,9 @@ def is_motorcycle(state: State, oid: str) -> bool:
 
 def crew_of(state: State, name: str):
     """The crew data of player ``name``."""
-    return state.components.crews[player(state, name).crew]
+    c = state.components
+    assert c is not None, "a game's components come with its first event"
+    return c.crews[player(state, name).crew]
 
 
 def is_rig(state: State, oid: str) -> bool:
@@ -154,4 +156,5 @@ def road_bonus_open(state: State) -> bool:
     """Road die: the car started on road and moved only on road, no momentum;
     offered once the base moves are done."""
     t = state.turn
+    assert t is not None, "the road die is offered in a turn"
     return bool(t.road_ok and not t.road_taken and not t.momentum and not t.stopped and state.road_die)

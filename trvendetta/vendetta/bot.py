@@ -70,6 +70,7 @@ class Heuristics(BaseHeuristics):
     def __init__(self, state: State, decision: Decision):
         super().__init__(state, decision)
         self.b = b
+        assert state.components is not None, "a started game has its components"
         faces = state.components.dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
         self._strikes: dict | None = None

@@ -63,6 +63,7 @@ class Cars:
             return Decision(name, "airstrike-place", tuple(PlaceChopper(s) for s in spaces), "place your chopper") if spaces else None
         if phase == "airstrike-target":
             facing = state.board.chopper_facing(state, name)  # chosen in the arena
+            assert t.chopper is not None, "the chopper is placed before it picks a target"
             targets = b.front_arc_targets(state, t.chopper, facing) if b.may_shoot_from(state, t.chopper) else []
             if not targets:
                 return None
@@ -71,7 +72,7 @@ class Cars:
         car = b.vehicle(state, t.car) if t.car else None
         operational = car is not None and car.status == "operational" and car.at is not None
         if phase == "move":
-            if not operational or t.stopped:
+            if car is None or not operational or t.stopped:  # car None: never operational, said for the checker
                 return None
             return self.move(state, name, t, car)
         if phase == "shoot":
@@ -104,6 +105,7 @@ class Cars:
         die but not in round 1."""
         p = b.player(state, name)
         t = state.turn
+        assert t is not None, "commands are offered in a turn"
         if p.command_used or not p.dice:
             return []
         options: list = [NoCommand()]
@@ -134,6 +136,7 @@ class Cars:
         return None
 
     def road_bonus(self, state: State, name: str, car: Vehicle) -> Decision:
+        assert car.at is not None, "the road die is offered to a car on the road"
         if b.occupants(state, car.at, exclude=car.id):
             # a drift passed a vehicle with the last base move: the road die's moves carry it on
             return Decision(name, "road-bonus", (RoadBonus(True),), f"take the road die (+{state.road_die}) to finish the drift")
@@ -141,7 +144,7 @@ class Cars:
 
     def shoot(self, state: State, name: str, t: Turn, car: Vehicle | None) -> Decision | None:
         """``car``: the turn's vehicle, None when it is not operational on the board."""
-        if car is None or not b.may_shoot_from(state, car.at):
+        if car is None or car.at is None or not b.may_shoot_from(state, car.at):
             return None
         targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
         options = shot_options(state, targets)
@@ -163,17 +166,22 @@ class Cars:
     # ------------------------------------------------------------- resolving
     def step(self, ctx: Ctx, direction: str) -> None:
         s = ctx.state
+        assert s.turn is not None and s.turn.car is not None, "a step moves the turn's car"
         car = b.vehicle(s, s.turn.car)
+        assert car.at is not None, "the moving car is on the road"
         fx.enter(ctx, car.id, s.board.neighbour(car.at, direction, car.facing), "step", direction)
 
     def assigned(self, ctx: Ctx, car: str, die: int, momentum: bool) -> None:
-        ctx.emit(ev.DieAssigned(ctx.state.turn.player, car, die, momentum))
+        t = ctx.state.turn
+        assert t is not None, "a die is assigned in a turn"
+        ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
 
     def resolve(self, ctx: Ctx, decision: Decision, action: Any) -> bool:
         return False
 
     def start_move(self, ctx: Ctx) -> None:
         t = ctx.state.turn
+        assert t is not None and t.car is not None, "a move starts for the turn's car"
         car = b.vehicle(ctx.state, t.car)
         moves = 1 if t.momentum else t.die + t.nitro
         road_ok = not t.momentum and car.at is not None and b.terrain(ctx.state, car.at) in ("road", "start")

@@ -50,7 +50,9 @@ class Ctx:
         queue = self.state.script.get(die, ())
         if queue:
             return queue[0], True
-        return self.rng.pick(self.state.components.dice[die].faces), False
+        c = self.state.components
+        assert c is not None, "a started game has its components"
+        return self.rng.pick(c.dice[die].faces), False
 
     def roll_movement(self, n: int, die: str = "movement") -> tuple[tuple[int, ...], int]:
         """Roll ``n`` movement dice of a crew's ``die`` (scripted values come from
@@ -58,7 +60,9 @@ class Ctx:
         queue = self.state.script.get("movement", ())
         scripted = min(n, len(queue))
         values = [int(v) for v in queue[:scripted]]
-        faces = self.state.components.dice[die].faces
+        c = self.state.components
+        assert c is not None, "a started game has its components"
+        faces = c.dice[die].faces
         values += [int(self.rng.pick(faces)) for _ in range(n - scripted)]
         return tuple(values), scripted
 

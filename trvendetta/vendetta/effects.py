@@ -31,7 +31,7 @@ def _active_moving(ctx: Ctx, vid: str) -> bool:
 def stop_movement(ctx: Ctx, vid: str, reason: str) -> None:
     """Rule: taking damage or slamming ends the car's remaining movement."""
     t = ctx.state.turn
-    if _active_moving(ctx, vid) and not t.stopped:
+    if t is not None and t.car == vid and t.phase == "move" and not t.stopped:  # _active_moving, narrowed
         ctx.emit(ev.MovementEnded(vid, reason))
 
 
@@ -60,7 +60,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         s = ctx.state
         terrain = b.terrain(s, to)
     if terrain == "beyond":
-        if b.is_wreck(oid) or not b.has_operational(s, b.owner_of(s, oid)):
+        owner = b.owner_of(s, oid)
+        if owner is None or not b.has_operational(s, owner):  # owner None: a wreck
             # a wreck, or a car of a player who is out, cannot win: it leaves the road
             eliminate(ctx, oid, "pushed off the front of the road" if b.is_wreck(oid)
                       else "left the road over the Finish Line (its player is out)")
@@ -83,6 +84,7 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
         terrain = b.terrain(s, to)
     cost = 0
     if how == "step":
+        assert s.turn is not None, "a step is taken in a turn"
         left = s.turn.moves_left
         cost = min(2 if terrain == "mud" else 1, left)
     ctx.emit(ev.VehicleMoved(oid, b.nm(frm), b.nm(to), how, direction, cost, terrain not in ("road", "start")))
@@ -91,7 +93,8 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     if terrain == "impassable":
         eliminate(ctx, oid, f"drove into impassable terrain at {b.nm(to)}")
         return STOP
-    if how == "step" and terrain == "mud" and ctx.state.turn.moves_left == 0 and cost < 2:
+    t = ctx.state.turn
+    if how == "step" and terrain == "mud" and t is not None and t.moves_left == 0 and cost < 2:
         stop_movement(ctx, oid, "stuck in the mud")
     if others:
         t = ctx.state.turn
@@ -199,6 +202,7 @@ def motorcycle_slam(ctx: Ctx) -> None:
     moving one when that owner is out)."""
     s = ctx.state
     pending = s.slam
+    assert pending is not None, "a slam is pending"
     face, scripted = ctx.roll("direction")
     s.board.slam_rolled(ctx)
     top, bottom = _slam_rank(s, pending.top), _slam_rank(s, pending.bottom)
@@ -223,6 +227,7 @@ def _slam_rank(state, oid: str) -> int:
 def roll_slam(ctx: Ctx, allow_reroll: bool) -> None:
     s = ctx.state
     pending = s.slam
+    assert pending is not None, "a slam is pending"
     slam_face, s1 = ctx.roll("slam")
     dir_face, s2 = ctx.roll("direction")
     chooser = None
@@ -247,6 +252,7 @@ def resolve_slam(ctx: Ctx, pause: bool = True) -> None:
     if pause:
         ctx.state.board.pause(ctx, "slam")  # raises Suspend when the slam waits
     pending = ctx.state.slam
+    assert pending is not None, "a slam is pending"
     moved = pending.top if pending.slam == "TOP" else pending.bottom
     ctx.emit(ev.SlamResolved(moved))
     at = b.position_of(ctx.state, moved)
@@ -329,6 +335,7 @@ def shrapnel(ctx: Ctx, vid: str, face: str) -> None:
     """Shrapnel flies from ``vid`` in the rolled direction ``face``: the first
     vehicle in that straight line, on the board, takes 1 damage."""
     v = b.vehicle(ctx.state, vid)
+    assert v.at is not None, "shrapnel flies from a vehicle on the road"
     for space in geometry.straight_line(v.at, face, v.facing):
         if not b.on_board(ctx.state, space):
             break
@@ -346,6 +353,7 @@ def dazed_steps(ctx: Ctx, vid: str, steps: int) -> None:
         d, sd = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", d, f"{vid} dazed", sd))
         v = b.vehicle(ctx.state, vid)
+        assert v.at is not None, "a dazed car is on the road (a move that eliminates it ends the steps)"
         to = ctx.state.board.neighbour(v.at, d, v.facing)
         ctx.state.board.pause(ctx, "dazed", vid, to, "dazed", d, steps - i - 1)
         if not enter(ctx, vid, to, "dazed", d):
@@ -359,6 +367,7 @@ def scroll(ctx: Ctx, oid: str) -> None:
     s = ctx.state
     lead, rear = s.road[-1], s.road[0]
     c = s.components
+    assert c is not None, "a started game has its components"
     hi = c.half * (rear.index + 1)
     for v in s.vehicles:
         if v.at is not None and v.at[1] < hi:
@@ -413,8 +422,9 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
     unknown = sum(1 for t in s.tokens if t.kind is None)
     available = sum(s.hazard_pile.values()) - unknown
     taken = {t.at for t in s.tokens}
-    spaces = []
+    spaces: list[str] = []
     c = s.components
+    assert c is not None, "a started game has its components"
     for lane, row, need in c.sides[side].hazards:
         if players is not None and need > players:
             continue

@@ -23,7 +23,7 @@ _Event = BaseEvent  # the shared base; the shared end-of-turn/game events are im
 RULES_VERSION = "2"
 
 
-class GameStarted(_Event, tag="game-started", omit_defaults=True):
+class GameStarted(_Event, tag="game-started", omit_defaults=True, frozen=True):
     """The set-up position and the components the game is played with.
 
     ``components`` is None (and absent from the JSON) in games recorded
@@ -35,65 +35,65 @@ class GameStarted(_Event, tag="game-started", omit_defaults=True):
     components: Components | None = None
 
 
-class RoadLaid(_Event, tag="road-laid"):
+class RoadLaid(_Event, tag="road-laid", frozen=True):
     reveals: ClassVar[bool] = True
     road: tuple[str, ...]  # sides, rear to front
     pile: tuple[str, ...]  # the rest of the tiles, top first, side showing
     first: int = 0  # the rear piece's number (0 = the starting piece)
 
 
-class HazardsPlaced(_Event, tag="hazards-placed"):
+class HazardsPlaced(_Event, tag="hazards-placed", frozen=True):
     reveals: ClassVar[bool] = True
     spaces: tuple[str, ...]
 
 
-class InitiativeRolled(_Event, tag="initiative-rolled"):
+class InitiativeRolled(_Event, tag="initiative-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
-class FirstPlayerChosen(_Event, tag="first-player"):
+class FirstPlayerChosen(_Event, tag="first-player", frozen=True):
     reveals: ClassVar[bool] = True
     player: str
 
 
-class RoundStarted(_Event, tag="round-started"):
+class RoundStarted(_Event, tag="round-started", frozen=True):
     round: int
     first_player: str
 
 
-class RoundEnded(_Event, tag="round-ended"):
+class RoundEnded(_Event, tag="round-ended", frozen=True):
     round: int
 
 
-class DiceRolled(_Event, tag="dice-rolled"):
+class DiceRolled(_Event, tag="dice-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     player: str
     dice: tuple[int, ...]
     scripted: int = 0
 
 
-class RoadDieRolled(_Event, tag="road-die-rolled"):
+class RoadDieRolled(_Event, tag="road-die-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     value: int
     scripted: bool = False
 
 
-class TurnStarted(_Event, tag="turn-started"):
+class TurnStarted(_Event, tag="turn-started", frozen=True):
     player: str
     number: int
 
 
-class DieAssigned(_Event, tag="die-assigned"):
+class DieAssigned(_Event, tag="die-assigned", frozen=True):
     player: str
     car: str
     die: int
     momentum: bool = False
 
 
-class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned"):
+class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned", frozen=True):
     """The Final Five: a die to a second motorcycle, which moves after the first (001: Step 1)."""
 
     player: str
@@ -102,21 +102,21 @@ class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned"):
     momentum: bool = False
 
 
-class SecondMotorcycleUp(_Event, tag="second-motorcycle"):
+class SecondMotorcycleUp(_Event, tag="second-motorcycle", frozen=True):
     """The Final Five: the first motorcycle has moved and shot; the second one's move begins."""
 
     player: str
     car: str
 
 
-class MotorcycleDrifted(_Event, tag="motorcycle-drifted"):
+class MotorcycleDrifted(_Event, tag="motorcycle-drifted", frozen=True):
     """A motorcycle drifts through a space holding another road vehicle (no slam)."""
 
     car: str
     past: str
 
 
-class SlamDirectionRolled(_Event, tag="slam-direction-rolled"):
+class SlamDirectionRolled(_Event, tag="slam-direction-rolled", frozen=True):
     """A slam with a motorcycle: only the direction die is rolled; the motorcycle
     moves, or ``chooser`` (owner of both motorcycles) picks which one."""
 
@@ -127,19 +127,19 @@ class SlamDirectionRolled(_Event, tag="slam-direction-rolled"):
     scripted: bool = False
 
 
-class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen"):
+class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen", frozen=True):
     player: str
     vehicle: str
 
 
-class SteeringSet(_Event, tag="steering-set"):
+class SteeringSet(_Event, tag="steering-set", frozen=True):
     """The Big Rig's first die of the round goes on Hydraulic Steering: that many lane changes."""
 
     player: str
     die: int
 
 
-class SectionAssigned(_Event, tag="section-assigned"):
+class SectionAssigned(_Event, tag="section-assigned", frozen=True):
     """The Big Rig: a die to a command of a section; ``active`` is False when the
     command is damaged (or an Air Attack in round 1): the die then only moves the rig."""
 
@@ -150,12 +150,12 @@ class SectionAssigned(_Event, tag="section-assigned"):
     active: bool
 
 
-class SectionRepaired(_Event, tag="section-repaired"):
+class SectionRepaired(_Event, tag="section-repaired", frozen=True):
     section: str
     command: str
 
 
-class BigRigDamaged(_Event, tag="bigrig-damaged"):
+class BigRigDamaged(_Event, tag="bigrig-damaged", frozen=True):
     """A minor damage token on the Big Rig: on ``command`` of ``section`` (a shot
     names it), or, when ``command`` is None, to be placed by the rig's player."""
 
@@ -165,36 +165,36 @@ class BigRigDamaged(_Event, tag="bigrig-damaged"):
     cause: str
 
 
-class DamagePlaced(_Event, tag="damage-placed"):
+class DamagePlaced(_Event, tag="damage-placed", frozen=True):
     player: str
     section: str
     command: str
 
 
-class OffRoadPlaced(_Event, tag="off-road-placed"):
+class OffRoadPlaced(_Event, tag="off-road-placed", frozen=True):
     """An off-road token: the space is off-road from now on; a token there is removed."""
 
     at: str
     cause: str
 
 
-class ChopperReturned(_Event, tag="chopper-returned"):
+class ChopperReturned(_Event, tag="chopper-returned", frozen=True):
     owner: str
     cause: str
 
 
-class CowCatcherMet(_Event, tag="cow-catcher-met"):
+class CowCatcherMet(_Event, tag="cow-catcher-met", frozen=True):
     vehicle: str
     chooser: str
 
 
-class CowCatcherPush(_Event, tag="cow-catcher-push"):
+class CowCatcherPush(_Event, tag="cow-catcher-push", frozen=True):
     player: str
     vehicle: str
     direction: str
 
 
-class MissileLaunched(_Event, tag="missile-launched"):
+class MissileLaunched(_Event, tag="missile-launched", frozen=True):
     """The Big Rig's Missile Launcher rolls the shot die."""
 
     reveals: ClassVar[bool] = True
@@ -204,47 +204,47 @@ class MissileLaunched(_Event, tag="missile-launched"):
     scripted: bool = False
 
 
-class HazardDispensed(_Event, tag="hazard-dispensed"):
+class HazardDispensed(_Event, tag="hazard-dispensed", frozen=True):
     player: str
     at: str | None  # None: the player placed no token
 
 
-class ShotRerollChosen(_Event, tag="shot-reroll"):
+class ShotRerollChosen(_Event, tag="shot-reroll", frozen=True):
     player: str
     reroll: bool
 
 
-class MinorDamageTaken(_Event, tag="minor-damage"):
+class MinorDamageTaken(_Event, tag="minor-damage", frozen=True):
     """A minor damage token (a motorcycle hit; 001: Taking Damage)."""
 
     vehicle: str
     cause: str
 
 
-class Passed(_Event, tag="passed"):
+class Passed(_Event, tag="passed", frozen=True):
     player: str
     die: int | None
 
 
-class CommandUsed(_Event, tag="command-used"):
+class CommandUsed(_Event, tag="command-used", frozen=True):
     player: str
     command: str  # nitro | drift | repair | airstrike | none
     die: int = 0
     target: str | None = None
 
 
-class ChopperPlaced(_Event, tag="chopper-placed"):
+class ChopperPlaced(_Event, tag="chopper-placed", frozen=True):
     player: str
     at: str
 
 
-class MoveStarted(_Event, tag="move-started"):
+class MoveStarted(_Event, tag="move-started", frozen=True):
     car: str
     moves: int
     road_ok: bool
 
 
-class VehicleMoved(_Event, tag="vehicle-moved"):
+class VehicleMoved(_Event, tag="vehicle-moved", frozen=True):
     vehicle: str
     frm: str
     to: str
@@ -254,29 +254,29 @@ class VehicleMoved(_Event, tag="vehicle-moved"):
     offroad: bool = False  # the space entered is not road (ends road die eligibility)
 
 
-class TokenRevealed(_Event, tag="token-revealed"):
+class TokenRevealed(_Event, tag="token-revealed", frozen=True):
     reveals: ClassVar[bool] = True
     at: str
     kind: str
     scripted: bool = False
 
 
-class TokenReturned(_Event, tag="token-returned"):
+class TokenReturned(_Event, tag="token-returned", frozen=True):
     at: str
     kind: str
 
 
-class WreckPlaced(_Event, tag="wreck-placed"):
+class WreckPlaced(_Event, tag="wreck-placed", frozen=True):
     wreck: str
     at: str
 
 
-class WreckRemoved(_Event, tag="wreck-removed"):
+class WreckRemoved(_Event, tag="wreck-removed", frozen=True):
     wreck: str
     cause: str
 
 
-class DieRolled(_Event, tag="die-rolled"):
+class DieRolled(_Event, tag="die-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     die: str  # direction | stunt
     face: str
@@ -284,13 +284,13 @@ class DieRolled(_Event, tag="die-rolled"):
     scripted: bool = False
 
 
-class SlamStarted(_Event, tag="slam-started"):
+class SlamStarted(_Event, tag="slam-started", frozen=True):
     top: str
     bottom: str
     at: str
 
 
-class SlamRolled(_Event, tag="slam-rolled"):
+class SlamRolled(_Event, tag="slam-rolled", frozen=True):
     reveals: ClassVar[bool] = True
     slam: str
     direction: str
@@ -299,37 +299,37 @@ class SlamRolled(_Event, tag="slam-rolled"):
     scripted_direction: bool = False
 
 
-class SlamAnswered(_Event, tag="slam-answered"):
+class SlamAnswered(_Event, tag="slam-answered", frozen=True):
     player: str
     reroll: bool
 
 
-class SlamResolved(_Event, tag="slam-resolved"):
+class SlamResolved(_Event, tag="slam-resolved", frozen=True):
     moved: str
 
 
-class DriftUsed(_Event, tag="drift-used"):
+class DriftUsed(_Event, tag="drift-used", frozen=True):
     car: str
     past: str
 
 
-class MovementEnded(_Event, tag="movement-ended"):
+class MovementEnded(_Event, tag="movement-ended", frozen=True):
     car: str
     reason: str
 
 
-class MoveFinished(_Event, tag="move-finished"):
+class MoveFinished(_Event, tag="move-finished", frozen=True):
     car: str
     at: str | None
 
 
-class RoadBonusChosen(_Event, tag="road-bonus"):
+class RoadBonusChosen(_Event, tag="road-bonus", frozen=True):
     car: str
     take: bool
     value: int = 0
 
 
-class ShotFired(_Event, tag="shot-fired"):
+class ShotFired(_Event, tag="shot-fired", frozen=True):
     reveals: ClassVar[bool] = True
     shooter: str
     target: str
@@ -338,45 +338,45 @@ class ShotFired(_Event, tag="shot-fired"):
     scripted: bool = False
 
 
-class DamageDrawn(_Event, tag="damage-drawn"):
+class DamageDrawn(_Event, tag="damage-drawn", frozen=True):
     reveals: ClassVar[bool] = True
     car: str
     token: str
     scripted: bool = False
 
 
-class DamageIgnored(_Event, tag="damage-ignored"):
+class DamageIgnored(_Event, tag="damage-ignored", frozen=True):
     car: str
     reason: str
 
 
-class CarDisabled(_Event, tag="car-disabled"):
+class CarDisabled(_Event, tag="car-disabled", frozen=True):
     car: str
 
 
-class CarRepaired(_Event, tag="car-repaired"):
+class CarRepaired(_Event, tag="car-repaired", frozen=True):
     car: str
     token: str
 
 
-class VehicleEliminated(_Event, tag="vehicle-eliminated"):
+class VehicleEliminated(_Event, tag="vehicle-eliminated", frozen=True):
     vehicle: str
     cause: str
 
 
-class TileRemoved(_Event, tag="tile-removed"):
+class TileRemoved(_Event, tag="tile-removed", frozen=True):
     side: str
     index: int
     returned_as: str  # the side showing when it goes under the pile
 
 
-class TileAdded(_Event, tag="tile-added"):
+class TileAdded(_Event, tag="tile-added", frozen=True):
     reveals: ClassVar[bool] = True
     side: str
     index: int
 
 
-class FinalPieceSet(_Event, tag="final-piece"):
+class FinalPieceSet(_Event, tag="final-piece", frozen=True):
     reveals: ClassVar[bool] = True
     index: int
 

@@ -7,6 +7,7 @@ loading); they only record what the event says happened.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -44,7 +45,8 @@ def _player(state: State, name: str, **changes) -> State:
     return replace(state, players=tuple(replace(p, **changes) if p.name == name else p for p in state.players))
 
 
-def _turn(state: State, **changes) -> State:
+def _turn(state: State, **changes: Any) -> State:
+    assert state.turn is not None, "a turn event outside a turn"
     return replace(state, turn=replace(state.turn, **changes))
 
 
@@ -230,6 +232,7 @@ def _second_assigned(state: State, e: ev.SecondMotorcycleAssigned) -> State:
 
 def _mark_moved(state: State, t: Turn) -> State:
     """The turn's vehicle has had its move: moved this round, or one more coast."""
+    assert t.car is not None, "a turn's vehicle moved"
     v = next(v for v in state.vehicles if v.id == t.car)
     if t.momentum:
         return _vehicle(state, t.car, momentum=v.momentum + 1)
@@ -239,6 +242,7 @@ def _mark_moved(state: State, t: Turn) -> State:
 @handles(ev.SecondMotorcycleUp)
 def _second(state: State, e: ev.SecondMotorcycleUp) -> State:
     t = state.turn
+    assert t is not None, "the second motorcycle moves in a turn"
     state = _mark_moved(state, t)
     return replace(state, turn=Turn(t.player, "command-done", t.second, t.second_die, t.second_momentum))
 
@@ -251,6 +255,7 @@ def _bike_drifted(state: State, e: ev.MotorcycleDrifted) -> State:
 @handles(ev.SlamDirectionRolled)
 def _slam_direction(state: State, e: ev.SlamDirectionRolled) -> State:
     slam = state.slam
+    assert slam is not None, "the direction die of a pending slam"
     which = "" if e.moved is None else ("TOP" if e.moved == slam.top else "BOTTOM")
     state = pop_script(state, "direction", e.scripted)
     return replace(state, slam=replace(slam, slam=which, direction=e.direction, chooser=e.chooser, choose=True))
@@ -259,6 +264,7 @@ def _slam_direction(state: State, e: ev.SlamDirectionRolled) -> State:
 @handles(ev.SlamVehicleChosen)
 def _slam_chosen(state: State, e: ev.SlamVehicleChosen) -> State:
     slam = state.slam
+    assert slam is not None, "a vehicle chosen in a pending slam"
     return replace(state, slam=replace(slam, slam="TOP" if e.vehicle == slam.top else "BOTTOM", chooser=None))
 
 
@@ -292,6 +298,7 @@ def _bigrig_damaged(state: State, e: ev.BigRigDamaged) -> State:
     if e.command is None:
         p = next(p for p in state.players if p.name == e.player)
         return _player(state, e.player, unplaced=p.unplaced + 1)
+    assert e.section is not None, "a placed damage names its section"
     v = next(v for v in state.vehicles if v.id == e.section)
     return _vehicle(state, e.section, damage=v.damage + (e.command,))
 
@@ -456,11 +463,13 @@ def _slam_started(state: State, e: ev.SlamStarted) -> State:
 def _slam_rolled(state: State, e: ev.SlamRolled) -> State:
     state = pop_script(state, "slam", e.scripted_slam)
     state = pop_script(state, "direction", e.scripted_direction)
+    assert state.slam is not None, "slam dice are rolled for a pending slam"
     return replace(state, slam=replace(state.slam, slam=e.slam, direction=e.direction, chooser=e.chooser))
 
 
 @handles(ev.SlamAnswered)
 def _slam_answered(state: State, e: ev.SlamAnswered) -> State:
+    assert state.slam is not None, "a pending slam is answered"
     return replace(state, slam=replace(state.slam, chooser=None, rerolled=e.reroll))
 
 
@@ -551,6 +560,7 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
 
 @handles(ev.TileRemoved)
 def _tile_removed(state: State, e: ev.TileRemoved) -> State:
+    assert state.components is not None, "a started game has its components"
     half = state.components.half
     lo, hi = half * e.index, half * (e.index + 1)
     pile = state.hazard_pile

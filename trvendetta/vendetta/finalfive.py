@@ -65,6 +65,7 @@ def second_options(state: State, name: str) -> tuple[list, bool]:
     is left; otherwise a motorcycle other than the first may coast (a
     permission, so the turn may also go on with one motorcycle)."""
     t = state.turn
+    assert t is not None, "the second motorcycle's die is offered in a turn"
     dice = sorted(set(b.player(state, name).dice))
     if not dice:
         return [], True

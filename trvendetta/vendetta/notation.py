@@ -172,7 +172,7 @@ class TurnDriver:
                 return f"nothing in the chopper's front arc at {b.nm(chopper)} to fire at"
             return "the air attack was not made"
         if stage == "road-bonus":
-            if car is None:
+            if car is None or t is None:  # a car only with its turn (t None: for the checker)
                 return "no car moved this turn"
             if t.momentum:
                 return "a momentum move cannot take the road die"
@@ -586,12 +586,12 @@ class TurnDriver:
         same_turn = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
             and state.turn.player == self.player
         waiting = same_turn and d is not None
-        if self.path and not (waiting and d.player == self.player and d.kind == "step"):
+        if self.path and not (waiting and d is not None and d.player == self.player and d.kind == "step"):
             self._path_left(state, d if waiting else None)  # (a shorter --path just waits on the next step)
         for key in list(self.flags):
             if key in self.used or key == "path":
                 continue
-            if waiting:
+            if waiting and d is not None:  # waiting implies d (said again for the checker)
                 whose = "" if d.player == self.player else f"{d.player}'s "
                 self._problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
                 self.problems[-1] = msgspec.structs.replace(self.problems[-1], waits=True)

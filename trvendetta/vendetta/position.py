@@ -20,7 +20,7 @@ from . import sectionboard
 
 
 
-class PlayerSetup(Strict):
+class PlayerSetup(Strict, frozen=True):
     name: Name
     color: Name
     crew: str = "cars"
@@ -29,7 +29,7 @@ class PlayerSetup(Strict):
     turns: int = 0  # turns already taken this round
 
 
-class VehicleSetup(Strict):
+class VehicleSetup(Strict, frozen=True):
     id: str
     at: str = "start"
     facing: str = "F"
@@ -38,27 +38,27 @@ class VehicleSetup(Strict):
     momentum: int = 0
 
 
-class TerrainSetup(Strict):
+class TerrainSetup(Strict, frozen=True):
     at: str
     kind: str
 
 
-class TokenSetup(Strict):
+class TokenSetup(Strict, frozen=True):
     at: str
     kind: str | None = None
     face_up: bool = False
 
 
-class WreckSetup(Strict):
+class WreckSetup(Strict, frozen=True):
     at: str
 
 
-class ChopperSetup(Strict):
+class ChopperSetup(Strict, frozen=True):
     owner: str
     at: str | None = None
 
 
-class Script(Strict):
+class Script(Strict, frozen=True):
     slam: tuple[str, ...] = ()
     direction: tuple[str, ...] = ()
     shot: tuple[str, ...] = ()
@@ -69,7 +69,7 @@ class Script(Strict):
     hazard: tuple[str, ...] = ()
 
 
-class Position(Strict):
+class Position(Strict, frozen=True):
     players: tuple[PlayerSetup, ...]
     ruleset: str = "vendetta"
     seed: int = 0
@@ -155,8 +155,8 @@ def validate(pos: Position, components: comp.Components) -> Position:
         seen_ids.add(v.id)
         if v.facing not in comp.FACINGS:
             raise PositionError(f"{f}.facing", f"{v.facing!r}; a vehicle faces one of {', '.join(comp.FACINGS)}")
-        crew = c.crews[ids[v.id].crew]
-        if crew.kind == "bigrig":
+        spec = c.crews[ids[v.id].crew]
+        if spec.kind == "bigrig":
             section = v.id.rsplit("-", 1)[1]
             allowed = sectionboard.targetable(section)
             if len(set(v.damage)) != len(v.damage) or any(t not in allowed for t in v.damage):
@@ -167,7 +167,7 @@ def validate(pos: Position, components: comp.Components) -> Position:
             if not 0 <= v.momentum <= (3 if section == "front" else 0):
                 raise PositionError(f"{f}.momentum", "only the front section's momentum is used: lane changes left "
                                                      "on Hydraulic Steering, 0 to 3")
-        elif crew.kind == "motorcycle":
+        elif spec.kind == "motorcycle":
             if len(v.damage) > 1 or any(t != "minor" for t in v.damage):
                 raise PositionError(f"{f}.damage", "a motorcycle holds at most one damage token, 'minor'")
         else:
@@ -176,8 +176,8 @@ def validate(pos: Position, components: comp.Components) -> Position:
             for t in v.damage:
                 if t not in comp.DAMAGE_KINDS:
                     raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
-        if crew.kind != "bigrig" and not 0 <= v.momentum <= crew.coast:
-            raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {crew.coast}")
+        if spec.kind != "bigrig" and not 0 <= v.momentum <= spec.coast:
+            raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {spec.coast}")
         in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at, c.lanes) is not None)
         if in_start and pos.first_piece:
             raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
@@ -192,29 +192,30 @@ def validate(pos: Position, components: comp.Components) -> Position:
         if space in occupied:
             raise PositionError(f"wrecks[{i}].at", f"{w.at} is already occupied by {occupied[space]}")
         occupied[space] = "a wreck"
-    for i, t in enumerate(pos.terrain):
-        _on_road(t.at, f"terrain[{i}].at", top, low, c.lanes)
-        if t.kind not in ("road", "offroad", "mud", "impassable"):
-            raise PositionError(f"terrain[{i}].kind", f"{t.kind!r}; one of road, offroad, mud, impassable")
+    for i, tr in enumerate(pos.terrain):
+        _on_road(tr.at, f"terrain[{i}].at", top, low, c.lanes)
+        if tr.kind not in ("road", "offroad", "mud", "impassable"):
+            raise PositionError(f"terrain[{i}].kind", f"{tr.kind!r}; one of road, offroad, mud, impassable")
     token_spaces = set()
-    for i, t in enumerate(pos.tokens or ()):
-        space = _on_road(t.at, f"tokens[{i}].at", top, low, c.lanes)
+    for i, tok in enumerate(pos.tokens or ()):
+        space = _on_road(tok.at, f"tokens[{i}].at", top, low, c.lanes)
         if space in token_spaces:
-            raise PositionError(f"tokens[{i}].at", f"two tokens on {t.at}")
+            raise PositionError(f"tokens[{i}].at", f"two tokens on {tok.at}")
         token_spaces.add(space)
-        if t.kind is not None and t.kind not in comp.HAZARD_KINDS:
-            raise PositionError(f"tokens[{i}].kind", f"unknown hazard {t.kind!r}; known: {', '.join(comp.HAZARD_KINDS)}")
-        if t.face_up and t.kind is None:
+        if tok.kind is not None and tok.kind not in comp.HAZARD_KINDS:
+            raise PositionError(f"tokens[{i}].kind", f"unknown hazard {tok.kind!r}; known: {', '.join(comp.HAZARD_KINDS)}")
+        if tok.face_up and tok.kind is None:
             raise PositionError(f"tokens[{i}].kind", "a face-up token needs a kind")
     preset: dict[str, int] = {}
-    for t in pos.tokens or ():
-        if t.kind is not None:
-            preset[t.kind] = preset.get(t.kind, 0) + 1
+    for tok in pos.tokens or ():
+        if tok.kind is not None:
+            preset[tok.kind] = preset.get(tok.kind, 0) + 1
     for kind, count in preset.items():
         if count > c.hazards[kind]:
             raise PositionError("tokens", f"{count} {kind} tokens; the pile holds {c.hazards[kind]}")
-    if len(pos.tokens or ()) > sum(c.hazards.values()):
-        raise PositionError("tokens", f"{len(pos.tokens)} tokens; there are {sum(c.hazards.values())}")
+    tokens = pos.tokens or ()
+    if len(tokens) > sum(c.hazards.values()):
+        raise PositionError("tokens", f"{len(tokens)} tokens; there are {sum(c.hazards.values())}")
     held: dict[str, int] = {}
     for v in pos.vehicles:
         if c.crews[ids[v.id].crew].kind == "bigrig":
@@ -243,9 +244,9 @@ def validate(pos: Position, components: comp.Components) -> Position:
         ("damage", s.damage, comp.DAMAGE_KINDS), ("hazard", s.hazard, comp.HAZARD_KINDS),
     )
     for field, values, allowed in checks:
-        for v in values:
-            if v not in allowed:
-                raise PositionError(f"script.{field}", f"{v!r} is not a face; faces: {', '.join(dict.fromkeys(allowed))}")
+        for face in values:
+            if face not in allowed:
+                raise PositionError(f"script.{field}", f"{face!r} is not a face; faces: {', '.join(dict.fromkeys(allowed))}")
     return pos
 
 

@@ -8,6 +8,8 @@ against it, resolves it, then *advances* through every automatic step
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from ..core import geometry
 from ..core.errors import RuleViolation
 from ..core.protocol import Decision
@@ -44,6 +46,7 @@ def start(position: Position, components: comp.Components | None, rng: Rng | Non
     ctx = Ctx(initial if initial is not None else State(), rng if rng is not None else Rng.for_action(position.seed, 0))
     ctx.emit(ev.GameStarted(position, rules_version, components))
     c = ctx.state.components
+    assert c is not None, "GameStarted gives the game its components"
     tiles = c.tiles()
     if position.road:
         road = list(position.road)
@@ -171,11 +174,12 @@ def explain(state: State, action) -> None:
         return
     legal = [describe_action(o) for o in d.options]
 
-    def refuse(rule: str, problem: str) -> None:
+    def refuse(rule: str, problem: str) -> NoReturn:
         raise RuleViolation(rule, f"{describe_action(action)} does not answer the pending decision "
                                   f"({d.kind} for {d.player}): {problem}", legal)
 
     if isinstance(action, AssignDie) and d.kind == "assign":
+        assert d.player is not None, "a player assigns the dice"
         p = b.player(state, d.player)
         own = [v for v in state.vehicles if v.owner == d.player]
         car = next((v for v in own if v.id == action.car), None)
@@ -194,6 +198,7 @@ def explain(state: State, action) -> None:
             refuse(f"{word}: only when no unmoved operational {kind} is left, at most {times} per {kind}",
                    f"{word} for {car.id} is not allowed now")
     if isinstance(action, UseCommand) and d.kind == "command":
+        assert d.player is not None, "a player uses a command"
         ranges = {"nitro": "1-3", "drift": "3-5", "repair": "6", "airstrike": "any die, not in round 1"}
         if action.command not in ranges:
             refuse("commands", f"unknown command {action.command!r}; commands: nitro, drift, repair, airstrike")
@@ -220,6 +225,7 @@ def resolve(state: State, action, rng: Rng, check, decision: Decision | None = N
     if decision is None or action not in decision.options:
         explain(state, action)
         check(state, action)  # raises the generic RuleViolation
+    assert decision is not None, "check raised: an action no decision takes is illegal"
     ctx = Ctx(state, rng)
     after: Decision | None = None
     try:
@@ -238,43 +244,59 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
     # the commonest actions first: each case before the one that matches costs a class check
     match action:
         case Step(direction):
+            assert t is not None, "a step is taken in a turn"
             crews.of(s, t.player).step(ctx, direction)
         case AssignDie(car, die, momentum):
+            assert t is not None, "a die is assigned in a turn"
             crews.of(s, t.player).assigned(ctx, car, die, momentum)
         case RoadBonus(take):
-            ctx.emit(ev.RoadBonusChosen(t.car, take, s.road_die if take else 0))
+            bonus = s.road_die if take else 0
+            assert t is not None and t.car is not None and bonus is not None, "the road die shows for the turn's car"
+            ctx.emit(ev.RoadBonusChosen(t.car, take, bonus))
         case NoCommand():
+            assert t is not None, "a command is declined in a turn"
             ctx.emit(ev.CommandUsed(t.player, "none"))
         case Shoot(target):
+            assert t is not None, "a shot is fired in a turn"
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+            assert shooter is not None, "the turn's car shoots"
             fire(ctx, shooter, target)
         case NoShoot():
+            assert t is not None, "a shot is declined in a turn"
             if t.phase == "shoot":
                 _vehicle_done(ctx)
             else:
                 _start_move(ctx)
         case UseCommand(command, die, target):
+            assert t is not None, "a command is used in a turn"
             ctx.emit(ev.CommandUsed(t.player, command, die, target))
             if command == "repair":
+                assert target is not None, "a repair names its car"
                 v = b.vehicle(ctx.state, target)
                 ctx.emit(ev.CarRepaired(target, v.damage[-1]))
         case Pass():
+            assert t is not None, "a player passes in a turn"
             dice = b.player(s, t.player).dice
             ctx.emit(ev.Passed(t.player, min(dice) if dice else None))
             _end_turn(ctx)
         case PlaceChopper(at):
+            assert t is not None, "a chopper is placed in a turn"
             ctx.emit(ev.ChopperPlaced(t.player, at))
         case SlamReroll(reroll):
+            assert decision.player is not None, "a player answers a slam"
             ctx.emit(ev.SlamAnswered(decision.player, reroll))
             if reroll:
                 fx.roll_slam(ctx, allow_reroll=False)
             else:
                 fx.resolve_slam(ctx)
         case SlamMove(vehicle):
+            assert decision.player is not None, "a player chooses the vehicle a slam moves"
             ctx.emit(ev.SlamVehicleChosen(decision.player, vehicle))
             fx.resolve_slam(ctx)
         case ShootCommand(target, command):
+            assert t is not None, "a shot is fired in a turn"
             shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+            assert shooter is not None, "the turn's car shoots"
             fire(ctx, shooter, target, command)
         case _:  # a crew's own actions (the Big Rig's, whoever answers them), else the board's
             if not any(crews.named(crew).resolve(ctx, decision, action) for crew in dict.fromkeys(p.crew for p in s.players)):
@@ -285,12 +307,14 @@ fire = fx.fire  # (the arena's super-weapons fire through it too)
 
 
 def _start_move(ctx: Ctx) -> None:
+    assert ctx.state.turn is not None, "a move starts in a turn"
     crews.of(ctx.state, ctx.state.turn.player).start_move(ctx)
 
 
 def _vehicle_done(ctx: Ctx) -> None:
     """The turn's vehicle has moved and shot: the crew's next vehicle goes
     (the Final Five's second motorcycle), otherwise the turn ends."""
+    assert ctx.state.turn is not None, "a vehicle is done in a turn"
     if not crews.of(ctx.state, ctx.state.turn.player).next_vehicle(ctx):
         _end_turn(ctx)
 
@@ -309,9 +333,10 @@ def _end_turn(ctx: Ctx) -> None:
                 if crews.of_vehicle(s, v.id).under_chopper(ctx, v, chopper.owner):
                     break
     s = ctx.state
+    assert s.turn is not None, "a turn ends in a turn"
     if s.turn.phase == "ending" and turn_waits_for_its_end(s) and _pending(s) is not None:
         return
-    ctx.emit(ev.TurnEnded(ctx.state.turn.player))
+    ctx.emit(ev.TurnEnded(s.turn.player))
 
 
 def turn_waits_for_its_end(state: State) -> bool:
@@ -356,6 +381,7 @@ def _advance(ctx: Ctx) -> Decision | None:
         elif t.phase in ("command", "command-done", "airstrike-place", "airstrike-target", "airstrike-done"):
             _start_move(ctx)
         elif t.phase == "move":
+            assert t.car is not None, "a move is the turn's car's"
             car = b.vehicle(s, t.car)
             if crews.of(s, t.player).move_ends(ctx, car):  # the Final Five: a drift ending in a slam
                 continue
@@ -374,6 +400,7 @@ def _next_turn(ctx: Ctx) -> None:
     first player rolls the road die."""
     s = ctx.state
     seats = [p.name for p in s.players]
+    assert s.first_player is not None, "initiative names the first player"
     start = seats.index(s.first_player)
     order = [b.player(s, seats[(start + i) % len(seats)]) for i in range(len(seats))]
     waiting = [p for p in order if not p.out and p.turns < 3]

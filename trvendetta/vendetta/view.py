@@ -74,6 +74,7 @@ def board(state: State) -> dict:
     vehicle's damage tokens in their slots."""
     terrain: dict[str, list[str]] = {"offroad": [], "mud": [], "impassable": []}
     c = state.components
+    assert c is not None, "a started game has its components"
     for tile in state.road:
         lo = c.half * tile.index
         for y in range(lo, lo + c.half):
@@ -89,7 +90,7 @@ def board(state: State) -> dict:
         "terrain": {k: v for k, v in terrain.items() if v},
         "command_board": True,
         "marks": [],
-        "finish_after": c.rows * (state.final_piece + 1) if laid else None,
+        "finish_after": c.rows * (state.final_piece + 1) if laid and state.final_piece is not None else None,
         "start_area": {v.id: chr(97 + v.at[0]) for v in state.vehicles if v.start and v.at is not None},
         "damage": {v.id: list(v.damage) for v in state.vehicles if v.damage},
     }
@@ -129,6 +130,7 @@ def render(state: State, color: bool = False) -> str:
     choppers = {c.at: c.owner for c in state.choppers if c.at is not None}
     tokens = {t.at: t for t in state.tokens}
     c = state.components
+    assert c is not None, "a started game has its components"
     lines = ["       " + "".join(f"{chr(97 + i)}   " for i in range(c.lanes))]
     for tile in reversed(state.road):
         lo = c.half * tile.index
@@ -160,7 +162,7 @@ def render(state: State, color: bool = False) -> str:
             lines.append(label + " " + "".join(cells).rstrip())
     starters = [v for v in state.vehicles if v.start]
     if starters:
-        lines.append("  start: " + ", ".join(f"{v.id}@{chr(97 + v.at[0])}" for v in starters))
+        lines.append("  start: " + ", ".join(f"{v.id}@{chr(97 + v.at[0])}" for v in starters if v.at is not None))
     return "\n".join(lines + dashboards(state, color))
 
 
