@@ -287,3 +287,33 @@ def test_the_same_walker_whatever_the_batch_of_actions_run_ahead(stored, monkeyp
     for game in GAMES:
         header, records = stored[game]
         assert outcome(header, records, False) == outcome(header, records, True), game
+
+
+def test_verify_import_and_undo_walk_as_a_walk_folding_every_event(tmp_path):
+    """A game with actions taken back (agreed) between its turns: the verify of the store, the verify of its
+    exported record (an import's walk, with its move-text visitor: run ahead too) and the walk an undo plans
+    from all leave the walker that folds every event, checked record by record."""
+    import random
+
+    from replay_helpers import new_game, play
+
+    from trvendetta import replays
+    from trvendetta.replays.audit import plan_undo, undo
+
+    rnd = random.Random(4)
+    with GameStore(str(tmp_path / "g.sqlite")) as store:
+        new_game(store, "g", "vendetta", seed=4)
+        for _ in range(6):
+            play(store, "g", rnd, actions=9)
+            undo(store, "g", agreed=True)
+            undo(store, "g", agreed=True)
+        play(store, "g", rnd, actions=5)
+        records, header = store.events("g", decode=False), store.header("g")
+        folding = walker(header, True).walk(records)
+        assert len(folding.retractions) == 12 and folding.retracted
+        expected = fields(folding)
+        assert fields(replays.verify_game(store, "g").walker) == expected
+        assert fields(replays.verify_file(replays.read_file(replays.export(store, "g").encode())).walker) == expected
+        _, group, planned = plan_undo(store, "g", agreed=True)
+        assert (planned.number, planned.head) == (folding.number, folding.head)
+        assert (group.first, group.last) == (folding.groups[-1].first, folding.groups[-1].last)
