@@ -513,7 +513,7 @@ class GameStore:
         previous = self.events_head(game, since)
         with self._reading(game):
             found = self.reader.stored(game, since, upto, previous, decode, stamped, lazy)
-        if not lazy:  # (a lazy read is verify's, whose walk checks every link)
+        if stamped and not lazy:  # (verify's read, unstamped or lazy: its walk checks every link)
             follows(game, found, previous)
         return found
 
