@@ -423,8 +423,8 @@ def csv_row(row: dict) -> dict:
     for key, value in row.items():
         if isinstance(value, bool):
             value = int(value)
-        elif key == "places" and isinstance(value, str):
-            value = " ".join(p for p in value.split(",") if p)
+        elif key == "places":
+            value = " ".join(map(str, value))
         out[key] = "" if value is None else value
     return out
 
@@ -465,7 +465,8 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
         before = "new" if r["rating_before"] is None else f"{r['rating_before']:.2f}"
         after = "-" if r["rating"] is None else f"{r['rating']:.2f}"
         table.append((str(r["rank"]), r["player"] + (" (dropped)" if r["dropped"] else ""), str(r["points"]),
-                      str(r["games"]), r["places"] or "-", f"{r['opponents_points']:.2f}", str(r["head_to_head"]),
+                      str(r["games"]), ",".join(map(str, r["places"])) or "-", f"{r['opponents_points']:.2f}",
+                      str(r["head_to_head"]),
                       str(r["cars"]), f"{before} -> {after}", r["why"]))
     widths = [max(len(x[i]) for x in table) for i in range(len(head))]
     for line in table:

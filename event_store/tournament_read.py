@@ -12,10 +12,14 @@ transaction, so it is idempotent and a lost write heals at the next command.
 | ``trv_tournaments`` | tournament | name, ruleset, rounds, rounds_paired, pod_min, pod_max, scoring, players, status, events, head |
 | ``trv_tournament_standings`` | tournament and player | tournament, rank, player, points, games, places, opponents_points, head_to_head, cars, lot, dropped, why, rating_before, rating, mu, sigma |
 | ``trv_tournament_seats`` | seat at a table | tournament, round, table_no, seat, player, place, points, outcome, declared_by, game, reason |
-| ``trv_ratings`` | player | player, mu, sigma, rating, games, tournaments, last_tournament |
+| ``trv_ratings`` | player of any tournament | player, mu, sigma, rating, games, tournaments, last_tournament |
 
 ``rating`` is the conservative ordinal ``mu - 3 * sigma`` (openskill's
-``ordinal()``), rounded to two decimals.
+``ordinal()``), rounded to two decimals; a player with no decided table yet
+has ``games`` 0 and no rating.  ``places`` is a JSON list of finishing
+places, in round order (``[1, 2]``; the seats table has one row for each).
+Foreign keys (``FOREIGN_KEYS``) tie every row to its tournament and its
+player, and a rating to its last tournament, so datasette links the tables.
 
 sqlite-utils and openskill are imported here only, and this module only by
 tournament commands: ``trv show`` never pays for them.
@@ -36,6 +40,14 @@ TOURNAMENTS = "trv_tournaments"
 STANDINGS = "trv_tournament_standings"
 SEATS = "trv_tournament_seats"
 RATINGS = "trv_ratings"
+#: (table, column, other table, other column): what datasette follows from a row
+FOREIGN_KEYS = (
+    (STANDINGS, "tournament", TOURNAMENTS, "name"),
+    (STANDINGS, "player", RATINGS, "player"),
+    (SEATS, "tournament", TOURNAMENTS, "name"),
+    (SEATS, "player", RATINGS, "player"),
+    (RATINGS, "last_tournament", TOURNAMENTS, "name"),
+)
 
 
 class Rating(msgspec.Struct, frozen=True):
@@ -108,7 +120,7 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
     standing_rows = []
     for s in standings(state):
         row = msgspec.to_builtins(s)
-        row["places"] = ",".join(map(str, s.places))
+        row["places"] = list(s.places)  # stored as a JSON list
         b, a = before.get(s.player), after.get(s.player)
         row.update(tournament=name, rating_before=b.ordinal if b else None, rating=a.ordinal if a else None,
                    mu=round(a.mu, 4) if a else None, sigma=round(a.sigma, 4) if a else None)
@@ -135,16 +147,23 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
         "pod_min": created.pod_min, "pod_max": created.pod_max, "scoring": ",".join(map(str, created.scoring)),
         "players": len(state.entrants), "status": status, "events": loaded.version, "head": loaded.head,
     }
-    rating_rows = [{"player": p, "mu": round(r.mu, 4), "sigma": round(r.sigma, 4), "rating": r.ordinal,
-                    "games": r.games, "tournaments": len(r.tournaments),
-                    "last_tournament": r.tournaments[-1] if r.tournaments else None}
-                   for p, r in sorted(ratings.items())]
+    rating_rows = [rating_row(p, ratings.get(p)) for p in sorted({e.name for st in all_states for e in st.entrants})]
     db = database(store)
     try:
         _write(db, name, tournament_row, standing_rows, seat_rows, rating_rows)
     finally:
         db.close()
     return standing_rows
+
+
+def rating_row(player: str, r: Rating | None) -> dict:
+    """A player's row of ``trv_ratings``; one with no decided table yet has no rating."""
+    if r is None:
+        return {"player": player, "mu": None, "sigma": None, "rating": None, "games": 0, "tournaments": 0,
+                "last_tournament": None}
+    return {"player": player, "mu": round(r.mu, 4), "sigma": round(r.sigma, 4), "rating": r.ordinal,
+            "games": r.games, "tournaments": len(r.tournaments),
+            "last_tournament": r.tournaments[-1] if r.tournaments else None}
 
 
 def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_rows: list[dict],
@@ -163,8 +182,12 @@ def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_
         if db[RATINGS].exists():
             db.execute(f"DELETE FROM [{RATINGS}]")
         if rating_rows:
-            db[RATINGS].insert_all(rating_rows, pk="player", replace=True)
+            db[RATINGS].insert_all(rating_rows, pk="player", replace=True,
+                                   columns={"mu": float, "sigma": float, "rating": float, "last_tournament": str})
+        # inside the transaction: no VACUUM; a read model written before the keys gets them now
+        tables = set(db.table_names())
+        db.add_foreign_keys([fk for fk in FOREIGN_KEYS if fk[0] in tables and fk[2] in tables])
 
 
-__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "Rating", "rate", "project", "carried_ratings",
+__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "FOREIGN_KEYS", "Rating", "rate", "project", "carried_ratings",
            "database"]

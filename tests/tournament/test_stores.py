@@ -91,3 +91,45 @@ def test_a_damaged_export_is_one_line_and_exit_1(toy, tmp_path):
     assert "the record of game cup-r1-t1 is not in the file" in toy("tournament", "verify", tmp_path / "a game dropped.trvt",
                                                          code=1).stderr
     assert ["cup"] == [t["name"] for t in toy.json("tournament", "list")]
+
+
+def test_the_read_model_links_its_tables_with_foreign_keys(toy):
+    """datasette links a standings or seat row to its tournament and its player's rating, and a
+    rating to its last tournament: the foreign keys exist, every reference resolves, and the
+    joins give one row per standing; places are a list, not the text "1,2"."""
+    import json
+
+    _run(toy, "first", ["ann", "bob", "cyd", "dee"], 1)
+    toy("tournament", "new", "later", "--ruleset", "toy", "--rounds", "1", "--pod-size", "2", "--seed", 3)
+    toy("tournament", "register", "later", "ann", "eve")  # eve has no decided table yet: no rating
+    db = sqlite_utils.Database(toy.db)
+    links = {(fk.table, fk.column, fk.other_table, fk.other_column)
+             for t in ("trv_tournament_standings", "trv_tournament_seats", "trv_ratings")
+             for fk in db[t].foreign_keys}
+    assert links == {
+        ("trv_tournament_standings", "tournament", "trv_tournaments", "name"),
+        ("trv_tournament_standings", "player", "trv_ratings", "player"),
+        ("trv_tournament_seats", "tournament", "trv_tournaments", "name"),
+        ("trv_tournament_seats", "player", "trv_ratings", "player"),
+        ("trv_ratings", "last_tournament", "trv_tournaments", "name"),
+    }
+    assert list(db.query("PRAGMA foreign_key_check")) == []  # every reference names a row
+    joined = list(db.query(
+        "select s.tournament, s.player, s.places, t.status, r.games from trv_tournament_standings s"
+        " join trv_tournaments t on t.name = s.tournament join trv_ratings r on r.player = s.player"))
+    assert len(joined) == db["trv_tournament_standings"].count == 6
+    eve = next(r for r in joined if r["player"] == "eve")
+    assert eve["games"] == 0 and eve["status"] == "registering" and json.loads(eve["places"]) == []
+    ann = next(r for r in joined if r["player"] == "ann" and r["tournament"] == "first")
+    places = json.loads(ann["places"])
+    assert len(places) == 2 and all(isinstance(p, int) for p in places)
+    assert [r["places"] for r in toy.json("tournament", "standings", "first") if r["player"] == "ann"] == [places]
+    seat_places = [r["place"] for r in db.query(
+        "select place from trv_tournament_seats where tournament = 'first' and player = 'ann' order by round")]
+    assert seat_places == places
+    # a store whose read model was written before the foreign keys gets them at the next command
+    for table in ("trv_tournament_standings", "trv_tournament_seats", "trv_ratings"):
+        db[table].transform(drop_foreign_keys=[fk.column for fk in db[table].foreign_keys])
+    assert not db["trv_tournament_seats"].foreign_keys
+    toy("tournament", "standings", "first")
+    assert len({fk.column for fk in sqlite_utils.Database(toy.db)["trv_tournament_seats"].foreign_keys}) == 2
