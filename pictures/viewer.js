@@ -93,6 +93,9 @@ function fit(frame) {  // the whole board in the window (scaled down, never up):
   const scale = Math.min(1, tall / frame.h);
   board.setAttribute("width", Math.round(frame.w * scale));
   board.setAttribute("height", Math.round(frame.h * scale));
+  // the sentences too, below the header: the current one (the last, on opening) is never below the fold
+  const below = list.getBoundingClientRect().top + window.scrollY;
+  list.style.maxHeight = `${Math.max(240, window.innerHeight - below - 12)}px`;
 }
 window.addEventListener("resize", () => { if (shown) fit(data.frames[shown - 1]); });
 

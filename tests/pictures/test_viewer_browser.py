@@ -170,6 +170,9 @@ def test_the_whole_board_fits_the_window_and_the_caption_says_each_thing_once(pa
                 "document.getElementById('slider').dispatchEvent(new Event('input'))")
         box = json.loads(page.js("JSON.stringify(document.getElementById('board').getBoundingClientRect())"))
         assert box["bottom"] <= height and box["right"] <= width, (n, box)  # the first rounds' rows too
+        aside, row = json.loads(page.js("JSON.stringify([document.querySelector('aside').getBoundingClientRect(), "
+                                        "document.querySelector('#events li.current').getBoundingClientRect()])"))
+        assert aside["bottom"] <= height and row["bottom"] <= height, (n, aside, row)  # its sentence in view
         caption = page.js("document.getElementById('current').textContent")
         sentence = page.js(f"document.querySelector('#events li[data-n=\"{n}\"] .s').textContent")
         assert caption == f"{n}. {sentence}"  # not the action and then the same thing again
