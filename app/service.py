@@ -40,6 +40,9 @@ class Played(NamedTuple):
     bots: list[BotMove]
     loaded: Loaded
     note: str = ""  # what the command waits for besides a decision (an exchange game's reveals)
+    #: the command stopped at an action waiting for other stores' dice (``note`` says whose):
+    #: the decision it answers is taken, so no one is to play until they come
+    waits_for_dice: bool = False
 
     @property
     def state(self) -> Any:
@@ -218,7 +221,7 @@ class GameService:
         note = draws.note(loaded.version, saved.version) if intent else ""
         if keyring is not None and not intent and shared(loaded.charter, keyring):
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
-        return Played(ruleset, loaded.version + 1, human, moves, saved, note)
+        return Played(ruleset, loaded.version + 1, human, moves, saved, note, intent)
 
     def preview(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
                 player: str | None = None) -> Preview:

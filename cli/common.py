@@ -225,7 +225,8 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
 def print_played(played: Any, sent: bool = False) -> None:
     """A command's result: its events, each bot's action and events, what the game waits for.
     ``sent``: the command's records go to a club server by themselves (no `trv send` to say)."""
-    report(played.ruleset, played.events, first=played.first, state=played.state, bots=played.bots)
+    report(played.ruleset, played.events, first=played.first, state=played.state, bots=played.bots,
+           waiting=not played.waits_for_dice)  # else the note says whose dice it waits for
     note = "\n".join(line for line in played.note.split("\n") if not (sent and "trv send" in line))
     if note:
         click.echo(note)
@@ -270,9 +271,10 @@ def waiting_json(ruleset: Any, state: Any) -> dict:
     return {"over": False, "pending": pending, "waiting": pending_line(ruleset, state)}
 
 
-def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[Any] = ()) -> None:
+def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Sequence[Any] = (),
+           waiting: bool = True) -> None:
     """Print the new events, numbered, then each bot's action and its events,
-    then what the game waits for."""
+    then (``waiting``) what the game waits for."""
     number = first
     for event in events:
         click.echo(f"{number:>5}. {ruleset.describe(event)}")
@@ -284,4 +286,5 @@ def report(ruleset: Any, events: list[Any], *, first: int, state: Any, bots: Seq
             number += 1
     from trvendetta.app.decisions import pending_line  # here: `trv show` never loads the application layer
 
-    click.echo(pending_line(ruleset, state))
+    if waiting:
+        click.echo(pending_line(ruleset, state))

@@ -186,7 +186,7 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             write_text(target, armor(svc.export(game, since=before), in_words(store, game, before)))
             doc["reply"] = target
             if not as_json:
-                click.echo(f"wrote the reply packet to {target}: send it to the other players")
+                click.echo(f"wrote the reply packet to {target}: {_reply_line(svc, store, game)}")
     played = svc.run_bots(game)  # what the bots did, and what the game waits for
     if as_json:
         bots = played_json(played)
@@ -194,6 +194,24 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
                    "over": bots["over"], "waiting": bots["waiting"]})
         return
     print_played(played)
+
+
+def _reply_line(svc: Any, store: Any, game: str) -> str:
+    """Whom the reply goes to; when the game now waits on this store's own seat, that its
+    player may play first: `trv send` then carries the reply and the move in one mail."""
+    from .identity import Keyring
+    from trvendetta.store import decode_charter
+
+    seats = dict(decode_charter(store.header(game).charter).seats)
+    keyring = Keyring(seats)
+    others = [seat for seat in seats if not keyring.can_sign(seat)]
+    line = f"send it to {', '.join(others) or 'the other players'}"
+    loaded = svc.load(game)
+    decision = loaded.ruleset.pending(loaded.state)
+    if decision is not None and keyring.can_sign(decision.player):
+        line += (f" (or play {decision.player}'s move first: `trv send` then carries the reply and the move "
+                 "in one mail)")
+    return line
 
 
 def _check_draw(gf: Any, name: str | None) -> None:

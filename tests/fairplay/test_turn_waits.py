@@ -19,3 +19,26 @@ def test_a_turn_stopped_for_remote_dice_names_the_flags_it_did_not_play(players,
     ann("new", "--invite", tmp_path / "again.json", "--join", tmp_path / "bob-again.json")
     out = ann("turn", "--game", "again", "--assign", "3").stdout
     assert "every flag was played; 'add 3' waits for the dice" in out
+
+
+def test_a_turn_waiting_for_dice_says_whose_and_the_reply_says_whom_to_mail(players, tmp_path):
+    """The turn's output ends with whose dice it waits for, not with "waiting on ann" (the decision
+    is taken: nobody is to play); the reply names whom it goes to and, when the game now waits on
+    the replier, that a move played first rides in the same mail (docs/fair-play.md, mails per turn)."""
+    from test_send import sent
+
+    ann, bob = players("ann", "bob")
+    exchange_by_send(tmp_path, [ann, bob], "--ruleset", "toy")
+    out = ann("turn", "--assign", "2", "--no-reroll").stdout
+    assert "waiting on ann" not in out and "ann waits for the others' dice for 'add 2'" in out
+    assert out.index("waits for the others' dice") < out.index("waiting for bob's dice")
+    packet, _ = sent(ann, tmp_path, 1)
+    out = bob("import", packet).stdout
+    assert "ann adds 2" in out and "waiting on bob" in out
+    assert ": send it to ann (or play bob's move first: `trv send` then carries the reply and the move in one " \
+           "mail)" in out
+    bob("turn", "--assign", "1")  # bob plays before mailing: one packet carries his reveal and his move
+    packet, said = sent(bob, tmp_path, 2)
+    assert "send it to ann" in said
+    out = ann("import", packet).stdout
+    assert "bob reveals dice for draw 2" in out and "bob: add 1" in out
