@@ -197,6 +197,8 @@ def id_new(name: str | None) -> None:
         name = re.sub(r"[^A-Za-z0-9_.\-]", "", getpass.getuser()) or "me"
     identity = create(name)
     _print(identity)
+    click.echo(f"give the other players your public key: trv id show {identity.name} > {identity.name}.pub "
+               f"(they bind your seat with --key {identity.name}={identity.name}.pub)")
 
 
 @id_.command(name="show")

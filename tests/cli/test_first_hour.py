@@ -141,6 +141,18 @@ def test_a_new_identity_over_a_dangling_link_is_refused_and_nothing_is_written_t
     assert not target.exists() and not (home / "identities" / "bob.pub").exists()
 
 
+def test_a_new_identity_says_how_to_give_its_public_key_and_that_file_binds_a_seat(tmp_path):
+    home = {"TRV_HOME": str(tmp_path / "home")}
+    out = run("id", "new", "bob", env=home).stdout
+    assert "give the other players your public key: trv id show bob > bob.pub" in out
+    assert "--key bob=bob.pub" in out
+    (tmp_path / "bob.pub").write_text(run("id", "show", "bob", env=home).stdout)
+    db = tmp_path / "k.sqlite"
+    run("--db", db, "new", "--player", "ann:red", "--player", "bob:blue", "--key", f"bob={tmp_path / 'bob.pub'}",
+        "--name", "k", env=home)
+    assert "bob" in run("--db", db, "verify", "k", env=home).stdout
+
+
 def test_usage_errors_follow_the_one_rule_the_readme_states():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert "**What is a usage error.**" in readme
