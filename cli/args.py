@@ -35,6 +35,26 @@ def unknown(what: str, word: str, options: Iterable[str]) -> str:
     return f"unknown {what} {word!r}{suggest(word, options)}; {what}s: {', '.join(options)}"
 
 
+def crews_line() -> str:
+    """Every registered ruleset's crews (``Ruleset.crews``; a ruleset with none is left out):
+    ``vendetta: cars, finalfive, bigrig; carnival: cars, finalfive``."""
+    from trvendetta import rulesets
+
+    return "; ".join(f"{rs.name}: {', '.join(rs.crews())}" for rs in rulesets.every() if rs.crews())
+
+
+class CrewsHelp(click.Option):
+    """An option taking crews: its help ends with the crews each ruleset offers, read from the
+    rulesets when the help is printed (a plug-in ruleset's crews too), never when parsing."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None:
+            return None
+        line = crews_line()
+        return record[0], f"{record[1]} Crews: {line}." if line else record[1]
+
+
 def complete_ruleset(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """The shell's completion of ``--ruleset``: every ruleset that can be found."""
     from trvendetta import rulesets

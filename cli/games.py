@@ -13,8 +13,8 @@ from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
-from .args import (_check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, seats_position, time_option,
-                   timed)
+from .args import (CrewsHelp, _check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, seats_position,
+                   time_option, timed)
 from .common import Session, echo_json, json_option, pass_session, played_json, print_played, service
 
 
@@ -96,8 +96,8 @@ class SeatOrder(click.Command):
 
 
 @click.command(cls=SeatOrder)
-@click.option("--player", "players", multiple=True, metavar="NAME:COLOR:CREW",
-              help="A player, in turn order (repeat; CREW is cars or finalfive, default cars).")
+@click.option("--player", "players", multiple=True, metavar="NAME:COLOR:CREW", cls=CrewsHelp,
+              help="A player, in turn order (repeat; CREW is one of the ruleset's crews, default cars).")
 @click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
               help="A seat played by a bot, in turn order with the --player seats (repeat). KIND is "
                    "random or greedy; the seat is called KIND-COLOR unless NAME is given.")

@@ -12,7 +12,7 @@ import msgspec
 from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
 from trvendetta.core.errors import PositionError, TrvError
 
-from .args import complete_ruleset, ruleset_arg, unknown
+from .args import CrewsHelp, complete_ruleset, ruleset_arg, unknown
 
 
 def _store(ctx: click.Context) -> Any:
@@ -31,9 +31,9 @@ def _store(ctx: click.Context) -> Any:
 @click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
               help="Which game to simulate.")
 @click.option("--players", type=int, default=None, help="Seats per game, all filled by bots  [default: 4, or one per --crews].")
-@click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]",
-              help="Vendetta: one crew per seat (cars, finalfive), rotated every game so each crew sits in "
-                   "every seat; seats past the list play cars.  Prints each crew's win rate.")
+@click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]", cls=CrewsHelp,
+              help="One crew per seat, rotated every game so each crew sits in every seat; seats past the list "
+                   "play cars.  Prints each crew's win rate.")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played with seed SEED+i.")
 @click.option(

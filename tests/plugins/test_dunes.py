@@ -130,3 +130,37 @@ def test_the_cli_plays_it(trv, tmp_path):
     assert "Thunder Road: Vendetta on the dunes (--ruleset dunes) flags" in help_text
     out = trv("sim", "--ruleset", "dunes", "--crews", "jeeps,cars", "--games", "2", "--quiet").stdout
     assert "2 games" in out
+
+
+def test_trv_new_position_selects_it(trv, tmp_path):
+    """A position file naming the dunes sets up a dunes game: the ruleset's own name is a
+    position's ruleset, as ``vendetta`` is (Vendetta's positions play on the dunes too)."""
+    import tomllib
+
+    path = tmp_path / "dunes.toml"
+    path.write_text('ruleset = "dunes"\nseed = 5\n\n[[players]]\nname = "ann"\ncolor = "red"\ncrew = "jeeps"\n\n'
+                    '[[players]]\nname = "bob"\ncolor = "blue"\n')
+    assert tomllib.loads(path.read_text())["ruleset"] == "dunes"
+    assert "dunes game" in trv("new", "--position", str(path)).stdout
+    view = json.loads(trv("show", "--json").stdout)
+    assert view["ruleset"] == "dunes" and [p["crew"] for p in view["players"]] == ["jeeps", "cars"]
+    path.write_text(path.read_text().replace('"dunes"', '"carnival-of-dunes"'))
+    refused = trv("new", "--position", str(path), code=1)  # the file's fault: a data error, not a usage one
+    assert "unknown ruleset 'carnival-of-dunes'" in refused.stderr and "dunes" in refused.stderr.split("known:")[1]
+
+
+def test_trv_new_names_its_crew(trv):
+    """``trv new --player`` and ``trv sim --crews`` list each ruleset's crews, the plug-in's too."""
+    for command in (("new", "--help"), ("sim", "--help")):
+        text = " ".join(trv(*command).stdout.split())
+        assert "dunes: cars, finalfive, bigrig, jeeps" in text and "vendetta: cars, finalfive, bigrig" in text
+
+
+def test_a_new_dunes_game_records_a_dunes_position():
+    position = RS.default_position([("ann", "red", "jeeps"), ("bob", "blue", "cars")], 3)
+    assert position.ruleset == "dunes"
+    state, events = RS.new_game(position)
+    assert RS.restart(events[0])[0] == events[0]  # re-execution sets it up again from what it recorded
+    other = rulesets.get("vendetta")
+    with pytest.raises(Exception, match="'dunes' is not 'vendetta'"):
+        other.new_game(position)

@@ -91,10 +91,8 @@ class Carnival(Vendetta):
     def decode_state(self, data: bytes | str) -> CarnivalState:
         return self._state_dec.decode(data)
 
-    def describe(self, event) -> str:
-        from ..core.events import SCRIPTED_NOTE, scripted
-
-        return cev.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
+    def sentence(self, event) -> str:
+        return cev.describe(event)
 
     def describe_action(self, action) -> str:
         return cact.describe_action(action)

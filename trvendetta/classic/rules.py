@@ -517,10 +517,8 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
         return tuple(self.c.start_lanes)
 
     # ------------------------------------------------------- presentation
-    def describe(self, event) -> str:
-        from ..core.events import SCRIPTED_NOTE, scripted
-
-        return ev.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
+    def sentence(self, event) -> str:
+        return ev.describe(event)
 
     def describe_action(self, action) -> str:
         return describe_action(action)

@@ -417,6 +417,17 @@ class PlayedRuleset(Ruleset[S, A, E]):
     def is_over(self, state: S) -> bool:
         return state.phase == "over"  # type: ignore[attr-defined]
 
+    def describe(self, event: E) -> str:
+        """The event's sentence (:meth:`sentence`), and a note when a position's script
+        chose its outcome (``core.events.scripted``)."""
+        from .events import SCRIPTED_NOTE, scripted
+
+        return self.sentence(event) + (SCRIPTED_NOTE if scripted(event) else "")
+
+    def sentence(self, event: E) -> str:
+        """One short human sentence for an event (:meth:`describe` adds the script's note)."""
+        raise NotImplementedError
+
     def winner(self, state: S) -> str | None:
         return state.winner  # type: ignore[attr-defined]
 

@@ -16,12 +16,14 @@ from .names import NAME_MAX, name_problem, seed_problem
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
-def check_seats(ruleset: str, given: str, players: Sequence[Any], title: str, low: int = 2, high: int = 4,
-                seed: Any = 0) -> None:
-    """The position is for ``ruleset``; ``low``-``high`` players with distinct
-    names and colours, each a valid name (``core.names``); the seed in range."""
-    if given != ruleset:
-        raise PositionError("ruleset", f"{given!r} is not {ruleset!r}")
+def check_seats(ruleset: str | tuple[str, ...], given: str, players: Sequence[Any], title: str, low: int = 2,
+                high: int = 4, seed: Any = 0) -> None:
+    """The position is for ``ruleset`` (or one of several: a ruleset that plays another's
+    positions); ``low``-``high`` players with distinct names and colours, each a valid name
+    (``core.names``); the seed in range."""
+    names = (ruleset,) if isinstance(ruleset, str) else ruleset
+    if given not in names:
+        raise PositionError("ruleset", f"{given!r} is not {' or '.join(map(repr, names))}")
     n = len(players)
     if not low <= n <= high:
         raise PositionError("players", f"{n} players; {title} is for {low} to {high}")

@@ -77,14 +77,15 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
         return State()
 
     def start(self, position: Position, rng=None) -> list:
-        return _rules().start(validate(position, self.components), self.components, rng, self.initial_state())
+        return _rules().start(validate(position, self.components, self.name), self.components, rng,
+                              self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game
         recorded (``components_v1.v1()`` for a game recorded before components were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return _rules().start(validate(first_event.position, c or v1()), c, rng, self.initial_state(),
+        return _rules().start(validate(first_event.position, c or v1(), self.name), c, rng, self.initial_state(),
                               first_event.rules_version)
 
     def pending(self, state: State) -> Decision | None:
@@ -141,10 +142,11 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
         seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
-        return self._check_colors(validate(Position(players=seats, seed=seed, road=road), self.components))
+        return self._check_colors(validate(Position(players=seats, ruleset=self.name, seed=seed, road=road),
+                                           self.components, self.name))
 
     def position_from_dict(self, data: dict) -> Position:
-        return self._check_colors(from_dict(data, self.components))
+        return self._check_colors(from_dict(data, self.components, self.name))
 
     def colors(self) -> tuple[str, ...]:
         return tuple(view.ANSI)
@@ -169,10 +171,8 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
             state = msgspec.structs.replace(state, components=v1())
         return state
 
-    def describe(self, event) -> str:
-        from ..core.events import SCRIPTED_NOTE, scripted
-
-        return events.describe(event) + (SCRIPTED_NOTE if scripted(event) else "")
+    def sentence(self, event) -> str:
+        return events.describe(event)
 
     def describe_action(self, action) -> str:
         from .actions import describe_action

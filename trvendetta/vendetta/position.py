@@ -89,11 +89,13 @@ class Position(Strict, frozen=True):
     script: Script = Script()
 
 
-def validate(pos: Position, components: comp.Components) -> Position:
+def validate(pos: Position, components: comp.Components, ruleset: str = "vendetta") -> Position:
     """Check a position against the rules and the game's components; returns
-    it unchanged or raises PositionError."""
+    it unchanged or raises PositionError.  ``ruleset``: the ruleset playing it,
+    when it is one built on Vendetta's rules (its positions say ``vendetta`` or
+    its own name)."""
     c = components
-    check_seats("vendetta", pos.ruleset, pos.players, "Vendetta", seed=pos.seed)
+    check_seats(tuple(dict.fromkeys((ruleset, "vendetta"))), pos.ruleset, pos.players, "Vendetta", seed=pos.seed)
     n = len(pos.players)
     names = [p.name for p in pos.players]
     for i, p in enumerate(pos.players):
@@ -297,6 +299,6 @@ def _on_road(text: str, field: str, top: int, low: int, lanes: int) -> tuple[int
     return space
 
 
-def from_dict(data: dict, components: comp.Components) -> Position:
-    """Decode (strictly) and validate a position read from TOML or JSON."""
-    return validate(decode_position(data, Position), components)
+def from_dict(data: dict, components: comp.Components, ruleset: str = "vendetta") -> Position:
+    """Decode (strictly) and validate a position read from TOML or JSON (for ``ruleset``: see :func:`validate`)."""
+    return validate(decode_position(data, Position), components, ruleset)
