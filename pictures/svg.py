@@ -290,23 +290,19 @@ def wreck(at: str, lay: Layout) -> str:
             f'<text class="mark" x="{cx:.1f}" y="{cy:.1f}" fill="#fff">X</text><title>wreck at {escape(at)}</title></g>')
 
 
-def _width(v: dict) -> float:
-    """A body's width as a share of a space: a motorcycle is narrow."""
-    return 0.3 if v.get("kind") == "motorcycle" else 0.56
+def _width(v: dict, board: dict) -> float:
+    """A body's width as a share of a space: the board's ``widths`` say where a vehicle's
+    crew draws it narrower (a motorcycle) or wider than a car."""
+    return float((board.get("widths") or {}).get(v["id"], 0.56))
 
 
-#: a Big Rig section's sign after the owner's letter, as the text board draws them (R< R= R>)
-SECTION_SIGN = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}
-
-
-def _label(v: dict, mark: str) -> str:
-    """The owner's letter and the size (``RL``); a motorcycle's number instead (``R3``);
-    a Big Rig section's sign (``R<`` ``R=`` ``R>``: three Large sections told apart)."""
+def _label(v: dict, mark: str, board: dict) -> str:
+    """The owner's letter and the size (``RL``), or the sign the board's ``signs`` give
+    the vehicle (a motorcycle's number ``R3``; a Big Rig section's ``R<`` ``R=`` ``R>``)."""
+    sign = (board.get("signs") or {}).get(v["id"])
+    if sign is not None:
+        return mark + str(sign)
     size = v.get("size")
-    if v.get("kind") == "motorcycle" and str(v["id"])[-1:].isdigit():
-        return mark + str(v["id"])[-1]
-    if v.get("kind") in SECTION_SIGN:
-        return mark + SECTION_SIGN[v["kind"]]
     return mark + (str(size) if size is not None else "")
 
 
@@ -323,7 +319,7 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float 
     cx += dx
     size = v.get("size")
     frac = CAR_LENGTH.get(size, 0.82) if isinstance(size, str) else 0.82
-    length, width = lay.space_len * frac * max(scale, 0.8), lay.space_len * _width(v) * scale
+    length, width = lay.space_len * frac * max(scale, 0.8), lay.space_len * _width(v, board) * scale
     fill = fill_of(color)
     angle = lay.angle(v.get("facing") or "F")
     status = str(v.get("status", ""))
@@ -351,7 +347,7 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float 
                  f'stroke="#fff" stroke-width="1"/>')
     parts.append(f'<g transform="rotate({angle:.0f})">{body}</g>')
     ink = ink_on(color)
-    text = _label(v, mark)
+    text = _label(v, mark, board)
     font = (11 if len(text) > 1 else 13) if width > 14 else 8
     font = min(font, max(6.0, (width - 3) / (0.75 * max(len(text), 1))))  # the letters fit the body: no overlap
     parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{font:.1f}px">'
@@ -488,7 +484,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         # several vehicles on one space (a slam being settled, motorcycles, the
         # starting area, the 1986 board's two cars): side by side, smaller
         scale = 1.0 if len(group) == 1 else max(0.55, min(0.8, 1.7 / len(group)))
-        widths = [lay.space_len * _width(v) * scale + 6 for v in group]  # a gap the letters keep clear of
+        widths = [lay.space_len * _width(v, board) * scale + 6 for v in group]  # a gap the letters keep clear of
         x = -sum(widths) / 2
         for v, w in zip(group, widths):
             dx = 0.0 if len(group) == 1 else x + w / 2

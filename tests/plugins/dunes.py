@@ -6,7 +6,8 @@ in sand cannot shoot and leaving the road is sinking into the dunes.  It
 adds a crew, ``jeeps`` (three cars that play the cars' turn), whose jeeps
 shrug off a hit while they stand in sand.
 
-Importing this module is all it takes: it registers its crew (``crew.register``)
+Importing this module is all it takes: it registers its crew (``crew.register``), its
+crew's looks (``crew.register_looks``)
 and its ruleset (``rulesets.register``); no file of the project names it.
 The tests (``tests/plugins/test_dunes.py``, the conformance suite) play it
 through the CLI, the bots, the simulator and the pictures like a built-in
@@ -68,7 +69,35 @@ class Jeeps(Cars):
         super().damage(ctx, v, cause)
 
 
+    def score_options(self, state, decision):
+        """The greedy bot's steps: Vendetta's scores, and a jeep likes sand (it takes no hit there)."""
+        if decision.kind != "step":
+            return None
+        from trvendetta.core import geometry
+        from trvendetta.vendetta import bot
+
+        scores = bot.Heuristics(state, decision).scores() or [0.0] * len(decision.options)
+        car = next(v for v in state.vehicles if v.id == state.turn.car)
+        return [score + (SAND_BONUS if state.board.terrain(state, geometry.neighbour(car.at, a.direction, car.facing))
+                         == "mud" else 0.0) for score, a in zip(scores, decision.options)]
+
+
+#: what the jeeps' greedy bot adds to a step into sand
+SAND_BONUS = 25.0
 JEEPS = crew.register("jeeps", Jeeps())
+
+
+class JeepLooks(crew.Looks):
+    """How the jeeps are shown: wider than a car in the pictures, and each one's
+    dashboard line says it is a four-by-four."""
+
+    width = 0.66
+
+    def vehicle_line(self, v, where: str) -> str:
+        return super().vehicle_line(v, where) + "  4x4"
+
+
+JEEP_LOOKS = crew.register_looks("jeeps", JeepLooks())
 
 
 def components() -> comp.Components:

@@ -6,6 +6,7 @@ take a built-in ruleset, with no file of the project naming it."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -93,6 +94,22 @@ def test_a_step_into_sand_is_mud_not_a_crash():
     assert not any(isinstance(e, ev.VehicleEliminated) for e in events)
 
 
+def test_its_crew_supplies_the_greedy_bots_heuristics():
+    state, _ = RS.new_game(RS.position_from_dict(POSITION))
+    sand = _printed_impassable(state)
+    data = dict(POSITION, vehicles=[{"id": "red-small", "at": b.nm((sand[0], sand[1] - 2))}])
+    state, _ = RS.new_game(RS.position_from_dict(data))
+    for action in (AssignDie("red-small", 3), NoCommand()):
+        state, _ = RS.apply(state, action)
+    decision = RS.pending(state)
+    from trvendetta.vendetta import bot
+
+    ours, vendetta = RS.score_options(state, decision), bot.Heuristics(state, decision).scores()
+    into_sand = decision.options.index(Step("F"))
+    assert ours[into_sand] == vendetta[into_sand] + dunes.SAND_BONUS
+    assert [o for i, o in enumerate(ours) if i != into_sand] == [v for i, v in enumerate(vendetta) if i != into_sand]
+
+
 @pytest.mark.parametrize("crews", [("jeeps", "cars"), ("jeeps", "finalfive", "cars")])
 def test_random_games_with_its_crew_conform(crews):
     for seed in range(2):
@@ -123,9 +140,15 @@ def test_the_cli_plays_it(trv, tmp_path):
     picture = tmp_path / "board.svg"
     trv("show", "--svg", str(picture))
     assert picture.read_text().startswith("<svg") and "red-small" in picture.read_text()
+    body = {vid: float(w) for vid, w in re.findall(r'data-id="([a-z]+-small)".*?<rect x="[^"]+" y="[^"]+" width="([^"]+)"',
+                                                    picture.read_text())}
+    assert body["red-small"] > body["blue-small"]  # the jeeps' looks: a wider body than a car's
     die = view["players"][0]["dice"][0]
     trv("turn", "--car", "small", "--assign", str(die))
     assert json.loads(trv("show", "--json").stdout)["version"] > view["version"]
+    assert view["board"]["widths"] == {f"red-{size}": 0.66 for size in ("small", "medium", "large")}  # its looks
+    shown = trv("show").stdout
+    assert "red-small" in shown and shown.count("4x4") == 3  # the jeeps' dashboard lines, not the cars'
     help_text = trv("turn", "--help").stdout
     assert "Thunder Road: Vendetta on the dunes (--ruleset dunes) flags" in help_text
     out = trv("sim", "--ruleset", "dunes", "--crews", "jeeps,cars", "--games", "2", "--quiet").stdout

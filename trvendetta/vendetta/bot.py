@@ -54,13 +54,20 @@ from ..core import geometry
 from ..core.bases import Heuristics as BaseHeuristics
 from ..core.protocol import Decision
 from . import board as b
+from . import crew as crews
 from .model import State
 
 NEG = -1000.0
 
 
 def score_options(state: State, decision: Decision) -> list[float] | None:
-    """A score per option of ``decision`` (higher is better), or None."""
+    """A score per option of ``decision`` (higher is better), or None: the deciding
+    player's crew's own heuristics first (``Crew.score_options``: a plug-in crew's
+    decisions), else the heuristics below."""
+    if decision.player is not None:
+        scores = crews.of(state, decision.player).score_options(state, decision)
+        if scores is not None:
+            return scores
     return Heuristics(state, decision).scores()
 
 
@@ -87,7 +94,7 @@ class Heuristics(BaseHeuristics):
         if b.is_wreck(oid):
             return self.hits[b.WRECK_SIZE] / 2
         v = b.vehicle(self.state, oid)
-        if v.owner == self.me or len(v.damage) >= (1 if v.kind == "motorcycle" else 2):
+        if v.owner == self.me or len(v.damage) >= b.crew_of(self.state, v.owner).slots:  # already inoperable
             return 0.0
         return float(self.hits[v.size])
 
@@ -235,7 +242,7 @@ class Heuristics(BaseHeuristics):
         sp = geometry.neighbour(car.at, a.direction, car.facing)
         bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
         last = t.moves_left <= 1 and not bonus_later
-        bike = car.kind == "motorcycle"
+        bike = crews.of_vehicle(s, car.id).drifts_through_vehicles  # a motorcycle
         score = self._space_score(sp, last, drift=t.drift, bike=bike)
         if score <= NEG:
             return score

@@ -52,6 +52,9 @@ class Cars:
     def waiting(self, state: State, player: Player) -> Decision | None:
         return None
 
+    def score_options(self, state: State, decision: Decision) -> list[float] | None:
+        return None  # Vendetta's heuristics (vendetta/bot.py) know the cars', the Final Five's and the Big Rig's
+
     def decision(self, state: State, name: str, t: Turn) -> Decision | None:
         phase = t.phase
         if phase == "assign":

@@ -106,6 +106,60 @@ class Crew(Protocol):
         """One of its vehicles ends a turn under a chopper; True when that settles the chopper."""
         ...
 
+    # ------------------------------------------------------------- the bots
+    def score_options(self, state: State, decision: Decision) -> list[float] | None:
+        """The greedy bot's scores for a decision of the crew's player (``vendetta/bot.py``
+        asks the crew first); None: Vendetta's heuristics score it."""
+        ...
+
+
+class Looks:
+    """How a crew is shown (``trv show`` and its ``--json``, the pictures), apart from its
+    rules: the views import no deciding code (tests/cli/test_show_startup.py), so a crew's
+    looks are registered on their own (:func:`register_looks`).  This base is the cars':
+    a vehicle is its owner's colour initial and its size (``RM``), and nothing is added."""
+
+    #: a vehicle body's width in the pictures, as a share of a space
+    width = 0.56
+
+    def player(self, p: Player) -> dict:
+        """Fields the crew adds to its player's entry of ``show --json``."""
+        return {}
+
+    def vehicle(self, v: Vehicle) -> dict:
+        """Fields the crew adds to (or shows its own way in) one of its vehicles' entries."""
+        return {}
+
+    def sign(self, v: Vehicle) -> str:
+        """The one character after the owner's colour initial on the text board and the pictures."""
+        return v.size
+
+    def dashboard(self, p: Player) -> str:
+        """What its player's dashboard line shows after the dice."""
+        return f"  command: {'used' if p.command_used else 'ready'}"
+
+    def vehicle_line(self, v: Vehicle, where: str) -> str:
+        """One of its vehicles on the dashboard."""
+        flags = (["moved"] if v.moved else []) + ([f"momentum {v.momentum}"] if v.momentum else [])
+        dmg = ", ".join(v.damage) or "no damage"
+        return f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}" + (f"  ({', '.join(flags)})" if flags else "")
+
+
+class _LooksRegistry(dict):
+    def __missing__(self, name: str) -> Looks:
+        return CARS_LOOK
+
+
+CARS_LOOK = Looks()
+#: every registered crew's looks by name (a crew with none looks like the cars)
+LOOKS: dict[str, Looks] = _LooksRegistry()
+
+
+def register_looks(name: str, looks: Looks) -> Looks:
+    """Show the crew called ``name`` as ``looks`` says."""
+    LOOKS[name] = looks
+    return looks
+
 
 class _Registry(dict):
     """Crews by name; a name with none registered is the cars (``named``)."""

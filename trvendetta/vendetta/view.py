@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from . import board as b
+from . import crewlooks  # noqa: F401 (registers the Final Five's and the Big Rig's looks)
+from .crew import CARS_LOOK, LOOKS
 from .model import State
 
 ANSI = {"red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "purple": 35, "cyan": 36, "white": 37,
@@ -20,18 +22,20 @@ def _at(v) -> str | None:
 def _player(p) -> dict:
     out = {"name": p.name, "color": p.color, "crew": p.crew, "dice": list(p.dice),
            "command_used": p.command_used, "out": p.out}
-    if p.crew == "bigrig":  # Hydraulic Steering, the sections used this round, damage still to place
-        out.update(steering=p.steering, steering_set=p.steering_set, sections_used=list(p.sections_used),
-                   damage_to_place=p.unplaced)
+    out.update(LOOKS[p.crew].player(p))  # what the crew shows of its own (the Big Rig's steering)
     return out
 
 
-def _vehicle(v) -> dict:
+def _vehicle(v, crew: str) -> dict:
     out = {"id": v.id, "owner": v.owner, "kind": v.kind, "size": v.size, "at": _at(v), "facing": v.facing,
            "status": v.status, "damage": len(v.damage), "moved": v.moved, "momentum": v.momentum}
-    if v.kind.startswith("bigrig"):  # a Big Rig section: its space and its damaged commands
-        out.update(section=b.section_name(v.id), damaged_commands=list(v.damage), moved=False, momentum=0)
+    out.update(LOOKS[crew].vehicle(v))  # a Big Rig section: its section and its damaged commands
     return out
+
+
+def _crews(state: State) -> dict[str, str]:
+    """Each player's crew, by name."""
+    return {p.name: p.crew for p in state.players}
 
 
 def _pending(state: State):
@@ -47,6 +51,7 @@ def _pending(state: State):
 def view(state: State) -> dict:
     """The stable ``trv show --json`` document (the CLI adds game, version, head)."""
     d, options = _pending(state)
+    crew = _crews(state)
     return {
         "ruleset": "vendetta",
         "round": state.round,
@@ -57,7 +62,7 @@ def view(state: State) -> dict:
         "road_die": state.road_die,
         "road": [{"name": t.side, "first": 8 * t.index + 1, "last": 8 * t.index + 8} for t in state.road],
         "players": [_player(p) for p in state.players],
-        "vehicles": [_vehicle(v) for v in state.vehicles],
+        "vehicles": [_vehicle(v, crew[v.owner]) for v in state.vehicles],
         "choppers": [{"owner": c.owner, "at": b.nm(c.at) if c.at is not None else None} for c in state.choppers],
         "wrecks": [b.nm(w.at) for w in state.wrecks],
         "tokens": [{"at": b.nm(t.at), "kind": t.kind if t.face_up else None} for t in state.tokens],
@@ -71,7 +76,9 @@ def board(state: State) -> dict:
     them (spaces not listed are road; a position's fill and overrides count),
     the Finish Line once the final piece is laid (s.2: the front edge of the
     final piece), the lane of each car still in the starting area, and each
-    vehicle's damage tokens in their slots."""
+    vehicle's damage tokens in their slots; and where a vehicle's crew draws it
+    otherwise than a car (``Looks``): the sign after its owner's letter (a
+    motorcycle's marking, a Big Rig section's ``<`` ``=`` ``>``) and a body's width."""
     terrain: dict[str, list[str]] = {"offroad": [], "mud": [], "impassable": []}
     c = state.components
     assert c is not None, "a started game has its components"
@@ -83,6 +90,15 @@ def board(state: State) -> dict:
                 if kind in terrain:
                     terrain[kind].append(b.nm((lane, y)))
     laid = state.final_piece is not None and any(t.index == state.final_piece for t in state.road)
+    crew = _crews(state)
+    signs, widths = {}, {}
+    for v in state.vehicles:
+        looks = LOOKS[crew[v.owner]]
+        sign = looks.sign(v)
+        if sign != v.size:
+            signs[v.id] = sign
+        if looks.width != CARS_LOOK.width:
+            widths[v.id] = looks.width
     return {
         "lanes": c.lanes,
         "grid": "hex",
@@ -93,6 +109,8 @@ def board(state: State) -> dict:
         "finish_after": c.rows * (state.final_piece + 1) if laid and state.final_piece is not None else None,
         "start_area": {v.id: chr(97 + v.at[0]) for v in state.vehicles if v.start and v.at is not None},
         "damage": {v.id: list(v.damage) for v in state.vehicles if v.damage},
+        "signs": signs,
+        "widths": widths,
     }
 
 
@@ -102,12 +120,11 @@ def paint(text: str, color: str | None, on: bool) -> str:
     return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
 
 
-def car_label(v, colors: dict) -> str:
-    """Colour initial + size (``RM``), or + marking for a motorcycle (``R3``),
-    or + ``<``, ``=``, ``>`` for the Big Rig's rear, mid and front sections
-    (``R>``); lower case when inoperable."""
-    mark = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}.get(v.kind)
-    text = colors[v.owner][0] + (mark or (v.id[-1] if v.kind == "motorcycle" else v.size))
+def car_label(v, colors: dict, crew: str = "cars") -> str:
+    """Colour initial + the sign the vehicle's crew gives it (``Looks.sign``): the size
+    (``RM``), a motorcycle's marking (``R3``), or ``<``, ``=``, ``>`` for the Big Rig's
+    rear, mid and front sections (``R>``); lower case when inoperable."""
+    text = colors[v.owner][0] + LOOKS[crew].sign(v)
     return text.upper() if v.status == "operational" else text.lower()
 
 
@@ -122,6 +139,7 @@ def render(state: State, color: bool = False) -> str:
     if not state.road:
         return "(no road yet)"
     colors = {p.name: p.color for p in state.players}
+    crew = _crews(state)
     cars: dict = {}
     for v in state.vehicles:
         if v.at is not None and not v.start:
@@ -144,10 +162,11 @@ def render(state: State, color: bool = False) -> str:
                     continue
                 sp = (lane, y)
                 if sp in cars and len(cars[sp]) > 1:  # side by side (a motorcycle shares the space)
-                    cell = "".join(paint(car_label(v, colors), colors[v.owner], color) for v in cars[sp][:2])
+                    cell = "".join(paint(car_label(v, colors, crew[v.owner]), colors[v.owner], color) for v in cars[sp][:2])
                 elif sp in cars:
                     v = cars[sp][0]
-                    cell = paint(f"[{car_label(v, colors)}" + ("^" if sp in choppers else "]"), colors[v.owner], color)
+                    cell = paint(f"[{car_label(v, colors, crew[v.owner])}" + ("^" if sp in choppers else "]"),
+                                 colors[v.owner], color)
                 elif sp in wrecks:
                     cell = "[XX]"
                 elif sp in choppers:
@@ -179,27 +198,9 @@ def dashboards(state: State, color: bool = False, more=None) -> list[str]:
     for p in state.players:
         head = f"{p.name} ({p.color}, {p.crew})" + (" OUT" if p.out else "") + (more(p) if more else "")
         dice = " ".join(map(str, p.dice)) or "-"
-        if p.crew == "bigrig":
-            extra = (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
-                     f"{', '.join(p.sections_used) or '-'}" + (f"  damage to place: {p.unplaced}" if p.unplaced else ""))
-            lines.append(paint(head, p.color, color) + f"  dice: {dice}" + extra)
-        else:
-            lines.append(paint(head, p.color, color) + f"  dice: {dice}  command: {'used' if p.command_used else 'ready'}")
-        for v in state.vehicles:
-            if v.owner != p.name:
-                continue
-            where = _at(v) or "-"
-            flags = []
-            if v.kind.startswith("bigrig"):
-                dmg = ", ".join(f"{c} damaged" for c in v.damage) or "no damage"
-                lines.append(f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}")
-                continue
-            if v.moved:
-                flags.append("moved")
-            if v.momentum:
-                flags.append(f"momentum {v.momentum}")
-            dmg = ", ".join(v.damage) or "no damage"
-            lines.append(f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}" + (f"  ({', '.join(flags)})" if flags else ""))
+        looks = LOOKS[p.crew]
+        lines.append(paint(head, p.color, color) + f"  dice: {dice}" + looks.dashboard(p))
+        lines.extend(looks.vehicle_line(v, _at(v) or "-") for v in state.vehicles if v.owner == p.name)
     if state.phase == "over":
         lines.append(f"game over: {state.winner or 'no winner'} ({state.end_reason})")
     else:

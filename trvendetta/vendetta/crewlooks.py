@@ -1,0 +1,57 @@
+"""How the Final Five and the Big Rig are shown: their :class:`~.crew.Looks`.
+
+Kept apart from their rules (``finalfive.py``, ``bigrig.py``), which import the
+deciding code: drawing a game imports only this (tests/cli/test_show_startup.py).
+The views ask a player's crew for its looks (``crew.LOOKS``) and never which
+crew it is; a crew kept anywhere else registers its own with
+``crew.register_looks`` (or looks like the cars).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import board as b
+from . import crew as crews
+
+if TYPE_CHECKING:  # for the type checker only
+    from .model import Player, Vehicle
+
+
+class Motorcycles(crews.Looks):
+    """The Final Five: a motorcycle is narrow and shows its marking 1-5 (``R3``)."""
+
+    width = 0.3
+
+    def sign(self, v: Vehicle) -> str:
+        return v.id[-1] if v.kind == "motorcycle" else v.size
+
+
+class Rig(crews.Looks):
+    """The Big Rig: its sections ``<``, ``=``, ``>`` (rear, mid, front); its Hydraulic
+    Steering, the sections used this round and the damage still to place; each
+    section's damaged commands."""
+
+    SIGNS = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}
+
+    def player(self, p: Player) -> dict:
+        return {"steering": p.steering, "steering_set": p.steering_set, "sections_used": list(p.sections_used),
+                "damage_to_place": p.unplaced}
+
+    def vehicle(self, v: Vehicle) -> dict:
+        return {"section": b.section_name(v.id), "damaged_commands": list(v.damage), "moved": False, "momentum": 0}
+
+    def sign(self, v: Vehicle) -> str:
+        return self.SIGNS.get(v.kind, v.size)
+
+    def dashboard(self, p: Player) -> str:
+        return (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
+                f"{', '.join(p.sections_used) or '-'}" + (f"  damage to place: {p.unplaced}" if p.unplaced else ""))
+
+    def vehicle_line(self, v: Vehicle, where: str) -> str:
+        dmg = ", ".join(f"{c} damaged" for c in v.damage) or "no damage"
+        return f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}"
+
+
+MOTORCYCLES = crews.register_looks("finalfive", Motorcycles())
+RIG = crews.register_looks("bigrig", Rig())
