@@ -85,7 +85,7 @@ class TurnCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Also record the order the options were given in (``ctx.meta["trv.order"]``),
-        so a grouping flag (the Final Five's ``--bike``) can start a group."""
+        so a grouping flag (``TurnFlag.groups``: the Final Five's ``--bike``) can start a group."""
         try:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             ctx.meta["trv.order"] = [p.name for p in order]
@@ -114,49 +114,45 @@ class TurnCommand(click.Command):
                     formatter.write_dl(rows)
 
 
-#: flags that belong to the motorcycle named by the last --bike before them
-BIKE_GROUP = ("assign", "momentum", "path", "road_die", "shoot", "no_shoot")
-_REPEATABLE = ("assign", "path", "shoot")
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
-def bike_groups(order: list[str], flags: dict) -> None:
-    """Split ``--bike N ... --bike M ...`` into per-motorcycle groups (in place).
+def flag_groups(grouping, own: dict, order: list[str], flags: dict) -> list[dict]:
+    """Split ``--bike N ... --bike M ...`` (any grouping flag: ``TurnFlag.groups``) into groups.
 
-    Without ``--bike`` each of ``--assign``, ``--path`` and ``--shoot`` may be
-    given once and means what it always meant.  With it, each of those flags
-    (and ``--momentum``, ``--road-die``, ``--no-shoot``) belongs to the
-    motorcycle named by the ``--bike`` before it; ``flags["bikes"]`` lists the
-    groups in order (the first moves first)."""
-    values = {k: list(flags[k] or ()) for k in _REPEATABLE}
-    bikes = list(flags.pop("bike") or ())
+    Without the grouping flag each flag of its group means what it always meant.  With
+    it, each of them belongs to the group of the grouping flag given before it; the
+    groups come back in order (the Final Five's: the first motorcycle moves first)."""
+    key, option, noun = grouping.key, f"--{grouping.name}", grouping.noun or "group"
+    valued = [k for k in grouping.groups if own[k].kind not in ("flag", "switch")]
+    values = {k: list(flags[k] or ()) for k in valued}
+    heads = list(flags[key] or ())
     groups: list[dict] = []
     top: dict = {}
     for name in order:
-        if name == "bike":
-            groups.append({"bike": bikes[len(groups)]})
-        elif name in BIKE_GROUP:
+        if name == key:
+            groups.append({key: heads[len(groups)]})
+        elif name in grouping.groups:
             into = groups[-1] if groups else top
-            option = "--" + name.replace("_", "-")
+            flag = "--" + name.replace("_", "-")
             if name in into:
                 if groups:
-                    raise click.UsageError(f"{option} given twice for --bike {groups[-1]['bike']}; one per motorcycle")
-                raise click.UsageError(f"{option} given twice; give it once (or once after each --bike)")
-            into[name] = values[name].pop(0) if name in _REPEATABLE else True
-    if len(groups) > 2:
-        raise click.UsageError(f"--bike given {len(groups)} times; a turn moves at most two motorcycles")
+                    raise click.UsageError(f"{flag} given twice for {option} {groups[-1][key]}; one per {noun}")
+                raise click.UsageError(f"{flag} given twice; give it once (or once after each {option})")
+            into[name] = values[name].pop(0) if name in values else True
+    if grouping.most and len(groups) > grouping.most:
+        raise click.UsageError(f"{option} given {len(groups)} times; a turn moves at most "
+                               f"{_COUNT.get(grouping.most, grouping.most)} {noun}s")
     if groups and top:
         first = "--" + next(iter(top)).replace("_", "-")
-        raise click.UsageError(f"{first} comes before the first --bike; put each motorcycle's flags after its --bike")
-    for key in _REPEATABLE:
-        flags[key] = top.get(key)
-    for key in ("momentum", "road_die", "no_shoot"):
-        flags[key] = bool(top.get(key))
-    flags["bikes"] = [{"bike": g["bike"], "assign": g.get("assign"), "momentum": bool(g.get("momentum")),
-                       "path": g.get("path"), "road_die": bool(g.get("road_die")), "shoot": g.get("shoot"),
-                       "no_shoot": bool(g.get("no_shoot"))} for g in groups] or None
-    for g in flags["bikes"] or ():
-        if g["shoot"] is not None and g["no_shoot"]:
-            raise click.UsageError(f"--shoot and --no-shoot exclude each other (--bike {g['bike']})")
+        raise click.UsageError(f"{first} comes before the first {option}; put each {noun}'s flags after its {option}")
+    out = [{key: g[key], **{k: g.get(k) if k in values else bool(g.get(k)) for k in grouping.groups}} for g in groups]
+    for g in out:
+        for k in grouping.groups:
+            for other in own[k].excludes:
+                if g[k] not in (None, False) and g.get(other.replace("-", "_")):
+                    raise click.UsageError(f"--{own[k].name} and --{other} exclude each other ({option} {g[key]})")
+    return out
 
 
 def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
@@ -188,11 +184,10 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
                 raise click.BadParameter(unknown(key.replace("_", " "), str(one), own[key].choices),
                                          param_hint=f"--{own[key].name}")
     out: dict = {}
-    if given.get("bike"):  # the Final Five: the flags after each --bike are that motorcycle's
-        grouped = {k: values.get(k) for k in ("bike", *BIKE_GROUP)}
-        bike_groups(list(order), grouped)
-        out["bikes"] = grouped["bikes"]
-        given = {k: v for k, v in given.items() if k != "bike" and k not in BIKE_GROUP}
+    for grouping in (f for f in ruleset.turn_flags if f.groups and given.get(f.key)):  # the Final Five's --bike
+        grouped = {k: values.get(k) for k in (grouping.key, *grouping.groups)}
+        out[grouping.key + "s"] = flag_groups(grouping, own, list(order), grouped)
+        given = {k: v for k, v in given.items() if k != grouping.key and k not in grouping.groups}
     for key, value in given.items():
         name = "--" + key.replace("_", "-")
         flag = own[key]

@@ -31,7 +31,8 @@ class TurnFlag(msgspec.Struct, frozen=True):
     the flag takes a few fixed words (a car's size), lists them: the shell
     completes them and refuses another as a usage error (``red-large`` names
     ``large`` with its colour, which the rules check); ``crew`` names the
-    crew it is for (the Big Rig's ``--steering``), empty for every crew's.
+    crew it is for (the Big Rig's ``--steering``), empty for every crew's;
+    ``groups``, ``most`` and ``noun`` make it a grouping flag (see the fields).
     """
 
     name: str
@@ -43,6 +44,12 @@ class TurnFlag(msgspec.Struct, frozen=True):
     choices: tuple[str, ...] = ()
     #: the crew whose turn takes it ("": every crew's); ``trv turn --help`` lists it under that crew
     crew: str = ""
+    #: a grouping flag (the Final Five's ``--bike``): the keys of the flags that, given after it, are
+    #: its group's; the turn driver gets the groups in order as ``KEYs`` (``bikes``)
+    groups: tuple[str, ...] = ()
+    #: how many groups a turn takes at most (0: any number), and what one group moves (its noun)
+    most: int = 0
+    noun: str = ""
 
     def refuses(self, value: object) -> bool:
         """Whether ``value`` is none of the flag's ``choices`` (never, without any)."""

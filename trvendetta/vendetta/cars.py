@@ -45,6 +45,8 @@ class Cars:
     drifts_through_vehicles = False
     slam_rank = 1
     out_sets_final_piece = False
+    vehicle_noun = "car"
+    coast_word = "momentum"
     #: the assign decision's prompt
     assign_prompt = "assign a die to a car"
 

@@ -42,6 +42,9 @@ class Crew(Protocol):
     slam_rank: int
     #: its player going out fixes the final piece at once, whatever the number of players (the Big Rig)
     out_sets_final_piece: bool
+    #: what the rules' words call one of its vehicles, and a moved vehicle's second die (refusals)
+    vehicle_noun: str
+    coast_word: str
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:

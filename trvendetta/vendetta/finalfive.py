@@ -97,6 +97,8 @@ class FinalFive(Cars):
 
     direction_only_slams = True
     drifts_through_vehicles = True
+    vehicle_noun = "motorcycle"
+    coast_word = "coasting"
     slam_rank = 0
     assign_prompt = "assign a die to a motorcycle"
 

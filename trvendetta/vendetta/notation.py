@@ -54,7 +54,8 @@ TURN_FLAGS = (
     TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes.", crew="bigrig"),
     TurnFlag("bike", metavar="N", multiple=True,
              help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
-                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).", crew="finalfive"),
+                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).", crew="finalfive",
+             groups=("assign", "momentum", "path", "road_die", "shoot", "no_shoot"), most=2, noun="motorcycle"),
 )
 
 #: the turn's decisions in order, and the flags that answer each
@@ -233,7 +234,7 @@ class TurnDriver:
         return None
 
     def _next_bike(self, state, d):
-        """The Final Five's turn from ``--bike`` groups (see cli.play.bike_groups)."""
+        """The Final Five's turn from ``--bike`` groups (see cli.play.flag_groups)."""
         f, kind = self.flags, d.kind
         if kind == "assign":
             g = self.bikes[0]

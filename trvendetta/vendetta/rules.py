@@ -192,7 +192,7 @@ def explain(state: State, action) -> None:
         if car.moved and not action.momentum:
             refuse("assign", f"{car.id} has already moved this round")
         if action.momentum:
-            kind, word = ("motorcycle", "coasting") if b.is_motorcycle(state, car.id) else ("car", "momentum")
+            kind, word = crews.of(state, d.player).vehicle_noun, crews.of(state, d.player).coast_word
             most = b.crew_of(state, d.player).coast
             times = {1: "once", 2: "twice"}.get(most, f"{most} times")
             refuse(f"{word}: only when no unmoved operational {kind} is left, at most {times} per {kind}",
