@@ -20,6 +20,7 @@ hash chain and head are the source's; the stamps are the copy's).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from trvendetta.core.errors import TrvError
@@ -123,3 +124,68 @@ def _copy_tournament(src: Any, dst: Any, name: str, how: str, upto: int) -> Copi
     if dst.verify(name) != head:
         raise StoreError(f"the copy of tournament {name!r} does not match its source")
     return Copied(label, len(src.records(name)), head, "copied" if how == "copy" else "brought up to date")
+
+
+def upgrade_target(source: str) -> str:
+    """Where ``trv store upgrade`` writes by default: beside an SQLite file (``x.sqlite`` ->
+    ``x.v2.sqlite``), or a PostgreSQL schema of its own (``NAME`` -> ``NAME_v2``)."""
+    where = location.parse(source)
+    if where.kind == "sqlite":
+        path = Path(where.target).expanduser()
+        return str(path.with_name(f"{path.stem}.v2{path.suffix or '.sqlite'}"))
+    if where.kind == "postgres":
+        url, _, query = where.target.partition("?")
+        params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
+        params["schema"] = params.get("schema", "public") + "_v2"
+        return url + "?" + "&".join(f"{k}={v}" for k, v in params.items())
+    raise StoreError("an in-memory store has nothing to upgrade")
+
+
+def upgrade_store(source: str, target: str) -> Iterator[Copied]:
+    """Copy every game and tournament of the older store at ``source`` into a new store of the
+    current layout at ``target`` (which must hold no game yet), each copy verified to the same
+    records, hashes and head (``store.copy``); ``source`` is left as it is: an SQLite file is read
+    from a copy taken with SQLite's backup API, a PostgreSQL schema only read.  Raises StoreError
+    before anything is written when ``source`` is already of the current layout or the target
+    holds games."""
+    from trvendetta.store.store import OldStore
+
+    if location.parse(source) == location.parse(target):
+        raise SameStore("the source and the target are the same store")
+    try:
+        GameStore(source).close()
+    except OldStore:
+        pass
+    else:
+        raise StoreError(f"the store {location.parse(source)} is already in the current layout: nothing to upgrade")
+    return _upgrade(source, target)
+
+
+def _upgrade(source: str, target: str) -> Iterator[Copied]:
+    import sqlite3
+    import tempfile
+
+    from trvendetta.store.legacy.store import GameStore as LegacyStore
+    from trvendetta.store.tournament import TournamentLog
+
+    where = location.parse(source)
+    with tempfile.TemporaryDirectory(prefix="trv-upgrade-") as tmp:
+        read_from = source
+        if where.kind == "sqlite":
+            read_from = str(Path(tmp) / "old.sqlite")
+            old_file = sqlite3.connect(f"{Path(where.target).expanduser().resolve().as_uri()}?mode=ro", uri=True)
+            copy = sqlite3.connect(read_from)
+            try:
+                old_file.backup(copy)
+            finally:
+                copy.close()
+                old_file.close()
+        with LegacyStore(read_from) as old, GameStore(target) as new:
+            if new.list_games() or TournamentLog(new).names():
+                raise StoreError(f"the target store {location.parse(target)} already holds games; "
+                                 "name a new one with --to")
+            for game in old.names():
+                yield copy_game(old, new, game)
+            logs = (TournamentLog(old), TournamentLog(new))
+            for name in logs[0].names():
+                yield _copy_tournament(*logs, name, "copy", 0)

@@ -63,3 +63,40 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
         echo_json([c._asdict() for c in done])
     elif not done:
         click.echo("no games or tournaments to copy")
+
+
+@store.command(name="upgrade")
+@click.option("--to", "target", metavar="STORE",
+              help="The new store to write [default: beside an SQLite file, x.sqlite -> x.v2.sqlite; "
+                   "a PostgreSQL schema NAME -> NAME_v2].")
+@click.pass_obj
+def upgrade(session: Session, target: str | None) -> None:
+    """Copy an older store's games and tournaments into a new store of the current layout.
+
+    The store given by the global --store / --db / $TRV_STORE is read, never
+    changed; every game is written into the new store with its records, stamps
+    and header (so its id, heads and signatures are the same), then read back
+    and compared record by record, its chain recomputed; every tournament by its
+    events.  Use the new store from then on (--db / --store, or move it in place
+    of the old file).
+
+    \b
+    Examples:
+      trv --db club.sqlite store upgrade
+      trv --store 'postgresql://club@db.example/trv?schema=club' store upgrade
+    """
+    from trvendetta.app.stores import SameStore, upgrade_store, upgrade_target
+
+    source = str(session.db)
+    target = target or upgrade_target(source)
+    try:
+        copies = upgrade_store(source, target)
+    except SameStore:
+        raise click.UsageError("--to names the store being upgraded") from None
+    games = tournaments = 0
+    for copied in copies:
+        kind = "tournament" if copied.game.startswith("tournament ") else "game"
+        games, tournaments = games + (kind == "game"), tournaments + (kind != "game")
+        click.echo(f"upgraded {copied.game}: {copied.events} events, head {copied.head[:16]} (verified)")
+    click.echo(f"{games} games and {tournaments} tournaments written to {target}, each verified; "
+               f"{source} is unchanged")

@@ -1,12 +1,9 @@
-"""The game index: a small read model (one row per game) for ``trv games``.
+"""The games index: a small read model (one row per game) for ``trv games``, table ``trv_games``.
 
-It lives in the same SQLite file as the events (table ``trv_games``).  A
-command's row is written **in the same SQLite transaction as its events**
-(the store hooks the recorder's insert), so one command is one durable
-transaction and the index can never lag behind the events.  It is still
-derived, never authoritative: when the table is missing it is rebuilt from
-the events (``GameStore.rebuild_index``).  Plain ``sqlite3`` SQL: importing
-``sqlite_utils`` (and numpy with it) cost more than the rest of a ``trv show``.
+It is derived from the events, never authoritative: written after each command's events in a
+transaction of its own (so it may lag behind after a crash between the two; the next command on the
+game writes it again, and a row never goes back to fewer events), rebuilt from the events when the
+table is missing (``GameStore.rebuild_index``), checked by ``trv verify``.  Plain ``sqlite3`` SQL.
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
@@ -26,32 +23,14 @@ CREATE = [
     "[round] INTEGER, [status] TEXT, [winner] TEXT, [version] INTEGER, [head] TEXT, [created] TEXT, "
     "[last_used] TEXT)",
 ]
-#: the index on ``last_used`` older stores' table has (dropped: ``GameIndex.drop_old``): every command's row
-#: update moved its entry (one more page written a turn, 4 KiB of SQLite's log), and neither listing used it
-#: for what it asks (``ORDER BY last_used DESC, created DESC`` scans the table either way, ``all`` reads every row)
-OLD_INDEX = f"idx_{TABLE}_last_used"
 UPSERT = (
     f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET ruleset = excluded.ruleset, "
     "players = excluded.players, round = excluded.round, status = excluded.status, winner = excluded.winner, "
     "version = excluded.version, head = excluded.head, last_used = excluded.last_used, "
-    f"created = COALESCE({TABLE}.created, excluded.created)"
+    f"created = COALESCE({TABLE}.created, excluded.created) WHERE {TABLE}.version <= excluded.version"
 )
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
-#: a command's row written only where it still says what the command found (its count and head): the check
-#: and the write in one statement (``GameIndex.advance``; on SQLite the cursor's ``rowcount`` says whether it
-#: wrote, on PostgreSQL ``RETURNING 1``, read at once in the library's pipeline)
-ADVANCE = (
-    f"UPDATE {TABLE} SET ruleset = ?, players = ?, round = ?, status = ?, winner = ?, version = ?, head = ?, "
-    "last_used = ? WHERE id = ? AND version = ? AND head = ?"
-)
-#: a command's row written where the game has none, and only where no other command wrote one meanwhile
-#: (``GameIndex.claim``)
-CLAIM = (
-    f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING 1"
-)
-
 #: ``transaction(commit=...)``: a context manager giving a DB-API cursor
 Transaction = Callable[..., AbstractContextManager[Any]]
 
@@ -108,40 +87,20 @@ class GameIndex:
         self.transaction = transaction
         self.schema = schema
         if schema is None:
-            self.table, self.upsert, self.latest_sql, self.advance_sql = TABLE, UPSERT, LATEST, ADVANCE
-            self.claim_sql = CLAIM
+            self.table, self.upsert, self.latest_sql = TABLE, UPSERT, LATEST
         else:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
-            self.advance_sql = _postgres(ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} ")) + " RETURNING 1"
-            self.claim_sql = _postgres(CLAIM.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} "))
 
     def exists(self) -> bool:
-        return TABLE in self.found()
-
-    def found(self) -> set[str]:
-        """Which of the table and its old index (``OLD_INDEX``) the database holds."""
         with self.transaction(commit=False) as c:
             if self.schema is None:
-                c.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?)", [TABLE, OLD_INDEX])
+                c.execute("SELECT name FROM sqlite_master WHERE name = ?", [TABLE])
             else:
                 c.execute("SELECT relname AS name FROM pg_class JOIN pg_namespace n ON n.oid = relnamespace "
-                          "WHERE nspname = %s AND relname IN (%s, %s)", [self.schema, TABLE, OLD_INDEX])
-            return {row["name"] for row in c.fetchall()}
-
-    def drop_old(self) -> None:
-        """Drop the table's old index (``OLD_INDEX``), once a store (a derived
-        table's index: nothing stored is lost).  On PostgreSQL under the
-        schema's advisory lock (not the one ``store._prepare_postgres`` holds
-        while it creates the tables), so that processes opening the store at
-        once drop it one after the other (the later ones find it gone)."""
-        with self.transaction(commit=True) as c:
-            if self.schema is None:
-                c.execute(f"DROP INDEX IF EXISTS [{OLD_INDEX}]")
-            else:
-                c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"trvendetta:{self.schema}:index"])
-                c.execute(f'DROP INDEX IF EXISTS "{self.schema}".{OLD_INDEX}')
+                          "WHERE nspname = %s AND relname = %s", [self.schema, TABLE])
+            return bool(c.fetchall())
 
     def create(self) -> None:
         with self.transaction(commit=True) as c:
@@ -150,41 +109,10 @@ class GameIndex:
                     statement = statement.replace(f"[{TABLE}]", self.table).replace("[", '"').replace("]", '"')
                 c.execute(statement)
 
-    def write(self, cursor: Any, row: dict, *, stamp: str | None = None) -> None:
-        """Upsert one game's row with ``cursor`` (inside the caller's transaction)."""
-        cursor.execute(self.upsert, _columns(row, stamp or now()))
-
-    def advance(self, cursor: Any, row: dict, before: tuple[int, str], *, stamp: str | None = None) -> bool:
-        """Write one game's row with ``cursor`` (inside the caller's transaction)
-        only where it still says ``before`` (the count and head the command
-        found): True when written.  One statement where a read and an upsert
-        took two (a turn's append, issue 16); False sends the caller to
-        :meth:`read` to find out why (no row, or another command's)."""
-        values = [row["ruleset"], ",".join(row.get("players") or ()), row["round"], row["status"], row["winner"],
-                  row["version"], row["head"], stamp or now(), row["id"], before[0], before[1]]
-        cursor.execute(self.advance_sql, values)
-        if self.schema is None:
-            return cursor.rowcount == 1  # RETURNING cost SQLite about a third of the statement
-        return cursor.fetchone() is not None
-
-    def claim(self, cursor: Any, row: dict, *, stamp: str | None = None) -> bool:
-        """Write one game's row with ``cursor`` (inside the caller's transaction) where the game has none: True
-        when written; False when another command wrote one meanwhile (on PostgreSQL the insert waits for that
-        command's transaction, then finds its row).  A command's rows are stored under its last record's
-        version (``chunks``), so two appends after the same event need not collide in the events table: the
-        index row, checked and written in the save's transaction, is what refuses the second."""
-        cursor.execute(self.claim_sql, _columns(row, stamp or now()))
-        return cursor.fetchone() is not None
-
-    def read(self, cursor: Any, game: str) -> tuple[int, str] | None:
-        """``(version, head)`` of one game's row with ``cursor`` (inside the caller's transaction)."""
-        cursor.execute(self._sql(f"SELECT version, head FROM {self.table} WHERE id = ?"), [game])
-        found = cursor.fetchone()
-        return None if found is None else (found["version"], found["head"])
-
-    def put(self, row: dict, *, created: bool = False, stamp: str | None = None) -> None:
+    def put(self, row: dict, *, stamp: str | None = None) -> None:
+        """Write one game's row, unless it already names more events (another command's, written since)."""
         with self.transaction(commit=True) as c:
-            self.write(c, row, stamp=stamp)
+            c.execute(self.upsert, _columns(row, stamp or now()))
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it

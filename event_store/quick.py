@@ -1,8 +1,8 @@
 """A read-only fast path for looking at a game (``trv show``, ``trv legal``).
 
 It reads the same SQLite file as :class:`~trvendetta.store.store.GameStore`
-through the same reader (``reader.GameReader``: the latest sound snapshot,
-the records after it, the live fold), over a plain ``sqlite3`` connection
+through the same reader (``rows.Reader``: the latest sound snapshot, the
+records after it, every one checked against the chain, the live fold), over a plain ``sqlite3`` connection
 opened read-only: it never imports eventsourcing, whose import alone cost
 about a third of a ``trv show``, and never writes.
 
@@ -21,13 +21,13 @@ from typing import Any
 
 from trvendetta import rulesets
 
-from . import library
 from .errors import StoreError
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
-from .reader import GameReader
 from .records import Loaded, STORE_KINDS, decode_bots, decode_payload
+from .rows import Reader
 
-_NEEDED = {TABLE, library.SQLITE_EVENTS, library.SQLITE_SNAPSHOTS}
+#: the library's SQLite tables, the games index and the layout's mark (``store.LAYOUT_TABLE``)
+_NEEDED = {TABLE, "stored_events", "stored_snapshots", "trv_layout"}
 #: what a damaged or unexpected file may raise while it is read (then GameStore answers)
 _CANNOT = (sqlite3.Error, StoreError, LookupError, ValueError, TypeError)
 
@@ -38,7 +38,7 @@ class QuickReader:
     def __init__(self, db: SQLiteConnection):
         self.db = db
         self.index = GameIndex(db.transaction)
-        self.reader = GameReader(library.sqlite_rows(db.transaction))
+        self.reader = Reader(_select(db, "stored_events"), _select(db, "stored_snapshots"))
 
     @classmethod
     def open(cls, path: str | os.PathLike, lock_timeout: float = 10.0) -> "QuickReader | None":
@@ -104,8 +104,26 @@ class QuickReader:
         for r in reversed(records):
             if r.kind in STORE_KINDS:
                 return None
-            events.append(decode_payload(rulesets.get(r.ruleset), r.kind, r.schema, r.payload.encode()))
+            events.append(decode_payload(rulesets.get(r.ruleset), r.kind, r.schema, r.payload))
             if r.action:
                 events.reverse()
-                return r.action, events
+                return r.action.decode(), events
         return None
+
+
+def _select(db: SQLiteConnection, table: str) -> Any:
+    """``rows.Select`` on one of the library's SQLite tables (its columns, its ids as ``uuid.hex``)."""
+    def select(key: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
+        sql = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ?"
+        params: list[Any] = [key]
+        if gt is not None:
+            sql += " AND originator_version > ?"
+            params.append(gt)
+        if lte is not None:
+            sql += " AND originator_version <= ?"
+            params.append(lte)
+        sql += " ORDER BY originator_version" + (" DESC" if desc else "")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [tuple(r) for r in db.conn.execute(sql, params).fetchall()]
+    return select

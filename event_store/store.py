@@ -1,18 +1,18 @@
 """GameStore: create, load, append to and list games (the whole persistence API).
 
-Everything above this module (the CLI, replays, audit tools, bots) goes
-through these few methods::
+Everything above this module (the CLI, replays, audit tools, bots) goes through these few methods::
 
     store = GameStore("games.sqlite")
     state, events = ruleset.new_game(position)
     store.create_game("g1", ruleset.name, events)
     game = store.load("g1")                      # Loaded(game, ruleset, state, version, head)
     state, new = ruleset.apply(game.state, action)
-    store.append("g1", game.version, new)         # one transaction; GameMovedOn if stale
+    store.append("g1", game.version, steps=[(action, new)], state=state)  # GameMovedOn if stale
     for record in store.events("g1"): ...         # StoredEvent(number, kind, ..., hash, event)
 
-Versions count engine events (the aggregate's own version is one more,
-because of its ``Created`` event).
+The rows are described in ``rows.py`` and docs/store.md.  eventsourcing is used through its public
+API only: an ``Application`` configured by its environment, its recorders' ``insert_events``,
+``select_events`` and ``select_notifications``, its snapshot recorder.
 """
 
 from __future__ import annotations
@@ -23,174 +23,115 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
-from datetime import datetime
 from typing import Any
+from uuid import UUID
 
-import msgspec
-
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import Compressor, IntegrityError, JSONTranscoder
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, StoredEvent as Row
 from eventsourcing.utils import Environment
 
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.names import check_name
 
-from .aggregate import (
-    utc_now,
-    GENESIS,
-    RETRACTION_KIND,
-    STORE_SCHEMA,
-    Game,
-    PartedSnapshot,
-    Retraction,
-    chain,
-    decode_bots,
-    encode_bots,
-    encode_retraction,
-    game_uuid,
-)
+from . import location
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
-from . import library, location
-from .chunks import ROW_MIN
-from .writing import Batch
-from .compact_ids import CompactIdsRecorder
-from .sqlite_saves import SQLiteSaves
-from .packing import pack, unpack
-from .parts import PART_TOPIC
-from .reader import GameReader, Record, SnapshotRead, fold_live, follows
-from .index import OLD_INDEX, TABLE, GameIndex, GameInfo, SQLiteConnection
-from .records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
+from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
+from .records import (MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
+                      RawRecord, Retraction, StoredEvent, chain, decode_bots, decode_payload, decode_retraction,
+                      default_db_path, encode_bots, encode_retraction, event_schema, game_uuid)  # noqa: F401
+from .rows import (HEAD_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Head, Header, Reader, Rec, Save, Snap,
+                   SnapshotRead, fold_live, follows, micros, pack)
+from .rows import kind_of as rows_kind_of
 
-class Packer(Compressor):
-    """The library's compressor setting (``COMPRESSOR_TOPIC``): records and
-    snapshots deflated against a preset dictionary (``packing``); records
-    stored plain before it existed are read as they are."""
-
-    def compress(self, data: bytes) -> bytes:
-        return pack(data)
-
-    def decompress(self, data: bytes) -> bytes:
-        return unpack(data)
+#: ``GameStore.snapshots``' answer
+SnapshotInfo = SnapshotRead
+#: the table that marks an SQLite file as this layout's (an older store has the events' table without it)
+LAYOUT_TABLE = "trv_layout"
+LAYOUT = 2
+#: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case), and
+#: the one the older layouts' application made
+PG_EVENTS_TABLE, PG_OLD_EVENTS_TABLE = "trvstore_events", "trvgames_events"
 
 
-class _NotPlain(Exception):
-    """A value ``FlatJSON`` leaves to the library's encoder."""
+class OldStore(StoreError):
+    """A store written in an earlier layout: only ``trv store upgrade`` reads it."""
+
+    def __init__(self, where: object):
+        super().__init__(f"the store {where} is in an older layout; run `trv store upgrade` to copy its games "
+                         "and tournaments into a store of the current one (it leaves this one as it is)")
 
 
-def _plain(value: Any) -> Any:
-    """``value`` as the library's ``json`` encoder sees it (its ``datetime``
-    as the library's ``{"_type_": "datetime_iso", ...}``), when it holds only
-    JSON's own types and datetimes; else ``_NotPlain``."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is datetime:
-        return {"_type_": "datetime_iso", "_data_": value.isoformat()}
-    if kind is dict:
-        out = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _NotPlain
-            out[key] = _plain(item)
-        return out
-    if kind is list or kind is tuple:
-        return [_plain(item) for item in value]
-    raise _NotPlain
-
-
-class FlatJSON(JSONTranscoder):
-    """The library's JSON transcoder (its ``TRANSCODER_TOPIC`` setting), with a
-    faster path for what a game stores: a record or a snapshot holding only
-    JSON's own types (strings, integers, booleans, None, lists, dicts) and
-    ``datetime`` stamps is written by msgspec, byte for byte what the
-    library's ``json`` encoder writes (``tests/store/test_library_hooks.py``
-    compares them, and every code point of a string); anything else goes to
-    the library.  Snapshots take that path too (two a stored simulated
-    game)."""
-
-    _encode = msgspec.json.Encoder().encode
-
-    def encode(self, obj: Any) -> bytes:
-        if type(obj) is dict:
-            try:
-                return self._encode(_plain(obj))
-            except (_NotPlain, msgspec.EncodeError, OverflowError, TypeError):
-                pass
-        return super().encode(obj)
+def utc_now() -> datetime:
+    """Now, as a plain ``datetime`` in UTC (under freezegun, its fake clock's time as a real ``datetime``:
+    the library's transcoder refuses freezegun's class; tournaments' events are stamped with it)."""
+    now = datetime.now(timezone.utc)
+    if type(now) is datetime:
+        return now
+    return datetime(now.year, now.month, now.day, now.hour, now.minute, now.second, now.microsecond,
+                    tzinfo=timezone.utc)
 
 
 class _App(Application):
-    name = "TrvGames"
+    name = "TrvStore"
 
     def construct_env(self, name: str, env: Any = None) -> Environment:
         # Configuration comes only from GameStore, never from os.environ.
         return Environment(name, dict(env or {}))
 
 
-#: ``GameStore.snapshots``' answer (kept under its first name)
-SnapshotInfo = SnapshotRead
+class _Game:
+    """A game as read: its header, record count, head, engine state (the fold of its live events)."""
 
-#: the topics of ``Packer`` and ``FlatJSON`` (the library resolves them)
-PACKER = f"{__name__}:Packer"
-FLAT_JSON = f"{__name__}:FlatJSON"
+    __slots__ = ("header", "count", "head", "engine", "retracted")
+
+    def __init__(self, header: Header, count: int, head: str, engine: Any, retracted: list[list[int]]):
+        self.header, self.count, self.head, self.engine, self.retracted = header, count, head, engine, retracted
+
+
+def _select(recorder: Any) -> Any:
+    def select(key: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
+        return [(r.originator_version, r.topic, r.state)
+                for r in recorder.select_events(UUID(key), gt=gt, lte=lte, desc=desc, limit=limit)]
+    return select
 
 
 class GameStore:
-    """An event store of games: an SQLite file, memory (``:memory:``), or a
-    PostgreSQL database (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``);
-    see ``trvendetta.store.location``."""
+    """An event store of games: an SQLite file, memory (``:memory:``), or a PostgreSQL database
+    (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``); see ``trvendetta.store.location``."""
 
     #: how many loaded games a store keeps in memory for the next append
     KEEP_LOADED = 4
 
-    def __init__(
-        self,
-        path: str | os.PathLike | None = MEMORY,
-        *,
-        snapshot_interval: int = SNAPSHOT_INTERVAL,
-        lock_timeout: int = 10,
-    ):
+    def __init__(self, path: str | os.PathLike | None = MEMORY, *, snapshot_interval: int = SNAPSHOT_INTERVAL,
+                 lock_timeout: int = 10):
         where = location.parse(path)
         self.location = where
         self.path: Path | None = None
         self.schema: str | None = None  # PostgreSQL only
+        env = {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor", "IS_SNAPSHOTTING_ENABLED": "y"}
         if where.kind == "memory":
-            env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+            env["PERSISTENCE_MODULE"] = "eventsourcing.popo"
         elif where.kind == "sqlite":
             self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _prepare_sqlite(self.path, lock_timeout)
-            env = {
-                "COMPRESSOR_TOPIC": PACKER,
-                "TRANSCODER_TOPIC": FLAT_JSON,
-                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                "APPLICATION_RECORDER_TOPIC": CompactIdsRecorder.TOPIC,  # ids as 16 bytes
-                "SQLITE_DBNAME": str(self.path),
-                "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout)),
-            }
+            env.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(self.path),
+                        "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout))})
         else:
-            env = {
-                "COMPRESSOR_TOPIC": PACKER,
-                "TRANSCODER_TOPIC": FLAT_JSON,
-                "PERSISTENCE_MODULE": "eventsourcing.postgres",
-                **location.postgres_env(where.target),
-                # one command, one connection: the library's pool of five is for servers
-                "POSTGRES_POOL_SIZE": "1",
-                "POSTGRES_MAX_OVERFLOW": "2",
-                "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
-                "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout)),
-            }
+            env.update({"PERSISTENCE_MODULE": "eventsourcing.postgres", **location.postgres_env(where.target),
+                        # one command, one connection: the library's pool of five is for servers
+                        "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "2",
+                        "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
+                        "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout))})
             self.schema = env["POSTGRES_SCHEMA"]
-        env["IS_SNAPSHOTTING_ENABLED"] = "y"
         self.snapshot_interval = snapshot_interval
-        #: the last few aggregates loaded or saved, most recent last (the next append starts from them)
-        self._loaded: dict[str, Game] = {}
+        #: the last few games loaded or saved, most recent last (the next append starts from them)
+        self._loaded: dict[str, _Game] = {}
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
-        #: an SQLite store's own connection for its saves (``sqlite_saves``); None elsewhere and read-only
-        self._saves: SQLiteSaves | None = None
         #: the last integrity check: the connection it ran on, that connection's data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
         first_use = _prepare_postgres(env) if self.schema is not None else None
@@ -206,27 +147,32 @@ class GameStore:
                 self.app = _App(env={**env, "SQLITE_DBNAME": uri, "CREATE_TABLE": "n"})
                 self.read_only = True
             #: every read of a game (load, events, header, snapshots) goes through it
-            self.reader = GameReader(library.rows_of(self.app))
+            self.reader = Reader(_select(self.app.recorder), _select(self.app.snapshots.recorder))
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
             else:
-                self._index_db = self.app.recorder.datastore
-                library.run_in_insert(self.app.recorder)  # one command, one transaction
-                if self.path is not None and not self.read_only:
-                    self._saves = SQLiteSaves(env["SQLITE_DBNAME"], int(lock_timeout) or 5)  # the library's: 0 is 5 s
-                if self.schema is not None:
-                    library.drain_after_insert(self.app.recorder)  # a long save on PostgreSQL hung without it
+                self._index_db = self.app.recorder.datastore  # type: ignore[attr-defined]
+            if self.path is not None:
+                self._check_layout()
             if first_use is not None:
                 self.index  # noqa: B018  (made under the same lock as the events' tables)
         finally:
             if first_use is not None:
                 first_use.close()
 
+    def _check_layout(self) -> None:
+        """An SQLite file with the events' table and without this layout's mark is an older store."""
+        with self._index_db.transaction(commit=False) as c:
+            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
+                      ["stored_events", LAYOUT_TABLE])
+            names = {row[0] for row in c.fetchall()}
+        if names == {"stored_events"}:
+            self.app.close()
+            raise OldStore(self.path)
+
     # ----------------------------------------------------------- lifecycle
     def close(self) -> None:
-        if self._saves is not None:
-            self._saves.close()
         self.app.close()
         if self._memory_index is not None:
             self._memory_index.close()
@@ -241,200 +187,171 @@ class GameStore:
     def index(self) -> GameIndex:
         if self._index is None:
             index = GameIndex(self._index_db.transaction, self.schema)
-            found = index.found()
-            if TABLE not in found:
+            if not index.exists():
                 index.create()
                 self._index = index
                 self.rebuild_index()
-            elif OLD_INDEX in found and not self.read_only:
-                try:
-                    index.drop_old()
-                except Exception:  # noqa: BLE001  only a cost to the next saves; reads never need it gone
-                    pass
             self._index = index
         return self._index
 
     # -------------------------------------------------------------- writes
-    def create_game(
-        self,
-        game: str,
-        ruleset: str,
-        events: Sequence[Any] = (),
-        *,
-        steps: Sequence[tuple[Any, Sequence[Any]]] = (),
-        records: Sequence[Any] = (),
-        parent: str = "",
-        parent_at: int = 0,
-        parent_head: str = "",
-        bots: dict[str, str] | None = None,
-        charter: str = "",
-        domain: str = "",
-        rules_version: str | None = None,
-        created_at: datetime | None = None,
-        state: Any = None,
-        states: Sequence[Any] | None = None,
-        store_schema: int = STORE_SCHEMA,
-    ) -> Loaded:
-        """Store a new game in one save: its ``Created`` envelope, its first
-        engine events, then ``steps`` (``(action, events)`` pairs) and
-        ``records`` (:class:`RawRecord`-like, for imports and forks).
+    def create_game(self, game: str, ruleset: str, events: Sequence[Any] = (), *,
+                    steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), parent: str = "",
+                    parent_at: int = 0, parent_head: str = "", bots: dict[str, str] | None = None,
+                    charter: str = "", domain: str = "", rules_version: str | None = None,
+                    created_at: datetime | None = None, state: Any = None, states: Sequence[Any] | None = None,
+                    store_schema: int = STORE_SCHEMA) -> Loaded:
+        """Store a new game in one transaction: its header row, then ``events`` (set-up events, no
+        action), ``steps`` (``(action, events)`` or ``(action, events, signer)``) and ``records``
+        (:class:`RawRecord`-like, for imports, forks and copies).
 
-        ``bots`` names the seats played by bots (``{player: bot kind}``); it
-        is kept in the ``Created`` record, never in the engine position.
-        ``charter`` (``records.Charter`` JSON) binds seats to public keys: the
-        chain starts from it and ``steps`` may carry a third item, a signer
-        (see ``Game.record``); ``domain`` is what a fork's signatures name.
-        The name and the bots' seat names follow ``core.names`` (checked
-        before anything is written), so every stored game exports.
-        ``rules_version`` and ``created_at`` (a copy keeps its source's) default
-        to this program's rules and now; ``store_schema`` to this store's (an
-        import, fork or copy of a game stored at schema 1 keeps it: its chain
-        starts without its bots)."""
+        ``bots`` names the seats played by bots (``{player: bot kind}``); ``charter``
+        (``records.Charter`` JSON) binds seats to public keys: the chain starts from it and from the
+        bots (``records.genesis``); ``domain`` is what a fork's signatures name.  ``rules_version``,
+        ``created_at`` and ``store_schema`` default to this program's rules, now and this store's (a
+        copy keeps its source's).  ``state``: the engine state after all of it, when the caller has
+        it (else the events are folded); ``states`` is accepted and unused."""
         check_name(game, "game name")
         for seat in bots or {}:
             check_name(seat, "bot seat")
         rules = rulesets.get(ruleset)
-        agg = Game._create(
-            Game.Created,
-            id=game_uuid(game),
-            timestamp=created_at,
-            name=game,
-            ruleset=rules.name,
-            rules_version=str(rules.rules_version) if rules_version is None else rules_version,
-            store_schema=store_schema,
-            parent=parent,
-            parent_at=parent_at,
-            parent_head=parent_head,
-            bots=encode_bots(bots),
-            charter=charter,
-            domain=domain,
-        )
-        return self._commit(agg, rules, events, steps, records, lambda: GameExists(game), created=True, state=state,
-                            states=states)
+        created = created_at or utc_now()
+        header = Header(game, rules.name, str(rules.rules_version) if rules_version is None else rules_version,
+                        store_schema, parent, parent_at, parent_head, encode_bots(bots), charter, domain, created)
+        g = _Game(header, 0, header.genesis, None, [])
+        head_row = Row(originator_id=game_uuid(game), originator_version=0, topic=HEAD_TOPIC,
+                       state=pack(Head(*header[:10], micros(created))))
+        return self._commit(g, rules, events, steps, records, lambda: GameExists(game), state, [head_row])
 
-    def append(
-        self,
-        game: str,
-        expected_version: int,
-        events: Sequence[Any] = (),
-        *,
-        steps: Sequence[tuple[Any, Sequence[Any]]] = (),
-        records: Sequence[Any] = (),
-        state: Any = None,
-        states: Sequence[Any] | None = None,
-    ) -> Loaded:
-        """Append to a game last seen at ``expected_version``, atomically.
-
-        ``steps`` are ``(action, events)`` pairs: each action is recorded on
-        its first event (every action must produce at least one event).
-        ``events`` are appended without an action (set-up or automatic
-        events), ``records`` as given bytes (imports, retractions).
-        Raises GameMovedOn (and writes nothing) if the game has other events
-        after ``expected_version`` by the time this commits.
-        """
-        agg = self._loaded.pop(game, None)
-        if agg is None or agg.count != expected_version:
-            agg = self._get(game, expected_version)
-        if agg.count != expected_version:
-            if agg.count > expected_version or self.version(game) > expected_version:
-                raise GameMovedOn(self.version(game))
-            raise StoreError(f"game {game!r} has only {agg.count} events, not {expected_version}")
+    def append(self, game: str, expected_version: int, events: Sequence[Any] = (), *,
+               steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), state: Any = None,
+               states: Sequence[Any] | None = None) -> Loaded:
+        """Append to a game last seen at ``expected_version``, atomically: ``steps`` are ``(action,
+        events)`` pairs (each action recorded on its first event), ``events`` set-up or automatic
+        events without an action, ``records`` given bytes (imports, retractions).  Raises GameMovedOn
+        (and writes nothing) if the game has other events after ``expected_version`` by then."""
+        g = self._loaded.pop(game, None)
+        if g is None or g.count != expected_version:
+            g = self._get(game, expected_version)
+        self._check_index(g, expected_version)  # never on top of a cut-off tail
+        if g.count != expected_version:
+            now = self.version(game)
+            if now > expected_version:
+                raise GameMovedOn(now)
+            raise StoreError(f"game {game!r} has only {g.count} events, not {expected_version}")
         if not events and not steps and not records:
-            self._keep(agg)
-            return self._loaded_of(agg)
-        rules = rulesets.get(agg.ruleset)
-        # never append on top of a game whose tail was cut off: checked in the save's own transaction
-        count = agg.count
-        return self._commit(agg, rules, events, steps, records, lambda: self._moved_on(game, count), state=state,
-                            before=(agg.count, agg.head), states=states)
+            self._keep(g)
+            return self._loaded_of(g)
+        count = g.count
+        return self._commit(g, rulesets.get(g.header.ruleset), events, steps, records,
+                            lambda: self._moved_on(game, count), state)
 
     def _moved_on(self, game: str, count: int) -> StoreError:
-        """Why an append to ``game`` after ``count`` events was refused: GameMovedOn when a fresh read
-        finds more events; when it finds no more, the rows disagree with each other (a damaged table
-        index names an event the reads do not find): DamagedStore, not a refusal retried for ever."""
+        """Why an append after ``count`` events was refused: GameMovedOn when a fresh read finds more
+        events; when it finds none, the rows disagree with their table's index: DamagedStore."""
         now = self._get(game, None).count
         if now > count:
             return GameMovedOn(now)
         return DamagedStore(game, count + 1, f"the store refuses event {count + 1} as already stored, yet a read "
                                              f"of the game ends at event {now}: its rows or their index are damaged")
 
-    def _commit(self, agg: Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, Sequence[Any]]],
-                records: Sequence[Any], conflict: Any, created: bool = False, state: Any = None,
-                before: tuple[int, str] | None = None, states: Sequence[Any] | None = None) -> Loaded:
-        """Record events, actions with their events, and raw records; save them
-        in one transaction; ``conflict()`` is raised when the database refuses.
-        ``before`` (the count and head the game had) is checked against its
-        games-index row in that transaction (``_index_problem``).
-
-        Every record of one command carries the same wall-clock stamp.
-
-        ``state``, when the caller has it (``ruleset.apply`` returned it), is
-        the engine state after these events: the aggregate takes it instead of
-        folding every event a second time (not with raw records, which may
-        retract); ``states``, the state after each of ``steps``, lets a save
-        of many steps snapshot the game on its way (``_Snapshots``)."""
+    def _commit(self, g: _Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, ...]],
+                records: Sequence[Any], conflict: Any, state: Any = None, rows: list[Any] | None = None) -> Loaded:
+        """Chain and store one command's records (one transaction: a row per ``ROW_MAX`` records, or a
+        new run of stamps), then its snapshot and its games-index row (each a cache of the events, in
+        transactions of their own: see docs/store.md)."""
         if self.read_only:
             raise StoreReadOnly(self.path)
-        fold = state is None or bool(records) or agg.stale
-        rows = [self.app.mapper.to_stored_event(e) for e in agg.collect_events()]  # the Created event
-        total = len(events) + sum(len(step[1]) for step in steps) + len(records)
         stamp = utc_now()
-        batch = Batch(agg, stamp, fold=fold, keep=bool(records), stored_id=self._stored_id(agg.id),
-                      chunked=total >= ROW_MIN)
-        snaps = _Snapshots(self, agg, total)
-        if batch.lean:  # the state after the steps is given: recorded in one loop (``Batch.add_steps``)
-            if events:
-                batch.add_steps(rules, [(None, events)])
-            done = batch.add_steps(rules, steps, 0, snaps.mark if states is not None else 0)
-            if done < len(steps):  # stopped at the step boundary to snapshot on the way
-                if snaps.wanted():
-                    agg.engine = states[done - 1]  # type: ignore[index]
-                    snaps.take()
-                batch.add_steps(rules, steps, done)
-        else:
-            for event in events:
-                batch.add(rules, event)
-            for i, step in enumerate(steps):
-                action, step_events = step[0], step[1]
-                signer = step[2] if len(step) > 2 else None
-                if not step_events:
-                    raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
-                batch.add(rules, step_events[0], action, signer)
-                for event in step_events[1:]:
-                    batch.add(rules, event)
-                if not fold and states is not None and snaps.wanted():
-                    agg.engine = states[i]
-                    snaps.take()
-                elif fold:
-                    snaps.take_if_wanted()
-        if not fold:
-            agg.engine = state
+        before, head, count = g.count, g.head, g.count
+        fold = state is None or bool(records)
+        schema, encode, kind_of = event_schema(rules), rules.encode, rules.event_kind
+        out: list[tuple[Rec, datetime]] = []
+        pending: list[StoredEvent] = []
+        retracts = False
+
+        def add(kind: str, schema: int, payload: bytes, action: bytes, sig: bytes, at: datetime, event: Any) -> None:
+            nonlocal head, count
+            count += 1
+            new = chain(head, payload, action, sig)
+            out.append((Rec(schema, payload, action, sig, bytes.fromhex(new)), at))
+            pending.append(StoredEvent(count, kind, rules.name, schema, payload, new, head, at, event, action, None,
+                                       sig))
+            head = new
+
+        def add_event(event: Any, action: bytes = b"", sig: bytes = b"") -> None:
+            payload = encode(event)
+            add(kind_of(event), schema, payload, action, sig, stamp, event)
+
+        for event in events:
+            add_event(event)
+        for step in steps:
+            action, step_events = step[0], step[1]
+            signer = step[2] if len(step) > 2 else None
+            if not step_events:
+                raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
+            action_bytes = encode(action)
+            sig = signer(count + 1, head, action_bytes) if signer is not None else b""
+            add_event(step_events[0], action_bytes, sig or b"")
+            for event in step_events[1:]:
+                add_event(event)
         for rec in records:
             sig = getattr(rec, "sig", b"")
             if callable(sig):  # signed as recorded: it needs the record's number and previous hash
-                sig = sig(agg.count + 1, agg.head, rec.action or rec.payload)
-            batch.add_raw(rules.name, rec.schema, rec.kind, rec.payload, rec.action, sig,
-                          getattr(rec, "recorded_at", None))
-            snaps.take_if_wanted()
-        batch.finish()
-        self._fresh(agg, batch.records)
-        snaps.take_last()
+                sig = sig(count + 1, head, rec.action or rec.payload)
+            if rows_kind_of(rec.payload) != rec.kind:
+                raise StoreError(f"a {rec.kind!r} record whose payload opens with another kind")
+            retracts = retracts or rec.kind == RETRACTION_KIND
+            add(rec.kind, rec.schema, rec.payload, rec.action, sig, getattr(rec, "recorded_at", None) or stamp, None)
+        rows = list(rows or [])
+        uid, first = game_uuid(g.header.name), before + 1
+        while first <= count:
+            at, i = out[first - before - 1][1], first - before - 1
+            run = [out[i][0]]
+            while len(run) < ROW_MAX and i + len(run) < len(out) and out[i + len(run)][1] == at:
+                run.append(out[i + len(run)][0])
+            rows.append(Row(originator_id=uid, originator_version=first, topic=SAVE_TOPIC,
+                            state=pack(Save(first, micros(at), run))))
+            first += len(run)
         try:
-            self._save(agg, rows + batch.rows, snaps.rows, before, stamp.isoformat(timespec="microseconds"))
+            self.app.recorder.insert_events(rows)
         except IntegrityError:
             raise conflict() from None
-        except _IndexDisagrees as found:  # nothing was written
-            count, head = before  # type: ignore[misc]
-            raise (self._index_problem(agg.name, count, head, found.row) or conflict()) from None
-        self._after_save(agg, created=created)
-        return self._loaded_of(agg)
+        self._checked = None
+        if retracts:
+            self._loaded.pop(g.header.name, None)
+            g = self._get(g.header.name, None)
+        elif records:
+            folded = fold_live(rules, pending, g.engine, g.retracted, before, g.header.name)
+            g.engine = folded[0] if folded is not None else None
+        elif fold:
+            live = [r.event for r in pending if r.kind not in STORE_KINDS]
+            g.engine = rules.fold(live, g.engine) if live else g.engine
+        else:
+            g.engine = state
+        g.count, g.head = count, head
+        self._snapshot(g, rules, before)
+        try:
+            self.index.put(self._row(g), stamp=stamp.isoformat(timespec="microseconds"))
+        except Exception as exc:  # noqa: BLE001  the index is derived: `trv verify` names a stale row
+            warnings.warn(f"games index not written: {exc!r}", RuntimeWarning, stacklevel=3)
+        self._keep(g)
+        return self._loaded_of(g)
 
-    def _stored_id(self, uid: Any) -> Any:
-        """The game's id in the form its rows hold it (``CompactIdsRecorder``)."""
-        recorder = self.app.recorder
-        if not isinstance(recorder, CompactIdsRecorder):
-            return uid
-        return recorder.stored_id(uid, self._saves.first if self._saves is not None else None)
+    def _snapshot(self, g: _Game, rules: Any, before: int) -> None:
+        """Snapshot the game when this save reached a multiple of the interval (a cache: one that cannot
+        be taken is left out with a warning)."""
+        interval = self.snapshot_interval
+        if not interval or g.count // interval == before // interval or g.engine is None:
+            return
+        try:
+            snap = Snap(g.count, bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.engine),
+                        g.retracted)
+            self.app.snapshots.recorder.insert_events(  # type: ignore[union-attr]
+                [Row(originator_id=game_uuid(g.header.name), originator_version=g.count, topic=SNAP_TOPIC,
+                     state=pack(snap))])
+        except Exception as exc:  # noqa: BLE001
+            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
 
     def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
         """Append a retraction record (``trv undo``); the retracted events stay stored."""
@@ -449,38 +366,35 @@ class GameStore:
 
     # --------------------------------------------------------------- reads
     def load(self, game: str, at: int | None = None) -> Loaded:
-        """The game after its last event, or after event ``at`` (1-based).
-
-        Raises DamagedStore when a record cannot be read, or when the games
-        index says the game holds events the store does not have."""
-        agg = self._get(game, at)
+        """The game after its last event, or after event ``at`` (1-based).  DamagedStore when a row read
+        does not check out, or when the games index names events the store does not have."""
+        g = self._get(game, at)
         if at is None:
-            self._check_index(agg)
-            self._keep(agg)
-        elif agg.count != at:
-            raise StoreError(f"game {game!r} has {agg.count} events; --at must be 1 to {agg.count}")
-        return self._loaded_of(agg)
+            self._check_index(g)
+            self._keep(g)
+        elif g.count != at:
+            raise StoreError(f"game {game!r} has {g.count} events; --at must be 1 to {g.count}")
+        return self._loaded_of(g)
 
-    def _created(self, game: str) -> Any:
+    def _header(self, game: str) -> Header:
         with self._reading(game):
-            created = self.reader.created(game)
-        if created is None:
+            header = self.reader.header(game)
+        if header is None:
             raise self._not_found(game)
-        return created
+        return header
 
     def header(self, game: str) -> GameHeader:
-        """The game's ``Created`` record: ruleset, rules version, parent, creation time."""
-        c = self._created(game)
-        return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, c.parent, c.parent_at, c.parent_head,
-                          c.created, decode_bots(c.bots), c.charter, c.domain)
+        """The game's header: ruleset, rules version, parent, creation time, bots, charter, domain."""
+        h = self._header(game)
+        return GameHeader(h.name, h.ruleset, h.rules_version, h.store_schema, h.parent, h.parent_at, h.parent_head,
+                          h.created, decode_bots(h.bots), h.charter, h.domain)
 
     def retracted(self, game: str, at: int | None = None) -> set[int]:
         """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
-        agg = self._get(game, at)
-        return {n for first, last in agg.retracted for n in range(first, last + 1)}
+        return {n for first, last in self._get(game, at).retracted for n in range(first, last + 1)}
 
     def version(self, game: str) -> int:
-        """The number of engine events stored for ``game`` (reads the last one only)."""
+        """The number of events stored for ``game`` (reads its last row only)."""
         with self._reading(game):
             last = self.reader.last(game)
         if last is None:
@@ -492,51 +406,37 @@ class GameStore:
             return self.reader.last(game) is not None
 
     def ruleset_of(self, game: str) -> Any:
-        return rulesets.get(self._created(game).ruleset)
-
-    def _records(self, game: str, since: int = 0, upto: int | None = None,
-                 previous: str | None = None) -> list[Record]:
-        with self._reading(game):
-            return self.reader.records(game, since, upto, previous)
+        return rulesets.get(self._header(game).ruleset)
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
                stamped: bool = True, lazy: bool = False) -> Sequence[StoredEvent]:
-        """Stored engine events ``since < number <= upto``, decoded, numbered from 1 (a list).
-
-        ``decode=False`` leaves ``event`` None (the walker decodes, or, when
-        re-executing, takes the recomputed event whose bytes are the record's);
-        ``stamped=False`` may leave ``recorded_at`` None (a lean chunk's records:
-        their wall-clock stamp, unhashed metadata, is then only checked to read;
-        ``trv verify``); ``lazy`` (with ``decode=False``): a ``runs.Records``,
-        whose lean records are made only where asked, and which a re-executing
-        walker takes as raw fields (``trv verify``)."""
+        """Stored events ``since < number <= upto``, numbered from 1, each checked against the chain
+        (``decode=False`` leaves ``event`` None; ``stamped`` and ``lazy`` are accepted and unused)."""
         previous = self.events_head(game, since)
         with self._reading(game):
-            found = self.reader.stored(game, since, upto, previous, decode, stamped, lazy)
-        if stamped and not lazy:  # (verify's read, unstamped or lazy: its walk checks every link)
-            follows(game, found, previous)
+            found = self.reader.stored(game, since, upto, previous, decode)
+        follows(game, found, previous)
         return found
 
     def events_head(self, game: str, number: int) -> str:
-        """The chain hash after event ``number`` (the game's genesis for 0), checked against the chain as a
-        load up to it checks it."""
+        """The chain hash after event ``number`` (the genesis for 0), checked as a load up to it checks it."""
         if number == 0:
-            return self.header(game).genesis
+            return self._header(game).genesis
         with self._reading(game):
             found = self.reader.checked_hash(game, number)
         if found is None:
-            self._created(game)  # GameNotFound first
+            self._header(game)  # GameNotFound first
             raise StoreError(f"game {game!r} has no event {number}")
         return found
 
     def verify(self, game: str) -> str:
-        """Recompute the whole hash chain from the stored bytes; returns the head.
-
-        Raises ChainBroken naming the first event whose hash does not follow.
-        """
-        head = self.header(game).genesis
-        for r in self._records(game):
-            expected = chain(head, r.payload.encode(), r.action.encode(), r.sig.encode())
+        """Recompute the whole hash chain from the stored bytes; returns the head (ChainBroken naming
+        the first event whose hash does not follow)."""
+        head = self._header(game).genesis
+        with self._reading(game):
+            records = self.reader.stored(game, 0, None, head, decode=False)
+        for r in records:
+            expected = chain(head, r.payload, r.action, r.sig)
             if r.hash != expected:
                 raise ChainBroken(game, r.number, expected, r.hash)
             head = r.hash
@@ -556,99 +456,36 @@ class GameStore:
         """The most recently created or used game, if any."""
         return self.index.latest()
 
+    def names(self) -> list[str]:
+        """Every game, in creation order (the header rows, selected by topic)."""
+        recorder, names, start = self.app.recorder, [], None
+        while True:
+            batch = recorder.select_notifications(start, 1000, topics=[HEAD_TOPIC],  # type: ignore[union-attr]
+                                                  inclusive_of_start=start is None)
+            if not batch:
+                return names
+            for n in batch:
+                try:
+                    names.append(Reader.head_of(n.state).name)
+                except Exception:  # noqa: BLE001  a damaged header: verify names it
+                    continue
+            start = batch[-1].id
+
     def rebuild_index(self) -> int:
         """Recreate the index rows from the stored events; returns the number of games."""
-        log = self.app.notification_log
-        names: list[str] = []
-        start = 1
-        while True:
-            batch = log.select(start, log.section_size)
-            if not batch:
-                break
-            for n in batch:
-                if n.topic == Game.Created.TOPIC:
-                    names.append(self.app.mapper.to_domain_event(n).name)
-            start = batch[-1].id + 1
         index = self._index or GameIndex(self._index_db.transaction, self.schema)
         self._index = index
+        names = self.names()
         for name in names:
-            agg = self._get(name, None)
-            index.put(self._row(agg))
+            try:
+                index.put(self._row(self._get(name, None)))
+            except TrvError:
+                continue  # a damaged game: verify names it
         return len(names)
 
-    # ------------------------------------------------------------ helpers
-    # ------------------------------------------------------------- damage
-    @contextmanager
-    def _reading(self, game: str) -> Iterator[None]:
-        """Turn anything a damaged record raises while reading ``game`` into
-        one DamagedStore line naming the game and, when it can be found, the
-        first event that cannot be read."""
-        try:
-            yield
-        except (TrvError, AggregateNotFoundError):
-            raise
-        except Exception as exc:  # noqa: BLE001  a damaged file can raise almost anything
-            if type(exc).__module__.startswith("psycopg"):
-                raise  # a server that does not answer is not damage (the CLI says so in one line)
-            raise self._damage(game, exc) from None
-
-    def _damage(self, game: str, exc: BaseException) -> DamagedStore:
-        detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-        if isinstance(exc, sqlite3.DatabaseError):
-            return DamagedStore(game, None, f"the database file is damaged ({detail})")
-        try:
-            number = self._first_unreadable(game)
-        except Exception:  # noqa: BLE001  the scan itself cannot read the file
-            number = None
-        return DamagedStore(game, number, f"it cannot be read ({detail})")
-
-    def _first_unreadable(self, game: str) -> int | None:
-        """The number of the first record of ``game`` that does not read or
-        decode (0 for its ``Created`` record), or None."""
-        return self.reader.first_unreadable(game)
-
-    def _check_index(self, agg: Game) -> None:
-        """The games index must not name events the store does not hold
-        (a tail cut off the events), nor another head for the same count."""
-        try:
-            row = self.index.get(agg.name)
-        except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
-            return
-        if row is None:
-            return
-        problem = self._index_problem(agg.name, agg.count, agg.head, (row.version, row.head))
-        if problem is not None:
-            raise problem
-
-    def _index_problem(self, game: str, count: int, head: str, row: tuple[int, str] | None) -> DamagedStore | None:
-        """DamagedStore when the index row ``(version, head)`` names events the
-        store does not hold, or another head for the same count (None when it
-        agrees, or when another command appended since)."""
-        if row is None:
-            return None
-        version, said = row
-        if version > count:
-            if self.version(game) > count and self._get(game, None).count > count:
-                return None  # not damage: another command appended since (an append's commit then refuses)
-            return DamagedStore(game, count + 1, f"the games index says the game has {version} events, "
-                                                 f"the store holds {count}: events {count + 1}-"
-                                                 f"{version} are missing; `trv verify` names the damage")
-        if version == count and said != head:
-            return DamagedStore(game, count, f"the games index says its hash is {str(said)[:16]}..., "
-                                             f"the store's is {head[:16]}...")
-        return None
-
     def integrity(self) -> list[str]:
-        """What the database's own integrity check finds wrong ([] when nothing;
-        SQLite's ``PRAGMA integrity_check``, nothing to run elsewhere).
-
-        The check reads the whole file (45 ms with 1,000 games stored, more than
-        verifying one of them), so one store object runs it once for each state
-        of the file: again only when ``PRAGMA data_version`` on the connection
-        it ran on says another connection committed since (this store's own
-        saves run on one of their own, ``sqlite_saves``; a save through this
-        object forgets the check too).  A tournament report verifies a game a
-        table in one process."""
+        """What SQLite's ``PRAGMA integrity_check`` finds wrong ([] when nothing; nothing to run
+        elsewhere), run once for each state of the file (``PRAGMA data_version``)."""
         if self.location.kind != "sqlite":
             return []
         try:
@@ -667,213 +504,81 @@ class GameStore:
         return list(problems)
 
     def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotInfo]:
-        """Every stored snapshot of ``game``, oldest first, each with its
-        engine state and why it is not used (``reader.GameReader.snapshot_problem``);
-        ``heads``: the hashes of the game's stored events, in order, when the caller has
-        read them (``trv verify``: else one read for each snapshot's); ``decode`` False:
-        the engine states left as JSON, for ``reader.decoded`` (``trv verify`` decodes
-        only those that are not the fold's own bytes)."""
+        """Every stored snapshot of ``game``, oldest first, each with why it is not used (``problem``);
+        ``heads``: the hashes of the game's events in order, when the caller has read them."""
         with self._reading(game):
             return self.reader.snapshots(game, heads, decode)
 
-    def _put_parts(self, parts: dict[str, bytes]) -> None:
-        """Store the snapshot parts not stored yet (one row each, ``parts.py``)."""
-        from uuid import UUID
+    # ------------------------------------------------------------- helpers
+    @contextmanager
+    def _reading(self, game: str) -> Iterator[None]:
+        """Anything a damaged row raises while reading ``game`` becomes one DamagedStore line."""
+        try:
+            yield
+        except TrvError:
+            raise
+        except Exception as exc:  # noqa: BLE001  a damaged file can raise almost anything
+            if type(exc).__module__.startswith("psycopg"):
+                raise  # a server that does not answer is not damage (the CLI says so in one line)
+            detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise DamagedStore(game, None, f"the database file is damaged ({detail})") from None
+            raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
-        from eventsourcing.persistence import StoredEvent as LibraryRecord
+    def _check_index(self, g: _Game, count: int | None = None) -> None:
+        """The games index must not name events the store does not hold (a tail cut off, or rows its
+        table's index hides), nor another head for the same count."""
+        try:
+            row = self.index.get(g.header.name)
+        except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
+            return
+        if row is None or g.count != (g.count if count is None else count):
+            return
+        name = g.header.name
+        if row.version > g.count:
+            if self.version(name) > g.count and self._get(name, None).count > g.count:
+                return  # not damage: another command appended since
+            raise DamagedStore(name, g.count + 1, f"the games index says the game has {row.version} events, "
+                                                  f"the store holds {g.count}: events {g.count + 1}-{row.version} "
+                                                  "are missing; `trv verify` names the damage")
+        if row.version == g.count and row.head != g.head:
+            raise DamagedStore(name, g.count, f"the games index says its hash is {str(row.head)[:16]}..., "
+                                              f"the store's is {g.head[:16]}...")
 
-        recorder = self.app.snapshots.recorder
-        for addr, data in parts.items():
-            if addr in self.reader.parts:
-                continue
-            if not recorder.select_events(UUID(addr), limit=1):
-                try:
-                    recorder.insert_events([LibraryRecord(originator_id=UUID(addr), originator_version=1,
-                                                          topic=PART_TOPIC, state=pack(data))])
-                except IntegrityError:
-                    pass  # another process stored the same part first
-            self.reader.parts[addr] = data
-
-    def _fresh(self, agg: Game, pending: Sequence[Record] = ()) -> Game:
-        """After a retraction the engine state is the fold of the live events
-        only: refold them from the stored records and the ``pending`` ones (the
-        save's, not stored yet) (``reader.fold_live``, the one fold of retractions)."""
-        if not agg.stale:
-            return agg
-        stored = agg.count - len(pending)
-        records = self._records(agg.name, 0, stored, self.header(agg.name).genesis) if stored > 0 else []
-        folded = fold_live(rulesets.get(agg.ruleset), [*records, *pending], game=agg.name)
-        agg.engine = folded[0] if folded else None
-        agg.stale = False
-        return agg
-
-    def _get(self, game: str, at: int | None) -> Game:
+    def _get(self, game: str, at: int | None) -> _Game:
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
         with self._reading(game):
             folded = self.reader.load(game, at)
         if folded is None:
             raise self._not_found(game)
-        return Game.restore(folded)
+        return _Game(folded.header, folded.count, folded.head, folded.state, folded.retracted)
 
     def _not_found(self, game: str) -> GameNotFound:
         try:
             known = [g.id for g in self.index.all()]
-        except Exception:  # the index is a convenience; never mask the real error
+        except Exception:  # noqa: BLE001  the index is a convenience; never mask the real error
             known = []
         return GameNotFound(game, known)
 
-    def _loaded_of(self, agg: Game) -> Loaded:
-        return Loaded(agg.name, rulesets.get(agg.ruleset), agg.engine, agg.count, agg.head,
-                      decode_bots(getattr(agg, "bots", "")), getattr(agg, "charter", ""),
-                      getattr(agg, "domain", ""))
+    def _loaded_of(self, g: _Game) -> Loaded:
+        h = g.header
+        return Loaded(h.name, rulesets.get(h.ruleset), g.engine, g.count, g.head, decode_bots(h.bots), h.charter,
+                      h.domain)
 
-    def _row(self, agg: Game) -> dict:
-        summary = rulesets.get(agg.ruleset).summary(agg.engine)  # the contract's answer for `trv games`
+    def _row(self, g: _Game) -> dict:
+        summary = rulesets.get(g.header.ruleset).summary(g.engine)  # the contract's answer for `trv games`
         over = summary.status == "over"
-        return {
-            "id": agg.name,
-            "ruleset": agg.ruleset,
-            "players": list(summary.players),
-            "round": summary.round,
-            "status": "over" if over else "playing",
-            "winner": summary.winner if over else None,
-            "version": agg.count,
-            "head": agg.head,
-        }
+        return {"id": g.header.name, "ruleset": g.header.ruleset, "players": list(summary.players),
+                "round": summary.round, "status": "over" if over else "playing",
+                "winner": summary.winner if over else None, "version": g.count, "head": g.head}
 
-    def _save(self, agg: Game, rows: list[Any], snapshots: list[Any], before: tuple[int, str] | None = None,
-              stamp: str | None = None) -> None:
-        """One save, one database transaction: the events (the library's rows,
-        through its recorder's public ``insert_events``; on SQLite with the
-        store's own connection, ``sqlite_saves``), the game's index row,
-        after checking the row still says ``before`` (count and head), and the
-        snapshots taken on the way.  ``stamp``: the row's ``last_used``, the
-        records' own stamp (one clock read a command)."""
-        row = self._row(agg)
-        index = self.index  # make sure the table exists before the transaction
-        if self._memory_index is not None:
-            if before is not None:
-                _check_row(before, index.get(agg.name))
-            self.app.recorder.insert_events(rows)
-            index.put(row, stamp=stamp)
-            if snapshots:
-                self.app.snapshots.recorder.insert_events(snapshots)
-            return
-        snapshot_recorder = self.app.snapshots.recorder
-
-        def write(cursor: Any) -> None:
-            if snapshots:
-                library.insert_with(snapshot_recorder, cursor, snapshots)
-            if before is not None:
-                if index.advance(cursor, row, before, stamp=stamp):  # the row said ``before``: checked and written
-                    return
-                found = index.read(cursor, agg.name)
-                _check_row(before, found)  # another command's row (or one ahead of the events): refused
-                # no row, or one behind the events (an old index): written anew, only where it still says what
-                # was read; else another command wrote it meanwhile
-                if (index.claim(cursor, row, stamp=stamp) if found is None
-                        else index.advance(cursor, row, found, stamp=stamp)):
-                    return
-                raise _IndexDisagrees(index.read(cursor, agg.name) or (0, ""))
-            index.write(cursor, row, stamp=stamp)
-
-        if self._saves is None:
-            self.app.recorder.insert_events(rows, **{library.WRITE_KWARG: write})
-            return
-        recorder = self.app.recorder
-        params = recorder.params(rows)  # before the transaction: it may read (``CompactIdsRecorder.stored_id``)
-        with self._saves.transaction() as cursor:
-            cursor.executemany(recorder.insert_events_statement, params)
-            write(cursor)
-
-    def _after_save(self, agg: Game, created: bool = False) -> None:
-        """After the commit (the index row and snapshots are written with the
-        events): keep the aggregate for the next append; the last integrity
-        check no longer speaks for the file."""
-        self._checked = None
-        self._keep(agg)
-
-    def _keep(self, agg: Game) -> None:
+    def _keep(self, g: _Game) -> None:
         loaded = self._loaded
-        loaded.pop(agg.name, None)
-        loaded[agg.name] = agg
+        loaded.pop(g.header.name, None)
+        loaded[g.header.name] = g
         while len(loaded) > self.KEEP_LOADED:
             del loaded[next(iter(loaded))]
-
-
-class _Snapshots:
-    """The snapshots one save takes, written in its transaction.
-
-    A save that reaches a multiple of the interval snapshots the game at its
-    end (at its current version: loading starts from any snapshot version
-    alike).  A save of many events (a game stored in one go: ``trv sim
-    --store``, an import, a copy) also snapshots it at the first step boundary
-    at or after the last multiple it reaches, when that is before its end and
-    the state there is known (folded, or given by ``states``): a load starts
-    from the latest snapshot only when the one before folds to it
-    (docs/store.md, "What a load trusts"), so with one snapshot such a game
-    was replayed whole on every load.  Snapshots are a cache: one that cannot
-    be taken is left out with a warning, never failing the command."""
-
-    def __init__(self, store: "GameStore", agg: Game, total: int):
-        self.store, self.agg = store, agg
-        interval = store.snapshot_interval
-        end = agg.version + total
-        #: the last multiple of the interval this save reaches (0: none)
-        self.mark = end // interval * interval if interval and end // interval * interval > agg.version else 0
-        self.end = end
-        self.rows: list[Any] = []
-        self._taken = False
-
-    def wanted(self) -> bool:
-        """Is this a step boundary to snapshot on the way?"""
-        return bool(self.mark) and not self._taken and self.mark <= self.agg.version < self.end
-
-    def take_if_wanted(self) -> None:
-        if self.wanted() and not self.agg.stale:
-            self.take()
-
-    def take(self) -> None:
-        self._taken = True
-        self._take()
-
-    def take_last(self) -> None:
-        if self.mark:
-            self._take()
-
-    def _take(self) -> None:
-        store, agg = self.store, self.agg
-        try:
-            snap, parts = PartedSnapshot.take_parted(agg)
-            store._put_parts(parts)
-            self.rows.append(store.app.mapper.to_stored_event(snap))
-        except Exception as exc:  # noqa: BLE001
-            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
-
-
-class _IndexDisagrees(Exception):
-    """Raised inside a save's transaction (so nothing is written): the game's
-    index row names more events, or another head, than the game had when it
-    was loaded (a cut-off tail, or another command's append: ``_commit``
-    tells which after the rollback)."""
-
-    def __init__(self, row: tuple[int, str]):
-        self.row = row
-
-
-def _check_row(before: tuple[int, str], found: Any) -> None:
-    """Inside the save: the index row (a ``GameInfo`` or ``(version, head)``)
-    must not be ahead of the count and head the game had."""
-    if found is None:
-        return
-    row = (found.version, found.head) if hasattr(found, "head") else (found[0], found[1])
-    if row[0] > before[0] or (row[0] == before[0] and row[1] != before[1]):
-        raise _IndexDisagrees(row)
-
-
-#: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case)
-PG_EVENTS_TABLE = f"{_App.name.lower()}_events"
 
 
 #: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions)
@@ -881,51 +586,45 @@ _WAL_FORMAT = b"\x02\x02"
 
 
 def _prepare_sqlite(path: Path, timeout: float) -> None:
-    """SQLite: put a new database file in WAL mode before the library opens it.
-
-    The library switches a file that is not in WAL mode when it connects;
-    the switch needs the file to itself, and when several processes make a
-    new store at once it fails at once with "database is locked" instead of
-    waiting like a lock (1 in about 600 of 16 processes racing, issue 17).
-    Here it is retried until ``timeout``.  A file whose header says WAL (every
-    store after its first use) is not opened here; any other failure is left
-    for the library's own open to report."""
+    """SQLite: mark a new file as this layout's, then put it in WAL mode, before the library opens it
+    (the library's own switch fails at once, "database is locked", when several processes make a new
+    store at once; here it is retried until ``timeout``).  A file whose header says WAL is not opened
+    here (``GameStore._check_layout`` tells an older store)."""
     try:
         with open(path, "rb") as f:
             if f.read(20)[18:20] == _WAL_FORMAT:
                 return
     except OSError:
         pass
-    deadline = time.monotonic() + timeout
     try:
         con = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     except sqlite3.Error:
         return
+    deadline = time.monotonic() + timeout
     try:
         while True:
             try:
+                names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if "stored_events" in names and LAYOUT_TABLE not in names:
+                    raise OldStore(path)  # before the library opens it (its open would switch it to WAL)
+                con.execute(f"CREATE TABLE IF NOT EXISTS {LAYOUT_TABLE} (layout INTEGER)")
+                con.execute(f"INSERT INTO {LAYOUT_TABLE} SELECT {LAYOUT} "
+                            f"WHERE NOT EXISTS (SELECT 1 FROM {LAYOUT_TABLE})")
                 con.execute("PRAGMA journal_mode=WAL").fetchone()
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
-                    return
+                    return  # the library's own open reports it (or opens it read-only)
                 time.sleep(0.01)
     finally:
         con.close()
 
 
 def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
-    """The URI that reads a store whose directory SQLite cannot write (a
-    read-only mount or directory: the -wal and -shm files of a WAL database
-    cannot be made), or None when the failure is something else.
-
-    It opens the file ``immutable``: SQLite then takes no lock and keeps no
-    -shm, trusting that nobody changes the file while it reads.  That is
-    safe here, and only here: the file is in WAL mode, so a writer needs its
-    -wal and -shm files, which nobody can make in this directory; and there
-    is no -wal (or an empty one), so everything committed is in the file
-    itself.  A non-empty -wal holds commits the file does not have yet (and
-    no -shm to read it by): refused, naming it, rather than read stale."""
+    """The URI that reads a store whose directory SQLite cannot write (a read-only mount: the -wal and
+    -shm files of a WAL database cannot be made), or None when the failure is something else.  It opens
+    the file ``immutable``: safe only because the file is in WAL mode (a writer needs the -wal and -shm
+    files nobody can make here) and there is no non-empty -wal (commits not in the file yet)."""
     if "unable to open database file" not in str(exc) or not path.is_file():
         return None
     try:
@@ -943,13 +642,11 @@ def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
 
 
 def _prepare_postgres(env: dict[str, str]) -> Any:
-    """PostgreSQL: check the server answers (one clear line when it does not),
-    make the store's schema if it is not there (the library expects it), and
-    tell the library not to create its tables again when they exist: its
-    ``CREATE OR REPLACE FUNCTION`` run by many processes at once fails
-    ("tuple concurrently updated").  On first use, returns a connection
-    holding an advisory lock, so that one process creates the tables while
-    the others wait; close it when they exist."""
+    """PostgreSQL: check the server answers (one clear line when it does not), refuse a schema of an
+    older layout (``OldStore``), make the schema if it is not there, and tell the library not to create
+    its tables again when they exist (its ``CREATE OR REPLACE FUNCTION`` run by many processes at once
+    fails).  On first use, returns a connection holding an advisory lock, so that one process creates
+    the tables while the others wait; close it when they exist."""
     try:
         import psycopg
     except ImportError:
@@ -967,6 +664,9 @@ def _prepare_postgres(env: dict[str, str]) -> Any:
                 env["CREATE_TABLE"] = "n"
                 conn.close()
                 return None
+            old = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f'"{schema}".{PG_OLD_EVENTS_TABLE}'])
+            if old.fetchone()[0]:
+                raise OldStore(f"{where} (schema {schema})")
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
             if schema != "public":
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')

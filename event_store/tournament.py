@@ -37,7 +37,7 @@ from eventsourcing.persistence import IntegrityError
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 
-from .aggregate import utc_now
+from .store import utc_now
 from .errors import ChainBroken, StoreError
 from .records import GENESIS, STORE_SCHEMA, chain
 

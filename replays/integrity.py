@@ -16,8 +16,7 @@ from typing import Any
 import msgspec
 
 from trvendetta.store import DamagedStore, GameNotFound, StoredEvent
-from trvendetta.store.reader import decoded
-from trvendetta.store.runs import Records
+from trvendetta.store.rows import decoded
 
 from .walker import Walker
 
@@ -79,8 +78,6 @@ class Heads(Sequence[str]):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [r.hash for r in self.records[index]]
-        if isinstance(self.records, Records):
-            return self.records.hash(index)  # without making the record
         return self.records[index].hash
 
 

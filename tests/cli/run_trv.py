@@ -43,9 +43,7 @@ if fault == "pause-before-append":
 elif fault == "kill-in-insert":
     from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-    from trvendetta.store.compact_ids import CompactIdsRecorder
-
-    recorders = [SQLiteApplicationRecorder, CompactIdsRecorder]  # the store's own insert (one executemany)
+    recorders: list = [SQLiteApplicationRecorder]
     if "postgresql://" in " ".join(sys.argv):
         from eventsourcing.postgres import PostgresApplicationRecorder
 
@@ -58,33 +56,15 @@ elif fault == "kill-in-insert":
 
         return insert
 
-    for recorder in recorders:  # inside the transaction (PostgreSQL: before the event rows are sent)
+    for recorder in recorders:  # inside the events' transaction, its rows written, before the commit
         recorder._insert_events = killing(recorder._insert_events)
-
-    from trvendetta.store.sqlite_saves import SQLiteSaves
-
-    class KilledBeforeCommit:
-        """An SQLite store's save (its own connection, not the recorder's insert):
-        everything written in the transaction, killed before it commits."""
-
-        def __init__(self, transaction):
-            self.transaction = transaction
-
-        def __enter__(self):
-            return self.transaction.__enter__()
-
-        def __exit__(self, *exc):
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    save = SQLiteSaves.transaction
-    SQLiteSaves.transaction = lambda self: KilledBeforeCommit(save(self))
 
 elif fault == "kill-after-save":
 
-    def after_save(self, agg, created=False):
+    def after_save(self, *args, **kwargs):  # the events committed; its snapshot and index row not written
         os.kill(os.getpid(), signal.SIGKILL)
 
-    trvendetta.store.store.GameStore._after_save = after_save
+    trvendetta.store.store.GameStore._snapshot = after_save
 
 elif fault:
     raise SystemExit(f"unknown TRV_TEST_FAULT {fault!r}")

@@ -63,8 +63,10 @@ def test_an_old_exchange_game_keeps_its_reveal_order():
 
 def test_an_old_exchange_store_verifies_and_shows(players, tmp_path):
     ann, = players("ann")
-    ann.db = tmp_path / "old.sqlite"
-    ann.db.write_bytes(gzip.decompress((FIXTURES / "signed-exchange3-ann.sqlite.gz").read_bytes()))
+    from old_stores import upgraded  # tests/ is on sys.path (rootdir conftest)
+
+    (tmp_path / "old.sqlite").write_bytes(gzip.decompress((FIXTURES / "signed-exchange3-ann.sqlite.gz").read_bytes()))
+    ann.db = upgraded(tmp_path / "old.sqlite", tmp_path / "new.sqlite")
     out = ann("verify", "duel").stdout
     assert out.startswith("OK: ") and "signed by" in out
     record = ann("export", "duel").stdout

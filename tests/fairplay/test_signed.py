@@ -226,8 +226,10 @@ def test_records_and_stores_of_before_keep_verifying(players, tmp_path):
             continue
         out = ann("verify", record).stdout
         assert out.startswith("OK: ") and "unsigned seats" in out, record
+    from old_stores import upgraded  # tests/ is on sys.path (rootdir conftest)
+
     (tmp_path / "old.sqlite").write_bytes(gzip.decompress((FIXTURES / "main-store.sqlite.gz").read_bytes()))
-    ann.db = tmp_path / "old.sqlite"
+    ann.db = upgraded(tmp_path / "old.sqlite", tmp_path / "new.sqlite")
     for game in ("duel", "what-if"):
         assert ann("verify", game).stdout.startswith("OK: ")
     # and the old packet still applies to the old game's fork point

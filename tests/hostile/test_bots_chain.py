@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .helpers import stored_rows
+from old_stores import upgraded  # tests/ is on sys.path (rootdir conftest)
 
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "main-262c54d"
 BOTS_LINE = "bots: the bot seats are outside the hash chain"
@@ -74,7 +75,7 @@ def test_a_bot_game_round_trips_and_says_nothing_of_its_bots(trv, tmp_path, duel
 @pytest.fixture
 def old_db(tmp_path):
     db = tmp_path / "old.sqlite"
-    shutil.copy(OLD / "games.sqlite", db)
+    upgraded(OLD / "games.sqlite", db)
     return db
 
 

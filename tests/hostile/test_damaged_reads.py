@@ -1,12 +1,12 @@
 """Every row a command reads is checked as it is read (issue 27).
 
-One bit flipped in a stored row of a game (anywhere but its wall-clock stamp,
-which is not chained) must not pass for a sound game: show, log, legal,
+One bit flipped in a stored row of a game (its header or a command's row: zlib's checksum
+covers the stamp, which the chain does not) must not pass for a sound game: show, log, legal,
 turn, act, import, export, undo and fork each stop with one line, ``game 'g' is damaged
 at event N: run trv verify`` (exit 1), and nothing is appended.  The game has
 no snapshot, so every command folds every row.  The same on SQLite and
 PostgreSQL.  A flip that leaves what the row holds unchanged (a padding bit
-of its deflated bytes) is no damage: ``trv verify``, the full check, is the
+of its compressed bytes) is no damage: ``trv verify``, the full check, is the
 oracle for which flips changed the game.
 """
 
@@ -26,8 +26,6 @@ from trvendetta.store.store import PG_EVENTS_TABLE
 
 GAME = "g"
 LINE = re.compile(r"Error: game 'g' is damaged at event (\d+): run trv verify\n")
-#: bytes 2-9 of a chunk row (mark 7) are its wall-clock stamp: metadata, outside the chain
-STAMP = range(2, 10)
 
 
 def run(store: str, *args: str):
@@ -63,7 +61,7 @@ class Rows:
             self.table, self.mark, self.oid = f'"{schema}".{PG_EVENTS_TABLE}', "%s", game_uuid(GAME)
         else:
             self.connect = lambda: sqlite3.connect(store.removeprefix("sqlite:"), isolation_level=None)
-            self.table, self.mark, self.oid = "stored_events", "?", game_uuid(GAME).bytes
+            self.table, self.mark, self.oid = "stored_events", "?", game_uuid(GAME).hex
 
     def all(self) -> list[tuple[int, bytes]]:
         with self.connect() as con:
@@ -78,10 +76,10 @@ class Rows:
 
 
 def flips(rows: list[tuple[int, bytes]], per_row: int) -> list[tuple[int, int, int]]:
-    """(version, byte, bit) of ``per_row`` flips spread over each row, the stamp of a chunk row left out."""
+    """(version, byte, bit) of ``per_row`` flips spread over each row."""
     out = []
     for version, state in rows:
-        places = [i for i in range(len(state)) if version == 1 or i not in STAMP]
+        places = list(range(len(state)))
         step = max(1, len(places) // per_row)
         out += [(version, places[i], i % 8) for i in range(0, len(places), step)]
     return out
@@ -103,7 +101,7 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
         rows.put(version, bytes(flipped))
         try:
             if run(store, "verify").exit_code == 0:
-                continue  # the row still holds the same game (a padding bit, a stamp)
+                continue  # the row still holds the same game (a padding bit)
             damaged += 1
             for args in (["show"], ["show", "--json"], ["log"], ["legal"], ["act", action], ["turn", *turn],
                          ["export", GAME], ["import", packet], ["undo", "--agreed"],

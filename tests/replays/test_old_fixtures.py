@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from corrected import as_said_now  # tests/ is on sys.path (rootdir conftest)
+from old_stores import upgraded  # tests/ is on sys.path (rootdir conftest)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "main-262c54d"
 GAMES = ("v-bots", "v-open", "c-bots", "c-open", "v-pos")
@@ -23,7 +24,7 @@ GAMES = ("v-bots", "v-open", "c-bots", "c-open", "v-pos")
 @pytest.fixture
 def old_db(tmp_path):
     db = tmp_path / "games.sqlite"
-    shutil.copy(FIXTURES / "games.sqlite", db)
+    upgraded(FIXTURES / "games.sqlite", db)
     return db
 
 

@@ -15,6 +15,7 @@ from trvendetta.replays.integrity import encoded, walk_noting
 from trvendetta.replays.resume import walker_for
 from trvendetta.replays.walker import AuditError, Visitor
 from trvendetta.store import GameStore, Retraction, chain
+from old_stores import upgraded  # tests/ is on sys.path (rootdir conftest)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "main-262c54d"
 GAMES = ("v-bots", "v-open", "c-bots", "c-open", "v-pos")
@@ -30,7 +31,7 @@ class Folding(Visitor):
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     path = tmp_path_factory.mktemp("old") / "games.sqlite"
-    shutil.copy(FIXTURES / "games.sqlite", path)
+    upgraded(FIXTURES / "games.sqlite", path)
     with GameStore(str(path)) as store:
         yield {**{g: (store.header(g), store.events(g, decode=False)) for g in GAMES},
                **{(g, "decoded"): (store.header(g), store.events(g)) for g in GAMES}}

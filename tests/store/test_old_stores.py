@@ -1,19 +1,13 @@
-"""Stores written by earlier mains still load, show, fold and verify, and
-take new commands; nothing stored is rewritten: one before the compact record
-format (plain JSON), one from before the snapshots' shared parts and the hashes
-cut out of packed records (records packed with mark 1, whole snapshots), and
-one from before the time stamps were cut out too (records and snapshots packed
-with mark 2), one from before a chunk was one row (set-ups
-and forks in chunks of marks 4 and 5, a row a record), and one from before
-every save was a lean chunk (mark 6 rows, a turn of one record packed alone
-with mark 3).
+"""Stores written by earlier mains (every earlier row layout: plain library JSON, records packed with
+marks 1-3, chunks of marks 4-7, compact ids, snapshot parts) upgrade with `trv store upgrade` into a
+new store of the current layout, every game to the same records, hashes, heads, header and stamps;
+the old store is left byte for byte as it was, and any other command on it says to upgrade it.
 
 The fixtures and what main said about them were made by ``fixtures/make_old_store.py``.
 """
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -32,6 +26,7 @@ SAID = {name: json.loads((HERE / f"{name}.json").read_text())
         for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2", "main-2026-12-01-chunks",
                      "main-2026-12-01-mark6")}
 CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
+ENV = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
 
 
 def records_digest(store, game):
@@ -51,25 +46,35 @@ def fixture(request):
 
 @pytest.fixture
 def old(tmp_path, fixture):
-    """A copy of the fixture (commands touch the index; the fixture stays as main wrote it)."""
+    """A copy of the fixture."""
     path = tmp_path / "old.sqlite"
     shutil.copyfile(HERE / f"{fixture}.sqlite", path)
     return path
 
 
-def _rows(path):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute("SELECT originator_id, originator_version, topic, state FROM stored_events "
-                           "ORDER BY originator_id, originator_version").fetchall()
-    finally:
-        con.close()
+@pytest.fixture
+def upgraded(old):
+    result = CliRunner().invoke(cli, ["--db", str(old), "store", "upgrade"], env=ENV)
+    assert result.exit_code == 0, result.output
+    return old.with_name("old.v2.sqlite"), result.stdout
+
+
+def test_the_upgrade_reports_each_game_and_leaves_the_old_store_as_it_was(old, fixture, upgraded):
+    new, out = upgraded
+    assert old.read_bytes() == (HERE / f"{fixture}.sqlite").read_bytes()
+    lines = out.splitlines()
+    for game in SAID[fixture]:
+        assert f"upgraded {game}: {SAID[fixture][game]['version']} events, head {SAID[fixture][game]['head'][:16]} " \
+               "(verified)" in lines
+    assert lines[-1] == f"{len(SAID[fixture])} games and 0 tournaments written to {new}, each verified; " \
+                        f"{old} is unchanged"
 
 
 @pytest.mark.parametrize("fixture, game", CASES)
-def test_every_old_game_reads_as_main_read_it(old, fixture, game):
+def test_every_old_game_upgrades_to_what_main_read(old, fixture, game, upgraded):
+    new, _ = upgraded
     said = SAID[fixture][game]
-    with GameStore(old) as s:
+    with GameStore(new) as s:
         assert records_digest(s, game) == said["records_sha256"]
         loaded = s.load(game)
         assert (loaded.version, loaded.head) == (said["version"], said["head"])
@@ -79,60 +84,61 @@ def test_every_old_game_reads_as_main_read_it(old, fixture, game):
         assert list(header[1:7]) + [str(header.created)] == said["header"]
         assert replays.verify_game(s, game).head == said["head"]
         assert s.info(game).head == said["head"]
-    reader = QuickReader.open(old)
-    with reader:
+    with QuickReader.open(new) as reader:
         quick = reader.load(game)
-    assert quick is None or (quick.version, quick.head, quick.state) == (loaded.version, loaded.head, loaded.state)
+    assert (quick.version, quick.head, quick.state) == (loaded.version, loaded.head, loaded.state)
     runner = CliRunner()
-    env = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
-    shown = runner.invoke(cli, ["--db", str(old), "--game", game, "show", "--json"], env=env)
+    shown = runner.invoke(cli, ["--db", str(new), "--game", game, "show", "--json"], env=ENV)
     assert shown.exit_code == 0 and json.loads(shown.stdout)["head"] == said["head"]
-    verified = runner.invoke(cli, ["--db", str(old), "--game", game, "verify"], env=env)
+    verified = runner.invoke(cli, ["--db", str(new), "--game", game, "verify"], env=ENV)
     assert verified.exit_code == 0
     assert verified.stdout.splitlines()[0] == said["verify"].splitlines()[0]
 
 
-def test_old_games_take_new_commands_without_rewriting_a_row(old, fixture):
-    before = _rows(old)
+def test_an_upgraded_game_takes_new_commands(fixture, upgraded):
+    new, _ = upgraded
     rs = rulesets.get("vendetta")
-    with GameStore(old) as s:
+    with GameStore(new) as s:
         loaded = s.load("duel")
         bot, rng = get_bot("random"), Rng(5, 5)
         for _ in range(3):
             action = bot.choose(rs, loaded.state, rng)
             _, events = rs.apply(loaded.state, action)
             loaded = s.append("duel", loaded.version, steps=[(action, events)])
-        assert s.verify("duel") == loaded.head
         assert replays.verify_game(s, "duel").head == loaded.head
-        assert [e.number for e in s.events("duel", decode=False)] == list(range(1, loaded.version + 1))
-    after = _rows(old)
-    assert set(before) <= set(after)  # every old row is still there, byte for byte
-    # one row a command: its records in one chunk when it has several (``store.chunks``, mark 6)
-    assert len(after) == len(before) + 3 and loaded.version - SAID[fixture]["duel"]["version"] > 3
+        assert loaded.version > SAID[fixture]["duel"]["version"]
 
 
-@pytest.mark.parametrize("fixture", sorted(set(SAID) - {"main-2026-12-01-mark6"}))  # written after it was dropped
-def test_an_old_stores_games_index_loses_only_its_last_used_index(old, fixture):
-    """The games index's ``last_used`` index (every turn moved its entry) is dropped
-    when an old store is opened; its rows, and the order ``trv games`` lists them
-    in, stay as they were."""
-    from trvendetta.store.index import OLD_INDEX
+@pytest.mark.parametrize("args", [["games"], ["show"], ["log"], ["legal"], ["verify", "duel"],
+                                  ["turn", "--assign", "1"], ["export", "duel"]])
+def test_any_other_command_on_an_old_store_says_to_upgrade_it_and_writes_nothing(old, fixture, args):
+    result = CliRunner().invoke(cli, ["--db", str(old), "--game", "duel", *args], env=ENV)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().splitlines() == [
+        f"Error: the store {old} is in an older layout; run `trv store upgrade` to copy its games and tournaments "
+        "into a store of the current one (it leaves this one as it is)"]
+    assert old.read_bytes() == (HERE / f"{fixture}.sqlite").read_bytes()
+    assert sorted(p.name for p in old.parent.iterdir()) == ["old.sqlite"]
 
-    def names(path):
-        con = sqlite3.connect(path)
-        try:
-            return {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
-        finally:
-            con.close()
 
-    assert OLD_INDEX in names(old)
-    con = sqlite3.connect(old)
-    rows = con.execute("SELECT * FROM trv_games ORDER BY last_used DESC, id").fetchall()
-    con.close()
-    with GameStore(old) as s:
-        listed = [g.id for g in s.list_games()]
-    assert OLD_INDEX not in names(old) and "trv_games" in names(old)
-    assert listed == [r[0] for r in rows]
-    con = sqlite3.connect(old)
-    assert con.execute("SELECT * FROM trv_games ORDER BY last_used DESC, id").fetchall() == rows
-    con.close()
+@pytest.mark.parametrize("fixture", ["main-2026-12-01-mark6"])
+def test_the_upgrade_copies_tournaments_and_refuses_what_is_no_upgrade(old, tmp_path, fixture):
+    from trvendetta.app.stores import upgrade_store
+    from trvendetta.store.errors import StoreError
+    from trvendetta.store.legacy.store import GameStore as LegacyStore
+    from trvendetta.store.tournament import TournamentLog
+    from trvendetta.tournament import model
+
+    with LegacyStore(old) as s:  # a tournament as an older main stored it (its log through the library's app)
+        log = TournamentLog(s)
+        made = log.create("cup", model.check_new("cup", "vendetta", 2, 2, 4, (3, 1, 0), 5))
+        made = log.append("cup", made.version, model.check_register(made.state, ["ann", "bob"]))
+    target = tmp_path / "new.sqlite"
+    copied = list(upgrade_store(str(old), str(target)))
+    assert [c.game for c in copied][-1] == "tournament cup" and copied[-1].head == made.head
+    with GameStore(target) as s:
+        assert TournamentLog(s).load("cup").head == made.head
+    with pytest.raises(StoreError, match="already in the current layout"):
+        upgrade_store(str(target), str(tmp_path / "again.sqlite"))
+    with pytest.raises(StoreError, match="already holds games"):
+        list(upgrade_store(str(old), str(target)))

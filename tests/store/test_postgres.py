@@ -39,7 +39,7 @@ def test_verify_finds_a_rewritten_event(pg_url, toy):
 
     table = f'"{_schema(pg_url)}".{PG_EVENTS_TABLE}'
     with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
-        rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'trv:e'").fetchall()
+        rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'trv:save'").fetchall()
         edits = [(version, edited_state(state, record.hash, edit)) for version, state in rows]
         (version, state), = [(v, e) for v, e in edits if e is not None]
         # someone edits the table behind the store's back (the store itself never updates a row)
@@ -60,21 +60,46 @@ def test_the_index_is_rebuilt_when_dropped(pg_url, toy):
         assert s.info("first").status == "over" and s.info("first").head == done.head
 
 
-def test_the_games_index_made_before_1_dec_2026_loses_its_last_used_index(pg_url, toy):
-    from trvendetta.store.index import OLD_INDEX
+def test_an_old_schema_says_to_upgrade_and_upgrades_into_a_schema_of_its_own(pg_url):
+    """A schema of the older layout (the SQLite fixture's rows put in the older application's tables):
+    any command says to upgrade it; the upgrade writes every game into another schema, to the same
+    heads, and leaves the old rows as they were."""
+    import json
+    import sqlite3
+    from pathlib import Path
+    from uuid import UUID
 
-    with GameStore(pg_url) as s:
-        new(s, toy, "first")
-        new(s, toy, "second")
-    schema = _schema(pg_url)
-    found = f"SELECT to_regclass('\"{schema}\".{OLD_INDEX}') IS NOT NULL"
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
-        assert not conn.execute(found).fetchone()[0]  # a new store never has it
-        conn.execute(f'CREATE INDEX {OLD_INDEX} ON "{schema}".trv_games (last_used)')  # as stores had it
-    with GameStore(pg_url) as s:
-        assert [g.id for g in s.list_games()] == ["second", "first"]
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
-        assert not conn.execute(found).fetchone()[0]
+    from trvendetta.app.stores import upgrade_store
+    from trvendetta.store.legacy.store import GameStore as LegacyStore
+    from trvendetta.store.store import OldStore
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "main-2026-12-01-mark6"
+    LegacyStore(pg_url).close()  # the older application's tables
+    schema, base = _schema(pg_url), pg_url.split("?")[0]
+    con = sqlite3.connect(f"{fixture}.sqlite")
+    with psycopg.connect(base, autocommit=True) as conn:
+        for table, pg in (("stored_events", "trvgames_events"), ("stored_snapshots", "trvgames_snapshots")):
+            for oid, version, topic, state in con.execute(f"SELECT * FROM {table} ORDER BY originator_version"):
+                oid = UUID(bytes=oid) if isinstance(oid, bytes) else UUID(oid)
+                conn.execute(f'INSERT INTO "{schema}".{pg} (originator_id, originator_version, topic, state) '
+                             "VALUES (%s, %s, %s, %s)", [oid, version, topic, state])
+        before = conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvgames_events').fetchone()
+    con.close()
+    with pytest.raises(OldStore, match="run `trv store upgrade`"):
+        GameStore(pg_url)
+    target = f"{base}?schema={schema}_v2"
+    try:
+        copied = {c.game: c.head for c in upgrade_store(pg_url, target)}
+        said = json.loads(Path(f"{fixture}.json").read_text())
+        assert copied == {game: s["head"] for game, s in said.items()}
+        with GameStore(target) as s:
+            assert {g: s.load(g).head for g in said} == copied
+        with psycopg.connect(base, autocommit=True) as conn:
+            assert conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvgames_events'
+                                ).fetchone() == before
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_v2" CASCADE')
 
 
 def test_many_processes_open_a_new_store_at_once(pg_url):

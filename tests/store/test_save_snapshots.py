@@ -1,7 +1,6 @@
-"""The snapshots a save takes: written in the save's own transaction, and for a
-game saved in one go (``trv sim --store``, an import, a copy) also one on its
-way, so that a load starts from a snapshot instead of replaying it whole
-(docs/store.md, "Snapshots")."""
+"""Snapshots: a save that reaches a multiple of the interval snapshots the game at its end (a cache, in
+a transaction of its own after the events); a load starts from the latest one and reads only the rows
+after it (docs/store.md, "Snapshots")."""
 
 import sqlite3
 
@@ -37,85 +36,80 @@ def _snapshot_versions(db, game: str) -> list[int]:
         con.close()
 
 
-def _loaded_from(store, game: str) -> list[int]:
-    """The aggregate versions a load of ``game`` reads events after (from the start: [0])."""
-    read, asked = store.reader.rows.events, []
+def _rows_read(store, game: str) -> list[int]:
+    """The versions of the event rows a load of ``game`` reads (its header row apart)."""
+    select, read = store.reader.select, []
 
-    def spy(gid, gt=0, lte=None, desc=False, limit=None):
-        # not one record's hash (a snapshot's cheap check), nor the one row past a range that may hold its end
-        if limit != 1 and (lte is None or lte - gt > 1):
-            asked.append(gt)
-        return read(gid, gt, lte, desc, limit)
+    def spy(key, gt, lte, desc, limit):
+        rows = select(key, gt, lte, desc, limit)
+        read.extend(v for v, _, _ in rows if v)
+        return rows
 
-    rows = store.reader.rows
-    store.reader.rows = rows._replace(events=spy)
+    store.reader.select = spy
     try:
         store.load(game)
     finally:
-        store.reader.rows = rows
-    return asked
+        store.reader.select = select
+    return read
 
 
-@pytest.mark.parametrize("given", ["states", "folded"])
-def test_a_game_saved_in_one_go_is_snapshotted_on_its_way_and_at_its_end(tmp_path, given):
+@pytest.mark.parametrize("given", ["state", "folded"])
+def test_a_game_saved_in_one_go_is_snapshotted_at_its_end_and_loads_from_there(tmp_path, given):
     rs = rulesets.get("vendetta")
     first, steps, states = _whole_game(rs)
     db = tmp_path / "trv.sqlite"
     with GameStore(db, snapshot_interval=20) as store:
-        if given == "states":
-            saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1], states=states)
-        else:
-            saved = store.create_game("g", rs.name, first, steps=steps)
-        assert saved.state == states[-1]
-    end = saved.version + 1  # aggregate versions count the Created record
-    assert end >= 60, "a game long enough to reach several multiples of the interval"
-    versions = _snapshot_versions(db, "g")
-    last_multiple = end // 20 * 20
-    assert versions[-1] == end and len(versions) == (2 if last_multiple < end else 1)
-    if len(versions) == 2:
-        assert last_multiple <= versions[0] < end  # the first step boundary from the last multiple
+        kwargs = {"state": states[-1]} if given == "state" else {}
+        saved = store.create_game("g", rs.name, first, steps=steps, **kwargs)
+        assert saved.state == states[-1] and saved.version >= 60
+    assert _snapshot_versions(db, "g") == [saved.version]
     with GameStore(db) as store:
-        starts = _loaded_from(store, "g")
-        snaps = store.snapshots("g")
-        assert [s.problem for s in snaps] == [None] * len(snaps)
+        assert max(_rows_read(store, "g")) <= saved.version  # only the row holding its last record: its head
+        assert [s.problem for s in store.snapshots("g")] == [None]
         assert store.load("g").state == states[-1]
-    if len(versions) == 2:
-        # the fold from the snapshot before the latest (the witness), then nothing after the latest
-        assert starts == versions, starts
 
 
-def test_the_snapshot_is_written_in_the_commands_transaction(tmp_path, monkeypatch):
-    """A save whose index write fails takes its snapshot with its events; a save
-    that works writes both, with no second commit for the snapshot."""
-    from trvendetta.store.index import GameIndex
-
+def test_turn_by_turn_a_snapshot_each_time_a_save_reaches_a_multiple(tmp_path):
     rs = rulesets.get("vendetta")
     first, steps, states = _whole_game(rs, actions=60)
     db = tmp_path / "trv.sqlite"
     with GameStore(db, snapshot_interval=10) as store:
-        loaded = store.create_game("g", rs.name, first)
-        taken = _snapshot_versions(db, "g")
-        put = []
-        monkeypatch.setattr(store.app.snapshots, "put", lambda *a, **k: put.append(a))
+        game = store.create_game("g", rs.name, first)
+        counts = [game.version]
+        for step, state in zip(steps, states):
+            game = store.append("g", game.version, steps=[step], state=state)
+            counts.append(game.version)
+    expected = [b for a, b in zip(counts, counts[1:]) if b // 10 > a // 10]
+    if counts[0] >= 10:
+        expected.insert(0, counts[0])
+    assert _snapshot_versions(db, "g") == expected
+    with GameStore(db) as store:
+        read = _rows_read(store, "g")
+        assert min(read) > expected[-1] - 10 or not read
+        assert store.load("g").state == states[-1]
 
-        def broken(self, cursor, row, *args, **kwargs):
+
+def test_a_snapshot_that_cannot_be_written_is_left_out_with_a_warning(tmp_path, monkeypatch):
+    rs = rulesets.get("vendetta")
+    first, steps, states = _whole_game(rs, actions=40)
+    db = tmp_path / "trv.sqlite"
+    with GameStore(db, snapshot_interval=10) as store:
+        def broken(rows):
             raise sqlite3.OperationalError("disk on fire")
 
-        with monkeypatch.context() as m:
-            m.setattr(GameIndex, "advance", broken)  # an append's index write
-            with pytest.raises(Exception, match="disk on fire"):
-                store.append("g", loaded.version, steps=steps, state=states[-1], states=states)
-        assert _snapshot_versions(db, "g") == taken and store.version("g") == loaded.version
-        saved = store.append("g", loaded.version, steps=steps, state=states[-1], states=states)
-        assert _snapshot_versions(db, "g")[-1] == saved.version + 1
-        assert put == []  # no snapshot written apart from the save
+        monkeypatch.setattr(store.app.snapshots.recorder, "insert_events", broken)
+        with pytest.warns(RuntimeWarning, match="snapshot not taken"):
+            saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1])
+    assert _snapshot_versions(db, "g") == []
+    with GameStore(db) as store:
+        assert store.load("g").state == states[-1] and store.version("g") == saved.version
 
 
 def test_the_memory_store_snapshots_the_same():
     rs = rulesets.get("vendetta")
     first, steps, states = _whole_game(rs)
     with GameStore(":memory:", snapshot_interval=20) as store:
-        saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1], states=states)
+        saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1])
         snaps = store.snapshots("g")
         assert snaps[-1].number == saved.version and all(s.problem is None for s in snaps)
         assert store.load("g").state == states[-1]

@@ -29,8 +29,8 @@ def test_commands_only_append_rows_and_undo_keeps_them(tmp_path):
     run(db, "undo")
     third = rows(db)
     assert third[: len(second)] == second and len(third) == len(second) + 1  # a retraction record, nothing erased
-    versions = [r["originator_version"] for r in third]  # a row under its last record's version
-    assert versions[0] == 1 and versions == sorted(set(versions))
+    versions = [r["originator_version"] for r in third]  # the header at 0, a row under its first record's number
+    assert versions[0] == 0 and versions == sorted(set(versions))
 
 
 def test_the_games_read_model_is_a_plain_table(tmp_path):

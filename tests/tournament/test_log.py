@@ -4,12 +4,13 @@ optimistic concurrency, one transaction per command."""
 from __future__ import annotations
 
 import sqlite3
+import zlib
 
 import msgspec
 import pytest
 
 from trvendetta.core.errors import TrvError
-from trvendetta.store import GENESIS, ChainBroken, GameStore, chain, packing
+from trvendetta.store import GENESIS, ChainBroken, GameStore, chain
 from trvendetta.store.tournament import TournamentExists, TournamentLog, TournamentMovedOn
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
@@ -62,12 +63,12 @@ def test_an_edited_stored_event_breaks_the_chain(tmp_path, trv):
     con = sqlite3.connect(db)
     rows = con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trvendetta:tournament:recorded'")
     for rowid, blob in rows.fetchall():
-        doc = msgspec.json.decode(packing.unpack(blob))  # records are stored packed (docs/store.md)
+        doc = msgspec.json.decode(zlib.decompress(blob))  # the library's JSON, zlib-compressed (docs/store.md)
         if '"player":"bob"' in doc["payload"]:
             doc["payload"] = doc["payload"].replace('"player":"bob"', '"player":"eve"')
             with con:  # an attacker edits the file behind the store's back
                 con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                            [packing.pack(msgspec.json.encode(doc)), rowid])
+                            [zlib.compress(msgspec.json.encode(doc)), rowid])
     con.close()
     with GameStore(db) as store, pytest.raises(ChainBroken, match="tournament 't': hash chain broken at event 3"):
         TournamentLog(store).verify("t")

@@ -34,8 +34,8 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
 from .chunks import _HEAD, LAST_STAMP, MARK_7, SEP, Lean, inflate_lean, kind_of, lean_head, opening_of
-from .errors import DamagedStore, StoreError
-from .records import StoredEvent, decode_payload, event_schema
+from ..errors import DamagedStore, StoreError
+from ..records import StoredEvent, decode_payload, event_schema
 
 #: what a record or row that does not decode raises
 UNDECODABLE = _BAD = (msgspec.DecodeError, msgspec.ValidationError, zlib.error, ValueError, TypeError, RecursionError)

@@ -33,11 +33,11 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
 from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, unpack_chunk, unpack_lean
-from .errors import DamagedStore, StoreError
-from .named import Named
+from ..errors import DamagedStore, StoreError
+from ..named import Named
 from .packing import split_3, stamp_of, unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state, unstamped
-from .records import (
+from ..records import (
     RETRACTION_KIND,
     STORE_KINDS,
     StoredEvent,

@@ -44,7 +44,7 @@ from trvendetta.core.protocol import Ruleset
 
 from .aggregate import RETRACTION_KIND, Game, chain, event_schema
 from .chunks import CHUNK_MAX, Entry, lean_row, opening_of, pack_row
-from .errors import StoreError
+from ..errors import StoreError
 from .packing import pack_record, stamp_bytes, utc_bytes
 from .reader import Record
 

@@ -84,7 +84,7 @@ pyproject.toml (``eventsourcing==9.5.6``) points here.
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .named import Named
+from ..named import Named
 
 #: the eventsourcing release this module was checked against (pyproject pins it)
 PINNED = "9.5.6"

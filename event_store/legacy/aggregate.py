@@ -24,7 +24,7 @@ from trvendetta import rulesets
 
 from .parts import split, split_state
 
-from .records import (  # noqa: F401  (re-exported: the light half lives in records.py)
+from ..records import (  # noqa: F401  (re-exported: the light half lives in records.py)
     GENESIS,
     RETRACTION_KIND,
     STORE_KINDS,
