@@ -21,40 +21,40 @@ _save = msgspec.msgpack.Decoder(Save)
 
 
 def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
-    """Apply ``edit`` to the fields (``schema``, ``payload``, ``action``, ``sig``, ``hash``; text, the
-    hash in hex) of the stored record whose chain hash is ``hash_``, in
-    an SQLite store's events table, and write it back as it was stored; returns how many were edited."""
+    """Apply ``edit`` to the fields (``schema``, ``payload``, ``action``, ``sig``: text) of the stored
+    record whose chain hash is ``hash_``, in an SQLite store's events table, and write its row back as
+    it was stored (its head left as it was); returns how many records were edited."""
+    from trvendetta.store import GameStore
+
+    found = []
+    with GameStore(db) as store:
+        for info in store.list_games():
+            found += [(info.id, r.number) for r in store.events(info.id, decode=False) if r.hash == hash_]
     con = sqlite3.connect(db)
-    edited = 0
     try:
-        for rowid, blob in con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'trv:save'").fetchall():
-            state = edited_state(blob, hash_, edit)
-            if state is None:
-                continue
-            edited += 1
+        for game, number in found:
+            from trvendetta.store import game_uuid
+
+            version, state, _ = row_holding(db, game_uuid(game).hex, number)
             with con:
-                con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", [state, rowid])
+                con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                            [edited_state(state, version, number, edit), game_uuid(game).hex, version])
     finally:
         con.close()
-    return edited
+    return len(found)
 
 
-def edited_state(blob: bytes, hash_: str, edit: Callable[[dict], None]) -> bytes | None:
-    """A stored row's state with ``edit`` applied to its record whose chain hash is ``hash_`` (None when
-    the row holds no such record): what :func:`edit_record` writes back, for a store of any backend."""
+def edited_state(blob: bytes, version: int, number: int, edit: Callable[[dict], None]) -> bytes | None:
+    """A stored row's state (the row at ``version``) with ``edit`` applied to its record ``number`` (None
+    when the row does not hold it): what :func:`edit_record` writes back, for a store of any backend."""
     save = _save.decode(zlib.decompress(bytes(blob)))
-    if all(r.hash.hex() != hash_ for r in save.records):
+    if not version <= number < version + len(save.records):
         return None
-    records = []
-    for r in save.records:
-        if r.hash.hex() == hash_:
-            doc = {"schema": r.schema, "payload": r.payload.decode(),
-                   "action": r.action.decode(), "sig": r.sig.decode(), "hash": r.hash.hex()}
-            edit(doc)
-            r = Rec(doc["schema"], doc["payload"].encode(), doc["action"].encode(), doc["sig"].encode(),
-                    bytes.fromhex(doc["hash"]))
-        records.append(r)
-    save.records = records
+    r = save.records[number - version]
+    doc = {"schema": r.schema, "payload": r.payload.decode(), "action": r.action.decode(), "sig": r.sig.decode()}
+    edit(doc)
+    save.records[number - version] = Rec(doc["schema"], doc["payload"].encode(), doc["action"].encode(),
+                                         doc["sig"].encode())
     return pack(save)
 
 

@@ -73,7 +73,7 @@ def _left(db, game: str) -> int:
     """How many records of the game the store still holds (a row is stored under its first record's number)."""
     version, state = rows(db, "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
                               "ORDER BY originator_version DESC LIMIT 1", eid(game))[0]
-    return version + len(msgspec.msgpack.decode(zlib.decompress(state))[2]) - 1 if version else 0
+    return version + len(msgspec.msgpack.decode(zlib.decompress(state))[3]) - 1 if version else 0
 
 
 @pytest.mark.parametrize("damage", ["cut-off", "undecodable"])

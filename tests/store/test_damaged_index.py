@@ -118,7 +118,7 @@ def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
     read, unread = 0, 0
     try:
         for version, state in rows:
-            held = len(msgspec.msgpack.decode(zlib.decompress(state))[2])  # rows.Save: its records
+            held = len(msgspec.msgpack.decode(zlib.decompress(state))[3])  # rows.Save: its records
             for byte in range(2, len(state), 7):  # past zlib's header
                 flipped = bytearray(state)
                 flipped[byte] ^= 0x10

@@ -40,7 +40,7 @@ def test_verify_finds_a_rewritten_event(pg_url, toy):
     table = f'"{_schema(pg_url)}".{PG_EVENTS_TABLE}'
     with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
         rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'trv:save'").fetchall()
-        edits = [(version, edited_state(state, record.hash, edit)) for version, state in rows]
+        edits = [(version, edited_state(state, version, record.number, edit)) for version, state in rows]
         (version, state), = [(v, e) for v, e in edits if e is not None]
         # someone edits the table behind the store's back (the store itself never updates a row)
         conn.execute(f"UPDATE {table} SET state = %s WHERE originator_version = %s", [state, version])
