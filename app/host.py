@@ -101,7 +101,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
     if offer.time:
         from .clock import parse_time_control
-
+    
         parse_time_control(offer.time)  # a time control this trv reads, or one clear error
     # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
     nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
@@ -191,12 +191,16 @@ def _resolve(g: _Game, seed: bytes, added: list) -> None:
 
     from .exchange import intent_ref
     from .ledger import claim
+    from .sealing import hides, sealer
 
     ruleset, open_ = g.loaded.ruleset, g.draws.open
     # the host's seed serves the game it created only, each draw once (a renamed copy, another intent: refused)
     claim(g.ledger, g.charter.seed_commit, "the host", intent_ref(g.store, g.loaded.game, open_, ruleset))
     action = ruleset.decode_action(open_["action"])
-    state, events = ruleset.apply(g.loaded.state, action, g.draws.rng_of(open_, seed))
+    rng = g.draws.rng_of(open_, seed)
+    if hides(ruleset, g.loaded.charter):  # a favor dealt face down is sealed to its owner's key only
+        rng.sealer = sealer(dict(g.charter.seats))
+    state, events = ruleset.apply(g.loaded.state, action, rng)
     payloads = [ruleset.encode(e) for e in events]
     host_signer = g.sign()
 
@@ -224,7 +228,12 @@ def _bot_acts(g: _Game, added: list) -> bool:
     if decision is None or decision.player not in charter.bots or charter.seats.get(decision.player) != charter.host:
         return False
     seat, kind = decision.player, charter.bots[decision.player]
-    action = get_bot(kind).choose(ruleset, state, bot_rng(ruleset, state, g.loaded.version), decision)
+    seen, openings = state, _bot_openings(g, seat)
+    if openings is not None:  # the bot looks at the favors dealt to it, face down to everyone else
+        seen = ruleset.private_view(state, openings, [seat])
+    action = get_bot(kind).choose(ruleset, seen, bot_rng(ruleset, state, g.loaded.version), decision)
+    if openings:
+        action = ruleset.sealed_action(state, action, openings)
     what = ruleset.describe_action(action)
     try:
         after, events = ruleset.apply(state, action, NoDice())
@@ -242,6 +251,19 @@ def _bot_acts(g: _Game, added: list) -> bool:
     added.append((False, f"{seat} (bot {kind}): {what}"))
     added.extend((True, ruleset.describe(e)) for e in events)
     return True
+
+
+def _bot_openings(g: _Game, seat: str) -> "dict[str, tuple[str, str]] | None":
+    """The favors dealt face down to the bot seat ``seat``, opened with the host's key (None: the
+    game deals nothing face down)."""
+    from .sealing import hides, openings
+
+    if not hides(g.loaded.ruleset, g.loaded.charter):
+        return None
+    keys = g.keys.keyring
+    records = g.store.events(g.loaded.game, upto=g.loaded.version)
+    return openings(g.loaded.ruleset, [r.event for r in records],
+                    lambda owner, box: keys.open_sealed(HOST, box) if owner == seat else None)
 
 
 def reveal_seed(store: GameStore, game: str, host: HostKeys) -> int:

@@ -27,6 +27,7 @@ from trvendetta.store import GameExists, GameStore, Loaded
 from trvendetta.store.records import charter_dice
 
 from .decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line
+from .sealing import local_view
 from .signing import sign_runs
 
 
@@ -184,9 +185,16 @@ class GameService:
         steps: list[tuple[Any, ...]] = []
         seats: list[str | None] = []
         current = [state]
-        for n, action in enumerate(actions(ruleset, lambda: current[0])):
+        # pieces dealt face down (a host game's favors): chosen seeing one's own, played with their openings
+        openings, mine = local_view(self.store, loaded, keyring)
+
+        def seen() -> Any:
+            return ruleset.private_view(current[0], openings, mine) if mine else current[0]
+        for n, action in enumerate(actions(ruleset, seen)):
             if n >= MAX_ACTIONS_PER_COMMAND:
                 raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+            if openings:
+                action = ruleset.sealed_action(current[0], action, openings)
             if keyring is not None:
                 decision = ruleset.pending(current[0])
                 seat = decision.player if decision else None

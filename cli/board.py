@@ -8,7 +8,7 @@ import msgspec
 from trvendetta.store import RETRACTION_KIND
 from trvendetta.store.records import charter_dice
 
-from .common import Session, echo_json, event_number, game_option, json_option, pass_session, use_color
+from .common import Session, echo_json, event_number, game_option, json_option, pass_session, seen, use_color
 
 
 @click.command()
@@ -63,9 +63,10 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         if not as_json:
             return  # the picture was asked for, not the text board as well (--json still prints)
     ended, clock = _ending(session, game) if at is None else (None, None)
+    state = seen(session, game)  # what the local identity may see (its own favors, nobody else's)
     if as_json:
         doc = {"game": game.game, "ruleset": ruleset.name, "version": game.version, "head": game.head}
-        doc.update(ruleset.view(game.state))
+        doc.update(ruleset.view(state))
         if ended is not None:
             doc["ended"] = {"loser": ended.loser, "how": ended.how, "event": ended.number, "text": ended.line()}
         if clock is not None:
@@ -73,7 +74,7 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
         echo_json(doc)
         return
     click.echo(f"game {game.game} ({ruleset.name}) after event {game.version}, head {game.head[:16]}")
-    click.echo(ruleset.render(game.state, color=use_color()))
+    click.echo(ruleset.render(state, color=use_color()))
     if ended is not None:
         click.echo(ended.line())
     elif clock is not None:

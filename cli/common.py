@@ -191,6 +191,24 @@ def legal_names(ruleset: Any, state: Any) -> list[str]:
     return [ruleset.describe_action(a) for a in ruleset.legal_actions(state)]
 
 
+def seen(session: Session, game: Any) -> Any:
+    """``game``'s state as the local identity may see it (``trv show``, ``legal``): in a signed game
+    of a ruleset with hidden pieces, those of the seats bound to your keys face up (a host game's
+    favors opened from the boxes sealed to your keys), nobody else's; a hot-seat game shows the
+    player to act's (the one at the keyboard)."""
+    ruleset = game.ruleset
+    if not game.charter or not getattr(ruleset, "hidden_information", False):
+        return game.state
+    from trvendetta.app.sealing import local_view
+    from trvendetta.store import decode_charter
+
+    from .identity import Keyring
+
+    keyring = Keyring(dict(decode_charter(game.charter).seats))
+    openings, _ = local_view(session.store(), game, keyring)
+    return ruleset.private_view(game.state, openings, sorted(keyring.local))
+
+
 def service(session: Session) -> Any:
     """The application layer over the session's store (every command that changes a game goes through it)."""
     from trvendetta.app import GameService

@@ -159,6 +159,18 @@ class Keyring:
             key = self._keys[seat] = _private(self.local[seat])
         return key.sign(message)
 
+    def open_sealed(self, seat: str, box: str) -> bytes | None:
+        """What a box sealed to ``seat``'s key holds (None: that key is not among your identities,
+        or the box was not sealed to it)."""
+        if seat not in self.local:
+            return None
+        from trvendetta.app.sealing import open_box
+
+        key = self._keys.get(seat)
+        if key is None:
+            key = self._keys[seat] = _private(self.local[seat])
+        return open_box(key.private_bytes_raw(), bytes.fromhex(self.local[seat].public), box)
+
     def refusal(self, seat: str | None) -> str | None:
         """Why this command may not act for ``seat`` (None: it may)."""
         if seat is None or seat not in self.seats:

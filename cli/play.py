@@ -8,7 +8,7 @@ import msgspec
 from trvendetta.core.errors import RuleViolation
 
 from .common import (Session, echo_json, game_option, json_option, legal_names, pass_session, play,
-                     played_json, service)
+                     played_json, seen, service)
 
 as_option = click.option("--as", "player", metavar="PLAYER", envvar="TRV_AS",
                          help="Refuse unless the pending decision is PLAYER's (a safety net at a shared terminal); in a "
@@ -410,16 +410,17 @@ def legal(session: Session, as_json: bool) -> None:
     """
     game = session.view()
     ruleset = game.ruleset
-    options = ruleset.legal_actions(game.state)
+    state = seen(session, game)  # a favor dealt to you face down is yours to play
+    options = ruleset.legal_actions(state)
     if as_json:
         echo_json([msgspec.Raw(ruleset.encode(a)) for a in options])
         return
-    decision = ruleset.pending(game.state)
+    decision = ruleset.pending(state)
     if decision is None:
         click.echo("the game is over; nothing is legal")
         return
     click.echo(f"{decision.player}: {decision.kind}" + (f" ({decision.prompt})" if decision.prompt else ""))
-    for line in ruleset.legal_lines(game.state, options):
+    for line in ruleset.legal_lines(state, options):
         click.echo(f"  {line}")
 
 

@@ -408,7 +408,8 @@ class Walker:
                 self._diverge(number, payload, None, sentence)
             recomputed = queue.pop()
             rules_event = self._events.pop()
-            if recomputed != payload:
+            # (a host's sealed box for a favor it dealt is not the rules' to recompute: ``Ruleset.same_event``)
+            if recomputed != payload and not self.ruleset.same_event(payload, recomputed):
                 sentence = first_difference(payload, recomputed)
                 words = self._in_words(event, payload, rules_event)
                 self._diverge(number, payload, recomputed, sentence + (f"\n{words}" if words else ""))

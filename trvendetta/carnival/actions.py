@@ -34,6 +34,9 @@ class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True):
     face: str | None = None
     target: str | None = None
     shot: str | None = None
+    #: a private favor's nonce (host games): with ``favor`` it opens the commitment the favor was dealt with;
+    #: the owner's store adds it from the host's sealed box (``Carnival.sealed_action``)
+    nonce: str | None = None
 
     def describe(self) -> str:
         if self.favor == "killer-pillar":

@@ -25,7 +25,7 @@ from ..vendetta import events as vev
 from ..vendetta.actions import AssignDie, Step
 from ..vendetta.context import Suspend
 from ..vendetta.road import Road
-from . import arena, decrees, scrap, spaces
+from . import arena, decrees, favors, scrap, spaces
 from . import events as cev
 from . import foundation, play, shots, tina_turn, turn
 from .extras import decree_now, extras, v2, v3
@@ -267,7 +267,9 @@ class ArenaBoard(Road):
         for v in s.vehicles:
             if v.at is None or v.start or (t is not None and t.car == v.id and t.phase == "move"):
                 continue
-            if v.at in s.favor_tokens and sum(ctx.state.favor_pile.values()) > 0:
+            if v.at in s.favor_tokens and ctx.state.private_favors:
+                deal(ctx, v)
+            elif v.at in s.favor_tokens and sum(ctx.state.favor_pile.values()) > 0:
                 kind, scripted = ctx.draw("favor", ctx.state.favor_pile)
                 ctx.emit(cev.FavorCollected(v.owner, v.id, b.nm(v.at), kind, scripted))
             if v.at in s.weapon_tokens and v.id not in ctx.state.weapons and sum(ctx.state.weapon_deck.values()) > 0:
@@ -308,3 +310,16 @@ class ArenaBoard(Road):
 
 
 ARENA = ArenaBoard()
+
+
+def deal(ctx, v) -> None:
+    """A private favor (host games): the next of the host's deck, dealt face down to ``v``'s owner
+    as its commitment; the host's shell seals its kind and nonce to the owner (``Rng.sealer``)."""
+    s = ctx.state
+    if s.favors_dealt >= sum(s.favor_pile.values()):
+        return
+    key = favors.favor_key(ctx.rng)
+    kind, salt = favors.opening(s.favor_pile, key, s.favors_dealt)
+    sealer = getattr(ctx.rng, "sealer", None)
+    sealed = sealer(v.owner, kind, salt) if sealer is not None else {}
+    ctx.emit(cev.FavorDealt(v.owner, v.id, b.nm(v.at), s.favors_dealt, favors.commit(kind, salt), sealed))

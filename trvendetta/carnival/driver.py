@@ -13,6 +13,7 @@ from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot, ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
+from .favors import known
 from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
 
 TURN_FLAGS = tuple(f for f in VENDETTA_FLAGS if f.crew != "bigrig") + (  # the Big Rig is not allowed in the arena
@@ -130,7 +131,7 @@ class CarnivalDriver(TurnDriver):
                 "Witness Me! is played at the start of your turn, before assigning a die"
             problems.append(FlagProblem("--witness-me", why, legal))
         for text, action in self.favors:
-            held = state.favors.get(self.player, ()) if self.player else ()
+            held = known(state.favors.get(self.player, ())) if self.player else []
             why = (f"{self.player} holds no {action.favor}" if action.favor not in held else
                    f"{describe_action(action)} could not be played this turn (not its time, or not a legal choice)")
             problems.append(FlagProblem(f"--favor {text}", why, legal))

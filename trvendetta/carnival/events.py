@@ -16,12 +16,14 @@ from .components import CarnivalComponents
 from .position import CarnivalPosition
 
 
-class CarnivalStarted(BaseEvent, tag="carnival-started"):
-    """The set-up position and every component the game is played with."""
+class CarnivalStarted(BaseEvent, tag="carnival-started", omit_defaults=True):
+    """The set-up position and every component the game is played with; ``private_favors``:
+    a host deals the favors face down for real (``FavorDealt``; games made before: absent)."""
 
     position: CarnivalPosition
     rules_version: str
     components: CarnivalComponents
+    private_favors: bool = False
 
 
 class TilesLaid(BaseEvent, tag="tiles-laid"):
@@ -68,6 +70,20 @@ class FavorCollected(BaseEvent, tag="favor-collected"):
     at: str
     kind: str
     scripted: bool = False
+
+
+class FavorDealt(BaseEvent, tag="favor-dealt", omit_defaults=True):
+    """A private-favor game's ``FavorCollected``: the ``index``-th favor of the host's deck, known
+    by its ``commitment`` only; ``sealed``: its kind and nonce sealed to its owner's key by the
+    host's shell (seat -> base64), opaque to the rules."""
+
+    reveals: ClassVar[bool] = True
+    player: str
+    vehicle: str
+    at: str
+    index: int
+    commitment: str
+    sealed: dict[str, str] = {}
 
 
 class WeaponClaimed(BaseEvent, tag="weapon-claimed"):
@@ -123,6 +139,7 @@ class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True):
     face: str | None = None
     target: str | None = None
     shot: str | None = None  # Double Barrel (rules v3): ``weapon`` or ``thwump`` (``target`` its direction)
+    nonce: str | None = None  # a private favor's nonce: with ``favor`` it opens the commitment it was dealt with
 
 
 class FavorsPassed(BaseEvent, tag="favors-passed"):
@@ -208,7 +225,7 @@ class AfterHitResolved(BaseEvent, tag="after-hit-resolved"):
     car: str
 
 
-OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, WeaponClaimed,
+OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, FavorDealt, WeaponClaimed,
        TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
        ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved)
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
@@ -244,6 +261,8 @@ def describe(event) -> str:
                 f"{player} loses {-amount} scrap ({reason})"
         case FavorCollected(player, vehicle, at, _kind):
             return f"{vehicle} collects a party favor at {at} for {player}"
+        case FavorDealt(player, vehicle, at):
+            return f"{vehicle} collects a party favor at {at} for {player} (dealt face down by the host)"
         case WeaponClaimed(vehicle, at, weapon):
             return f"{vehicle} claims the super-weapon at {at}: {weapon}"
         case TinaFlipped(card):

@@ -14,7 +14,7 @@ from ..vendetta.board import sq
 from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
-from . import spaces
+from . import favors, spaces
 from .extras import extras, v2, v3
 from .model import AfterHit, CarnivalState, Pause
 
@@ -69,7 +69,7 @@ def _started(state: State, e: cev.CarnivalStarted) -> State:
         scrap={p.name: pos.scrap.get(p.name, 0) for p in pos.players},
         favors={p.name: tuple(pos.favors.get(p.name, ())) for p in pos.players},
         weapons=dict(pos.weapons), witness_used=pos.witness_used, tina=pos.tina, decree=pos.decree,
-        decree_round=pos.decree_round, carnival=c)
+        decree_round=pos.decree_round, carnival=c, private_favors=e.private_favors)
 
 
 @handles(cev.TilesLaid)
@@ -105,6 +105,15 @@ def _favor(state, e: cev.FavorCollected):
     state = replace(state, favor_tokens=tuple(t for t in state.favor_tokens if t != at), favor_pile=pile,
                     favors={**state.favors, e.player: state.favors.get(e.player, ()) + (e.kind,)})
     return pop_script(state, "favor", e.scripted)
+
+
+@handles(cev.FavorDealt)
+def _favor_dealt(state, e: cev.FavorDealt):
+    """A private favor: held face down, known by its commitment (the mix is the deck's, unchanged)."""
+    at = sq(e.at)
+    held = state.favors.get(e.player, ()) + (favors.hidden(e.index, e.commitment),)
+    return replace(state, favor_tokens=tuple(t for t in state.favor_tokens if t != at),
+                   favors_dealt=state.favors_dealt + 1, favors={**state.favors, e.player: held})
 
 
 @handles(cev.WeaponClaimed)
@@ -149,9 +158,12 @@ def _witness(state, e: cev.WitnessMePlayed):
 
 @handles(cev.FavorPlayed)
 def _favor_played(state, e: cev.FavorPlayed):
-    held = list(state.favors.get(e.player, ()))
-    held.remove(e.favor)
-    state = replace(state, favors={**state.favors, e.player: tuple(held)})
+    held = tuple(state.favors.get(e.player, ()))
+    if e.nonce is not None:  # a private favor: its opening shows it (unless this state knew it already)
+        held = favors.open_held(held, e.favor, e.nonce) or held
+    rest = list(held)
+    rest.remove(e.favor)
+    state = replace(state, favors={**state.favors, e.player: tuple(rest)})
     if e.favor == "precision":
         return _extras(state, precision={**extras(state).precision, e.die: e.face})
     if e.favor == "bootleg-turn":

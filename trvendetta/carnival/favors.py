@@ -9,7 +9,7 @@ the same distribution as a shuffled face-down pile, so the log leaks nothing.
 from __future__ import annotations
 
 from ..core.errors import RuleViolation
-from ..core.rng import Rng
+from ..core.rng import NeedDice, NoDice, Rng, _sha256
 
 #: when in a turn each favor may be played; "Unless stated otherwise, you can
 #: only use a party favor during your turn" (none says otherwise)
@@ -29,6 +29,85 @@ PHASES = ("start-of-turn", "before-moving", "after-moving", "before-fx-roll", "m
 def draw(pile: dict[str, int], rng: Rng) -> str:
     """The kind of a favor just collected, drawn from the favors left in the mix."""
     return rng.weighted(pile)
+
+
+# ------------------------------------------------ private favors (host games)
+# A host game deals each favor to its owner face down for real: the record holds a commitment
+# (``commit``) and the kind sealed to the owner's key by the host's shell; the kind is opened
+# when the favor is played.  The kinds come from a deck, the favors left in the mix shuffled
+# with the host's favor key (``Rng.favor_key``, from its secret game seed): the k-th favor
+# dealt is the deck's k-th, which is what drawing from the mix gives.  Anyone holding the
+# revealed game seed recomputes the deck, so the host cannot change a favor after dealing it.
+
+#: the prefix of a held favor whose kind its holder's state does not know: ``#INDEX:COMMITMENT``
+HIDDEN = "#"
+
+
+def commit(kind: str, nonce: str) -> str:
+    """The commitment to a favor: SHA-256 of its kind and its nonce (hex)."""
+    return _sha256(f"trvendetta favor 1\n{kind}\n{nonce}".encode()).hex()
+
+
+def hidden(index: int, commitment: str) -> str:
+    return f"{HIDDEN}{index}:{commitment}"
+
+
+def is_hidden(entry: str) -> bool:
+    return entry.startswith(HIDDEN)
+
+
+def known(held: tuple[str, ...] | list[str]) -> list[str]:
+    """The kinds among held favors (hidden ones left out)."""
+    return [k for k in held if not k.startswith(HIDDEN)]
+
+
+def favor_key(rng: Rng) -> bytes:
+    """The host's favor key of a private-favor game's draw (NeedDice when it has none: a favor is
+    dealt by the host, so an action that deals one waits for the host's dice)."""
+    key = getattr(rng, "favor_key", None)
+    if key is None:
+        if isinstance(rng, NoDice):
+            raise NeedDice("a private favor is dealt by the host")
+        raise RuleViolation("party-favors", "private favors are dealt by a host (trv host): these dice have no "
+                                            "favor key")
+    return key
+
+
+def deck(pile: dict[str, int], key: bytes) -> list[str]:
+    """The kinds of a private-favor game's favors in the order they are dealt."""
+    seed = int.from_bytes(_sha256(b"trvendetta favor deck 1\n" + key)[:8], "big") >> 1
+    return Rng(seed, 0).shuffled([k for k in sorted(pile) for _ in range(pile[k])])
+
+
+def nonce(key: bytes, index: int) -> str:
+    """The nonce of the ``index``-th favor dealt (secret while the host's seed is)."""
+    return _sha256(b"trvendetta favor nonce 1\n%d\n" % index + key).hex()[:32]
+
+
+def opening(pile: dict[str, int], key: bytes, index: int) -> tuple[str, str]:
+    """The kind and nonce of the ``index``-th favor dealt."""
+    return deck(pile, key)[index], nonce(key, index)
+
+
+def kind_of(entry: str, pile: dict[str, int], rng: Rng) -> str:
+    """A held favor's kind, a hidden one opened with the host's favor key (the end's scoring)."""
+    if not is_hidden(entry):
+        return entry
+    index, _, commitment = entry[1:].partition(":")
+    kind, salt = opening(pile, favor_key(rng), int(index))
+    if commit(kind, salt) != commitment:
+        raise RuleViolation("party-favors", f"favor {index} was not dealt as the host's deck gives it")
+    return kind
+
+
+def open_held(held: tuple[str, ...], kind: str, salt: str) -> tuple[str, ...] | None:
+    """``held`` with the hidden favor that ``kind`` and ``salt`` open shown as ``kind`` (None: no
+    held favor has that commitment)."""
+    commitment = commit(kind, salt)
+    for i, entry in enumerate(held):
+        if is_hidden(entry) and entry.partition(":")[2] == commitment:
+            return held[:i] + (kind,) + held[i + 1:]
+    return None
 
 
 def check_play(favor: str, phase: str, own_turn: bool, out: bool = False) -> None:

@@ -61,6 +61,10 @@ class CarnivalState(State):
     weapon_deck: dict[str, int] = {}  # super-weapon cards left, by kind
     scrap: dict[str, int] = {}
     favors: dict[str, tuple[str, ...]] = {}  # player -> favors held (their owner alone looks at them)
+    private_favors: bool = False  # a host deals them: a held favor is ``#INDEX:COMMITMENT`` until opened
+    favors_dealt: int = 0  # private favors: how many the host's deck dealt
+    #: whose favors a view shows face up (the shell's, for the one who asks; None: the player to act)
+    viewers: tuple[str, ...] | None = None
     weapons: dict[str, str] = {}  # vehicle -> its super-weapon
     witness_used: tuple[str, ...] = ()
     witness_now: bool = False  # Witness Me! played this turn

@@ -36,7 +36,7 @@ def shot_targets(state, car) -> list[str]:
 
 
 def favor_options(state, name: str, phase: str) -> list:
-    held = sorted(set(state.favors.get(name, ())))
+    held = sorted(set(favors.known(state.favors.get(name, ()))))  # a face-down private favor: its owner's view opens it
     out: list = []
     car = turn_car(state)
     for kind in held:

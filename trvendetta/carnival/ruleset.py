@@ -65,7 +65,8 @@ class Carnival(Vendetta):
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game recorded."""
         c = first_event.components
-        return setup.start(validate(first_event.position, c), c, rng, first_event.rules_version)
+        return setup.start(validate(first_event.position, c), c, rng, first_event.rules_version,
+                           first_event.private_favors)
 
     def score_options(self, state, decision: Decision) -> list[float] | None:
         from . import bot
@@ -108,6 +109,82 @@ class Carnival(Vendetta):
 
     def view(self, state: CarnivalState) -> dict:
         return view.view(state)
+
+    # ------------------------------------------------ private favors (host games, ``favors.deck``)
+    def apply(self, state, action, rng=None):
+        if isinstance(action, cact.PlayFavor) and action.nonce is not None:
+            return self._play_dealt(state, action, rng)
+        return super().apply(state, action, rng)
+
+    def _play_dealt(self, state, action, rng):
+        """A face-down favor played with its opening: refused unless ``favor`` and ``nonce`` open
+        the commitment of a favor the player was dealt; the ``FavorPlayed`` event carries the nonce."""
+        from msgspec.structs import replace
+
+        from ..core.errors import RuleViolation
+        from . import favors
+
+        d = self.pending(state)
+        player = d.player if d is not None else ""
+        opened = favors.open_held(tuple(state.favors.get(player, ())), action.favor, action.nonce)
+        if opened is None:
+            raise RuleViolation("party-favors", f"{player or 'nobody'} was dealt no favor that {action.favor!r} with "
+                                                f"nonce {action.nonce[:16]}... opens: a favor is played as it was "
+                                                "dealt (its commitment)")
+        after, events = super().apply(replace(state, favors={**state.favors, player: opened}),
+                                      replace(action, nonce=None), rng)
+        for i, e in enumerate(events):
+            if isinstance(e, cev.FavorPlayed) and e.player == player and e.favor == action.favor:
+                events = events[:i] + [replace(e, nonce=action.nonce)] + events[i + 1:]
+                break
+        return after, events
+
+    def sealed_pieces(self, events):
+        return [(e.player, e.commitment, e.sealed.get(e.player, "")) for e in events if isinstance(e, cev.FavorDealt)]
+
+    def opens(self, commitment: str, kind: str, nonce: str) -> bool:
+        from . import favors
+
+        return kind in favors.TIMING and favors.commit(kind, nonce) == commitment
+
+    def private_view(self, state, openings, seats):
+        from msgspec.structs import replace
+
+        from . import favors
+
+        def shown(entry: str) -> str:
+            found = openings.get(entry.partition(":")[2]) if favors.is_hidden(entry) else None
+            return found[0] if found is not None else entry
+
+        held = {p: tuple(map(shown, kinds)) if p in seats else kinds for p, kinds in state.favors.items()}
+        return replace(state, favors=held, viewers=tuple(seats))
+
+    def sealed_action(self, state, action, openings):
+        from msgspec.structs import replace
+
+        from . import favors
+
+        if not isinstance(action, cact.PlayFavor) or action.nonce is not None:
+            return action
+        d = self.pending(state)
+        for entry in state.favors.get(d.player, ()) if d is not None else ():
+            found = openings.get(entry.partition(":")[2]) if favors.is_hidden(entry) else None
+            if found is not None and found[0] == action.favor:
+                return replace(action, nonce=found[1])
+        return action
+
+    def same_event(self, recorded: bytes, recomputed: bytes) -> bool:
+        from msgspec.structs import replace
+
+        mark = b'{"type":"favor-dealt"'
+        if not (recorded.startswith(mark) and recomputed.startswith(mark)):
+            return False
+        try:
+            a, b = self.decode_event(recorded), self.decode_event(recomputed)
+        except Exception:
+            return False
+        return isinstance(a, cev.FavorDealt) and isinstance(b, cev.FavorDealt) and \
+            replace(a, sealed={}) == replace(b, sealed={})
 
     def render(self, state: CarnivalState, color: bool = False) -> str:
         return view.render_text(state, color)

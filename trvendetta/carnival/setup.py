@@ -30,11 +30,15 @@ RULES_VERSION = "3"
 
 
 def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None,
-          rules_version: str = RULES_VERSION) -> list:
+          rules_version: str = RULES_VERSION, private_favors: bool | None = None) -> list:
     """Every set-up event of a new game from a validated position (under
-    ``rules_version``: a recorded game is set up again under its own)."""
+    ``rules_version``: a recorded game is set up again under its own).  ``private_favors``
+    (None: whenever the dice are a host's, whose RNG has a favor key): the host deals the
+    favors face down (``favors.deck``)."""
     ctx = Ctx(CarnivalState(), rng if rng is not None else Rng.for_action(position.seed, 0))
-    ctx.emit(cev.CarnivalStarted(position, rules_version, components))
+    if private_favors is None:
+        private_favors = getattr(rng, "favor_key", None) is not None and not position.favors
+    ctx.emit(cev.CarnivalStarted(position, rules_version, components, private_favors))
     c = components
     tiles = position.tiles or foundation.choose_tiles(c.vendetta, ctx.rng)
     if not position.tiles:

@@ -16,7 +16,7 @@ from ..vendetta import board as b
 from ..vendetta import effects as fx
 from ..vendetta.context import Ctx
 from . import events as cev
-from . import scoring, tina
+from . import favors, scoring, tina
 
 
 def round_over(ctx: Ctx) -> bool:
@@ -52,13 +52,16 @@ def _tina(ctx: Ctx) -> None:
     ctx.emit(cev.DecreeSet(turn.decree, s.round))
 
 
-def standings(state) -> list[scoring.Standing]:
-    """What counts for each player at the end ("Winning the Game", "Ties")."""
+def standings(state, rng=None) -> list[scoring.Standing]:
+    """What counts for each player at the end ("Winning the Game", "Ties"); a private favor
+    still face down is opened with the host's favor key of ``rng`` (it may be a muffler)."""
     out = []
     for p in state.players:
         mine = [v for v in state.vehicles if v.owner == p.name]
         crew = state.components.crews[p.crew]
         held = state.favors.get(p.name, ())
+        if rng is not None and any(favors.is_hidden(k) for k in held):
+            held = tuple(favors.kind_of(k, state.favor_pile, rng) for k in held)
         out.append(scoring.Standing(
             p.name, state.scrap.get(p.name, 0), sum(1 for v in mine if v.status == "operational"),
             sum(1 for v in mine if v.at is not None and v.id in state.weapons), len(held),
@@ -70,7 +73,7 @@ def end(ctx: Ctx) -> None:
     """Score the game: the winner by scrap and the tie-break chain; a roll-off's rolls are recorded."""
     s = ctx.state
     rules = s.carnival.game
-    table = standings(s)
+    table = standings(s, ctx.rng)
     winner, reason, rolls = scoring.winner(table, rules, ctx.rng)
     if rolls:
         ctx.emit(cev.RollOff(tuple(rolls)))

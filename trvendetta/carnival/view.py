@@ -13,20 +13,25 @@ from ..vendetta import board as b
 from ..vendetta import view as vview
 from ..vendetta.rules import pending
 from . import decrees, render, spaces
+from .favors import known
 
 
-def _viewer(state) -> str | None:
-    """Whose favors are shown face up: the player the game waits on."""
+def _viewers(state) -> tuple[str, ...]:
+    """Whose favors are shown face up: the players the shell says the one asking plays
+    (``state.viewers``, ``Carnival.private_view``), else the player the game waits on (hot seat).
+    A private favor still face down (its owner's store did not open it) shows to nobody."""
+    if state.viewers is not None:
+        return state.viewers
     d = pending(state)
     if d is not None:
-        return d.player
-    return state.turn.player if state.turn is not None else None
+        return (d.player,)
+    return (state.turn.player,) if state.turn is not None else ()
 
 
 def view(state) -> dict:
     doc = vview.view(state)
     side = state.arena if state.carnival is not None else None
-    viewer = _viewer(state)
+    viewers = _viewers(state)
     doc["ruleset"] = "carnival"
     del doc["road"]  # Vendetta's road of tiles: the arena's board is ``board["arena"]`` and ``tiles``
     doc["tokens"] = ([{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
@@ -41,7 +46,7 @@ def view(state) -> dict:
         side=state.side,
         tiles=list(state.tiles),
         scrap=dict(state.scrap),
-        favors={p: ({"count": len(k), "kinds": list(k)} if p == viewer else {"count": len(k)})
+        favors={p: ({"count": len(k), "kinds": known(k)} if p in viewers else {"count": len(k)})
                 for p, k in state.favors.items()},
         favor_tokens=[b.nm(s) for s in state.favor_tokens],
         super_weapons={vid: w for vid, w in state.weapons.items()
@@ -105,11 +110,12 @@ def render_text(state, color: bool = False) -> str:
     decree = state.decree if decrees.in_force(state.decree_round, state.round) else None
     lines.append(f"  Tina: {state.carnival.game.tina_deck - len(state.tina)} cards in her pile; decree: "
                  f"{decree or 'none'}; pillars raised: {', '.join(state.raised) or 'none'}")
-    viewer = _viewer(state)
+    viewers = _viewers(state)
 
     def extra(p) -> str:
         held = state.favors.get(p.name, ())
-        shown = ", ".join(held) if p.name == viewer else f"{len(held)}"
+        face_down = len(held) - len(known(held))
+        shown = (", ".join(known(held) + ["face down"] * face_down) if p.name in viewers else f"{len(held)}")
         weapons = [f"{vid}: {w}" for vid, w in state.weapons.items()
                    if b.vehicle(state, vid).owner == p.name and b.vehicle(state, vid).at is not None]
         return (f"  scrap {state.scrap.get(p.name, 0)}  favors: {shown or '-'}"

@@ -99,4 +99,12 @@ def host_rng(game_seed: bytes, draw: int, intent: str = "") -> Rng:
         digest = hashlib.sha256(b"trvendetta host draw 2\n%d\n" % draw + bytes.fromhex(intent) + seed).digest()
     else:
         digest = hashlib.sha256(b"trvendetta host draw 1\n%d\n" % draw + seed).digest()
-    return Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
+    rng = Rng(int.from_bytes(digest[:8], "big") >> 1, 0)
+    rng.favor_key = host_favor_key(game_seed)
+    return rng
+
+
+def host_favor_key(game_seed: bytes) -> bytes:
+    """The key of the favors a host deals face down (Carnival's ``favors.deck``): secret while
+    the game seed is, the same for every draw of the game."""
+    return hashlib.sha256(b"trvendetta favor key 1\n" + _exact("the game seed", game_seed)).digest()

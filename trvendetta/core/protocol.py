@@ -294,6 +294,34 @@ class Ruleset(Generic[S, A, E]):
         """The ``trv show --json`` document (without game/version/head)."""
         raise NotImplementedError
 
+    # -------------------------------------------- hidden pieces dealt in secret (host games)
+    def sealed_pieces(self, events: Sequence[E]) -> list[tuple[str, str, str]]:
+        """The pieces dealt face down to one player in ``events``, each ``(seat, commitment,
+        sealed)``: ``sealed`` is what the host's shell sealed to the seat's key (base64).  None by
+        default (a ruleset without hidden pieces)."""
+        return []
+
+    def opens(self, commitment: str, kind: str, nonce: str) -> bool:
+        """Whether ``kind`` and ``nonce`` open ``commitment`` (False by default)."""
+        return False
+
+    def private_view(self, state: S, openings: dict[str, tuple[str, str]], seats: Sequence[str]) -> S:
+        """``state`` as the one who plays ``seats`` may see it: the pieces dealt to them opened
+        (``openings``: commitment -> (kind, nonce), from the boxes their keys opened), their own
+        shown face up and nobody else's.  The state itself by default."""
+        return state
+
+    def sealed_action(self, state: S, action: A, openings: dict[str, tuple[str, str]]) -> A:
+        """``action`` with the opening of the face-down piece it plays (``openings`` as above), so
+        that the rules, from ``state`` where the piece is face down, can check it.  ``action`` by default."""
+        return action
+
+    def same_event(self, recorded: bytes, recomputed: bytes) -> bool:
+        """Whether a recorded event that differs from the rules' in its bytes is the same event:
+        only in what the host's shell adds and the rules cannot recompute (a sealed box).
+        False by default."""
+        return False
+
     def render(self, state: S, color: bool = False) -> str:
         """The board and dashboards as text."""
         raise NotImplementedError

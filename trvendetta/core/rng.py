@@ -9,7 +9,7 @@ file alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -32,7 +32,7 @@ def _sha256(data: bytes) -> bytes:
 class Rng:
     """A seeded stream of integers; the only source of chance in the engine."""
 
-    __slots__ = ("_seed", "_key", "_counter", "_pool", "_bits")
+    __slots__ = ("_seed", "_key", "_counter", "_pool", "_bits", "favor_key", "sealer")
 
     def __init__(self, seed: int, stream: int = 0):
         # the key is hashed on the first draw: every action gets an Rng, and most roll nothing
@@ -41,6 +41,12 @@ class Rng:
         self._counter = 0
         self._pool = 0
         self._bits = 0
+        #: a host game's favor key (``core.draws.host_rng``): the deck and nonces of the favors the
+        #: host deals face down (Carnival's ``favors.deck``); None for every other RNG
+        self.favor_key: bytes | None = None
+        #: the host's shell's ``sealer(owner, kind, nonce) -> {seat: sealed box}`` for a favor it
+        #: deals (None: nothing sealed, as when a record is checked): data the rules carry, never read
+        self.sealer: Callable[[str, str, str], dict[str, str]] | None = None
 
     @classmethod
     def for_action(cls, seed: int, events_so_far: int) -> "Rng":

@@ -1,0 +1,93 @@
+"""Private pieces of a host game (docs/fair-play.md, "Private favors").
+
+The host deals a Carnival party favor face down for real: the record holds the
+favor's commitment (the rules', ``carnival.favors.commit``) and its kind and
+nonce sealed to the owner's key with libsodium's sealed box (PyNaCl): an
+ephemeral X25519 key and XSalsa20-Poly1305, so only the holder of the owner's
+private key opens it.  A seat's key is Ed25519 (its signatures); libsodium
+converts it to the X25519 key the box needs (``crypto_sign_ed25519_pk_to_curve25519``
+and its private-key twin), so the players need no second key.
+
+Here: the host's sealer (:func:`sealer`, handed to the rules on the RNG of a
+draw it resolves), opening a box with a private key (:func:`open_box`), and
+the openings one player's keys give for a game's events (:func:`openings`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+def seal(public_hex: str, plaintext: bytes) -> str:
+    """``plaintext`` sealed to the Ed25519 public key ``public_hex`` (base64)."""
+    from nacl.bindings import crypto_sign_ed25519_pk_to_curve25519
+    from nacl.public import PublicKey, SealedBox
+
+    curve = crypto_sign_ed25519_pk_to_curve25519(bytes.fromhex(public_hex))
+    return base64.b64encode(SealedBox(PublicKey(curve)).encrypt(plaintext)).decode()
+
+
+def open_box(private_seed: bytes, public: bytes, box: str) -> bytes | None:
+    """What ``box`` holds, opened with the Ed25519 key ``private_seed`` (its 32-byte seed) and
+    ``public``; None when it was not sealed to that key or is damaged."""
+    from nacl.bindings import crypto_sign_ed25519_sk_to_curve25519
+    from nacl.exceptions import CryptoError
+    from nacl.public import PrivateKey, SealedBox
+
+    try:
+        curve = crypto_sign_ed25519_sk_to_curve25519(private_seed + public)
+        return SealedBox(PrivateKey(curve)).decrypt(base64.b64decode(box, validate=True))
+    except (CryptoError, ValueError, TypeError):
+        return None
+
+
+def sealer(seats: dict[str, str]) -> Callable[[str, str, str], dict[str, str]]:
+    """The host's sealer of a favor it deals: its kind and nonce sealed to the owner's key only."""
+    def seal_for(owner: str, kind: str, nonce: str) -> dict[str, str]:
+        return {owner: seal(seats[owner], json.dumps([kind, nonce]).encode())}
+    return seal_for
+
+
+def openings(ruleset: Any, events: Iterable[Any], opener: Callable[[str, str], bytes | None]
+             ) -> dict[str, tuple[str, str]]:
+    """Commitment -> (kind, nonce) of every piece dealt in ``events`` that ``opener(seat, box)``
+    opens (a box that opens to anything but its commitment's opening is left out: the host sealed
+    another favor than it dealt, and the owner's store does not take it)."""
+    found: dict[str, tuple[str, str]] = {}
+    for seat, commitment, box in ruleset.sealed_pieces(list(events)):
+        plain = opener(seat, box) if box else None
+        if plain is None:
+            continue
+        try:
+            kind, nonce = json.loads(plain)
+        except ValueError:
+            continue
+        if isinstance(kind, str) and isinstance(nonce, str) and ruleset.opens(commitment, kind, nonce):
+            found[commitment] = (kind, nonce)
+    return found
+
+
+def hides(ruleset: Any, charter: str | None) -> bool:
+    """Whether a game's pieces may be dealt face down to one player (a host game of a ruleset
+    with hidden information): its views then follow who asks."""
+    if not charter or not getattr(ruleset, "hidden_information", False):
+        return False
+    from trvendetta.store import decode_charter
+
+    found = decode_charter(charter)
+    return found is not None and found.dice == "host"
+
+
+def local_view(store: Any, loaded: Any, keyring: Any) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """The openings the local identities' keys give for ``loaded``'s game and the seats they play
+    (``({}, [])`` for a game that deals nothing face down)."""
+    if keyring is None or not hides(loaded.ruleset, loaded.charter):
+        return {}, []
+    records = store.events(loaded.game, upto=loaded.version)
+    return openings(loaded.ruleset, [r.event for r in records], keyring.open_sealed), sorted(keyring.local)
+
+
+__all__ = ["hides", "local_view", "open_box", "openings", "seal", "sealer"]

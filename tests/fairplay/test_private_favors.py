@@ -1,0 +1,242 @@
+"""Private favors in host games (docs/fair-play.md, "Private favors"): the host deals each Carnival
+party favor face down for real, as a commitment in the record and its kind and nonce sealed to the
+owner's key; playing it opens the commitment.  Tested as the opponent would attack it, each player
+with their own store and packets as files."""
+
+import json
+import random
+import re
+
+import pytest
+
+from test_host_remote import send
+
+pytestmark = pytest.mark.usefixtures("seeded_entropy")
+
+
+def carnival_host_game(tmp_path, org, humans, bots=()):
+    args = ["host", "offer", "--ruleset", "carnival", "--name", "cup", "-o", tmp_path / "offer.json"]
+    colors = iter(["red", "blue", "green", "yellow"])
+    for p in humans:
+        args += ["--player", f"{p.name}:{next(colors)}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    for name, kind in bots:
+        args += ["--bot", f"{kind}:{next(colors)}:cars:{name}"]
+    org(*args)
+    joins = []
+    for p in humans:
+        p("host", "join", tmp_path / "offer.json", "-o", tmp_path / f"{p.name}.json")
+        joins += ["--join", tmp_path / f"{p.name}.json"]
+    org("host", "new", tmp_path / "offer.json", *joins)
+    send(tmp_path, org, [org, *humans])
+
+
+def held(p, seat):
+    return json.loads(p("show", "--json").stdout)["favors"].get(seat, {})
+
+
+def play_until(tmp_path, org, humans, chooser, done, limit=3000):
+    """Legal actions (`trv legal --json`, `trv act`), ``chooser(options)``'s, each sent, until ``done()``."""
+    by_name = {p.name: p for p in humans}
+    for _ in range(limit):
+        if done():
+            return True
+        first = org("legal").stdout.splitlines()[0]
+        if first.startswith("the game is over"):
+            return False
+        p = by_name[first.split(":")[0]]
+        options = json.loads(p("legal", "--json").stdout)
+        p("act", json.dumps(chooser(options)))
+        send(tmp_path, p, [org, *humans])
+    raise AssertionError("the game did not end")
+
+
+def dealt(p):
+    """The favor-dealt events of ``p``'s record of the game (``trv log --json``)."""
+    return [e["event"] for e in json.loads(p("log", "--json").stdout) if e["kind"] == "favor-dealt"]
+
+
+def favors_first(chooser):
+    """Random, but a favor whenever one can be played."""
+    def choose(options):
+        played = [o for o in options if o["type"] == "play-favor"]
+        return chooser.choice(played or options)
+    return choose
+
+
+def keep_favors(chooser):
+    """Random, but never a favor (Precision's many options would be chosen at once)."""
+    def choose(options):
+        return chooser.choice([o for o in options if o["type"] != "play-favor"] or options)
+    return choose
+
+
+def private_key(p):
+    """``p``'s Ed25519 key as its seed and public key (what only ``p`` holds)."""
+    from cryptography.hazmat.primitives import serialization
+
+    key = serialization.load_pem_private_key((p.home / "identities" / f"{p.name}.key").read_bytes(), None)
+    return key.private_bytes_raw(), key.public_key().public_bytes_raw()
+
+
+@pytest.fixture
+def dealt_to_bob(players, tmp_path):
+    """A Carnival host game of ann and bob hosted by org, played until bob holds a favor."""
+    org, ann, bob = players("org", "ann", "bob")
+    carnival_host_game(tmp_path, org, [ann, bob])
+    chooser = random.Random(1)
+    assert play_until(tmp_path, org, [ann, bob], chooser.choice, lambda: held(org, "bob").get("count"))
+    return org, ann, bob, chooser
+
+
+def test_the_opponent_reads_no_held_favor_in_the_record_the_log_or_show(dealt_to_bob):
+    from trvendetta.app.sealing import open_box
+    from trvendetta.carnival.favors import commit
+
+    org, ann, bob, _ = dealt_to_bob
+    mine = held(bob, "bob")
+    assert mine["count"] == 1 and len(mine["kinds"]) == 1
+    kind = mine["kinds"][0]
+    assert held(ann, "bob") == {"count": 1} and held(org, "bob") == {"count": 1}  # counted, never named
+    assert f"favors: {kind}" in bob("show").stdout and f"favors: {kind}" not in ann("show").stdout
+    for p in (ann, org):
+        record = p("export", "cup").stdout
+        assert "favor-collected" not in record
+        [event] = dealt(p)
+        assert set(event) == {"type", "player", "vehicle", "at", "index", "commitment", "sealed"}
+        assert list(event["sealed"]) == ["bob"]
+        # the kind's name is in the components of event 1 (the mix) and nowhere after it
+        events = [line for line in record.splitlines() if re.match(r"^\d+ [0-9a-f]{64} ", line)]
+        assert all(kind not in line for line in events[1:])
+        assert all(kind not in json.dumps(e) for e in json.loads(p("log", "--json").stdout)[1:])
+    # the sealed box opens with bob's key only, to the opening of its commitment
+    [event] = dealt(ann)
+    box = event["sealed"]["bob"]
+    assert open_box(*private_key(ann), box) is None and open_box(*private_key(org), box) is None
+    opened, nonce = json.loads(open_box(*private_key(bob), box))
+    assert opened == kind and commit(kind, nonce) == event["commitment"]
+
+
+def test_show_follows_who_asks_not_whose_turn_it_is(dealt_to_bob, tmp_path):
+    org, ann, bob, chooser = dealt_to_bob
+    kind = held(bob, "bob")["kinds"][0]
+    seen = set()
+    for _ in range(40):
+        first = org("legal").stdout.splitlines()[0]
+        if first.startswith("the game is over") or not held(org, "bob").get("count"):
+            break
+        to_act = first.split(":")[0]
+        seen.add(to_act)
+        mine = held(bob, "bob")  # bob sees his favors whoever is to act
+        assert kind in mine["kinds"] and len(mine["kinds"]) == mine["count"]
+        assert "kinds" not in held(ann, "bob")  # ann never does, even when bob is to act
+        p = {"ann": ann, "bob": bob}[to_act]
+        p("act", json.dumps(keep_favors(chooser)(json.loads(p("legal", "--json").stdout))))
+        send(tmp_path, p, [org, ann, bob])
+    assert seen == {"ann", "bob"}
+
+
+def test_a_played_favor_opens_its_commitment_and_every_store_verifies(dealt_to_bob, tmp_path):
+    from trvendetta.carnival.favors import commit
+
+    org, ann, bob, chooser = dealt_to_bob
+    [event] = dealt(ann)
+    play_until(tmp_path, org, [ann, bob], favors_first(chooser), lambda: False)
+    played = [e["event"] for e in json.loads(ann("log", "--json").stdout) if e["kind"] == "favor-played"]
+    dealt_now = {e["commitment"]: e for e in dealt(ann)}
+    assert event["commitment"] in dealt_now and played
+    for e in played:  # each names its kind and nonce, which open a commitment dealt to that player
+        assert dealt_now[commit(e["favor"], e["nonce"])]["player"] == e["player"]
+    for p in (org, ann, bob):
+        out = p("verify").stdout
+        assert out.startswith("OK: ") and "every roll checked against the host's revealed seed" in out
+
+
+def test_a_forged_opening_or_a_favor_not_dealt_is_refused(dealt_to_bob, tmp_path, monkeypatch):
+    from trvendetta.app.sealing import open_box
+    from trvendetta.carnival import favors
+
+    org, ann, bob, chooser = dealt_to_bob
+    [event] = dealt(bob)
+    kind, nonce = json.loads(open_box(*private_key(bob), event["sealed"]["bob"]))
+    forged = "bootleg-turn" if kind != "bootleg-turn" else "killer-pillar"
+    # until bob may play a favor before moving (he holds one: the decision comes, rules v2)
+    assert play_until(tmp_path, org, [ann, bob], keep_favors(chooser),
+                      lambda: org("legal").stdout.startswith("bob: favor"))
+    wrong = {"type": "play-favor", "favor": forged, "nonce": nonce}
+    out = bob("act", json.dumps(wrong), code=1).stderr
+    assert f"bob was dealt no favor that '{forged}' with nonce {nonce[:16]}... opens" in out
+    # his own kind with a nonce of his own making: no favor dealt to him has that commitment
+    made_up = {"type": "play-favor", "favor": kind, "nonce": "0" * 32}
+    assert "bob was dealt no favor that" in bob("act", json.dumps(made_up), code=1).stderr
+    # nor a favor he holds face down without its opening (what an older trv would send)
+    assert "does not answer the pending decision" in bob("act", json.dumps({"type": "play-favor", "favor": forged}),
+                                                         code=1).stderr
+    # a cheater's trv that skips the check: his store takes it; nobody else's does, nor verify
+    real = favors.open_held
+
+    def cheat(held, kind_, nonce_):
+        hidden = [i for i, k in enumerate(held) if favors.is_hidden(k)]
+        return held[:hidden[0]] + (kind_,) + held[hidden[0] + 1:] if hidden else real(held, kind_, nonce_)
+
+    monkeypatch.setattr(favors, "open_held", cheat)
+    bob("act", json.dumps(wrong))
+    packet = tmp_path / "forged.trv"
+    bob("send", "-o", packet)
+    monkeypatch.setattr(favors, "open_held", real)
+    for p in (ann, org):
+        refused = p("import", packet, code=1, multiline=True).stderr
+        assert f"'favor {forged}' is illegal here: bob was dealt no favor that '{forged}'" in refused
+        assert held(p, "bob") == {"count": 1}  # nothing was written
+    assert "bob was dealt no favor that" in bob("verify", code=1, multiline=True).stderr
+
+
+def test_the_host_cannot_change_a_favor_it_dealt(dealt_to_bob, tmp_path):
+    from fairplay_helpers import rechain
+
+    from trvendetta.carnival.favors import commit
+
+    org, ann, bob, _ = dealt_to_bob
+    [event] = dealt(org)
+    number = next(e["n"] for e in json.loads(org("log", "--json").stdout) if e["kind"] == "favor-dealt")
+    other = commit("solid-gold-muffler", "0" * 32)
+    altered = tmp_path / "altered.trv"
+    altered.write_text(rechain(org("export", "cup").stdout, number, event["commitment"], other))
+    refused = ann("verify", altered, code=1, multiline=True).stderr
+    assert "is not what the host" in refused and "signed" in refused
+
+
+def test_a_host_dealing_another_favor_than_its_deck_is_found_once_it_reveals(players, tmp_path, monkeypatch):
+    from trvendetta.carnival import favors
+
+    org, ann, bob = players("org", "ann", "bob")
+    carnival_host_game(tmp_path, org, [ann, bob])
+    real = favors.opening
+
+    def chosen(pile, key, index):  # the host deals the favor it likes, not its deck's
+        kind, nonce = real(pile, key, index)
+        return next(k for k in sorted(pile) if k != kind and pile[k]), nonce
+
+    monkeypatch.setattr(favors, "opening", chosen)
+    chooser = random.Random(1)
+    assert play_until(tmp_path, org, [ann, bob], keep_favors(chooser), lambda: held(org, "bob").get("count"))
+    monkeypatch.setattr(favors, "opening", real)
+    # before the reveal nobody can tell (the deck follows the host's secret seed): bob's store takes it
+    assert bob("verify").stdout.startswith("OK: ")
+    org("host", "reveal", "cup")
+    record = tmp_path / "revealed.trv"
+    record.write_text(org("export", "cup").stdout)
+    for p in (ann, bob):
+        refused = p("verify", record, code=1, multiline=True).stderr
+        assert "favor-dealt" in refused and "differs from the rules' result" in refused
+
+
+def test_a_bot_seat_is_dealt_favors_face_down_and_the_game_verifies_everywhere(players, tmp_path):
+    org, ann = players("org", "ann")
+    carnival_host_game(tmp_path, org, [ann], [("robo", "greedy")])
+    play_until(tmp_path, org, [ann], keep_favors(random.Random(3)), lambda: False)
+    record = json.loads(ann("log", "--json").stdout)
+    to_robo = {e["event"]["commitment"] for e in record if e["kind"] == "favor-dealt" and e["event"]["player"] == "robo"}
+    assert to_robo  # robo was dealt favors, face down to ann
+    for p in (org, ann):
+        out = p("verify").stdout
+        assert out.startswith("OK: ") and "every roll checked against the host's revealed seed" in out
