@@ -92,26 +92,27 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     if secret is None:
         raise TrvError(f"{offer_file}: its commitment is not one of yours (no seed in {host.where}); "
                        "only the host who wrote the offer creates the game")
-    made = host.ledger.bound(offer.commit)
-    if made is not None:  # one game per seed: a second would be a copy, or another set of contributions
-        raise TrvError(f"{offer_file}: you created game {made['bind']} from this offer already "
-                       f"({made['id'][:16]}...); its seed serves that game only")
-    given = contributions(offer, answers, signed)
-    # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
-    given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
-    if offer.time:
-        from .clock import parse_time_control
-    
-        parse_time_control(offer.time)  # a time control this trv reads, or one clear error
-    # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
-    nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
-    charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
-                                     dict(offer.bots), time=offer.time, nonce=nonce))
-    game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
-    rules = rulesets.get(offer.ruleset)
-    pos = rules.default_position([tuple(t) for t in offer.players], 0)
-    played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
-    host.ledger.bind(offer.commit, played.loaded.game, service.store.events_head(played.loaded.game, 1))
+    with host.ledger.locked(offer.commit):  # two `trv host new` of one offer at once make one game too
+        made = host.ledger.bound(offer.commit)
+        if made is not None:  # one game per seed: a second would be a copy, or another set of contributions
+            raise TrvError(f"{offer_file}: you created game {made['bind']} from this offer already "
+                           f"({made['id'][:16]}...); its seed serves that game only")
+        given = contributions(offer, answers, signed)
+        # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
+        given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
+        if offer.time:
+            from .clock import parse_time_control
+
+            parse_time_control(offer.time)  # a time control this trv reads, or one clear error
+        # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
+        nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
+        charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
+                                         dict(offer.bots), time=offer.time, nonce=nonce))
+        game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
+        rules = rulesets.get(offer.ruleset)
+        pos = rules.default_position([tuple(t) for t in offer.players], 0)
+        played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
+        host.ledger.bind(offer.commit, played.loaded.game, service.store.events_head(played.loaded.game, 1))
     return played, answer_host(service.store, played.loaded.game, host)
 
 

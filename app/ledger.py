@@ -13,13 +13,19 @@ kept in the ledger as evidence; so is any use for another game.
 The ledger is a folder of JSON-lines files, one per secret's commitment
 (``COMMITMENT.ledger`` beside ``COMMITMENT.secret`` or ``.host``), each line
 appended whole; it is the store of the secrets, not of the games, so a copy
-of a game in another database meets the same ledger.
+of a game in another database meets the same ledger.  A check and the record
+it allows are one step under an exclusive lock of the operating system
+(``flock`` on ``COMMITMENT.lock``), so two processes revealing the same draw
+at once for two intents cannot both pass: the second waits, then meets the
+first's line.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -56,6 +62,19 @@ class Ledger:
 
     def _file(self, commit: str) -> Path:
         return self.folder / f"{commit}.ledger"
+
+    @contextmanager
+    def locked(self, name: str) -> Iterator[None]:
+        """Hold the exclusive lock of ``name`` (a commitment, or ``answers``) across processes."""
+        import fcntl
+
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.folder / f"{name}.lock", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # (closing releases the lock)
 
     def lines(self, commit: str) -> list[dict[str, Any]]:
         path = self._file(commit)
@@ -130,11 +149,13 @@ def refuse(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
 
 
 def claim(ledger: Ledger, commit: str, whose: str, intent: IntentRef) -> None:
-    """:func:`refuse`, then record the use (binding the secret to the game on its first use)."""
-    refuse(ledger, commit, whose, intent)
-    ledger.bind(commit, intent.game, intent.game_id)
-    if ledger.drawn(commit, intent.draw) is None:
-        ledger.record(commit, intent)
+    """:func:`refuse`, then record the use (binding the secret to the game on its first use): one
+    step under the secret's lock, so two processes cannot both pass for two intents of one draw."""
+    with ledger.locked(commit):
+        refuse(ledger, commit, whose, intent)
+        ledger.bind(commit, intent.game, intent.game_id)
+        if ledger.drawn(commit, intent.draw) is None:
+            ledger.record(commit, intent)
 
 
 
@@ -181,14 +202,15 @@ def answer_once(answers: Answers, ledger: Ledger, *, message: str, seat: str, se
     """The answer to message ``message`` for ``seat``: the one given before (True), else
     ``make() -> (answer bytes, commitment)``, recorded (False); and the earlier answers to the
     same sender among the same players whose game never started (to be shown)."""
-    first = answers.given(message, seat)
-    if first is not None:
-        return first["answer"].encode(), True, []
-    earlier = answers.unstarted(ledger, sender, keys, message)
-    answer, commit = make()
-    answers.record(message=message, seat=seat, sender=sender, keys=keys, commit=commit, game=game, at=at,
-                   answer=answer)
-    return answer, False, earlier
+    with ledger.locked("answers"):  # two `trv join` at once give one answer too
+        first = answers.given(message, seat)
+        if first is not None:
+            return first["answer"].encode(), True, []
+        earlier = answers.unstarted(ledger, sender, keys, message)
+        answer, commit = make()
+        answers.record(message=message, seat=seat, sender=sender, keys=keys, commit=commit, game=game, at=at,
+                       answer=answer)
+        return answer, False, earlier
 
 
 __all__ = ["Answers", "IntentRef", "Ledger", "OneReveal", "answer_once", "check", "claim", "refuse"]

@@ -278,13 +278,14 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     name = game_id or inv.game
     if name_problem(name) is not None:
         raise click.BadParameter(name_problem(name), param_hint="--name")
-    made = ledger().bound(inv.commit)
-    if made is not None:  # one game per secret: a second would be a copy, or another choice of answers
-        raise TrvError(f"{invite_file}: you created game {made['bind']} from this invitation already "
-                       f"({made['id'][:16]}...); your secret serves that game only")
-    played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
-    game = played.loaded
-    ledger().bind(inv.commit, game.game, service(session).store.events_head(game.game, 1))
+    with ledger().locked(inv.commit):  # two `trv new --invite` of one invitation at once make one game too
+        made = ledger().bound(inv.commit)
+        if made is not None:  # one game per secret: a second would be a copy, or another choice of answers
+            raise TrvError(f"{invite_file}: you created game {made['bind']} from this invitation already "
+                           f"({made['id'][:16]}...); your secret serves that game only")
+        played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
+        game = played.loaded
+        ledger().bind(inv.commit, game.game, service(session).store.events_head(game.game, 1))
     bound = decode_charter(charter).seats
     if as_json:
         echo_json(played_json(played, exchange=True, keys=dict(bound),
