@@ -166,10 +166,14 @@ def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
         host.ledger.bind(charter.seed_commit, game, store.events_head(game, 1))
     from trvendetta.replays.outcomes import ended_in
 
-    if secret is None or draws.revealed_at or ended_in(store, game):
-        return Answered(before, [])  # (not its host, revealed, or ended by a claim or a resignation)
+    if secret is None or draws.revealed_at:
+        return Answered(before, [])  # (not its host, or revealed)
     if meta.parent:
         return Answered(before, [], looking_only(game, meta.parent) + ": the host rolls no dice for it")
+    if ended_in(store, game):  # ended by a claim or a resignation: the seed is revealed, as at any end
+        g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)), host.ledger)
+        g.append(records=[_reveal_record(secret, g.sign())])
+        return Answered(before, [(True, "the host reveals the game's secret seed: every roll can now be checked")])
     added: list[tuple[bool, str]] = []
     seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()})
     g = _Game(store, game, charter, draws, _As(host.keyring(charter.host)), host.ledger)

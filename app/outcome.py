@@ -54,12 +54,11 @@ def outcome_in(number: int, payload: bytes) -> Outcome | None:
 
 
 def outcome_of(store: GameStore, game: str) -> Outcome | None:
-    """The stored game's claim or resignation (its last record), if it ended so."""
-    version = store.version(game)
-    if version < 2:
-        return None
-    last = store.events(game, since=version - 1, decode=False)[-1]
-    return outcome_in(last.number, last.payload)
+    """The stored game's claim or resignation (its last record, but the host's reveal), if it ended so."""
+    from trvendetta.replays.outcomes import last_record
+
+    last = last_record(store, game)
+    return None if last is None else outcome_in(last.number, last.payload)
 
 
 def refuse_if_ended(store: GameStore, game: str) -> None:

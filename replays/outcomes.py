@@ -24,10 +24,11 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from trvendetta.store import CLAIM_KIND, RESIGN_KIND, Claim, decode_outcome
+from trvendetta.store import CLAIM_KIND, HOST_REVEAL_KIND, RESIGN_KIND, Claim, decode_outcome
 
 from .timecontrol import longest_answer, parse_stamp, parse_time_control
 
+_HOST_REVEAL = b'{"type":"' + HOST_REVEAL_KIND.encode() + b'"'
 OUTCOME_OPENINGS = (b'{"type":"' + CLAIM_KIND.encode() + b'"', b'{"type":"' + RESIGN_KIND.encode() + b'"')
 
 
@@ -43,10 +44,23 @@ class Ended(NamedTuple):
     late: bool = False
 
 
-def ended_in(store: Any, game: str) -> bool:
-    """Whether a stored game's last record is a claim or a resignation (nothing may follow it)."""
+def last_record(store: Any, game: str) -> Any:
+    """A stored game's last record but a host's reveal of its seed (which may follow a claim or a
+    resignation: it changes nothing), or None for a game of one record."""
     version = store.version(game)
-    return version > 1 and store.events(game, since=version - 1, decode=False)[-1].payload.startswith(OUTCOME_OPENINGS)
+    if version < 2:
+        return None
+    last = store.events(game, since=max(0, version - 2), decode=False)
+    if last[-1].payload.startswith(_HOST_REVEAL) and len(last) > 1:
+        return last[-2]
+    return last[-1]
+
+
+def ended_in(store: Any, game: str) -> bool:
+    """Whether a stored game's last record (but the host's reveal) is a claim or a resignation
+    (nothing may follow it)."""
+    last = last_record(store, game)
+    return last is not None and last.payload.startswith(OUTCOME_OPENINGS)
 
 
 def sentence_of(found: Any) -> str:

@@ -334,7 +334,8 @@ class Walker:
         number = self.number + 1
         if record.number != number:
             raise Tampered(number, f"numbered {record.number}, expected {number}")
-        if self.outcome is not None:
+        # (the host's reveal of its seed may follow: it changes nothing, and makes every roll checkable)
+        if self.outcome is not None and record.kind != HOST_REVEAL_KIND:
             raise Tampered(number, f"a record after the game ended at event {self.outcome.number} "
                                    f"({self.outcome.sentence}): nothing may follow a claim or a resignation")
         payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""
