@@ -73,6 +73,37 @@ def round_of(state: model.State, given: int | None) -> int:
     return state.rounds[-1].round
 
 
+def check_ruling(name: str, t: Any, checked: Any) -> None:
+    """A table's game that ended on a claim the organiser overturned does not count (its result is
+    recorded otherwise); a ruling whose signature does not check is refused as forged."""
+    ruled = t.ruling
+    if ruled is None or not checked.claim or ruled.claim != checked.claim or ruled.game_id != checked.result.game_id:
+        return
+    if not ruling_signed(name, ruled):
+        raise TrvError(f"round {ruled.round} table {ruled.table}: the ruling on the claim is not signed by the key it "
+                       f"names ({ruled.by[:16]}...): it was forged or changed")
+    if ruled.ruling == "overturned":
+        raise TrvError(f"game {checked.result.game}: the organiser ({ruled.by[:16]}...) overturned the claim that "
+                       f"ended it ({checked.result.end}{'; ' + ruled.reason if ruled.reason else ''}): it does not "
+                       f"decide round {ruled.round} table {ruled.table}; record the table's result another way "
+                       "(trv tournament concede / no-show, or a game played again)")
+
+
+def ruling_signed(name: str, ruled: tev.ClaimRuled) -> bool:
+    """Whether the ruling's signature is its organiser's over :func:`~trvendetta.tournament.events.ruling_message`."""
+    import base64
+
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(ruled.by)).verify(
+            base64.b64decode(ruled.sig, validate=True), tev.ruling_message(name, ruled))
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
 class TournamentService:
     """Every tournament command that writes, over one :class:`GameStore`."""
 
@@ -226,6 +257,35 @@ class TournamentService:
         self.commit(name, [tev.RoundStarted(r.round, tuple(logged), host=hosts.pop())], loaded.version)
         return done
 
+    def rule(self, name: str, table: int, round_: int | None, source: str | None, read: Callable[[str], bytes | None],
+             ruling: str, reason: str, by: str, sign: Callable[[bytes], bytes]) -> tuple[tev.ClaimRuled, model.State]:
+        """The organiser's ruling on the claim on time that ended a table's game (``source`` as for
+        :meth:`report`), signed with ``sign`` by the key ``by``: ``upheld`` or ``overturned``."""
+        import base64
+
+        from msgspec.structs import replace
+
+        from trvendetta.replays.tournament import result_of_file, result_of_game
+
+        loaded = self.log.load(name)
+        state = loaded.state
+        r = round_of(state, round_)
+        if source is None:
+            source = model.table_of(state, r, table).game
+            if not source:
+                raise TrvError(f"round {r} table {table} has no game from `start`; name the game or record file")
+        data = None if self.store.exists(source) else read(source)
+        checked = (result_of_file(self.store, data, source, r, table) if data is not None
+                   else result_of_game(self.store, source, r, table))
+        if not checked.claim:
+            how = checked.result.end or "by the rules"
+            raise TrvError(f"game {checked.result.game} did not end on a claim on time ({how}): there is no claim "
+                           "to rule on")
+        ruled = tev.ClaimRuled(r, table, checked.result.game_id, checked.claim, ruling, by, "", reason)
+        ruled = replace(ruled, sig=base64.b64encode(sign(tev.ruling_message(name, ruled))).decode())
+        events = model.check_rule(state, ruled)
+        return ruled, self.commit(name, events, loaded.version)
+
     def report(self, name: str, table: int, round_: int | None, source: str | None,
                read: Callable[[str], bytes | None], copies: tuple[str, ...] = (),
                evidence: list[tuple[str, bytes]] | None = None) -> Reported:
@@ -265,6 +325,7 @@ class TournamentService:
             checked = result_of_game(self.store, source, r, table)
         check_host_round(state, checked)
         check_evidence(self.store, checked, evidence or [])
+        check_ruling(name, model.table_of(state, r, table), checked)
         result = check_signatures(state, checked)
         events = model.check_report(state, result)
         return Reported(r, checked, result, self.commit(name, events, loaded.version))

@@ -388,6 +388,51 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
     click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events{signed}) - {places}")
 
 
+@tournament.command(name="rule")
+@click.argument("name")
+@click.argument("game_or_record", required=False)
+@click.option("--table", "table", type=int, required=True, help="The table whose game ended on the claim.")
+@click.option("--round", "round_", type=int, help="The round (default: the last paired).")
+@click.option("--uphold/--overturn", "uphold", required=True, help="Uphold the claim (it decides the table) or "
+                                                                    "overturn it (it does not).")
+@click.option("--reason", default="", help="Why, in a few words (signed with the ruling).")
+@click.option("--as", "ident", metavar="IDENTITY", help="The organiser's identity that signs (trv id; default: your "
+                                                          "only one).")
+@pass_session
+def rule(session: Session, name: str, game_or_record: str | None, table: int, round_: int | None, uphold: bool,
+         reason: str, ident: str | None) -> None:
+    """The organiser's signed ruling on the claim on time that ended a table's game:
+    --uphold (the claim decides the table) or --overturn (it does not: `tournament
+    report` then refuses the game's result, and the table's is recorded otherwise).
+    The game is the table's in this store (default) or a record file; the ruling
+    names the claim, is signed with your identity (in a host round, the host's key)
+    and is kept in the tournament's log.
+
+    \b
+    Examples:
+      trv tournament rule spring --table 1 --uphold
+      trv tournament rule spring --table 2 table2.trv --overturn --reason "mail server down two days"
+    """
+    from .identity import Keyring, identities
+
+    mine = [i for i in identities() if ident in (None, i.name, i.fingerprint)]
+    if len(mine) != 1:
+        raise TrvError(f"--as {ident}: no identity of yours has this name or fingerprint (trv id)" if ident else
+                       "say which of your identities signs the ruling: --as IDENTITY")
+    keyring = Keyring({"organiser": mine[0].public}, "organiser")
+
+    def read(source: str) -> bytes | None:
+        if not os.path.isfile(source):
+            return None
+        with open(source, "rb") as fh:
+            return fh.read()
+
+    ruled, _ = _svc(session).rule(name, table, round_, game_or_record, read, "upheld" if uphold else "overturned",
+                                  reason, mine[0].public, lambda message: keyring.sign("organiser", message))
+    click.echo(f"round {ruled.round} table {ruled.table}: the claim is {ruled.ruling} (signed by "
+               f"{mine[0].fingerprint}){': ' + reason if reason else ''}")
+
+
 def _out(no_show: bool):
     word = "no-show" if no_show else "concede"
 

@@ -75,9 +75,10 @@ class _Outs(Visitor):
 
 
 def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", start: str | None = None
-            ) -> tuple[Any, tuple[tev.Place, ...], str, bool]:
-    """The state at the end, the finishing places, why it ended, and whether a claim on time or a
-    resignation ended it (its loser then places last: out after everyone the rules put out)."""
+            ) -> tuple[Any, tuple[tev.Place, ...], str, Any]:
+    """The state at the end, the finishing places, why it ended, and the claim on time or the
+    resignation that ended it, if one did (``outcomes.Ended``: its loser places last, out after
+    everyone the rules put out)."""
     outs = _Outs()
     walker = audit.walker_for(ruleset, charter, domain, [outs], start=start).walk(records)
     state = walker.state
@@ -88,7 +89,7 @@ def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", sta
     places = finishing_places(players, None if ended is not None else ruleset.winner(state), out,
                               {p: running_cars(state, p) for p in players})
     reason = ended.sentence if ended is not None else str(getattr(state, "end_reason", "") or "")
-    return state, places, reason, ended is not None
+    return state, places, reason, ended
 
 
 class Checked(NamedTuple):
@@ -99,6 +100,8 @@ class Checked(NamedTuple):
     bound: dict[str, str]
     host: str = ""
     rolls_checked: bool = True
+    #: SHA-256 of the claim on time that ended the game ("" when none did): what an organiser rules on
+    claim: str = ""
 
 
 def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
@@ -121,7 +124,14 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
     result = tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end,
                                 signed=bool(bound))
     host = parsed.host if parsed is not None and parsed.dice == "host" else ""
-    return Checked(result, bound, host, not verified.rolls_unchecked)
+    claim = ""
+    if ended is not None and ended.how == "time":
+        import hashlib
+
+        from trvendetta.store import encode_draw
+
+        claim = hashlib.sha256(encode_draw(ended.record)).hexdigest()
+    return Checked(result, bound, host, not verified.rolls_unchecked, claim)
 
 
 def check_evidence(store: Any, checked: Checked, evidence: list[tuple[str, bytes]]) -> None:

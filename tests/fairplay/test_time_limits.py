@@ -455,3 +455,42 @@ def test_a_tournament_refuses_two_copies_that_split_naming_who_signed_both(tmp_p
     err = org("tournament", "report", "cup", "--table", "1", *copies, code=1, multiline=True).stderr
     assert "the copies of the game differ (bob signed two different games)" in err
     assert "that is equivocation, and these two signatures are the proof" in err
+
+
+def _claimed_game_in_a_tournament(tmp_path, players):
+    """A tournament of ann and bob whose table's exchange game ended on ann's claim; the record file."""
+    org, ann, bob = players("org", "ann", "bob")
+    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
+        "--key", f"bob={tmp_path / 'bob.pub'}")
+    org("tournament", "pair", "cup")
+    with freeze_time(START) as clock:
+        timed_exchange(tmp_path, [ann, bob])
+        _play_until_anns_intent(tmp_path, ann, bob, clock)
+        clock.tick(timedelta(days=3, minutes=1))
+        ann("claim")
+    ann("export", "duel", "-o", tmp_path / "duel-end.trv")
+    return org, ann, bob, tmp_path / "duel-end.trv"
+
+
+def test_the_organiser_overturns_a_claim_with_a_signed_ruling_and_the_report_refuses_it(tmp_path, players):
+    org, ann, bob, record = _claimed_game_in_a_tournament(tmp_path, players)
+    out = org("tournament", "rule", "cup", "--table", "1", record, "--overturn", "--reason", "mail lost").stdout
+    assert "the claim is overturned (signed by" in out
+    refused = org("tournament", "report", "cup", "--table", "1", record, code=1).stderr
+    assert "overturned the claim that ended it (bob lost on time, claimed by ann; mail lost)" in refused
+    assert "trv tournament concede / no-show" in refused
+    # the table's result is then recorded another way
+    org("tournament", "concede", "cup", "--table", "1", "bob", "--by", "bob")
+    assert "ann" in org("tournament", "standings", "cup").stdout
+    # one ruling per claim, and none on a game that did not end on a claim
+    assert "was overturned already" in org("tournament", "rule", "cup", "--table", "1", record, "--uphold",
+                                           code=1).stderr
+
+
+def test_an_upheld_claim_counts(tmp_path, players):
+    org, ann, bob, record = _claimed_game_in_a_tournament(tmp_path, players)
+    assert "the claim is upheld" in org("tournament", "rule", "cup", "--table", "1", record, "--uphold").stdout
+    assert "1. ann, 2. bob" in org("tournament", "report", "cup", "--table", "1", record).stdout
+    assert "has its result already" in org("tournament", "rule", "cup", "--table", "1", record, "--overturn",
+                                           code=1).stderr

@@ -135,8 +135,30 @@ class NoShow(TournamentEvent, tag="no-show", frozen=True):
     declared_by: Name
 
 
+class ClaimRuled(TournamentEvent, tag="claim-ruled", frozen=True, omit_defaults=True):
+    """The organiser's ruling on the claim on time that ended a table's game: ``upheld`` (the claim
+    decides the table) or ``overturned`` (it does not: the table's result is recorded otherwise).
+    ``claim``: SHA-256 of the claim's record payload (the same in every copy of the game); ``by``:
+    the organiser's public key, whose Ed25519 signature ``sig`` (base64) covers :func:`ruling_message`."""
+
+    round: Round
+    table: TableNo
+    game_id: Hash
+    claim: Hash
+    ruling: Annotated[str, msgspec.Meta(pattern="^(upheld|overturned)$")]
+    by: Hash
+    sig: Annotated[str, msgspec.Meta(max_length=200)]
+    reason: Annotated[str, msgspec.Meta(max_length=400)] = ""
+
+
+def ruling_message(tournament: str, ruled: ClaimRuled) -> bytes:
+    """What the organiser signs: the tournament, the table, the game, the claim, the ruling, the reason."""
+    return (f"trvendetta ruling 1\n{tournament}\n{ruled.round}\n{ruled.table}\n{ruled.game_id}\n{ruled.claim}\n"
+            f"{ruled.ruling}\n{ruled.reason}").encode()
+
+
 Event = Union[TournamentCreated, PlayerRegistered, PlayerDropped, RoundPaired, RoundStarted, ResultReported,
-              Conceded, NoShow]
+              Conceded, NoShow, ClaimRuled]
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Event)

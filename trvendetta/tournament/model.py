@@ -31,6 +31,8 @@ class TableState(msgspec.Struct, frozen=True):
     reported: ev.ResultReported | None = None
     #: players out of this table without playing it through: (player, "conceded"|"no-show", declared_by)
     out: tuple[tuple[str, str, str], ...] = ()
+    #: the organiser's ruling on the claim on time that ended the table's game
+    ruling: ev.ClaimRuled | None = None
 
     @property
     def out_players(self) -> tuple[str, ...]:
@@ -109,6 +111,8 @@ def evolve(state: State, event: ev.TournamentEvent) -> State:
             how = "conceded" if isinstance(event, ev.Conceded) else "no-show"
             t = state.rounds[round_ - 1].tables[table - 1]
             return _table(state, round_, table, out=(*t.out, (player, how, by)))
+        case ev.ClaimRuled():
+            return _table(state, event.round, event.table, ruling=event)
     return state
 
 
@@ -300,6 +304,23 @@ def check_report(state: State, result: ev.ResultReported) -> list[ev.TournamentE
         raise TournamentError(f"game {result.game} was played by {', '.join(in_game)}, but {where} seats "
                               f"{', '.join(t.players)}")
     return [result]
+
+
+def check_rule(state: State, ruled: ev.ClaimRuled) -> list[ev.TournamentEvent]:
+    """A ruling on a table's claim on time: its table exists and has no result counted yet, and the
+    claim has no ruling (one ruling per claim); in a host round, the organiser who hosted signs it."""
+    t = table_of(state, ruled.round, ruled.table)
+    if t.reported is not None:
+        raise TournamentError(f"round {ruled.round} table {ruled.table} has its result already; a ruling comes "
+                              "before the report")
+    if t.ruling is not None and t.ruling.claim == ruled.claim:
+        raise TournamentError(f"the claim of round {ruled.round} table {ruled.table} was {t.ruling.ruling} already")
+    r = state.round(ruled.round)
+    host = r.host if r is not None else ""
+    if host and ruled.by != host:
+        raise TournamentError(f"round {ruled.round} was hosted with key {host[:16]}...: its organiser rules, "
+                              f"not {ruled.by[:16]}...")
+    return [ruled]
 
 
 def check_out(state: State, round_: int, table: int, player: str, declared_by: str, no_show: bool
