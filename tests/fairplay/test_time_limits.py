@@ -494,3 +494,24 @@ def test_an_upheld_claim_counts(tmp_path, players):
     assert "1. ann, 2. bob" in org("tournament", "report", "cup", "--table", "1", record).stdout
     assert "has its result already" in org("tournament", "rule", "cup", "--table", "1", record, "--overturn",
                                            code=1).stderr
+
+
+def test_a_forged_ruling_is_refused_by_the_report(tmp_path, players):
+    """A ruling appended to the log by a cheater's trv, naming the organiser's key with a signature
+    that is not the organiser's over it (the organiser signed "upheld"), does not overturn the
+    claim: the report refuses it as forged."""
+    from msgspec.structs import replace
+
+    from trvendetta.app.tournament import TournamentService
+    from trvendetta.store import GameStore
+    from trvendetta.tournament import model
+
+    org, ann, bob, record = _claimed_game_in_a_tournament(tmp_path, players)
+    org("tournament", "rule", "cup", "--table", "1", record, "--uphold", "--reason", "the claim stands")
+    with GameStore(org.db) as store:
+        svc = TournamentService(store)
+        loaded = svc.log.load("cup")
+        ruled = model.table_of(loaded.state, 1, 1).ruling
+        svc.commit("cup", [replace(ruled, ruling="overturned")], loaded.version)  # the "upheld" signature
+    refused = org("tournament", "report", "cup", "--table", "1", record, code=1).stderr
+    assert "the ruling on the claim is not signed by the key it names" in refused
