@@ -84,10 +84,27 @@ def hides(ruleset: Any, charter: str | None) -> bool:
 def local_view(store: Any, loaded: Any, keyring: Any) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """The openings the local identities' keys give for ``loaded``'s game and the seats they play
     (``({}, [])`` for a game that deals nothing face down)."""
-    if keyring is None or not hides(loaded.ruleset, loaded.charter):
+    opener = getattr(keyring, "open_sealed", None)  # (a club server's relay of a player's signature opens nothing)
+    if opener is None or not hides(loaded.ruleset, loaded.charter):
         return {}, []
     records = store.events(loaded.game, upto=loaded.version)
-    return openings(loaded.ruleset, [r.event for r in records], keyring.open_sealed), sorted(keyring.local)
+    return openings(loaded.ruleset, [r.event for r in records], opener), sorted(keyring.local)
 
 
-__all__ = ["hides", "local_view", "open_box", "openings", "seal", "sealer"]
+def dealer_view(store: Any, loaded: Any, secret: "tuple[bytes, bytes] | None", seat: str) -> tuple[Any, dict]:
+    """The game as the host shows it to ``seat`` (a club server hosting it): ``seat``'s favors opened
+    with the host's favor key, nobody else's, and the openings (``secret``: the host's seed and
+    salt; the state itself and no openings when the game deals nothing face down)."""
+    if secret is None or not hides(loaded.ruleset, loaded.charter):
+        return loaded.state, {}
+    from trvendetta.core.draws import host_favor_key, host_game_seed
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(loaded.charter)
+    key = host_favor_key(host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()}))
+    records = store.events(loaded.game, upto=loaded.version)
+    found = loaded.ruleset.dealt_openings(loaded.state, [r.event for r in records], key, seat)
+    return loaded.ruleset.private_view(loaded.state, found, [seat]), found
+
+
+__all__ = ["dealer_view", "hides", "local_view", "open_box", "openings", "seal", "sealer"]

@@ -27,6 +27,7 @@ from trvendetta.app import GameService, pending_line
 from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.app.outcome import outcome_of
+from trvendetta.app.sealing import dealer_view
 from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
@@ -382,7 +383,10 @@ class Club:
         players are counted, never named."""
         loaded, charter = self._load(game)
         ruleset, state = loaded.ruleset, loaded.state
-        view = ruleset.view(state)
+        seen, openings = state, {}
+        if player in charter.seats:  # the favors the host dealt to the player, face up to that player only
+            seen, openings = dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
+        view = ruleset.view(seen)
         _redact(view, player)
         ended = outcome_of(self.store, game)
         decision = None if ended else ruleset.pending(state)
@@ -395,8 +399,8 @@ class Club:
                "waiting_for_dice": waiting, "options": [], "view": view,
                "line": ended.line() if ended else pending_line(ruleset, state)}
         if decision is not None and player == decision.player and not waiting:
-            for action in ruleset.legal_actions(state):
-                encoded = ruleset.encode(action)
+            for action in ruleset.legal_actions(seen):
+                encoded = ruleset.encode(ruleset.sealed_action(state, action, openings))  # a favor: with its opening
                 doc["options"].append({"name": ruleset.describe_action(action), "action": encoded.decode()})
         doc["clock"] = self.timing(game)
         doc["svg"] = self._svg(loaded, view)

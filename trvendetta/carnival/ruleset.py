@@ -142,6 +142,17 @@ class Carnival(Vendetta):
     def sealed_pieces(self, events):
         return [(e.player, e.commitment, e.sealed.get(e.player, "")) for e in events if isinstance(e, cev.FavorDealt)]
 
+    def dealt_openings(self, state, events, favor_key: bytes, seat: str):
+        from . import favors
+
+        found = {}
+        for e in events:
+            if isinstance(e, cev.FavorDealt) and e.player == seat:
+                kind, nonce = favors.opening(state.favor_pile, favor_key, e.index)
+                if favors.commit(kind, nonce) == e.commitment:
+                    found[e.commitment] = (kind, nonce)
+        return found
+
     def opens(self, commitment: str, kind: str, nonce: str) -> bool:
         from . import favors
 

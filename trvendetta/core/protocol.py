@@ -301,6 +301,11 @@ class Ruleset(Generic[S, A, E]):
         default (a ruleset without hidden pieces)."""
         return []
 
+    def dealt_openings(self, state: S, events: Sequence[E], favor_key: bytes, seat: str) -> dict[str, tuple[str, str]]:
+        """What the dealer (the host, with its favor key) knows of the pieces dealt to ``seat`` in
+        ``events``: commitment -> (kind, nonce).  None by default."""
+        return {}
+
     def opens(self, commitment: str, kind: str, nonce: str) -> bool:
         """Whether ``kind`` and ``nonce`` open ``commitment`` (False by default)."""
         return False

@@ -1,0 +1,38 @@
+"""Private favors on a club server (docs/fair-play.md, "Private favors"): the server hosts the game
+and deals each favor face down; a player's page names their own favors and lists them to play (with
+their opening), never another's; the record holds commitments only."""
+
+from __future__ import annotations
+
+import json
+import random
+
+
+def test_a_player_sees_and_plays_the_favors_dealt_to_them_and_no_one_elses(club):
+    ann, bob = club.player("ann"), club.player("bob")
+    players = {"ann": ann, "bob": bob}
+    ann("new", "--ruleset", "carnival", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    chooser, played, seen = random.Random(3), [], set()
+    for _ in range(600):
+        docs = {p: club.on_store(club.club.game_doc, "duel", p) for p in players}
+        if docs["ann"]["over"]:
+            break
+        for me, other in (("ann", "bob"), ("bob", "ann")):
+            mine, theirs = docs[me]["view"]["favors"][me], docs[other]["view"]["favors"][me]
+            assert len(mine["kinds"]) == mine["count"] and "kinds" not in theirs
+            seen.update(mine["kinds"])
+        who = docs["ann"]["pending"]["player"]
+        options = json.loads(players[who]("legal", "--json").stdout)
+        favors = [o for o in options if o["type"] == "play-favor"]
+        assert all(o.get("nonce") for o in favors)  # listed with their opening, signed as listed
+        action = chooser.choice(favors or options)
+        played += [action] if favors else []
+        players[who]("act", json.dumps(action))
+    record = club.club.export("duel", None)
+    assert seen, "no favor was dealt"
+    assert "favor-collected" not in record and '"type":"favor-dealt"' in record
+    assert all(kind not in record.split('"type":"favor-dealt"', 1)[1] or any(p["favor"] == kind for p in played)
+               for kind in seen)  # after the first dealing, a kind appears only once it was played
+    for action in played:  # played as listed: its opening is in the record
+        assert action["nonce"] in record
