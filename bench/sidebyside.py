@@ -1,7 +1,8 @@
 """Two checkouts side by side in instruction counts: the store's user-visible figures, old against new.
 
-``python -m trvendetta.bench.sidebyside --old OLD/.venv/bin/python [--new PYTHON] [--rounds 2]``
-(needs ``valgrind``; about ten minutes a round)
+``python -m trvendetta.bench.sidebyside --old OLD/.venv/bin/python [--new PYTHON] [--rounds 2] [--wall]``
+(needs ``valgrind``; about ten minutes a round; ``--wall``: the same figures in wall-clock time, no valgrind,
+about a minute a round)
 
 On a shared machine wall-clock figures move by 20% and more from run to run (docs/performance.md); the number
 of instructions a piece of work executes repeats to within about 0.5%.  Each checkout's interpreter runs this
@@ -17,6 +18,11 @@ median with min and max over the rounds, and the new/old ratio of the medians:
 - sim: ``simulate`` of random 4-player games against ``store_simulated`` of the same games (20 less 2), as the
   ratio of their rates (``trv sim --store`` / ``trv sim``);
 - bytes: file size a event of the bench game stored turn by turn (after a checkpoint; not valgrind's).
+
+With ``--wall`` each figure is wall-clock time (``time.perf_counter``), a round's figure the median of a few
+runs: show and the floor (whole processes, alternating, 5 each) as a ratio; act, a whole process on a fresh
+copy each time (3); verify and long timed inside the process after a warm run (5 and 3), long in seconds a
+verify (its target: under 1 s); sim as the ratio of the rates of 10 games each.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -53,12 +60,14 @@ def _bench_game(where: str, turns: int | None = None) -> tuple[str, int]:
         return game.id, game.version
 
 
-def _work(what: str, n: int, where: str) -> None:
+def _work(what: str, n: int, where: str) -> list[float]:
+    """Do ``what`` ``n`` times (sim: ``n`` games); the wall-clock seconds of each time (sim: of all)."""
     import gc
 
     from trvendetta import replays, rulesets
     from trvendetta.store import GameStore
 
+    times = []
     if what in ("verify", "long"):
         if what == "long":
             from trvendetta.bench.store import _toy
@@ -69,20 +78,27 @@ def _work(what: str, n: int, where: str) -> None:
             replays.verify_game(store, game)  # warm: imports and first-call caches outside the difference
             gc.disable()
             for _ in range(n):
+                start = time.perf_counter()
                 replays.verify_game(store, game)
+                times.append(time.perf_counter() - start)
     elif what == "sim":  # n games
         from trvendetta.bots import simulate
 
         rs = rulesets.get("vendetta")
+        start = time.perf_counter()
         for seed in range(n):
             simulate(rs, 4, seed, ["random"])
+        times.append(time.perf_counter() - start)
     elif what == "simstore":
         from trvendetta.app.simulated import store_simulated
 
         rs = rulesets.get("vendetta")
         with GameStore(os.path.join(where, f"sim-{n}-{os.getpid()}.sqlite")) as store:
+            start = time.perf_counter()
             for seed in range(n):
                 store_simulated(store, rs, 4, seed, ("random",) * 4, name=f"sim-{seed}")
+            times.append(time.perf_counter() - start)
+    return times
 
 
 def _prepare(where: str) -> dict:
@@ -116,6 +132,13 @@ def _count(python: str, args: list[str], env: dict | None = None) -> int:
     return int(found.group(1).replace(",", ""))
 
 
+def _wall(python: str, args: list[str], env: dict) -> float:
+    """The wall-clock seconds of a whole process."""
+    start = time.perf_counter()
+    subprocess.run([python, *args], capture_output=True, check=True, env={**env, "NO_COLOR": "1"})
+    return time.perf_counter() - start
+
+
 class Side:
     def __init__(self, label: str, python: str, root: Path):
         self.label, self.python = label, python
@@ -130,6 +153,37 @@ class Side:
 
     def trv(self, *args: str) -> list[str]:
         return ["-m", "trvendetta.cli.main", *args]
+
+    def timed(self, what: str, n: int) -> list[float]:
+        out = subprocess.run([self.python, str(HERE), "--work", what, "-n", str(n), "--where", str(self.where)],
+                             capture_output=True, text=True, check=True, env=self.env_all)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    def wall_figures(self) -> dict[str, float]:
+        """The figures of :meth:`figures` in wall-clock time."""
+        py, i, med = self.python, self.info, statistics.median
+        db = str(self.where / "verify.sqlite")
+        show = self.trv("--db", db, "--game", i["game"], "show")
+        _wall(py, show, self.env_all)  # warm the bytecode cache
+        shows, floors = [], []
+        for _ in range(5):
+            shows.append(_wall(py, show, self.env_all))
+            floors.append(_wall(py, ["-c", FLOOR], self.env_all))
+        out = {"show": med(shows) / med(floors)}
+        live = self.where / "act.sqlite"
+        acts = []
+        for _ in range(3):
+            shutil.copy(self.where / "live.sqlite", live)
+            legal = subprocess.run([py, *self.trv("--db", str(live), "--game", i["live"], "legal", "--json")],
+                                   capture_output=True, text=True, check=True, env=self.env_all).stdout
+            action = json.dumps(json.loads(legal)[0])
+            acts.append(_wall(py, self.trv("--db", str(live), "--game", i["live"], "act", action), self.env_all))
+        out["act"] = med(acts)
+        out["verify"] = med(self.timed("verify", 5)) / i["events"] * 1e6
+        out["long"] = med(self.timed("long", 3))
+        out["sim"] = self.timed("sim", SIM_WALL)[0] / self.timed("simstore", SIM_WALL)[0]
+        out["bytes"] = i["bytes"]
+        return out
 
     def figures(self) -> dict[str, float]:
         py, w, i = self.python, str(self.where), self.info
@@ -160,6 +214,8 @@ class Side:
 
 UNITS = {"show": "x the floor", "act": "instructions a command", "verify": "instructions an event",
          "long": "instructions an event", "sim": "x (sim --store / sim)", "bytes": "bytes an event"}
+WALL_UNITS = {**UNITS, "act": "s a command", "verify": "us an event", "long": "s a verify"}
+SIM_WALL = 10
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--old", help="the old checkout's interpreter")
     ap.add_argument("--new", default=sys.executable, help="the new checkout's interpreter [this one]")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of instructions (no valgrind)")
     ap.add_argument("--prepare", help=argparse.SUPPRESS)
     ap.add_argument("--work", help=argparse.SUPPRESS)
     ap.add_argument("-n", type=int, default=1, help=argparse.SUPPRESS)
@@ -176,11 +233,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(_prepare(args.prepare)))
         return 0
     if args.work:
-        _work(args.work, args.n, args.where)
+        print(json.dumps(_work(args.work, args.n, args.where)))
         return 0
     if not args.old:
         ap.error("--old PYTHON is required")
-    if shutil.which("valgrind") is None:
+    if not args.wall and shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 1
     root = Path(tempfile.mkdtemp(prefix="trv-sidebyside-"))
@@ -189,12 +246,12 @@ def main(argv: list[str] | None = None) -> int:
         found: dict[str, dict[str, list[float]]] = {s.label: {} for s in sides}
         for _ in range(args.rounds):
             for side in sides:
-                for name, value in side.figures().items():
+                for name, value in (side.wall_figures() if args.wall else side.figures()).items():
                     found[side.label].setdefault(name, []).append(value)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     med = statistics.median
-    for name, unit in UNITS.items():
+    for name, unit in (WALL_UNITS if args.wall else UNITS).items():
         old, new = found["old"][name], found["new"][name]
         print(f"{name:7} old {med(old):,.3f} ({min(old):,.3f}-{max(old):,.3f}), new {med(new):,.3f} "
               f"({min(new):,.3f}-{max(new):,.3f}) {unit}: new / old {med(new) / med(old):.3f}")
