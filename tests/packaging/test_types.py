@@ -1,6 +1,7 @@
 """The type checker passes over its scope (pyproject.toml's ``[tool.mypy]``:
-the public API, the core, the bots, the Board and Crew protocols), so a
-landing that breaks a type there fails here as it would in .ci/run."""
+the whole engine package, the public API, the core, the bots and every
+ruleset's rules), so a landing that breaks a type there fails here as it
+would in .ci/run."""
 
 from __future__ import annotations
 

@@ -13,14 +13,14 @@ from ..core.bases import BaseAction
 from ..vendetta import actions as vact
 
 
-class WitnessMe(BaseAction, tag="witness-me"):
+class WitnessMe(BaseAction, tag="witness-me", frozen=True):
     """Play your Witness Me! card at the start of your turn (once a game)."""
 
     def describe(self) -> str:
         return "witness me"
 
 
-class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True):
+class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True, frozen=True):
     """Play a party favor you hold.  ``pillars``: Killer Pillar's (to road,
     raised; the first empty when no pillar is raised); ``die`` and ``face``:
     Precision's FX die and the face it is set to; ``target``: Double
@@ -46,14 +46,14 @@ class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True):
         return " ".join(w for w in ("favor", self.favor, self.shot, self.target) if w)
 
 
-class NoFavor(BaseAction, tag="no-favor"):
+class NoFavor(BaseAction, tag="no-favor", frozen=True):
     """Play no (more) party favors now: go on with the turn."""
 
     def describe(self) -> str:
         return "no favor"
 
 
-class FireWeapon(BaseAction, tag="fire-weapon"):
+class FireWeapon(BaseAction, tag="fire-weapon", frozen=True):
     """Shoot with the car's super-weapon instead of a normal shot."""
 
     target: str
@@ -62,7 +62,7 @@ class FireWeapon(BaseAction, tag="fire-weapon"):
         return f"weapon {self.target}"
 
 
-class Thwump(BaseAction, tag="thwump"):
+class Thwump(BaseAction, tag="thwump", frozen=True):
     """The Thwumper instead of a shot: jump the stunt die's spaces in ``direction``."""
 
     direction: str
@@ -71,7 +71,7 @@ class Thwump(BaseAction, tag="thwump"):
         return f"thwump {self.direction}"
 
 
-class AutoCannon(BaseAction, tag="auto-cannon"):
+class AutoCannon(BaseAction, tag="auto-cannon", frozen=True):
     """The Auto-Cannon's extra shot, once during the car's move step."""
 
     target: str
@@ -80,7 +80,7 @@ class AutoCannon(BaseAction, tag="auto-cannon"):
         return f"auto-cannon {self.target}"
 
 
-class FlyChopper(BaseAction, tag="fly-chopper"):
+class FlyChopper(BaseAction, tag="fly-chopper", frozen=True):
     """Air Attack in the arena: the chopper goes to ``at`` facing ``facing``
     ("you choose which adjacent space it faces")."""
 
@@ -92,7 +92,8 @@ class FlyChopper(BaseAction, tag="fly-chopper"):
 
 
 OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, AutoCannon, FlyChopper)
-Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type]
+# a union built when the module loads: no checker can read its members (hence the ignore)
+Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type, attr-defined]
 
 
 

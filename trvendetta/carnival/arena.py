@@ -63,7 +63,7 @@ def active_steps(side: ArenaSide, space: Space, facing: str,
     fatal, as a careful player may still choose it).  A step from the arena
     back onto a road tile is not offered ("You may NOT deliberately move an
     active car from the arena back onto a road tile")."""
-    out = {}
+    out: dict[str, tuple[Space, str, str]] = {}
     here = where(side, space)
     blocked = impassable(side, raised)
     for relative in geometry.FRONT_ARC:
@@ -119,7 +119,7 @@ def drive(side: ArenaSide, space: Space, facing: str, path: tuple[str, ...] | li
     :func:`check_active_step`, each turning the car as it goes): the space
     and facing it ends on, the outcome of its last step, and the steps taken
     (the move stops where the car is eliminated)."""
-    outcome = where(side, space)
+    outcome: str = where(side, space)
     for taken, relative in enumerate(path, 1):
         space, facing, outcome = check_active_step(side, space, facing, relative, raised)
         if outcome == "eliminated":

@@ -19,6 +19,8 @@ Vendetta's rules ask the state's board and never which one it is:
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..core import geometry
 from ..vendetta import board as b
 from ..vendetta import events as vev
@@ -29,6 +31,11 @@ from . import arena, decrees, favors, scrap, spaces
 from . import events as cev
 from . import foundation, play, shots, tina_turn, turn
 from .extras import decree_now, extras, v2, v3
+
+
+#: the dice a Precision-set face is used up by, per event type (any other event names its die)
+_PRECISION_DICE: dict[type, tuple[str, ...]] = {vev.ShotFired: ("shot",), vev.SlamRolled: ("slam", "direction"),
+                                                vev.SlamDirectionRolled: ("direction",), cev.WildRoll: ("stunt",)}
 
 
 def active_player(state) -> str | None:
@@ -98,14 +105,17 @@ class ArenaBoard(Road):
         entered = state.entered.get(name, ())
         t = state.turn
         if t is not None and t.car is not None and b.vehicle(state, t.car).start:
-            entered += (spaces.slot_number(side, b.vehicle(state, t.car).at),)  # the Final Five's first motorcycle
+            at = b.vehicle(state, t.car).at
+            slot = spaces.slot_number(side, at) if at is not None else None
+            assert slot is not None, "a car in the start area waits behind a slot"
+            entered += (slot,)  # the Final Five's first motorcycle
         final_five = b.player(state, name).crew == "finalfive"
         open_slots = arena.entry_slots(side, entered, final_five)
         out = []
         for o in options:
             if isinstance(o, AssignDie) and not o.momentum:
                 v = b.vehicle(state, o.car)
-                if v.start and spaces.slot_number(side, v.at) not in open_slots:
+                if v.start and v.at is not None and spaces.slot_number(side, v.at) not in open_slots:  # start: at a space
                     continue
             out.append(o)
         if not any(isinstance(o, AssignDie) for o in out):
@@ -133,14 +143,17 @@ class ArenaBoard(Road):
         if facing != v.facing:
             ctx.emit(cev.Faced(vid, facing))
         if here == "road" and spaces.where(side, frm) == "start":
-            ctx.emit(cev.TileEntered(v.owner, vid, spaces.slot_number(side, to)))
+            slot = spaces.slot_number(side, to)
+            assert slot is not None, "a road tile's space is in a slot"
+            ctx.emit(cev.TileEntered(v.owner, vid, slot))
 
     def forced_facing(self, state, facing: str, to) -> str:
         """"Leaving the Arena": a forced move keeps the car's facing; onto a road tile it faces the arena."""
         side = state.arena
-        if spaces.where(side, to) != "road":
+        slot = spaces.slot_number(side, to) if spaces.where(side, to) == "road" else None
+        if slot is None:  # (None only off a road tile)
             return facing
-        return spaces.slot(side, spaces.slot_number(side, to)).forward
+        return spaces.slot(side, slot).forward
 
     def disabled_facing(self, state, vid: str) -> str:
         return b.vehicle(state, vid).facing  # flipped "without changing its direction"
@@ -211,6 +224,7 @@ class ArenaBoard(Road):
             if active is not None and extras(s).witness and b.owner_of(s, event.top) == active:
                 ctx.emit(cev.ScrapGained(active, s.carnival.game.scrap_per_witnessed_attack, "Witness Me!: a slam"))
             return
+        kind: Literal["damage", "elimination"]
         if isinstance(event, (vev.DamageDrawn, vev.MinorDamageTaken)):
             vid, kind = (event.car if isinstance(event, vev.DamageDrawn) else event.vehicle), "damage"
         elif isinstance(event, vev.VehicleEliminated) and not b.is_wreck(event.vehicle):
@@ -219,7 +233,7 @@ class ArenaBoard(Road):
             return
         owner = b.owner_of(s, vid)
         amount = scrap.award(active, scrap.Happening(kind, owner), s.carnival.game)
-        if amount:
+        if amount and active is not None:  # (award gives none without an active player)
             ctx.emit(cev.ScrapGained(active, amount, f"{vid} {'damaged' if kind == 'damage' else 'eliminated'}"))
 
     def _shot(self, ctx, event, active) -> None:
@@ -235,7 +249,8 @@ class ArenaBoard(Road):
             ctx.emit(cev.ScrapGained(active, s.carnival.game.scrap_per_witnessed_attack, "Witness Me!: a shot"))
         if event.hit and not b.is_wreck(event.target):
             owner = b.owner_of(s, event.target)
-            if owner != active and decrees.steal_on_hit(decree_now(s), s.scrap.get(active, 0), s.scrap.get(owner, 0)):
+            if owner is not None and owner != active and decrees.steal_on_hit(  # owner: the target is no wreck
+                    decree_now(s), s.scrap.get(active, 0), s.scrap.get(owner, 0)):
                 ctx.emit(cev.ScrapGained(owner, -1, f"Let's Keep It Close!: {active} takes 1"))
                 ctx.emit(cev.ScrapGained(active, 1, f"Let's Keep It Close!: taken from {owner}"))
         if t.phase == "done" and shooter == t.car:
@@ -245,8 +260,7 @@ class ArenaBoard(Road):
         e = extras(ctx.state)
         if not e.precision:
             return
-        dice = {vev.ShotFired: ("shot",), vev.SlamRolled: ("slam", "direction"),
-                vev.SlamDirectionRolled: ("direction",), cev.WildRoll: ("stunt",)}.get(type(event))
+        dice = _PRECISION_DICE.get(type(event))
         if dice is None:
             dice = (event.die,)
         for die in dice:

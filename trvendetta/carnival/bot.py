@@ -48,7 +48,10 @@ class CarnivalHeuristics(bot.Heuristics):
             return self._target_score(a.target) + 1.0
         if isinstance(a, PlayFavor):
             if a.favor == "double-barrel":
-                return self._target_score(a.target) + 1.0 if a.shot != "thwump" else -1.0
+                if a.shot == "thwump":
+                    return -1.0
+                assert a.target is not None, "Double Barrel's shot names its target"
+                return self._target_score(a.target) + 1.0
             if a.favor == "mega-repair":
                 return 5.0 if any(v.status == "inoperable" for v in self._mine()) else -1.0
             if a.favor == "killer-pillar":

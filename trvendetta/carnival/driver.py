@@ -47,8 +47,8 @@ def favor_action(text: str) -> PlayFavor:
         die, _, face = choice.partition("=")
         return PlayFavor(name, die=die.strip().lower() or None, face=face.strip().upper() or None)
     if name == "double-barrel":  # TARGET, weapon=TARGET (the super-weapon's shot) or thwump=DIR
-        shot, _, target = choice.partition("=") if "=" in choice else ("", "", choice)
-        shot = shot.strip().lower() or None
+        given, _, target = choice.partition("=") if "=" in choice else ("", "", choice)
+        shot = given.strip().lower() or None
         target = target.strip().upper() if shot == "thwump" else target.strip()
         return PlayFavor(name, target=target or None, shot=shot)
     return PlayFavor(name)

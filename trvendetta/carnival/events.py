@@ -16,7 +16,7 @@ from .components import CarnivalComponents
 from .position import CarnivalPosition
 
 
-class CarnivalStarted(BaseEvent, tag="carnival-started", omit_defaults=True):
+class CarnivalStarted(BaseEvent, tag="carnival-started", omit_defaults=True, frozen=True):
     """The set-up position and every component the game is played with; ``private_favors``:
     a host deals the favors face down for real (``FavorDealt``; games made before: absent)."""
 
@@ -26,20 +26,20 @@ class CarnivalStarted(BaseEvent, tag="carnival-started", omit_defaults=True):
     private_favors: bool = False
 
 
-class TilesLaid(BaseEvent, tag="tiles-laid"):
+class TilesLaid(BaseEvent, tag="tiles-laid", frozen=True):
     """Set-up 1: the road-tile side in each slot of the foundation board."""
 
     reveals: ClassVar[bool] = True
     tiles: tuple[str, ...]
 
 
-class FavorsPlaced(BaseEvent, tag="favors-placed"):
+class FavorsPlaced(BaseEvent, tag="favors-placed", frozen=True):
     """Set-up 3: a face-down party favor on each of these spaces."""
 
     spaces: tuple[str, ...]
 
 
-class Faced(BaseEvent, tag="faced"):
+class Faced(BaseEvent, tag="faced", frozen=True):
     """A car now faces ``facing`` (it moved in the arena, was slammed, or was
     forced onto a road tile)."""
 
@@ -47,7 +47,7 @@ class Faced(BaseEvent, tag="faced"):
     facing: str
 
 
-class TileEntered(BaseEvent, tag="tile-entered"):
+class TileEntered(BaseEvent, tag="tile-entered", frozen=True):
     """A car's first move took it from the start onto the road tile in ``slot``."""
 
     player: str
@@ -55,13 +55,13 @@ class TileEntered(BaseEvent, tag="tile-entered"):
     slot: int
 
 
-class ScrapGained(BaseEvent, tag="scrap-gained"):
+class ScrapGained(BaseEvent, tag="scrap-gained", frozen=True):
     player: str
     amount: int
     reason: str
 
 
-class FavorCollected(BaseEvent, tag="favor-collected"):
+class FavorCollected(BaseEvent, tag="favor-collected", frozen=True):
     """A car ended its movement on a party favor: its owner keeps it face down."""
 
     reveals: ClassVar[bool] = True
@@ -72,7 +72,7 @@ class FavorCollected(BaseEvent, tag="favor-collected"):
     scripted: bool = False
 
 
-class FavorDealt(BaseEvent, tag="favor-dealt", omit_defaults=True):
+class FavorDealt(BaseEvent, tag="favor-dealt", omit_defaults=True, frozen=True):
     """A private-favor game's ``FavorCollected``: the ``index``-th favor of the host's deck, known
     by its ``commitment`` only; ``sealed``: its kind and nonce sealed to its owner's key by the
     host's shell (seat -> base64), opaque to the rules."""
@@ -86,7 +86,7 @@ class FavorDealt(BaseEvent, tag="favor-dealt", omit_defaults=True):
     sealed: dict[str, str] = {}
 
 
-class WeaponClaimed(BaseEvent, tag="weapon-claimed"):
+class WeaponClaimed(BaseEvent, tag="weapon-claimed", frozen=True):
     reveals: ClassVar[bool] = True
     vehicle: str
     at: str
@@ -94,7 +94,7 @@ class WeaponClaimed(BaseEvent, tag="weapon-claimed"):
     scripted: bool = False
 
 
-class TinaFlipped(BaseEvent, tag="tina-flipped"):
+class TinaFlipped(BaseEvent, tag="tina-flipped", frozen=True):
     """Tina's turn: the top card of her pile."""
 
     reveals: ClassVar[bool] = True
@@ -102,20 +102,20 @@ class TinaFlipped(BaseEvent, tag="tina-flipped"):
     scripted: bool = False
 
 
-class PillarsSet(BaseEvent, tag="pillars-set"):
+class PillarsSet(BaseEvent, tag="pillars-set", frozen=True):
     """The killer pillars showing their impassable side now (all others road)."""
 
     raised: tuple[str, ...]
 
 
-class DecreeSet(BaseEvent, tag="decree-set"):
+class DecreeSet(BaseEvent, tag="decree-set", frozen=True):
     """Tina's decree, in force until the end of the round after ``round``."""
 
     decree: str
     round: int
 
 
-class RollOff(BaseEvent, tag="roll-off"):
+class RollOff(BaseEvent, tag="roll-off", frozen=True):
     """The last tie-break: each tied player's total of all their movement dice, per roll."""
 
     reveals: ClassVar[bool] = True
@@ -125,11 +125,11 @@ class RollOff(BaseEvent, tag="roll-off"):
 
 
 
-class WitnessMePlayed(BaseEvent, tag="witness-me-played"):
+class WitnessMePlayed(BaseEvent, tag="witness-me-played", frozen=True):
     player: str
 
 
-class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True):
+class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True, frozen=True):
     """A party favor played (and removed from play)."""
 
     player: str
@@ -142,20 +142,20 @@ class FavorPlayed(BaseEvent, tag="favor-played", omit_defaults=True):
     nonce: str | None = None  # a private favor's nonce: with ``favor`` it opens the commitment it was dealt with
 
 
-class FavorsPassed(BaseEvent, tag="favors-passed"):
+class FavorsPassed(BaseEvent, tag="favors-passed", frozen=True):
     """The player plays no (more) favors before moving: the move starts."""
 
     player: str
     stage: str
 
 
-class PrecisionUsed(BaseEvent, tag="precision-used"):
+class PrecisionUsed(BaseEvent, tag="precision-used", frozen=True):
     """The die Precision set has been used (it cannot be rerolled)."""
 
     die: str
 
 
-class ShotTaken(BaseEvent, tag="shot-taken"):
+class ShotTaken(BaseEvent, tag="shot-taken", frozen=True):
     """What a shot of the turn counts for: ``after`` moving (In the Mood for
     Mayhem! allows a second), ``declined``, the ``auto-cannon``, the ``thwump``."""
 
@@ -163,14 +163,14 @@ class ShotTaken(BaseEvent, tag="shot-taken"):
     kind: str
 
 
-class PassedThrough(BaseEvent, tag="passed-through"):
+class PassedThrough(BaseEvent, tag="passed-through", frozen=True):
     """Bootleg Turn: the car moves through another without slamming it."""
 
     car: str
     past: str
 
 
-class WildRoll(BaseEvent, tag="wild-roll"):
+class WildRoll(BaseEvent, tag="wild-roll", frozen=True):
     """Let's Get Wild!: the stunt die rolled with the slam dice: how far the moved car goes."""
 
     reveals: ClassVar[bool] = True
@@ -178,7 +178,7 @@ class WildRoll(BaseEvent, tag="wild-roll"):
     scripted: bool = False
 
 
-class Energized(BaseEvent, tag="energized"):
+class Energized(BaseEvent, tag="energized", frozen=True):
     """The Energizer hit: the car's die is rerolled and it takes another turn with it."""
 
     reveals: ClassVar[bool] = True
@@ -187,14 +187,14 @@ class Energized(BaseEvent, tag="energized"):
     scripted: int = 0
 
 
-class ChopperFaced(BaseEvent, tag="chopper-faced"):
+class ChopperFaced(BaseEvent, tag="chopper-faced", frozen=True):
     """The chopper just placed in the arena faces ``facing``."""
 
     owner: str
     facing: str
 
 
-class EffectPaused(BaseEvent, tag="effect-paused", omit_defaults=True):
+class EffectPaused(BaseEvent, tag="effect-paused", omit_defaults=True, frozen=True):
     """Rules v2: a slam's push or a damage effect's forced move waits while the
     active player may play Killer Pillar (or Precision) in the middle of it;
     ``to``, ``how``, ``direction``: the forced move that comes next."""
@@ -208,7 +208,7 @@ class EffectPaused(BaseEvent, tag="effect-paused", omit_defaults=True):
     left: int = 0  # Dazed: moves still to roll after this one
 
 
-class AfterHit(BaseEvent, tag="after-hit"):
+class AfterHit(BaseEvent, tag="after-hit", frozen=True):
     """Rules v2: a super-weapon's hit owes a follow-up once its damage effect
     settles (the Amplifier's second effect, the Energizer's new die)."""
 
@@ -218,7 +218,7 @@ class AfterHit(BaseEvent, tag="after-hit"):
     before: int
 
 
-class AfterHitResolved(BaseEvent, tag="after-hit-resolved"):
+class AfterHitResolved(BaseEvent, tag="after-hit-resolved", frozen=True):
     """The follow-up of ``weapon``'s hit is being resolved now."""
 
     weapon: str
@@ -228,7 +228,8 @@ class AfterHitResolved(BaseEvent, tag="after-hit-resolved"):
 OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, FavorDealt, WeaponClaimed,
        TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
        ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved)
-Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
+# a union built when the module loads: no checker can read its members (hence the ignore)
+Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type, attr-defined]
 
 
 #: what each kind of ShotTaken says (the kind as it is stored is no sentence: "ann's after shot")

@@ -31,8 +31,9 @@ def _family(a) -> str | None:
 def lines(ruleset, state, options) -> list[str]:
     families: dict[str, list] = {}
     for a in options:
-        if _family(a):
-            families.setdefault(_family(a), []).append(a)
+        family = _family(a)
+        if family:
+            families.setdefault(family, []).append(a)
     summarise = {"chopper": _choppers, "killer-pillar": _pillars, "precision": _precision}
     out: list[str] = []
     printed: set[str] = set()
@@ -61,14 +62,14 @@ def _choppers(options) -> list[str]:
     for at, fs in facings.items():
         groups.setdefault(tuple(fs), []).append(at)
     out = []
-    for fs, spaces in groups.items():
-        if len(fs) == 1:
-            out.append(f"chopper SPACE {fs[0]}: {len(spaces)} road-tile space{'s' if len(spaces) > 1 else ''} facing "
-                       f"{fs[0]}, the tile's forward (e.g. \"chopper {spaces[0]} {fs[0]}\")")
+    for shared, spaces in groups.items():
+        if len(shared) == 1:
+            out.append(f"chopper SPACE {shared[0]}: {len(spaces)} road-tile space{'s' if len(spaces) > 1 else ''} facing "
+                       f"{shared[0]}, the tile's forward (e.g. \"chopper {spaces[0]} {shared[0]}\")")
         else:
-            out.append(f"chopper SPACE FACING: {len(spaces)} spaces x {len(fs)} facings = {len(spaces) * len(fs)} "
-                       f"options (e.g. \"chopper {spaces[0]} {fs[0]}\")")
-            out += _values("FACING", fs)
+            out.append(f"chopper SPACE FACING: {len(spaces)} spaces x {len(shared)} facings = {len(spaces) * len(shared)} "
+                       f"options (e.g. \"chopper {spaces[0]} {shared[0]}\")")
+            out += _values("FACING", shared)
         out += _values("SPACE", spaces)
     return out
 

@@ -85,7 +85,7 @@ def mayhem_shots(state, car, weapon: str | None) -> tuple:
     targets = shot_targets(state, car)
     if not v2(state):
         return tuple(Shoot(x) for x in targets) if targets and weapons.shoots_normally(weapon) else ()
-    out = [Shoot(x) for x in targets] if weapons.shoots_normally(weapon) else []
+    out: list[Shoot | FireWeapon | Thwump] = [Shoot(x) for x in targets] if weapons.shoots_normally(weapon) else []
     if weapon in SHOT_WEAPONS:
         out += [FireWeapon(x) for x in weapon_targets(state, car, weapon)]
     if weapon == "thwumper" and arena.may_shoot_from(state.arena, car.at):
@@ -106,7 +106,9 @@ def flights(state, d: Decision) -> tuple:
     out = []
     for o in d.options:
         if v2(state) and spaces.where(state.arena, b.sq(o.at)) == "road":
-            out.append(FlyChopper(o.at, spaces.slot(state.arena, spaces.slot_number(state.arena, b.sq(o.at))).forward))
+            slot = spaces.slot_number(state.arena, b.sq(o.at))
+            assert slot is not None, "a road tile's space is in a slot"
+            out.append(FlyChopper(o.at, spaces.slot(state.arena, slot).forward))
         else:
             out += [FlyChopper(o.at, f) for f in geometry.DIRECTIONS]
     return tuple(out)

@@ -96,6 +96,7 @@ def _favor(ctx, name: str, action: PlayFavor) -> None:
         ctx.emit(vev.MoveStarted(ctx.state.turn.car, 3, False))
     elif action.favor == "double-barrel":  # "You may shoot before moving"
         car = ctx.state.turn.car
+        assert action.target is not None, "Double Barrel names its target"
         if action.shot == "weapon":
             weapon_shot(ctx, car, action.target, s.weapons[car])
         elif action.shot == "thwump":  # not the shoot step's jump: the car moves after it

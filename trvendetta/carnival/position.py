@@ -23,13 +23,13 @@ from .components import DECREES, PARTY_FAVORS, PILLARS, SIDES, SUPER_WEAPONS, Ca
 BIG_RIG = "The Big Rig is not allowed in the arena. Tina was very clear about that."
 
 
-class CarnivalScript(vpos.Script):
+class CarnivalScript(vpos.Script, frozen=True):
     favor: tuple[str, ...] = ()
     weapon: tuple[str, ...] = ()
     tina: tuple[str, ...] = ()
 
 
-class CarnivalPosition(vpos.Position):
+class CarnivalPosition(vpos.Position, frozen=True):
     ruleset: str = "carnival"
     script: CarnivalScript = CarnivalScript()
     side: str = "haulasseum"
@@ -144,9 +144,9 @@ def validate(pos: CarnivalPosition, c: CarnivalComponents) -> CarnivalPosition:
     s = pos.script
     for field, values, allowed in (("favor", s.favor, PARTY_FAVORS), ("weapon", s.weapon, SUPER_WEAPONS),
                                    ("tina", s.tina, tuple(cards))):
-        for v in values:
-            if v not in allowed:
-                raise PositionError(f"script.{field}", f"{v!r}; one of {', '.join(allowed)}")
+        for value in values:
+            if value not in allowed:
+                raise PositionError(f"script.{field}", f"{value!r}; one of {', '.join(allowed)}")
     return pos
 
 

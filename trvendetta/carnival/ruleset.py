@@ -12,6 +12,8 @@ from __future__ import annotations
 from ..core.errors import PositionError
 from ..core.protocol import Decision
 from ..vendetta import Vendetta
+from ..vendetta.model import State
+from ..vendetta.position import Position
 from . import actions as cact
 from . import components as comp
 from . import events as cev
@@ -59,7 +61,8 @@ class Carnival(Vendetta):
     def initial_state(self) -> CarnivalState:
         return CarnivalState()
 
-    def start(self, position: CarnivalPosition, rng=None) -> list:
+    def start(self, position: Position, rng=None) -> list:
+        assert isinstance(position, CarnivalPosition), "a Carnival game starts from its own position_type"
         return setup.start(validate(position, self.carnival), self.carnival, rng)
 
     def restart(self, first_event, rng=None) -> list:
@@ -98,8 +101,9 @@ class Carnival(Vendetta):
     def describe_action(self, action) -> str:
         return cact.describe_action(action)
 
-    def legal_lines(self, state: CarnivalState, options) -> list[str]:
+    def legal_lines(self, state: State, options) -> list[str]:
         """``trv legal``: the chopper's, Killer Pillar's and Precision's many options summarised (``legal.py``)."""
+        assert isinstance(state, CarnivalState), "a Carnival game's states are its own state_type"
         from . import legal
 
         return legal.lines(self, state, options)
@@ -107,7 +111,8 @@ class Carnival(Vendetta):
     def turn_driver(self, flags: dict) -> CarnivalDriver:
         return CarnivalDriver(flags)
 
-    def view(self, state: CarnivalState) -> dict:
+    def view(self, state: State) -> dict:
+        assert isinstance(state, CarnivalState), "a Carnival game's states are its own state_type"
         return view.view(state)
 
     # ------------------------------------------------ private favors (host games, ``favors.deck``)
@@ -197,7 +202,8 @@ class Carnival(Vendetta):
         return isinstance(a, cev.FavorDealt) and isinstance(b, cev.FavorDealt) and \
             replace(a, sealed={}) == replace(b, sealed={})
 
-    def render(self, state: CarnivalState, color: bool = False) -> str:
+    def render(self, state: State, color: bool = False) -> str:
+        assert isinstance(state, CarnivalState), "a Carnival game's states are its own state_type"
         return view.render_text(state, color)
 
     def legend(self) -> str:

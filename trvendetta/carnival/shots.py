@@ -26,6 +26,7 @@ def weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
     if weapon == "cluster-missiles":  # each car adjacent to the target first takes a face-down token
         occupied = {v.at for v in ctx.state.vehicles if v.at is not None and not v.start}
         here = b.position_of(ctx.state, target)
+        assert here is not None, "a car that was hit is on the board"
         for sp in weapons.cluster_spaces(here, occupied - {here}):
             for vid in b.occupants(ctx.state, sp):
                 face_down(ctx, vid, cause)
@@ -92,6 +93,7 @@ def thwump_jump(ctx, car: str, direction: str, counts: bool = True) -> None:
     face, scripted = ctx.roll("stunt")
     ctx.emit(vev.DieRolled("stunt", face, f"the Thwumper of {car}", scripted))
     v = b.vehicle(ctx.state, car)
+    assert v.at is not None, "the Thwumper's car is on the board"
     occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
     landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
     if counts:  # the shoot step's jump (its shot): Double Barrel's comes before moving

@@ -59,7 +59,7 @@ def slot_number(side: ArenaSide, space: Space) -> int | None:
     """The slot of a road-tile space or of a start space behind it."""
     board, starts = _maps(side)
     here = board.get(space)
-    return starts.get(space) if here is None else (None if here == "arena" else here)
+    return starts.get(space) if here is None else (None if isinstance(here, str) else here)  # str: "arena"
 
 
 def slot(side: ArenaSide, number: int) -> Slot:

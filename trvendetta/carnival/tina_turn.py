@@ -11,6 +11,8 @@ before it shows.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..core.events import GameOver
 from ..vendetta import board as b
 from ..vendetta import effects as fx
@@ -18,23 +20,28 @@ from ..vendetta.context import Ctx
 from . import events as cev
 from . import favors, scoring, tina
 
+if TYPE_CHECKING:  # (the model imports this module through the board: no import at run time)
+    from .model import CarnivalState
+
 
 def round_over(ctx: Ctx) -> bool:
     """Tina's turn, then the end of the game when it is due; True when it ended."""
-    s = ctx.state
+    s = cast("CarnivalState", ctx.state)  # Tina's turn is only ever the arena's
+    assert s.carnival is not None, "Tina plays in the arena"
     c = s.carnival
     if len(s.tina) < c.game.tina_deck:
         _tina(ctx)
         fx.settle_outs(ctx)
-        s = ctx.state
-        if not scoring.game_over_after_round(s.round, any(p.out for p in s.players), c.game):
+        after = ctx.state
+        if not scoring.game_over_after_round(after.round, any(p.out for p in after.players), c.game):
             return False
     end(ctx)  # her pile is empty at the start of her turn, or a player is out
     return True
 
 
 def _tina(ctx: Ctx) -> None:
-    s = ctx.state
+    s = cast("CarnivalState", ctx.state)  # Tina's turn is only ever the arena's
+    assert s.carnival is not None, "Tina plays in the arena"
     left = {card.name: 1 for card in s.carnival.tina if card.name not in s.tina}
     name, scripted = ctx.draw("tina", left)
     ctx.emit(cev.TinaFlipped(name, scripted))
@@ -71,7 +78,8 @@ def standings(state, rng=None) -> list[scoring.Standing]:
 
 def end(ctx: Ctx) -> None:
     """Score the game: the winner by scrap and the tie-break chain; a roll-off's rolls are recorded."""
-    s = ctx.state
+    s = cast("CarnivalState", ctx.state)  # Tina's turn is only ever the arena's
+    assert s.carnival is not None, "the arena's game is scored"
     rules = s.carnival.game
     table = standings(s, ctx.rng)
     winner, reason, rolls = scoring.winner(table, rules, ctx.rng)

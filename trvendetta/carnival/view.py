@@ -23,7 +23,7 @@ def _viewers(state) -> tuple[str, ...]:
     if state.viewers is not None:
         return state.viewers
     d = pending(state)
-    if d is not None:
+    if d is not None and d.player is not None:  # (every Carnival decision names its player)
         return (d.player,)
     return (state.turn.player,) if state.turn is not None else ()
 
@@ -40,7 +40,7 @@ def view(state) -> dict:
         doc["board"] = arena_board(state, doc["board"])
     for v in doc["vehicles"]:
         vehicle = b.vehicle(state, v["id"])
-        if vehicle.start and side is not None:
+        if vehicle.start and side is not None and vehicle.at is not None:  # a car in the start area has a space
             v["start_slot"] = spaces.slot_number(side, vehicle.at)
     doc.update(
         side=state.side,

@@ -47,7 +47,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
     rules_version = events.RULES_VERSION
-    rules_versions = ("1", "2")
+    rules_versions: ClassVar[tuple[str, ...]] = ("1", "2")
     min_players = 2
     max_players = 4
     max_events = 50_000
