@@ -20,7 +20,6 @@ Light: no eventsourcing import (``trv show`` never pays for it).
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-import sys
 import zlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -47,6 +46,7 @@ from ..records import (
     game_genesis,
     game_key,
 )
+from ..rows import SnapshotRead
 from .runs import UNDECODABLE, Decoding, Records, lean_rows
 
 _BAD = UNDECODABLE
@@ -169,64 +169,20 @@ class Folded(Named):
     modified: datetime | None  # the last record's stamp
 
 
-class SnapshotRead(Named):
-    """One stored snapshot: after event ``number`` with ``head``; ``state``
-    its engine state (None when it holds none or cannot be read), ``problem``
-    why it is not used (None when it is).  Read with ``decode=False``:
-    ``state`` None, its engine JSON (parts joined) in ``engine`` and its
-    ruleset's name in ``ruleset``, for :func:`decoded`."""
-
-    number: int
-    head: str
-    state: Any
-    problem: str | None
-    engine: bytes = b""
-    ruleset: str = ""
-
-
-def decoded(snap: SnapshotRead) -> SnapshotRead:
-    """A snapshot read with ``decode=False``, its engine state decoded (or the problem that it cannot be)."""
-    if snap.state is not None or not snap.engine or snap.problem:
-        return snap
-    try:
-        return snap._replace(state=rulesets.get(snap.ruleset).decode_state(snap.engine))
-    except Exception as exc:  # noqa: BLE001  a damaged snapshot can raise almost anything
-        return snap._replace(problem=f"it cannot be read ({type(exc).__name__}: {exc})"[:300])
-
-
 def follows(game: str, records: Sequence[Any], previous: str) -> str:
     """Check that each of ``records`` (``Record`` or ``StoredEvent``) holds the
     hash that follows from ``previous`` and its own bytes (``records.chain``'s
     link): a command folds or shows only what it checked against the chain.
     Returns the last hash; :class:`DamagedStore` naming the first record whose
     hash does not follow."""
-    sha256 = _sha256_for(len(records))
     for r in records:
         payload, action, sig = r.payload, r.action, r.sig
         if type(payload) is str:
             payload, action, sig = payload.encode(), action.encode(), sig.encode()
-        if chain(previous, payload, action, sig, sha256) != r.hash:
+        if chain(previous, payload, action, sig) != r.hash:
             raise DamagedStore(game, r.number, f"the hash does not follow from event {r.number - 1}'s")
         previous = r.hash
     return previous
-
-
-def _sha256_for(count: int) -> Any:
-    """sha256 to check ``count`` records with: OpenSSL's (``hashlib``) when it is loaded or the read is long,
-    else the interpreter's own (importing ``hashlib`` loads OpenSSL: 11.6M instructions, a twentieth of a
-    ``trv show``, which checks a couple of hundred records at most; OpenSSL's is 0.7 us a record against
-    1.6)."""
-    if count > 256 or "hashlib" in sys.modules:
-        from hashlib import sha256
-        return sha256
-    try:
-        from _sha256 import sha256  # CPython 3.11
-    except ImportError:
-        try:
-            from _sha2 import sha256  # CPython 3.12 on
-        except ImportError:
-            from hashlib import sha256
-    return sha256
 
 
 def fold_live(ruleset: Any, records: Sequence[Record], state: Any = None,
@@ -552,7 +508,7 @@ class GameReader:
     def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotRead]:
         """Every stored snapshot of ``game``, oldest first; ``heads``: the hashes of the game's stored
         events, in order, when the caller has read them (else each snapshot's is read); ``decode``
-        False: the engine states left as JSON (:class:`SnapshotRead`, :func:`decoded`)."""
+        False: the engine states left as JSON (:class:`SnapshotRead`)."""
         out = []
         for version, topic, data in self.rows.snapshots(game_key(game), 0):
             number = version - FIRST

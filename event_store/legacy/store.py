@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
-import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,12 +28,10 @@ from typing import Any
 import msgspec
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import Compressor, IntegrityError, JSONTranscoder
+from eventsourcing.persistence import Compressor, JSONTranscoder
 from eventsourcing.utils import Environment
 
-from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
-from trvendetta.core.names import check_name
 
 from .aggregate import (
     utc_now,
@@ -51,16 +47,15 @@ from .aggregate import (
     encode_retraction,
     game_uuid,
 )
-from ..errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
+from ..errors import ChainBroken, DamagedStore, GameMovedOn, GameNotFound, StoreError
 from . import library
 from .. import location
-from .chunks import ROW_MIN
 from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
-from .parts import PART_TOPIC
-from .reader import GameReader, Record, SnapshotRead, fold_live, follows
-from ..index import TABLE, GameIndex, GameInfo, SQLiteConnection
-from ..records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, RawRecord, StoredEvent, default_db_path  # noqa: F401
+from .reader import GameReader, Record, SnapshotRead, follows
+from ..index import GameIndex, SQLiteConnection
+from ..records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, StoredEvent
+from ..store import OldStore, _prepare_postgres as prepare_current
 
 class Packer(Compressor):
     """The library's compressor setting (``COMPRESSOR_TOPIC``): records and
@@ -160,7 +155,6 @@ class GameStore:
         elif where.kind == "sqlite":
             self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            _prepare_sqlite(self.path, lock_timeout)
             env = {
                 "COMPRESSOR_TOPIC": PACKER,
                 "TRANSCODER_TOPIC": FLAT_JSON,
@@ -367,82 +361,12 @@ class GameStore:
         return GameNotFound(game, known)
 
 
-#: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case)
-PG_EVENTS_TABLE = f"{_App.name.lower()}_events"
-
-
-#: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions)
-_WAL_FORMAT = b"\x02\x02"
-
-
-def _prepare_sqlite(path: Path, timeout: float) -> None:
-    """SQLite: put a new database file in WAL mode before the library opens it.
-
-    The library switches a file that is not in WAL mode when it connects;
-    the switch needs the file to itself, and when several processes make a
-    new store at once it fails at once with "database is locked" instead of
-    waiting like a lock (1 in about 600 of 16 processes racing, issue 17).
-    Here it is retried until ``timeout``.  A file whose header says WAL (every
-    store after its first use) is not opened here; any other failure is left
-    for the library's own open to report."""
-    try:
-        with open(path, "rb") as f:
-            if f.read(20)[18:20] == _WAL_FORMAT:
-                return
-    except OSError:
-        pass
-    deadline = time.monotonic() + timeout
-    try:
-        con = sqlite3.connect(path, timeout=timeout, isolation_level=None)
-    except sqlite3.Error:
-        return
-    try:
-        while True:
-            try:
-                con.execute("PRAGMA journal_mode=WAL").fetchone()
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    return
-                time.sleep(0.01)
-    finally:
-        con.close()
-
-
 def _prepare_postgres(env: dict[str, str]) -> Any:
-    """PostgreSQL: check the server answers (one clear line when it does not),
-    make the store's schema if it is not there (the library expects it), and
-    tell the library not to create its tables again when they exist: its
-    ``CREATE OR REPLACE FUNCTION`` run by many processes at once fails
-    ("tuple concurrently updated").  On first use, returns a connection
-    holding an advisory lock, so that one process creates the tables while
-    the others wait; close it when they exist."""
+    """PostgreSQL: the current store's preparation (the server's answer checked, the schema made, a first
+    use locked: ``store._prepare_postgres``); a schema it refuses as an older store's holds this
+    layout's tables already, so the library is told not to create them again."""
     try:
-        import psycopg
-    except ImportError:
-        raise StoreError("a PostgreSQL store needs psycopg: pip install 'trvendetta[postgres]'") from None
-    where = f"{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}"
-    schema = env["POSTGRES_SCHEMA"]
-    try:
-        conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                               user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
-                               connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True)
-        try:
-            ready = "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL"
-            tables = [f'"{schema}".{PG_EVENTS_TABLE}', f'"{schema}".{TABLE}']
-            if conn.execute(ready, tables).fetchone()[0]:
-                env["CREATE_TABLE"] = "n"
-                conn.close()
-                return None
-            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
-            if schema != "public":
-                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            if conn.execute(ready, tables).fetchone()[0]:
-                env["CREATE_TABLE"] = "n"
-            return conn
-        except BaseException:
-            conn.close()
-            raise
-    except psycopg.Error as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise StoreError(f"cannot open the PostgreSQL store {where}: {reason}") from None
+        return prepare_current(env)
+    except OldStore:
+        env["CREATE_TABLE"] = "n"
+        return None
