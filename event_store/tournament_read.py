@@ -1,29 +1,8 @@
-"""The tournaments' read model: standings, tables and ratings as plain SQLite
-tables written with sqlite-utils, so ``sqlite-utils query`` (and datasette)
-open them directly.  Ratings are openskill's Plackett-Luce over finishing
-order, carried from one tournament to the next.
-
-Every table is a projection: ``project(log, name)`` rewrites one
-tournament's rows (and every rating) from the stored events in one
-transaction, so it is idempotent and a lost write heals at the next command.
-
-| table | one row per | columns |
-|---|---|---|
-| ``trv_tournaments`` | tournament | name, ruleset, rounds, rounds_paired, pod_min, pod_max, scoring, players, status, events, head |
-| ``trv_tournament_standings`` | tournament and player | tournament, rank, player, points, games, places, opponents_points, head_to_head, cars, lot, dropped, why, rating_before, rating, mu, sigma |
-| ``trv_tournament_seats`` | seat at a table | tournament, round, table_no, seat, player, place, points, outcome, declared_by, game, reason |
-| ``trv_ratings`` | player of any tournament | player, mu, sigma, rating, games, tournaments, last_tournament |
-
-``rating`` is the conservative ordinal ``mu - 3 * sigma`` (openskill's
-``ordinal()``), rounded to two decimals; a player with no decided table yet
-has ``games`` 0 and no rating.  ``places`` is a JSON list of finishing
-places, in round order (``[1, 2]``; the seats table has one row for each).
-Foreign keys (``FOREIGN_KEYS``) tie every row to its tournament and its
-player, and a rating to its last tournament, so datasette links the tables.
-
-sqlite-utils and openskill are imported here only, and this module only by
-tournament commands: ``trv show`` never pays for them.
-"""
+"""The tournaments' read model: standings, seats and ratings as plain SQLite tables written with
+sqlite-utils (so ``sqlite-utils query`` and datasette open them), each rebuilt from the events by
+:func:`project` in one transaction; ratings are openskill's Plackett-Luce, carried from one tournament
+to the next. Tables and columns: docs/tournament.md, "Read model" and "Ratings". Imported by
+tournament commands only: ``trv show`` never pays for sqlite-utils or openskill."""
 
 from __future__ import annotations
 
@@ -83,11 +62,6 @@ def rate(results: list[tuple[str, list[tuple[str, int]]]], before: dict[str, Rat
     return ratings
 
 
-def states(log: Any) -> list[model.State]:
-    """Every tournament's folded state, oldest first."""
-    return [log.load(n).state for n in log.names()]
-
-
 def carried_ratings(all_states: list[model.State], upto: str | None = None) -> tuple[dict[str, Rating], dict]:
     """Ratings after every tournament (oldest first); with ``upto``, also the
     ratings just before that tournament (the second value)."""
@@ -100,16 +74,9 @@ def carried_ratings(all_states: list[model.State], upto: str | None = None) -> t
     return ratings, before
 
 
-def database(store: Any) -> sqlite_utils.Database:
-    """The read model's database: the store's SQLite file; in memory (kept for
-    this command only) when the store is not a SQLite file.  The caller closes it."""
-    path = getattr(store, "path", None)
-    return sqlite_utils.Database(path) if path is not None else sqlite_utils.Database(memory=True)
-
-
 def project(store: Any, log: Any, name: str) -> list[dict]:
     """Rewrite ``name``'s rows and every rating from the events; returns its standings rows."""
-    all_states = states(log)
+    all_states = [log.load(n).state for n in log.names()]  # oldest first
     loaded = log.load(name)
     state = loaded.state
     ratings, before = carried_ratings(all_states, name)
@@ -148,7 +115,9 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
         "players": len(state.entrants), "status": status, "events": loaded.version, "head": loaded.head,
     }
     rating_rows = [rating_row(p, ratings.get(p)) for p in sorted({e.name for st in all_states for e in st.entrants})]
-    db = database(store)
+    # the store's SQLite file; in memory, for this command only, when the store is not one
+    path = getattr(store, "path", None)
+    db = sqlite_utils.Database(path) if path is not None else sqlite_utils.Database(memory=True)
     try:
         _write(db, name, tournament_row, standing_rows, seat_rows, rating_rows)
     finally:
@@ -170,7 +139,7 @@ def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_
            seat_rows: list[dict], rating_rows: list[dict]) -> None:
     with db.atomic():  # one transaction (sqlite-utils nests its own writes as savepoints)
         db[TOURNAMENTS].insert(tournament_row, pk="name", replace=True)
-        for table, pk in ((STANDINGS, ("tournament", "player")), (SEATS, ("tournament", "round", "table_no", "seat"))):
+        for table in (STANDINGS, SEATS):
             if db[table].exists():
                 db.execute(f"DELETE FROM [{table}] WHERE tournament = ?", [name])
         if standing_rows:
@@ -188,6 +157,3 @@ def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_
         tables = set(db.table_names())
         db.add_foreign_keys([fk for fk in FOREIGN_KEYS if fk[0] in tables and fk[2] in tables])
 
-
-__all__ = ["TOURNAMENTS", "STANDINGS", "SEATS", "RATINGS", "FOREIGN_KEYS", "Rating", "rate", "project", "carried_ratings",
-           "database"]
