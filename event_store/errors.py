@@ -49,13 +49,11 @@ class GameMovedOn(StoreError):
 class ChainBroken(StoreError):
     """A stored event whose hash does not follow from its predecessor."""
 
-    def __init__(self, game: str, number: int, expected: str, found: str):
+    def __init__(self, game: str, number: int, expected: str, found: str, what: str = "game"):
         self.game = game
         self.number = number
-        super().__init__(
-            f"game {game!r}: hash chain broken at event {number}: "
-            f"expected {expected[:16]}..., stored {found[:16]}..."
-        )
+        super().__init__(f"{what} {game!r}: hash chain broken at event {number}: "
+                         f"expected {expected[:16]}..., stored {found[:16]}...")
 
 
 class SchemaError(StoreError):

@@ -1,27 +1,6 @@
-"""Tournaments in the game store: one event-sourced aggregate per tournament,
-beside the games, with the same guarantees (docs/tournament.md).
-
-Every record holds one tournament event as canonical JSON (``payload``,
-exactly the bytes ``trvendetta.tournament.events.encode`` gave), its tag
-(``kind``), a payload schema version and a hash chain link computed like a
-game's (``chain(previous, payload)``, from 64 zeros).  A command's events are
-saved in one transaction with the library's optimistic concurrency, so two
-organisers' commands cannot interleave; nothing is ever updated or deleted.
-
-Topics are explicit strings and must never change:
-
-| topic | what |
-|---|---|
-| ``trvendetta:tournament`` | the aggregate class |
-| ``trvendetta:tournament:created`` | version 1: ``name``, ``store_schema`` |
-| ``trvendetta:tournament:recorded`` | versions 2, 3, ...: one tournament event |
-
-The aggregate id is ``uuid5(tournament namespace, name)``, another namespace
-than games', so a tournament and a game may share a name.  This module uses
-only the eventsourcing application the :class:`GameStore` opened
-(``store.app``: save, repository, event store, notification log), never SQL
-on its tables, so it follows the store to any persistence module.
-"""
+"""Tournaments in the game store: one event-sourced aggregate per tournament, beside the games, through
+the eventsourcing application the :class:`GameStore` opened (never SQL on its tables). Its topics,
+ids, records and hash chain: docs/tournament.md, "Events and storage"."""
 
 from __future__ import annotations
 
@@ -68,15 +47,6 @@ class TournamentMovedOn(StoreError):
         super().__init__(f"tournament {name!r} moved on since this command loaded it; run the command again")
 
 
-class TournamentChainBroken(ChainBroken):
-    """A stored tournament event whose hash does not follow from its predecessor."""
-
-    def __init__(self, name: str, number: int, expected: str, found: str):
-        super().__init__(name, number, expected, found)
-        self.args = (f"tournament {name!r}: hash chain broken at event {number}: "
-                     f"expected {expected[:16]}..., stored {found[:16]}...",)
-
-
 class Tournament(Aggregate):
     """A tournament: its name, head hash, event count and folded state."""
 
@@ -103,7 +73,7 @@ class Tournament(Aggregate):
             # top of a damaged log
             expected = chain(t.head, self.payload.encode())
             if self.hash != expected:
-                raise TournamentChainBroken(t.name, t.count + 1, expected, self.hash)
+                raise ChainBroken(t.name, t.count + 1, expected, self.hash, what="tournament")
             t.count += 1
             t.head = self.hash
             t.state = model.evolve(t.state, tev.decode(self.payload))
@@ -150,13 +120,7 @@ class TournamentLog:
     def create(self, name: str, events: list[tev.TournamentEvent]) -> TournamentLoaded:
         agg = Tournament._create(Tournament.Created, id=tournament_uuid(name), name=name,
                                  store_schema=STORE_SCHEMA)
-        for event in events:
-            agg.record(event)
-        try:
-            self.app.save(agg)
-        except IntegrityError:
-            raise TournamentExists(name) from None
-        return self._loaded(agg)
+        return self._save(agg, events, TournamentExists(name))
 
     def append(self, name: str, expected_version: int, events: list[tev.TournamentEvent]) -> TournamentLoaded:
         """Append a command's events atomically; TournamentMovedOn if another
@@ -164,12 +128,17 @@ class TournamentLog:
         agg = self._get(name)
         if agg.count != expected_version:
             raise TournamentMovedOn(name)
+        return self._save(agg, events, TournamentMovedOn(name))
+
+    def _save(self, agg: Tournament, events: list[tev.TournamentEvent], conflict: StoreError) -> TournamentLoaded:
+        """Record a command's events on ``agg`` and save them in one transaction (``conflict``: what a
+        version already stored means)."""
         for event in events:
             agg.record(event)
         try:
             self.app.save(agg)
         except IntegrityError:
-            raise TournamentMovedOn(name) from None
+            raise conflict from None
         return self._loaded(agg)
 
     def load(self, name: str) -> TournamentLoaded:
@@ -180,33 +149,26 @@ class TournamentLog:
 
     def records(self, name: str) -> list[TournamentRecord]:
         """Every stored tournament event, with its chain link, numbered from 1."""
-        if not self.exists(name):
+        stored = list(self.app.events.get(tournament_uuid(name)))
+        if not stored:
             raise TournamentNotFound(name, self.names())
         out: list[TournamentRecord] = []
         previous = GENESIS
-        for env in self.app.events.get(tournament_uuid(name), gt=Tournament.INITIAL_VERSION):
+        for env in stored[1:]:  # after its Created event
             out.append(TournamentRecord(env.originator_version - Tournament.INITIAL_VERSION, env.kind, env.schema,
                                         env.payload.encode(), env.hash, previous, env.timestamp))
             previous = env.hash
         return out
 
     def verify(self, name: str) -> str:
-        """Recompute the hash chain from the stored bytes; the head, or ChainBroken."""
-        head = GENESIS
-        for r in self.records(name):
-            expected = chain(head, r.payload)
-            if r.hash != expected:
-                raise TournamentChainBroken(name, r.number, expected, r.hash)
-            head = r.hash
-        return head
+        """Recompute the hash chain from the stored bytes (the aggregate checks each event it folds); the
+        head, or ChainBroken."""
+        return self._get(name).head
 
     def names(self) -> list[str]:
-        """Every tournament, oldest first: the ``Created`` records in the
-        notification log, selected by topic by the recorder (so the games'
-        records are not read)."""
-        recorder = self.app.recorder
-        names: list[str] = []
-        start: int | None = None
+        """Every tournament, oldest first: the ``Created`` records of the notification log, selected by
+        topic (the games' records are not read)."""
+        recorder, names, start = self.app.recorder, [], None
         while True:
             batch = recorder.select_notifications(start, 1000, topics=[Tournament.Created.TOPIC],
                                                   inclusive_of_start=start is None)
