@@ -1,9 +1,5 @@
-"""The games index: a small read model (one row per game) for ``trv games``, table ``trv_games``.
-
-It is derived from the events, never authoritative: written after each command's events in a
-transaction of its own (so it may lag behind after a crash between the two; the next command on the
-game writes it again, and a row never goes back to fewer events), rebuilt from the events when the
-table is missing (``GameStore.rebuild_index``), checked by ``trv verify``.  Plain ``sqlite3`` SQL.
+"""The games index, table ``trv_games``: one row per game for ``trv games``, derived from the events
+(docs/store.md, "The games index"). Plain SQL on the store's own connections.
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
@@ -18,11 +14,8 @@ import msgspec
 
 TABLE = "trv_games"
 COLUMNS = ("id", "ruleset", "players", "round", "status", "winner", "version", "head", "created", "last_used")
-CREATE = [
-    f"CREATE TABLE IF NOT EXISTS [{TABLE}] ([id] TEXT PRIMARY KEY, [ruleset] TEXT, [players] TEXT, "
-    "[round] INTEGER, [status] TEXT, [winner] TEXT, [version] INTEGER, [head] TEXT, [created] TEXT, "
-    "[last_used] TEXT)",
-]
+CREATE = (f"CREATE TABLE IF NOT EXISTS {TABLE} (id TEXT PRIMARY KEY, ruleset TEXT, players TEXT, round INTEGER, "
+          "status TEXT, winner TEXT, version INTEGER, head TEXT, created TEXT, last_used TEXT)")
 UPSERT = (
     f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET ruleset = excluded.ruleset, "
@@ -33,12 +26,6 @@ UPSERT = (
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
 #: ``transaction(commit=...)``: a context manager giving a DB-API cursor
 Transaction = Callable[..., AbstractContextManager[Any]]
-
-
-def _columns(row: dict, stamp: str) -> list[Any]:
-    """A new row's values in ``COLUMNS`` order (``stamp`` its creation and last use)."""
-    values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-    return [values[k] for k in COLUMNS]
 
 
 def now() -> str:
@@ -62,18 +49,7 @@ class GameInfo(msgspec.Struct, frozen=True):
     last_used: str
 
     def to_dict(self) -> dict:
-        return {
-            "id": self.id,
-            "ruleset": self.ruleset,
-            "players": list(self.players),
-            "round": self.round,
-            "status": self.status,
-            "winner": self.winner,
-            "version": self.version,
-            "head": self.head,
-            "created": self.created,
-            "last_used": self.last_used,
-        }
+        return msgspec.to_builtins(self)  # players as a list
 
 
 class GameIndex:
@@ -104,15 +80,14 @@ class GameIndex:
 
     def create(self) -> None:
         with self.transaction(commit=True) as c:
-            for statement in CREATE:
-                if self.schema is not None:
-                    statement = statement.replace(f"[{TABLE}]", self.table).replace("[", '"').replace("]", '"')
-                c.execute(statement)
+            c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} "))
 
     def put(self, row: dict, *, stamp: str | None = None) -> None:
         """Write one game's row, unless it already names more events (another command's, written since)."""
+        stamp = stamp or now()  # a new row's creation, and its last use
+        values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         with self.transaction(commit=True) as c:
-            c.execute(self.upsert, _columns(row, stamp or now()))
+            c.execute(self.upsert, [values[k] for k in COLUMNS])
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it
@@ -150,18 +125,8 @@ def _postgres(sql: str) -> str:
 
 
 def _info(row: dict) -> GameInfo:
-    return GameInfo(
-        id=row["id"],
-        ruleset=row["ruleset"],
-        players=tuple(p for p in (row["players"] or "").split(",") if p),
-        round=row["round"],
-        status=row["status"],
-        winner=row["winner"],
-        version=row["version"],
-        head=row["head"],
-        created=row["created"],
-        last_used=row["last_used"],
-    )
+    players = tuple(p for p in (row["players"] or "").split(",") if p)
+    return GameInfo(**{k: row[k] for k in COLUMNS if k != "players"}, players=players)
 
 
 class SQLiteConnection:
