@@ -7,8 +7,7 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 
@@ -55,17 +54,10 @@ def game_uuid(game: str) -> "UUID":
 
 
 def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"", sha256: Any = None) -> str:
-    """The hash chain link of one record, hex.
-
-    ``hash_n = sha256(hash_{n-1} as 32 raw bytes + payload_n)`` for a record
-    without an action; a record that carries the action that produced it
-    hashes ``action + b"\\n" + payload`` instead (canonical JSON never holds a
-    raw newline, so the two forms cannot be confused).  A signed record (a
-    game with seats bound to keys, docs/fair-play.md) puts its signature line
-    ``sig + b"\\n"`` just before the payload: a signature starts with a seat
-    name, never with ``{``, so no two forms can be confused either.
-    ``sha256``: the hash function (default: hashlib's).
-    """
+    """The hash chain link of one record, hex: ``sha256(previous as 32 bytes + [action + "\\n"] +
+    [sig + "\\n"] + payload)`` (docs/store.md, "The hash chain"; canonical JSON holds no raw newline
+    and a signature starts with a seat name, never ``{``, so no two forms are confused).
+    ``sha256``: the hash function (default: hashlib's)."""
     body = payload
     if sig:
         body = sig + b"\n" + body
@@ -85,12 +77,8 @@ def _sha256(data: bytes) -> Any:
 
 
 def genesis(charter_text: str, bots_text: str = "") -> str:
-    """The hash "before" event 1: 64 zeros, or for a game with a charter
-    ``sha256("trvendetta charter 1\\n" + charter JSON)``; then, for a game
-    with bot seats (stored from schema 2), ``sha256("trvendetta bots 1\\n" +
-    that hash as 32 raw bytes + the bots' canonical JSON)``.  So event 1's
-    hash, the game's id, commits to the charter and to which seats bots play:
-    a record whose Bots tag was changed no longer chains (docs/store.md)."""
+    """The hash "before" event 1, committing to the charter and the bot seats (docs/store.md, "The
+    hash chain"): a record whose Bots tag was changed no longer chains."""
     if not charter_text and not bots_text:
         return GENESIS
     from hashlib import sha256
@@ -124,11 +112,8 @@ class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_K
 STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND, CLAIM_KIND, RESIGN_KIND})
 
 
-_retraction_enc = msgspec.json.Encoder()
-
-
 def encode_retraction(retraction: Retraction) -> bytes:
-    return _retraction_enc.encode(retraction)
+    return msgspec.json.encode(retraction)
 
 
 def decode_retraction(payload: bytes) -> Retraction:
@@ -150,13 +135,8 @@ def event_schema(ruleset: Any) -> int:
 
 
 def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
-    """Decode a stored record (an engine event, upcasting older schemas through
-    the ruleset, or a :class:`Retraction`).
-
-    A ruleset that changes an event's shape raises ``event_schema`` and
-    provides ``upcast_event(data: dict, schema: int) -> dict`` that lifts a
-    decoded payload of an older schema to the current one.
-    """
+    """Decode a stored record: one of the store's kinds, or an engine event (one of an older schema lifted
+    by the ruleset's ``upcast_event(data: dict, schema: int) -> dict``)."""
     if kind == RETRACTION_KIND:
         return decode_retraction(payload)
     if kind in (INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND):
