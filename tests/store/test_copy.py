@@ -9,7 +9,7 @@ from trvendetta.bots import get_bot
 from trvendetta.cli.main import cli
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore, StoreError
-from trvendetta.store.copy import copy_games
+from trvendetta.app.stores import copy_store
 
 
 def _play(store, name, seed, moves, bots=None):
@@ -47,8 +47,8 @@ def _everything(store, game):
 
 
 def test_a_copy_is_the_same_games_byte_for_byte(source, target):
+    copied = list(copy_store(str(source), target))
     with GameStore(source) as src, GameStore(target) as dst:
-        copied = list(copy_games(src, dst))
         assert sorted(c.game for c in copied) == ["bots", "duel", "what-if"]
         assert {c.done for c in copied} == {"copied"}
         for c in copied:
@@ -63,20 +63,20 @@ def test_a_copy_is_the_same_games_byte_for_byte(source, target):
         assert dst.header("what-if").parent == "duel" and dst.load("bots").bots == {"p2": "random"}
         assert dst.retracted("bots")
         # copying again changes nothing
-        assert {c.done for c in copy_games(src, dst)} == {"already there"}
+        assert {c.done for c in copy_store(str(source), target)} == {"already there"}
         assert _everything(dst, "duel") == _everything(src, "duel")
 
 
 def test_a_game_with_another_history_stops_the_copy_before_anything_is_written(source, target):
     with GameStore(target) as dst:
         _play(dst, "what-if", 9, 2)
-    with GameStore(source) as src, GameStore(target) as dst:
-        with pytest.raises(StoreError, match="'what-if' is already in the target with another history"):
-            list(copy_games(src, dst))
+    with pytest.raises(StoreError, match="'what-if' is already in the target with another history"):
+        list(copy_store(str(source), target))
+    with GameStore(target) as dst:
         assert [g.id for g in dst.list_games()] == ["what-if"]
-        with pytest.raises(StoreError, match="no game 'nope' in the source store"):
-            list(copy_games(src, dst, ["nope"]))
-        assert [c.game for c in copy_games(src, dst, ["duel"])] == ["duel"]
+    with pytest.raises(StoreError, match="no game 'nope' in the source store"):
+        list(copy_store(str(source), target, ["nope"]))
+    assert [c.game for c in copy_store(str(source), target, ["duel"])] == ["duel"]
 
 
 def test_trv_store_copy(source, target):
