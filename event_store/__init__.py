@@ -1,6 +1,6 @@
-"""The append-only event store of trvendetta games (eventsourcing + SQLite).
+"""The append-only event store of trvendetta games (eventsourcing on SQLite, PostgreSQL or memory).
 
-See docs/store.md for the format.  The API::
+See docs/store.md for the rows.  The API::
 
     from trvendetta.store import GameStore
     with GameStore(path) as store:
@@ -15,46 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError,
                      StoreReadOnly)
-from .index import GameInfo
-from .records import (
-    GENESIS,
-    MEMORY,
-    Charter,
-    INTENT_KIND,
-    RETRACTION_KIND,
-    REVEAL_KIND,
-    HOST_REVEAL_KIND,
-    CLAIM_KIND,
-    RESIGN_KIND,
-    OUTCOME_KINDS,
-    Claim,
-    Resign,
-    decode_outcome,
-    HostReveal,
-    SNAPSHOT_INTERVAL,
-    STORE_KINDS,
-    Intent,
-    Reveal,
-    decode_draw,
-    describe_store_record,
-    encode_draw,
-    BOTS_CHAINED,
-    STORE_SCHEMA,
-    GameHeader,
-    Loaded,
-    RawRecord,
-    Retraction,
-    StoredEvent,
-    chain,
-    decode_retraction,
-    decode_charter,
-    default_db_path,
-    encode_charter,
-    encode_retraction,
-    game_uuid,
-    game_genesis,
-    genesis,
-)
+# the store's own records and types, and the fair-play records it stores (trvendetta.core.fairplay)
+from .records import (BOTS_CHAINED, CLAIM_KIND, GENESIS, HOST_REVEAL_KIND, INTENT_KIND, MEMORY, RESIGN_KIND,
+                      RETRACTION_KIND, REVEAL_KIND, STORE_KINDS, STORE_SCHEMA, Charter, Claim, GameHeader, HostReveal,
+                      Intent, Loaded, RawRecord, Resign, Retraction, Reveal, StoredEvent, chain, decode_charter,
+                      decode_draw, decode_outcome, decode_retraction, default_db_path, describe_store_record,
+                      encode_charter, encode_draw, encode_retraction, game_uuid, genesis)
 
 if TYPE_CHECKING:
     from .store import GameStore
