@@ -15,11 +15,10 @@ Light: the standard library only, so ``trv show`` can parse it for free.
 
 import os
 import re
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .errors import StoreError
-from .named import Named
 
 MEMORY = ":memory:"
 SQLITE_PREFIX = "sqlite:"
@@ -28,7 +27,7 @@ POSTGRES_SCHEMES = ("postgresql", "postgres")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-class Location(Named):
+class Location(NamedTuple):
     """``kind`` is ``sqlite``, ``memory`` or ``postgresql``; ``target`` the file or URL."""
 
     kind: str

@@ -7,7 +7,7 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import msgspec
 
@@ -17,7 +17,6 @@ from trvendetta.core.fairplay import (  # noqa: F401  (re-exported: the store's 
     describe_store_record, encode_charter, encode_draw)
 
 from .errors import SchemaError
-from .named import Named
 
 #: version of the envelope format described in docs/store.md: 2 since a game's hash chain
 #: starts from its bot seats too (:func:`genesis`); a game stored at 1 keeps them outside
@@ -170,7 +169,7 @@ def default_db_path(environ: dict[str, str] | None = None) -> Path:
     return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
 
 
-class Loaded(Named):
+class Loaded(NamedTuple):
     """A game as loaded: its engine state after ``version`` events, and the head hash."""
 
     game: str
@@ -185,7 +184,7 @@ class Loaded(Named):
     domain: str = ""
 
 
-class StoredEvent(Named):
+class StoredEvent(NamedTuple):
     """One stored engine event, numbered from 1."""
 
     number: int
@@ -202,7 +201,7 @@ class StoredEvent(Named):
     sig: bytes = b""  # signatures of a signed record, ``seat:base64`` separated by spaces
 
 
-class RawRecord(Named):
+class RawRecord(NamedTuple):
     """One record to append as canonical bytes (imports, forks, retractions, copies)."""
 
     kind: str
@@ -214,7 +213,7 @@ class RawRecord(Named):
     recorded_at: datetime | None = None
 
 
-class GameHeader(Named):
+class GameHeader(NamedTuple):
     """What the ``Created`` record says about a game."""
 
     game: str

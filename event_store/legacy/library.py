@@ -82,9 +82,8 @@ pyproject.toml (``eventsourcing==9.5.6``) points here.
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..named import Named
 
 #: the eventsourcing release this module was checked against (pyproject pins it)
 PINNED = "9.5.6"
@@ -165,7 +164,7 @@ SQLITE_EVENTS, SQLITE_SNAPSHOTS = "stored_events", "stored_snapshots"
 Select = Callable[..., Sequence[Any]]
 
 
-class Rows(Named):
+class Rows(NamedTuple):
     """How a store's rows are read: its events' and its snapshots' ``Select``."""
 
     events: Select

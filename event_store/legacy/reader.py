@@ -23,7 +23,7 @@ Light: no eventsourcing import (``trv show`` never pays for it).
 import zlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -33,7 +33,6 @@ from trvendetta.core.errors import TrvError
 
 from .chunks import MARK_4, MARK_5, MARK_6, ONE_ROW, Lean, back_of, unpack_chunk, unpack_lean
 from ..errors import DamagedStore, StoreError
-from ..named import Named
 from .packing import split_3, stamp_of, unpack
 from .parts import PART_TOPIC, PartMissing, checked, join, same_state, unstamped
 from ..records import (
@@ -127,7 +126,7 @@ _created = msgspec.json.Decoder(_StoredCreated)
 _snapshot = msgspec.json.Decoder(_Snapshot)
 
 
-class Record(Named):
+class Record(NamedTuple):
     """One stored record after the ``Created`` one: an engine event, a
     retraction, an intent or a reveal, as canonical text."""
 
@@ -142,7 +141,7 @@ class Record(Named):
     recorded_at: datetime | None = None  # the library's wall-clock stamp (metadata)
 
 
-class Header(Named):
+class Header(NamedTuple):
     """What a game's ``Created`` record (or a snapshot, which repeats it) says."""
 
     name: str
@@ -158,7 +157,7 @@ class Header(Named):
     created: datetime | None  # when the game was created
 
 
-class Folded(Named):
+class Folded(NamedTuple):
     """A game read and folded: the engine state of its live events after ``count`` records."""
 
     header: Header

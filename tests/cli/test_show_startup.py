@@ -38,8 +38,7 @@ try:
     entry.main()
 except SystemExit as exc:
     assert not exc.code, exc.code
-from trvendetta.store.named import Named
-lazy, compiled = {}, []
+lazy = {}
 for name, module in list(sys.modules.items()):
     if not name.startswith("trvendetta"):
         continue
@@ -50,12 +49,10 @@ for name, module in list(sys.modules.items()):
             late = [f for f, a in vars(cls).get("__annotations__", {}).items() if isinstance(a, (str, typing.ForwardRef))]
             if late:
                 lazy[f"{name}.{cls.__qualname__}"] = late
-        if issubclass(cls, tuple) and hasattr(cls, "_fields") and not issubclass(cls, Named):
-            compiled.append(f"{name}.{cls.__qualname__}")
 from trvendetta import rulesets
 union = [name for name, rs in rulesets._REGISTERED.items() if rs._union is not None]
 print(json.dumps({"lazy": lazy, "frozen": gc.get_freeze_count(), "gc": gc.isenabled(), "modules": sorted(sys.modules),
-                  "union": union, "compiled": compiled, "reading": reading}))
+                  "union": union, "reading": reading}))
 """
 
 
@@ -83,12 +80,6 @@ def test_the_structs_trv_show_decodes_with_are_annotated_eagerly(tmp_path, rules
     its path that defines one evaluates its annotations when it is imported (from its cached
     bytecode)."""
     assert _show(tmp_path, ruleset)["lazy"] == {}
-
-
-def test_the_store_types_trv_show_makes_are_named_tuples_made_without_compiling(tmp_path):
-    """``typing.NamedTuple`` compiles each class's ``__new__`` from source (about 0.2 ms a
-    class in a fresh process); the store's result types are ``store.named.Named``."""
-    assert _show(tmp_path)["compiled"] == []
 
 
 def test_trv_show_freezes_what_start_up_made_and_leaves_the_collector_on(tmp_path):
