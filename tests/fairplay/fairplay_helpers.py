@@ -59,11 +59,15 @@ def rechain(record: str, number: int | None = None, old: str = "", new: str = ""
 
 
 def counter_entropy(monkeypatch, label: bytes = b"trvendetta test entropy") -> None:
-    """Secret randomness (keys, secrets, a host's seed and salt, contributions) from a counter
-    instead of the operating system: each test plays the same game on every run."""
+    """Secret randomness (keys, secrets, a host's seed and salt, contributions, the ephemeral key
+    of each favor's sealed box) from a counter instead of the operating system: each test plays
+    the same game on every run.  (A box is in the record, and so in the hash of every later
+    intent, which a host game's dice follow: a random box made every game after the first
+    favor dealt another one.)"""
     import hashlib
     import itertools
 
+    from trvendetta.app import sealing
     from trvendetta.cli import entropy
 
     counter = itertools.count()
@@ -74,4 +78,16 @@ def counter_entropy(monkeypatch, label: bytes = b"trvendetta test entropy") -> N
             out += hashlib.sha256(b"%s %d" % (label, next(counter))).digest()
         return out[:n]
 
+    def seal(public_hex: str, plaintext: bytes) -> str:
+        """libsodium's sealed box (what ``sealing.seal`` makes), its ephemeral key from the counter."""
+        import base64
+
+        from nacl.bindings import crypto_box, crypto_box_seed_keypair, crypto_sign_ed25519_pk_to_curve25519
+
+        public = crypto_sign_ed25519_pk_to_curve25519(bytes.fromhex(public_hex))
+        ephemeral, secret = crypto_box_seed_keypair(random_bytes(32))
+        nonce = hashlib.blake2b(ephemeral + public, digest_size=24).digest()
+        return base64.b64encode(ephemeral + crypto_box(plaintext, nonce, public, secret)).decode()
+
     monkeypatch.setattr(entropy, "random_bytes", random_bytes)
+    monkeypatch.setattr(sealing, "seal", seal)

@@ -130,12 +130,18 @@ def two_processes(tmp_path, pg_url):
     first.stop()
 
 
+@pytest.fixture
+def entropy_label() -> bytes:
+    """What the counter of ``seeded_entropy`` starts from (a module overrides it to play another game)."""
+    return b"trvendetta server test entropy"
+
+
 @pytest.fixture(autouse=True)
-def seeded_entropy(monkeypatch):
-    """Keys, seeds and contributions from a counter: every run plays the same game."""
+def seeded_entropy(monkeypatch, entropy_label):
+    """Keys, seeds, contributions and sealed boxes from a counter: every run plays the same game."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fairplay"))
     from fairplay_helpers import counter_entropy
 
-    counter_entropy(monkeypatch, b"trvendetta server test entropy")
+    counter_entropy(monkeypatch, entropy_label)
