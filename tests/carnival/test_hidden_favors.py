@@ -56,3 +56,50 @@ def test_show_names_the_kinds_to_the_player_to_act_and_counts_the_others():
     assert doc["favors"] == {"ann": {"count": 1, "kinds": ["precision"]}, "bob": {"count": 2}}
     text = RS.render(state)
     assert "favors: precision" in text and "killer-pillar" not in text and "mega-repair" not in text
+
+
+def _dealt_face_down(kind: str, nonce: str):
+    """ann to act (the start of her turn), holding one favor dealt face down (a host game's)."""
+    from msgspec.structs import replace
+
+    from trvendetta.carnival import favors
+
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "k9"}])
+    commitment = favors.commit(kind, nonce)
+    return replace(state, private_favors=True, favors={"ann": (favors.hidden(0, commitment),)}), commitment
+
+
+def test_the_owner_s_view_lists_a_face_down_favor_with_its_opening():
+    """What `trv legal --json` lists and `trv act` takes: the owner's view once named the kind only,
+    and a favor was listed without its nonce (tests/server/test_private_favors_server.py)."""
+    from trvendetta.carnival.actions import PlayFavor
+
+    kind, nonce = "bootleg-turn", "ab" * 16
+    state, commitment = _dealt_face_down(kind, nonce)
+    assert not [o for o in RS.legal_actions(state) if isinstance(o, PlayFavor)]  # face down to the rules
+    view = RS.private_view(state, {commitment: (kind, nonce)}, ["ann"])
+    assert view.favors["ann"] == (kind,)
+    [option] = [o for o in RS.legal_actions(view) if isinstance(o, PlayFavor)]
+    assert option == PlayFavor(kind, nonce=nonce)
+    assert RS.describe_action(option) == "favor bootleg-turn"  # `trv decide favor bootleg-turn` names it
+    assert RS.parse_action(view, "favor bootleg-turn") == option
+    # played as listed: on the game's state (the rules open the commitment) and on the view itself
+    for on in (state, view):
+        after, events = RS.apply(on, option)
+        [played] = [e for e in events if isinstance(e, cev.FavorPlayed)]
+        assert (played.favor, played.nonce) == (kind, nonce) and after.favors["ann"] == ()
+    # the view of another seat opens nothing of ann's
+    theirs = RS.private_view(state, {commitment: (kind, nonce)}, ["bob"])
+    assert theirs.favors == state.favors and not theirs.nonces
+    assert not [o for o in RS.legal_actions(theirs) if isinstance(o, PlayFavor)]
+
+
+def test_turn_favor_plays_a_face_down_favor_with_its_opening():
+    """`trv turn --favor NAME` names the favor without its nonce: the driver plays the listed option."""
+    from trvendetta.carnival.actions import PlayFavor
+
+    kind, nonce = "bootleg-turn", "cd" * 16
+    state, commitment = _dealt_face_down(kind, nonce)
+    view = RS.private_view(state, {commitment: (kind, nonce)}, ["ann"])
+    driver = RS.turn_driver({"favor": [kind]})
+    assert driver.next(view) == PlayFavor(kind, nonce=nonce)

@@ -10,9 +10,13 @@ import random
 import pytest
 
 
-# Known bug, not yet found: in some games (the host's seed is new each run) `legal --json` lists a
-# favor without its opening, so this fails in about one run in three. Non-strict until it is fixed.
-@pytest.mark.xfail(strict=False, reason="a favor is sometimes listed without its opening (known bug)")
+@pytest.fixture
+def entropy_label() -> bytes:
+    """A game in which a favor is listed to its owner and played: `legal --json` once listed it
+    without its opening (the private view named the kind only; tests/carnival/test_hidden_favors.py)."""
+    return b"favors listed to their owner 4"
+
+
 def test_a_player_sees_and_plays_the_favors_dealt_to_them_and_no_one_elses(club):
     ann, bob = club.player("ann"), club.player("bob")
     players = {"ann": ann, "bob": bob}
@@ -35,7 +39,7 @@ def test_a_player_sees_and_plays_the_favors_dealt_to_them_and_no_one_elses(club)
         played += [action] if favors else []
         players[who]("act", json.dumps(action))
     record = club.club.export("duel", None)
-    assert seen, "no favor was dealt"
+    assert seen and played, "no favor was dealt, or none was listed to play"
     assert "favor-collected" not in record and '"type":"favor-dealt"' in record
     assert all(kind not in record.split('"type":"favor-dealt"', 1)[1] or any(p["favor"] == kind for p in played)
                for kind in seen)  # after the first dealing, a kind appears only once it was played

@@ -8,6 +8,8 @@ everything else is Vendetta's driver.  A flag never played is reported.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from ..core.turnflags import FlagProblem, TurnFlag
 from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot, ShootCommand
@@ -78,9 +80,11 @@ class CarnivalDriver(TurnDriver):
             self.witness = False
             return WitnessMe()
         for i, (text, action) in enumerate(self.favors):
-            if action in d.options and (str(text) in self.mid) == (state.pause is not None):
+            # a private view lists its owner's favors with their openings: the flag names the favor without
+            found = next((o for o in d.options if isinstance(o, PlayFavor) and replace(o, nonce=None) == action), None)
+            if found is not None and (str(text) in self.mid) == (state.pause is not None):
                 del self.favors[i]
-                return action
+                return found
         if self.weapon:
             w = str(self.weapon)
             for action in (FireWeapon(w), AutoCannon(w), Thwump(w.upper())):

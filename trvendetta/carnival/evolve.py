@@ -164,6 +164,9 @@ def _favor_played(state, e: cev.FavorPlayed):
     rest = list(held)
     rest.remove(e.favor)
     state = replace(state, favors={**state.favors, e.player: tuple(rest)})
+    if e.nonce is not None and e.favor in state.nonces.get(e.player, {}):  # a private view: that opening is used
+        mine = {k: v for k, v in state.nonces[e.player].items() if k != e.favor}
+        state = replace(state, nonces={**state.nonces, e.player: mine})
     if e.favor == "precision":
         return _extras(state, precision={**extras(state).precision, e.die: e.face})
     if e.favor == "bootleg-turn":

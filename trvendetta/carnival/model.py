@@ -67,6 +67,9 @@ class CarnivalState(State, frozen=True):
     favors_dealt: int = 0  # private favors: how many the host's deck dealt
     #: whose favors a view shows face up (the shell's, for the one who asks; None: the player to act)
     viewers: tuple[str, ...] | None = None
+    #: a private view's openings: player -> {kind: the nonce of the first favor of that kind they hold face
+    #: down}; its options play those favors with their openings (no event adds one: a folded state has none)
+    nonces: dict[str, dict[str, str]] = {}
     weapons: dict[str, str] = {}  # vehicle -> its super-weapon
     witness_used: tuple[str, ...] = ()
     witness_now: bool = False  # Witness Me! played this turn

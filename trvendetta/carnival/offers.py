@@ -7,6 +7,8 @@ steps.  Pure: the state in, options out.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from ..core import geometry
 from ..core.protocol import Decision
 from ..vendetta import board as b
@@ -59,6 +61,9 @@ def favor_options(state, name: str, phase: str) -> list:
             out.append(PlayFavor(kind))
         elif kind == "double-barrel" and phase == "before-moving":  # "your car": the one with the die
             out += _double_barrel(state, car)
+    nonces = state.nonces.get(name)
+    if nonces:  # a private view: its owner's favors, each played with its opening (what the record will hold)
+        out = [replace(o, nonce=nonces[o.favor]) if o.favor in nonces else o for o in out]
     return out
 
 

@@ -132,12 +132,15 @@ class Carnival(Vendetta):
         d = self.pending(state)
         player = d.player if d is not None else ""
         opened = favors.open_held(tuple(state.favors.get(player, ())), action.favor, action.nonce)
-        if opened is None:
+        if opened is not None:
+            after, events = super().apply(replace(state, favors={**state.favors, player: opened}),
+                                          replace(action, nonce=None), rng)
+        elif state.nonces.get(player, {}).get(action.favor) == action.nonce:  # (a folded state has no nonces)
+            after, events = super().apply(state, action, rng)  # a private view: it lists the favor opened already
+        else:
             raise RuleViolation("party-favors", f"{player or 'nobody'} was dealt no favor that {action.favor!r} with "
                                                 f"nonce {action.nonce[:16]}... opens: a favor is played as it was "
                                                 "dealt (its commitment)")
-        after, events = super().apply(replace(state, favors={**state.favors, player: opened}),
-                                      replace(action, nonce=None), rng)
         for i, e in enumerate(events):
             if isinstance(e, cev.FavorPlayed) and e.player == player and e.favor == action.favor:
                 events = events[:i] + [replace(e, nonce=action.nonce)] + events[i + 1:]
@@ -168,12 +171,18 @@ class Carnival(Vendetta):
 
         from . import favors
 
-        def shown(entry: str) -> str:
-            found = openings.get(entry.partition(":")[2]) if favors.is_hidden(entry) else None
-            return found[0] if found is not None else entry
-
-        held = {p: tuple(map(shown, kinds)) if p in seats else kinds for p, kinds in state.favors.items()}
-        return replace(state, favors=held, viewers=tuple(seats))
+        held, nonces = {}, {}
+        for p, entries in state.favors.items():
+            shown, mine = [], {}
+            for entry in entries:
+                found = openings.get(entry.partition(":")[2]) if p in seats and favors.is_hidden(entry) else None
+                shown.append(entry if found is None else found[0])
+                if found is not None:
+                    mine.setdefault(found[0], found[1])  # the first of a kind: the one sealed_action plays
+            held[p] = tuple(shown)
+            if mine:
+                nonces[p] = mine
+        return replace(state, favors=held, viewers=tuple(seats), nonces=nonces)
 
     def sealed_action(self, state, action, openings):
         from msgspec.structs import replace
