@@ -128,15 +128,17 @@ def _copy_tournament(src: Any, dst: Any, name: str, how: str, upto: int) -> Copi
 
 def upgrade_target(source: str) -> str:
     """Where ``trv store upgrade`` writes by default: beside an SQLite file (``x.sqlite`` ->
-    ``x.v2.sqlite``), or a PostgreSQL schema of its own (``NAME`` -> ``NAME_v2``)."""
+    ``x.v3.sqlite``: the layout's number), or a PostgreSQL schema of its own (``NAME`` -> ``NAME_v3``)."""
+    from trvendetta.store.store import LAYOUT
+
     where = location.parse(source)
     if where.kind == "sqlite":
         path = Path(where.target).expanduser()
-        return str(path.with_name(f"{path.stem}.v2{path.suffix or '.sqlite'}"))
-    if where.kind == "postgres":
+        return str(path.with_name(f"{path.stem}.v{LAYOUT}{path.suffix or '.sqlite'}"))
+    if where.kind == "postgresql":
         url, _, query = where.target.partition("?")
         params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
-        params["schema"] = params.get("schema", "public") + "_v2"
+        params["schema"] = params.get("schema", "public") + f"_v{LAYOUT}"
         return url + "?" + "&".join(f"{k}={v}" for k, v in params.items())
     raise StoreError("an in-memory store has nothing to upgrade")
 
@@ -165,6 +167,7 @@ def _upgrade(source: str, target: str) -> Iterator[Copied]:
     import sqlite3
     import tempfile
 
+    from trvendetta.store.legacy.layout2 import Layout2Store, is_layout2
     from trvendetta.store.legacy.store import GameStore as LegacyStore
     from trvendetta.store.tournament import TournamentLog
 
@@ -180,7 +183,7 @@ def _upgrade(source: str, target: str) -> Iterator[Copied]:
             finally:
                 copy.close()
                 old_file.close()
-        with LegacyStore(read_from) as old, GameStore(target) as new:
+        with (Layout2Store if is_layout2(read_from) else LegacyStore)(read_from) as old, GameStore(target) as new:
             if new.list_games() or TournamentLog(new).names():
                 raise StoreError(f"the target store {location.parse(target)} already holds games; "
                                  "name a new one with --to")

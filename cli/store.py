@@ -67,8 +67,8 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
 
 @store.command(name="upgrade")
 @click.option("--to", "target", metavar="STORE",
-              help="The new store to write [default: beside an SQLite file, x.sqlite -> x.v2.sqlite; "
-                   "a PostgreSQL schema NAME -> NAME_v2].")
+              help="The new store to write [default: beside an SQLite file, x.sqlite -> x.v3.sqlite; "
+                   "a PostgreSQL schema NAME -> NAME_v3].")
 @click.pass_obj
 def upgrade(session: Session, target: str | None) -> None:
     """Copy an older store's games and tournaments into a new store of the current layout.

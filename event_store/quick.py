@@ -23,11 +23,13 @@ from trvendetta import rulesets
 
 from .errors import StoreError
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
-from .records import Loaded, STORE_KINDS, decode_bots, decode_payload
+from .records import Loaded, STORE_KINDS, decode_bots, decode_payload, game_key
 from .rows import Reader
 
-#: the library's SQLite tables, the games index and the layout's mark (``store.LAYOUT_TABLE``)
-_NEEDED = {TABLE, "stored_events", "stored_snapshots", "trv_layout"}
+#: the library's SQLite tables and the games index
+_NEEDED = {TABLE, "stored_events", "stored_commands"}
+#: this layout's ``PRAGMA user_version`` (``store.LAYOUT``)
+_LAYOUT = 3
 #: what a damaged or unexpected file may raise while it is read (then GameStore answers)
 _CANNOT = (sqlite3.Error, StoreError, LookupError, ValueError, TypeError)
 
@@ -38,7 +40,7 @@ class QuickReader:
     def __init__(self, db: SQLiteConnection):
         self.db = db
         self.index = GameIndex(db.transaction)
-        self.reader = Reader(_select(db, "stored_events"), _select(db, "stored_snapshots"))
+        self.reader = Reader(_select(db, "stored_commands", str), _select(db, "stored_events", game_key))
 
     @classmethod
     def open(cls, path: str | os.PathLike, lock_timeout: float = 10.0) -> "QuickReader | None":
@@ -51,10 +53,11 @@ class QuickReader:
             return None
         try:
             names = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            layout = db.conn.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error:
             db.close()
             return None
-        if not _NEEDED <= names:
+        if not _NEEDED <= names or layout != _LAYOUT:
             db.close()
             return None
         return cls(db)
@@ -111,11 +114,11 @@ class QuickReader:
         return None
 
 
-def _select(db: SQLiteConnection, table: str) -> Any:
-    """``rows.Select`` on one of the library's SQLite tables (its columns, its ids as ``uuid.hex``)."""
-    def select(key: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
+def _select(db: SQLiteConnection, table: str, key: Any) -> Any:
+    """``rows.Select`` on one of the library's SQLite tables, a game's rows under ``key(game)``."""
+    def select(game: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
         sql = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ?"
-        params: list[Any] = [key]
+        params: list[Any] = [key(game)]
         if gt is not None:
             sql += " AND originator_version > ?"
             params.append(gt)

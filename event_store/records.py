@@ -156,8 +156,8 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
 
 
 MEMORY = ":memory:"
-#: snapshot every this many aggregate versions (engine state only: a few kB)
-SNAPSHOT_INTERVAL = 100
+#: snapshot every this many records (engine state only: a few kB; a page of the file each)
+SNAPSHOT_INTERVAL = 500
 
 
 def default_db_path(environ: dict[str, str] | None = None) -> Path:

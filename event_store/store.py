@@ -1,18 +1,8 @@
-"""GameStore: create, load, append to and list games (the whole persistence API).
+"""GameStore: create, load, append to and list games (the whole persistence API; docs/store.md).
 
-Everything above this module (the CLI, replays, audit tools, bots) goes through these few methods::
-
-    store = GameStore("games.sqlite")
-    state, events = ruleset.new_game(position)
-    store.create_game("g1", ruleset.name, events)
-    game = store.load("g1")                      # Loaded(game, ruleset, state, version, head)
-    state, new = ruleset.apply(game.state, action)
-    store.append("g1", game.version, steps=[(action, new)], state=state)  # GameMovedOn if stale
-    for record in store.events("g1"): ...         # StoredEvent(number, kind, ..., hash, event)
-
-The rows are described in ``rows.py`` and docs/store.md.  eventsourcing is used through its public
-API only: an ``Application`` configured by its environment, its recorders' ``insert_events``,
-``select_events`` and ``select_notifications``, its snapshot recorder.
+The rows are described in ``rows.py``.  eventsourcing is used through its public API only: an
+``Application`` configured by its environment, its factory's aggregate recorder (the commands
+table), its recorders' ``insert_events``, ``select_events`` and ``select_notifications``.
 """
 
 from __future__ import annotations
@@ -42,18 +32,18 @@ from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import (MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
                       RawRecord, Retraction, StoredEvent, chain, decode_bots, decode_payload, decode_retraction,
                       default_db_path, encode_bots, encode_retraction, event_schema, game_uuid)  # noqa: F401
-from .rows import (HEAD_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Head, Header, Reader, Rec, Save, Snap,
-                   SnapshotRead, fold_live, micros, pack)
+from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Folded, Head, Reader, Rec,
+                   Save, Snap, SnapshotRead, fold_live, micros, pack)
 from .rows import kind_of as rows_kind_of
 
 #: ``GameStore.snapshots``' answer
 SnapshotInfo = SnapshotRead
-#: the table that marks an SQLite file as this layout's (an older store has the events' table without it)
-LAYOUT_TABLE = "trv_layout"
-LAYOUT = 2
-#: the events' table eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case), and
-#: the one the older layouts' application made
-PG_EVENTS_TABLE, PG_OLD_EVENTS_TABLE = "trvstore_events", "trvgames_events"
+#: this layout: an SQLite file's ``PRAGMA user_version`` (docs/store.md, "Older stores")
+LAYOUT = 3
+#: the tables eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case): the
+#: application's and the commands'; a schema with the first and without the second is of layout 2, one
+#: with the older layouts' table (``trvgames_events``) older still
+PG_EVENTS_TABLE, PG_COMMANDS_TABLE, PG_OLD_EVENTS_TABLE = "trvstore_events", "trvstore_commands", "trvgames_events"
 
 
 class OldStore(StoreError):
@@ -82,20 +72,16 @@ class _App(Application):
         return Environment(name, dict(env or {}))
 
 
-class _Game:
-    """A game as read: its header, record count, head, engine state (the fold of its live events)."""
-
-    __slots__ = ("header", "count", "head", "engine", "retracted")
-
-    def __init__(self, header: Header, count: int, head: str, engine: Any, retracted: list[list[int]]):
-        self.header, self.count, self.head, self.engine, self.retracted = header, count, head, engine, retracted
-
-
-def _select(recorder: Any) -> Any:
-    def select(key: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
+def _select(recorder: Any, key: Any) -> Any:
+    """``rows.Select`` on one of the library's recorders, a game's rows under ``key(game)``."""
+    def select(game: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
         return [(r.originator_version, r.topic, r.state)
-                for r in recorder.select_events(UUID(key), gt=gt, lte=lte, desc=desc, limit=limit)]
+                for r in recorder.select_events(key(game), gt=gt, lte=lte, desc=desc, limit=limit)]
     return select
+
+
+def _name(game: str) -> str:
+    return game
 
 
 class GameStore:
@@ -111,17 +97,17 @@ class GameStore:
         self.location = where
         self.path: Path | None = None
         self.schema: str | None = None  # PostgreSQL only
-        env = {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor", "IS_SNAPSHOTTING_ENABLED": "y"}
+        env = {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor", **self.LAYOUT_ENV}
         if where.kind == "memory":
             env["PERSISTENCE_MODULE"] = "eventsourcing.popo"
         elif where.kind == "sqlite":
             self.path = Path(where.target).expanduser()
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            _prepare_sqlite(self.path, lock_timeout)
             env.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(self.path),
                         "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout))})
         else:
             env.update({"PERSISTENCE_MODULE": "eventsourcing.postgres", **location.postgres_env(where.target),
+                        "ORIGINATOR_ID_TYPE": "uuid",  # the tournaments' table needs uuids there
                         # one command, one connection: the library's pool of five is for servers
                         "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "2",
                         "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
@@ -129,12 +115,12 @@ class GameStore:
             self.schema = env["POSTGRES_SCHEMA"]
         self.snapshot_interval = snapshot_interval
         #: the last few games loaded or saved, most recent last (the next append starts from them)
-        self._loaded: dict[str, _Game] = {}
+        self._loaded: dict[str, Folded] = {}
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         #: the last integrity check: the connection it ran on, that connection's data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
-        first_use = _prepare_postgres(env) if self.schema is not None else None
+        first_use = self._prepare(env, lock_timeout)
         #: opened for reading only: its directory does not let SQLite make its -wal and -shm files
         self.read_only = False
         try:
@@ -146,8 +132,7 @@ class GameStore:
                     raise
                 self.app = _App(env={**env, "SQLITE_DBNAME": uri, "CREATE_TABLE": "n"})
                 self.read_only = True
-            #: every read of a game (load, events, header, snapshots) goes through it
-            self.reader = Reader(_select(self.app.recorder), _select(self.app.snapshots.recorder))
+            self._open()
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
@@ -161,13 +146,29 @@ class GameStore:
             if first_use is not None:
                 first_use.close()
 
+    #: the library's settings of this layout: a game's rows are under its name (PostgreSQL: its uuid)
+    LAYOUT_ENV = {"ORIGINATOR_ID_TYPE": "text"}
+
+    def _prepare(self, env: dict[str, str], lock_timeout: float) -> Any:
+        """Before the library opens the store: refuse one of an older layout (see the functions)."""
+        if self.path is not None:
+            _prepare_sqlite(self.path, lock_timeout)
+        return _prepare_postgres(env) if self.schema is not None else None
+
+    def _open(self) -> None:
+        #: the commands table, and the key of a game's rows in it
+        self.commands = self.app.factory.aggregate_recorder("commands")
+        self._key = game_uuid if self.schema is not None else _name
+        #: every read of a game (load, events, header, snapshots) goes through it
+        self.reader = Reader(_select(self.commands, self._key), _select(self.app.recorder, game_uuid))
+
     def _check_layout(self) -> None:
-        """An SQLite file with the events' table and without this layout's mark is an older store."""
+        """An SQLite file of another layout (``PRAGMA user_version``; a read-only one is not marked by
+        ``_prepare_sqlite``) is an older store."""
         with self._index_db.transaction(commit=False) as c:
-            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
-                      ["stored_events", LAYOUT_TABLE])
-            names = {row[0] for row in c.fetchall()}
-        if names == {"stored_events"}:
+            c.execute("PRAGMA user_version")
+            layout = c.fetchone()[0]
+        if layout != LAYOUT:
             self.app.close()
             raise OldStore(self.path)
 
@@ -201,26 +202,21 @@ class GameStore:
                     charter: str = "", domain: str = "", rules_version: str | None = None,
                     created_at: datetime | None = None, state: Any = None, states: Sequence[Any] | None = None,
                     store_schema: int = STORE_SCHEMA) -> Loaded:
-        """Store a new game in one transaction: its header row, then ``events`` (set-up events, no
-        action), ``steps`` (``(action, events)`` or ``(action, events, signer)``) and ``records``
-        (:class:`RawRecord`-like, for imports, forks and copies).
-
-        ``bots`` names the seats played by bots (``{player: bot kind}``); ``charter``
-        (``records.Charter`` JSON) binds seats to public keys: the chain starts from it and from the
-        bots (``records.genesis``); ``domain`` is what a fork's signatures name.  ``rules_version``,
-        ``created_at`` and ``store_schema`` default to this program's rules, now and this store's (a
-        copy keeps its source's).  ``state``: the engine state after all of it, when the caller has
-        it (else the events are folded); ``states`` is accepted and unused."""
+        """Store a new game in one transaction: its header, ``events`` (set-up, no action), ``steps``
+        (``(action, events)`` or ``(action, events, signer)``) and ``records`` (:class:`RawRecord`-like:
+        imports, forks, copies).  ``bots``: ``{seat: bot kind}``; ``charter`` (``records.Charter`` JSON)
+        binds seats to keys (the chain starts from it and the bots); ``domain``: what a fork's
+        signatures name; ``rules_version``, ``created_at``, ``store_schema``: a copy's source's;
+        ``state``: the engine state after it all, if the caller has it; ``states`` is unused."""
         check_name(game, "game name")
         for seat in bots or {}:
             check_name(seat, "bot seat")
         rules = rulesets.get(ruleset)
         created = created_at or utc_now()
-        header = Header(game, rules.name, str(rules.rules_version) if rules_version is None else rules_version,
-                        store_schema, parent, parent_at, parent_head, encode_bots(bots), charter, domain, created)
-        g = _Game(header, 0, header.genesis, None, [])
-        head_row = Row(originator_id=game_uuid(game), originator_version=0, topic=HEAD_TOPIC,
-                       state=pack(Head(*header[:10], micros(created))))
+        header = Head(game, rules.name, str(rules.rules_version) if rules_version is None else rules_version,
+                      store_schema, parent, parent_at, parent_head, encode_bots(bots), charter, domain, micros(created))
+        g = Folded(header, None, 0, header.genesis, [])
+        head_row = Row(originator_id=self._key(game), originator_version=0, topic=HEAD_TOPIC, state=pack(header))
         return self._commit(g, rules, events, steps, records, lambda: GameExists(game), state, [head_row])
 
     def append(self, game: str, expected_version: int, events: Sequence[Any] = (), *,
@@ -255,7 +251,7 @@ class GameStore:
         return DamagedStore(game, count + 1, f"the store refuses event {count + 1} as already stored, yet a read "
                                              f"of the game ends at event {now}: its rows or their index are damaged")
 
-    def _commit(self, g: _Game, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, ...]],
+    def _commit(self, g: Folded, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, ...]],
                 records: Sequence[Any], conflict: Any, state: Any = None, rows: list[Any] | None = None) -> Loaded:
         """Chain and store one command's records (one transaction: a row per ``ROW_MAX`` records, or a
         new run of stamps), then its snapshot and its games-index row (each a cache of the events, in
@@ -303,34 +299,39 @@ class GameStore:
                 raise StoreError(f"a {rec.kind!r} record whose payload opens with another kind")
             retracts = retracts or rec.kind == RETRACTION_KIND
             add(rec.kind, rec.schema, rec.payload, rec.action, sig, getattr(rec, "recorded_at", None) or stamp, None)
+        if rows:  # a new game: first the name the games are listed by (a crash before its rows leaves it: no game)
+            try:
+                self.app.recorder.insert_events([Row(originator_id=game_uuid(g.header.name), originator_version=0,
+                                                     topic=NAME_TOPIC, state=g.header.name.encode())])
+            except IntegrityError:
+                pass  # listed already: the game exists, or an earlier try stopped here
         rows = list(rows or [])
-        uid, first = game_uuid(g.header.name), before + 1
+        uid, first = self._key(g.header.name), before + 1
         while first <= count:
             at, i = out[first - before - 1][1], first - before - 1
             run = [out[i][0]]
             while len(run) < ROW_MAX and i + len(run) < len(out) and out[i + len(run)][1] == at:
                 run.append(out[i + len(run)][0])
-            last = bytes.fromhex(out[i + len(run) - 1][2])
+            check = bytes.fromhex(out[i + len(run) - 1][2])[:CHECK]
             rows.append(Row(originator_id=uid, originator_version=first, topic=SAVE_TOPIC,
-                            state=pack(Save(first, micros(at), last, run))))
+                            state=pack(Save(micros(at), check, run))))
             first += len(run)
         try:
-            self.app.recorder.insert_events(rows)
+            self.commands.insert_events(rows)
         except IntegrityError:
             raise conflict() from None
         self._checked = None
         if retracts:
             self._loaded.pop(g.header.name, None)
             g = self._get(g.header.name, None)
-        elif records:
-            folded = fold_live(rules, pending, g.engine, g.retracted, before, g.header.name)
-            g.engine = folded[0] if folded is not None else None
-        elif fold:
-            live = [r.event for r in pending if r.kind not in STORE_KINDS]
-            g.engine = rules.fold(live, g.engine) if live else g.engine
         else:
-            g.engine = state
-        g.count, g.head = count, head
+            if records:
+                folded = fold_live(rules, pending, g.state, g.retracted, before, g.header.name)
+                state = folded[0] if folded is not None else None
+            elif fold:
+                live = [r.event for r in pending if r.kind not in STORE_KINDS]
+                state = rules.fold(live, g.state) if live else g.state
+            g = Folded(g.header, state, count, head, g.retracted)
         self._snapshot(g, rules, before)
         try:
             self.index.put(self._row(g), stamp=stamp.isoformat(timespec="microseconds"))
@@ -339,18 +340,16 @@ class GameStore:
         self._keep(g)
         return self._loaded_of(g)
 
-    def _snapshot(self, g: _Game, rules: Any, before: int) -> None:
+    def _snapshot(self, g: Folded, rules: Any, before: int) -> None:
         """Snapshot the game when this save reached a multiple of the interval (a cache: one that cannot
         be taken is left out with a warning)."""
         interval = self.snapshot_interval
-        if not interval or g.count // interval == before // interval or g.engine is None:
+        if not interval or g.count // interval == before // interval or g.state is None:
             return
         try:
-            snap = Snap(g.count, bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.engine),
-                        g.retracted)
-            self.app.snapshots.recorder.insert_events(  # type: ignore[union-attr]
-                [Row(originator_id=game_uuid(g.header.name), originator_version=g.count, topic=SNAP_TOPIC,
-                     state=pack(snap))])
+            snap = Snap(bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.state), g.retracted)
+            self.app.recorder.insert_events([Row(originator_id=game_uuid(g.header.name), originator_version=g.count,
+                                                 topic=SNAP_TOPIC, state=pack(snap))])
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
 
@@ -377,7 +376,7 @@ class GameStore:
             raise StoreError(f"game {game!r} has {g.count} events; --at must be 1 to {g.count}")
         return self._loaded_of(g)
 
-    def _header(self, game: str) -> Header:
+    def _header(self, game: str) -> Head:
         with self._reading(game):
             header = self.reader.header(game)
         if header is None:
@@ -388,7 +387,7 @@ class GameStore:
         """The game's header: ruleset, rules version, parent, creation time, bots, charter, domain."""
         h = self._header(game)
         return GameHeader(h.name, h.ruleset, h.rules_version, h.store_schema, h.parent, h.parent_at, h.parent_head,
-                          h.created, decode_bots(h.bots), h.charter, h.domain)
+                          h.created_at, decode_bots(h.bots), h.charter, h.domain)
 
     def retracted(self, game: str, at: int | None = None) -> set[int]:
         """Numbers of the events retracted (by ``trv undo``) in the game after event ``at``."""
@@ -456,19 +455,28 @@ class GameStore:
         return self.index.latest()
 
     def names(self) -> list[str]:
-        """Every game, in creation order (the header rows, selected by topic)."""
+        """Every game, in creation order (the name rows, selected by topic; a name whose game has no
+        header, left by a crash between the two, is not a game)."""
         recorder, names, start = self.app.recorder, [], None
         while True:
-            batch = recorder.select_notifications(start, 1000, topics=[HEAD_TOPIC],  # type: ignore[union-attr]
+            batch = recorder.select_notifications(start, 1000, topics=[self.name_topic],  # type: ignore[union-attr]
                                                   inclusive_of_start=start is None)
             if not batch:
                 return names
             for n in batch:
                 try:
-                    names.append(Reader.head_of(n.state).name)
-                except Exception:  # noqa: BLE001  a damaged header: verify names it
+                    name = self.name_of(n.state)
+                except Exception:  # noqa: BLE001  a damaged row: verify names it
                     continue
+                if self.reader.select(name, None, 0, False, None):
+                    names.append(name)
             start = batch[-1].id
+
+    name_topic = NAME_TOPIC
+
+    @staticmethod
+    def name_of(state: bytes) -> str:
+        return state.decode()
 
     def rebuild_index(self) -> int:
         """Recreate the index rows from the stored events; returns the number of games."""
@@ -524,7 +532,7 @@ class GameStore:
                 raise DamagedStore(game, None, f"the database file is damaged ({detail})") from None
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
-    def _check_index(self, g: _Game, count: int | None = None) -> None:
+    def _check_index(self, g: Folded, count: int | None = None) -> None:
         """The games index must not name events the store does not hold (a tail cut off, or rows its
         table's index hides), nor another head for the same count."""
         try:
@@ -544,14 +552,14 @@ class GameStore:
             raise DamagedStore(name, g.count, f"the games index says its hash is {str(row.head)[:16]}..., "
                                               f"the store's is {g.head[:16]}...")
 
-    def _get(self, game: str, at: int | None) -> _Game:
+    def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
         with self._reading(game):
             folded = self.reader.load(game, at)
         if folded is None:
             raise self._not_found(game)
-        return _Game(folded.header, folded.count, folded.head, folded.state, folded.retracted)
+        return folded
 
     def _not_found(self, game: str) -> GameNotFound:
         try:
@@ -560,19 +568,19 @@ class GameStore:
             known = []
         return GameNotFound(game, known)
 
-    def _loaded_of(self, g: _Game) -> Loaded:
+    def _loaded_of(self, g: Folded) -> Loaded:
         h = g.header
-        return Loaded(h.name, rulesets.get(h.ruleset), g.engine, g.count, g.head, decode_bots(h.bots), h.charter,
+        return Loaded(h.name, rulesets.get(h.ruleset), g.state, g.count, g.head, decode_bots(h.bots), h.charter,
                       h.domain)
 
-    def _row(self, g: _Game) -> dict:
-        summary = rulesets.get(g.header.ruleset).summary(g.engine)  # the contract's answer for `trv games`
+    def _row(self, g: Folded) -> dict:
+        summary = rulesets.get(g.header.ruleset).summary(g.state)  # the contract's answer for `trv games`
         over = summary.status == "over"
         return {"id": g.header.name, "ruleset": g.header.ruleset, "players": list(summary.players),
                 "round": summary.round, "status": "over" if over else "playing",
                 "winner": summary.winner if over else None, "version": g.count, "head": g.head}
 
-    def _keep(self, g: _Game) -> None:
+    def _keep(self, g: Folded) -> None:
         loaded = self._loaded
         loaded.pop(g.header.name, None)
         loaded[g.header.name] = g
@@ -580,19 +588,22 @@ class GameStore:
             del loaded[next(iter(loaded))]
 
 
-#: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions)
+#: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions; bytes 60-63
+#: hold its user_version)
 _WAL_FORMAT = b"\x02\x02"
 
 
 def _prepare_sqlite(path: Path, timeout: float) -> None:
-    """SQLite: mark a new file as this layout's, then put it in WAL mode, before the library opens it
-    (the library's own switch fails at once, "database is locked", when several processes make a new
-    store at once; here it is retried until ``timeout``).  A file whose header says WAL is not opened
-    here (``GameStore._check_layout`` tells an older store)."""
+    """SQLite: refuse a file of another layout before the library opens it (its open would add its
+    tables), mark a new one as this layout's (``PRAGMA user_version``), then put it in WAL mode (the
+    library's own switch fails at once, "database is locked", when several processes make a new store
+    at once; here it is retried until ``timeout``).  A file whose header says both is not opened; one
+    it cannot read is left to the library."""
     try:
         with open(path, "rb") as f:
-            if f.read(20)[18:20] == _WAL_FORMAT:
-                return
+            header = f.read(64)
+        if header[18:20] == _WAL_FORMAT and int.from_bytes(header[60:64], "big") == LAYOUT:
+            return
     except OSError:
         pass
     try:
@@ -603,12 +614,11 @@ def _prepare_sqlite(path: Path, timeout: float) -> None:
     try:
         while True:
             try:
-                names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-                if "stored_events" in names and LAYOUT_TABLE not in names:
-                    raise OldStore(path)  # before the library opens it (its open would switch it to WAL)
-                con.execute(f"CREATE TABLE IF NOT EXISTS {LAYOUT_TABLE} (layout INTEGER)")
-                con.execute(f"INSERT INTO {LAYOUT_TABLE} SELECT {LAYOUT} "
-                            f"WHERE NOT EXISTS (SELECT 1 FROM {LAYOUT_TABLE})")
+                if con.execute("PRAGMA user_version").fetchone()[0] == LAYOUT:
+                    return
+                if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'stored_events'").fetchone():
+                    raise OldStore(path)
+                con.execute(f"PRAGMA user_version = {LAYOUT}")
                 con.execute("PRAGMA journal_mode=WAL").fetchone()
                 return
             except sqlite3.OperationalError as exc:
@@ -657,19 +667,19 @@ def _prepare_postgres(env: dict[str, str]) -> Any:
                                user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
                                connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True)
         try:
-            ready = "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL"
-            tables = [f'"{schema}".{PG_EVENTS_TABLE}', f'"{schema}".{TABLE}']
-            if conn.execute(ready, tables).fetchone()[0]:
+            tables = [f'"{schema}".{t}' for t in (PG_EVENTS_TABLE, PG_COMMANDS_TABLE, TABLE, PG_OLD_EVENTS_TABLE)]
+            ready = "SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s), to_regclass(%s)"
+            if all(conn.execute(ready, tables).fetchone()[:3]):
                 env["CREATE_TABLE"] = "n"
                 conn.close()
                 return None
-            old = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f'"{schema}".{PG_OLD_EVENTS_TABLE}'])
-            if old.fetchone()[0]:
-                raise OldStore(f"{where} (schema {schema})")
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
+            found = conn.execute(ready, tables).fetchone()  # what a process that made the tables left
+            if found[3] or (found[0] and not found[1]):
+                raise OldStore(f"{where} (schema {schema})")
             if schema != "public":
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            if conn.execute(ready, tables).fetchone()[0]:
+            if all(found[:3]):
                 env["CREATE_TABLE"] = "n"
             return conn
         except BaseException:

@@ -1,7 +1,7 @@
 """Editing a stored record behind the store's back, as an attacker with the sqlite3 shell would.
 
-A record is stored in its command's row (``rows.Save``: MessagePack, zlib-compressed, stored under
-its first record's number); :func:`edit_record` edits one in place, :func:`row_holding` finds the
+A record is stored in its command's row (``rows.Save``: MessagePack, zlib-compressed, in the commands
+table under the game's name and its first record's number); :func:`edit_record` edits one in place, :func:`row_holding` finds the
 row that holds a record, :func:`chunk_body` and :func:`with_body` give a row's bytes inflated and
 put them back.
 """
@@ -22,8 +22,8 @@ _save = msgspec.msgpack.Decoder(Save)
 
 def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
     """Apply ``edit`` to the fields (``schema``, ``payload``, ``action``, ``sig``: text) of the stored
-    record whose chain hash is ``hash_``, in an SQLite store's events table, and write its row back as
-    it was stored (its head left as it was); returns how many records were edited."""
+    record whose chain hash is ``hash_``, in an SQLite store's commands table, and write its row back as
+    it was stored (its check left as it was); returns how many records were edited."""
     from trvendetta.store import GameStore
 
     found = []
@@ -33,12 +33,10 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
     con = sqlite3.connect(db)
     try:
         for game, number in found:
-            from trvendetta.store import game_uuid
-
-            version, state, _ = row_holding(db, game_uuid(game).hex, number)
+            version, state, _ = row_holding(db, game, number)
             with con:
-                con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                            [edited_state(state, version, number, edit), game_uuid(game).hex, version])
+                con.execute("UPDATE stored_commands SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                            [edited_state(state, version, number, edit), game, version])
     finally:
         con.close()
     return len(found)
@@ -47,6 +45,8 @@ def edit_record(db: Path, hash_: str, edit: Callable[[dict], None]) -> int:
 def edited_state(blob: bytes, version: int, number: int, edit: Callable[[dict], None]) -> bytes | None:
     """A stored row's state (the row at ``version``) with ``edit`` applied to its record ``number`` (None
     when the row does not hold it): what :func:`edit_record` writes back, for a store of any backend."""
+    if version == 0:  # the header
+        return None
     save = _save.decode(zlib.decompress(bytes(blob)))
     if not version <= number < version + len(save.records):
         return None
@@ -58,15 +58,14 @@ def edited_state(blob: bytes, version: int, number: int, edit: Callable[[dict], 
     return pack(save)
 
 
-def row_holding(db: Path, oid: str, number: int) -> tuple[int, bytes, int]:
-    """The row of an SQLite store's events table that holds record ``number`` of the game whose id is
-    ``oid`` (``uuid.hex``): its version (its first record's number), its state and the record's place
-    in it."""
+def row_holding(db: Path, game: str, number: int) -> tuple[int, bytes, int]:
+    """The row of an SQLite store's commands table that holds record ``number`` of ``game``: its version
+    (its first record's number), its state and the record's place in it."""
     con = sqlite3.connect(db)
     try:
-        version, state = con.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+        version, state = con.execute("SELECT originator_version, state FROM stored_commands WHERE originator_id = ? "
                                      "AND originator_version <= ? ORDER BY originator_version DESC LIMIT 1",
-                                     [oid, number]).fetchone()
+                                     [game, number]).fetchone()
         return version, state, number - version
     finally:
         con.close()

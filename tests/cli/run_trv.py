@@ -41,13 +41,7 @@ if fault == "pause-before-append":
     trvendetta.store.store.GameStore.append = append
 
 elif fault == "kill-in-insert":
-    from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-    recorders: list = [SQLiteApplicationRecorder]
-    if "postgresql://" in " ".join(sys.argv):
-        from eventsourcing.postgres import PostgresApplicationRecorder
-
-        recorders.append(PostgresApplicationRecorder)
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     def killing(original_insert):
         def insert(self, cursor, stored_events, **kwargs):
@@ -56,8 +50,17 @@ elif fault == "kill-in-insert":
 
         return insert
 
-    for recorder in recorders:  # inside the events' transaction, its rows written, before the commit
-        recorder._insert_events = killing(recorder._insert_events)
+    # the commands' table: on SQLite inside its transaction, its rows written, before the commit
+    SQLiteAggregateRecorder._insert_events = killing(SQLiteAggregateRecorder._insert_events)
+    if "postgresql://" in " ".join(sys.argv):
+        from eventsourcing.postgres import PostgresAggregateRecorder
+
+        def killed(self, cursor, stored_events, **kwargs):
+            # on PostgreSQL the insert is one statement, autocommitted (all its rows or none, by the
+            # server): the process can die before it is sent or after it is done
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        PostgresAggregateRecorder._insert_stored_events = killed
 
 elif fault == "kill-after-save":
 

@@ -16,7 +16,8 @@ def stored_rows(db: Path) -> int:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         tables = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
-        return con.execute("select count(*) from stored_events").fetchone()[0] if "stored_events" in tables else 0
+        return sum(con.execute(f"select count(*) from {t}").fetchone()[0]
+                   for t in ("stored_events", "stored_commands") if t in tables)
     finally:
         con.close()
 

@@ -39,13 +39,15 @@ def store(pristine, tmp_path):
 
 
 def gid(game: str) -> str:
-    """The game's id as its rows hold it (32 hex characters)."""
+    """The game's id as its snapshots' rows hold it (32 hex characters)."""
     from trvendetta.store import game_uuid
 
     return game_uuid(game).hex
 
 
-eid = gid
+def eid(game: str) -> str:
+    """The key of the game's rows in the commands table: its name."""
+    return game
 
 
 def test_the_pristine_store_verifies(trv, store):
@@ -56,7 +58,7 @@ def test_the_pristine_store_verifies(trv, store):
 @pytest.mark.parametrize("keep", [1, 10, 19, 20, 21, 41, 60, 70, 84])
 def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
     held = row_holding(store, eid(LIVE), keep + 1)[0]  # a command's records share a row: cut from its first
-    sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version >= ?", eid(LIVE), held)
+    sql(store, "DELETE FROM stored_commands WHERE originator_id = ? AND originator_version >= ?", eid(LIVE), held)
     left = _left(store, LIVE)
     assert left == held - 1 <= keep
     err = trv("verify", LIVE, db=store, code=1).stderr
@@ -71,9 +73,9 @@ def test_a_cut_off_tail_is_named_and_nothing_appends_on_top(trv, store, keep):
 
 def _left(db, game: str) -> int:
     """How many records of the game the store still holds (a row is stored under its first record's number)."""
-    version, state = rows(db, "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+    version, state = rows(db, "SELECT originator_version, state FROM stored_commands WHERE originator_id = ? "
                               "ORDER BY originator_version DESC LIMIT 1", eid(game))[0]
-    return version + len(msgspec.msgpack.decode(zlib.decompress(state))[3]) - 1 if version else 0
+    return version + len(msgspec.msgpack.decode(zlib.decompress(state))[2]) - 1 if version else 0
 
 
 @pytest.mark.parametrize("damage", ["cut-off", "undecodable"])
@@ -84,10 +86,10 @@ def test_log_and_export_show_what_remains_and_say_where_the_game_is_damaged(trv,
     held, state, place = row_holding(store, eid(LIVE), 42)
     first = held  # the first record of the row holding event 42
     if damage == "cut-off":
-        sql(store, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version >= ?", eid(LIVE), held)
+        sql(store, "DELETE FROM stored_commands WHERE originator_id = ? AND originator_version >= ?", eid(LIVE), held)
         says = f"event {first}: events {first}-85 are missing"
     else:  # bytes that are not a row at all
-        sql(store, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        sql(store, "UPDATE stored_commands SET state = ? WHERE originator_id = ? AND originator_version = ?",
             b"not a record", eid(LIVE), held)
         says = f"event {first}: it cannot be read"
     line = f"Error: game 'live' is damaged at event {first}: run trv verify"
@@ -122,7 +124,7 @@ def _flip(db, game: str, number: int, offset: int) -> None:
     held, state, _ = row_holding(db, eid(game), number)
     body = bytearray(chunk_body(state)[0])
     body[offset] ^= 0x01
-    sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+    sql(db, "UPDATE stored_commands SET state = ? WHERE originator_id = ? AND originator_version = ?",
         with_body(state, bytes(body)), eid(game), held)
 
 
@@ -174,13 +176,13 @@ _snap = msgspec.msgpack.Decoder(Snap)
 
 
 def _latest_snapshot(db, game: str) -> tuple[int, Snap]:
-    version, state = rows(db, "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
-                              "ORDER BY originator_version DESC LIMIT 1", gid(game))[0]
+    version, state = rows(db, "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+                              "AND originator_version > 0 ORDER BY originator_version DESC LIMIT 1", gid(game))[0]
     return version, _snap.decode(zlib.decompress(state))
 
 
 def _put_snapshot(db, game: str, version: int, snap: Snap) -> None:
-    sql(db, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+    sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
         pack(snap), gid(game), version)
 
 
@@ -206,8 +208,8 @@ def test_an_edited_snapshot_is_ignored_on_load_and_named_by_verify(trv, store):
 
 def _snapshots(db, game: str) -> list[tuple[int, Snap]]:
     return [(v, _snap.decode(zlib.decompress(s))) for v, s in rows(
-        db, "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
-            "ORDER BY originator_version", gid(game))]
+        db, "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+            "AND originator_version > 0 ORDER BY originator_version", gid(game))]
 
 
 def test_the_snapshot_before_the_latest_edited_is_not_used_either(trv, store):
@@ -222,12 +224,16 @@ def test_the_snapshot_before_the_latest_edited_is_not_used_either(trv, store):
     assert f"the snapshot after event {version} is not the fold" in trv("verify", LIVE, db=store, code=1).stderr
 
 
-@pytest.mark.parametrize("field, value", [("head", bytes.fromhex("cd" * 32)), ("count", 3)])
+@pytest.mark.parametrize("field, value", [("head", bytes.fromhex("cd" * 32)), ("version", 3)])
 def test_a_snapshot_moved_or_relabelled_is_ignored_and_named(trv, store, field, value):
     before = trv("show", "--game", LIVE, "--json", db=store).stdout
     version, snap = _latest_snapshot(store, LIVE)
-    setattr(snap, field, value)
-    _put_snapshot(store, LIVE, version, snap)
+    if field == "version":  # the snapshot stored under another record's number
+        sql(store, "UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
+                   "originator_version = ?", value, gid(LIVE), version)
+    else:
+        setattr(snap, field, value)
+        _put_snapshot(store, LIVE, version, snap)
     assert "the snapshot after event" in trv("verify", LIVE, db=store, code=1).stderr
     assert trv("show", "--game", LIVE, "--json", db=store).stdout == before
 
@@ -235,7 +241,7 @@ def test_a_snapshot_moved_or_relabelled_is_ignored_and_named(trv, store, field, 
 def test_flipped_bytes_in_a_snapshot_are_ignored_or_named(trv, pristine, tmp_path):
     before = trv("show", "--game", LIVE, "--json", db=pristine).stdout
     version, _ = _latest_snapshot(pristine, LIVE)
-    (state,) = rows(pristine, "SELECT state FROM stored_snapshots WHERE originator_id = ? AND originator_version = ?",
+    (state,) = rows(pristine, "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
                     gid(LIVE), version)[0]
     state = zlib.decompress(state)
     for offset in range(0, len(state), 97):
@@ -243,7 +249,7 @@ def test_flipped_bytes_in_a_snapshot_are_ignored_or_named(trv, pristine, tmp_pat
         shutil.copy(pristine, db)
         damaged = bytearray(state)
         damaged[offset] ^= 0x01
-        sql(db, "UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        sql(db, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
             zlib.compress(bytes(damaged)), gid(LIVE), version)
         shown = trv("show", "--game", LIVE, "--json", db=db, code=None)
         assert shown.exit_code == 0 and shown.stdout == before, offset  # the snapshot is a cache: ignored

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from trvendetta.cli.main import cli
 from trvendetta.store import game_uuid
-from trvendetta.store.store import PG_EVENTS_TABLE
+from trvendetta.store.store import PG_COMMANDS_TABLE
 
 GAME = "g"
 LINE = re.compile(r"Error: game 'g' is damaged at event (\d+): run trv verify\n")
@@ -58,10 +58,10 @@ class Rows:
 
             base, schema = store.split("?schema=")
             self.connect = lambda: psycopg.connect(base, autocommit=True)
-            self.table, self.mark, self.oid = f'"{schema}".{PG_EVENTS_TABLE}', "%s", game_uuid(GAME)
+            self.table, self.mark, self.oid = f'"{schema}".{PG_COMMANDS_TABLE}', "%s", game_uuid(GAME)
         else:
             self.connect = lambda: sqlite3.connect(store.removeprefix("sqlite:"), isolation_level=None)
-            self.table, self.mark, self.oid = "stored_events", "?", game_uuid(GAME).hex
+            self.table, self.mark, self.oid = "stored_commands", "?", GAME
 
     def all(self) -> list[tuple[int, bytes]]:
         with self.connect() as con:

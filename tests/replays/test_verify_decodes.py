@@ -29,7 +29,7 @@ def test_verify_decodes_the_set_up_and_the_actions_only(tmp_path, counted):
     rs, calls = counted
     steps: list = []
     simulate(rs, 4, 3, ["random"], steps_out=steps)
-    with GameStore(str(tmp_path / "g.sqlite")) as store:
+    with GameStore(str(tmp_path / "g.sqlite"), snapshot_interval=100) as store:
         state, first = rs.new_game(new_position(rs, 4, 3))
         version = store.create_game("g", rs.name, first).version
         for action, events, after in steps:  # turn by turn, as `trv turn` stores a game

@@ -21,7 +21,7 @@ def stored(tmp_path_factory):
     rs = rulesets.get("vendetta")
     steps: list = []
     simulate(rs, 4, 3, ["random"], steps_out=steps)
-    with GameStore(str(path)) as store:
+    with GameStore(str(path), snapshot_interval=100) as store:
         state, first = rs.new_game(new_position(rs, 4, 3))
         version = store.create_game("g", rs.name, first).version
         for action, events, after in steps:  # turn by turn, as `trv turn` stores a game
@@ -32,8 +32,8 @@ def stored(tmp_path_factory):
 def _rows(db) -> list[tuple[int, Snap]]:
     con = sqlite3.connect(db)
     try:
-        found = con.execute("SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
-                            "ORDER BY originator_version", (game_uuid("g").hex,)).fetchall()
+        found = con.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+                            "AND originator_version > 0 ORDER BY originator_version", (game_uuid("g").hex,)).fetchall()
     finally:
         con.close()
     return [(v, msgspec.msgpack.decode(zlib.decompress(s), type=Snap)) for v, s in found]
@@ -42,7 +42,7 @@ def _rows(db) -> list[tuple[int, Snap]]:
 def _put(db, version: int, snap: Snap) -> None:
     con = sqlite3.connect(db)
     try:
-        con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
                     (pack(snap), game_uuid("g").hex, version))
         con.commit()
     finally:

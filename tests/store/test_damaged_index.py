@@ -15,8 +15,7 @@ import msgspec
 import pytest
 
 from test_store import new, play
-from trvendetta.store import DamagedStore, GameMovedOn, GameStore, game_uuid
-from trvendetta.store.records import game_key
+from trvendetta.store import DamagedStore, GameMovedOn, GameStore
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -42,7 +41,7 @@ def _played(where, toy) -> tuple[int, int]:
     with GameStore(where) as s:
         new(s, toy, target=100)
         done = play(s, toy, "g", 12)
-        versions = [row[0] for row in s.reader.select(game_key("g"), 0, None, False, None)]
+        versions = [row[0] for row in s.reader.select("g", 0, None, False, None)]
     return done.version, versions[len(versions) // 2] - 1  # (a row is stored under its first record's number)
 
 
@@ -113,18 +112,18 @@ def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
     assert len(snapshots) >= 3
     before = snapshots[-2]  # the witness: the load folds from it
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
-                       "AND originator_version > 1 ORDER BY originator_version", [game_uuid("g").hex]).fetchall()
+    rows = con.execute("SELECT originator_version, state FROM stored_commands WHERE originator_id = ? "
+                       "AND originator_version > 1 ORDER BY originator_version", ["g"]).fetchall()
     read, unread = 0, 0
     try:
         for version, state in rows:
-            held = len(msgspec.msgpack.decode(zlib.decompress(state))[3])  # rows.Save: its records
+            held = len(msgspec.msgpack.decode(zlib.decompress(state))[2])  # rows.Save: its records
             for byte in range(2, len(state), 7):  # past zlib's header
                 flipped = bytearray(state)
                 flipped[byte] ^= 0x10
                 with con:
-                    con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                                [bytes(flipped), game_uuid("g").hex, version])
+                    con.execute("UPDATE stored_commands SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                                [bytes(flipped), "g", version])
                 try:
                     with GameStore(db) as s:
                         try:
@@ -148,8 +147,8 @@ def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
                                                                                    done.state)
                 finally:
                     with con:
-                        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? "
-                                    "AND originator_version = ?", [state, game_uuid("g").hex, version])
+                        con.execute("UPDATE stored_commands SET state = ? WHERE originator_id = ? "
+                                    "AND originator_version = ?", [state, "g", version])
     finally:
         con.close()
     assert read >= 5 and unread >= 5

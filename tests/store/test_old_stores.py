@@ -1,5 +1,5 @@
 """Stores written by earlier mains (every earlier row layout: plain library JSON, records packed with
-marks 1-3, chunks of marks 4-7, compact ids, snapshot parts) upgrade with `trv store upgrade` into a
+marks 1-3, chunks of marks 4-7, compact ids, snapshot parts, layout 2's one row a command) upgrade with `trv store upgrade` into a
 new store of the current layout, every game to the same records, hashes, heads, header and stamps;
 the old store is left byte for byte as it was, and any other command on it says to upgrade it.
 
@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent / "fixtures"
 #: fixture name -> what main said about each of its games
 SAID = {name: json.loads((HERE / f"{name}.json").read_text())
         for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2", "main-2026-12-01-chunks",
-                     "main-2026-12-01-mark6")}
+                     "main-2026-12-01-mark6", "main-55e2233-layout2")}
 CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
 ENV = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
 
@@ -56,7 +56,7 @@ def old(tmp_path, fixture):
 def upgraded(old):
     result = CliRunner().invoke(cli, ["--db", str(old), "store", "upgrade"], env=ENV)
     assert result.exit_code == 0, result.output
-    return old.with_name("old.v2.sqlite"), result.stdout
+    return old.with_name("old.v3.sqlite"), result.stdout
 
 
 def test_the_upgrade_reports_each_game_and_leaves_the_old_store_as_it_was(old, fixture, upgraded):
@@ -121,15 +121,16 @@ def test_any_other_command_on_an_old_store_says_to_upgrade_it_and_writes_nothing
     assert sorted(p.name for p in old.parent.iterdir()) == ["old.sqlite"]
 
 
-@pytest.mark.parametrize("fixture", ["main-2026-12-01-mark6"])
+@pytest.mark.parametrize("fixture", ["main-2026-12-01-mark6", "main-55e2233-layout2"])
 def test_the_upgrade_copies_tournaments_and_refuses_what_is_no_upgrade(old, tmp_path, fixture):
     from trvendetta.app.stores import upgrade_store
     from trvendetta.store.errors import StoreError
+    from trvendetta.store.legacy.layout2 import Layout2Store
     from trvendetta.store.legacy.store import GameStore as LegacyStore
     from trvendetta.store.tournament import TournamentLog
     from trvendetta.tournament import model
 
-    with LegacyStore(old) as s:  # a tournament as an older main stored it (its log through the library's app)
+    with (Layout2Store if "layout2" in fixture else LegacyStore)(old) as s:  # a tournament as an older main stored it (its log through the library's app)
         log = TournamentLog(s)
         made = log.create("cup", model.check_new("cup", "vendetta", 2, 2, 4, (3, 1, 0), 5))
         made = log.append("cup", made.version, model.check_register(made.state, ["ann", "bob"]))

@@ -8,7 +8,7 @@ import pytest
 
 from test_store import new, play
 from trvendetta.store import ChainBroken, GameStore
-from trvendetta.store.store import PG_EVENTS_TABLE
+from trvendetta.store.store import PG_COMMANDS_TABLE, PG_EVENTS_TABLE
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -37,9 +37,9 @@ def test_verify_finds_a_rewritten_event(pg_url, toy):
     def edit(doc: dict) -> None:
         doc["payload"] = doc["payload"].replace('"n":', '"n":1')
 
-    table = f'"{_schema(pg_url)}".{PG_EVENTS_TABLE}'
+    table = f'"{_schema(pg_url)}".{PG_COMMANDS_TABLE}'
     with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
-        rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'trv:save'").fetchall()
+        rows = conn.execute(f"SELECT originator_version, state FROM {table} WHERE topic = 'c'").fetchall()
         edits = [(version, edited_state(state, version, record.number, edit)) for version, state in rows]
         (version, state), = [(v, e) for v, e in edits if e is not None]
         # someone edits the table behind the store's back (the store itself never updates a row)
@@ -100,6 +100,52 @@ def test_an_old_schema_says_to_upgrade_and_upgrades_into_a_schema_of_its_own(pg_
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_v2" CASCADE')
+
+
+def test_a_layout_2_schema_says_to_upgrade_and_upgrades_to_the_same_heads(pg_url):
+    """A schema of layout 2 (the fixture's rows, written by main at 55e2233, in that layout's tables):
+    any command says to upgrade it; the upgrade writes every game into a schema of its own (by default
+    ``NAME_v3``), to the same heads, and leaves the old rows as they were."""
+    import json
+    import sqlite3
+    from pathlib import Path
+    from uuid import UUID
+
+    from trvendetta.app.stores import upgrade_store, upgrade_target
+    from trvendetta.store.legacy.layout2 import Layout2Store
+    from trvendetta.store.store import OldStore
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "main-55e2233-layout2"
+    schema, base = _schema(pg_url), pg_url.split("?")[0]
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    Layout2Store(pg_url, create=True).close()  # layout 2's tables
+    con = sqlite3.connect(f"{fixture}.sqlite")
+    with psycopg.connect(base, autocommit=True) as conn:
+        for table, pg in (("stored_events", "trvstore_events"), ("stored_snapshots", "trvstore_snapshots")):
+            for oid, version, topic, state in con.execute(f"SELECT * FROM {table} ORDER BY originator_version"):
+                conn.execute(f'INSERT INTO "{schema}".{pg} (originator_id, originator_version, topic, state) '
+                             "VALUES (%s, %s, %s, %s)", [UUID(oid), version, topic, state])
+        before = conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvstore_events').fetchone()
+    con.close()
+    with pytest.raises(OldStore, match="run `trv store upgrade`"):
+        GameStore(pg_url)
+    target = upgrade_target(pg_url)
+    assert target.endswith(f"schema={schema}_v3")
+    try:
+        copied = {c.game: c.head for c in upgrade_store(pg_url, target)}
+        said = json.loads(Path(f"{fixture}.json").read_text())
+        assert copied == {game: s["head"] for game, s in said.items()}
+        with GameStore(target) as s:
+            assert {g: s.load(g).head for g in said} == copied
+            assert {g: s.verify(g) for g in said} == copied
+        with psycopg.connect(base, autocommit=True) as conn:
+            assert conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvstore_events'
+                                ).fetchone() == before
+            assert conn.execute("SELECT to_regclass(%s)", [f'"{schema}".{PG_COMMANDS_TABLE}']).fetchone()[0] is None
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_v3" CASCADE')
 
 
 def test_many_processes_open_a_new_store_at_once(pg_url):

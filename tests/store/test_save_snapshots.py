@@ -11,6 +11,7 @@ from trvendetta.bots import get_bot
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore
 from trvendetta.store.records import game_key
+from trvendetta.store.rows import SNAP_TOPIC
 
 
 def _whole_game(rs, seed: int = 3, actions: int = 120) -> tuple:
@@ -30,8 +31,9 @@ def _whole_game(rs, seed: int = 3, actions: int = 120) -> tuple:
 def _snapshot_versions(db, game: str) -> list[int]:
     con = sqlite3.connect(db)
     try:
-        return [v for (v,) in con.execute("SELECT originator_version FROM stored_snapshots WHERE originator_id = ? "
-                                           "ORDER BY originator_version", [game_key(game)])]
+        return [v for (v,) in con.execute("SELECT originator_version FROM stored_events WHERE originator_id = ? "
+                                           "AND originator_version > 0 ORDER BY originator_version",
+                                           [game_key(game)])]
     finally:
         con.close()
 
@@ -94,10 +96,14 @@ def test_a_snapshot_that_cannot_be_written_is_left_out_with_a_warning(tmp_path, 
     first, steps, states = _whole_game(rs, actions=40)
     db = tmp_path / "trv.sqlite"
     with GameStore(db, snapshot_interval=10) as store:
-        def broken(rows):
-            raise sqlite3.OperationalError("disk on fire")
+        insert = store.app.recorder.insert_events
 
-        monkeypatch.setattr(store.app.snapshots.recorder, "insert_events", broken)
+        def broken(rows):
+            if any(row.topic == SNAP_TOPIC for row in rows):
+                raise sqlite3.OperationalError("disk on fire")
+            return insert(rows)
+
+        monkeypatch.setattr(store.app.recorder, "insert_events", broken)
         with pytest.warns(RuntimeWarning, match="snapshot not taken"):
             saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1])
     assert _snapshot_versions(db, "g") == []

@@ -16,7 +16,7 @@ def run(db, *args):
 
 
 def rows(db):
-    return list(sqlite_utils.Database(db)["stored_events"].rows_where(order_by="originator_version"))
+    return list(sqlite_utils.Database(db)["stored_commands"].rows_where(order_by="originator_version"))
 
 
 def test_commands_only_append_rows_and_undo_keeps_them(tmp_path):
