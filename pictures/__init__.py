@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .layout import parse
+from trvendetta.core.layout import parse
 from .svg import Last, Scene, scene, svg
 
 __all__ = ["Last", "Scene", "last_of", "scene", "svg"]

@@ -5,9 +5,10 @@ the ``trv show --json`` document (``ruleset.view(state)``), never the state,
 so nothing here knows a rule and every ruleset draws through the seam.  The
 view's ``board`` entry declares the grid (hex tiles or brick squares), the
 terrain, printed marks, the Finish Line and the starting area, and names
-the drawing it takes (``drawing``: the road of tiles unless it names
-another, such as the arena's; :data:`DRAWINGS`), so no code here asks which
-ruleset or board it draws.
+the drawing it takes (``drawing``, the board's ``Board.drawing``: the road
+of tiles here unless it names another, which the board's own package
+registers with ``core/drawing.py``, as the Carnival's arena does in
+``carnival/picture.py``), so no code here asks which ruleset or board it draws.
 
 :func:`scene` cuts the picture into pieces (the road, each token, each
 vehicle, each dashboard...), so the viewer stores each distinct piece once
@@ -20,10 +21,10 @@ name, not by colour alone (grey-scale prints, colour-blind readers).
 from __future__ import annotations
 
 from html import escape
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
-from . import arena
-from .layout import Layout, parse
+from trvendetta.core.drawing import Drawing, drawing_named, register_drawing
+from trvendetta.core.layout import Layout, lane_letters, parse
 
 #: fills for the colours players choose; anything else is drawn grey
 PALETTE = {
@@ -185,27 +186,14 @@ def background(view: dict, lay: Layout) -> str:
     return "".join(out)
 
 
-def lane_letters(lay: Layout) -> str:
-    """The lane letters above the board."""
-    return "".join(f'<text class="lbl" x="{lay.center((lane, 0))[0]:.1f}" y="{lay.TOP - 10}" '
-                   f'text-anchor="middle">{chr(97 + lane)}</text>' for lane in range(lay.lanes))
-
-
 def board_background(view: dict, lay: Layout) -> str:
     """The board as its view says it is drawn (:func:`drawing_of`)."""
     return drawing_of(view).background(view, lay)
 
 
-class Drawing(Protocol):
-    """How one kind of board is drawn: its hexagons' layout and everything under the pieces."""
-
-    def layout(self, view: dict) -> Layout: ...
-
-    def background(self, view: dict, lay: Layout) -> str: ...
-
-
 class RoadDrawing:
-    """The road of tiles the view's ``road`` and ``board`` entries declare (the default)."""
+    """The road of tiles the view's ``road`` and ``board`` entries declare (the default: a
+    board that names no drawing, the road's ``Board.drawing``)."""
 
     def layout(self, view: dict) -> Layout:
         board = view.get("board") or {}
@@ -216,32 +204,13 @@ class RoadDrawing:
         return background(view, lay)
 
 
-class ArenaDrawing:
-    """The spaces a board's ``arena`` entry declares (:mod:`.arena`)."""
-
-    def layout(self, view: dict) -> Layout:
-        return arena.layout(view["board"])
-
-    def background(self, view: dict, lay: Layout) -> str:
-        return arena.background(view["board"], lay) + lane_letters(lay)
-
-
-#: how a board is drawn, by the ``drawing`` its view's ``board`` entry names (the road of tiles when it names
-#: none); a ruleset kept anywhere may add one of its own with :func:`register_drawing`
-DRAWINGS: dict[str, Drawing] = {"road": RoadDrawing(), "arena": ArenaDrawing()}
-
-
-def register_drawing(name: str, drawing: Drawing) -> Drawing:
-    DRAWINGS[name] = drawing
-    return drawing
+ROAD = register_drawing("road", RoadDrawing())
 
 
 def drawing_of(view: dict) -> Drawing:
-    """The drawing a view's board names; a name no drawing has is a ValueError naming the known ones."""
-    name = (view.get("board") or {}).get("drawing", "road")
-    if name not in DRAWINGS:
-        raise ValueError(f"the board is drawn as {name!r}, which no drawing is; drawings: {', '.join(DRAWINGS)}")
-    return DRAWINGS[name]
+    """The drawing a view's board names (``core/drawing.py``; the road of tiles when it names
+    none); a name no drawing has is a ValueError naming the known ones."""
+    return drawing_named((view.get("board") or {}).get("drawing", "road"))
 
 
 def _start_key(board: dict, vid: str) -> str | None:

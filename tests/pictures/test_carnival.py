@@ -6,8 +6,8 @@ import re
 
 from trvendetta import pictures
 from trvendetta.carnival import components as comp
-from trvendetta.pictures.layout import Layout, name
-from trvendetta.pictures.layout import parse as space_of
+from trvendetta.core.layout import Layout, name
+from trvendetta.core.layout import parse as space_of
 
 from carnival.helpers import RS, game
 from .helpers import NS, of_class, parse, vehicles_drawn

@@ -76,7 +76,7 @@ def test_cars_side_by_side_in_the_starting_area_keep_their_letters_apart():
 def test_carnival_tile_names_stand_beside_their_tiles_clear_of_tokens():
     import math
 
-    from trvendetta.pictures.layout import parse as space
+    from trvendetta.core.layout import parse as space
     from trvendetta.pictures.svg import layout_of
 
     rs = get("carnival")

@@ -99,7 +99,7 @@ def test_cars_show_size_facing_and_damage():
 
 
 def test_facing_turns_the_car():
-    from trvendetta.pictures.layout import Layout
+    from trvendetta.core.layout import Layout
 
     for grid in ("hex", "brick"):
         lay = Layout(grid, 6, 0, 15)

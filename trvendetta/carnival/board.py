@@ -51,6 +51,7 @@ class ArenaBoard(Road):
     """The arena's answers (pure: each takes the state, or the decide context)."""
 
     plays_round_out = True  # a player out does not end the game at once: the round is played out
+    drawing = "arena"  # its own spaces, not a road of tiles: carnival/picture.py draws it
 
     # ------------------------------------------------------------ the board
     def terrain(self, state, space) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..vendetta import board as b
 from ..vendetta import view as vview
 from ..vendetta.rules import pending
-from . import decrees, render, spaces
+from . import decrees, picture, render, spaces
 from .favors import known
 
 
@@ -69,7 +69,7 @@ def view(state) -> dict:
 
 def arena_board(state, board: dict) -> dict:
     """The picture's board: the arena's own spaces instead of a road of tiles
-    (``pictures.arena``), the road tiles in their slots, pillars raised or
+    (``picture.py``, the drawing the board names), the road tiles in their slots, pillars raised or
     not, and where each car waiting to enter stands (its start space, behind
     a road tile: ``spaces.start_space``)."""
     side = state.arena
@@ -81,7 +81,7 @@ def arena_board(state, board: dict) -> dict:
     return board | {
         "terrain": {}, "finish_after": None, "start_area": {},
         "start_spots": {v.id: b.nm(v.at) for v in starters},
-        "drawing": "arena",  # pictures draw it with their arena drawing (pictures/svg.py, DRAWINGS)
+        "drawing": state.board.drawing,  # the arena's drawing (picture.py), which the pictures look up
         "arena": {
             "side": side.name, "spaces": names(side.arena), "spotlights": names(side.spotlights),
             "favors": names(side.favors), "weapons": names(side.weapons),

@@ -41,6 +41,10 @@ Space = tuple[int, int]
 class Board(Protocol):
     """What Vendetta's rules ask of the board a game is played on."""
 
+    #: how a picture draws it: the name of a drawing (``core/drawing.py``) its view's
+    #: ``board`` entry gives; the road's is ``road`` (the pictures' road of tiles)
+    drawing: str
+
     # ------------------------------------------------------------ the spaces
     def terrain(self, state: State, space: Space) -> str:
         """The terrain a vehicle meets there: ``road``, ``mud``, ``impassable``,
@@ -221,6 +225,7 @@ class Road:
     """The road of tiles (base Vendetta): every hook of :class:`Board` as the base game plays it."""
 
     plays_round_out = False
+    drawing = "road"
 
     # ------------------------------------------------------------ the spaces
     def terrain(self, state: State, space: Space) -> str:

@@ -1,4 +1,6 @@
-"""The Carnival of Chaos arena, drawn from a view's ``board["arena"]``.
+"""The Carnival of Chaos arena, drawn from a view's ``board["arena"]``: the
+drawing the arena's board names (``ArenaBoard.drawing``, ``arena``), registered
+with the drawings (``core/drawing.py``) when the Carnival's view is imported.
 
 A board that declares ``arena`` is not a road of tiles one after another: it
 lists its own spaces (the hexagons of ``data/carnival/arena.txt``, on the one
@@ -13,7 +15,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .layout import Layout, parse
+from ..core.drawing import register_drawing
+from ..core.layout import Layout, lane_letters, parse
 
 ARENA_FILL = "#ece3cc"
 ROAD_FILL = "#d9d4c7"
@@ -127,3 +130,16 @@ def background(board: dict, lay: Layout) -> str:
         out.append(label(lay, n, "#ddd" if pillars.get(n) in raised else "#555"))
     out.append("</g>")
     return "".join(out)
+
+
+class ArenaDrawing:
+    """The spaces a board's ``arena`` entry declares."""
+
+    def layout(self, view: dict) -> Layout:
+        return layout(view["board"])
+
+    def background(self, view: dict, lay: Layout) -> str:
+        return background(view["board"], lay) + lane_letters(lay)
+
+
+ARENA = register_drawing("arena", ArenaDrawing())

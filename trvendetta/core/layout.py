@@ -1,4 +1,8 @@
-"""Where things go on the picture: space names to pixels, for every grid a view declares.
+"""Where things go on a picture: space names to pixels, for every grid a view declares.
+
+Shared by the pictures (``trvendetta.pictures``) and the drawings a ruleset or
+board brings of its own (:mod:`.drawing`; the Carnival's arena,
+``carnival/picture.py``): pure arithmetic on names and numbers, no rule.
 
 A view's ``board`` says how many lanes there are and which grid its spaces
 form (``hex``: Vendetta's staggered road tiles, flat-topped hexagons whose
@@ -84,3 +88,9 @@ class Layout:
     def space_len(self) -> float:
         """The length of a space along the road (its room for a car)."""
         return 2 * self.hh
+
+
+def lane_letters(lay: Layout) -> str:
+    """The lane letters above the board."""
+    return "".join(f'<text class="lbl" x="{lay.center((lane, 0))[0]:.1f}" y="{lay.TOP - 10}" '
+                   f'text-anchor="middle">{chr(97 + lane)}</text>' for lane in range(lay.lanes))
