@@ -4,7 +4,8 @@
 are deep sand (mud: two moves to enter, nothing to crash into), where a car
 in sand cannot shoot and leaving the road is sinking into the dunes.  It
 adds a crew, ``jeeps`` (three cars that play the cars' turn), whose jeeps
-shrug off a hit while they stand in sand.
+shrug off a hit while they stand in sand, and whose turn takes a ``trv turn``
+flag of its own, ``--jeep SIZE`` (the jeep that takes the ``--assign`` die).
 
 Importing this module is all it takes: it registers its crew (``crew.register``), its
 crew's looks (``crew.register_looks``)
@@ -21,9 +22,13 @@ from typing import ClassVar
 import msgspec
 
 from trvendetta import rulesets
+from trvendetta.core.errors import RuleViolation
+from trvendetta.core.turnflags import TurnFlag
 from trvendetta.vendetta import Vendetta, crew
 from trvendetta.vendetta import components as comp
+from trvendetta.vendetta import board as b
 from trvendetta.vendetta import events as ev
+from trvendetta.vendetta.actions import AssignDie, describe_action
 from trvendetta.vendetta.cars import Cars
 from trvendetta.vendetta.model import State
 from trvendetta.vendetta.road import Board, Road
@@ -61,6 +66,18 @@ class Jeeps(Cars):
     """Cars, except that a jeep in sand shrugs off a hit."""
 
     assign_prompt = "assign a die to a jeep"
+    turn_flags = (TurnFlag("jeep", metavar="small|medium|large", choices=("small", "medium", "large"),
+                           excludes=("car",), help="Jeeps: the jeep that takes the --assign die this turn."),)
+
+    def flag_action(self, state, decision, flags):
+        """``--jeep SIZE --assign N``: the die to that jeep (Vendetta's driver checks it)."""
+        if decision.kind != "assign" or "jeep" not in flags:
+            return None
+        if "assign" not in flags:
+            raise RuleViolation("trv turn --jeep", "--jeep needs --assign N (the die it takes); nothing was played",
+                                [describe_action(o) for o in decision.options])
+        jeep = f"{b.player(state, decision.player).color}-{flags['jeep']}"
+        return AssignDie(jeep, int(flags["assign"]), "momentum" in flags), ("jeep", "assign", "momentum")
 
     def damage(self, ctx, v, cause: str) -> None:
         if ctx.state.board.terrain(ctx.state, v.at) == "mud":

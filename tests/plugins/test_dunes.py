@@ -187,3 +187,52 @@ def test_a_new_dunes_game_records_a_dunes_position():
     other = rulesets.get("vendetta")
     with pytest.raises(Exception, match="'dunes' is not 'vendetta'"):
         other.new_game(position)
+
+
+def _sections(help_text: str) -> dict[str, str]:
+    """``trv turn --help``: heading -> the lines under it."""
+    sections: dict[str, str] = {}
+    heading = ""
+    for line in help_text.splitlines():
+        if line.endswith("flags:") and "(--ruleset " in line:
+            heading = line
+            sections[heading] = ""
+        elif heading:
+            sections[heading] += line + "\n"
+    return sections
+
+
+def test_its_crew_brings_its_own_turn_flag_which_only_its_ruleset_lists(trv):
+    """The jeeps' ``--jeep`` comes from the crew (``Jeeps.turn_flags``), as the Big Rig's
+    flags do: ``trv turn --help`` lists it under the dunes' jeeps heading and under no
+    ruleset that does not take the jeeps."""
+    assert [f.crew for f in RS.turn_flags if f.name == "jeep"] == ["jeeps"]
+    assert not any(f.name == "jeep" for rs in rulesets.every() if rs is not RS for f in rs.turn_flags)
+    sections = _sections(trv("turn", "--help").stdout)
+    heading = "Thunder Road: Vendetta on the dunes (--ruleset dunes), with the jeeps crew flags:"
+    assert "--jeep small|medium|large" in sections[heading]
+    assert [h for h, text in sections.items() if "--jeep" in text] == [heading]
+    assert "--steering N" in sections["Thunder Road: Vendetta on the dunes (--ruleset dunes), with the bigrig crew flags:"]
+
+
+def test_trv_turn_takes_its_crews_flag_and_plays_it(trv):
+    trv("new", "--ruleset", "dunes", "--player", "ann:red:jeeps", "--player", "bob:blue:cars", "--seed", "4")
+    view = json.loads(trv("show", "--json").stdout)
+    die = view["players"][0]["dice"][-1]
+    out = trv("turn", "--jeep", "medium", "--assign", str(die), "--no-shoot").stdout
+    assert f"ann assigns {die} to red-medium" in out  # the crew's flag chose the jeep
+    after = json.loads(trv("show", "--json").stdout)
+    assert after["pending"]["player"] == "bob"
+    # bob plays the cars: the jeeps' flag is no flag of his turn, and nothing is played
+    refused = trv("turn", "--jeep", "small", "--assign", str(after["players"][1]["dice"][0]), code=1).stderr
+    assert "--jeep small: a flag of the jeeps crew's turn; bob plays the cars" in refused
+    assert "nothing was played" in refused
+    assert json.loads(trv("show", "--json").stdout)["version"] == after["version"]
+
+
+def test_a_crews_flag_is_a_usage_error_in_a_ruleset_that_does_not_take_the_crew(trv):
+    trv("new", "--player", "ann:red", "--player", "bob:blue", "--seed", "4")
+    before = trv("show", "--json").stdout
+    refused = trv("turn", "--jeep", "small", "--assign", "2", code=2).stderr
+    assert "--jeep is a flag of dunes, not of vendetta" in refused
+    assert trv("show", "--json").stdout == before

@@ -18,7 +18,9 @@ from ..vendetta.rules import pending
 from .favors import known
 from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
 
-TURN_FLAGS = tuple(f for f in VENDETTA_FLAGS if f.crew != "bigrig") + (  # the Big Rig is not allowed in the arena
+#: every crew's flags (Vendetta's and the Carnival's own); ``Carnival.turn_flags`` adds the crews'
+#: own for the crews it takes (not the Big Rig: "not allowed in the arena")
+TURN_FLAGS = VENDETTA_FLAGS + (
     TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
              help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
                   "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET (weapon=TARGET: the "
@@ -65,8 +67,8 @@ def mid_effect(text: str) -> bool:
 
 
 class CarnivalDriver(TurnDriver):
-    def __init__(self, flags: dict):
-        super().__init__({k: v for k, v in flags.items() if k not in OWN})
+    def __init__(self, flags: dict, declared: tuple[TurnFlag, ...] = ()):
+        super().__init__({k: v for k, v in flags.items() if k not in OWN}, declared)
         self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
         self.mid = {str(text) for text in flags.get("favor") or () if mid_effect(text)}
         self.witness = bool(flags.get("witness_me"))

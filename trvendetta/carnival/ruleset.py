@@ -33,7 +33,7 @@ class Carnival(Vendetta):
     max_events = 50_000
     event_type = cev.Event
     action_type = cact.Action
-    turn_flags = TURN_FLAGS
+    base_flags = TURN_FLAGS
     state_type = CarnivalState
     position_type = CarnivalPosition
     setup_choices = {"side": comp.SIDES}
@@ -109,7 +109,7 @@ class Carnival(Vendetta):
         return legal.lines(self, state, options)
 
     def turn_driver(self, flags: dict) -> CarnivalDriver:
-        return CarnivalDriver(flags)
+        return CarnivalDriver(flags, self.turn_flags)
 
     def view(self, state: State) -> dict:
         assert isinstance(state, CarnivalState), "a Carnival game's states are its own state_type"

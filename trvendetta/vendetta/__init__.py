@@ -40,6 +40,19 @@ def _rules() -> Any:
     return _decide
 
 
+class TurnFlags:
+    """``Vendetta.turn_flags``: the ruleset's ``base_flags`` (every crew's turn) and each
+    crew's own (``Crew.turn_flags``) for the crews it takes (``crews()``, a plug-in's
+    included), read when the CLI builds ``trv turn``; looking at a game never reads them."""
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return getattr(owner, "base_flags", ())
+        from .notation import crew_flags
+
+        return tuple(obj.base_flags) + crew_flags(obj.crews())
+
+
 P = TypeVar("P", bound=Position)  # Vendetta's position or an extension's (Carnival's)
 
 
@@ -55,7 +68,9 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     event_type = events.Event
     state_type = State
     position_type: ClassVar[type[Position]] = Position  # a ruleset built on Vendetta's may extend it
-    turn_flags = Later("trvendetta.vendetta.notation:TURN_FLAGS")
+    #: the flags of every crew's turn; ``turn_flags`` adds each crew's own for the crews it takes
+    base_flags: Any = Later("trvendetta.vendetta.notation:TURN_FLAGS")
+    turn_flags = TurnFlags()
     shared_state = ("components",)  # about 7 kB of the state's 11 kB; one game's never change
 
     def __init__(self, components: comp.Components | None = None):
@@ -190,7 +205,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     def turn_driver(self, flags: dict) -> Any:
         from .notation import TurnDriver
 
-        return TurnDriver(flags)
+        return TurnDriver(flags, self.turn_flags)
 
     def warning(self, state: State, action) -> str:
         return _rules().warning(state, action)

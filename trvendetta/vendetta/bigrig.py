@@ -29,6 +29,7 @@ from . import effects as fx
 from . import sectionboard
 from . import events as ev
 from ..core.protocol import Decision
+from ..core.turnflags import TurnFlag
 from . import crew as crews
 from .actions import AssignSection, CowCatcher, DispenseHazard, NoShoot, Pass, PlaceDamage, RerollShot, SetSteering
 from .actions import ShootCommand, Step
@@ -300,6 +301,23 @@ class BigRig(Cars):
     waits = True
     slam_rank = 2
     out_sets_final_piece = True  # 001 Getting Eliminated: the finish line at once
+    #: its ``trv turn`` flags (Vendetta's driver, ``notation.py``, maps them onto its decisions)
+    turn_flags: tuple[TurnFlag, ...] = (
+        TurnFlag("steering", "int", metavar="N",
+                 help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round)."),
+        TurnFlag("section", metavar="rear|mid|front", choices=("rear", "mid", "front"),
+                 help="Big Rig: the section whose --command takes this turn's --assign die (commands: "
+                      "hazard-dispenser, repair, targeting-computer; traction-drive, repair, airstrike; "
+                      "missile-launcher, repair, cow-catcher)."),
+        TurnFlag("target-command", metavar="COMMAND",
+                 help="Shooting (--shoot or --airstrike-target) at a Big Rig section: the command aimed at "
+                      "(not repair, not damaged)."),
+        TurnFlag("hazard-at", metavar="SPACE", help="Big Rig Hazard Dispenser: where the token goes (rear arc)."),
+        TurnFlag("place-damage", metavar="SECTION:COMMAND", multiple=True,
+                 help="Big Rig: where each minor damage token of the turn goes (Dependable, Sturdy, Solid...), in order."),
+        TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot."),
+        TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes."),
+    )
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player) -> Decision | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.protocol import Decision
+from ..core.turnflags import TurnFlag
 from . import board as b
 from . import crew as crews
 from . import effects as fx
@@ -49,10 +50,15 @@ class Cars:
     coast_word = "momentum"
     #: the assign decision's prompt
     assign_prompt = "assign a die to a car"
+    #: the cars' turn takes the flags of every crew's (``notation.TURN_FLAGS``), none of its own
+    turn_flags: tuple[TurnFlag, ...] = ()
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:
         return None
+
+    def flag_action(self, state: State, decision: Decision, flags: dict) -> tuple[Any, tuple[str, ...]] | None:
+        return None  # Vendetta's driver answers from the flags every crew's turn takes
 
     def score_options(self, state: State, decision: Decision) -> list[float] | None:
         return None  # Vendetta's heuristics (vendetta/bot.py) know the cars', the Final Five's and the Big Rig's

@@ -9,7 +9,8 @@ base every crew builds on), the Final Five (``finalfive.FinalFive``) and the
 Big Rig (``bigrig.BigRig``) each register themselves, and a crew kept
 anywhere else plugs in by calling :func:`register` from its own module.
 
-The protocol's parts: the decisions of the crew's turn (what it assigns, its
+The protocol's parts: the decisions of the crew's turn (and the ``trv turn``
+flags that answer them) (what it assigns, its
 command, its steps, its shot), what waits for its player outside the turn,
 its own actions, how its vehicles move (starting a move, the next vehicle of
 the turn, a move's end), how they take damage and how they are targeted, and
@@ -24,6 +25,7 @@ from . import board as b
 
 if TYPE_CHECKING:  # for the type checker only
     from ..core.protocol import Decision
+    from ..core.turnflags import TurnFlag
     from .context import Ctx
     from .model import Player, State, Turn, Vehicle
 
@@ -45,6 +47,10 @@ class Crew(Protocol):
     #: what the rules' words call one of its vehicles, and a moved vehicle's second die (refusals)
     vehicle_noun: str
     coast_word: str
+    #: its own ``trv turn`` flags (``TurnFlag``; the Big Rig's ``--steering``...,
+    #: the Final Five's ``--bike``): a ruleset's ``turn_flags`` add them for each
+    #: crew it takes, tagged with the crew's name (``notation.crew_flags``)
+    turn_flags: tuple[TurnFlag, ...]
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:
@@ -58,6 +64,14 @@ class Crew(Protocol):
 
     def target_options(self, state: State, vid: str) -> list[Any]:
         """The shot options at one of the crew's vehicles."""
+        ...
+
+    def flag_action(self, state: State, decision: Decision, flags: dict) -> tuple[Any, tuple[str, ...]] | None:
+        """``trv turn``: the action the crew's own flags (``flags``: every flag given, by key)
+        answer ``decision`` of its player's turn with, and the keys of the flags it used;
+        None: Vendetta's driver answers it from the flags it knows (``notation.TurnDriver``,
+        which also maps the Big Rig's and the Final Five's flags).  The driver checks the
+        action against the decision's options, as it checks its own."""
         ...
 
     def fatal_step(self, state: State, car: Vehicle, to: Any) -> str | None:

@@ -25,6 +25,7 @@ choice of order.
 from __future__ import annotations
 
 from ..core.protocol import Decision
+from ..core.turnflags import TurnFlag
 from . import board as b
 from . import crew as crews
 from . import effects as fx
@@ -101,6 +102,14 @@ class FinalFive(Cars):
     coast_word = "coasting"
     slam_rank = 0
     assign_prompt = "assign a die to a motorcycle"
+    #: its ``trv turn`` flag: a grouping flag, one group per motorcycle (Vendetta's driver,
+    #: ``notation.py``, plays the groups in order)
+    turn_flags: tuple[TurnFlag, ...] = (
+        TurnFlag("bike", metavar="N", multiple=True,
+                 help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
+                      "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).",
+                 groups=("assign", "momentum", "path", "road_die", "shoot", "no_shoot"), most=2, noun="motorcycle"),
+    )
 
     def assign_options(self, state: State, name: str) -> list:
         return first_options(state, name)

@@ -15,6 +15,7 @@ from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
 from . import bigrig
 from . import board as b
+from . import crew as crews
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
 from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action
@@ -22,6 +23,9 @@ from .rules import explain, pending
 
 COMMANDS = ("nitro", "drift", "repair", "airstrike")
 
+#: the flags of every crew's turn (the cars'); a crew's own are its ``Crew.turn_flags`` (the Big
+#: Rig's in ``bigrig.py``, the Final Five's ``--bike`` in ``finalfive.py``), which a ruleset adds
+#: for the crews it takes (:func:`crew_flags`, ``Vendetta.turn_flags``)
 TURN_FLAGS = (
     TurnFlag("car", metavar="small|medium|large", choices=("small", "medium", "large"), help="The car to move this turn (with --assign)."),
     TurnFlag("assign", "int", metavar="N", help="The movement die to assign to it."),
@@ -38,25 +42,23 @@ TURN_FLAGS = (
     TurnFlag("shoot", metavar="TARGET", help="Fire at TARGET after moving.", excludes=("no-shoot",)),
     TurnFlag("no-shoot", "flag", help="Do not fire."),
     TurnFlag("reroll", "switch", help="Reroll (or accept) the slam dice, if that is yours to decide."),
-    TurnFlag("steering", "int", metavar="N",
-             help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round).", crew="bigrig"),
-    TurnFlag("section", metavar="rear|mid|front", choices=("rear", "mid", "front"),
-             help="Big Rig: the section whose --command takes this turn's --assign die (commands: "
-                  "hazard-dispenser, repair, targeting-computer; traction-drive, repair, airstrike; "
-                  "missile-launcher, repair, cow-catcher).", crew="bigrig"),
-    TurnFlag("target-command", metavar="COMMAND",
-             help="Shooting (--shoot or --airstrike-target) at a Big Rig section: the command aimed at "
-                  "(not repair, not damaged).", crew="bigrig"),
-    TurnFlag("hazard-at", metavar="SPACE", help="Big Rig Hazard Dispenser: where the token goes (rear arc).", crew="bigrig"),
-    TurnFlag("place-damage", metavar="SECTION:COMMAND", multiple=True,
-             help="Big Rig: where each minor damage token of the turn goes (Dependable, Sturdy, Solid...), in order.", crew="bigrig"),
-    TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot.", crew="bigrig"),
-    TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes.", crew="bigrig"),
-    TurnFlag("bike", metavar="N", multiple=True,
-             help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
-                  "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).", crew="finalfive",
-             groups=("assign", "momentum", "path", "road_die", "shoot", "no_shoot"), most=2, noun="motorcycle"),
 )
+
+
+
+def crew_flags(names) -> tuple[TurnFlag, ...]:
+    """The ``trv turn`` flags of the crews called ``names``: each crew's own
+    (``Crew.turn_flags``), tagged with its name (``trv turn --help`` lists them
+    under it); a crew of the data with none registered plays the cars' turn and
+    adds none.  A ruleset's ``turn_flags`` are :data:`TURN_FLAGS` and these, for
+    the crews it takes."""
+    from . import crew
+
+    out: list[TurnFlag] = []
+    for name in names:
+        out += (f if f.crew == name else msgspec.structs.replace(f, crew=name) for f in crew.named(name).turn_flags)
+    return tuple(out)
+
 
 #: the turn's decisions in order, and the flags that answer each
 STAGES = ("steering", "assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus",
@@ -86,7 +88,9 @@ class TurnDriver:
     was not used, with the reason.
     """
 
-    def __init__(self, flags: dict):
+    def __init__(self, flags: dict, declared: tuple[TurnFlag, ...] = ()):
+        #: the crew each crew's own flag is for (``TurnFlag.crew``: the ruleset's declarations)
+        self.crew_of = {f.key: f.crew for f in declared if f.crew}
         self.flags = {k: v for k, v in flags.items()
                       if v is not None and v not in ((), []) and (v is not False or k == "reroll")}
         self.path = list(flags.get("path") or [])
@@ -201,7 +205,18 @@ class TurnDriver:
             return f"the turn ended before {car.id} could fire"
         if stage == "slam-reroll":
             return f"no slam reroll was {self.player}'s to decide"
-        return "no decision of this turn takes it"
+        return self._not_theirs(key, state) or "no decision of this turn takes it"
+
+    def _not_theirs(self, key: str, state) -> str:
+        """Why a crew's own flag (one this driver's stages do not know: a plug-in crew's, which its
+        ``Crew.flag_action`` answers) is no flag of this turn: the player plays another crew; "" when
+        it is theirs.  (The Big Rig's flags are the stages' own: ``--target-command`` aims any
+        crew's shot at a section, and the Cow Catcher may ask a wreck's owner.)"""
+        crew = self.crew_of.get(key)
+        if crew is None or key in STAGE_OF or key in ANYTIME.values() or self.player is None:
+            return ""
+        theirs = b.player(state, self.player).crew
+        return "" if theirs == crew else f"a flag of the {crew} crew's turn; {self.player} plays the {theirs}"
 
     def _path_left(self, state, d=None) -> None:
         if not self.path:
@@ -339,6 +354,11 @@ class TurnDriver:
             raise RuleViolation("trv turn --reroll-shot", "--reroll-shot can never apply to this turn: only the "
                                 "Targeting Computer rerolls a missed shot, on the turn its die is assigned "
                                 "(--section rear --command targeting-computer --assign N); nothing was played")
+        own = crews.of(state, d.player).flag_action(state, d, self.flags)
+        if own is not None:  # the crew's own flags answer it (a plug-in crew's: ``Crew.flag_action``)
+            action, keys = own
+            self.used |= set(keys)
+            return self._checked(state, d, keys[0], action)
         if self.bikes:  # the Final Five's --bike groups (each group checked in _bike_problems)
             self.used |= set(self.flags)
             return self._next_bike(state, d)
@@ -592,7 +612,7 @@ class TurnDriver:
         for key in list(self.flags):
             if key in self.used or key == "path":
                 continue
-            if waiting and d is not None:  # waiting implies d (said again for the checker)
+            if waiting and d is not None and not self._not_theirs(key, state):  # (waiting implies d)
                 whose = "" if d.player == self.player else f"{d.player}'s "
                 self._problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
                 self.problems[-1] = msgspec.structs.replace(self.problems[-1], waits=True)
