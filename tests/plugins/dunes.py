@@ -86,17 +86,18 @@ class Jeeps(Cars):
         super().damage(ctx, v, cause)
 
 
-    def score_options(self, state, decision):
-        """The greedy bot's steps: Vendetta's scores, and a jeep likes sand (it takes no hit there)."""
-        if decision.kind != "step":
+    def score_option(self, h, a):
+        """The greedy bot's steps: a jeep likes sand (it takes no hit there), on top of the
+        ruleset's step score (``h``: Vendetta's heuristics)."""
+        if h.decision.kind != "step":
             return None
         from trvendetta.core import geometry
-        from trvendetta.vendetta import bot
 
-        scores = bot.Heuristics(state, decision).scores() or [0.0] * len(decision.options)
+        state = h.state
         car = next(v for v in state.vehicles if v.id == state.turn.car)
-        return [score + (SAND_BONUS if state.board.terrain(state, geometry.neighbour(car.at, a.direction, car.facing))
-                         == "mud" else 0.0) for score, a in zip(scores, decision.options)]
+        if state.board.terrain(state, geometry.neighbour(car.at, a.direction, car.facing)) != "mud":
+            return None
+        return h._step(a) + SAND_BONUS
 
 
 #: what the jeeps' greedy bot adds to a step into sand

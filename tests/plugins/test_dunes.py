@@ -104,7 +104,8 @@ def test_its_crew_supplies_the_greedy_bots_heuristics():
     decision = RS.pending(state)
     from trvendetta.vendetta import bot
 
-    ours, vendetta = RS.score_options(state, decision), bot.Heuristics(state, decision).scores()
+    h = bot.Heuristics(state, decision)
+    ours, vendetta = RS.score_options(state, decision), [h._step(a) for a in decision.options]
     into_sand = decision.options.index(Step("F"))
     assert ours[into_sand] == vendetta[into_sand] + dunes.SAND_BONUS
     assert [o for i, o in enumerate(ours) if i != into_sand] == [v for i, v in enumerate(vendetta) if i != into_sand]

@@ -341,3 +341,18 @@ def test_an_air_attack_in_round_one_only_moves_the_rig():
     state, _ = rig_game()
     state, events = play(state, SetSteering(1), AssignSection("mid", "airstrike", 2))
     assert not kinds(events, ev.SectionAssigned)[0].active and RS.pending(state).kind == "step"
+
+
+def test_the_greedy_bot_asks_the_crew_for_the_big_rigs_own_decisions():
+    """The Big Rig's heuristics are the crew's (``BigRig.score_option``): Vendetta's own know
+    no steering, and with the rig's crew asked the bot takes a 2 on Hydraulic Steering."""
+    from trvendetta.vendetta import bot, crew
+
+    state, _ = rig_game()
+    decision = RS.pending(state)
+    h = bot.Heuristics(state, decision)
+    assert not hasattr(h, "_steering") and h.crew is crew.named("bigrig")
+    scores = RS.score_options(state, decision)
+    assert decision.options[scores.index(max(scores))] == SetSteering(2)
+    h.crew = crew.named("cars")  # a crew with no steering of its own: no heuristic, a random choice
+    assert h.scores() is None

@@ -34,7 +34,12 @@ class CarnivalHeuristics(bot.Heuristics):
         options = self.decision.options
         if handler is None and not any(isinstance(a, OWN) for a in options):
             return None
-        return [self._own(a) if isinstance(a, OWN) else handler(a) if handler else 0.0 for a in options]
+        return [self._own(a) if isinstance(a, OWN) else self._scored(handler, a) for a in options]
+
+    def _scored(self, handler, a) -> float:
+        """Vendetta's option score (the crew's own first: ``Crew.score_option``), 0 with none."""
+        score = self.score(handler, a)
+        return 0.0 if score is None else score
 
     def _own(self, a) -> float:
         """A Carnival action's score."""

@@ -442,5 +442,55 @@ class BigRig(Cars):
         solid(ctx, v.id, chopper_owner)
         return True
 
+    # ------------------------------------------------------------- the bots
+    #: how much a command is worth keeping (the greedy bot's minor damage goes on the least useful)
+    KEEP = {"traction-drive": 6, "missile-launcher": 5, "cow-catcher": 4, "airstrike": 3,
+            "targeting-computer": 2, "hazard-dispenser": 1}
+
+    def score_option(self, h, a) -> float | None:
+        """The greedy bot's Big Rig: steering takes a 2 when it can (else a 1); the section die
+        (:func:`section_score`); a minor damage token goes on the least useful command; the
+        Targeting Computer always rerolls a miss; the Hazard Dispenser always drops its token."""
+        kind = h.decision.kind
+        if kind == "steering":
+            return {2: 3.0, 1: 2.0, 3: 1.0}.get(a.die, 0.0)
+        if kind == "assign" and isinstance(a, AssignSection):
+            return section_score(h, a)
+        if kind == "place-damage":
+            return -float(self.KEEP.get(a.command, 0))
+        if kind == "hazard-dispense":
+            return 1.0 if a.at else 0.0
+        if kind == "shot-reroll":
+            return 1.0 if a.reroll else 0.0
+        return None
+
+
+def section_score(h, a) -> float:
+    """The greedy bot's section die (``h``: the ruleset's heuristics): the largest die; a Repair
+    of a damaged section first; a command that will do something now (Traction Drive, the Cow
+    Catcher with a vehicle ahead, an Air Attack with a target)."""
+    s = h.state
+    rig = b.rig_sections(s, h.me)
+    v = rig[a.section]
+    score = 2.0 * a.die
+    if a.command in v.damage:
+        return score
+    if a.command == "repair":
+        return score + (20.0 if v.damage else -10.0)
+    front = rig["front"]
+    ahead = [geometry.neighbour(front.at, "F", front.facing)]
+    for _ in range(a.die - 1):
+        ahead.append(geometry.neighbour(ahead[-1], "F", front.facing))
+    busy = any(b.occupants(s, sp) for sp in ahead if b.on_board(s, sp))
+    if a.command == "cow-catcher":
+        return score + (3.0 if busy else 0.0)
+    if a.command == "traction-drive":
+        return score + 1.5
+    if a.command == "airstrike":
+        return score + (2.0 if s.round > 1 and max(h._strike_map().values(), default=0.0) > 0 else -1.0)
+    if a.command == "missile-launcher":
+        return score + 1.0
+    return score + 0.5
+
 
 BIG_RIG = crews.register(CREW, BigRig())

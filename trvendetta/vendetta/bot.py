@@ -33,17 +33,17 @@ the rules below and takes the best (ties broken by the seat's RNG):
 * **airstrike-place**: the empty space whose front arc holds the best
   target by the same score (and, as a tie-break, one that is not directly
   in front of our own cars).
-* **The Final Five**: the second motorcycle's die scores above every command
-  but a repair (two motorcycles move); a motorcycle's step treats a road
-  vehicle as something to drift through, unless it is the last step; in a
-  slam between two of our motorcycles, move the one whose push is safe.
-* **The Big Rig**: steering takes a 2 when it can (else a 1); the section die
-  is the largest, a Repair (with its 3) of a damaged section first, a command
-  that acts now next (the Cow Catcher with a vehicle in the way, Traction
-  Drive, an Air Attack with a target); a minor damage token goes on the least
-  useful command; the Targeting Computer always rerolls a miss; the Hazard
-  Dispenser always drops its token; a car met by the Cow Catcher goes to the
-  safer of front left and front right.
+* **slam-choose**: in a slam between two vehicles of one rank (two of our
+  motorcycles), move the one whose push is safe, else the one further back.
+* **cow-catcher**: a vehicle met by the Big Rig's Cow Catcher goes to the
+  safer of front left and front right (its owner decides, whatever their crew).
+* **A crew's own** (``Crew.score_option``, asked first for each option of its
+  player's decisions): the Final Five's (``finalfive.py``: the second
+  motorcycle's die scores above every command but a repair) and the Big Rig's
+  (``bigrig.py``: steering, the section die, where a minor damage token goes,
+  the Targeting Computer's reroll, the Hazard Dispenser's token).  A
+  motorcycle's step treats a road vehicle as something to drift through,
+  unless it is the last step (``Crew.drifts_through_vehicles``).
 * **slam-reroll**: reroll when the rolled slam would push one of our own
   vehicles off the road or into impassable terrain; otherwise accept.
 """
@@ -61,26 +61,38 @@ NEG = -1000.0
 
 
 def score_options(state: State, decision: Decision) -> list[float] | None:
-    """A score per option of ``decision`` (higher is better), or None: the deciding
-    player's crew's own heuristics first (``Crew.score_options``: a plug-in crew's
-    decisions), else the heuristics below."""
-    if decision.player is not None:
-        scores = crews.of(state, decision.player).score_options(state, decision)
-        if scores is not None:
-            return scores
+    """A score per option of ``decision`` (higher is better), or None (random)."""
     return Heuristics(state, decision).scores()
 
 
 class Heuristics(BaseHeuristics):
-    """The Vendetta heuristics; one method per decision kind."""
+    """The Vendetta heuristics; one method per decision kind, and the deciding
+    player's crew first for each option (:meth:`score`)."""
 
     def __init__(self, state: State, decision: Decision):
         super().__init__(state, decision)
         self.b = b
+        #: the deciding player's crew, whose own scores come first (``Crew.score_option``)
+        self.crew = crews.of(state, decision.player) if decision.player is not None else None
         assert state.components is not None, "a started game has its components"
         faces = state.components.dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
         self._strikes: dict | None = None
+
+    def scores(self) -> list[float] | None:
+        """A score per option: the crew's or the decision kind's method's; None when some
+        option has neither (a decision kind with no heuristic: random)."""
+        handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)
+        out = [self.score(handler, a) for a in self.decision.options]
+        return None if any(x is None for x in out) else out  # type: ignore[return-value]
+
+    def score(self, handler, a) -> float | None:
+        """One option's score: the deciding player's crew's own (``Crew.score_option``),
+        else ``handler``'s (the decision kind's method), else None."""
+        own = self.crew.score_option(self, a) if self.crew is not None else None
+        if own is not None:
+            return own
+        return handler(a) if handler is not None else None
 
     # ------------------------------------------------------------ helpers
     def _mine(self):
@@ -147,8 +159,6 @@ class Heuristics(BaseHeuristics):
     # ---------------------------------------------------------- decisions
     def _assign(self, a) -> float:
         b = self.b
-        if hasattr(a, "section"):
-            return self._assign_section(a)
         if not hasattr(a, "car"):  # Pass
             return 0.0
         p = b.player(self.state, self.me)
@@ -166,8 +176,6 @@ class Heuristics(BaseHeuristics):
 
     def _command(self, a) -> float:
         b, s = self.b, self.state
-        if hasattr(a, "car"):  # the Final Five's second motorcycle: better than most commands
-            return 15.0 + self._assign(a)
         if not hasattr(a, "command"):  # NoCommand
             return 0.0
         car = self._turn_car()
@@ -269,59 +277,16 @@ class Heuristics(BaseHeuristics):
                     break
         return 1.0 if a.take == want else 0.0
 
-    # ------------------------------------------------------------ Big Rig
-    #: how much a Big Rig command is worth keeping (a damage token goes on the least useful)
-    RIG_VALUE = {"traction-drive": 6, "missile-launcher": 5, "cow-catcher": 4, "airstrike": 3,
-                 "targeting-computer": 2, "hazard-dispenser": 1}
-
-    def _steering(self, a) -> float:
-        return {2: 3.0, 1: 2.0, 3: 1.0}.get(a.die, 0.0)
-
-    def _assign_section(self, a) -> float:
-        """The largest die; a Repair of a damaged section first; a command that
-        will do something now (Traction Drive, the Cow Catcher with a vehicle
-        ahead, an Air Attack with a target)."""
-        b, s = self.b, self.state
-        rig = b.rig_sections(s, self.me)
-        v = rig[a.section]
-        score = 2.0 * a.die
-        if a.command in v.damage:
-            return score
-        if a.command == "repair":
-            return score + (20.0 if v.damage else -10.0)
-        front = rig["front"]
-        ahead = [geometry.neighbour(front.at, "F", front.facing)]
-        for _ in range(a.die - 1):
-            ahead.append(geometry.neighbour(ahead[-1], "F", front.facing))
-        busy = any(b.occupants(s, sp) for sp in ahead if b.on_board(s, sp))
-        if a.command == "cow-catcher":
-            return score + (3.0 if busy else 0.0)
-        if a.command == "traction-drive":
-            return score + 1.5
-        if a.command == "airstrike":
-            return score + (2.0 if s.round > 1 and max(self._strike_map().values(), default=0.0) > 0 else -1.0)
-        if a.command == "missile-launcher":
-            return score + 1.0
-        return score + 0.5
-
-    def _place_damage(self, a) -> float:
-        return -float(self.RIG_VALUE.get(a.command, 0))
-
+    # --------------------------------------------- decisions any crew's player may face
     def _cow_catcher(self, a) -> float:
         b, s = self.b, self.state
         at = b.position_of(s, s.cow[0])
         to = geometry.neighbour(at, a.direction, "F")
         return self._space_score(to, True) if b.terrain(s, to) != "beyond" else 0.0
 
-    def _hazard_dispense(self, a) -> float:
-        return 1.0 if a.at else 0.0
-
-    def _shot_reroll(self, a) -> float:
-        return 1.0 if a.reroll else 0.0
-
     def _slam_choose(self, a) -> float:
-        """Two of our motorcycles slammed: move the one whose push is safe,
-        the one further back (it is the likelier to be lost) on a tie."""
+        """Two vehicles of one rank slammed (two of our motorcycles): move the one whose
+        push is safe, the one further back (it is the likelier to be lost) on a tie."""
         b, s = self.b, self.state
         v = b.vehicle(s, a.vehicle)
         to = geometry.neighbour(v.at, s.slam.direction, v.facing)

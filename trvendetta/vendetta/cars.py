@@ -60,8 +60,8 @@ class Cars:
     def flag_action(self, state: State, decision: Decision, flags: dict) -> tuple[Any, tuple[str, ...]] | None:
         return None  # Vendetta's driver answers from the flags every crew's turn takes
 
-    def score_options(self, state: State, decision: Decision) -> list[float] | None:
-        return None  # Vendetta's heuristics (vendetta/bot.py) know the cars', the Final Five's and the Big Rig's
+    def score_option(self, h: Any, option: Any) -> float | None:
+        return None  # the ruleset's heuristics (vendetta/bot.py) are the cars' own
 
     def decision(self, state: State, name: str, t: Turn) -> Decision | None:
         phase = t.phase

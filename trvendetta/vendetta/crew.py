@@ -124,9 +124,13 @@ class Crew(Protocol):
         ...
 
     # ------------------------------------------------------------- the bots
-    def score_options(self, state: State, decision: Decision) -> list[float] | None:
-        """The greedy bot's scores for a decision of the crew's player (``vendetta/bot.py``
-        asks the crew first); None: Vendetta's heuristics score it."""
+    def score_option(self, h: Any, option: Any) -> float | None:
+        """The greedy bot's score of one option of a decision of the crew's player, or None:
+        the ruleset's heuristics score it.  ``h`` is those heuristics for the decision
+        (``vendetta/bot.py``'s ``Heuristics``, or a ruleset's built on them, as the
+        Carnival's): its ``state``, ``decision``, ``me`` and helpers (``_assign``,
+        ``_space_score``...), so a crew's scores build on the ruleset's wherever it plays.
+        A decision kind only the crew has (the Big Rig's ``steering``) is scored by it alone."""
         ...
 
 

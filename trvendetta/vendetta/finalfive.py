@@ -164,5 +164,13 @@ class FinalFive(Cars):
     def minor_damage(self, ctx, vid: str, cause: str) -> None:
         fx.damage(ctx, vid, cause)
 
+    # ------------------------------------------------------------- the bots
+    def score_option(self, h, a) -> float | None:
+        """The greedy bot's Final Five: the second motorcycle's die (offered in the command
+        decision) scores above every command but a repair, as two motorcycles move."""
+        if h.decision.kind == "command" and isinstance(a, AssignDie):
+            return 15.0 + h._assign(a)
+        return None
+
 
 FINAL_FIVE = crews.register(CREW, FinalFive())
