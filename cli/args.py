@@ -156,6 +156,13 @@ def parse_player(text: str) -> tuple[str, str, str]:
     return parts[0], parts[1], parts[2]
 
 
+def crew_given(text: str, option: str) -> str:
+    """The crew a ``--player`` (``NAME:COLOR:CREW``) or ``--bot`` (``KIND:COLOR:CREW[:NAME]``)
+    value names, "" when it names none (``ann:red``, ``greedy:red:``, ``greedy:red::max``)."""
+    parts = text.split(":")
+    return parts[2] if len(parts) > 2 else ""
+
+
 def seats_position(rules, triples: list, texts: list[str], options: list[str], seed: int = 0, **choices) -> Any:
     """The ruleset's position for the command line's seats (``triples`` of name, colour, crew,
     written ``texts`` with ``options`` --player or --bot).  What no game could take is that
@@ -170,6 +177,13 @@ def seats_position(rules, triples: list, texts: list[str], options: list[str], s
     if not low <= n <= high:
         raise click.BadParameter(f"{n} seat{'' if n == 1 else 's'}; {rules.name} is for {low} to {high} players",
                                  param_hint="--player/--bot")
+    crews = tuple(rules.crews())
+    for text, option in zip(texts, options):
+        crew = crew_given(text, option)
+        if crew and not crews:  # (a ruleset with crews refuses one it has not below, naming its own)
+            form = "KIND:COLOR: or KIND:COLOR::NAME" if option == "--bot" else "NAME:COLOR"
+            raise click.BadParameter(f"{text!r}: the {rules.name} ruleset has no crews, so a seat takes none "
+                                     f"(crew {crew!r}); give the seat as {form}", param_hint=option)
     owner: dict[str, str] = {}
     for (name, color, _), text, option in zip(triples, texts, options):
         if color in owner:

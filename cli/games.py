@@ -7,19 +7,26 @@ import tomllib
 
 import click
 import msgspec
+from click.core import ParameterSource
 
 from trvendetta import rulesets
 from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
 
+from .args import unknown
 from .args import (CrewsHelp, _check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, seats_position,
                    time_option, timed)
 from .common import Session, echo_json, json_option, pass_session, played_json, print_played, service
 
 
-def read_position(path: str, ruleset_name: str, seed: int | None):
-    """A position file (TOML) validated by its ruleset; PositionError names the field."""
+def read_position(path: str, ruleset_name: str, seed: int | None, explicit: bool = False):
+    """A position file (TOML) validated by its ruleset; PositionError names the field.
+
+    The file's ``ruleset`` chooses the ruleset (``ruleset_name`` when it names none).  A
+    ruleset the file names that no ruleset is, or one that differs from a ``--ruleset``
+    given on the command line (``explicit``) that does not take its positions, is a usage
+    error naming both and what is legal; nothing is read further."""
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -36,26 +43,46 @@ def read_position(path: str, ruleset_name: str, seed: int | None):
     name = data.get("ruleset", ruleset_name)
     if not isinstance(name, str):
         raise PositionError("ruleset", f"{name!r} is not a ruleset name")
+    if name not in rulesets.names():
+        raise click.BadParameter(f"{path}: {unknown('ruleset', name, rulesets.names())} (the file's "
+                                 "ruleset field)", param_hint="--position")
     ruleset = rulesets.get(name)
     if seed is not None:
         data["seed"] = seed
     elif "seed" not in data:
         data["seed"] = fresh_seed(os.urandom(16))
+    if explicit and ruleset_name != name:
+        asked = ruleset_arg(ruleset_name)
+        try:  # a ruleset built on the file's may take its positions (as a plug-in on Vendetta's rules)
+            return asked, _position(asked, data)
+        except PositionError as exc:
+            if exc.field != "ruleset":
+                _position(ruleset, data)  # the file's own fault, if its own ruleset refuses it too
+        raise click.UsageError(f"--ruleset {ruleset_name}, but {path} is a position of {name} (its ruleset "
+                               f"field), which {ruleset_name} does not play: leave --ruleset out (the file "
+                               f"chooses {name}), give --ruleset {name}, or change the file's ruleset")
+    return ruleset, _position(ruleset, data)
+
+
+def _position(ruleset, data: dict):
     try:
-        return ruleset, ruleset.position_from_dict(data)
+        return ruleset.position_from_dict(data)
     except msgspec.ValidationError as exc:  # a ruleset that let msgspec's message through
         raise PositionError("file", str(exc)) from None
 
 
 def parse_bot(text: str) -> tuple[str, str, str, str]:
-    """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind); NAME defaults to KIND-COLOR."""
+    """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind); NAME defaults to KIND-COLOR.  CREW
+    may be empty (``greedy:red:``, ``greedy:red::max``: a seat of a ruleset with no crews), which
+    is the cars, as a ``--player`` with no CREW is."""
     from trvendetta.bots import bot_names
 
     parts = text.split(":")
-    if len(parts) not in (3, 4) or not all(parts):
+    if len(parts) not in (3, 4) or not all(p for i, p in enumerate(parts) if i != 2):
         raise click.BadParameter(f"{text!r} is not KIND:COLOR:CREW or KIND:COLOR:CREW:NAME "
                                  "(for example greedy:blue:cars)", param_hint="--bot")
-    kind, color, crew = parts[:3]
+    kind, color = parts[:2]
+    crew = parts[2] or "cars"
     if kind not in bot_names():
         raise click.BadParameter(f"{text!r}: no bot called {kind!r}; bots: {', '.join(bot_names())}",
                                  param_hint="--bot")
@@ -160,7 +187,8 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         raise click.BadParameter(seed_problem(seed), param_hint="--seed")
     seats: dict[str, str] = {}
     if position is not None:
-        rules, pos = read_position(position, ruleset, seed)
+        explicit = click.get_current_context().get_parameter_source("ruleset") != ParameterSource.DEFAULT
+        rules, pos = read_position(position, ruleset, seed, explicit)
         if players or bots:
             raise click.UsageError("give the players in the position file or with --player/--bot, not both")
         for key, value in setup.items():

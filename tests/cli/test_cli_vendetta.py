@@ -138,9 +138,8 @@ def test_a_path_shorter_than_the_move_waits_for_the_next_step(game):
         (lambda t: t + "colour = 3\n", "colour"),
         (lambda t: t.replace("seed = 7", "seed = "), "TOML"),
         (lambda t: t.replace("road_die = 2", "road_die = 6"), "road_die"),
-        (lambda t: t.replace('ruleset = "vendetta"', 'ruleset = "chess"'), "chess"),
     ],
-)
+)  # (a file naming no ruleset there is: a usage error, tests/cli/test_cli_setup_refusals.py)
 def test_malformed_position_file(trv, position, edit, field):
     err = trv("new", "--position", position(edit(POSITION)), code=1).stderr
     assert field in err

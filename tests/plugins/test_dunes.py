@@ -169,8 +169,8 @@ def test_trv_new_position_selects_it(trv, tmp_path):
     view = json.loads(trv("show", "--json").stdout)
     assert view["ruleset"] == "dunes" and [p["crew"] for p in view["players"]] == ["jeeps", "cars"]
     path.write_text(path.read_text().replace('"dunes"', '"carnival-of-dunes"'))
-    refused = trv("new", "--position", str(path), code=1)  # the file's fault: a data error, not a usage one
-    assert "unknown ruleset 'carnival-of-dunes'" in refused.stderr and "dunes" in refused.stderr.split("known:")[1]
+    refused = trv("new", "--position", str(path), code=2)  # a usage error listing the rulesets there are
+    assert "unknown ruleset 'carnival-of-dunes'" in refused.stderr and "dunes" in refused.stderr.split("rulesets:")[1]
 
 
 def test_trv_new_names_its_crew(trv):

@@ -90,6 +90,10 @@ class Toy(Ruleset[ToyState, Union[Add, Veto], Union[Started, Added, Vetoed, Won]
     def initial_state(self):
         return ToyState()
 
+    def crews(self):
+        """Each seat records a crew, and the only one is the cars (``trv new`` refuses another)."""
+        return ("cars",)
+
     def default_position(self, players, seed):
         return self.position_from_dict({"players": [list(p) for p in players], "seed": seed})
 
