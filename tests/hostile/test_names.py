@@ -88,8 +88,9 @@ def test_a_position_file_with_a_bad_name_or_seed_writes_nothing(trv, tmp_path):
 def test_the_longest_names_and_largest_seed_export_verify_and_import(trv, tmp_path, ruleset):
     game, ann = "G" * 40, "a" * 40
     red, blue = "red", "blue"  # colours are each ruleset's own list (issue 9): names carry the edge cases
+    crew = "cars" if ruleset == "vendetta" else ""  # the classic game has no crews and refuses one
     trv("new", "--ruleset", ruleset, "--name", game, "--seed", 2**63 - 1, "--player", f"{ann}:{red}",
-        "--bot", f"greedy:{blue}:cars:{'-_.' * 13}z")
+        "--bot", f"greedy:{blue}:{crew}:{'-_.' * 13}z")
     trv("show", "--game", game)
     trv("export", game, "-o", tmp_path / "g.trv")
     trv("verify", game)
