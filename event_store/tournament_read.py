@@ -138,21 +138,17 @@ def rating_row(player: str, r: Rating | None) -> dict:
 def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_rows: list[dict],
            seat_rows: list[dict], rating_rows: list[dict]) -> None:
     with db.atomic():  # one transaction (sqlite-utils nests its own writes as savepoints)
+        # delete_where passes over a table not made yet, insert_all over no rows
         db[TOURNAMENTS].insert(tournament_row, pk="name", replace=True)
-        for table in (STANDINGS, SEATS):
-            if db[table].exists():
-                db.execute(f"DELETE FROM [{table}] WHERE tournament = ?", [name])
-        if standing_rows:
-            db[STANDINGS].insert_all(standing_rows, pk=("tournament", "player"), replace=True,
-                                     columns={"rating_before": float, "rating": float, "mu": float, "sigma": float})
-        if seat_rows:
-            db[SEATS].insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
-                                 columns={"place": int, "points": int})
-        if db[RATINGS].exists():
-            db.execute(f"DELETE FROM [{RATINGS}]")
-        if rating_rows:
-            db[RATINGS].insert_all(rating_rows, pk="player", replace=True,
-                                   columns={"mu": float, "sigma": float, "rating": float, "last_tournament": str})
+        db[STANDINGS].delete_where("tournament = ?", [name])
+        db[SEATS].delete_where("tournament = ?", [name])
+        db[RATINGS].delete_where()
+        db[STANDINGS].insert_all(standing_rows, pk=("tournament", "player"), replace=True,
+                                 columns={"rating_before": float, "rating": float, "mu": float, "sigma": float})
+        db[SEATS].insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
+                             columns={"place": int, "points": int})
+        db[RATINGS].insert_all(rating_rows, pk="player", replace=True,
+                               columns={"mu": float, "sigma": float, "rating": float, "last_tournament": str})
         # inside the transaction: no VACUUM; a read model written before the keys gets them now
         tables = set(db.table_names())
         db.add_foreign_keys([fk for fk in FOREIGN_KEYS if fk[0] in tables and fk[2] in tables])
