@@ -4,7 +4,6 @@ ids, records and hash chain: docs/tournament.md, "Events and storage"."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, NamedTuple
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -103,11 +102,9 @@ class TournamentRecord(NamedTuple):
 
     number: int
     kind: str
-    schema: int
     payload: bytes  # canonical JSON, exactly as hashed
     hash: str
     previous: str
-    recorded_at: datetime | None
 
 
 class TournamentLog:
@@ -155,8 +152,8 @@ class TournamentLog:
         out: list[TournamentRecord] = []
         previous = GENESIS
         for env in stored[1:]:  # after its Created event
-            out.append(TournamentRecord(env.originator_version - Tournament.INITIAL_VERSION, env.kind, env.schema,
-                                        env.payload.encode(), env.hash, previous, env.timestamp))
+            out.append(TournamentRecord(env.originator_version - Tournament.INITIAL_VERSION, env.kind,
+                                        env.payload.encode(), env.hash, previous))
             previous = env.hash
         return out
 
