@@ -41,9 +41,7 @@ class GameMovedOn(StoreError):
 
     def __init__(self, now: int):
         self.now = now
-        super().__init__(
-            f"game moved on since you loaded it (now at event {now}); run the command again"
-        )
+        super().__init__(f"game moved on since you loaded it (now at event {now}); run the command again")
 
 
 class ChainBroken(StoreError):
@@ -61,11 +59,8 @@ class SchemaError(StoreError):
 
 
 class DamagedStore(StoreError):
-    """Stored records that cannot be read, or that disagree with each other
-    (the hash chain, the games index, a snapshot, the events): the database
-    was damaged outside trv.  A command that meets one stops with one line,
-    ``game 'g' is damaged at event N: run trv verify`` (``detail``, what is
-    wrong, is ``trv verify``'s to say: :meth:`in_full`)."""
+    """Stored rows that cannot be read or disagree with each other, damaged outside trv: one line,
+    ``game 'g' is damaged at event N: run trv verify``; ``detail`` is verify's to say (:meth:`in_full`)."""
 
     def __init__(self, game: str, number: int | None, detail: str, *, full: bool = False):
         self.game = game

@@ -53,11 +53,8 @@ class GameInfo(msgspec.Struct, frozen=True):
 
 
 class GameIndex:
-    """The ``trv_games`` table, through ``transaction(commit=bool)`` cursors
-    (the event store's own connection pool, so writes can share its transactions).
-
-    ``schema`` names the PostgreSQL schema the table lives in (the events'
-    own); without it the SQL is SQLite's."""
+    """The ``trv_games`` table through the store's own ``transaction(commit=bool)`` cursors; ``schema``: the
+    PostgreSQL schema it lives in (the events' own), else the SQL is SQLite's."""
 
     def __init__(self, transaction: Transaction, schema: str | None = None):
         self.transaction = transaction
@@ -74,8 +71,7 @@ class GameIndex:
             if self.schema is None:
                 c.execute("SELECT name FROM sqlite_master WHERE name = ?", [TABLE])
             else:
-                c.execute("SELECT relname AS name FROM pg_class JOIN pg_namespace n ON n.oid = relnamespace "
-                          "WHERE nspname = %s AND relname = %s", [self.schema, TABLE])
+                c.execute("SELECT 1 AS name WHERE to_regclass(%s) IS NOT NULL", [self.table])
             return bool(c.fetchall())
 
     def create(self) -> None:
@@ -102,20 +98,20 @@ class GameIndex:
     def _sql(self, sql: str) -> str:
         return sql if self.schema is None else _postgres(sql)
 
-    def _rows(self, sql: str, params: list) -> Iterator[dict]:
+    def _rows(self, sql: str, params: list) -> list[dict]:
         with self.transaction(commit=False) as c:
             c.execute(self._sql(sql.replace(f"FROM {TABLE}", f"FROM {self.table}")), params)
-            return iter([{k: r[k] for k in r.keys()} for r in c.fetchall()])  # sqlite3.Row
+            return [{k: r[k] for k in r.keys()} for r in c.fetchall()]  # sqlite3.Row
 
     def get(self, game: str) -> GameInfo | None:
-        rows = list(self._rows(f"SELECT * FROM {TABLE} WHERE id = ?", [game]))
+        rows = self._rows(f"SELECT * FROM {TABLE} WHERE id = ?", [game])
         return _info(rows[0]) if rows else None
 
     def all(self) -> list[GameInfo]:
         return [_info(r) for r in self._rows(f"SELECT * FROM {TABLE} ORDER BY last_used DESC, id", [])]
 
     def latest(self) -> str | None:
-        rows = list(self._rows(LATEST, []))
+        rows = self._rows(LATEST, [])
         return rows[0]["id"] if rows else None
 
 
