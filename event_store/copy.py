@@ -1,10 +1,8 @@
-"""Copy a game from one store to another, verifying the copy (``trv store copy``, ``trv store upgrade``;
-which games to copy, and how, is ``app.stores``'s).
+"""Copy a game from one store to another (``trv store copy`` and ``upgrade``; ``app.stores`` plans which).
 
-A copy is the same game: the same header (ruleset, rules version, parent, bots, charter, creation time)
-and the same records, byte for byte (so the same hash chain), with their original stamps. The copy is
-read back and compared with its source record by record, its chain recomputed from the stored bytes;
-any difference is an error naming the game and event.
+A copy is the same game: the same header and the same records, byte for byte (so the same hash chain),
+with their original stamps; it is read back and compared with its source record by record, its chain
+recomputed, and any difference is an error naming the game and event.
 """
 
 from __future__ import annotations
@@ -28,13 +26,10 @@ def _fingerprint(store: Any, game: str) -> list[tuple]:
 
 
 def copy_game(source: Any, target: Any, game: str) -> Copied:
-    """Copy one game and verify the copy; a game already in the target with the same head is left as it is
-    ("already there"), one with another history is refused."""
-    head = source.verify(game)
+    """Copy one game the target does not hold (what it holds is ``app.stores``' to plan) and verify the copy."""
     if target.exists(game):
-        if target.verify(game) != head:
-            raise StoreError(f"game {game!r} is already in the target with another history")
-        return Copied(game, target.version(game), head, "already there")
+        raise StoreError(f"game {game!r} is already in the target")
+    head = source.verify(game)
     header = source.header(game)
     stored = source.events(game, decode=False)
     records = [RawRecord(e.kind, e.schema, e.payload, e.action, e.sig, e.recorded_at) for e in stored]
