@@ -1,15 +1,6 @@
-"""The append-only event store of trvendetta games (eventsourcing on SQLite, PostgreSQL or memory).
-
-See docs/store.md for the rows.  The API::
-
-    from trvendetta.store import GameStore
-    with GameStore(path) as store:
-        store.create_game(name, ruleset_name, events)
-        game = store.load(name)               # .state .version .head .ruleset
-        store.append(name, game.version, steps=[(action, events)])
-        store.events(name, upto=None)          # [StoredEvent]
-        store.list_games()                     # [GameInfo]
-"""
+"""The append-only event store of trvendetta games, on SQLite, PostgreSQL or memory: ``GameStore``
+(``store.py``, whose docstring shows the API in use) and the records it reads and writes (``records.py``).
+The rows: docs/store.md."""
 
 from typing import TYPE_CHECKING, Any
 

@@ -24,8 +24,6 @@ UPSERT = (
     f"created = COALESCE({TABLE}.created, excluded.created) WHERE {TABLE}.version <= excluded.version"
 )
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
-#: ``transaction(commit=...)``: a context manager giving a DB-API cursor
-Transaction = Callable[..., AbstractContextManager[Any]]
 
 
 def now() -> str:
@@ -34,8 +32,7 @@ def now() -> str:
 
 
 class GameInfo(msgspec.Struct, frozen=True):
-    """One row of ``trv games`` (a msgspec struct: defining a dataclass, and
-    importing ``dataclasses``, cost ``trv show`` about 2 ms)."""
+    """One row of ``trv games`` (a msgspec struct: a dataclass cost ``trv show`` about 2 ms)."""
 
     id: str
     ruleset: str
@@ -56,7 +53,7 @@ class GameIndex:
     """The ``trv_games`` table through the store's own ``transaction(commit=bool)`` cursors; ``schema``: the
     PostgreSQL schema it lives in (the events' own), else the SQL is SQLite's."""
 
-    def __init__(self, transaction: Transaction, schema: str | None = None):
+    def __init__(self, transaction: Callable[..., AbstractContextManager[Any]], schema: str | None = None):
         self.transaction = transaction
         self.schema = schema
         if schema is None:
@@ -86,11 +83,9 @@ class GameIndex:
             c.execute(self.upsert, [values[k] for k in COLUMNS])
 
     def touch(self, game: str) -> None:
-        """Make ``game`` the most recently used one (no row changes when it
-        already is).  One statement, a write from its start: a transaction
-        that read first and then wrote would fail at once ("database is
-        locked") when another process committed in between (SQLite cannot
-        upgrade a stale read snapshot), whatever the busy timeout."""
+        """Make ``game`` the most recently used one (no row changes when it already is), in one statement:
+        a transaction that read first, then wrote, would fail at once ("database is locked") when another
+        process committed in between (SQLite cannot upgrade a stale read snapshot)."""
         with self.transaction(commit=True) as c:
             c.execute(self._sql(f"UPDATE {self.table} SET last_used = ? WHERE id = ? "
                                 f"AND id <> COALESCE(({self.latest_sql}), '')"), [now(), game])

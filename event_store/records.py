@@ -18,10 +18,9 @@ from trvendetta.core.fairplay import (  # noqa: F401  (re-exported: the store's 
 
 from .errors import SchemaError
 
-#: version of the envelope format described in docs/store.md: 2 since a game's hash chain
-#: starts from its bot seats too (:func:`genesis`); a game stored at 1 keeps them outside
+#: the store schema of the games written now (docs/store.md); from ``BOTS_CHAINED`` on, a game's chain
+#: starts from its bot seats too (:func:`genesis`)
 STORE_SCHEMA = 2
-#: the first store schema whose games chain their bot seats
 BOTS_CHAINED = 2
 #: the hash "before" event 1
 GENESIS = "0" * 64

@@ -68,8 +68,7 @@ class Tournament(Aggregate):
         hash: str
 
         def apply(self, t: "Tournament") -> None:
-            # every event a command folds is checked against the chain first: nothing folds or appends on
-            # top of a damaged log
+            # checked before it is folded: nothing folds or appends on top of a damaged log
             expected = chain(t.head, self.payload.encode())
             if self.hash != expected:
                 raise ChainBroken(t.name, t.count + 1, expected, self.hash, what="tournament")
@@ -111,7 +110,6 @@ class TournamentLog:
     """Create, load, append to, list and check tournaments in a GameStore."""
 
     def __init__(self, store: Any):
-        self.store = store
         self.app = store.app
 
     def create(self, name: str, events: list[tev.TournamentEvent]) -> TournamentLoaded:
@@ -120,8 +118,7 @@ class TournamentLog:
         return self._save(agg, events, TournamentExists(name))
 
     def append(self, name: str, expected_version: int, events: list[tev.TournamentEvent]) -> TournamentLoaded:
-        """Append a command's events atomically; TournamentMovedOn if another
-        command appended since ``expected_version``."""
+        """Append a command's events atomically; TournamentMovedOn if another appended since."""
         agg = self._get(name)
         if agg.count != expected_version:
             raise TournamentMovedOn(name)
@@ -158,8 +155,7 @@ class TournamentLog:
         return out
 
     def verify(self, name: str) -> str:
-        """Recompute the hash chain from the stored bytes (the aggregate checks each event it folds); the
-        head, or ChainBroken."""
+        """The head, the chain recomputed from the stored bytes as the aggregate folds them (or ChainBroken)."""
         return self._get(name).head
 
     def names(self) -> list[str]:
