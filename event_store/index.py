@@ -13,16 +13,15 @@ from typing import Any
 import msgspec
 
 TABLE = "trv_games"
-COLUMNS = ("id", "ruleset", "players", "round", "status", "winner", "version", "head", "created", "last_used")
-CREATE = (f"CREATE TABLE IF NOT EXISTS {TABLE} (id TEXT PRIMARY KEY, ruleset TEXT, players TEXT, round INTEGER, "
-          "status TEXT, winner TEXT, version INTEGER, head TEXT, created TEXT, last_used TEXT)")
-UPSERT = (
-    f"INSERT INTO {TABLE} (id, ruleset, players, round, status, winner, version, head, created, last_used) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET ruleset = excluded.ruleset, "
-    "players = excluded.players, round = excluded.round, status = excluded.status, winner = excluded.winner, "
-    "version = excluded.version, head = excluded.head, last_used = excluded.last_used, "
-    f"created = COALESCE({TABLE}.created, excluded.created) WHERE {TABLE}.version <= excluded.version"
-)
+#: the columns, in order, and their SQL types
+COLUMNS = {"id": "TEXT PRIMARY KEY", "ruleset": "TEXT", "players": "TEXT", "round": "INTEGER", "status": "TEXT",
+           "winner": "TEXT", "version": "INTEGER", "head": "TEXT", "created": "TEXT", "last_used": "TEXT"}
+CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} ({', '.join(f'{c} {t}' for c, t in COLUMNS.items())})"
+#: a game's row, unless the table's names more events; its first creation time kept
+_UPDATED = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("id", "created"))
+UPSERT = (f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) ON CONFLICT(id) "
+          f"DO UPDATE SET {_UPDATED}, created = COALESCE({TABLE}.created, excluded.created) "
+          f"WHERE {TABLE}.version <= excluded.version")
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
 
 
