@@ -88,9 +88,9 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
     for s in standings(state):
         row = msgspec.to_builtins(s)
         row["places"] = list(s.places)  # stored as a JSON list
-        b, a = before.get(s.player), after.get(s.player)
-        row.update(tournament=name, rating_before=b.ordinal if b else None, rating=a.ordinal if a else None,
-                   mu=round(a.mu, 4) if a else None, sigma=round(a.sigma, 4) if a else None)
+        b, a = before.get(s.player), rating_row(s.player, after.get(s.player))  # its rating after this one
+        row.update(tournament=name, rating_before=b.ordinal if b else None, rating=a["rating"], mu=a["mu"],
+                   sigma=a["sigma"])
         standing_rows.append(row)
     seat_rows = []
     for r in state.rounds:
