@@ -49,16 +49,13 @@ def rate(results: list[tuple[str, list[tuple[str, int]]]], before: dict[str, Rat
     for tournament, places in results:
         if len(places) < 2:
             continue
-        teams = []
-        for p, _ in places:
-            r = ratings.get(p)
-            teams.append([pl.rating(mu=r.mu, sigma=r.sigma, name=p) if r else pl.rating(name=p)])
+        teams = [[pl.rating(mu=ratings[p].mu, sigma=ratings[p].sigma, name=p) if p in ratings else pl.rating(name=p)]
+                 for p, _ in places]
         new = pl.rate(teams, ranks=[place for _, place in places])
         for (p, _), [r] in zip(places, new):
-            old = ratings.get(p)
-            seen = old.tournaments if old else ()
-            ratings[p] = Rating(r.mu, r.sigma, (old.games if old else 0) + 1,
-                                seen if tournament in seen else (*seen, tournament))
+            old = ratings.get(p) or Rating(0.0, 0.0)  # a player's first rated table: no games, no tournaments
+            ratings[p] = Rating(r.mu, r.sigma, old.games + 1,
+                                old.tournaments if tournament in old.tournaments else (*old.tournaments, tournament))
     return ratings
 
 
