@@ -59,7 +59,7 @@ class GameIndex:
             self.table, self.upsert, self.latest_sql = TABLE, UPSERT, LATEST
         else:
             self.table = f'"{schema}".{TABLE}'
-            self.upsert = _postgres(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
+            self.upsert = self._sql(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
 
     def exists(self) -> bool:
@@ -90,7 +90,8 @@ class GameIndex:
                                 f"AND id <> COALESCE(({self.latest_sql}), '')"), [now(), game])
 
     def _sql(self, sql: str) -> str:
-        return sql if self.schema is None else _postgres(sql)
+        """``sql`` with psycopg's placeholders on PostgreSQL."""
+        return sql if self.schema is None else sql.replace("?", "%s")
 
     def _rows(self, sql: str, params: list) -> list[dict]:
         with self.transaction(commit=False) as c:
@@ -107,11 +108,6 @@ class GameIndex:
     def latest(self) -> str | None:
         rows = self._rows(LATEST, [])
         return rows[0]["id"] if rows else None
-
-
-def _postgres(sql: str) -> str:
-    """The same statement with psycopg's placeholders."""
-    return sql.replace("?", "%s")
 
 
 def _info(row: dict) -> GameInfo:
