@@ -15,13 +15,12 @@ from __future__ import annotations
 import binascii
 from typing import Any
 
-from datetime import datetime
-
-from eventsourcing.domain import Aggregate, Snapshot, datetime_now_with_tzinfo
+from eventsourcing.domain import Aggregate, Snapshot
 from eventsourcing.utils import register_topic
 
 from trvendetta import rulesets
 
+from ..store import utc_now
 from .parts import split, split_state
 
 from ..records import (  # noqa: F401  (re-exported: the light half lives in records.py)
@@ -40,25 +39,6 @@ from ..records import (  # noqa: F401  (re-exported: the light half lives in rec
     game_uuid,
     game_genesis,
 )
-
-#: the real ``datetime`` class behind each class the clock answers with (itself, or freezegun's subclass)
-_REAL: dict[type, type] = {}
-
-
-def utc_now() -> datetime:
-    """The wall-clock stamp eventsourcing puts on a stored record (metadata).
-
-    Always a plain ``datetime``: under freezegun the library's clock gives a
-    ``FakeDatetime`` subclass, which its transcoder refuses to encode."""
-    now = datetime_now_with_tzinfo()
-    kind = type(now)
-    real = _REAL.get(kind)
-    if real is None:  # once a class: a turn's append reads the clock once, and this was a third of it
-        real = _REAL[kind] = next(c for c in kind.__mro__ if c.__module__ == "datetime" and c.__name__ == "datetime")
-    if kind is real:
-        return now
-    return real(now.year, now.month, now.day, now.hour, now.minute, now.second, now.microsecond, tzinfo=now.tzinfo)
-
 
 class Game(Aggregate):
     """A game: its name, ruleset, head hash, event count and engine state."""
