@@ -11,7 +11,6 @@ class StoreError(TrvError):
 
 class GameNotFound(StoreError):
     def __init__(self, game: str, known: list[str] | None = None):
-        self.game = game
         text = f"no game {game!r} in this store"
         if known:
             shown = known[:10] + ([f"... {len(known) - 10} more"] if len(known) > 10 else [])
@@ -23,7 +22,6 @@ class GameNotFound(StoreError):
 
 class GameExists(StoreError):
     def __init__(self, game: str):
-        self.game = game
         super().__init__(f"a game called {game!r} already exists; choose another --name")
 
 
@@ -40,7 +38,6 @@ class GameMovedOn(StoreError):
     """Optimistic concurrency: someone else appended since this command loaded the game."""
 
     def __init__(self, now: int):
-        self.now = now
         super().__init__(f"game moved on since you loaded it (now at event {now}); run the command again")
 
 
@@ -48,8 +45,6 @@ class ChainBroken(StoreError):
     """A stored event whose hash does not follow from its predecessor."""
 
     def __init__(self, game: str, number: int, expected: str, found: str, what: str = "game"):
-        self.game = game
-        self.number = number
         super().__init__(f"{what} {game!r}: hash chain broken at event {number}: "
                          f"expected {expected[:16]}..., stored {found[:16]}...")
 
