@@ -77,8 +77,7 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
     loaded = log.load(name)
     state = loaded.state
     ratings, before = carried_ratings(all_states, name)
-    # the rating each player had at the end of this tournament
-    after, _ = carried_ratings(all_states[: [s.name for s in all_states].index(name) + 1])
+    after = rate([(name, list(g.places)) for g in decided(state)], before)  # at the end of this tournament
     created = state.created
     assert created is not None
     standing_rows = []
