@@ -187,7 +187,8 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
-    # every link checked as it is read (and again by the walk); their wall-clock stamps are not verify's
+    # every link checked as it is read (the walk checks that they follow one another, ``chained``); their
+    # wall-clock stamps are not verify's
     records = store.events(game, decode=False, stamped=False)
     # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
     snapshots = store.snapshots(game, Heads(records), decode=False)
@@ -195,7 +196,7 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     missing_tail(game, len(records), info, snapshots)
     host = charter_dice(meta.charter) == "host"
     walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True, rules_note=note,
-                        records=records if host else None, start=meta.genesis)
+                        records=records if host else None, start=meta.genesis, chained=True)
     states = walk_noting(walker, records, [s.number for s in snapshots])
     if walker.outcome is not None and walker.outcome.late:
         confirm_late_claim(walker, ruleset, meta.charter, meta.domain, meta.genesis,

@@ -230,8 +230,13 @@ class Walker:
     """Walks records in order; see the module docstring."""
 
     def __init__(self, ruleset: Any, visitors: Sequence[Visitor] = (), *, reexecute: bool = False,
-                 head: str = GENESIS, rules_note: str = "", signatures: Any = None, draws: Any = None):
+                 head: str = GENESIS, rules_note: str = "", signatures: Any = None, draws: Any = None,
+                 chained: bool = False):
         self.ruleset = ruleset
+        #: whether the records' hashes are their reader's, each computed from its bytes and the record
+        #: before's (``GameStore.events`` checks every link as it reads): the walk then checks that each
+        #: record follows its head instead of hashing the same bytes again
+        self.chained = chained
         #: a ``replays.exchange.Draws`` for an exchange game (None: chance follows the seed)
         self.draws = draws
         #: a ``replays.signatures.SignatureCheck`` for a game with bound seats (None: unsigned game)
@@ -339,12 +344,18 @@ class Walker:
             raise Tampered(number, f"a record after the game ended at event {self.outcome.number} "
                                    f"({self.outcome.sentence}): nothing may follow a claim or a resignation")
         payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""
-        expected = chain(self.head, payload, action_bytes, sig)
-        if record.hash != expected:
-            before = f"event {number - 1}" if number > 1 else "the game's start (its Charter and Bots)"
-            raise Tampered(number, f"the hash does not follow from {before} and this event's "
-                                   f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
-                                   "the event or its action was changed")
+        if self.chained:  # its hash is the read's, from its bytes and ``previous``
+            expected = record.hash
+            if record.previous != self.head:
+                raise Tampered(number, f"the record was read after {record.previous[:16]}..., not after the "
+                                       f"walk's {self.head[:16]}...: the records are not one game's, in order")
+        else:
+            expected = chain(self.head, payload, action_bytes, sig)
+            if record.hash != expected:
+                before = f"event {number - 1}" if number > 1 else "the game's start (its Charter and Bots)"
+                raise Tampered(number, f"the hash does not follow from {before} and this event's "
+                                       f"content (recorded {record.hash[:16]}..., computed {expected[:16]}...): "
+                                       "the event or its action was changed")
         if sig and self.signatures is None:
             raise Tampered(number, "the event carries a signature but no seat of this game is bound to a key")
         action = None

@@ -114,6 +114,33 @@ def test_the_same_walker_after_every_record(stored, game):
     assert outcome(header, records, False) == outcome(header, records, True) == fields(general)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_chained_walk_leaves_the_walker_a_hashing_walk_leaves(stored, game):
+    """Records read from the store, walked ``chained`` (each record's hash is the read's: the walk checks
+    that it follows the walk's head instead of hashing its bytes again), as ``trv verify`` walks them."""
+    header, records = stored[game]
+    hashing, chained = walker(header, False), walker(header, False)
+    chained.chained = True
+    for r in records:
+        hashing.feed_all([r])
+        chained.feed_all([r])
+        assert fields(chained) == fields(hashing), r.number
+
+
+def test_a_chained_walk_refuses_a_record_that_does_not_follow(stored):
+    header, records = stored["v-bots"]
+    at = len(records) // 2
+    renumbered = [*records[:at], *(r._replace(number=r.number - 1) for r in records[at + 1:])]
+    for chained in (False, True):
+        w = walker(header, False)
+        w.chained = chained
+        with pytest.raises(AuditError) as refused:
+            w.walk(renumbered)
+        assert type(refused.value).__name__ == "Tampered" and refused.value.number == at + 1
+        said = "the record was read after" if chained else "the hash does not follow from event"
+        assert said in str(refused.value)
+
+
 @pytest.mark.parametrize("game", ["v-bots", "c-open"])
 def test_the_same_walker_when_checking_starts_inside_an_action(stored, game):
     """A walk that trusts its first records (``start_checking`` after them, as an import of a
