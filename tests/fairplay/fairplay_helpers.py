@@ -8,6 +8,24 @@ def version(p) -> int:
     return json.loads(p("show", "--json").stdout)["version"]
 
 
+def host_game(tmp_path, org, humans, bots=(), *options) -> str:
+    """org offers the host game ``cup`` (with ``options``, such as ``--ruleset carnival``) to the
+    ``humans``, each bound to their key, and the ``bots`` ((seat, kind) pairs) it runs; each human
+    contributes and org creates the game.  What `trv host new` printed (nothing is sent yet)."""
+    args = ["host", "offer", *options, "--name", "cup", "-o", tmp_path / "offer.json"]
+    colors = iter(["red", "blue", "green", "yellow"])
+    for p in humans:
+        args += ["--player", f"{p.name}:{next(colors)}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    for name, kind in bots:
+        args += ["--bot", f"{kind}:{next(colors)}:cars:{name}"]
+    org(*args)
+    joins = []
+    for p in humans:
+        p("host", "join", tmp_path / "offer.json", "-o", tmp_path / f"{p.name}.json")
+        joins += ["--join", tmp_path / f"{p.name}.json"]
+    return org("host", "new", tmp_path / "offer.json", *joins).stdout
+
+
 class Mail:
     """Every packet is delivered to every other store, in order; counts packets and bytes."""
 

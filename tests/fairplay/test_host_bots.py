@@ -7,25 +7,14 @@ import re
 
 import pytest
 
-from fairplay_helpers import version
+from fairplay_helpers import host_game, version
 from test_host_remote import deliver, send
 
 pytestmark = pytest.mark.usefixtures("seeded_entropy")
 
 
 def host_bot_game(tmp_path, org, humans, bots):
-    args = ["host", "offer", "--name", "cup", "-o", tmp_path / "offer.json"]
-    colors = iter(["red", "blue", "green", "yellow"])
-    for p in humans:
-        args += ["--player", f"{p.name}:{next(colors)}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
-    for name, kind in bots:
-        args += ["--bot", f"{kind}:{next(colors)}:cars:{name}"]
-    org(*args)
-    joins = []
-    for p in humans:
-        p("host", "join", tmp_path / "offer.json", "-o", tmp_path / f"{p.name}.json")
-        joins += ["--join", tmp_path / f"{p.name}.json"]
-    out = org("host", "new", tmp_path / "offer.json", *joins).stdout
+    out = host_game(tmp_path, org, humans, bots)
     for name, kind in bots:
         assert f"{name} (bot {kind}, run by the host" in out
     send(tmp_path, org, [org, *humans])

@@ -374,6 +374,14 @@ def test_an_exchange_game_of_carnival_is_refused_pointing_to_host_mode(tmp_path,
 
 
 # ------------------------------------------------------------------ tournaments
+def _cup(tmp_path, org, rounds):
+    """org's tournament ``cup`` of ann and bob (their keys registered), its first round paired."""
+    org("tournament", "new", "cup", "--rounds", str(rounds), "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
+        "--key", f"bob={tmp_path / 'bob.pub'}")
+    org("tournament", "pair", "cup")
+
+
 def _copies(tmp_path, stores, tag, game="duel"):
     out = []
     for p in stores:
@@ -388,10 +396,7 @@ def test_a_tournament_counts_a_claim_and_a_resignation_from_every_seats_copy(tmp
     (bob never answered her draw), one on bob's resignation.  The organiser takes both seats' copies
     of each: they agree, and each counts as ann first, bob second."""
     org, ann, bob = players("org", "ann", "bob")
-    org("tournament", "new", "cup", "--rounds", "2", "--pod-size", "2", "--seed", "1")
-    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
-        "--key", f"bob={tmp_path / 'bob.pub'}")
-    org("tournament", "pair", "cup")
+    _cup(tmp_path, org, rounds=2)
     with freeze_time(START) as clock:
         timed_exchange(tmp_path, [ann, bob])
         _play_until_anns_intent(tmp_path, ann, bob, clock)  # bob never sees it
@@ -424,10 +429,7 @@ def test_a_tournament_refuses_two_copies_that_split_naming_who_signed_both(tmp_p
     the organiser as 'the game').  Each record alone verifies; both together show bob signed two
     histories, and no result counts."""
     org, ann, bob = players("org", "ann", "bob")
-    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
-    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
-        "--key", f"bob={tmp_path / 'bob.pub'}")
-    org("tournament", "pair", "cup")
+    _cup(tmp_path, org, rounds=1)
     with freeze_time(START) as clock:
         timed_exchange(tmp_path, [ann, bob])
         packet = _play_until_anns_intent(tmp_path, ann, bob, clock)
@@ -460,10 +462,7 @@ def test_a_tournament_refuses_two_copies_that_split_naming_who_signed_both(tmp_p
 def _claimed_game_in_a_tournament(tmp_path, players):
     """A tournament of ann and bob whose table's exchange game ended on ann's claim; the record file."""
     org, ann, bob = players("org", "ann", "bob")
-    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
-    org("tournament", "register", "cup", "ann", "bob", "--key", f"ann={tmp_path / 'ann.pub'}",
-        "--key", f"bob={tmp_path / 'bob.pub'}")
-    org("tournament", "pair", "cup")
+    _cup(tmp_path, org, rounds=1)
     with freeze_time(START) as clock:
         timed_exchange(tmp_path, [ann, bob])
         _play_until_anns_intent(tmp_path, ann, bob, clock)
