@@ -81,6 +81,23 @@ def hides(ruleset: Any, charter: str | None) -> bool:
     return found is not None and found.dice == "host"
 
 
+def open_pieces_line(ruleset: Any, first_event: Any, charter: str | None) -> str | None:
+    """What ``trv verify`` says of a signed game that dealt its hidden pieces in the open (None for
+    any other): a host or exchange game made before private favors, or a signed game without a
+    host, which deals them in the open today too."""
+    if not charter or not getattr(ruleset, "hidden_information", False) or first_event is None:
+        return None
+    from trvendetta.store import decode_charter
+
+    found = decode_charter(charter)
+    words = ruleset.dealt_in_the_open(first_event)
+    if found is None or not found.seats or words is None:
+        return None
+    if found.dice:
+        return f"made before private favors: {words}"
+    return f"dealt in the open (a signed game without a host; only a host deals face down): {words}"
+
+
 def local_view(store: Any, loaded: Any, keyring: Any) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """The openings the local identities' keys give for ``loaded``'s game and the seats they play
     (``({}, [])`` for a game that deals nothing face down)."""
@@ -107,4 +124,4 @@ def dealer_view(store: Any, loaded: Any, secret: "tuple[bytes, bytes] | None", s
     return loaded.ruleset.private_view(loaded.state, found, [seat]), found
 
 
-__all__ = ["dealer_view", "hides", "local_view", "open_box", "openings", "seal", "sealer"]
+__all__ = ["dealer_view", "hides", "local_view", "open_box", "open_pieces_line", "openings", "seal", "sealer"]

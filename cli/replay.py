@@ -531,6 +531,11 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
 
     for line in marks(meta.charter):  # what the charter leaves open (a game made before a defence)
         click.echo(line)
+    from trvendetta.app.sealing import open_pieces_line
+
+    opened = open_pieces_line(result.walker.ruleset, getattr(result.walker, "_first_event", None), meta.charter)
+    if opened:
+        click.echo(opened)
     if result.note:
         click.echo(result.note)
 

@@ -230,3 +230,47 @@ def test_a_bot_seat_is_dealt_favors_face_down_and_the_game_verifies_everywhere(p
     for p in (org, ann):
         out = p("verify").stdout
         assert out.startswith("OK: ") and "every roll checked against the host's revealed seed" in out
+
+
+def _made_before_private_favors(monkeypatch):
+    """Games set up as before private favors: favors dealt in the open (``favor-collected``)."""
+    from trvendetta.carnival import setup
+
+    real = setup.start
+
+    def start(position, components, rng=None, rules_version=setup.RULES_VERSION, private_favors=None):
+        return real(position, components, rng, rules_version, bool(private_favors))
+
+    monkeypatch.setattr(setup, "start", start)
+
+
+def collected(p):
+    return [e["event"] for e in json.loads(p("log", "--json").stdout) if e["kind"] == "favor-collected"]
+
+
+def test_verify_says_a_host_game_made_before_private_favors_dealt_them_in_the_open(players, tmp_path, monkeypatch):
+    org, ann, bob = players("org", "ann", "bob")
+    with monkeypatch.context() as m:
+        _made_before_private_favors(m)
+        carnival_host_game(tmp_path, org, [ann, bob])
+    # the game goes on as it was made (its first event says so), favors collected in the open
+    assert play_until(tmp_path, org, [ann, bob], random.Random(2).choice, lambda: collected(org))
+    assert not dealt(org)
+    for p in (org, ann, bob):
+        out = p("verify").stdout
+        assert out.startswith("OK: ")
+        assert "made before private favors: every favor's kind is in the record from when it was collected " \
+               "(favor-collected), so each player can read the favors the others hold" in out
+    # a game of today says nothing of it
+    org2, cyd, dan = players("org2", "cyd", "dan")
+    carnival_host_game(tmp_path, org2, [cyd, dan])
+    assert "private favors" not in cyd("verify").stdout
+
+
+def test_verify_says_a_signed_game_without_a_host_deals_favors_in_the_open(players, tmp_path):
+    ann, bob = players("ann", "bob")
+    ann("new", "--ruleset", "carnival", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--key", "ann=ann",
+        "--key", f"bob={tmp_path / 'bob.pub'}", "--name", "local")
+    out = ann("verify").stdout
+    assert "dealt in the open (a signed game without a host; only a host deals face down): every favor's kind" in out
+    assert "made before private favors" not in out

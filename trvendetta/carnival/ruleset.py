@@ -184,6 +184,12 @@ class Carnival(Vendetta):
                 nonces[p] = mine
         return replace(state, favors=held, viewers=tuple(seats), nonces=nonces)
 
+    def dealt_in_the_open(self, first_event):
+        if not isinstance(first_event, cev.CarnivalStarted) or first_event.private_favors:
+            return None
+        return "every favor's kind is in the record from when it was collected (favor-collected), so each " \
+               "player can read the favors the others hold"
+
     def sealed_action(self, state, action, openings):
         from msgspec.structs import replace
 

@@ -316,6 +316,12 @@ class Ruleset(Generic[S, A, E]):
         shown face up and nobody else's.  The state itself by default."""
         return state
 
+    def dealt_in_the_open(self, first_event: E) -> str | None:
+        """What a game of hidden pieces whose first event is ``first_event`` shows every player of
+        them when it dealt them in the open (their kinds in its record), in words; None when it
+        deals them face down, or has none to hide (the default)."""
+        return None
+
     def sealed_action(self, state: S, action: A, openings: dict[str, tuple[str, str]]) -> A:
         """``action`` with the opening of the face-down piece it plays (``openings`` as above), so
         that the rules, from ``state`` where the piece is face down, can check it.  ``action`` by default."""
