@@ -28,6 +28,30 @@ def _verification(verify: Any) -> Any:
                               + (f"; seats bound to keys: {signed}" if signed else ""), result.note)
 
 
+def _seen(ruleset: Any, charter: str | None) -> Any:
+    """How the page shows a signed game of a ruleset with hidden pieces: as `trv show` does, those of
+    the seats bound to your keys face up (a host game's opened from the boxes sealed to your keys, as
+    the walk meets them), nobody else's.  None (the state itself: the player to act's, at the
+    keyboard) for a hot-seat game."""
+    if not charter or not getattr(ruleset, "hidden_information", False):
+        return None
+    from trvendetta.app.sealing import openings
+    from trvendetta.store import decode_charter
+
+    from .identity import Keyring
+
+    bound = decode_charter(charter)
+    if bound is None:
+        return None
+    keyring = Keyring(dict(bound.seats))
+    mine, found = sorted(keyring.local), {}
+
+    def seen(state: Any, events: list[Any]) -> Any:
+        found.update(openings(ruleset, events, keyring.open_sealed))
+        return ruleset.private_view(state, found, mine)
+    return seen
+
+
 def write_html(session: Session, target: str | None, out: str) -> None:
     from trvendetta.pictures.viewer import page
 
@@ -58,7 +82,8 @@ def write_html(session: Session, target: str | None, out: str) -> None:
         if meta.parent:
             facts.append(("forked from", f"{meta.parent} after event {meta.parent_at}"))
     text = page(ruleset, records, title=f"{name}: {ruleset.title or ruleset.name}", facts=facts,
-                verification=verification, charter=charter, domain=domain, start=start)
+                verification=verification, charter=charter, domain=domain, start=start,
+                seen=_seen(ruleset, charter))
     target_path = Path(out)
     tmp = target_path.with_name(target_path.name + ".part")
     try:

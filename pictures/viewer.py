@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
@@ -50,6 +50,9 @@ class Frames(Visitor):
     frames: list[dict] = field(default_factory=list)
     rows: list[str] = field(default_factory=list)
     pending_action: str = ""
+    #: the state as the page's reader may see it, given the events just folded (``trv replay --html`` of
+    #: a signed game: as `trv show` shows it to the local identity); None: the state itself
+    seen: Callable[[Any, list[Any]], Any] | None = None
 
     def _piece(self, text: str) -> int:
         n = self.index.get(text)
@@ -60,7 +63,7 @@ class Frames(Visitor):
 
     def _frame(self, walker: Walker, record: Any, sentence: str, events: list[Any]) -> None:
         ruleset = walker.ruleset
-        view = ruleset.view(walker.state)
+        view = ruleset.view(walker.state if self.seen is None else self.seen(walker.state, events))
         last = last_of(ruleset, view, record.number, events, sentence)
         sc = scene(view, last, caption=False)
         self.frames.append({"p": [self._piece(p) for p in sc.pieces], "w": round(sc.width), "h": round(sc.height)})
@@ -109,11 +112,12 @@ def _json_for_script(obj: Any) -> str:
 
 
 def page(ruleset: Any, records: list[Any], *, title: str, facts: list[tuple[str, str]],
-         verification: Verification, charter: str = "", domain: str = "", start: str | None = None) -> str:
+         verification: Verification, charter: str = "", domain: str = "", start: str | None = None,
+         seen: Callable[[Any, list[Any]], Any] | None = None) -> str:
     """The HTML document of the game whose records are ``records`` (a game
     with seats bound to keys: its ``charter`` and ``domain``; ``start``:
-    the hash its chain starts from, when not the charter's alone)."""
-    frames = Frames()
+    the hash its chain starts from, when not the charter's alone; ``seen``: as ``Frames.seen``)."""
+    frames = Frames(seen=seen)
     start = genesis(charter) if start is None else start
     walker = walker_for(ruleset, charter, domain, [frames], start=start).walk(records)
     head = records[-1].hash if records else start

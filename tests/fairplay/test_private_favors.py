@@ -274,3 +274,43 @@ def test_verify_says_a_signed_game_without_a_host_deals_favors_in_the_open(playe
     out = ann("verify").stdout
     assert "dealt in the open (a signed game without a host; only a host deals face down): every favor's kind" in out
     assert "made before private favors" not in out
+
+
+def test_the_replay_page_of_a_signed_game_shows_only_the_readers_favors(players, tmp_path, monkeypatch):
+    """`trv replay --html` draws each frame from the view `trv show` gives the local identity: their
+    own favors face up, nobody else's, whoever is to act (a signed game deals them in the open, so the
+    record names every kind; the page's frames do not)."""
+    import shutil
+
+    from trvendetta.pictures import viewer
+
+    table, ann, bob, cyd = players("table", "ann", "bob", "cyd")
+    for p in (ann, bob):  # one terminal holding both keys plays the game
+        for suffix in (".key", ".pub"):
+            shutil.copy(p.home / "identities" / f"{p.name}{suffix}", table.home / "identities")
+    table("new", "--ruleset", "carnival", "--player", "ann:red:cars", "--player", "bob:blue:cars",
+          "--key", f"ann={tmp_path / 'ann.pub'}", "--key", f"bob={tmp_path / 'bob.pub'}", "--name", "local")
+    chooser = random.Random(1)
+    for _ in range(400):
+        who = table("legal").stdout.split(":")[0]
+        if held(table, "bob").get("count") and who == "bob":
+            break
+        table("act", json.dumps(keep_favors(chooser)(json.loads(table("legal", "--json").stdout))), "--as", who)
+    else:
+        raise AssertionError("bob was never to act holding a favor")
+    record = tmp_path / "local.trv"
+    table("export", "local", "-o", record)
+    drawn: list[dict] = []
+    real = viewer.scene
+    monkeypatch.setattr(viewer, "scene", lambda view, *a, **k: drawn.append(view["favors"]) or real(view, *a, **k))
+    for reader, own in ((ann, "ann"), (cyd, None)):
+        drawn.clear()
+        reader("replay", "--html", tmp_path / f"{reader.name}.html", record)
+        assert drawn and any(frame["bob"]["count"] for frame in drawn)
+        assert all("kinds" not in frame[seat] for frame in drawn for seat in frame if seat != own)
+        if own:
+            assert all("kinds" in frame[own] for frame in drawn)
+    # the table, holding both keys, sees both (as its `trv show` does)
+    drawn.clear()
+    table("replay", "--html", tmp_path / "table.html", record)
+    assert any(frame["bob"].get("kinds") for frame in drawn)
