@@ -232,8 +232,10 @@ class GameService:
         return Played(ruleset, loaded.version + 1, human, moves, saved, note, intent)
 
     def preview(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
-                player: str | None = None) -> Preview:
+                player: str | None = None, keyring_for: Callable[[Any], Any] | None = None) -> Preview:
         """Play the actions as ``play`` would, on a copy, recording nothing (``trv turn --dry-run``).
+        ``keyring_for`` as ``play``'s: in a game that deals pieces face down, the actions are chosen
+        seeing one's own (played with their openings) and the state returned is one's own view.
 
         A preview never tells chance: it stops before the first action whose events would
         reveal a die roll or a hidden token (the dice follow the seed and the number of
@@ -249,11 +251,18 @@ class GameService:
         shown: list[Any] = []
         stopped = None
         ended = False
-        chosen = actions(ruleset, lambda: current[0])
+        keyring = keyring_for(loaded) if keyring_for is not None and loaded.charter else None
+        openings, mine = local_view(self.store, loaded, keyring)
+
+        def seen() -> Any:
+            return ruleset.private_view(current[0], openings, mine) if mine else current[0]
+        chosen = actions(ruleset, seen)
         try:
             for n, action in enumerate(chosen):
                 if n >= MAX_ACTIONS_PER_COMMAND:
                     raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
+                if openings:
+                    action = ruleset.sealed_action(current[0], action, openings)
                 after, events = ruleset.apply(current[0], action)
                 kept: list[Any] = []
                 for event in events:
@@ -270,7 +279,7 @@ class GameService:
                 current[0] = after
         finally:
             chosen.close()
-        return Preview(ruleset, loaded.version + 1, shown, current[0], stopped, ended)
+        return Preview(ruleset, loaded.version + 1, shown, seen(), stopped, ended)
 
     def answer_draws(self, game: str, keyring: Any, secrets: Callable[[str], bytes | None], ledger: Any) -> Any:
         """After an import into an exchange game: append this store's reveals

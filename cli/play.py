@@ -312,7 +312,10 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
                 )
 
     if dry_run:
-        preview = service(session).preview(session.game_id(), actions, player=player)
+        from .identity import keyring_for
+
+        preview = service(session).preview(session.game_id(), actions, player=player,
+                                           keyring_for=lambda loaded: keyring_for(loaded, player))
         return print_preview(preview, left, as_json)
     played = play(session, actions, player=player, observe=observe, quiet=as_json)
     later = [p for p in notes if p.waits]

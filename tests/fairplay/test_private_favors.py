@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from fairplay_helpers import host_game
+from fairplay_helpers import host_game, version
 from test_host_remote import send
 
 pytestmark = pytest.mark.usefixtures("seeded_entropy")
@@ -314,3 +314,63 @@ def test_the_replay_page_of_a_signed_game_shows_only_the_readers_favors(players,
     drawn.clear()
     table("replay", "--html", tmp_path / "table.html", record)
     assert any(frame["bob"].get("kinds") for frame in drawn)
+
+
+def _bob_may_play_a_favor(tmp_path, org, ann, bob, chooser):
+    """Play on until bob's own turn lists a favor he holds face down (not mid-effect, not a slam
+    reroll); that option, as `trv legal --json` lists it."""
+    def ready():
+        first = org("legal").stdout.splitlines()[0]
+        if not first.startswith("bob: ") or "slam-reroll" in first or "play a party favor now?" in first:
+            return False
+        return any(o["type"] == "play-favor" for o in json.loads(bob("legal", "--json").stdout))
+    assert play_until(tmp_path, org, [ann, bob], keep_favors(chooser), ready)
+    return next(o for o in json.loads(bob("legal", "--json").stdout) if o["type"] == "play-favor")
+
+
+def _flag(o):
+    """The `trv turn --favor` text of a play-favor option."""
+    if o["favor"] == "killer-pillar":
+        return f"killer-pillar:{o['pillars'][0] or '-'},{o['pillars'][-1]}"
+    if o["favor"] == "precision":
+        return f"precision:{o['die']}={o['face']}"
+    if o["favor"] == "double-barrel":
+        return "double-barrel:" + (f"{o['shot']}={o['target']}" if o.get("shot") else o["target"])
+    return o["favor"]
+
+
+def _played(p):
+    return [e["event"] for e in json.loads(p("log", "--json").stdout) if e["kind"] == "favor-played"]
+
+
+def test_turn_previews_and_plays_a_favor_dealt_face_down(dealt_to_bob, tmp_path):
+    org, ann, bob, chooser = dealt_to_bob
+    option = _bob_may_play_a_favor(tmp_path, org, ann, bob, chooser)
+    before = version(bob)
+    preview = bob("turn", "--dry-run", "--favor", _flag(option)).stdout  # his own favor, opened by his key
+    assert preview.startswith("dry run: nothing is recorded") and f"bob plays {option['favor']}" in preview
+    assert version(bob) == before
+    bob("turn", "--favor", _flag(option))
+    [played] = _played(bob)
+    assert played["favor"] == option["favor"] and played["nonce"] == option["nonce"]
+    bob("send", "-o", tmp_path / "favor.trv")
+    for p in (org, ann):  # the others' stores check the opening and take it
+        p("import", tmp_path / "favor.trv")
+        assert _played(p) == [played]
+
+
+def test_decide_plays_a_favor_dealt_face_down_by_its_name(dealt_to_bob, tmp_path):
+    from trvendetta.rulesets import get
+
+    org, ann, bob, chooser = dealt_to_bob
+    option = _bob_may_play_a_favor(tmp_path, org, ann, bob, chooser)
+    carnival = get("carnival")
+    name = carnival.describe_action(carnival.decode_action(json.dumps(option)))
+    assert name in bob("legal").stdout and name not in ann("legal").stdout  # named to bob only
+    bob("decide", *name.split())
+    [played] = _played(bob)
+    assert played["favor"] == option["favor"] and played["nonce"] == option["nonce"]
+    bob("send", "-o", tmp_path / "favor.trv")
+    for p in (org, ann):
+        p("import", tmp_path / "favor.trv")
+        assert _played(p) == [played]
