@@ -45,18 +45,15 @@ TURN_FLAGS = (
 )
 
 
-
 def crew_flags(names) -> tuple[TurnFlag, ...]:
     """The ``trv turn`` flags of the crews called ``names``: each crew's own
     (``Crew.turn_flags``), tagged with its name (``trv turn --help`` lists them
     under it); a crew of the data with none registered plays the cars' turn and
     adds none.  A ruleset's ``turn_flags`` are :data:`TURN_FLAGS` and these, for
     the crews it takes."""
-    from . import crew
-
     out: list[TurnFlag] = []
     for name in names:
-        out += (f if f.crew == name else msgspec.structs.replace(f, crew=name) for f in crew.named(name).turn_flags)
+        out += (f if f.crew == name else msgspec.structs.replace(f, crew=name) for f in crews.named(name).turn_flags)
     return tuple(out)
 
 
