@@ -1,15 +1,7 @@
-"""A read-only fast path for looking at a game (``trv show``, ``trv legal``).
-
-It reads the same SQLite file as :class:`~trvendetta.store.store.GameStore`
-through the same reader (``rows.Reader``: the latest sound snapshot, the
-records after it, every one checked against the chain, the live fold), over a plain ``sqlite3`` connection
-opened read-only: it never imports eventsourcing, whose import alone cost
-about a third of a ``trv show``, and never writes.
-
-It returns ``None`` when it cannot answer, so the caller falls back to
-``GameStore`` (which then gives the proper answer or the proper error): no
-database or no index yet, an unknown game, anything that does not read or
-decode, or a games index that names events the store lacks.
+"""A read-only fast path for looking at a game (``trv show``, ``trv legal``): the same ``rows.Reader``
+as ``GameStore`` over a plain read-only ``sqlite3`` connection, never importing eventsourcing (its
+import alone cost about a third of a ``trv show``).  It answers None when it cannot (no store of this
+layout, an unknown game, damage, an index naming events the store lacks): ``GameStore`` then answers.
 """
 
 from __future__ import annotations
@@ -26,16 +18,13 @@ from .index import LATEST, TABLE, GameIndex, SQLiteConnection
 from .records import Loaded, STORE_KINDS, decode_bots, decode_payload, game_key
 from .rows import Reader
 
-#: the library's SQLite tables and the games index
-_NEEDED = {TABLE, "stored_events", "stored_commands"}
-#: this layout's ``PRAGMA user_version`` (``store.LAYOUT``)
-_LAYOUT = 3
+_NEEDED, _LAYOUT = {TABLE, "stored_events", "stored_commands"}, 3  # the tables; ``store.LAYOUT``
 #: what a damaged or unexpected file may raise while it is read (then GameStore answers)
 _CANNOT = (sqlite3.Error, StoreError, LookupError, ValueError, TypeError)
 
 
 class QuickReader:
-    """Open with :meth:`open` (``None`` when the file is not a ready store)."""
+    """Open with :meth:`open` (None when the file is not a ready store)."""
 
     def __init__(self, db: SQLiteConnection):
         self.db = db
@@ -47,20 +36,17 @@ class QuickReader:
         file = Path(path).expanduser()
         if str(path) == ":memory:" or not file.is_file():
             return None
+        db = None
         try:
             db = SQLiteConnection(file.resolve().as_uri() + "?mode=ro", uri=True, timeout=lock_timeout)  # reads never write
-        except sqlite3.Error:
-            return None
-        try:
             names = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            layout = db.conn.execute("PRAGMA user_version").fetchone()[0]
+            if _NEEDED <= names and db.conn.execute("PRAGMA user_version").fetchone()[0] == _LAYOUT:
+                return cls(db)
         except sqlite3.Error:
+            pass
+        if db is not None:
             db.close()
-            return None
-        if not _NEEDED <= names or layout != _LAYOUT:
-            db.close()
-            return None
-        return cls(db)
+        return None
 
     def close(self) -> None:
         self.db.close()
@@ -92,41 +78,27 @@ class QuickReader:
                       h.charter, h.domain)
 
     def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:
-        """The last action of the game after event ``version`` (its canonical
-        JSON) and the events it produced, decoded; None when the last record
-        is not an engine event (a retraction) or the action is not in the
-        last ``limit`` records (then the caller does without)."""
-        try:
-            return self._tail(game, version, limit)
-        except _CANNOT:
-            return None
-
-    def _tail(self, game: str, version: int, limit: int) -> tuple[str, list[Any]] | None:
-        records = self.reader.tail(game, version, limit)
+        """The last action after event ``version`` (its canonical JSON) and its events, decoded; None when
+        the last record is not an engine event or the action is not in the last ``limit`` records."""
         events: list[Any] = []
-        for r in reversed(records):
-            if r.kind in STORE_KINDS:
-                return None
-            events.append(decode_payload(rulesets.get(r.ruleset), r.kind, r.schema, r.payload))
-            if r.action:
-                events.reverse()
-                return r.action.decode(), events
+        try:
+            for r in reversed(self.reader.tail(game, version, limit)):
+                if r.kind in STORE_KINDS:
+                    return None
+                events.insert(0, decode_payload(rulesets.get(r.ruleset), r.kind, r.schema, r.payload))
+                if r.action:
+                    return r.action.decode(), events
+        except _CANNOT:
+            pass
         return None
 
 
 def _select(db: SQLiteConnection, table: str, key: Any) -> Any:
     """``rows.Select`` on one of the library's SQLite tables, a game's rows under ``key(game)``."""
     def select(game: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
-        sql = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ?"
-        params: list[Any] = [key(game)]
-        if gt is not None:
-            sql += " AND originator_version > ?"
-            params.append(gt)
-        if lte is not None:
-            sql += " AND originator_version <= ?"
-            params.append(lte)
-        sql += " ORDER BY originator_version" + (" DESC" if desc else "")
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+        sql = (f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ?"
+               f"{' AND originator_version > ?' * (gt is not None)}{' AND originator_version <= ?' * (lte is not None)}"
+               f" ORDER BY originator_version{' DESC' * desc}{f' LIMIT {int(limit)}' if limit is not None else ''}")
+        params = [key(game)] + [p for p in (gt, lte) if p is not None]
         return [tuple(r) for r in db.conn.execute(sql, params).fetchall()]
     return select

@@ -36,13 +36,11 @@ from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPI
                    Save, Snap, SnapshotRead, fold_live, micros, pack)
 from .rows import kind_of as rows_kind_of
 
-#: ``GameStore.snapshots``' answer
-SnapshotInfo = SnapshotRead
+SnapshotInfo = SnapshotRead  # ``GameStore.snapshots``' answer
 #: this layout: an SQLite file's ``PRAGMA user_version`` (docs/store.md, "Older stores")
 LAYOUT = 3
-#: the tables eventsourcing makes for ``_App`` on PostgreSQL (its application name, lower case): the
-#: application's and the commands'; a schema with the first and without the second is of layout 2, one
-#: with the older layouts' table (``trvgames_events``) older still
+#: the tables eventsourcing makes for ``_App`` on PostgreSQL (the application's, the commands'), and
+#: the older layouts' (a schema with the first and not the second is of layout 2)
 PG_EVENTS_TABLE, PG_COMMANDS_TABLE, PG_OLD_EVENTS_TABLE = "trvstore_events", "trvstore_commands", "trvgames_events"
 
 
@@ -55,8 +53,7 @@ class OldStore(StoreError):
 
 
 def utc_now() -> datetime:
-    """Now, as a plain ``datetime`` in UTC (under freezegun, its fake clock's time as a real ``datetime``:
-    the library's transcoder refuses freezegun's class; tournaments' events are stamped with it)."""
+    """Now in UTC, a plain ``datetime`` even under freezegun (the library's transcoder refuses its class)."""
     now = datetime.now(timezone.utc)
     if type(now) is datetime:
         return now
@@ -68,8 +65,7 @@ class _App(Application):
     name = "TrvStore"
 
     def construct_env(self, name: str, env: Any = None) -> Environment:
-        # Configuration comes only from GameStore, never from os.environ.
-        return Environment(name, dict(env or {}))
+        return Environment(name, dict(env or {}))  # from GameStore only, never from os.environ
 
 
 def _select(recorder: Any, key: Any) -> Any:
@@ -80,21 +76,17 @@ def _select(recorder: Any, key: Any) -> Any:
     return select
 
 
-def _name(game: str) -> str:
-    return game
-
-
 class GameStore:
     """An event store of games: an SQLite file, memory (``:memory:``), or a PostgreSQL database
     (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``); see ``trvendetta.store.location``."""
 
-    #: how many loaded games a store keeps in memory for the next append
-    KEEP_LOADED = 4
+    KEEP_LOADED = 4  # loaded games kept in memory for the next append
+    #: the library's settings of this layout: a game's rows are under its name (PostgreSQL: its uuid)
+    LAYOUT_ENV = {"ORIGINATOR_ID_TYPE": "text"}
 
     def __init__(self, path: str | os.PathLike | None = MEMORY, *, snapshot_interval: int = SNAPSHOT_INTERVAL,
                  lock_timeout: int = 10):
-        where = location.parse(path)
-        self.location = where
+        self.location = where = location.parse(path)
         self.path: Path | None = None
         self.schema: str | None = None  # PostgreSQL only
         env = {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor", **self.LAYOUT_ENV}
@@ -113,16 +105,13 @@ class GameStore:
                         "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
                         "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout))})
             self.schema = env["POSTGRES_SCHEMA"]
-        self.snapshot_interval = snapshot_interval
-        #: the last few games loaded or saved, most recent last (the next append starts from them)
-        self._loaded: dict[str, Folded] = {}
+        self.snapshot_interval, self.read_only = snapshot_interval, False  # read_only: see _read_only_uri
+        self._loaded: dict[str, Folded] = {}  # the last few games loaded or saved, most recent last
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
-        #: the last integrity check: the connection it ran on, that connection's data_version then, what it found
+        #: the last integrity check: the connection it ran on, its data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
         first_use = self._prepare(env, lock_timeout)
-        #: opened for reading only: its directory does not let SQLite make its -wal and -shm files
-        self.read_only = False
         try:
             try:
                 self.app = _App(env=env)
@@ -146,9 +135,6 @@ class GameStore:
             if first_use is not None:
                 first_use.close()
 
-    #: the library's settings of this layout: a game's rows are under its name (PostgreSQL: its uuid)
-    LAYOUT_ENV = {"ORIGINATOR_ID_TYPE": "text"}
-
     def _prepare(self, env: dict[str, str], lock_timeout: float) -> Any:
         """Before the library opens the store: refuse one of an older layout (see the functions)."""
         if self.path is not None:
@@ -158,17 +144,16 @@ class GameStore:
     def _open(self) -> None:
         #: the commands table, and the key of a game's rows in it
         self.commands = self.app.factory.aggregate_recorder("commands")
-        self._key = game_uuid if self.schema is not None else _name
+        self._key: Any = game_uuid if self.schema is not None else str
         #: every read of a game (load, events, header, snapshots) goes through it
         self.reader = Reader(_select(self.commands, self._key), _select(self.app.recorder, game_uuid))
 
     def _check_layout(self) -> None:
-        """An SQLite file of another layout (``PRAGMA user_version``; a read-only one is not marked by
-        ``_prepare_sqlite``) is an older store."""
+        """An SQLite file of another ``PRAGMA user_version`` (one opened read-only) is an older store."""
         with self._index_db.transaction(commit=False) as c:
             c.execute("PRAGMA user_version")
-            layout = c.fetchone()[0]
-        if layout != LAYOUT:
+            if c.fetchone()[0] == LAYOUT:
+                return
             self.app.close()
             raise OldStore(self.path)
 
@@ -222,10 +207,9 @@ class GameStore:
     def append(self, game: str, expected_version: int, events: Sequence[Any] = (), *,
                steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), state: Any = None,
                states: Sequence[Any] | None = None) -> Loaded:
-        """Append to a game last seen at ``expected_version``, atomically: ``steps`` are ``(action,
-        events)`` pairs (each action recorded on its first event), ``events`` set-up or automatic
-        events without an action, ``records`` given bytes (imports, retractions).  Raises GameMovedOn
-        (and writes nothing) if the game has other events after ``expected_version`` by then."""
+        """Append to a game last seen at ``expected_version``, atomically: ``steps`` (``(action, events)``,
+        the action recorded on its first event), ``events`` without an action, ``records`` given bytes
+        (imports, retractions).  GameMovedOn (nothing written) if the game has moved on since."""
         g = self._loaded.pop(game, None)
         if g is None or g.count != expected_version:
             g = self._get(game, expected_version)
@@ -244,7 +228,7 @@ class GameStore:
 
     def _moved_on(self, game: str, count: int) -> StoreError:
         """Why an append after ``count`` events was refused: GameMovedOn when a fresh read finds more
-        events; when it finds none, the rows disagree with their table's index: DamagedStore."""
+        events, else the rows disagree with their table's index (DamagedStore)."""
         now = self._get(game, None).count
         if now > count:
             return GameMovedOn(now)
@@ -253,75 +237,63 @@ class GameStore:
 
     def _commit(self, g: Folded, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, ...]],
                 records: Sequence[Any], conflict: Any, state: Any = None, rows: list[Any] | None = None) -> Loaded:
-        """Chain and store one command's records (one transaction: a row per ``ROW_MAX`` records, or a
-        new run of stamps), then its snapshot and its games-index row (each a cache of the events, in
-        transactions of their own: see docs/store.md)."""
+        """Chain and store one command's records (one transaction), then its snapshot and its games-index
+        row (caches of the events, each in a transaction of its own: docs/store.md)."""
         if self.read_only:
             raise StoreReadOnly(self.path)
-        stamp = utc_now()
-        before, head, count = g.count, g.head, g.count
-        fold = state is None or bool(records)
-        schema, encode, kind_of = event_schema(rules), rules.encode, rules.event_kind
+        stamp, before, head = utc_now(), g.count, g.head
+        fold, schema, encode = state is None or bool(records), event_schema(rules), rules.encode
         out: list[tuple[Rec, datetime, str]] = []
         pending: list[StoredEvent] = []
-        retracts = False
 
         def add(kind: str, schema: int, payload: bytes, action: bytes, sig: bytes, at: datetime, event: Any) -> None:
-            nonlocal head, count
-            count += 1
+            nonlocal head
             new = chain(head, payload, action, sig)
             out.append((Rec(schema, payload, action, sig), at, new))
-            pending.append(StoredEvent(count, kind, rules.name, schema, payload, new, head, at, event, action, None,
-                                       sig))
+            pending.append(StoredEvent(before + len(out), kind, rules.name, schema, payload, new, head, at, event,
+                                       action, None, sig))
             head = new
 
         def add_event(event: Any, action: bytes = b"", sig: bytes = b"") -> None:
-            payload = encode(event)
-            add(kind_of(event), schema, payload, action, sig, stamp, event)
+            payload = encode(event)  # first: what cannot be encoded raises its own error
+            add(rules.event_kind(event), schema, payload, action, sig, stamp, event)
 
         for event in events:
             add_event(event)
-        for step in steps:
-            action, step_events = step[0], step[1]
-            signer = step[2] if len(step) > 2 else None
+        for action, step_events, *signer in steps:  # (action, events) or (action, events, signer)
             if not step_events:
                 raise StoreError(f"the action {rules.describe_action(action)!r} produced no event to record it on")
             action_bytes = encode(action)
-            sig = signer(count + 1, head, action_bytes) if signer is not None else b""
+            sig = signer[0](before + len(out) + 1, head, action_bytes) if signer and signer[0] else b""
             add_event(step_events[0], action_bytes, sig or b"")
             for event in step_events[1:]:
                 add_event(event)
         for rec in records:
             sig = getattr(rec, "sig", b"")
             if callable(sig):  # signed as recorded: it needs the record's number and previous hash
-                sig = sig(count + 1, head, rec.action or rec.payload)
+                sig = sig(before + len(out) + 1, head, rec.action or rec.payload)
             if rows_kind_of(rec.payload) != rec.kind:
                 raise StoreError(f"a {rec.kind!r} record whose payload opens with another kind")
-            retracts = retracts or rec.kind == RETRACTION_KIND
             add(rec.kind, rec.schema, rec.payload, rec.action, sig, getattr(rec, "recorded_at", None) or stamp, None)
         if rows:  # a new game: first the name the games are listed by (a crash before its rows leaves it: no game)
             try:
-                self.app.recorder.insert_events([Row(originator_id=game_uuid(g.header.name), originator_version=0,
-                                                     topic=NAME_TOPIC, state=g.header.name.encode())])
+                self.app.recorder.insert_events([Row(game_uuid(g.header.name), 0, NAME_TOPIC, g.header.name.encode())])
             except IntegrityError:
                 pass  # listed already: the game exists, or an earlier try stopped here
-        rows = list(rows or [])
-        uid, first = self._key(g.header.name), before + 1
-        while first <= count:
-            at, i = out[first - before - 1][1], first - before - 1
-            run = [out[i][0]]
-            while len(run) < ROW_MAX and i + len(run) < len(out) and out[i + len(run)][1] == at:
-                run.append(out[i + len(run)][0])
-            check = bytes.fromhex(out[i + len(run) - 1][2])[:CHECK]
-            rows.append(Row(originator_id=uid, originator_version=first, topic=SAVE_TOPIC,
-                            state=pack(Save(micros(at), check, run))))
-            first += len(run)
+        rows, key, i = list(rows or []), self._key(g.header.name), 0
+        while i < len(out):  # a row for each run of one stamp, of at most ROW_MAX records
+            at, j = out[i][1], i + 1
+            while j < len(out) and j - i < ROW_MAX and out[j][1] == at:
+                j += 1
+            save = Save(micros(at), bytes.fromhex(out[j - 1][2])[:CHECK], [rec for rec, _, _ in out[i:j]])
+            rows.append(Row(key, before + i + 1, SAVE_TOPIC, pack(save)))
+            i = j
         try:
             self.commands.insert_events(rows)
         except IntegrityError:
             raise conflict() from None
         self._checked = None
-        if retracts:
+        if any(r.kind == RETRACTION_KIND for r in pending):
             self._loaded.pop(g.header.name, None)
             g = self._get(g.header.name, None)
         else:
@@ -331,7 +303,7 @@ class GameStore:
             elif fold:
                 live = [r.event for r in pending if r.kind not in STORE_KINDS]
                 state = rules.fold(live, g.state) if live else g.state
-            g = Folded(g.header, state, count, head, g.retracted)
+            g = Folded(g.header, state, before + len(out), head, g.retracted)
         self._snapshot(g, rules, before)
         try:
             self.index.put(self._row(g), stamp=stamp.isoformat(timespec="microseconds"))
@@ -341,8 +313,7 @@ class GameStore:
         return self._loaded_of(g)
 
     def _snapshot(self, g: Folded, rules: Any, before: int) -> None:
-        """Snapshot the game when this save reached a multiple of the interval (a cache: one that cannot
-        be taken is left out with a warning)."""
+        """Snapshot the game when this save reached a multiple of the interval (else a warning)."""
         interval = self.snapshot_interval
         if not interval or g.count // interval == before // interval or g.state is None:
             return
@@ -366,8 +337,7 @@ class GameStore:
 
     # --------------------------------------------------------------- reads
     def load(self, game: str, at: int | None = None) -> Loaded:
-        """The game after its last event, or after event ``at`` (1-based).  DamagedStore when a row read
-        does not check out, or when the games index names events the store does not have."""
+        """The game after its last event, or after event ``at`` (DamagedStore: see docs/store.md)."""
         g = self._get(game, at)
         if at is None:
             self._check_index(g)
@@ -410,8 +380,8 @@ class GameStore:
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
                stamped: bool = True, lazy: bool = False) -> Sequence[StoredEvent]:
-        """Stored events ``since < number <= upto``, numbered from 1, each checked against the chain
-        (``decode=False`` leaves ``event`` None; ``stamped`` and ``lazy`` are accepted and unused)."""
+        """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
+        ``event`` None; ``stamped`` and ``lazy`` are unused)."""
         previous = self.events_head(game, since)
         with self._reading(game):
             return self.reader.stored(game, since, upto, previous, decode)
@@ -428,8 +398,7 @@ class GameStore:
         return found
 
     def verify(self, game: str) -> str:
-        """Recompute the whole hash chain from the stored bytes; returns the head (ChainBroken naming
-        the first event whose hash does not follow)."""
+        """The head, the whole chain recomputed (ChainBroken naming the first event that does not follow)."""
         head = self._header(game).genesis
         try:
             with self._reading(game):
@@ -455,8 +424,7 @@ class GameStore:
         return self.index.latest()
 
     def names(self) -> list[str]:
-        """Every game, in creation order (the name rows, selected by topic; a name whose game has no
-        header, left by a crash between the two, is not a game)."""
+        """Every game, in creation order (its name row, selected by topic, and its header)."""
         recorder, names, start = self.app.recorder, [], None
         while True:
             batch = recorder.select_notifications(start, 1000, topics=[self.name_topic],  # type: ignore[union-attr]
@@ -491,8 +459,8 @@ class GameStore:
         return len(names)
 
     def integrity(self) -> list[str]:
-        """What SQLite's ``PRAGMA integrity_check`` finds wrong ([] when nothing; nothing to run
-        elsewhere), run once for each state of the file (``PRAGMA data_version``)."""
+        """What SQLite's ``PRAGMA integrity_check`` finds wrong ([]: nothing, or not SQLite), once for
+        each state of the file (``PRAGMA data_version``)."""
         if self.location.kind != "sqlite":
             return []
         try:
@@ -511,8 +479,7 @@ class GameStore:
         return list(problems)
 
     def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotInfo]:
-        """Every stored snapshot of ``game``, oldest first, each with why it is not used (``problem``);
-        ``heads``: the hashes of the game's events in order, when the caller has read them."""
+        """Every snapshot of ``game``, oldest first, with why it is not used (``heads``: the events' hashes)."""
         with self._reading(game):
             return self.reader.snapshots(game, heads, decode)
 
@@ -533,8 +500,8 @@ class GameStore:
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
     def _check_index(self, g: Folded, count: int | None = None) -> None:
-        """The games index must not name events the store does not hold (a tail cut off, or rows its
-        table's index hides), nor another head for the same count."""
+        """The games index must not name events the store lacks (a tail cut off, rows its table's index
+        hides), nor another head for the same count."""
         try:
             row = self.index.get(g.header.name)
         except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
@@ -581,11 +548,10 @@ class GameStore:
                 "winner": summary.winner if over else None, "version": g.count, "head": g.head}
 
     def _keep(self, g: Folded) -> None:
-        loaded = self._loaded
-        loaded.pop(g.header.name, None)
-        loaded[g.header.name] = g
-        while len(loaded) > self.KEEP_LOADED:
-            del loaded[next(iter(loaded))]
+        self._loaded.pop(g.header.name, None)
+        self._loaded[g.header.name] = g
+        while len(self._loaded) > self.KEEP_LOADED:
+            del self._loaded[next(iter(self._loaded))]
 
 
 #: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions; bytes 60-63
@@ -594,11 +560,10 @@ _WAL_FORMAT = b"\x02\x02"
 
 
 def _prepare_sqlite(path: Path, timeout: float) -> None:
-    """SQLite: refuse a file of another layout before the library opens it (its open would add its
-    tables), mark a new one as this layout's (``PRAGMA user_version``), then put it in WAL mode (the
-    library's own switch fails at once, "database is locked", when several processes make a new store
-    at once; here it is retried until ``timeout``).  A file whose header says both is not opened; one
-    it cannot read is left to the library."""
+    """SQLite: refuse a file of an older layout before the library opens it (its open would add tables),
+    mark a new one as this layout's (``PRAGMA user_version``), then put it in WAL mode (the library's
+    own switch fails at once, "database is locked", when several processes make a new store at once;
+    here it is retried until ``timeout``).  A file whose header says both is not opened."""
     try:
         with open(path, "rb") as f:
             header = f.read(64)
@@ -609,7 +574,7 @@ def _prepare_sqlite(path: Path, timeout: float) -> None:
     try:
         con = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     except sqlite3.Error:
-        return
+        return  # the library's own open reports it
     deadline = time.monotonic() + timeout
     try:
         while True:
@@ -630,18 +595,14 @@ def _prepare_sqlite(path: Path, timeout: float) -> None:
 
 
 def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
-    """The URI that reads a store whose directory SQLite cannot write (a read-only mount: the -wal and
-    -shm files of a WAL database cannot be made), or None when the failure is something else.  It opens
-    the file ``immutable``: safe only because the file is in WAL mode (a writer needs the -wal and -shm
-    files nobody can make here) and there is no non-empty -wal (commits not in the file yet)."""
+    """The URI that reads a store whose directory SQLite cannot write (its -wal and -shm files cannot
+    be made), or None when the failure is something else: ``immutable``, safe only because the file is
+    in WAL mode (a writer needs those files) and no -wal holds commits not in the file yet."""
     if "unable to open database file" not in str(exc) or not path.is_file():
         return None
-    try:
-        with open(path, "rb") as f:
-            if f.read(20)[18:20] != _WAL_FORMAT:
-                return None
-    except OSError:
-        return None
+    with open(path, "rb") as f:
+        if f.read(20)[18:20] != _WAL_FORMAT:
+            return None
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:
         raise StoreError(f"cannot read the game store {path}: its directory cannot be written and its "
@@ -651,17 +612,16 @@ def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
 
 
 def _prepare_postgres(env: dict[str, str]) -> Any:
-    """PostgreSQL: check the server answers (one clear line when it does not), refuse a schema of an
-    older layout (``OldStore``), make the schema if it is not there, and tell the library not to create
-    its tables again when they exist (its ``CREATE OR REPLACE FUNCTION`` run by many processes at once
-    fails).  On first use, returns a connection holding an advisory lock, so that one process creates
-    the tables while the others wait; close it when they exist."""
+    """PostgreSQL: check the server answers (else one clear line), refuse a schema of an older layout,
+    make the schema, and tell the library not to create its tables again when they exist (its ``CREATE
+    OR REPLACE FUNCTION`` run by many processes at once fails).  On first use, returns a connection
+    holding an advisory lock, so that one process creates the tables while the others wait."""
     try:
         import psycopg
     except ImportError:
         raise StoreError("a PostgreSQL store needs psycopg: pip install 'trvendetta[postgres]'") from None
-    where = f"{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}"
-    schema = env["POSTGRES_SCHEMA"]
+    where, schema = f"{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}", \
+        env["POSTGRES_SCHEMA"]
     try:
         conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
                                user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
