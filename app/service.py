@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from trvendetta import replays
 from trvendetta.bots.seats import BotMove, bot_moves
 from trvendetta.core.errors import RuleViolation, TrvError
+from trvendetta.core.rng import NeedDice, NoDice
 from trvendetta.store import GameExists, GameStore, Loaded
 from trvendetta.store.records import charter_dice
 
@@ -240,7 +241,9 @@ class GameService:
         A preview never tells chance: it stops before the first action whose events would
         reveal a die roll or a hidden token (the dice follow the seed and the number of
         events, so showing them would let a player try a turn before choosing it), and
-        shows nothing after the turn's end (the next player's dice).  A RuleViolation from
+        shows nothing after the turn's end (the next player's dice).  In a game with dice at a
+        distance (exchange, host) it stops before the first action that needs any (its dice, or a
+        favor the host deals, come from secrets, not from the seed).  A RuleViolation from
         ``actions`` (a flag the turn cannot use) is raised as ``play`` raises it."""
         loaded = self.load(game)
         ruleset, state = loaded.ruleset, loaded.state
@@ -253,6 +256,7 @@ class GameService:
         ended = False
         keyring = keyring_for(loaded) if keyring_for is not None and loaded.charter else None
         openings, mine = local_view(self.store, loaded, keyring)
+        remote = bool(charter_dice(loaded.charter))  # its dice come from secrets, not from its seed
 
         def seen() -> Any:
             return ruleset.private_view(current[0], openings, mine) if mine else current[0]
@@ -263,7 +267,14 @@ class GameService:
                     raise TrvError(f"more than {MAX_ACTIONS_PER_COMMAND} actions in one command; giving up")
                 if openings:
                     action = ruleset.sealed_action(current[0], action, openings)
-                after, events = ruleset.apply(current[0], action)
+                if remote:  # dice at a distance (exchange, host): an action that needs them is not previewed
+                    try:
+                        after, events = ruleset.apply(current[0], action, NoDice())
+                    except NeedDice:
+                        stopped = action
+                        break
+                else:
+                    after, events = ruleset.apply(current[0], action)
                 kept: list[Any] = []
                 for event in events:
                     if ended:

@@ -374,3 +374,30 @@ def test_decide_plays_a_favor_dealt_face_down_by_its_name(dealt_to_bob, tmp_path
     for p in (org, ann):
         p("import", tmp_path / "favor.trv")
         assert _played(p) == [played]
+
+
+def test_a_preview_stops_before_a_move_the_host_deals_a_favor_for(players, tmp_path):
+    """`trv turn --dry-run --path DIR` of a step that ends on a favor: the host deals it, so the
+    preview stops before it (as before a die roll) and records nothing."""
+    org, ann, bob = players("org", "ann", "bob")
+    carnival_host_game(tmp_path, org, [ann, bob])
+    by_name, chooser, previews = {"ann": ann, "bob": bob}, random.Random(1), []
+    for _ in range(3000):
+        first = org("legal").stdout.splitlines()[0]
+        assert not first.startswith("the game is over"), "no favor was dealt"
+        p = by_name[first.split(":")[0]]
+        action = keep_favors(chooser)(json.loads(p("legal", "--json").stdout))
+        before = len(dealt(p))
+        dry = None
+        if action["type"] == "step" and first.startswith(f"{p.name}: step"):
+            try:
+                dry = p("turn", "--dry-run", "--path", action["direction"]).stdout
+            except AssertionError as exc:  # refused (exit 1)
+                dry = f"refused: {exc}"
+        p("act", json.dumps(action))
+        send(tmp_path, p, [org, ann, bob])
+        if dry is not None and len(dealt(p)) > before:
+            previews.append(dry)
+            break
+    [dry] = previews
+    assert dry.startswith("dry run: nothing is recorded") and f"stops before '{action['direction']}'" in dry, dry
