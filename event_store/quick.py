@@ -1,8 +1,4 @@
-"""A read-only fast path for looking at a game (``trv show``, ``trv legal``): the same ``rows.Reader``
-as ``GameStore`` over a plain read-only ``sqlite3`` connection, never importing eventsourcing (its
-import alone cost about a third of a ``trv show``).  It answers None when it cannot (no store of this
-layout, an unknown game, damage, an index naming events the store lacks): ``GameStore`` then answers.
-"""
+"""A read-only fast path for ``trv show`` and ``trv legal`` (docs/store.md, "Reading without eventsourcing")."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ from trvendetta import rulesets
 
 from .errors import StoreError
 from .index import LATEST, TABLE, GameIndex, SQLiteConnection
-from .records import Loaded, STORE_KINDS, decode_bots, decode_payload, game_key
+from .records import Loaded, STORE_KINDS, decode_payload, game_key
 from .rows import Reader
 
 _NEEDED, _LAYOUT = {TABLE, "stored_events", "stored_commands"}, 3  # the tables; ``store.LAYOUT``
@@ -73,9 +69,7 @@ class QuickReader:
         if row is not None and (row.version > folded.count or (row.version == folded.count
                                                                and row.head != folded.head)):
             return None  # the index names events the store lacks: GameStore says what is damaged
-        h = folded.header
-        return Loaded(h.name, rulesets.get(h.ruleset), folded.state, folded.count, folded.head, decode_bots(h.bots),
-                      h.charter, h.domain)
+        return folded.loaded()
 
     def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:
         """The last action after event ``version`` (its canonical JSON) and its events, decoded; None when

@@ -1,11 +1,5 @@
-"""The store's rows (docs/store.md), and reading them back checked against the hash chain.
-
-A game's rows: in the commands table, its header (:class:`Head`, version 0) and a row a command
-(:class:`Save`, under its first record's number; one of more than ``ROW_MAX`` records takes a row
-every ``ROW_MAX``); in the application's table, its name (version 0) and its snapshots
-(:class:`Snap`, under their record count).  Each row's state is MessagePack (msgspec), zlib-compressed.
-This module imports neither eventsourcing nor hashlib (``trv show``'s quick path): rows come from
-:data:`Select` functions, ``(game, gt, lte, desc, limit) -> [(version, topic, state)]``.
+"""The store's rows (docs/store.md, "The rows"), and reading them back checked against the hash chain.
+No eventsourcing nor hashlib here (``trv show``'s quick path): rows come from :data:`Select` functions.
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one
@@ -14,16 +8,15 @@ import sys
 import zlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
 from trvendetta import rulesets
 
 from .errors import DamagedStore
-from .named import Named
-from .records import (RETRACTION_KIND, STORE_KINDS, StoredEvent, chain, decode_payload, decode_retraction,
-                      game_genesis)
+from .records import (RETRACTION_KIND, STORE_KINDS, Loaded, StoredEvent, chain, decode_bots, decode_payload,
+                      decode_retraction, game_genesis)
 
 HEAD_TOPIC, SAVE_TOPIC, SNAP_TOPIC, NAME_TOPIC = "h", "c", "s", "g"
 #: bytes of the chain hash after a row's last record that the row stores (its read must reach them)
@@ -109,7 +102,7 @@ def kind_of(payload: bytes) -> str:
     return payload[9:payload.index(b'"', 9)].decode()
 
 
-class Folded(Named):
+class Folded(NamedTuple):
     """A game read and folded: the engine state of its live events after ``count`` records."""
 
     header: Head
@@ -118,8 +111,13 @@ class Folded(Named):
     head: str
     retracted: list[list[int]]
 
+    def loaded(self) -> Loaded:
+        h = self.header
+        return Loaded(h.name, rulesets.get(h.ruleset), self.state, self.count, self.head, decode_bots(h.bots),
+                      h.charter, h.domain)
 
-class SnapshotRead(Named):
+
+class SnapshotRead(NamedTuple):
     """One stored snapshot: after record ``number`` with ``head``; ``state`` its engine state (None when
     read with ``decode=False``: its JSON is in ``engine``), ``problem`` why it is not used (None when it is)."""
 
@@ -230,9 +228,8 @@ class Reader:
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool = True,
                header: Head | None = None) -> list[StoredEvent]:
-        """Records ``since < number <= upto`` (``previous``: the hash after ``since``), numbered without
-        a gap, each opening with its kind, their hashes chained from ``previous`` and checked at the end
-        of each row (a row is read to its end); the read stops where the rows end."""
+        """Records ``since < number <= upto`` (``previous``: the hash after ``since``), checked as
+        docs/store.md says; the read stops where the rows end."""
         header = header or self.header(game)
         if header is None:
             return []
@@ -286,10 +283,8 @@ class Reader:
         return version + len(save.records) - 1
 
     def _start(self, game: str, header: Head, at: int | None) -> tuple[int, str, Any, list[list[int]]]:
-        """Where a load up to ``at`` starts: after the latest snapshot it can use (its count, head, state
-        and retracted ranges), else the genesis.  That snapshot must read, be of this program's rules,
-        have as head the chain's at its count, and be what the records from the snapshot before it (or
-        from the genesis) fold to, checked link by link: one edited alone is never used (docs/store.md)."""
+        """Where a load up to ``at`` starts: (count, head, state, retracted) of the latest snapshot it can
+        use (docs/store.md, "Every row is checked as it is read"), else the genesis."""
         start: tuple[int, str, Any, list[list[int]]] = (0, header.genesis, None, [])
         try:
             ruleset = rulesets.get(header.ruleset)

@@ -1,9 +1,5 @@
-"""GameStore: create, load, append to and list games (the whole persistence API; docs/store.md).
-
-The rows are described in ``rows.py``.  eventsourcing is used through its public API only: an
-``Application`` configured by its environment, its factory's aggregate recorder (the commands
-table), its recorders' ``insert_events``, ``select_events`` and ``select_notifications``.
-"""
+"""GameStore: create, load, append to and list games (the whole persistence API; docs/store.md),
+through eventsourcing's public API only."""
 
 from __future__ import annotations
 
@@ -16,7 +12,6 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent as Row
@@ -30,13 +25,12 @@ from . import location
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
 from .records import (MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
-                      RawRecord, Retraction, StoredEvent, chain, decode_bots, decode_payload, decode_retraction,
-                      default_db_path, encode_bots, encode_retraction, event_schema, game_uuid)  # noqa: F401
+                      RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
+                      event_schema, game_uuid)
 from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Folded, Head, Reader, Rec,
                    Save, Snap, SnapshotRead, fold_live, micros, pack)
 from .rows import kind_of as rows_kind_of
 
-SnapshotInfo = SnapshotRead  # ``GameStore.snapshots``' answer
 #: this layout: an SQLite file's ``PRAGMA user_version`` (docs/store.md, "Older stores")
 LAYOUT = 3
 #: the tables eventsourcing makes for ``_App`` on PostgreSQL (the application's, the commands'), and
@@ -221,7 +215,7 @@ class GameStore:
             raise StoreError(f"game {game!r} has only {g.count} events, not {expected_version}")
         if not events and not steps and not records:
             self._keep(g)
-            return self._loaded_of(g)
+            return g.loaded()
         count = g.count
         return self._commit(g, rulesets.get(g.header.ruleset), events, steps, records,
                             lambda: self._moved_on(game, count), state)
@@ -237,8 +231,7 @@ class GameStore:
 
     def _commit(self, g: Folded, rules: Any, events: Sequence[Any], steps: Sequence[tuple[Any, ...]],
                 records: Sequence[Any], conflict: Any, state: Any = None, rows: list[Any] | None = None) -> Loaded:
-        """Chain and store one command's records (one transaction), then its snapshot and its games-index
-        row (caches of the events, each in a transaction of its own: docs/store.md)."""
+        """Chain and store one command's records, then its snapshot and index row (docs/store.md, "Writes")."""
         if self.read_only:
             raise StoreReadOnly(self.path)
         stamp, before, head = utc_now(), g.count, g.head
@@ -310,7 +303,7 @@ class GameStore:
         except Exception as exc:  # noqa: BLE001  the index is derived: `trv verify` names a stale row
             warnings.warn(f"games index not written: {exc!r}", RuntimeWarning, stacklevel=3)
         self._keep(g)
-        return self._loaded_of(g)
+        return g.loaded()
 
     def _snapshot(self, g: Folded, rules: Any, before: int) -> None:
         """Snapshot the game when this save reached a multiple of the interval (else a warning)."""
@@ -344,7 +337,7 @@ class GameStore:
             self._keep(g)
         elif g.count != at:
             raise StoreError(f"game {game!r} has {g.count} events; --at must be 1 to {g.count}")
-        return self._loaded_of(g)
+        return g.loaded()
 
     def _header(self, game: str) -> Head:
         with self._reading(game):
@@ -378,10 +371,10 @@ class GameStore:
     def ruleset_of(self, game: str) -> Any:
         return rulesets.get(self._header(game).ruleset)
 
-    def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
-               stamped: bool = True, lazy: bool = False) -> Sequence[StoredEvent]:
+    def events(self, game: str, upto: int | None = None, since: int = 0, *,
+               decode: bool = True) -> Sequence[StoredEvent]:
         """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
-        ``event`` None; ``stamped`` and ``lazy`` are unused)."""
+        ``event`` None)."""
         previous = self.events_head(game, since)
         with self._reading(game):
             return self.reader.stored(game, since, upto, previous, decode)
@@ -478,7 +471,7 @@ class GameStore:
         self._checked = (connection, version, problems)
         return list(problems)
 
-    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotInfo]:
+    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotRead]:
         """Every snapshot of ``game``, oldest first, with why it is not used (``heads``: the events' hashes)."""
         with self._reading(game):
             return self.reader.snapshots(game, heads, decode)
@@ -500,8 +493,7 @@ class GameStore:
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
     def _check_index(self, g: Folded, count: int | None = None) -> None:
-        """The games index must not name events the store lacks (a tail cut off, rows its table's index
-        hides), nor another head for the same count."""
+        """The games index must not name events the store lacks, nor another head for the same count."""
         try:
             row = self.index.get(g.header.name)
         except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
@@ -534,11 +526,6 @@ class GameStore:
         except Exception:  # noqa: BLE001  the index is a convenience; never mask the real error
             known = []
         return GameNotFound(game, known)
-
-    def _loaded_of(self, g: Folded) -> Loaded:
-        h = g.header
-        return Loaded(h.name, rulesets.get(h.ruleset), g.state, g.count, g.head, decode_bots(h.bots), h.charter,
-                      h.domain)
 
     def _row(self, g: Folded) -> dict:
         summary = rulesets.get(g.header.ruleset).summary(g.state)  # the contract's answer for `trv games`
@@ -612,10 +599,9 @@ def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
 
 
 def _prepare_postgres(env: dict[str, str]) -> Any:
-    """PostgreSQL: check the server answers (else one clear line), refuse a schema of an older layout,
-    make the schema, and tell the library not to create its tables again when they exist (its ``CREATE
-    OR REPLACE FUNCTION`` run by many processes at once fails).  On first use, returns a connection
-    holding an advisory lock, so that one process creates the tables while the others wait."""
+    """PostgreSQL: check the server answers, refuse an older layout, make the schema, and tell the library
+    not to create existing tables (its ``CREATE OR REPLACE FUNCTION`` fails run by many processes at once).
+    On first use, returns a connection holding an advisory lock: one process creates the tables."""
     try:
         import psycopg
     except ImportError:
