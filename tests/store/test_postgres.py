@@ -60,16 +60,38 @@ def test_the_index_is_rebuilt_when_dropped(pg_url, toy):
         assert s.info("first").status == "over" and s.info("first").head == done.head
 
 
+def _upgrades_to_the_fixtures_heads(pg_url, target, fixture, old_table, before):
+    """Upgrade the schema of ``pg_url`` into ``target``: every game of the fixture reaches the head its
+    JSON names, loads and verifies to it there, and the old schema's rows are as they were."""
+    import json
+    from pathlib import Path
+
+    from trvendetta.app.stores import upgrade_store
+
+    schema, base = _schema(pg_url), pg_url.split("?")[0]
+    try:
+        copied = {c.game: c.head for c in upgrade_store(pg_url, target)}
+        said = json.loads(Path(f"{fixture}.json").read_text())
+        assert copied == {game: s["head"] for game, s in said.items()}
+        with GameStore(target) as s:
+            assert {g: s.load(g).head for g in said} == copied
+            assert {g: s.verify(g) for g in said} == copied
+        with psycopg.connect(base, autocommit=True) as conn:
+            assert conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".{old_table}'
+                                ).fetchone() == before
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{_schema(target)}" CASCADE')
+
+
 def test_an_old_schema_says_to_upgrade_and_upgrades_into_a_schema_of_its_own(pg_url):
     """A schema of the older layout (the SQLite fixture's rows put in the older application's tables):
     any command says to upgrade it; the upgrade writes every game into another schema, to the same
     heads, and leaves the old rows as they were."""
-    import json
     import sqlite3
     from pathlib import Path
     from uuid import UUID
 
-    from trvendetta.app.stores import upgrade_store
     from trvendetta.store.legacy.store import GameStore as LegacyStore
     from trvendetta.store.store import OldStore
 
@@ -88,30 +110,18 @@ def test_an_old_schema_says_to_upgrade_and_upgrades_into_a_schema_of_its_own(pg_
     with pytest.raises(OldStore, match="run `trv store upgrade`"):
         GameStore(pg_url)
     target = f"{base}?schema={schema}_v2"
-    try:
-        copied = {c.game: c.head for c in upgrade_store(pg_url, target)}
-        said = json.loads(Path(f"{fixture}.json").read_text())
-        assert copied == {game: s["head"] for game, s in said.items()}
-        with GameStore(target) as s:
-            assert {g: s.load(g).head for g in said} == copied
-        with psycopg.connect(base, autocommit=True) as conn:
-            assert conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvgames_events'
-                                ).fetchone() == before
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_v2" CASCADE')
+    _upgrades_to_the_fixtures_heads(pg_url, target, fixture, "trvgames_events", before)
 
 
 def test_a_layout_2_schema_says_to_upgrade_and_upgrades_to_the_same_heads(pg_url):
     """A schema of layout 2 (the fixture's rows, written by main at 55e2233, in that layout's tables):
     any command says to upgrade it; the upgrade writes every game into a schema of its own (by default
     ``NAME_v3``), to the same heads, and leaves the old rows as they were."""
-    import json
     import sqlite3
     from pathlib import Path
     from uuid import UUID
 
-    from trvendetta.app.stores import upgrade_store, upgrade_target
+    from trvendetta.app.stores import upgrade_target
     from trvendetta.store.legacy.layout2 import Layout2Store
     from trvendetta.store.store import OldStore
 
@@ -132,20 +142,9 @@ def test_a_layout_2_schema_says_to_upgrade_and_upgrades_to_the_same_heads(pg_url
         GameStore(pg_url)
     target = upgrade_target(pg_url)
     assert target.endswith(f"schema={schema}_v3")
-    try:
-        copied = {c.game: c.head for c in upgrade_store(pg_url, target)}
-        said = json.loads(Path(f"{fixture}.json").read_text())
-        assert copied == {game: s["head"] for game, s in said.items()}
-        with GameStore(target) as s:
-            assert {g: s.load(g).head for g in said} == copied
-            assert {g: s.verify(g) for g in said} == copied
-        with psycopg.connect(base, autocommit=True) as conn:
-            assert conn.execute(f'SELECT count(*), sum(length(state)) FROM "{schema}".trvstore_events'
-                                ).fetchone() == before
-            assert conn.execute("SELECT to_regclass(%s)", [f'"{schema}".{PG_COMMANDS_TABLE}']).fetchone()[0] is None
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_v3" CASCADE')
+    _upgrades_to_the_fixtures_heads(pg_url, target, fixture, "trvstore_events", before)
+    with psycopg.connect(base, autocommit=True) as conn:
+        assert conn.execute("SELECT to_regclass(%s)", [f'"{schema}".{PG_COMMANDS_TABLE}']).fetchone()[0] is None
 
 
 def test_many_processes_open_a_new_store_at_once(pg_url):
