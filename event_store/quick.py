@@ -10,7 +10,7 @@ from typing import Any
 from trvendetta import rulesets
 
 from .errors import StoreError
-from .index import LATEST, TABLE, GameIndex, SQLiteConnection
+from .index import TABLE, GameIndex, SQLiteConnection
 from .records import Loaded, STORE_KINDS, decode_payload, game_key
 from .rows import Reader
 
@@ -54,8 +54,7 @@ class QuickReader:
         self.close()
 
     def latest(self) -> str | None:
-        row = self.db.conn.execute(LATEST).fetchone()
-        return row[0] if row else None
+        return self.index.latest()
 
     def load(self, game: str) -> Loaded | None:
         """The game after its last event, or None (then ask GameStore)."""

@@ -7,8 +7,7 @@ import os
 import sqlite3
 import time
 import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -68,6 +67,14 @@ def _select(recorder: Any, key: Any) -> Any:
         return [(r.originator_version, r.topic, r.state)
                 for r in recorder.select_events(key(game), gt=gt, lte=lte, desc=desc, limit=limit)]
     return select
+
+
+def notifications(recorder: Any, topic: str) -> Iterator[Any]:
+    """The application's rows of ``topic``, in the order they were written."""
+    start = None
+    while batch := recorder.select_notifications(start, 1000, topics=[topic], inclusive_of_start=start is None):
+        yield from batch
+        start = batch[-1].id
 
 
 class GameStore:
@@ -340,8 +347,7 @@ class GameStore:
         return g.loaded()
 
     def _header(self, game: str) -> Head:
-        with self._reading(game):
-            header = self.reader.header(game)
+        header = self._read(self.reader.header, game)
         if header is None:
             raise self._not_found(game)
         return header
@@ -358,15 +364,13 @@ class GameStore:
 
     def version(self, game: str) -> int:
         """The number of events stored for ``game`` (reads its last row only)."""
-        with self._reading(game):
-            last = self.reader.last(game)
+        last = self._read(self.reader.last, game)
         if last is None:
             raise self._not_found(game)
         return last
 
     def exists(self, game: str) -> bool:
-        with self._reading(game):
-            return self.reader.last(game) is not None
+        return self._read(self.reader.last, game) is not None
 
     def ruleset_of(self, game: str) -> Any:
         return rulesets.get(self._header(game).ruleset)
@@ -376,15 +380,13 @@ class GameStore:
         """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
         ``event`` None)."""
         previous = self.events_head(game, since)
-        with self._reading(game):
-            return self.reader.stored(game, since, upto, previous, decode)
+        return self._read(self.reader.stored, game, since, upto, previous, decode)
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the genesis for 0), checked as a load up to it checks it."""
         if number == 0:
             return self._header(game).genesis
-        with self._reading(game):
-            found = self.reader.checked_hash(game, number)
+        found = self._read(self.reader.checked_hash, game, number)
         if found is None:
             self._header(game)  # GameNotFound first
             raise StoreError(f"game {game!r} has no event {number}")
@@ -394,8 +396,7 @@ class GameStore:
         """The head, the whole chain recomputed (ChainBroken naming the first event that does not follow)."""
         head = self._header(game).genesis
         try:
-            with self._reading(game):
-                records = self.reader.stored(game, 0, None, head, decode=False)
+            records = self._read(self.reader.stored, game, 0, None, head, decode=False)
         except DamagedStore as exc:
             if hasattr(exc, "hashes"):
                 raise ChainBroken(game, exc.number or 0, *exc.hashes) from None
@@ -418,20 +419,15 @@ class GameStore:
 
     def names(self) -> list[str]:
         """Every game, in creation order (its name row, selected by topic, and its header)."""
-        recorder, names, start = self.app.recorder, [], None
-        while True:
-            batch = recorder.select_notifications(start, 1000, topics=[self.name_topic],  # type: ignore[union-attr]
-                                                  inclusive_of_start=start is None)
-            if not batch:
-                return names
-            for n in batch:
-                try:
-                    name = self.name_of(n.state)
-                except Exception:  # noqa: BLE001  a damaged row: verify names it
-                    continue
-                if self.reader.select(name, None, 0, False, None):
-                    names.append(name)
-            start = batch[-1].id
+        names = []
+        for n in notifications(self.app.recorder, self.name_topic):
+            try:
+                name = self.name_of(n.state)
+            except Exception:  # noqa: BLE001  a damaged row: verify names it
+                continue
+            if self.reader.select(name, None, 0, False, None):
+                names.append(name)
+        return names
 
     name_topic = NAME_TOPIC
 
@@ -473,15 +469,13 @@ class GameStore:
 
     def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotRead]:
         """Every snapshot of ``game``, oldest first, with why it is not used (``heads``: the events' hashes)."""
-        with self._reading(game):
-            return self.reader.snapshots(game, heads, decode)
+        return self._read(self.reader.snapshots, game, heads, decode)
 
     # ------------------------------------------------------------- helpers
-    @contextmanager
-    def _reading(self, game: str) -> Iterator[None]:
-        """Anything a damaged row raises while reading ``game`` becomes one DamagedStore line."""
+    def _read(self, read: Callable[..., Any], game: str, *args: Any, **kwargs: Any) -> Any:
+        """``read(game, ...)``; anything a damaged row raises becomes one DamagedStore line."""
         try:
-            yield
+            return read(game, *args, **kwargs)
         except TrvError:
             raise
         except Exception as exc:  # noqa: BLE001  a damaged file can raise almost anything
@@ -514,8 +508,7 @@ class GameStore:
     def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
-        with self._reading(game):
-            folded = self.reader.load(game, at)
+        folded = self._read(self.reader.load, game, at)
         if folded is None:
             raise self._not_found(game)
         return folded

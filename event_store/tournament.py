@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 
-from .store import utc_now
+from .store import notifications, utc_now
 from .errors import ChainBroken, StoreError
 from .records import GENESIS, STORE_SCHEMA, chain
 
@@ -161,15 +161,8 @@ class TournamentLog:
     def names(self) -> list[str]:
         """Every tournament, oldest first: the ``Created`` records of the notification log, selected by
         topic (the games' records are not read)."""
-        recorder, names, start = self.app.recorder, [], None
-        while True:
-            batch = recorder.select_notifications(start, 1000, topics=[Tournament.Created.TOPIC],
-                                                  inclusive_of_start=start is None)
-            if not batch:
-                break
-            names.extend(self.app.mapper.to_domain_event(n).name for n in batch)
-            start = batch[-1].id
-        return names
+        created = notifications(self.app.recorder, Tournament.Created.TOPIC)
+        return [self.app.mapper.to_domain_event(n).name for n in created]
 
     def _get(self, name: str) -> Tournament:
         try:
