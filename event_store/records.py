@@ -52,10 +52,7 @@ def game_uuid(game: str) -> "UUID":
 
 
 def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"", sha256: Any = None) -> str:
-    """The hash chain link of one record, hex: ``sha256(previous as 32 bytes + [action + "\\n"] +
-    [sig + "\\n"] + payload)`` (docs/store.md, "The hash chain"; canonical JSON holds no raw newline
-    and a signature starts with a seat name, never ``{``, so no two forms are confused).
-    ``sha256``: the hash function (default: hashlib's)."""
+    """The hash chain link of one record, hex (docs/store.md, "The hash chain"; ``sha256``: default hashlib's)."""
     body = payload
     if sig:
         body = sig + b"\n" + body
@@ -65,9 +62,7 @@ def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"", 
 
 
 def _sha256(data: bytes) -> Any:
-    """hashlib's sha256, imported on the first hash (reading a game for show
-    hashes nothing); it then takes this function's place: an import statement
-    in :func:`chain` cost as much as the hash itself (verify hashes every record)."""
+    """hashlib's sha256, imported on the first hash; it then takes this function's place."""
     global _sha256
     from hashlib import sha256 as _sha256
 

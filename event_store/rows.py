@@ -159,10 +159,8 @@ def _damaged(game: str, number: int, what: str, exc: BaseException) -> DamagedSt
 def fold_live(ruleset: Any, records: Sequence[StoredEvent], state: Any = None,
               retracted: Sequence[Sequence[int]] = (), folded: int = 0,
               game: str = "") -> tuple[Any, list[list[int]]] | None:
-    """The one fold of retractions: ``state`` (the fold of the live events ``1..folded``, after the
-    ``retracted`` ranges) folded on with ``records``, skipping every event a retraction takes back;
-    returns the state and every retracted range.  None when a retraction among ``records`` takes back
-    an event ``state`` already holds: then fold again from the start."""
+    """``state`` (of the live events ``1..folded``) folded on with ``records`` but what retractions take
+    back: (state, every retracted range), or None when one takes back an event ``state`` holds."""
     ranges, events = [list(r) for r in retracted], []
     try:
         for r in records:

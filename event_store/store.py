@@ -540,10 +540,8 @@ _WAL_FORMAT = b"\x02\x02"
 
 
 def _prepare_sqlite(path: Path, timeout: float) -> None:
-    """SQLite: refuse a file of an older layout before the library opens it (its open would add tables),
-    mark a new one as this layout's (``PRAGMA user_version``), then put it in WAL mode (the library's
-    own switch fails at once, "database is locked", when several processes make a new store at once;
-    here it is retried until ``timeout``).  A file whose header says both is not opened."""
+    """SQLite: refuse an older layout before the library opens it (adding tables), mark a new file as this
+    layout's and put it in WAL mode, retried until ``timeout`` (the library's own switch is not)."""
     try:
         with open(path, "rb") as f:
             header = f.read(64)
@@ -575,9 +573,7 @@ def _prepare_sqlite(path: Path, timeout: float) -> None:
 
 
 def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
-    """The URI that reads a store whose directory SQLite cannot write (its -wal and -shm files cannot
-    be made), or None when the failure is something else: ``immutable``, safe only because the file is
-    in WAL mode (a writer needs those files) and no -wal holds commits not in the file yet."""
+    """The ``immutable`` URI of a WAL store whose directory cannot be written (docs/store.md), else None."""
     if "unable to open database file" not in str(exc) or not path.is_file():
         return None
     with open(path, "rb") as f:

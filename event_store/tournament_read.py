@@ -1,8 +1,5 @@
-"""The tournaments' read model: standings, seats and ratings as plain SQLite tables written with
-sqlite-utils (so ``sqlite-utils query`` and datasette open them), each rebuilt from the events by
-:func:`project` in one transaction; ratings are openskill's Plackett-Luce, carried from one tournament
-to the next. Tables and columns: docs/tournament.md, "Read model" and "Ratings". Imported by
-tournament commands only: ``trv show`` never pays for sqlite-utils or openskill."""
+"""The tournaments' read model, SQLite tables rebuilt from the events by :func:`project` (docs/tournament.md,
+"Read model" and "Ratings"). Imported by tournament commands only (never by ``trv show``)."""
 
 from __future__ import annotations
 
