@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent as Row
@@ -77,7 +77,25 @@ def notifications(recorder: Any, topic: str) -> Iterator[Any]:
         start = batch[-1].id
 
 
-class GameStore:
+class Closing:
+    """A store's lifecycle: ``close`` (its application and any in-memory games index) and ``with``."""
+
+    app: Any
+    _memory_index: SQLiteConnection | None
+
+    def close(self) -> None:
+        self.app.close()
+        if self._memory_index is not None:
+            self._memory_index.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class GameStore(Closing):
     """An event store of games: an SQLite file, memory (``:memory:``), or a PostgreSQL database
     (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``); see ``trvendetta.store.location``."""
 
@@ -157,18 +175,6 @@ class GameStore:
                 return
             self.app.close()
             raise OldStore(self.path)
-
-    # ----------------------------------------------------------- lifecycle
-    def close(self) -> None:
-        self.app.close()
-        if self._memory_index is not None:
-            self._memory_index.close()
-
-    def __enter__(self) -> "GameStore":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @property
     def index(self) -> GameIndex:

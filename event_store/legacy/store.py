@@ -55,7 +55,7 @@ from .packing import pack, unpack
 from .reader import GameReader, Record, SnapshotRead, follows
 from ..index import GameIndex, SQLiteConnection
 from ..records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, StoredEvent
-from ..store import OldStore, _prepare_postgres as prepare_current
+from ..store import Closing, OldStore, _prepare_postgres as prepare_current
 
 class Packer(Compressor):
     """The library's compressor setting (``COMPRESSOR_TOPIC``): records and
@@ -131,7 +131,7 @@ PACKER = f"{__name__}:Packer"
 FLAT_JSON = f"{__name__}:FlatJSON"
 
 
-class GameStore:
+class GameStore(Closing):
     """An event store of games: an SQLite file, memory (``:memory:``), or a
     PostgreSQL database (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``);
     see ``trvendetta.store.location``."""
@@ -202,24 +202,11 @@ class GameStore:
             if first_use is not None:
                 first_use.close()
 
-    # ----------------------------------------------------------- lifecycle
-    def close(self) -> None:
-        self.app.close()
-        if self._memory_index is not None:
-            self._memory_index.close()
-
-    def __enter__(self) -> "GameStore":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     @property
     def index(self) -> GameIndex:
         if self._index is None:
             self._index = GameIndex(self._index_db.transaction, self.schema)  # (never made here)
         return self._index
-
 
     # --------------------------------------------------------------- reads
 
@@ -236,7 +223,6 @@ class GameStore:
         return GameHeader(c.name, c.ruleset, c.rules_version, c.store_schema, c.parent, c.parent_at, c.parent_head,
                           c.created, decode_bots(c.bots), c.charter, c.domain)
 
-
     def version(self, game: str) -> int:
         """The number of engine events stored for ``game`` (reads the last one only)."""
         with self._reading(game):
@@ -248,7 +234,6 @@ class GameStore:
     def exists(self, game: str) -> bool:
         with self._reading(game):
             return self.reader.last(game) is not None
-
 
     def _records(self, game: str, since: int = 0, upto: int | None = None,
                  previous: str | None = None) -> list[Record]:
@@ -298,7 +283,6 @@ class GameStore:
             head = r.hash
         return head
 
-
     def names(self) -> list[str]:
         """Every game, in creation order (the ``Created`` records of the notification log)."""
         log = self.app.notification_log
@@ -342,7 +326,6 @@ class GameStore:
         """The number of the first record of ``game`` that does not read or
         decode (0 for its ``Created`` record), or None."""
         return self.reader.first_unreadable(game)
-
 
     def _get(self, game: str, at: int | None) -> Game:
         if at is not None and at < 0:
