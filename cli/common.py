@@ -114,7 +114,7 @@ class Session:
         """The game's latest state for a read-only command (show, legal): read
         with ``trvendetta.store.quick`` (plain sqlite3, no eventsourcing import)
         when it can, else loaded through the GameStore."""
-        if self._store is None and location.parse(self.db).kind == "sqlite":
+        if self._store is None:
             running = gc.isenabled()
             gc.disable()
             try:

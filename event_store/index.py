@@ -13,13 +13,16 @@ from typing import Any
 import msgspec
 
 TABLE = "trv_games"
-#: the columns, in order, and their SQL types
+#: the columns of ``trv games``, in order, and their SQL types
 COLUMNS = {"id": "TEXT PRIMARY KEY", "ruleset": "TEXT", "players": "TEXT", "round": "INTEGER", "status": "TEXT",
            "winner": "TEXT", "version": "INTEGER", "head": "TEXT", "created": "TEXT", "last_used": "TEXT"}
-CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} ({', '.join(f'{c} {t}' for c, t in COLUMNS.items())})"
+#: and the game after its last command, as a snapshot (``rows.Snap``), where ``trv show`` starts (docs/store.md)
+STATE = "state BYTEA"
+_ALL = [*COLUMNS, "state"]
+CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} ({', '.join(f'{c} {t}' for c, t in COLUMNS.items())}, {STATE})"
 #: a game's row, unless the table's names more events; its first creation time kept
-_UPDATED = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("id", "created"))
-UPSERT = (f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) ON CONFLICT(id) "
+_UPDATED = ", ".join(f"{c} = excluded.{c}" for c in _ALL if c not in ("id", "created"))
+UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_ALL)}) VALUES ({', '.join('?' * len(_ALL))}) ON CONFLICT(id) "
           f"DO UPDATE SET {_UPDATED}, created = COALESCE({TABLE}.created, excluded.created) "
           f"WHERE {TABLE}.version <= excluded.version")
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
@@ -62,24 +65,32 @@ class GameIndex:
             self.upsert = self._sql(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
 
-    def exists(self) -> bool:
+    def columns(self) -> set[str]:
+        """The table's columns (none: there is no table)."""
         with self.transaction(commit=False) as c:
             if self.schema is None:
-                c.execute("SELECT name FROM sqlite_master WHERE name = ?", [TABLE])
+                c.execute(f"SELECT name FROM pragma_table_info('{TABLE}')")
             else:
-                c.execute("SELECT 1 AS name WHERE to_regclass(%s) IS NOT NULL", [self.table])
-            return bool(c.fetchall())
+                c.execute("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = %s "
+                          "AND table_name = %s", [self.schema, TABLE])
+            return {r["name"] for r in c.fetchall()}
 
-    def create(self) -> None:
-        with self.transaction(commit=True) as c:
-            c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} "))
+    def create(self, columns: set[str]) -> None:
+        """Make the table, or add the state column to one made before it."""
+        try:
+            with self.transaction(commit=True) as c:
+                c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} ") if not columns else
+                          f"ALTER TABLE {self.table} ADD COLUMN {'IF NOT EXISTS ' * bool(self.schema)}{STATE}")
+        except sqlite3.OperationalError as exc:
+            if "duplicate column" not in str(exc):
+                raise  # else another process added it first
 
     def put(self, row: dict, *, stamp: str | None = None) -> None:
         """Write one game's row, unless it already names more events (another command's, written since)."""
         stamp = stamp or now()  # a new row's creation, and its last use
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
         with self.transaction(commit=True) as c:
-            c.execute(self.upsert, [values[k] for k in COLUMNS])
+            c.execute(self.upsert, [values.get(k) for k in _ALL])
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it already is), in one statement:
@@ -98,9 +109,14 @@ class GameIndex:
             c.execute(self._sql(sql.replace(f"FROM {TABLE}", f"FROM {self.table}")), params)
             return [{k: r[k] for k in r.keys()} for r in c.fetchall()]  # sqlite3.Row
 
-    def get(self, game: str) -> GameInfo | None:
+    def row(self, game: str) -> dict | None:
+        """A game's row as stored (``state``: None in a table made before that column, till a store opens it)."""
         rows = self._rows(f"SELECT * FROM {TABLE} WHERE id = ?", [game])
-        return _info(rows[0]) if rows else None
+        return rows[0] if rows else None
+
+    def get(self, game: str) -> GameInfo | None:
+        row = self.row(game)
+        return _info(row) if row else None
 
     def all(self) -> list[GameInfo]:
         return [_info(r) for r in self._rows(f"SELECT * FROM {TABLE} ORDER BY last_used DESC, id", [])]

@@ -9,6 +9,7 @@ from typing import Any
 
 from trvendetta import rulesets
 
+from . import location
 from .errors import StoreError
 from .index import TABLE, GameIndex, SQLiteConnection
 from .records import Loaded, STORE_KINDS, decode_payload, game_key
@@ -29,8 +30,9 @@ class QuickReader:
 
     @classmethod
     def open(cls, path: str | os.PathLike, lock_timeout: float = 10.0) -> "QuickReader | None":
-        file = Path(path).expanduser()
-        if str(path) == ":memory:" or not file.is_file():
+        where = location.parse(path)  # a file, with or without ``sqlite:``
+        file = Path(where.target).expanduser()
+        if where.kind != "sqlite" or not file.is_file():
             return None
         db = None
         try:
@@ -59,14 +61,14 @@ class QuickReader:
     def load(self, game: str) -> Loaded | None:
         """The game after its last event, or None (then ask GameStore)."""
         try:
-            folded = self.reader.load(game)
+            row = self.index.row(game)
+            folded = self.reader.load(game, latest=(row["version"], row.get("state")) if row else None)
             if folded is None:
                 return None
-            row = self.index.get(game)
         except _CANNOT:
             return None
-        if row is not None and (row.version > folded.count or (row.version == folded.count
-                                                               and row.head != folded.head)):
+        if row is not None and (row["version"] > folded.count or (row["version"] == folded.count
+                                                                  and row["head"] != folded.head)):
             return None  # the index names events the store lacks: GameStore says what is damaged
         return folded.loaded()
 

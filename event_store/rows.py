@@ -1,10 +1,9 @@
 """The store's rows (docs/store.md, "The rows"), and reading them back checked against the hash chain.
-No eventsourcing nor hashlib here (``trv show``'s quick path): rows come from :data:`Select` functions.
+No eventsourcing here (``trv show``'s quick path): rows come from :data:`Select` functions.
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one
 
-import sys
 import zlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
@@ -139,19 +138,6 @@ def decoded(snap: SnapshotRead) -> SnapshotRead:
         return snap._replace(problem=f"it cannot be read ({type(exc).__name__}: {exc})"[:300])
 
 
-def _sha256_for(count: int) -> Any:
-    """OpenSSL's sha256 when it is loaded or the read is long, else the interpreter's own (importing
-    ``hashlib`` loads OpenSSL, a twentieth of a ``trv show``)."""
-    if count <= 256 and "hashlib" not in sys.modules:
-        for module in ("_sha2", "_sha256"):  # CPython 3.12 on; 3.11
-            try:
-                return getattr(__import__(module), "sha256")
-            except ImportError:
-                pass
-    from hashlib import sha256
-    return sha256
-
-
 def _damaged(game: str, number: int, what: str, exc: BaseException) -> DamagedStore:
     return DamagedStore(game, number, f"{what} ({type(exc).__name__}: {exc})"[:300])
 
@@ -237,7 +223,6 @@ class Reader:
         saves = self._saves(game, rows)
         out: list[StoredEvent] = []
         number, ruleset, actions = since, rulesets.get(name) if decode and saves else None, {}
-        sha256 = _sha256_for(sum(len(save.records) for _, save in saves))
         for version, save in saves:
             if version > number + 1:
                 raise DamagedStore(game, number + 1, f"events {number + 1}-{version - 1} are missing")
@@ -251,7 +236,7 @@ class Reader:
                     kind = kind_of(r.payload)
                 except (ValueError, UnicodeDecodeError):
                     raise DamagedStore(game, n, "its payload does not open with its kind") from None
-                h = chain(previous, r.payload, r.action, r.sig, sha256)
+                h = chain(previous, r.payload, r.action, r.sig)
                 event = action = None
                 if ruleset is not None and (upto is None or n <= upto):
                     try:
@@ -303,11 +288,30 @@ class Reader:
         except Exception:  # noqa: BLE001  a snapshot is a cache: the events are read instead (verify names it)
             return start
 
-    def load(self, game: str, at: int | None = None) -> Folded | None:
-        """The game after its last record (or record ``at``), folded from its latest usable snapshot."""
+    def _latest(self, game: str, header: Head, count: int, state: bytes | None) -> Folded | None:
+        """The games index's copy of the game after record ``count`` (``state``: a packed :class:`Snap`),
+        when its rules are this program's and the game's last row ends at ``count`` storing its head."""
+        rows = self.select(game, None, None, True, 1)
+        if not state or not rows or rows[0][0] == 0:
+            return None
+        (version, save), = self._saves(game, rows)  # the row is read: a damaged one stops the command
+        try:
+            snap, ruleset = self.snap_of(count, SNAP_TOPIC, state), rulesets.get(header.ruleset)
+            if version + len(save.records) - 1 != count or save.check != snap.head[:CHECK] \
+                    or snap.rules != str(ruleset.rules_version):
+                return None
+            return Folded(header, ruleset.decode_state(snap.engine), count, snap.head.hex(), snap.retracted)
+        except Exception:  # noqa: BLE001  a cache: the game is loaded from its rows instead (verify names it)
+            return None
+
+    def load(self, game: str, at: int | None = None, latest: tuple[int, bytes | None] | None = None) -> Folded | None:
+        """The game after its last record (or record ``at``), folded from its latest usable snapshot, or
+        taken from ``latest``, the games index's (version, state), when it can be (docs/store.md)."""
         header = self.header(game)
         if header is None:
             return None
+        if at is None and latest is not None and (found := self._latest(game, header, *latest)) is not None:
+            return found
         ruleset = rulesets.get(header.ruleset)
         for count, head, state, retracted in (self._start(game, header, at), (0, header.genesis, None, [])):
             records = self.stored(game, count, at, head, False, header)
@@ -329,10 +333,12 @@ class Reader:
             return None
         return records[-1].hash if records else head
 
-    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> list[SnapshotRead]:
-        """Every stored snapshot of ``game``, oldest first, each with why it is not used (``problem``)."""
+    def snapshots(self, game: str, heads: Sequence[str] | None = None, decode: bool = True,
+                  rows: Sequence[tuple[int, str, bytes]] | None = None) -> list[SnapshotRead]:
+        """Every stored snapshot of ``game`` (or those of ``rows``), oldest first, each with why it is not
+        used (``problem``; ``heads``: the records' hashes, else each is read)."""
         header, out = self.header(game), []
-        for version, topic, state in self.select_snaps(game, 0, None, False, None):
+        for version, topic, state in self.select_snaps(game, 0, None, False, None) if rows is None else rows:
             try:
                 snap = self.snap_of(version, topic, state)
             except BAD as exc:

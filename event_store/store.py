@@ -179,12 +179,11 @@ class GameStore(Closing):
     @property
     def index(self) -> GameIndex:
         if self._index is None:
-            index = GameIndex(self._index_db.transaction, self.schema)
-            if not index.exists():
-                index.create()
-                self._index = index
+            self._index = index = GameIndex(self._index_db.transaction, self.schema)
+            columns = index.columns()
+            if "state" not in columns and not self.read_only:  # a new store, or one whose index predates it
+                index.create(columns)
                 self.rebuild_index()
-            self._index = index
         return self._index
 
     # -------------------------------------------------------------- writes
@@ -324,9 +323,8 @@ class GameStore(Closing):
         if not interval or g.count // interval == before // interval or g.state is None:
             return
         try:
-            snap = Snap(bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.state), g.retracted)
             self.app.recorder.insert_events([Row(originator_id=game_uuid(g.header.name), originator_version=g.count,
-                                                 topic=SNAP_TOPIC, state=pack(snap))])
+                                                 topic=SNAP_TOPIC, state=_packed(g, rules))])
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
 
@@ -477,6 +475,14 @@ class GameStore(Closing):
         """Every snapshot of ``game``, oldest first, with why it is not used (``heads``: the events' hashes)."""
         return self._read(self.reader.snapshots, game, heads, decode)
 
+    def index_state(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> SnapshotRead | None:
+        """The games index's copy of the game after its last command (``trv show`` starts from it), read as
+        :meth:`snapshots` reads one; None when its row has none."""
+        row = self.index.row(game)
+        if not row or not row.get("state"):
+            return None
+        return self._read(self.reader.snapshots, game, heads, decode, [(row["version"], SNAP_TOPIC, row["state"])])[0]
+
     # ------------------------------------------------------------- helpers
     def _read(self, read: Callable[..., Any], game: str, *args: Any, **kwargs: Any) -> Any:
         """``read(game, ...)``; anything a damaged row raises becomes one DamagedStore line."""
@@ -531,13 +537,19 @@ class GameStore(Closing):
         over = summary.status == "over"
         return {"id": g.header.name, "ruleset": g.header.ruleset, "players": list(summary.players),
                 "round": summary.round, "status": "over" if over else "playing",
-                "winner": summary.winner if over else None, "version": g.count, "head": g.head}
+                "winner": summary.winner if over else None, "version": g.count, "head": g.head,
+                "state": _packed(g, rulesets.get(g.header.ruleset)) if g.state is not None and g.count else None}
 
     def _keep(self, g: Folded) -> None:
         self._loaded.pop(g.header.name, None)
         self._loaded[g.header.name] = g
         while len(self._loaded) > self.KEEP_LOADED:
             del self._loaded[next(iter(self._loaded))]
+
+
+def _packed(g: Folded, rules: Any) -> bytes:
+    """The game as a snapshot's row holds it (``rows.Snap``)."""
+    return pack(Snap(bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.state), g.retracted))
 
 
 #: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions; bytes 60-63

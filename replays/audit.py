@@ -197,11 +197,12 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     host = charter_dice(meta.charter) == "host"
     walker = walker_for(ruleset, meta.charter, meta.domain, reexecute=True, rules_note=note,
                         records=records if host else None, start=meta.genesis, chained=True)
-    states = walk_noting(walker, records, [s.number for s in snapshots])
+    cached = store.index_state(game, Heads(records), decode=False)
+    states = walk_noting(walker, records, [s.number for s in snapshots] + ([cached.number] if cached else []))
     if walker.outcome is not None and walker.outcome.late:
         confirm_late_claim(walker, ruleset, meta.charter, meta.domain, meta.genesis,
                            store.events(game, upto=walker.outcome.record.after, decode=False))
-    problems = store_damage(store, walker, info, snapshots, states)
+    problems = store_damage(store, walker, info, snapshots, states, cached)
     if problems:
         more = f" (and {len(problems) - 1} more: {'; '.join(problems[1:])})" if len(problems) > 1 else ""
         raise DamagedStore(game, None, f"events 1-{walker.number} verify, but {problems[0]}{more}")

@@ -2,10 +2,10 @@
 store agrees with them.
 
 The events are the truth; everything else in the store is derived from them
-and must say the same: the games index row (count, head, status), every
-snapshot (the fold of the events it claims to follow), and SQLite's own
+and must say the same: the games index row (count, head, status, its copy of the
+game), every snapshot (the fold of the events it claims to follow), and SQLite's own
 integrity check of the file.  All of it is read through the store's API
-(``GameStore.info``, ``snapshots``, ``integrity``), never its tables.
+(``GameStore.info``, ``index_state``, ``snapshots``, ``integrity``), never its tables.
 """
 
 from __future__ import annotations
@@ -134,10 +134,12 @@ class IncompleteExport(DamagedStore):
         self.text = text
 
 
-def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], states: dict[int, bytes]) -> list[str]:
+def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], states: dict[int, bytes],
+                 cached: Any = None) -> list[str]:
     """Every way the store disagrees with the events just verified ([] when none); ``info``: the
-    game's row in the games index (:func:`index_row`), ``states``: the fold's state (encoded) after
-    the snapshots' numbers (:func:`walk_noting`)."""
+    game's row in the games index (:func:`index_row`), ``cached`` its copy of the game
+    (``GameStore.index_state``), ``states``: the fold's state (encoded) after the snapshots' and the
+    copy's numbers (:func:`walk_noting`)."""
     problems = [f"SQLite's integrity check: {p}" for p in store.integrity()]
     ruleset, number, head = walker.ruleset, walker.number, walker.head
     if info is None:
@@ -156,8 +158,9 @@ def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], st
         if (info.status, info.winner) != (status, winner):
             problems.append(f"the games index says {info.status} (winner {info.winner}), the events say {status} "
                             f"(winner {winner})")
-    for snap in snapshots:
-        where = f"the snapshot after event {snap.number}"
+    copies = [(f"the snapshot after event {s.number}", s) for s in snapshots]
+    for where, snap in copies + ([(f"the games index's copy of the game after event {cached.number}", cached)]
+                                 if cached is not None else []):
         fold = states.get(snap.number)
         if snap.number > number:
             problems.append(f"{where} is past the last stored event {number}: events {number + 1}-{snap.number} "

@@ -8,6 +8,12 @@ no snapshot, so every command folds every row.  The same on SQLite and
 PostgreSQL.  A flip that leaves what the row holds unchanged (a padding bit
 of its compressed bytes) is no damage: ``trv verify``, the full check, is the
 oracle for which flips changed the game.
+
+On an SQLite file, show and legal read the header row and the game's last
+row only: they start from the games index's copy of the game, whose head
+that row stores (docs/store.md).  A flip in another row leaves what they print
+as it was, the truth the index's copy holds; every command that appends
+folds every row, as above.
 """
 
 from __future__ import annotations
@@ -93,6 +99,8 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
     action = next_action(store)
     turn = _turn_flags(json.loads(action))
     last = str(json.loads(ok(store, "show", "--json").stdout)["version"])
+    quick = store.startswith("sqlite:")  # show and legal read the header and the last row only
+    printed = {args: ok(store, *args).stdout for args in QUICK}
     damaged = 0
     for version, byte, bit in flips(pristine, per_row):
         state = dict(pristine)[version]
@@ -108,6 +116,9 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
                          ["fork", "--at", last, "--name", "f"]):
                 result = run(store, *args)
                 where = (version, byte, bit, args)
+                if quick and tuple(args) in QUICK and version not in (0, pristine[-1][0]):
+                    assert result.exit_code == 0 and result.stdout == printed[tuple(args)], where
+                    continue  # a row the command does not read
                 assert result.exit_code == 1, (where, result.output)
                 assert LINE.fullmatch(result.stderr), (where, result.stderr)
                 assert rows.all()[-1][0] == pristine[-1][0], where  # nothing appended on top
@@ -116,6 +127,10 @@ def damage_everywhere(store: str, packet: str, per_row: int) -> int:
             rows.put(version, state)
     assert run(store, "verify").exit_code == 0
     return damaged
+
+
+#: the commands that read a game's header and last row only (on an SQLite file)
+QUICK = (("show",), ("show", "--json"), ("legal",))
 
 
 def _turn_flags(action: dict) -> list[str]:
