@@ -3,7 +3,7 @@
 :class:`TournamentService` over a :class:`GameStore` appends to a tournament's
 log (``trvendetta.store.tournament``) after the pure checks
 (``trvendetta.tournament.model``), rewrites the read model after each append
-(``trvendetta.store.tournament_read``), creates a round's games through
+(``trvendetta.app.tournament_read``), creates a round's games through
 :class:`GameService`, and counts results only from verified records
 (``trvendetta.replays.tournament``).  It prints nothing and reads no file but
 a record to report: each method returns what happened and the CLI prints it
@@ -121,7 +121,7 @@ class TournamentService:
 
     def project(self, name: str) -> list[dict]:
         """Rewrite ``name``'s read model (and every rating); its standings rows."""
-        from trvendetta.store.tournament_read import project
+        from trvendetta.app.tournament_read import project
 
         return project(self.store, self.log, name)
 

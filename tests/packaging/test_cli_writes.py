@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 CLI = Path(__file__).resolve().parent.parent.parent / "cli"
-WRITERS = ("trvendetta.store.tournament", "trvendetta.store.tournament_read", "trvendetta.store.copy")
+WRITERS = ("trvendetta.store.tournament", "trvendetta.app.tournament_read", "trvendetta.store.copy")
 CALLS = {"touch", "create_game"}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trvendetta.store.tournament_read import carried_ratings, rate
+from trvendetta.app.tournament_read import carried_ratings, rate
 from trvendetta.tournament import model
 
 from .test_standings import _round

@@ -1,7 +1,7 @@
 """Tournaments (pure): the organiser's events, the fold, pairing, finishing
 places and standings.  Standard library and msgspec only; the store keeps
 the events (``trvendetta.store.tournament``), ratings and the read model live
-in the shell (``trvendetta.store.tournament_read``)."""
+in the shell (``trvendetta.app.tournament_read``)."""
 
 from . import events
 from .model import State, TournamentError, evolve, fold
