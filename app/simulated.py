@@ -26,7 +26,6 @@ def store_simulated(store: GameStore, ruleset: Any, players: int, seed: int, bot
     result = simulate(ruleset, players, seed, bots, crew, events_out=events, steps_out=noted)
     setup = events[: len(events) - sum(len(e) for _, e, _ in noted)]
     steps = [(action, new) for action, new, _ in noted]
-    states = [state for _, _, state in noted]
     store.create_game(name or f"sim-{ruleset.name}-{players}p-{seed}", ruleset.name, setup, steps=steps,
-                      state=states[-1] if states else None, states=states)
+                      state=noted[-1][2] if noted else None)
     return result

@@ -207,8 +207,7 @@ def long_game(events: int = 100_000, seed: int = 1, states: list | None = None) 
 def bench_long(GameStore, where: str, repeats: int) -> dict:
     from trvendetta import replays
 
-    states: list = []
-    toy, first, steps, state = long_game(states=states)
+    toy, first, steps, state = long_game()
     events = len(first) + sum(len(e) for _, e in steps)
 
     def engine() -> None:
@@ -218,7 +217,7 @@ def bench_long(GameStore, where: str, repeats: int) -> dict:
 
     with GameStore(where) as store:
         t = time.perf_counter()
-        store.create_game("long", toy.name, first, steps=steps, state=state, states=states)
+        store.create_game("long", toy.name, first, steps=steps, state=state)
         stored = time.perf_counter() - t
     with GameStore(where) as store:
         assert replays.verify_game(store, "long").events == events

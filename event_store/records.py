@@ -51,14 +51,19 @@ def game_uuid(game: str) -> "UUID":
     return UUID(game_key(game))
 
 
-def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"", sha256: Any = None) -> str:
-    """The hash chain link of one record, hex (docs/store.md, "The hash chain"; ``sha256``: default hashlib's)."""
+def chain(previous: str, payload: bytes, action: bytes = b"", sig: bytes = b"") -> str:
+    """The hash chain link of one record, hex (docs/store.md, "The hash chain")."""
+    return link(bytes.fromhex(previous), payload, action, sig).hex()
+
+
+def link(previous: bytes, payload: bytes, action: bytes = b"", sig: bytes = b"") -> bytes:
+    """:func:`chain` on the hashes' bytes (a read of many records hashes each in turn)."""
     body = payload
     if sig:
         body = sig + b"\n" + body
     if action:
         body = action + b"\n" + body
-    return (sha256 or _sha256)(bytes.fromhex(previous) + body).hexdigest()
+    return _sha256(previous + body).digest()
 
 
 def _sha256(data: bytes) -> Any:

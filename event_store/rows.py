@@ -14,8 +14,8 @@ import msgspec
 from trvendetta import rulesets
 
 from .errors import DamagedStore
-from .records import (RETRACTION_KIND, STORE_KINDS, Loaded, StoredEvent, chain, decode_bots, decode_payload,
-                      decode_retraction, game_genesis)
+from .records import (RETRACTION_KIND, STORE_KINDS, Loaded, StoredEvent, decode_bots, decode_payload,
+                      decode_retraction, game_genesis, link)
 
 HEAD_TOPIC, SAVE_TOPIC, SNAP_TOPIC, NAME_TOPIC = "h", "c", "s", "g"
 #: bytes of the chain hash after a row's last record that the row stores (its read must reach them)
@@ -82,6 +82,7 @@ class Snap(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
 
 
 _encode = msgspec.msgpack.Encoder().encode
+_new = tuple.__new__
 _head, _save, _snap = (msgspec.msgpack.Decoder(t) for t in (Head, Save, Snap))
 
 
@@ -96,7 +97,7 @@ def micros(stamp: datetime) -> int:
 
 def kind_of(payload: bytes) -> str:
     """The kind a payload opens with (ValueError when it names none)."""
-    if payload[:9] != b'{"type":"':
+    if not payload.startswith(b'{"type":"'):
         raise ValueError("a payload that does not open with its kind")
     return payload[9:payload.index(b'"', 9)].decode()
 
@@ -211,9 +212,9 @@ class Reader:
         return out
 
     def stored(self, game: str, since: int, upto: int | None, previous: str, decode: bool = True,
-               header: Head | None = None) -> list[StoredEvent]:
+               header: Head | None = None, stamped: bool = True) -> list[StoredEvent]:
         """Records ``since < number <= upto`` (``previous``: the hash after ``since``), checked as
-        docs/store.md says; the read stops where the rows end."""
+        docs/store.md says; the read stops where the rows end (``stamped=False``: ``recorded_at`` None)."""
         header = header or self.header(game)
         if header is None:
             return []
@@ -223,10 +224,11 @@ class Reader:
         saves = self._saves(game, rows)
         out: list[StoredEvent] = []
         number, ruleset, actions = since, rulesets.get(name) if decode and saves else None, {}
+        digest = bytes.fromhex(previous)
         for version, save in saves:
             if version > number + 1:
                 raise DamagedStore(game, number + 1, f"events {number + 1}-{version - 1} are missing")
-            stamp, first = _EPOCH + timedelta(microseconds=save.stamp), max(version, number + 1)
+            stamp, first = _EPOCH + timedelta(microseconds=save.stamp) if stamped else None, max(version, number + 1)
             for n, r in enumerate(save.records, version):
                 if n <= number:
                     continue
@@ -236,7 +238,8 @@ class Reader:
                     kind = kind_of(r.payload)
                 except (ValueError, UnicodeDecodeError):
                     raise DamagedStore(game, n, "its payload does not open with its kind") from None
-                h = chain(previous, r.payload, r.action, r.sig)
+                digest = link(digest, r.payload, r.action, r.sig)
+                h = digest.hex()
                 event = action = None
                 if ruleset is not None and (upto is None or n <= upto):
                     try:
@@ -248,10 +251,10 @@ class Reader:
                                 actions[r.action] = action
                     except BAD as exc:
                         raise DamagedStore(game, n, f"it does not decode: {exc}"[:300]) from None
-                out.append(StoredEvent(n, kind, name, r.schema, r.payload, h, previous, stamp, event,
-                                       r.action, action, r.sig))
+                out.append(_new(StoredEvent, (n, kind, name, r.schema, r.payload, h, previous, stamp, event,
+                                              r.action, action, r.sig)))
                 previous, number = h, n
-            if bytes.fromhex(previous)[:len(save.check)] != save.check:
+            if digest[:len(save.check)] != save.check:  # (a layout 2 row holds the whole hash)
                 damage = DamagedStore(game, first, f"the hash does not follow from event {first - 1}'s")
                 damage.hashes = (previous, save.check.hex())  # type: ignore[attr-defined]  (GameStore.verify)
                 raise damage

@@ -191,14 +191,14 @@ class GameStore(Closing):
                     steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), parent: str = "",
                     parent_at: int = 0, parent_head: str = "", bots: dict[str, str] | None = None,
                     charter: str = "", domain: str = "", rules_version: str | None = None,
-                    created_at: datetime | None = None, state: Any = None, states: Sequence[Any] | None = None,
+                    created_at: datetime | None = None, state: Any = None,
                     store_schema: int = STORE_SCHEMA) -> Loaded:
         """Store a new game in one transaction: its header, ``events`` (set-up, no action), ``steps``
         (``(action, events)`` or ``(action, events, signer)``) and ``records`` (:class:`RawRecord`-like:
         imports, forks, copies).  ``bots``: ``{seat: bot kind}``; ``charter`` (``records.Charter`` JSON)
         binds seats to keys (the chain starts from it and the bots); ``domain``: what a fork's
         signatures name; ``rules_version``, ``created_at``, ``store_schema``: a copy's source's;
-        ``state``: the engine state after it all, if the caller has it; ``states`` is unused."""
+        ``state``: the engine state after it all, if the caller has it."""
         check_name(game, "game name")
         for seat in bots or {}:
             check_name(seat, "bot seat")
@@ -211,8 +211,7 @@ class GameStore(Closing):
         return self._commit(g, rules, events, steps, records, lambda: GameExists(game), state, [head_row])
 
     def append(self, game: str, expected_version: int, events: Sequence[Any] = (), *,
-               steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), state: Any = None,
-               states: Sequence[Any] | None = None) -> Loaded:
+               steps: Sequence[tuple[Any, ...]] = (), records: Sequence[Any] = (), state: Any = None) -> Loaded:
         """Append to a game last seen at ``expected_version``, atomically: ``steps`` (``(action, events)``,
         the action recorded on its first event), ``events`` without an action, ``records`` given bytes
         (imports, retractions).  GameMovedOn (nothing written) if the game has moved on since."""
@@ -379,12 +378,12 @@ class GameStore(Closing):
     def ruleset_of(self, game: str) -> Any:
         return rulesets.get(self._header(game).ruleset)
 
-    def events(self, game: str, upto: int | None = None, since: int = 0, *,
-               decode: bool = True) -> Sequence[StoredEvent]:
+    def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
+               stamped: bool = True) -> Sequence[StoredEvent]:
         """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
-        ``event`` None)."""
+        ``event`` None; ``stamped=False``: ``recorded_at`` None, for a reader that has no use for it)."""
         previous = self.events_head(game, since)
-        return self._read(self.reader.stored, game, since, upto, previous, decode)
+        return self._read(self.reader.stored, game, since, upto, previous, decode, stamped=stamped)
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the genesis for 0), checked as a load up to it checks it."""
@@ -400,7 +399,7 @@ class GameStore(Closing):
         """The head, the whole chain recomputed (ChainBroken naming the first event that does not follow)."""
         head = self._header(game).genesis
         try:
-            records = self._read(self.reader.stored, game, 0, None, head, decode=False)
+            records = self._read(self.reader.stored, game, 0, None, head, decode=False, stamped=False)
         except DamagedStore as exc:
             if hasattr(exc, "hashes"):
                 raise ChainBroken(game, exc.number or 0, *exc.hashes) from None

@@ -188,8 +188,8 @@ def _verify_game(store: GameStore, game: str) -> Verified:
     ruleset = rulesets.get(meta.ruleset)
     note = rules_note(ruleset, meta.rules_version)
     # every link checked as it is read (the walk checks that they follow one another, ``chained``); their
-    # wall-clock stamps are not verify's
-    records = store.events(game, decode=False)
+    # wall-clock stamps are not verify's, and not read
+    records = store.events(game, decode=False, stamped=False)
     # their heads checked against these records; their states decoded after the walk, when not the fold's bytes
     snapshots = store.snapshots(game, Heads(records), decode=False)
     info = index_row(store, game)
