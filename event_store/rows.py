@@ -173,6 +173,7 @@ class Reader:
 
     def __init__(self, events: Select, snapshots: Select):
         self.select, self.select_snaps = events, snapshots
+        self._headers: dict[str, Head] = {}  # a header row is written once, with its game: read once
 
     def save_of(self, version: int, topic: str, state: bytes) -> Save:
         """A command row's records (ValueError and the like: the row does not read)."""
@@ -188,6 +189,8 @@ class Reader:
         return snap
 
     def header(self, game: str) -> Head | None:
+        if game in self._headers:
+            return self._headers[game]
         rows = self.select(game, None, 0, False, None)
         if not rows:
             return None
@@ -200,6 +203,7 @@ class Reader:
             raise _damaged(game, 0, "its header does not read", exc) from None
         if h.name != game:
             raise DamagedStore(game, 0, f"its header names another game ({h.name[:40]!r})")
+        self._headers[game] = h
         return h
 
     def _saves(self, game: str, rows: Sequence[tuple[int, str, bytes]]) -> list[tuple[int, Save]]:
