@@ -155,8 +155,7 @@ class Side:
         self.info = json.loads(out.stdout.strip().splitlines()[-1])
 
     def trv(self, *args: str) -> list[str]:
-        """A ``trv`` command as the console script runs it (``-m trvendetta.cli.main`` would import the CLI
-        twice in a checkout whose ``cli/main.py`` holds the commands: once as ``__main__``)."""
+        """A ``trv`` command as the console script runs it."""
         return ["-c", "from trvendetta.cli.main import main; main()", *args]
 
     def timed(self, what: str, n: int) -> list[float]:
@@ -246,8 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 1
     root = Path(tempfile.mkdtemp(prefix="trv-sidebyside-"))
+    old, new = os.path.abspath(args.old), os.path.abspath(args.new)
+    os.chdir(root)  # `python -c` puts the working directory first on sys.path: a checkout's own would shadow
     try:
-        sides = [Side("old", args.old, root), Side("new", args.new, root)]
+        sides = [Side("old", old, root), Side("new", new, root)]
         found: dict[str, dict[str, list[float]]] = {s.label: {} for s in sides}
         for _ in range(args.rounds):
             for side in sides:
