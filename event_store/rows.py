@@ -86,8 +86,8 @@ _new = tuple.__new__
 _head, _save, _snap = (msgspec.msgpack.Decoder(t) for t in (Head, Save, Snap))
 
 
-def pack(value: Any) -> bytes:
-    return zlib.compress(_encode(value), 9)
+def pack(value: Any, level: int = 9) -> bytes:
+    return zlib.compress(_encode(value), level)
 
 
 def micros(stamp: datetime) -> int:

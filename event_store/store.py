@@ -537,7 +537,9 @@ class GameStore(Closing):
         return {"id": g.header.name, "ruleset": g.header.ruleset, "players": list(summary.players),
                 "round": summary.round, "status": "over" if over else "playing",
                 "winner": summary.winner if over else None, "version": g.count, "head": g.head,
-                "state": _packed(g, rulesets.get(g.header.ruleset)) if g.state is not None and g.count else None}
+                # rewritten by every command: zlib's fastest level (2.6 KB for the bench game's 11.7 KB, in
+                # 0.4 of level 9's time), where a snapshot, written once, takes its smallest
+                "state": _packed(g, rulesets.get(g.header.ruleset), 1) if g.state is not None and g.count else None}
 
     def _keep(self, g: Folded) -> None:
         self._loaded.pop(g.header.name, None)
@@ -546,9 +548,9 @@ class GameStore(Closing):
             del self._loaded[next(iter(self._loaded))]
 
 
-def _packed(g: Folded, rules: Any) -> bytes:
-    """The game as a snapshot's row holds it (``rows.Snap``)."""
-    return pack(Snap(bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.state), g.retracted))
+def _packed(g: Folded, rules: Any, level: int = 9) -> bytes:
+    """The game as a snapshot's row holds it (``rows.Snap``; ``level``: zlib's)."""
+    return pack(Snap(bytes.fromhex(g.head), str(rules.rules_version), rules.encode(g.state), g.retracted), level)
 
 
 #: bytes 18-19 of an SQLite database file in WAL mode (its write and read format versions; bytes 60-63
