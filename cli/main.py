@@ -7,7 +7,7 @@ click's commands) lives until the process ends, so the cyclic garbage
 collector has nothing to find in it: it is paused while the group is
 imported, and what was made is then moved out of its reach (``gc.freeze``),
 so neither a command's own collections nor the one at exit walk it again
-(docs/performance.md, "show start-up").
+(docs/performance.md, "Where the store's time goes").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What `trv show` does at start-up, checked without a clock (docs/performance.md, "show start-up").
+"""What `trv show` does at start-up, checked without a clock (docs/performance.md, "Where the store's time goes").
 
 Start-up is most of a `trv show`: these guard what made it cheaper, by what the process
 holds afterwards, never by how long it took.

@@ -86,7 +86,7 @@ def _tagged(union: Any) -> tuple[bytes, dict[bytes, Any], dict[bytes, Any]]:
 class Later:
     """A class attribute imported on first use, from ``"module:name"``: a ruleset's
     ``action_type`` or ``turn_flags`` when only its deciding code needs that module
-    (looking at a game never does; docs/performance.md, "show start-up")."""
+    (looking at a game never does; docs/performance.md, "Where the store's time goes")."""
 
     def __init__(self, where: str) -> None:
         self.module, _, self.name = where.partition(":")
