@@ -13,6 +13,8 @@ median with min and max over the rounds, and the new/old ratio of the medians:
 - show: a whole ``trv show`` of the store bench's game (seed 27, stored turn by turn), against the import
   floor ``python -c "import click, msgspec, eventsourcing"``, as a ratio (warm bytecode cache);
 - act: a whole ``trv act`` (load, apply, append) on a copy of that game stopped after 400 turns;
+- append: a turn's ``GameStore.append`` in a process of its own, as ``trv turn`` appends, the bench game's
+  turns to a new store with ``PRAGMA synchronous=OFF`` (300 turns less 100);
 - verify: ``replays.verify_game`` of the bench game, an event (4 runs less 1: the process's start cancels);
 - long: ``replays.verify_game`` of the store bench's 100,547-event toy game stored in one save (2 runs less 1);
 - sim: ``simulate`` of random 4-player games against ``store_simulated`` of the same games (20 less 2), as the
@@ -41,7 +43,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-SEED, LIVE_TURNS, SIM_GAMES = 27, 400, 20
+SEED, LIVE_TURNS, SIM_GAMES, APPEND_TURNS = 27, 400, 20, 300
 FLOOR = "import click, msgspec, eventsourcing"
 
 
@@ -68,6 +70,8 @@ def _work(what: str, n: int, where: str) -> list[float]:
     from trvendetta.store import GameStore
 
     times = []
+    if what == "append":  # n turns of the bench game, one command a transaction, as `trv turn` appends
+        return _append(n, where)
     if what in ("verify", "long"):
         if what == "long":
             from trvendetta.bench.store import _toy
@@ -98,6 +102,43 @@ def _work(what: str, n: int, where: str) -> list[float]:
             for seed in range(n):
                 store_simulated(store, rs, 4, seed, ("random",) * 4, name=f"sim-{seed}")
             times.append(time.perf_counter() - start)
+    return times
+
+
+def _append(n: int, where: str) -> list[float]:
+    """``GameStore.append`` of the bench game's first ``n`` turns (of APPEND_TURNS: the engine's work is the
+    same for every ``n``) to a new store, ``PRAGMA synchronous=OFF`` (the fsync is a wait, not work); the
+    seconds of each append."""
+    connect = sqlite3.connect
+
+    def unsynced(*args, **kwargs):
+        con = connect(*args, **kwargs)
+        con.execute("PRAGMA synchronous=OFF")
+        return con
+
+    sqlite3.connect = unsynced  # type: ignore[assignment]
+    from trvendetta import rulesets
+    from trvendetta.bench.common import play_events
+    from trvendetta.bots import new_position
+    from trvendetta.store import GameStore
+
+    rs = rulesets.get("vendetta")
+    _, actions = play_events(rs, 4, SEED, ["greedy"])
+    state, first = rs.new_game(new_position(rs, 4, SEED))
+    steps = []
+    for action in actions[:APPEND_TURNS]:
+        state, events = rs.apply(state, action)
+        steps.append((action, events, state))
+    times = []
+    path = os.path.join(where, f"append-{n}-{os.getpid()}.sqlite")
+    with GameStore(path) as store:
+        version = store.create_game("g", rs.name, first).version
+        for action, events, after in steps[:n]:
+            start = time.perf_counter()
+            version = store.append("g", version, steps=[(action, events)], state=after).version
+            times.append(time.perf_counter() - start)
+    for suffix in ("", "-wal", "-shm"):
+        Path(path + suffix).unlink(missing_ok=True)
     return times
 
 
@@ -183,6 +224,7 @@ class Side:
             action = json.dumps(json.loads(legal)[0])
             acts.append(_wall(py, self.trv("--db", str(live), "--game", i["live"], "act", action), self.env_all))
         out["act"] = med(acts)
+        out["append"] = med(self.timed("append", APPEND_TURNS)) * 1e6
         out["verify"] = med(self.timed("verify", 5)) / i["events"] * 1e6
         out["long"] = med(self.timed("long", 3))
         out["sim"] = self.timed("sim", SIM_WALL)[0] / self.timed("simstore", SIM_WALL)[0]
@@ -208,6 +250,7 @@ class Side:
                    for n in (low, high)]
             return (run[1] - run[0]) / (high - low)
 
+        out["append"] = per("append", 100, APPEND_TURNS)
         out["verify"] = per("verify", 1, 4) / i["events"]
         out["long"] = per("long", 1, 2) / i["long_events"]
         # games a second stored / plain, in instructions (2 games less than SIM_GAMES: start and imports cancel)
@@ -216,9 +259,9 @@ class Side:
         return out
 
 
-UNITS = {"show": "x the floor", "act": "instructions a command", "verify": "instructions an event",
+UNITS = {"show": "x the floor", "act": "instructions a command", "append": "instructions a turn's append", "verify": "instructions an event",
          "long": "instructions an event", "sim": "x (sim --store / sim)", "bytes": "bytes an event"}
-WALL_UNITS = {**UNITS, "act": "s a command", "verify": "us an event", "long": "s a verify"}
+WALL_UNITS = {**UNITS, "act": "s a command", "append": "us a turn's append (median of 300)", "verify": "us an event", "long": "s a verify"}
 SIM_WALL = 10
 
 

@@ -16,15 +16,27 @@ TABLE = "trv_games"
 #: the columns of ``trv games``, in order, and their SQL types
 COLUMNS = {"id": "TEXT PRIMARY KEY", "ruleset": "TEXT", "players": "TEXT", "round": "INTEGER", "status": "TEXT",
            "winner": "TEXT", "version": "INTEGER", "head": "TEXT", "created": "TEXT", "last_used": "TEXT"}
-#: and the game after its last command, as a snapshot (``rows.Snap``), where ``trv show`` starts (docs/store.md)
-STATE = "state BYTEA"
-_ALL = [*COLUMNS, "state"]
-CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} ({', '.join(f'{c} {t}' for c, t in COLUMNS.items())}, {STATE})"
-#: a game's row, unless the table's names more events; its first creation time kept
-_UPDATED = ", ".join(f"{c} = excluded.{c}" for c in _ALL if c not in ("id", "created"))
+#: and a copy of the game after record ``state_at``, as a snapshot (``rows.Snap``), where ``trv show`` starts
+#: (docs/store.md, "The games index"); a row without ``state_at`` (written before that column) holds its copy
+#: after record ``version``
+COPY = {"state": "BYTEA", "state_at": "INTEGER"}
+_ALL = [*COLUMNS, *COPY]
+CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} ({', '.join(f'{c} {t}' for c, t in {**COLUMNS, **COPY}.items())})"
+#: a game's row, unless the table's names more events; its first creation time kept, and its copy when the
+#: new row has none
+_UPDATED = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("id", "created"))
 UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_ALL)}) VALUES ({', '.join('?' * len(_ALL))}) ON CONFLICT(id) "
-          f"DO UPDATE SET {_UPDATED}, created = COALESCE({TABLE}.created, excluded.created) "
+          f"DO UPDATE SET {_UPDATED}, created = COALESCE({TABLE}.created, excluded.created), "
+          f"state = COALESCE(excluded.state, {TABLE}.state), "
+          f"state_at = COALESCE(excluded.state_at, {TABLE}.state_at, {TABLE}.version) "
           f"WHERE {TABLE}.version <= excluded.version")
+_INFO = f"SELECT {', '.join(COLUMNS)} FROM {TABLE}"
+#: what a command changes in its game's row, unless the row names more events: a plain UPDATE (the library's
+#: SQLite connections cache one prepared statement, and the upsert's preparation costs a command ~18 us)
+_ADVANCED = ("players", "round", "status", "winner", "version", "head", "last_used")
+_ADVANCE = (f"UPDATE {TABLE} SET {', '.join(f'{c} = ?' for c in _ADVANCED)}, {{copy}} "
+            f"WHERE id = ? AND version <= ?")
+_COPY_KEPT, _COPY_NEW = "state_at = COALESCE(state_at, version)", "state = ?, state_at = ?"
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
 
 
@@ -64,6 +76,8 @@ class GameIndex:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = self._sql(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
+        self.advance = [self._sql(_ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} ").format(copy=copy))
+                        for copy in (_COPY_KEPT, _COPY_NEW)]
 
     def columns(self) -> set[str]:
         """The table's columns (none: there is no table)."""
@@ -76,21 +90,39 @@ class GameIndex:
             return {r["name"] for r in c.fetchall()}
 
     def create(self, columns: set[str]) -> None:
-        """Make the table, or add the state column to one made before it."""
-        try:
+        """Make the table, or add the copy's columns to one made before them."""
+        if not columns:
             with self.transaction(commit=True) as c:
-                c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} ") if not columns else
-                          f"ALTER TABLE {self.table} ADD COLUMN {'IF NOT EXISTS ' * bool(self.schema)}{STATE}")
-        except sqlite3.OperationalError as exc:
-            if "duplicate column" not in str(exc):
-                raise  # else another process added it first
+                c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} "))
+        for column in (c for c in COPY if columns and c not in columns):
+            try:
+                with self.transaction(commit=True) as c:
+                    c.execute(f"ALTER TABLE {self.table} ADD COLUMN {'IF NOT EXISTS ' * bool(self.schema)}"
+                              f"{column} {COPY[column]}")
+            except sqlite3.OperationalError as exc:
+                if "duplicate column" not in str(exc):
+                    raise  # else another process added it first
 
-    def put(self, row: dict, *, stamp: str | None = None) -> None:
-        """Write one game's row, unless it already names more events (another command's, written since)."""
+    def put(self, row: dict, *, stamp: str | None = None, cursor: Any = None, new: bool = True) -> None:
+        """Write one game's row, unless it already names more events (another command's, written since);
+        in the transaction of ``cursor`` when given (a command's own), else in one of its own; ``new=False``:
+        the row is most likely there (an append's)."""
         stamp = stamp or now()  # a new row's creation, and its last use
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-        with self.transaction(commit=True) as c:
-            c.execute(self.upsert, [values.get(k) for k in _ALL])
+        if cursor is None:
+            with self.transaction(commit=True) as c:
+                self._put(c, values, new)
+        else:
+            self._put(cursor, values, new)
+
+    def _put(self, c: Any, values: dict, new: bool) -> None:
+        if not new:
+            copy = values.get("state") is not None
+            c.execute(self.advance[copy], [values[k] for k in _ADVANCED + tuple(COPY) * copy]
+                      + [values["id"], values["version"]])
+            if getattr(c, "sqlite_cursor", c).rowcount:  # (the library's SQLite cursor wraps sqlite3's)
+                return
+        c.execute(self.upsert, [values.get(k) for k in _ALL])  # a new row, or one another command moved on
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it already is), in one statement:
@@ -110,20 +142,28 @@ class GameIndex:
             return [{k: r[k] for k in r.keys()} for r in c.fetchall()]  # sqlite3.Row
 
     def row(self, game: str) -> dict | None:
-        """A game's row as stored (``state``: None in a table made before that column, till a store opens it)."""
+        """A game's row as stored (no ``state`` in a table made before that column, till a store opens it)."""
         rows = self._rows(f"SELECT * FROM {TABLE} WHERE id = ?", [game])
         return rows[0] if rows else None
 
     def get(self, game: str) -> GameInfo | None:
-        row = self.row(game)
-        return _info(row) if row else None
+        rows = self._rows(f"{_INFO} WHERE id = ?", [game])
+        return _info(rows[0]) if rows else None
 
     def all(self) -> list[GameInfo]:
-        return [_info(r) for r in self._rows(f"SELECT * FROM {TABLE} ORDER BY last_used DESC, id", [])]
+        return [_info(r) for r in self._rows(f"{_INFO} ORDER BY last_used DESC, id", [])]
 
     def latest(self) -> str | None:
         rows = self._rows(LATEST, [])
         return rows[0]["id"] if rows else None
+
+
+def copy_of(row: dict | None) -> tuple[int, bytes] | None:
+    """A row's copy of its game: (the number of the record it is after, the packed snapshot), or None."""
+    if not row or not row.get("state"):
+        return None
+    at = row.get("state_at")
+    return (row["version"] if at is None else at), row["state"]
 
 
 def _info(row: dict) -> GameInfo:
@@ -132,18 +172,19 @@ def _info(row: dict) -> GameInfo:
 
 
 class SQLiteConnection:
-    """A plain sqlite3 connection with eventsourcing's ``transaction(commit=)``
-    shape (the in-memory store's index, and ``trvendetta.store.quick``)."""
+    """A plain sqlite3 connection with eventsourcing's ``transaction(commit=)`` shape (the in-memory store's
+    index, ``trvendetta.store.quick``, and an SQLite store's writes: ``GameStore._write``)."""
 
-    def __init__(self, database: str, *, uri: bool = False, timeout: float = 10.0) -> None:
+    def __init__(self, database: str, *, uri: bool = False, timeout: float = 10.0, begin: str = "BEGIN") -> None:
         self.conn = sqlite3.connect(database, uri=uri, timeout=timeout, isolation_level=None,
                                     check_same_thread=False)
         self.conn.row_factory = sqlite3.Row
+        self.begin = begin
 
     @contextmanager
     def transaction(self, *, commit: bool) -> Iterator[sqlite3.Cursor]:
         cursor = self.conn.cursor()
-        cursor.execute("BEGIN")
+        cursor.execute(self.begin)
         try:
             yield cursor
         except BaseException:

@@ -11,7 +11,7 @@ from trvendetta import rulesets
 
 from . import location
 from .errors import StoreError
-from .index import TABLE, GameIndex, SQLiteConnection
+from .index import TABLE, GameIndex, SQLiteConnection, copy_of
 from .records import Loaded, STORE_KINDS, decode_payload, game_key
 from .rows import Reader
 
@@ -62,7 +62,7 @@ class QuickReader:
         """The game after its last event, or None (then ask GameStore)."""
         try:
             row = self.index.row(game)
-            folded = self.reader.load(game, latest=(row["version"], row.get("state")) if row else None)
+            folded = self.reader.load(game, latest=copy_of(row))
             if folded is None:
                 return None
         except _CANNOT:

@@ -157,6 +157,9 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
 MEMORY = ":memory:"
 #: snapshot every this many records (engine state only: a few kB; a page of the file each)
 SNAPSHOT_INTERVAL = 500
+#: the games index copies a game after the command that passes each multiple of this many records (and
+#: after its first); ``trv show`` folds the records after the copy
+COPY_INTERVAL = 50
 
 
 def default_db_path(environ: dict[str, str] | None = None) -> Path:

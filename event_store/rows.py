@@ -87,7 +87,12 @@ _head, _save, _snap = (msgspec.msgpack.Decoder(t) for t in (Head, Save, Snap))
 
 
 def pack(value: Any, level: int = 9) -> bytes:
-    return zlib.compress(_encode(value), level)
+    """``value`` as a row holds it: MessagePack, zlib (``level``) with a window no wider than twice the bytes
+    (a command's row is a few hundred: the same bytes as the widest window, without zeroing 256 KB for it)."""
+    raw = _encode(value)
+    bits = min(max(len(raw).bit_length() + 1, 9), 15)
+    z = zlib.compressobj(level, zlib.DEFLATED, bits, min(bits - 6, 8))
+    return z.compress(raw) + z.flush()
 
 
 def micros(stamp: datetime) -> int:
@@ -295,25 +300,37 @@ class Reader:
         except Exception:  # noqa: BLE001  a snapshot is a cache: the events are read instead (verify names it)
             return start
 
-    def _latest(self, game: str, header: Head, count: int, state: bytes | None) -> Folded | None:
-        """The games index's copy of the game after record ``count`` (``state``: a packed :class:`Snap`),
-        when its rules are this program's and the game's last row ends at ``count`` storing its head."""
-        rows = self.select(game, None, None, True, 1)
+    def _latest(self, game: str, header: Head, at: int, state: bytes | None) -> Folded | None:
+        """The game folded on from the games index's copy of it after record ``at`` (``state``: a packed
+        :class:`Snap`), when its rules are this program's and the row ending at ``at`` stores its head."""
+        rows = self.select(game, None, at, True, 1)
         if not state or not rows or rows[0][0] == 0:
             return None
         (version, save), = self._saves(game, rows)  # the row is read: a damaged one stops the command
         try:
-            snap, ruleset = self.snap_of(count, SNAP_TOPIC, state), rulesets.get(header.ruleset)
-            if version + len(save.records) - 1 != count or save.check != snap.head[:CHECK] \
+            snap, ruleset = self.snap_of(at, SNAP_TOPIC, state), rulesets.get(header.ruleset)
+            if version + len(save.records) - 1 != at or save.check != snap.head[:CHECK] \
                     or snap.rules != str(ruleset.rules_version):
                 return None
-            return Folded(header, ruleset.decode_state(snap.engine), count, snap.head.hex(), snap.retracted)
+            copy = ruleset.decode_state(snap.engine)
         except Exception:  # noqa: BLE001  a cache: the game is loaded from its rows instead (verify names it)
             return None
+        head = snap.head.hex()
+        records = self.stored(game, at, None, head, False, header)  # the rows after it: checked, as any read
+        try:
+            folded = fold_live(ruleset, records, copy, snap.retracted, at, game)
+        except DamagedStore:
+            raise
+        except Exception:  # noqa: BLE001  a copy the records do not fold on from (verify names it)
+            return None
+        if folded is None:  # a retraction takes back an event the copy holds
+            return None
+        return Folded(header, folded[0], records[-1].number if records else at, records[-1].hash if records else head,
+                      folded[1])
 
     def load(self, game: str, at: int | None = None, latest: tuple[int, bytes | None] | None = None) -> Folded | None:
         """The game after its last record (or record ``at``), folded from its latest usable snapshot, or
-        taken from ``latest``, the games index's (version, state), when it can be (docs/store.md)."""
+        folded on from ``latest``, the games index's copy (``index.copy_of``), when it can be (docs/store.md)."""
         header = self.header(game)
         if header is None:
             return None

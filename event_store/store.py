@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Self
+from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, StoredEvent as Row
@@ -22,8 +23,8 @@ from trvendetta.core.names import check_name
 
 from . import location
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
-from .index import TABLE, GameIndex, GameInfo, SQLiteConnection
-from .records import (MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
+from .index import TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
+from .records import (COPY_INTERVAL, MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
                       RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
                       event_schema, game_uuid)
 from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Folded, Head, Reader, Rec,
@@ -78,15 +79,16 @@ def notifications(recorder: Any, topic: str) -> Iterator[Any]:
 
 
 class Closing:
-    """A store's lifecycle: ``close`` (its application and any in-memory games index) and ``with``."""
+    """A store's lifecycle: ``close`` (its application, any in-memory games index, its writer) and ``with``."""
 
     app: Any
     _memory_index: SQLiteConnection | None
 
     def close(self) -> None:
         self.app.close()
-        if self._memory_index is not None:
-            self._memory_index.close()
+        for own in (self._memory_index, getattr(self, "_writer", None)):
+            if own is not None:
+                own.close()
 
     def __enter__(self) -> Self:
         return self
@@ -128,6 +130,8 @@ class GameStore(Closing):
         self._loaded: dict[str, Folded] = {}  # the last few games loaded or saved, most recent last
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
+        self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
+        self.lock_timeout = lock_timeout
         #: the last integrity check: the connection it ran on, its data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
         first_use = self._prepare(env, lock_timeout)
@@ -181,9 +185,10 @@ class GameStore(Closing):
         if self._index is None:
             self._index = index = GameIndex(self._index_db.transaction, self.schema)
             columns = index.columns()
-            if "state" not in columns and not self.read_only:  # a new store, or one whose index predates it
+            if not {"state", "state_at"} <= columns and not self.read_only:  # a new store, or an older index
                 index.create(columns)
-                self.rebuild_index()
+                if "state" not in columns:
+                    self.rebuild_index()
         return self._index
 
     # -------------------------------------------------------------- writes
@@ -216,9 +221,9 @@ class GameStore(Closing):
         the action recorded on its first event), ``events`` without an action, ``records`` given bytes
         (imports, retractions).  GameMovedOn (nothing written) if the game has moved on since."""
         g = self._loaded.pop(game, None)
-        if g is None or g.count != expected_version:
+        if g is None or g.count != expected_version:  # else loaded (and checked) or written by this store
             g = self._get(game, expected_version)
-        self._check_index(g, expected_version)  # never on top of a cut-off tail
+            self._check_index(g, expected_version)  # never on top of a cut-off tail
         if g.count != expected_version:
             now = self.version(game)
             if now > expected_version:
@@ -279,12 +284,7 @@ class GameStore(Closing):
             if rows_kind_of(rec.payload) != rec.kind:
                 raise StoreError(f"a {rec.kind!r} record whose payload opens with another kind")
             add(rec.kind, rec.schema, rec.payload, rec.action, sig, getattr(rec, "recorded_at", None) or stamp, None)
-        if rows:  # a new game: first the name the games are listed by (a crash before its rows leaves it: no game)
-            try:
-                self.app.recorder.insert_events([Row(game_uuid(g.header.name), 0, NAME_TOPIC, g.header.name.encode())])
-            except IntegrityError:
-                pass  # listed already: the game exists, or an earlier try stopped here
-        rows, key, i = list(rows or []), self._key(g.header.name), 0
+        new, rows, key, i = rows is not None, list(rows or []), self._key(g.header.name), 0
         while i < len(out):  # a row for each run of one stamp, of at most ROW_MAX records
             at, j = out[i][1], i + 1
             while j < len(out) and j - i < ROW_MAX and out[j][1] == at:
@@ -292,40 +292,87 @@ class GameStore(Closing):
             save = Save(micros(at), bytes.fromhex(out[j - 1][2])[:CHECK], [rec for rec, _, _ in out[i:j]])
             rows.append(Row(key, before + i + 1, SAVE_TOPIC, pack(save)))
             i = j
-        try:
-            self.commands.insert_events(rows)
-        except IntegrityError:
-            raise conflict() from None
-        self._checked = None
-        if any(r.kind == RETRACTION_KIND for r in pending):
-            self._loaded.pop(g.header.name, None)
-            g = self._get(g.header.name, None)
-        else:
+        after = None  # the game after the command, unless a retraction makes it a fresh read
+        if not any(r.kind == RETRACTION_KIND for r in pending):
             if records:
                 folded = fold_live(rules, pending, g.state, g.retracted, before, g.header.name)
                 state = folded[0] if folded is not None else None
             elif fold:
                 live = [r.event for r in pending if r.kind not in STORE_KINDS]
                 state = rules.fold(live, g.state) if live else g.state
-            g = Folded(g.header, state, before + len(out), head, g.retracted)
-        self._snapshot(g, rules, before)
-        try:
-            self.index.put(self._row(g), stamp=stamp.isoformat(timespec="microseconds"))
-        except Exception as exc:  # noqa: BLE001  the index is derived: `trv verify` names a stale row
-            warnings.warn(f"games index not written: {exc!r}", RuntimeWarning, stacklevel=3)
-        self._keep(g)
-        return g.loaded()
+            after = Folded(g.header, state, before + len(out), head, g.retracted)
+        name = Row(game_uuid(g.header.name), 0, NAME_TOPIC, g.header.name.encode()) if new else None
+        index = self._row(after, copy=before == 0 or after.count // COPY_INTERVAL != before // COPY_INTERVAL) \
+            if after is not None else None
+        self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
+        self._checked = None
+        if after is None:
+            self._loaded.pop(g.header.name, None)
+            after = self._get(g.header.name, None)
+            self._write([], None, self._snapshot_row(after, rules, before), self._row(after, copy=True), stamp, conflict)
+        self._keep(after)
+        return after.loaded()
 
-    def _snapshot(self, g: Folded, rules: Any, before: int) -> None:
-        """Snapshot the game when this save reached a multiple of the interval (else a warning)."""
-        interval = self.snapshot_interval
-        if not interval or g.count // interval == before // interval or g.state is None:
-            return
+    def _write(self, commands: list[Row], name: Row | None, snapshot: Row | None, index: dict | None,
+               stamp: datetime, conflict: Any) -> None:
+        """Store a command: its rows, a new game's name row, a snapshot and the game's index row, in one
+        transaction on SQLite; on PostgreSQL the name row first and the snapshot after (the library's own
+        inserts into its application table, which lock it), the rest in one (docs/store.md, "Writes")."""
+        used, table = stamp.isoformat(timespec="microseconds"), self.index  # (made, if need be, before)
+        separate = self.location.kind != "sqlite"
         try:
-            self.app.recorder.insert_events([Row(originator_id=game_uuid(g.header.name), originator_version=g.count,
-                                                 topic=SNAP_TOPIC, state=_packed(g, rules))])
-        except Exception as exc:  # noqa: BLE001
-            warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
+            if name is not None and separate:  # listed first: a crash before the game's rows leaves no game
+                try:
+                    self.app.recorder.insert_events([name])
+                except IntegrityError:
+                    pass  # listed already: the game exists, or an earlier try stopped here
+            if self.location.kind == "memory":
+                if commands:
+                    self.commands.insert_events(commands)
+                if index is not None:
+                    table.put(index, stamp=used, new=name is not None)
+            else:
+                with self._writing() as c:
+                    if self.schema is None:
+                        if name is not None:
+                            try:
+                                c.execute(self.app.recorder.insert_events_statement, _params(name))
+                            except sqlite3.IntegrityError:
+                                pass  # listed by an earlier try of a layout that wrote it alone
+                        if snapshot is not None:
+                            c.execute(self.app.recorder.insert_events_statement, _params(snapshot))
+                        if commands:
+                            c.executemany(self.commands.insert_events_statement, map(_params, commands))
+                    elif commands:
+                        pg = self.commands.construct_pg_stored_event  # type: ignore[attr-defined]
+                        c.execute(self.commands.insert_events_statement, ([pg(r.originator_id, r.originator_version, r.topic, r.state)
+                                                                      for r in commands],))
+                    if index is not None:
+                        table.put(index, stamp=used, cursor=c, new=name is not None)
+        except (IntegrityError, sqlite3.IntegrityError):
+            raise conflict() from None
+        if snapshot is not None and separate:
+            try:
+                self.app.recorder.insert_events([snapshot])
+            except Exception as exc:  # noqa: BLE001  a snapshot is a cache: the events are stored
+                warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
+
+    def _writing(self) -> Any:
+        """A write transaction: on SQLite, of the store's own connection to the file (``BEGIN IMMEDIATE``,
+        waiting up to the lock timeout for another writer); else the library's (docs/store.md, "Writes")."""
+        if self.path is None:
+            return self._index_db.transaction(commit=True)
+        if self._writer is None:
+            self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
+        return self._writer.transaction(commit=True)
+
+    def _snapshot_row(self, g: Folded | None, rules: Any, before: int) -> Row | None:
+        """The game's snapshot when this command reached a multiple of the interval."""
+        interval = self.snapshot_interval
+        if g is None or not interval or g.count // interval == before // interval or g.state is None:
+            return None
+        return Row(originator_id=game_uuid(g.header.name), originator_version=g.count, topic=SNAP_TOPIC,
+                   state=_packed(g, rules))
 
     def retract(self, game: str, expected_version: int, retraction: Retraction) -> Loaded:
         """Append a retraction record (``trv undo``); the retracted events stay stored."""
@@ -475,12 +522,12 @@ class GameStore(Closing):
         return self._read(self.reader.snapshots, game, heads, decode)
 
     def index_state(self, game: str, heads: Sequence[str] | None = None, decode: bool = True) -> SnapshotRead | None:
-        """The games index's copy of the game after its last command (``trv show`` starts from it), read as
+        """The games index's copy of the game (``trv show`` starts from it), read as
         :meth:`snapshots` reads one; None when its row has none."""
-        row = self.index.row(game)
-        if not row or not row.get("state"):
+        copy = copy_of(self.index.row(game))
+        if copy is None:
             return None
-        return self._read(self.reader.snapshots, game, heads, decode, [(row["version"], SNAP_TOPIC, row["state"])])[0]
+        return self._read(self.reader.snapshots, game, heads, decode, [(copy[0], SNAP_TOPIC, copy[1])])[0]
 
     # ------------------------------------------------------------- helpers
     def _read(self, read: Callable[..., Any], game: str, *args: Any, **kwargs: Any) -> Any:
@@ -531,21 +578,28 @@ class GameStore(Closing):
             known = []
         return GameNotFound(game, known)
 
-    def _row(self, g: Folded) -> dict:
+    def _row(self, g: Folded, copy: bool = True) -> dict:
         summary = rulesets.get(g.header.ruleset).summary(g.state)  # the contract's answer for `trv games`
         over = summary.status == "over"
         return {"id": g.header.name, "ruleset": g.header.ruleset, "players": list(summary.players),
                 "round": summary.round, "status": "over" if over else "playing",
                 "winner": summary.winner if over else None, "version": g.count, "head": g.head,
-                # rewritten by every command: zlib's fastest level (2.6 KB for the bench game's 11.7 KB, in
-                # 0.4 of level 9's time), where a snapshot, written once, takes its smallest
-                "state": _packed(g, rulesets.get(g.header.ruleset), 1) if g.state is not None and g.count else None}
+                # ``copy``: every COPY_INTERVAL records; zlib's fastest level (2.6 KB for the bench game's 11.7 KB,
+                # in 0.4 of level 9's time), where a snapshot, written once, takes its smallest
+                **({"state": _packed(g, rulesets.get(g.header.ruleset), 1), "state_at": g.count}
+                   if copy and g.state is not None and g.count else {})}
 
     def _keep(self, g: Folded) -> None:
         self._loaded.pop(g.header.name, None)
         self._loaded[g.header.name] = g
         while len(self._loaded) > self.KEEP_LOADED:
             del self._loaded[next(iter(self._loaded))]
+
+
+def _params(row: Row) -> tuple[str, int, str, bytes]:
+    """A row as the library's SQLite insert statements take it (its own recorders' conversion)."""
+    key = row.originator_id
+    return key.hex if isinstance(key, UUID) else key, row.originator_version, row.topic, row.state
 
 
 def _packed(g: Folded, rules: Any, level: int = 9) -> bytes:

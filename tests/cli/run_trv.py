@@ -5,12 +5,11 @@
 $TRV_TEST_FAULT:
   pause-before-append  print READY to stderr once the game is loaded and the
                        events are decided, then wait for a line on stdin
-  kill-in-insert       SIGKILL this process inside the save transaction,
-                       after the rows are inserted and before the commit
-                       (SQLite: after the index row too)
-  kill-after-save      SIGKILL right after the commit (events, index row and
-                       snapshots are written in it), before the command
-                       prints anything
+  kill-in-insert       SIGKILL this process inside the command's transaction,
+                       its rows and its index row written, before the commit
+                       (on SQLite and PostgreSQL alike)
+  kill-after-save      SIGKILL right after the commit (rows, index row and
+                       any snapshot), before the command prints anything
 """
 
 import os
@@ -41,33 +40,25 @@ if fault == "pause-before-append":
     trvendetta.store.store.GameStore.append = append
 
 elif fault == "kill-in-insert":
-    from eventsourcing.sqlite import SQLiteAggregateRecorder
+    from trvendetta.store.index import GameIndex
 
-    def killing(original_insert):
-        def insert(self, cursor, stored_events, **kwargs):
-            original_insert(self, cursor, stored_events, **kwargs)
+    put = GameIndex.put
+
+    def killing_put(self, row, **kwargs):
+        put(self, row, **kwargs)
+        if kwargs.get("cursor") is not None:  # in the command's transaction: its rows and this one written
             os.kill(os.getpid(), signal.SIGKILL)
 
-        return insert
-
-    # the commands' table: on SQLite inside its transaction, its rows written, before the commit
-    SQLiteAggregateRecorder._insert_events = killing(SQLiteAggregateRecorder._insert_events)
-    if "postgresql://" in " ".join(sys.argv):
-        from eventsourcing.postgres import PostgresAggregateRecorder
-
-        def killed(self, cursor, stored_events, **kwargs):
-            # on PostgreSQL the insert is one statement, autocommitted (all its rows or none, by the
-            # server): the process can die before it is sent or after it is done
-            os.kill(os.getpid(), signal.SIGKILL)
-
-        PostgresAggregateRecorder._insert_stored_events = killed
+    GameIndex.put = killing_put
 
 elif fault == "kill-after-save":
+    write = trvendetta.store.store.GameStore._write
 
-    def after_save(self, *args, **kwargs):  # the events committed; its snapshot and index row not written
+    def after_save(self, *args, **kwargs):  # the command committed (rows, index row, any snapshot)
+        write(self, *args, **kwargs)
         os.kill(os.getpid(), signal.SIGKILL)
 
-    trvendetta.store.store.GameStore._snapshot = after_save
+    trvendetta.store.store.GameStore._write = after_save
 
 elif fault:
     raise SystemExit(f"unknown TRV_TEST_FAULT {fault!r}")

@@ -82,7 +82,8 @@ def test_a_process_killed_after_the_commit_keeps_the_command(db):
     assert proc.returncode == -signal.SIGKILL
     after = show(db)
     assert after["version"] > before["version"]
-    assert json.loads(run(db, "games", "--json")[0])[0]["id"] == "race"
+    listed = json.loads(run(db, "games", "--json")[0])[0]
+    assert (listed["id"], listed["version"]) == ("race", after["version"])  # its index row, in the same commit
 
 
 def test_trv_demo_as_a_real_process(tmp_path):

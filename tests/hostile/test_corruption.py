@@ -14,6 +14,7 @@ import zlib
 import msgspec
 import pytest
 
+from trvendetta.store.records import COPY_INTERVAL
 from trvendetta.store.rows import Snap, pack
 
 from tamper import chunk_body, row_holding, with_body  # tests/ is on sys.path (rootdir conftest)
@@ -202,6 +203,14 @@ def _loaded(db, game: str) -> bytes:
         return loaded.ruleset.encode(loaded.state)
 
 
+def _head(db, game: str, at: int) -> str:
+    """The chain hash after event ``at``, as a load up to it checks it."""
+    from trvendetta.store import GameStore
+
+    with GameStore(db) as s:
+        return s.load(game, at).head
+
+
 def test_an_edited_snapshot_is_ignored_on_load_and_named_by_verify(trv, store):
     """zlib's checksum is recomputed by anyone who edits: a load uses the latest snapshot only when folding
     the events from the snapshot before it gives the same state."""
@@ -269,16 +278,19 @@ def test_flipped_bytes_in_a_snapshot_are_ignored_or_named(trv, pristine, tmp_pat
 
 
 def _index_copy(db, game: str) -> tuple[int, Snap]:
-    version, state = rows(db, "SELECT version, state FROM trv_games WHERE id = ?", game)[0]
-    return version, _snap.decode(zlib.decompress(state))
+    """The games index's copy of ``game``: the record it is after, and the copy."""
+    at, state = rows(db, "SELECT COALESCE(state_at, version), state FROM trv_games WHERE id = ?", game)[0]
+    return at, _snap.decode(zlib.decompress(state))
 
 
 def test_show_starts_from_the_index_copy_whose_head_the_last_row_stores(trv, store):
-    """The games index holds the game after its last command; show and legal start from it, reading the
-    header and the last row only, when that row ends at its event and stores its head."""
+    """The games index holds a copy of the game after a command of the last COPY_INTERVAL records; show
+    and legal start from it, reading the header, the row ending at its record (which stores its head) and
+    the rows after it."""
     before = trv("show", "--game", LIVE, "--json", db=store).stdout
     version, copy = _index_copy(store, LIVE)
-    assert version == json.loads(before)["version"] and copy.head.hex() == json.loads(before)["head"]
+    assert 0 < json.loads(before)["version"] - version < COPY_INTERVAL
+    assert copy.head.hex() == _head(store, LIVE, version)
     first = rows(store, "SELECT min(originator_version) FROM stored_commands WHERE originator_id = ? "
                         "AND originator_version > 0", eid(LIVE))[0][0]
     sql(store, "DELETE FROM stored_commands WHERE originator_id = ? AND originator_version = ?", eid(LIVE), first)
@@ -301,7 +313,7 @@ def test_an_index_copy_that_does_not_match_the_last_row_is_not_used(trv, store, 
             copy.head = bytes.fromhex("cd" * 32)
         elif change == "rules":
             copy.rules = "0"
-        sql(store, "UPDATE trv_games SET state = ?, version = ? WHERE id = ?", pack(copy),
+        sql(store, "UPDATE trv_games SET state = ?, state_at = ? WHERE id = ?", pack(copy),
             version - 1 if change == "version" else version, LIVE)
     assert trv("show", "--game", LIVE, "--json", db=store).stdout == before
 
@@ -312,15 +324,21 @@ def _revive_live(engine: bytes) -> bytes:
     return changed
 
 
-def test_an_index_copy_edited_with_its_head_kept_is_named_by_verify(trv, store):
-    """The route around the head check: the copy's state edited, its head and checksum kept right.  show
-    prints the copy (it folds nothing); `trv verify` folds every event and names it; a command that appends
-    loads from the snapshots and the rows, never the copy, and writes a true copy after it."""
-    loaded = _loaded(store, LIVE)
+@pytest.mark.parametrize("where", ["last", "copied"])
+def test_an_index_copy_edited_with_its_head_kept_is_named_by_verify(trv, store, where):
+    """The route around the head check: the copy's state edited, its head and checksum kept right, as a
+    copy of the game after its last record (show prints it: it folds nothing) or where the copy was taken
+    (show folds the records after it; an edit they cannot fold on from makes show fold the rows instead,
+    never a traceback).  `trv verify` folds every event and names it; a command that appends loads from
+    the snapshots and the rows, never the copy."""
+    loaded, shown = _loaded(store, LIVE), json.loads(trv("show", "--game", LIVE, "--json", db=store).stdout)
     version, copy = _index_copy(store, LIVE)
+    if where == "last":
+        version, copy.engine, copy.head = shown["version"], loaded, bytes.fromhex(shown["head"])
     copy.engine = _revive_live(copy.engine)
-    sql(store, "UPDATE trv_games SET state = ? WHERE id = ?", pack(copy), LIVE)
-    assert "zed" in trv("show", "--game", LIVE, "--json", db=store).stdout
+    sql(store, "UPDATE trv_games SET state = ?, state_at = ? WHERE id = ?", pack(copy), version, LIVE)
+    show = trv("show", "--game", LIVE, "--json", db=store).stdout
+    assert ("zed" in show) == (where == "last")
     err = trv("verify", LIVE, db=store, code=1).stderr
     assert f"the games index's copy of the game after event {version} is not the fold of events 1-{version}" in err
     assert _loaded(store, LIVE) == loaded

@@ -268,38 +268,68 @@ def test_default_db_path():
     assert str(default_db_path({"HOME": "/h"})).endswith(".local/share/trvendetta/trv.sqlite")
 
 
-def test_the_index_is_derived_a_failed_index_write_is_mended_by_the_next_append(toy, db, monkeypatch):
-    """The index row is written after the events (a transaction of its own): when it cannot be
-    written the events stay, the command warns, and the next append writes the row again; a row
-    that names more events than the store holds refuses an append (a cut-off tail)."""
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_command_and_its_index_row_commit_together(toy, db, monkeypatch, request, backend):
+    """The index row is written in the command's own transaction: when it cannot be written, nothing of
+    the command is (the error is the command's); the next append writes both; a row that names more
+    events than the store holds refuses an append (a cut-off tail)."""
     from trvendetta.store.index import GameIndex
 
-    with GameStore(db) as s:
+    where = db if backend == "sqlite" else request.getfixturevalue("pg_url")
+    with GameStore(where) as s:
         new(s, toy)
         game = s.load("g")
         put = GameIndex.put
 
         def broken(self, row, **kwargs):
-            raise sqlite3.OperationalError("disk on fire")
+            if kwargs.get("cursor") is not None:
+                raise RuntimeError("disk on fire")
+            return put(self, row, **kwargs)
 
         monkeypatch.setattr(GameIndex, "put", broken)
         action = toy.legal_actions(game.state)[0]
         state, events = toy.apply(game.state, action)
-        with pytest.warns(RuntimeWarning, match="disk on fire"):
-            done = s.append("g", game.version, steps=[(action, events)], state=state)
-        assert s.info("g").version == game.version < done.version == s.version("g")
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            s.append("g", game.version, steps=[(action, events)], state=state)
+        assert s.info("g").version == game.version == s.version("g")
         monkeypatch.setattr(GameIndex, "put", put)
-        state2, events2 = toy.apply(state, toy.legal_actions(state)[0])
-        again = s.append("g", done.version, steps=[(toy.legal_actions(state)[0], events2)], state=state2)
-        assert (s.info("g").version, s.info("g").head) == (again.version, again.head)
+        done = s.append("g", game.version, steps=[(action, events)], state=state)
+        assert (s.info("g").version, s.info("g").head) == (done.version, done.head) == (s.version("g"), done.head)
+        if backend == "postgresql":
+            return
         with sqlite3.connect(db) as con:
             con.execute("UPDATE trv_games SET version = version + 3 WHERE id = 'g'")
         con.close()
-        state3, events3 = toy.apply(state2, toy.legal_actions(state2)[0])
+        state2, events2 = toy.apply(state, toy.legal_actions(state)[0])
+    with GameStore(where) as s:  # a fresh process: nothing of the game held in memory
         with pytest.raises(StoreError, match="damaged at event"):
-            s.append("g", again.version, steps=[(toy.legal_actions(state2)[0], events3)], state=state3)
-        assert s.version("g") == again.version
+            s.append("g", done.version, steps=[(toy.legal_actions(state)[0], events2)], state=state2)
+        assert s.version("g") == done.version
 
+
+def test_the_index_copies_each_game_every_copy_interval_records(toy, db):
+    """The copy is taken after a game's first command and after each command that passes a multiple of
+    COPY_INTERVAL records; the quick reader folds on from it to the same game as a full load."""
+    from trvendetta.store.quick import QuickReader
+    from trvendetta.store.records import COPY_INTERVAL
+
+    with GameStore(db) as s:
+        first = new(s, toy, target=100)
+        expected, version, seen = first.version, first.version, set()
+        rnd = random.Random(3)
+        while not toy.is_over((game := s.load("g")).state):
+            state, events = toy.apply(game.state, rnd.choice(toy.legal_actions(game.state)))
+            saved = s.append("g", version, events, state=state)
+            if saved.version // COPY_INTERVAL != version // COPY_INTERVAL:
+                expected = saved.version
+            version = saved.version
+            (at,), = sqlite3.connect(db).execute("SELECT state_at FROM trv_games WHERE id = 'g'").fetchall()
+            assert at == expected
+            seen.add(at)
+            with QuickReader.open(db) as quick:
+                fast = quick.load("g")
+            assert (fast.state, fast.version, fast.head) == (saved.state, saved.version, saved.head)
+    assert len(seen) >= 2 and version > COPY_INTERVAL + 20  # the last load folded 20 and more records on
 
 def test_a_given_state_spares_the_second_fold_and_is_the_fold(toy, db):
     """``state=`` (what ``ruleset.apply`` returned) is taken as the aggregate's
