@@ -1,11 +1,13 @@
 """Work on whole stores (``trv store copy``): copy games and tournaments from one store to another.
 
-Copying a game into a store that has none of it, each game verified after it
-is written, is the store's (``trvendetta.store.copy``).  This module opens the
-two stores, refuses a copy of a store onto itself, and decides, before
+A copy of a game is the same game: the same header and the same records, byte
+for byte (so the same hash chain), with their original stamps; it is read back
+and compared with its source record by record, its chain recomputed, and any
+difference is an error naming the game and event (``copy_game``).  This module
+opens the two stores, refuses a copy of a store onto itself, and decides, before
 anything is written, what each game and tournament needs:
 
-- not in the target: copied whole (the store's copy);
+- not in the target: copied whole (``copy_game``);
 - the same head in the target: left as it is ("already there");
 - the target holds an earlier part of the same history (every one of its
   records is the source's, byte for byte, so its head is the source's hash
@@ -21,13 +23,50 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from trvendetta.core.errors import TrvError
 from trvendetta.store import GameStore, location
-from trvendetta.store.copy import Copied, copy_game
 from trvendetta.store.errors import StoreError
 from trvendetta.store.records import RawRecord
+
+
+class Copied(NamedTuple):
+    game: str
+    events: int
+    head: str
+    done: str  # "copied", "already there" or "brought up to date"
+
+
+def _fingerprint(store: Any, game: str) -> list[tuple]:
+    return [(e.number, e.kind, e.schema, e.payload, e.action, e.sig, e.hash)
+            for e in store.events(game, decode=False)]
+
+
+def copy_game(source: Any, target: Any, game: str) -> Copied:
+    """Copy one game the target does not hold (what it holds is ``app.stores``' to plan) and verify the copy."""
+    if target.exists(game):
+        raise StoreError(f"game {game!r} is already in the target")
+    head = source.verify(game)
+    header = source.header(game)
+    stored = source.events(game, decode=False)
+    records = [RawRecord(e.kind, e.schema, e.payload, e.action, e.sig, e.recorded_at) for e in stored]
+    target.create_game(game, header.ruleset, records=records, parent=header.parent, parent_at=header.parent_at,
+                       parent_head=header.parent_head, bots=header.bots or None, charter=header.charter,
+                       domain=header.domain, rules_version=header.rules_version, created_at=header.created,
+                       store_schema=header.store_schema)
+    theirs, ours = _fingerprint(source, game), _fingerprint(target, game)
+    for a, b in zip(theirs, ours):
+        if a != b:
+            raise StoreError(f"the copy of game {game!r} differs from its source at event {a[0]}")
+    if len(theirs) != len(ours):
+        raise StoreError(f"the copy of game {game!r} has {len(ours)} events, its source {len(theirs)}")
+    if target.verify(game) != head:
+        raise StoreError(f"the copy of game {game!r} does not verify")
+    a, b = source.header(game), target.header(game)
+    if a[1:] != b[1:]:  # ruleset, rules version, parent, creation time, bots, charter, domain...
+        raise StoreError(f"the copy of game {game!r} has another header than its source")
+    return Copied(game, len(records), head, "copied")
 
 
 class SameStore(TrvError):
@@ -146,7 +185,7 @@ def upgrade_target(source: str) -> str:
 def upgrade_store(source: str, target: str) -> Iterator[Copied]:
     """Copy every game and tournament of the older store at ``source`` into a new store of the
     current layout at ``target`` (which must hold no game yet), each copy verified to the same
-    records, hashes and head (``store.copy``); ``source`` is left as it is: an SQLite file is read
+    records, hashes and head (``copy_game``); ``source`` is left as it is: an SQLite file is read
     from a copy taken with SQLite's backup API, a PostgreSQL schema only read.  Raises StoreError
     before anything is written when ``source`` is already of the current layout or the target
     holds games."""

@@ -6,7 +6,7 @@
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime, timezone
 from typing import Any
 
@@ -31,12 +31,6 @@ UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_ALL)}) VALUES ({', '.join('?' * len
           f"state_at = COALESCE(excluded.state_at, {TABLE}.state_at, {TABLE}.version) "
           f"WHERE {TABLE}.version <= excluded.version")
 _INFO = f"SELECT {', '.join(COLUMNS)} FROM {TABLE}"
-#: what a command changes in its game's row, unless the row names more events: a plain UPDATE (the library's
-#: SQLite connections cache one prepared statement, and the upsert's preparation costs a command ~18 us)
-_ADVANCED = ("players", "round", "status", "winner", "version", "head", "last_used")
-_ADVANCE = (f"UPDATE {TABLE} SET {', '.join(f'{c} = ?' for c in _ADVANCED)}, {{copy}} "
-            f"WHERE id = ? AND version <= ?")
-_COPY_KEPT, _COPY_NEW = "state_at = COALESCE(state_at, version)", "state = ?, state_at = ?"
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
 
 
@@ -76,8 +70,6 @@ class GameIndex:
             self.table = f'"{schema}".{TABLE}'
             self.upsert = self._sql(UPSERT.replace(f"INSERT INTO {TABLE} ", f"INSERT INTO {self.table} AS {TABLE} "))
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
-        self.advance = [self._sql(_ADVANCE.replace(f"UPDATE {TABLE} ", f"UPDATE {self.table} ").format(copy=copy))
-                        for copy in (_COPY_KEPT, _COPY_NEW)]
 
     def columns(self) -> set[str]:
         """The table's columns (none: there is no table)."""
@@ -103,26 +95,13 @@ class GameIndex:
                 if "duplicate column" not in str(exc):
                     raise  # else another process added it first
 
-    def put(self, row: dict, *, stamp: str | None = None, cursor: Any = None, new: bool = True) -> None:
+    def put(self, row: dict, *, stamp: str | None = None, cursor: Any = None) -> None:
         """Write one game's row, unless it already names more events (another command's, written since);
-        in the transaction of ``cursor`` when given (a command's own), else in one of its own; ``new=False``:
-        the row is most likely there (an append's)."""
+        in the transaction of ``cursor`` when given (a command's own), else in one of its own."""
         stamp = stamp or now()  # a new row's creation, and its last use
         values = dict(row, last_used=stamp, created=stamp, players=",".join(row.get("players") or ()))
-        if cursor is None:
-            with self.transaction(commit=True) as c:
-                self._put(c, values, new)
-        else:
-            self._put(cursor, values, new)
-
-    def _put(self, c: Any, values: dict, new: bool) -> None:
-        if not new:
-            copy = values.get("state") is not None
-            c.execute(self.advance[copy], [values[k] for k in _ADVANCED + tuple(COPY) * copy]
-                      + [values["id"], values["version"]])
-            if getattr(c, "sqlite_cursor", c).rowcount:  # (the library's SQLite cursor wraps sqlite3's)
-                return
-        c.execute(self.upsert, [values.get(k) for k in _ALL])  # a new row, or one another command moved on
+        with self.transaction(commit=True) if cursor is None else nullcontext(cursor) as c:
+            c.execute(self.upsert, [values.get(k) for k in _ALL])
 
     def touch(self, game: str) -> None:
         """Make ``game`` the most recently used one (no row changes when it already is), in one statement:

@@ -15,6 +15,7 @@ Light: the standard library only, so ``trv show`` can parse it for free.
 
 import os
 import re
+from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -108,3 +109,12 @@ def _without_password(url: str) -> str:
         return url
     netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
     return parts._replace(netloc=netloc).geturl()
+
+
+def default_db_path(environ: dict[str, str] | None = None) -> Path:
+    """``$TRV_DB``, else ``$XDG_DATA_HOME/trvendetta/trv.sqlite`` (``~/.local/share`` when unset)."""
+    env = os.environ if environ is None else environ
+    if env.get("TRV_DB"):
+        return Path(env["TRV_DB"]).expanduser()
+    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+    return Path(base).expanduser() / "trvendetta" / "trv.sqlite"

@@ -4,9 +4,7 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-import os
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import msgspec
@@ -154,21 +152,11 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
     return ruleset.decode_event(msgspec.json.encode(data))
 
 
-MEMORY = ":memory:"
 #: snapshot every this many records (engine state only: a few kB; a page of the file each)
 SNAPSHOT_INTERVAL = 500
 #: the games index copies a game after the command that passes each multiple of this many records (and
 #: after its first); ``trv show`` folds the records after the copy
 COPY_INTERVAL = 50
-
-
-def default_db_path(environ: dict[str, str] | None = None) -> Path:
-    """``$TRV_DB``, else ``$XDG_DATA_HOME/trvendetta/trv.sqlite`` (``~/.local/share`` when unset)."""
-    env = os.environ if environ is None else environ
-    if env.get("TRV_DB"):
-        return Path(env["TRV_DB"]).expanduser()
-    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
-    return Path(base).expanduser() / "trvendetta" / "trv.sqlite"
 
 
 class Loaded(NamedTuple):

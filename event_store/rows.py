@@ -381,10 +381,5 @@ class Reader:
     def tail(self, game: str, upto: int, limit: int) -> list[StoredEvent]:
         """The last records up to ``upto`` (at most ``limit``), checked from the hash before them."""
         since = max(upto - limit, 0)
-        previous = self.checked_hash(game, since) if since else None
-        if previous is None:
-            header = self.header(game)
-            if header is None:
-                return []
-            since, previous = 0, header.genesis
-        return self.stored(game, since, upto, previous, decode=False)
+        previous = self.checked_hash(game, since)  # (the genesis for 0; None: no such game or record)
+        return [] if previous is None else self.stored(game, since, upto, previous, decode=False)

@@ -8,6 +8,7 @@ import sqlite3
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Self
@@ -24,7 +25,8 @@ from trvendetta.core.names import check_name
 from . import location
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
 from .index import TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
-from .records import (COPY_INTERVAL, MEMORY, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
+from .location import MEMORY
+from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
                       RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
                       event_schema, game_uuid)
 from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Folded, Head, Reader, Rec,
@@ -223,7 +225,8 @@ class GameStore(Closing):
         g = self._loaded.pop(game, None)
         if g is None or g.count != expected_version:  # else loaded (and checked) or written by this store
             g = self._get(game, expected_version)
-            self._check_index(g, expected_version)  # never on top of a cut-off tail
+            if g.count == expected_version:
+                self._check_index(g)  # never on top of a cut-off tail
         if g.count != expected_version:
             now = self.version(game)
             if now > expected_version:
@@ -322,33 +325,29 @@ class GameStore(Closing):
         separate = self.location.kind != "sqlite"
         try:
             if name is not None and separate:  # listed first: a crash before the game's rows leaves no game
-                try:
+                with suppress(IntegrityError):  # listed already: the game exists, or an earlier try stopped here
                     self.app.recorder.insert_events([name])
-                except IntegrityError:
-                    pass  # listed already: the game exists, or an earlier try stopped here
             if self.location.kind == "memory":
                 if commands:
                     self.commands.insert_events(commands)
                 if index is not None:
-                    table.put(index, stamp=used, new=name is not None)
+                    table.put(index, stamp=used)
             else:
                 with self._writing() as c:
                     if self.schema is None:
-                        if name is not None:
-                            try:
+                        if name is not None:  # (listed already by an earlier try, when names were written alone)
+                            with suppress(sqlite3.IntegrityError):
                                 c.execute(self.app.recorder.insert_events_statement, _params(name))
-                            except sqlite3.IntegrityError:
-                                pass  # listed by an earlier try of a layout that wrote it alone
                         if snapshot is not None:
                             c.execute(self.app.recorder.insert_events_statement, _params(snapshot))
                         if commands:
                             c.executemany(self.commands.insert_events_statement, map(_params, commands))
                     elif commands:
                         pg = self.commands.construct_pg_stored_event  # type: ignore[attr-defined]
-                        c.execute(self.commands.insert_events_statement, ([pg(r.originator_id, r.originator_version, r.topic, r.state)
-                                                                      for r in commands],))
+                        rows = [pg(r.originator_id, r.originator_version, r.topic, r.state) for r in commands]
+                        c.execute(self.commands.insert_events_statement, (rows,))
                     if index is not None:
-                        table.put(index, stamp=used, cursor=c, new=name is not None)
+                        table.put(index, stamp=used, cursor=c)
         except (IntegrityError, sqlite3.IntegrityError):
             raise conflict() from None
         if snapshot is not None and separate:
@@ -544,13 +543,13 @@ class GameStore(Closing):
                 raise DamagedStore(game, None, f"the database file is damaged ({detail})") from None
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
-    def _check_index(self, g: Folded, count: int | None = None) -> None:
+    def _check_index(self, g: Folded) -> None:
         """The games index must not name events the store lacks, nor another head for the same count."""
         try:
             row = self.index.get(g.header.name)
         except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
             return
-        if row is None or g.count != (g.count if count is None else count):
+        if row is None:
             return
         name = g.header.name
         if row.version > g.count:

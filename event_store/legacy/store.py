@@ -54,7 +54,8 @@ from .compact_ids import CompactIdsRecorder
 from .packing import pack, unpack
 from .reader import GameReader, Record, SnapshotRead, follows
 from ..index import GameIndex, SQLiteConnection
-from ..records import MEMORY, SNAPSHOT_INTERVAL, GameHeader, Loaded, StoredEvent
+from ..location import MEMORY
+from ..records import SNAPSHOT_INTERVAL, GameHeader, Loaded, StoredEvent
 from ..store import Closing, OldStore, _prepare_postgres as prepare_current
 
 class Packer(Compressor):

@@ -101,7 +101,7 @@ def test_an_old_bot_game_keeps_verifying_and_says_its_bots_are_outside_the_chain
 
 def test_a_fork_and_a_copy_of_an_old_bot_game_keep_its_chain(trv, tmp_path, old_db):
     from trvendetta.store import GameStore
-    from trvendetta.store.copy import copy_game
+    from trvendetta.app.stores import copy_game
 
     trv("fork", "v-bots", "--at", 14, "--name", "v-fork", db=old_db)
     assert "OK: " in trv("verify", "v-fork", db=old_db).stdout
