@@ -165,8 +165,14 @@ async function play(game) {
   };
 }
 
+// show() runs for each stream message and after each move, so two can be in flight at once and their
+// answers can arrive in either order: only the answer to the latest request asked so far is drawn
+let asked = 0, drawn = 0;
 async function show(game) {
+  const mine = ++asked;
   const doc = await api("GET", `/api/games/${encodeURIComponent(game)}`);
+  if (mine < drawn) return;  // a later request's answer is on the page already
+  drawn = mine;
   current = doc;
   document.body.dataset.version = doc.version;
   const board = el("div", { class: "board", id: "board" });
