@@ -15,7 +15,7 @@ from trvendetta import rulesets
 
 from .errors import DamagedStore
 from .records import (RETRACTION_KIND, STORE_KINDS, Loaded, StoredEvent, decode_bots, decode_payload,
-                      decode_retraction, game_genesis, link)
+                      decode_retraction, game_genesis, link, sha256_for)
 
 HEAD_TOPIC, SAVE_TOPIC, SNAP_TOPIC, NAME_TOPIC = "h", "c", "s", "g"
 #: bytes of the chain hash after a row's last record that the row stores (its read must reach them)
@@ -233,7 +233,7 @@ class Reader:
         saves = self._saves(game, rows)
         out: list[StoredEvent] = []
         number, ruleset, actions = since, rulesets.get(name) if decode and saves else None, {}
-        digest = bytes.fromhex(previous)
+        digest, sha256 = bytes.fromhex(previous), sha256_for(sum(len(save.records) for _, save in saves))
         for version, save in saves:
             if version > number + 1:
                 raise DamagedStore(game, number + 1, f"events {number + 1}-{version - 1} are missing")
@@ -247,7 +247,7 @@ class Reader:
                     kind = kind_of(r.payload)
                 except (ValueError, UnicodeDecodeError):
                     raise DamagedStore(game, n, "its payload does not open with its kind") from None
-                digest = link(digest, r.payload, r.action, r.sig)
+                digest = link(digest, r.payload, r.action, r.sig, sha256)
                 h = digest.hex()
                 event = action = None
                 if ruleset is not None and (upto is None or n <= upto):

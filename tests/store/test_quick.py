@@ -63,22 +63,29 @@ def test_trv_show_does_not_import_eventsourcing(toy, db):
 
 
 def test_trv_show_of_a_vendetta_game_imports_only_what_it_needs(tmp_path):
-    """No eventsourcing, no data-file reading (tomllib, importlib.resources)
-    on the read path: the game is read (each record checked against its
-    hash), not re-made."""
+    """No eventsourcing, no data-file reading (tomllib, importlib.resources),
+    no OpenSSL (hashlib) on the read path: the game is read from the games
+    index's copy and the records after it, each checked against its hash
+    with the interpreter's own sha256, not re-made."""
     from trvendetta import rulesets
     from trvendetta.bots import new_position
 
     db = tmp_path / "v.sqlite"
     rs = rulesets.get("vendetta")
+    state, first = rs.new_game(new_position(rs, 2, 4))
     with GameStore(db) as s:
-        s.create_game("duel", "vendetta", rs.new_game(new_position(rs, 2, 4))[1])
+        version = s.create_game("duel", "vendetta", first).version
+        for _ in range(3):  # records after the index's copy (made after the first command): show checks them
+            action = rs.legal_actions(state)[0]
+            state, events = rs.apply(state, action)
+            version = s.append("duel", version, steps=[(action, events)], state=state).version
+        assert s.info("duel").version == version > len(first)
     code = (
         "import sys\nfrom trvendetta.cli.main import cli\n"
         "try:\n    cli(['--db', sys.argv[1], 'show'], prog_name='trv')\n"
         "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('eventsourcing', 'tomllib', "
-        "'psycopg') or m.startswith('importlib.resources')))"
+        "'psycopg', 'hashlib', '_hashlib') or m.startswith('importlib.resources')))"
     )
     out = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "NO_COLOR": "1"}).stdout
@@ -94,3 +101,14 @@ def test_the_light_game_key_is_the_game_uuid():
     for name in ("duel", "x", "sim-vendetta-4p-12", "ünïcode ♞", ""):
         assert game_key(name) == uuid5(namespace, name).hex
         assert game_uuid(name) == uuid5(namespace, name)
+
+
+def test_the_short_reads_sha256_is_openssls():
+    import hashlib
+
+    from trvendetta.store.records import sha256_for
+
+    for count in (1, 256, 257, 100_000):
+        for data in (b"", b"x", bytes(range(256)) * 9):
+            assert sha256_for(count)(data).digest() == hashlib.sha256(data).digest()
+    assert sha256_for(1) is not sha256_for(257)  # the short read's is the interpreter's own
