@@ -72,15 +72,15 @@ def _sha256(data: bytes) -> Any:
     return _sha256(data)
 
 
-def sha256_for(count: int) -> Any:
-    """The sha256 to hash ``count`` records with: loading OpenSSL (``import hashlib``) costs 2.8 ms, a
+def sha256_for(rows: int) -> Any:
+    """The sha256 for a read of ``rows`` rows: loading OpenSSL (``import hashlib``) costs 2.8 ms, a
     twentieth of ``trv show``, and CPython's own sha256 0.9 us a record more; so a read of up to 256
-    records (a load from the games index's copy) uses CPython's, a longer one (verify) OpenSSL's."""
+    rows (a load from the games index's copy) uses CPython's, a longer one (verify) OpenSSL's."""
     try:
         from _sha256 import sha256  # CPython 3.11 (3.12 on: _sha2)
     except ImportError:
         from _sha2 import sha256  # type: ignore[no-redef]
-    return sha256 if count <= 256 else _sha256
+    return sha256 if rows <= 256 else _sha256
 
 
 def genesis(charter_text: str, bots_text: str = "") -> str:
