@@ -136,3 +136,59 @@ def test_a_whole_game_between_the_browser_and_the_cli(club, browser, tmp_path):
     assert result.signed.get("bob", 0) >= 1 and result.signed.get("ann", 0) >= 1
     assert "\n+ bob:" in record and all(len(line) == len("+ bob:") + 224 for line in record.splitlines()
                                         if line.startswith("+ bob:"))  # every bob signature: delegated
+
+
+# the page's fetch, wrapped: the answer to the next GET of the game's document is held back
+# until the game has moved on (``window.release()``), as a slow answer would arrive
+HOLD_BACK = """(() => {
+    const real = window.fetch;
+    let armed = true, release;
+    window.held = false; window.late = false;
+    window.release = () => release();
+    window.fetch = async (path, init) => {
+        const answer = await real(path, init);
+        if (armed && path === "/api/games/duel" && (init || {}).method === "GET") {
+            armed = false; window.held = true;
+            await new Promise((ok) => { release = ok; });
+            window.late = true;
+        }
+        return answer;
+    };
+    show("duel");
+    return true;
+})()"""
+
+
+def test_an_answer_that_arrives_late_never_takes_the_page_back(club, browser):
+    """Two requests for the game's document in flight (a stream message and a move): the older
+    one's answer, arriving last, is not drawn over the newer."""
+    ann = club.player("ann")
+    bob = club.player("bob", login=False)
+    page = browser.page(1024, 768)
+    pair(club, bob, page)
+    until(page, "document.getElementById('waiting')")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    until(page, "document.querySelector('[data-join=duel]')")
+    click(page, "[data-join=duel]")
+    until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    row = json.loads(ann("games", "--json").stdout)["games"][0]
+    until(page, f"document.body.dataset.version == '{row['version']}'")
+    assert page.js(HOLD_BACK)
+    until(page, "window.held")  # the server answered with the game as it is now; the page has not seen it
+    if row["waiting_on"] == "ann":
+        ann("act", json.dumps(json.loads(ann("legal", "--json").stdout)[0]))
+    else:
+        until(page, "document.querySelectorAll('#options button').length > 0")
+        click(page, "#options button")
+    for _ in range(200):  # the page's move is posted by the page: wait until the server has it
+        after = json.loads(ann("games", "--json").stdout)["games"][0]["version"]
+        if after > row["version"]:
+            break
+    else:
+        raise AssertionError("the move was not taken")
+    until(page, f"document.body.dataset.version == '{after}'")  # the stream's message, or the move's own show
+    page.js("window.release()")
+    until(page, "window.late")
+    page.js("new Promise((ok) => setTimeout(ok, 300))")  # the late answer handled
+    assert page.js("document.body.dataset.version") == str(after)
+    assert not page.errors()
