@@ -23,8 +23,8 @@ from trvendetta.store.quick import QuickReader
 HERE = Path(__file__).resolve().parent / "fixtures"
 #: fixture name -> what main said about each of its games
 SAID = {name: json.loads((HERE / f"{name}.json").read_text())
-        for name in ("main-2026-11-30", "main-2026-11-30-packed", "main-2026-12-01-mark2", "main-2026-12-01-chunks",
-                     "main-2026-12-01-mark6", "main-55e2233-layout2")}
+        for name in ("main-98de825", "main-4f76667-mark1", "main-a2bac5e-mark2", "main-582d785-chunks",
+                     "main-c748638-mark6", "main-55e2233-layout2")}
 CASES = [(fixture, game) for fixture, games in SAID.items() for game in sorted(games)]
 ENV = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
 
@@ -121,7 +121,7 @@ def test_any_other_command_on_an_old_store_says_to_upgrade_it_and_writes_nothing
     assert sorted(p.name for p in old.parent.iterdir()) == ["old.sqlite"]
 
 
-@pytest.mark.parametrize("fixture", ["main-2026-12-01-mark6", "main-55e2233-layout2"])
+@pytest.mark.parametrize("fixture", ["main-c748638-mark6", "main-55e2233-layout2"])
 def test_the_upgrade_copies_tournaments_and_refuses_what_is_no_upgrade(old, tmp_path, fixture):
     from trvendetta.app.stores import upgrade_store
     from trvendetta.store.errors import StoreError

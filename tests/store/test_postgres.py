@@ -95,7 +95,7 @@ def test_an_old_schema_says_to_upgrade_and_upgrades_into_a_schema_of_its_own(pg_
     from trvendetta.store.legacy.store import GameStore as LegacyStore
     from trvendetta.store.store import OldStore
 
-    fixture = Path(__file__).resolve().parent / "fixtures" / "main-2026-12-01-mark6"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "main-c748638-mark6"
     LegacyStore(pg_url).close()  # the older application's tables
     schema, base = _schema(pg_url), pg_url.split("?")[0]
     con = sqlite3.connect(f"{fixture}.sqlite")
