@@ -30,8 +30,7 @@ _NAMESPACE_BYTES = bytes.fromhex("418f6096eb4b595c93feaa8ef91c2220")
 
 
 def game_key(game: str) -> str:
-    """``game_uuid(game).hex``, without importing uuid or hashlib (``trv show``'s
-    path imports neither; the standard library's own SHA-1 module is enough)."""
+    """``game_uuid(game).hex`` without uuid or hashlib (``trv show``'s path imports neither): CPython's SHA-1."""
     try:
         from _sha1 import sha1
     except ImportError:  # an interpreter built without it
@@ -73,14 +72,15 @@ def _sha256(data: bytes) -> Any:
 
 
 def sha256_for(rows: int) -> Any:
-    """The sha256 for a read of ``rows`` rows: loading OpenSSL (``import hashlib``) costs 2.8 ms, a
-    twentieth of ``trv show``, and CPython's own sha256 0.9 us a record more; so a read of up to 256
-    rows (a load from the games index's copy) uses CPython's, a longer one (verify) OpenSSL's."""
+    """The sha256 for a read of ``rows`` rows: CPython's own up to 256 (0.9 us a record slower than OpenSSL's,
+    whose ``import hashlib`` costs 2.8 ms, a twentieth of ``trv show``), else OpenSSL's (verify)."""
+    if rows > 256:
+        return _sha256
     try:
         from _sha256 import sha256  # CPython 3.11 (3.12 on: _sha2)
     except ImportError:
         from _sha2 import sha256  # type: ignore[no-redef]
-    return sha256 if rows <= 256 else _sha256
+    return sha256
 
 
 def genesis(charter_text: str, bots_text: str = "") -> str:

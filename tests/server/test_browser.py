@@ -85,16 +85,22 @@ def browser():
         yield b
 
 
-def test_a_whole_game_between_the_browser_and_the_cli(club, browser, tmp_path):
+def duel(club, browser, width: int, height: int):
+    """ann (the CLI) offers a game called duel, bob joins it on his paired page: (ann, bob, page)."""
     ann = club.player("ann")
     bob = club.player("bob", login=False)
-    page = browser.page(1366, 768)
+    page = browser.page(width, height)
     pair(club, bob, page)
     until(page, "document.getElementById('waiting')")
     ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
     until(page, "document.querySelector('[data-join=duel]')")
     assert click(page, "[data-join=duel]") == "Join duel"
     until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    return ann, bob, page
+
+
+def test_a_whole_game_between_the_browser_and_the_cli(club, browser, tmp_path):
+    ann, bob, page = duel(club, browser, 1366, 768)
     (tmp_path / "start.png").write_bytes(page.screenshot())
     clicks = 0
     for _ in range(2000):
@@ -154,7 +160,7 @@ HOLD_BACK = """(() => {
         }
         return answer;
     };
-    show("duel");
+    window.lateShow = show("duel");
     return true;
 })()"""
 
@@ -162,15 +168,7 @@ HOLD_BACK = """(() => {
 def test_an_answer_that_arrives_late_never_takes_the_page_back(club, browser):
     """Two requests for the game's document in flight (a stream message and a move): the older
     one's answer, arriving last, is not drawn over the newer."""
-    ann = club.player("ann")
-    bob = club.player("bob", login=False)
-    page = browser.page(1024, 768)
-    pair(club, bob, page)
-    until(page, "document.getElementById('waiting')")
-    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
-    until(page, "document.querySelector('[data-join=duel]')")
-    click(page, "[data-join=duel]")
-    until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    ann, _, page = duel(club, browser, 1024, 768)
     row = json.loads(ann("games", "--json").stdout)["games"][0]
     until(page, f"document.body.dataset.version == '{row['version']}'")
     assert page.js(HOLD_BACK)
@@ -188,7 +186,6 @@ def test_an_answer_that_arrives_late_never_takes_the_page_back(club, browser):
         raise AssertionError("the move was not taken")
     until(page, f"document.body.dataset.version == '{after}'")  # the stream's message, or the move's own show
     page.js("window.release()")
-    until(page, "window.late")
-    page.js("new Promise((ok) => setTimeout(ok, 300))")  # the late answer handled
+    assert page.js("window.lateShow.then(() => window.late)")  # the late answer, handled by its show()
     assert page.js("document.body.dataset.version") == str(after)
     assert not page.errors()
