@@ -15,9 +15,11 @@ call :func:`waiting` with its own ``now``).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from trvendetta.replays.timecontrol import (LONGEST, TimeControl, Waiting, charged, control_of, deadline_for,
+from trvendetta.core.errors import TrvError
+from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeControl, Waiting, charged, control_of, deadline_for,
                                             duration_text, longest_answer, parse_stamp, parse_time_control,
                                             stamp_text, utc)
 
@@ -72,5 +74,66 @@ def _charged_in(store: Any, game: str, meta: Any) -> tuple[dict[str, timedelta],
     return charged([r.recorded_at or meta.created for r in records], made)
 
 
-__all__ = ["waiting", "LONGEST", "TimeControl", "Waiting", "charged", "control_of", "deadline_for", "duration_text",
-           "longest_answer", "parse_stamp", "parse_time_control", "stamp_text", "waiting"]
+class ClaimRefused(TrvError):
+    """A claim on time that this store's own stamps contradict (:func:`check_received`)."""
+
+
+def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datetime) -> None:
+    """A claim that arrived here (a packet, a record over this store's game) checked against this
+    store's own clock: ``new`` are the records that arrive with it, before it (stamped ``now``).
+
+    Refused, naming both times: a claim made later than ``now`` by more than the tolerance (the
+    claimant's clock is fast); one whose deadline is earlier than this store's own for that seat
+    (from this store's stamp of the record the claim names, and the seat's time used by this
+    store's stamps) by more than the tolerance (the record it answers reached this store later,
+    was kept back, or was stamped back); one that crosses an answer this store holds, stamped before
+    the deadline (the claim's or this store's)."""
+    from trvendetta import rulesets
+    from trvendetta.replays import outbox
+    from trvendetta.replays.resume import walker_for
+
+    meta = store.header(game)
+    control = control_of(decode_charter_of(meta))
+    stored = list(store.events(game, decode=False))
+    records = [*stored, *new]
+    after = claim.after
+    if control is None or not 1 <= after <= len(records):
+        return  # the walk refuses it, naming why
+    stamps = [utc(r.recorded_at or meta.created) for r in stored] + [utc(now)] * len(new)
+    seat, at, said = claim.seat, parse_stamp(claim.at), parse_stamp(claim.deadline)
+    if at > utc(now) + CLOCK_TOLERANCE:
+        raise ClaimRefused(f"the claim against {seat} was made at {claim.at} by {claim.by}'s clock, "
+                           f"{duration_text(at - utc(now))} after this store's clock ({stamp_text(now)}; it allows "
+                           f"{duration_text(CLOCK_TOLERANCE)}): {claim.by}'s clock is fast; nothing was written")
+    if control.per_move is not None:
+        mine = deadline_for(control, stamps[after - 1], seat)
+    else:
+        made = outbox.makers(walker_for, rulesets.get(meta.ruleset), meta.charter, meta.domain, records[:after],
+                             start=meta.genesis)
+        mine = deadline_for(control, stamps[after - 1], seat, *charged(stamps[:after], made))
+    got = "received" if after > len(stored) or stored[after - 1].recorded_at is None else "stamped"
+    if said < mine - CLOCK_TOLERANCE:
+        raise ClaimRefused(f"the claim says {seat} had to answer event {after} by {claim.deadline} (from "
+                           f"{claim.since}); this store {got} event {after} at {stamp_text(stamps[after - 1])}, so by "
+                           f"its clock {seat}'s deadline is {stamp_text(mine)}, {duration_text(mine - said)} later "
+                           f"(it allows {duration_text(CLOCK_TOLERANCE)}): the claim came before {seat}'s time ran out "
+                           "here; nothing was written")
+    if after < len(records):
+        answered = stamps[after]
+        if answered <= max(mine, said):
+            raise ClaimRefused(f"{seat} answered event {after} here at {stamp_text(answered)} (event {after + 1}), "
+                               f"before the deadline (the claim's {claim.deadline}; this store's "
+                               f"{stamp_text(mine)}): the claim by {claim.by} crossed an answer in time; the evidence "
+                               f"is {seat}'s signed event {after + 1} stamped {stamp_text(answered)} and the claim's "
+                               f"deadline {claim.deadline}; nothing was written")
+
+
+def decode_charter_of(meta: Any) -> Any:
+    from trvendetta.store import decode_charter
+
+    return decode_charter(meta.charter) if meta.charter else None
+
+
+__all__ = ["CLOCK_TOLERANCE", "ClaimRefused", "LONGEST", "TimeControl", "Waiting", "charged", "check_received",
+           "control_of", "deadline_for", "duration_text", "longest_answer", "parse_stamp", "parse_time_control",
+           "stamp_text", "waiting"]

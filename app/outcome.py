@@ -174,7 +174,7 @@ class Late(NamedTuple):
     appended: bool
 
 
-def crossed(store: GameStore, game: str, gf: Any) -> Late | None:
+def crossed(store: GameStore, game: str, gf: Any, now: datetime | None = None) -> Late | None:
     """A packet (or record) of ``game`` that forks from this store's copy because a claim crossed an
     answer in the mail; None when it is not that (the import's own refusal then stands).
 
@@ -182,7 +182,9 @@ def crossed(store: GameStore, game: str, gf: Any) -> Late | None:
       point it ended at: the late answer; nothing is written (the caller keeps the file as evidence).
     * The packet ends with a claim on this game that names a record this store has, and this store
       has more after it (the silent seat's late answer, made here): the claim is appended after them,
-      checked by a walk of the game (``replays.audit.confirm_late_claim``), and the game is over."""
+      checked by a walk of the game (``replays.audit.confirm_late_claim``), and the game is over; unless
+      this store's stamps show that answer came before the deadline (``app.clock.check_received``,
+      with ``now``, this store's clock): the claim crossed an answer in time and is refused."""
     from trvendetta.replays import AlreadyApplied
 
     mine = outcome_of(store, game)
@@ -204,8 +206,8 @@ def crossed(store: GameStore, game: str, gf: Any) -> Late | None:
     theirs = outcome_in(0, records[-1].payload)
     if theirs is None or not isinstance(theirs.record, Claim):
         return None
-    found, now = theirs.record, store.version(game)
-    if not found.after < now or store.events_head(game, found.after) != found.after_hash:
+    found, version = theirs.record, store.version(game)
+    if not found.after < version or store.events_head(game, found.after) != found.after_hash:
         return None
     have = {r.number: r for r in store.events(game, since=max(records[0].number - 1, 0), upto=found.after,
                                               decode=False)}
@@ -213,6 +215,10 @@ def crossed(store: GameStore, game: str, gf: Any) -> Late | None:
         m = have.get(r.number)
         if r.number <= found.after and (m is None or (m.hash, m.payload, m.sig) != (r.hash, r.payload, r.sig)):
             return None
+    if now is not None:
+        from .clock import check_received
+
+        check_received(store, game, found, [], now)
     _check_appended(store, game, records[-1])
     loaded = store.load(game)
     store.append(game, loaded.version, records=[RawRecord(CLAIM_KIND, 1, records[-1].payload, b"", records[-1].sig)])

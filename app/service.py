@@ -377,16 +377,19 @@ class GameService:
         return loaded, played
 
     def import_file(self, data: bytes, source: str, name: str | None = None,
-                    parsed: Any = None) -> tuple[Any, str, int, str]:
+                    parsed: Any = None, now: Any = None) -> tuple[Any, str, int, str]:
         """Import a record (a new game) or a turn packet (extends the game),
         checked through the rules before anything is written.  Returns
         (file, game, events, head); the caller then lets the bots answer
         (``run_bots``), after anything the import asks of this side (an
         exchange game's reveals).  ``parsed``: the file, already read
         (``replays.read_file``).  A packet this store already has raises
-        ``replays.AlreadyApplied`` (not an error)."""
+        ``replays.AlreadyApplied`` (not an error).  ``now``: this store's clock, against which a claim
+        on time arriving over a game it has is checked (``app.clock.check_received``); None for a copy
+        that takes another store's clock as its reference (``trv --server``'s copy of a server game)."""
         gf = parsed if parsed is not None else replays.read_file(data, source)
-        game, events, head = replays.import_file(self.store, gf, name)
+        admit = None if now is None else claims_against_clock(self.store, gf.header.game, now)
+        game, events, head = replays.import_file(self.store, gf, name, admit)
         self.store.touch(game)
         return gf, game, events, head
 
@@ -395,6 +398,19 @@ class GameService:
         ``since``; byte for byte the same from every store unless ``created``
         adds the store's creation time."""
         return replays.export(self.store, game, since=since, created=created)
+
+
+def claims_against_clock(store: Any, game: str, now: Any) -> Any:
+    """The check of a packet's new records a claim on time among them must pass in this store
+    (``replays.import_file``'s ``admit``)."""
+    def admit(walker: Any, new: list[Any]) -> None:
+        ended = walker.outcome
+        if ended is None or ended.how != "time" or not new or ended.number < new[0].number:
+            return
+        from .clock import check_received
+
+        check_received(store, game, ended.record, [r for r in new if r.number < ended.number], now)
+    return admit
 
 
 def shared(charter: str, keyring: Any) -> bool:

@@ -300,6 +300,9 @@ class TournamentService:
         from trvendetta.replays.tournament import (check_evidence, check_host_round, check_signatures, one_of_copies,
                                                    result_of_file, result_of_game)
 
+        loaded = self.log.load(name)
+        state = loaded.state
+        r = round_of(state, round_)
         if copies:
             files = []
             for path in (source, *copies):
@@ -307,12 +310,12 @@ class TournamentService:
                 if data is None:
                     raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
                 files.append((path, data))
-            source, data = one_of_copies(files)
+            ruled = model.table_of(state, r, table).ruling
+            upheld = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "upheld"
+                               and ruling_signed(name, ruled) else ())
+            source, data = one_of_copies(files, upheld)
             read = {source: data}.get
 
-        loaded = self.log.load(name)
-        state = loaded.state
-        r = round_of(state, round_)
         if source is None:
             t = model.table_of(state, r, table)
             if not t.game:

@@ -16,6 +16,7 @@ from trvendetta.replays.walker import Visitor, Walker
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
+from .clock import now as clock_now
 from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
 from .common import (Session, complete_game, echo_json, event_number, game_option, json_option, pass_session,
                      played_json, print_played, service, use_color)
@@ -135,7 +136,7 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     before = store.version(gf.header.game) if extends else 0
     _check_draw(gf, new_name)  # one reveal per draw: a copy's or another intent's draw is refused here
     try:
-        gf, game, events, head = svc.import_file(data, file_name, new_name, parsed=gf)
+        gf, game, events, head = svc.import_file(data, file_name, new_name, parsed=gf, now=clock_now())
     except replays.AlreadyApplied as exc:
         if as_json:
             echo_json({"game": gf.header.game, "imported": None, "said": str(exc)})
@@ -420,7 +421,7 @@ def _crossed(session: Session, gf: Any, data: bytes) -> bool:
 
     store = session.store()
     try:
-        late = crossed(store, gf.header.game, gf)
+        late = crossed(store, gf.header.game, gf, clock_now())
     except replays.AlreadyApplied as exc:
         click.echo(f"{gf.header.game}: {exc}")
         return True

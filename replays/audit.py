@@ -280,15 +280,19 @@ def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> Non
 
 
 # -------------------------------------------------------------------- import
-def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None) -> tuple[str, int, str]:
-    """Import a record (a new game) or a packet (extends a game). Returns (game, events, head)."""
+def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None,
+                admit: Callable[[Walker, list[Any]], None] | None = None) -> tuple[str, int, str]:
+    """Import a record (a new game) or a packet (extends a game). Returns (game, events, head).
+    ``admit``: for a packet (or a record over this store's game), called with the walk and the new
+    records once they are checked, before anything is written (it raises to refuse them)."""
     if gf.kind == "packet":
-        return import_packet(store, gf)
+        return import_packet(store, gf, admit)
     if name is None and _same_game(store, gf):
         # the record of a game this store has (`trv send` writes the whole record until another player
         # has made something): its new part applies like a packet's, after the overlap is checked
         return import_packet(store, msgspec.structs.replace(
-            gf, kind="packet", header=msgspec.structs.replace(gf.header, since=0, since_hash=genesis(gf.header.charter))))
+            gf, kind="packet", header=msgspec.structs.replace(gf.header, since=0, since_hash=genesis(gf.header.charter))),
+            admit)
     verified = verify_file(gf)
     if verified.note:
         raise TrvError(verified.note + " Import it with the trv it was played with.")
@@ -332,7 +336,8 @@ def _kind_of(record: StoredEvent, walker: Walker) -> str:
     return walker.ruleset.event_kind(walker.ruleset.decode_event(record.payload))
 
 
-def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
+def import_packet(store: GameStore, gf: fmt.GameFile,
+                  admit: Callable[[Walker, list[Any]], None] | None = None) -> tuple[str, int, str]:
     """Append a packet's new records, checked from this store's state: the
     records before the packet are not walked again (``replays.resume``),
     unless it takes back an action from before its start."""
@@ -419,6 +424,8 @@ def import_packet(store: GameStore, gf: fmt.GameFile) -> tuple[str, int, str]:
             raise PacketRefused("tampered", str(exc).replace("\n", " ")) from None
     if gf.moves != moves.text(ruleset):
         raise PacketRefused("tampered", "its move text does not match its events")
+    if admit is not None:
+        admit(walker, theirs)
     records = [RawRecord(_kind_of(r, walker), 1, r.payload, r.action, r.sig) for r in theirs]
     loaded = store.append(game, now, records=records)
     return game, loaded.version, loaded.head

@@ -26,7 +26,7 @@ import msgspec
 
 from trvendetta.store import CLAIM_KIND, HOST_REVEAL_KIND, RESIGN_KIND, Claim, decode_outcome
 
-from .timecontrol import longest_answer, parse_stamp, parse_time_control
+from .timecontrol import duration_text, longest_answer, parse_stamp, parse_time_control
 
 _HOST_REVEAL = b'{"type":"' + HOST_REVEAL_KIND.encode() + b'"'
 OUTCOME_OPENINGS = (b'{"type":"' + CLAIM_KIND.encode() + b'"', b'{"type":"' + RESIGN_KIND.encode() + b'"')
@@ -161,9 +161,22 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
     control = parse_time_control(time)
     answers = sum(1 for g in walker.groups if g.action is not None and g.player == claim.seat)
     allowed = longest_answer(control, answers)
-    if deadline - since > allowed or (control.per_move is not None and deadline - since != allowed):
+    # a seat that has answered nothing yet has used none of its reserve: its deadline is the whole of it
+    exact = control.per_move is not None or (not answers and not _revealed(draws, claim.seat))
+    if deadline - since > allowed or (exact and deadline - since != allowed):
+        first = "" if control.per_move is not None or not exact else \
+            f" ({claim.seat} has not answered before, so its whole reserve is left: {duration_text(allowed)})"
         raise Tampered(number, f"the claim's deadline ({claim.deadline}) is not what {time!r} gives from "
-                               f"{claim.since}")
+                               f"{claim.since}{first}")
+
+
+def _revealed(draws: Any, seat: str) -> bool:
+    """Whether ``seat`` revealed for a draw after the set-up (an exchange game's answer that is no action)."""
+    if draws is None or not hasattr(draws, "setup") or seat not in getattr(draws, "seats", ()):
+        return False
+    if draws.open is not None and seat in draws.open["reveals"] and seat != draws.open["seat"]:
+        return True
+    return draws.last[seat] != draws.setup[draws.seats.index(seat)]
 
 
 __all__ = ["Ended", "OUTCOME_OPENINGS", "confirm_late", "ended", "ended_in", "sentence_of"]

@@ -25,6 +25,10 @@ _UNITS = (("d", timedelta(days=1)), ("h", timedelta(hours=1)), ("m", timedelta(m
 _PART = re.compile(r"([0-9]{1,4})([dhm])")
 #: the longest time a control may give (a reserve, a move's limit, an increment)
 LONGEST = timedelta(days=365)
+#: how far a claim's times may lie from a receiving store's own (clocks that differ, the claim's mail):
+#: a claim whose deadline is earlier than the receiver's own by more, or made later than the
+#: receiver's now by more, is refused there (docs/fair-play.md, "Time limits")
+CLOCK_TOLERANCE = timedelta(hours=1)
 
 
 class TimeControl(NamedTuple):
@@ -182,5 +186,5 @@ def longest_answer(control: TimeControl, answers: int) -> timedelta:
     return control.reserve + control.increment * answers
 
 
-__all__ = ["LONGEST", "TimeControl", "Waiting", "charged", "control_of", "deadline_for", "duration_text",
+__all__ = ["CLOCK_TOLERANCE", "LONGEST", "TimeControl", "Waiting", "charged", "control_of", "deadline_for", "duration_text",
            "longest_answer", "parse_stamp", "parse_time_control", "stamp_text"]

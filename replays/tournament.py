@@ -105,9 +105,13 @@ class Checked(NamedTuple):
 
 
 def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
-            charter: str, domain: str, start: str) -> Checked:
+            charter: str, domain: str, start: str, parent: str = "", parent_at: int = 0) -> Checked:
     if verified.note:
         raise ResultRefused(f"game {game}: {verified.note}")
+    if parent:
+        raise ResultRefused(f"game {game} is a fork of {parent} (after event {parent_at}): a fork is for looking "
+                            f"only, and its result (a claim or a resignation in it included) cannot count; report "
+                            f"{parent} itself")
     from .charters import shared_key_line
 
     parsed = decode_charter(charter) if charter else None
@@ -184,7 +188,7 @@ def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     return _result(round_, table, game, ruleset, verified, store.events(game), meta.charter, meta.domain,
-                   meta.genesis)
+                   meta.genesis, meta.parent, meta.parent_at)
 
 
 def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> Checked:
@@ -200,7 +204,7 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
         raise ResultRefused(f"{source} does not verify ({first}); its result cannot count") from None
     ruleset = rulesets.get(gf.header.ruleset)
     checked = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records), gf.header.charter,
-                      gf.header.domain, gf.genesis)
+                      gf.header.domain, gf.genesis, gf.header.parent, gf.header.parent_at)
     result, game = checked.result, gf.header.game
     if store.exists(game):
         mine = store.events(game, decode=False)
@@ -228,11 +232,44 @@ def _same_end(a: Any, b: Any) -> bool:
     return len(a.records) > after and len(b.records) > after and a.records[after - 1].hash == b.records[after - 1].hash
 
 
-def one_of_copies(copies: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+def _claim_at_split(a: Any, b: Any, split: int) -> tuple[Any, str] | None:
+    """When copy ``a`` ends at ``split`` with a claim on time naming the record before it, and copy
+    ``b`` holds another record there (the claimed seat's answer): the claim and its SHA-256."""
+    import hashlib
+
+    from trvendetta.store import Claim, decode_outcome, encode_draw
+
+    from .outcomes import _HOST_REVEAL, OUTCOME_OPENINGS
+
+    rest = a.records[split - 1:]
+    if not rest or len(b.records) < split or not rest[0].payload.startswith(OUTCOME_OPENINGS):
+        return None
+    if any(not r.payload.startswith(_HOST_REVEAL) for r in rest[1:]):
+        return None
+    found = decode_outcome(rest[0].payload)
+    if not isinstance(found, Claim) or found.after != split - 1:
+        return None
+    return found, hashlib.sha256(encode_draw(found)).hexdigest()
+
+
+def _upheld_copy(files: list[tuple[str, Any, bytes]], c: Any, claim: Any) -> tuple[str, bytes]:
+    """The claimant's copy ``c`` of an upheld claim, when every other copy agrees with it up to the
+    record the claim names (the answer after it is what the organiser ruled on)."""
+    for source, gf, _ in files:
+        if len(gf.records) < claim.after or gf.records[claim.after - 1].hash != c.records[claim.after - 1].hash:
+            raise ResultRefused(f"{source} is not the game of the upheld claim up to event {claim.after}: the copies "
+                                "split before it; no result counts from them")
+    return next((source, data) for source, gf, data in files if gf is c)
+
+
+def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = frozenset()) -> tuple[str, bytes]:
     """Of every seat's copy of one game (record files), the one to count: each must be the same
     record, or a longer one extending it (a store that had not yet received the last packet).  Two
     that split are refused with the evidence (``replays.disputes``: where they split, and a seat's
-    two signatures when it signed both histories), which one record alone cannot show."""
+    two signatures when it signed both histories), which one record alone cannot show.  A copy that
+    ends with a claim on time where another holds an answer contradicts it: refused, unless the
+    organiser upheld that claim (``upheld``: the SHA-256 of each claim upheld by a signed ruling),
+    then the claimant's copy counts."""
     from . import disputes
 
     files = [(source, audit.read_file(data, source), data) for source, data in copies]
@@ -248,6 +285,21 @@ def one_of_copies(copies: list[tuple[str, bytes]]) -> tuple[str, bytes]:
         if gf is longest[1] or _same_end(longest[1], gf):
             continue
         found = disputes.compare(longest[1], gf, (longest[0], source))
+        if not found.equivocator and not found.problems and found.split is not None:
+            for (claimant, c), (answerer, o) in (((longest[0], longest[1]), (source, gf)),
+                                                 ((source, gf), (longest[0], longest[1]))):
+                crossed = _claim_at_split(c, o, found.split)
+                if crossed is None:
+                    continue
+                claim, digest = crossed
+                if digest in upheld:  # the organiser ruled: the claimant's copy counts, if no other splits elsewhere
+                    return _upheld_copy(files, c, claim)
+                raise ResultRefused("\n".join([
+                    f"{answerer} holds {claim.seat}'s answer to event {claim.after} (event {found.split}) where "
+                    f"{claimant} ends with {claim.by}'s claim on time against {claim.seat} (deadline {claim.deadline}): "
+                    "a seat's copy contradicts the claim, so no result counts from it until the organiser rules on "
+                    f"it (trv tournament rule NAME --table T {claimant} --uphold or --overturn); the evidence:",
+                    *("  " + line for line in found.lines)]))
         if found.equivocator or found.split is not None or found.problems:
             why = (f"{found.equivocator} signed two different games" if found.equivocator else
                    f"the copies split at event {found.split}" if found.split is not None else

@@ -95,6 +95,13 @@ class Club:
     def now(self) -> int:
         return int(self.clock())
 
+    def wall(self) -> Any:
+        """This server's clock as a UTC datetime: the reference of its games' times (a claim a player
+        posts is checked against it and the store's stamps, ``app.clock.check_received``)."""
+        from datetime import datetime, timezone
+
+        return datetime.fromtimestamp(self.clock(), timezone.utc)
+
     def _token(self) -> str:
         return base64.urlsafe_b64encode(self.random_bytes(32)).rstrip(b"=").decode()
 
@@ -509,7 +516,7 @@ class Club:
             raise Refused(400, f"the packet is of game {gf.header.game!r}, not {game!r}")
         before = self.store.version(game)
         try:
-            self.service.import_file(data, f"{player}'s packet", parsed=gf)
+            self.service.import_file(data, f"{player}'s packet", parsed=gf, now=self.wall())
         except replays.AlreadyApplied:
             return {"game": game, "version": before, "added": 0}
         except GameMovedOn as exc:

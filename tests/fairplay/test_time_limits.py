@@ -147,17 +147,55 @@ def test_the_stall_is_answered_by_a_claim_and_the_game_verifies_everywhere(tmp_p
     out = ann("import", tmp_path / "kept.trv").stdout
     assert "kept as evidence in" in out and "the game is not reopened" in out
     assert version(ann) == before and list((ann.home / "evidence").iterdir())
-    # in bob's store, which resolved the draw, ann's claim is appended after his late answer
-    out = bob("import", tmp_path / "claim.trv").stdout
-    assert "the claim is appended after events" in out and "game over: bob lost on time" in out
-    assert "already applied: this database has its claim" in bob("import", tmp_path / "claim.trv").stdout
+    # bob's store stamped his answer an hour in, long before the deadline: the claim crossed it (his
+    # store cannot tell a kept reply from a lost one), so it is refused there, naming both times
+    before = version(bob)
+    out = bob("import", tmp_path / "claim.trv", code=1, multiline=True).stderr
+    assert "bob answered event" in out and "at 2026-12-01T13:00:00Z" in out and "before the deadline (the claim's " \
+        "2026-12-04T12:00:00Z" in out and "crossed an answer in time" in out, out
+    assert version(bob) == before
+    text = ann("verify").stdout
+    assert text.startswith("OK: ") and "bob lost on time, claimed by ann" in text
+    assert "game over: bob lost on time" in ann("show").stdout
+    for p in (ann, bob):
+        p("export", "duel", "-o", tmp_path / f"{p.name}-end.trv")
+    # the copies contradict each other at the claim: no result counts until the organiser rules
+    org = type(ann)(tmp_path, "org")
+    org("id", "new", "org")
+    org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    org("tournament", "register", "cup", "ann", "bob")
+    org("tournament", "pair", "cup")
+    copies = (tmp_path / "bob-end.trv", tmp_path / "ann-end.trv")
+    err = org("tournament", "report", "cup", "--table", "1", *copies, code=1, multiline=True).stderr
+    assert "holds bob's answer to event" in err and "a seat's copy contradicts the claim" in err, err
+    org("tournament", "rule", "cup", "--table", "1", tmp_path / "ann-end.trv", "--uphold", "--reason", "bob stalled")
+    out = org("tournament", "report", "cup", "--table", "1", *copies).stdout
+    assert "1. ann, 2. bob" in out
+
+
+def test_an_answer_late_by_its_own_stores_clock_takes_the_claim_after_it(tmp_path, players):
+    """bob answers a day after his deadline by his own clock, while ann's claim is in the mail: his
+    store appends the claim after his late answer, and a tournament counts the claim from both copies."""
+    ann, bob = players("ann", "bob")
+    with freeze_time(START):
+        signed_game(tmp_path, ann, bob, "--time", "3d")  # (seed 3: bob moves first)
+    with freeze_time("2026-12-04 12:30:00"):
+        ann("claim")
+        ann("send", "-o", tmp_path / "claim.trv")
+    with freeze_time("2026-12-05 12:00:00"):
+        since = version(bob)
+        while bob.pending() == "bob":
+            bob("decide", bob.first_legal())
+        bob("export", "--since", since, "-o", tmp_path / "late.trv")
+    with freeze_time("2026-12-05 13:00:00"):
+        out = bob("import", tmp_path / "claim.trv").stdout
+        assert "the claim is appended after events" in out and "game over: bob lost on time" in out
+        assert "already applied: this database has its claim" in bob("import", tmp_path / "claim.trv").stdout
+        assert "kept as evidence" in ann("import", tmp_path / "late.trv").stdout
     for p in (ann, bob):
         text = p("verify").stdout
         assert text.startswith("OK: ") and "bob lost on time, claimed by ann" in text
-        assert "game over: bob lost on time" in p("show").stdout
         p("export", "duel", "-o", tmp_path / f"{p.name}-end.trv")
-        assert "bob lost on time" in p("verify", tmp_path / f"{p.name}-end.trv").stdout
-    # both copies end with ann's claim: they agree on the result, which a tournament counts
     org = type(ann)(tmp_path, "org")
     org("tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
     org("tournament", "register", "cup", "ann", "bob")
@@ -184,6 +222,20 @@ def _play_until_anns_intent(tmp_path, ann, bob, clock, seed=5):
             return packet
         mail.send(packet, p)
         clock.tick(timedelta(minutes=5))
+
+
+def _until_bobs_decision(tmp_path, ann, bob, clock):
+    """Both play (every packet mailed, bob answering ann's draws) until the game waits for bob's decision."""
+    packet = _play_until_anns_intent(tmp_path, ann, bob, clock)
+    Mail(tmp_path, [ann, bob]).send(packet, ann)
+    n = 0
+    while bob.pending() != "bob":
+        n += 1
+        since = version(ann)
+        ann("decide", ann.first_legal())
+        ann("export", "--since", since, "-o", tmp_path / f"until-{n}.trv")
+        Mail(tmp_path, [ann, bob]).send(tmp_path / f"until-{n}.trv", ann)
+    assert ann.pending() == "bob"
 
 
 def test_a_resignation_ends_an_exchange_game_in_both_stores(tmp_path, players):
@@ -399,7 +451,7 @@ def test_a_tournament_counts_a_claim_and_a_resignation_from_every_seats_copy(tmp
     _cup(tmp_path, org, rounds=2)
     with freeze_time(START) as clock:
         timed_exchange(tmp_path, [ann, bob])
-        _play_until_anns_intent(tmp_path, ann, bob, clock)  # bob never sees it
+        _until_bobs_decision(tmp_path, ann, bob, clock)  # and bob never makes it
         clock.tick(timedelta(days=3, minutes=1))
         ann("claim")
         ann("send", "-o", tmp_path / "claim.trv")
