@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from trvendetta.core.errors import TrvError
-from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeControl, Waiting, charged, control_of, deadline_for,
-                                            duration_text, longest_answer, parse_stamp, parse_time_control,
-                                            stamp_text, utc)
+from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeControl, Waiting, charged, control_of,
+                                            deadline_for, duration_text, longest_answer, parse_stamp,
+                                            parse_time_control, stamp_text, tolerance, utc)
 
 
 def waiting(store: Any, game: str) -> Waiting | None:
@@ -101,10 +101,11 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
         return  # the walk refuses it, naming why
     stamps = [utc(r.recorded_at or meta.created) for r in stored] + [utc(now)] * len(new)
     seat, at, said = claim.seat, parse_stamp(claim.at), parse_stamp(claim.deadline)
-    if at > utc(now) + CLOCK_TOLERANCE:
+    allowed = tolerance(control)
+    if at > utc(now) + allowed:
         raise ClaimRefused(f"the claim against {seat} was made at {claim.at} by {claim.by}'s clock, "
                            f"{duration_text(at - utc(now))} after this store's clock ({stamp_text(now)}; it allows "
-                           f"{duration_text(CLOCK_TOLERANCE)}): {claim.by}'s clock is fast; nothing was written")
+                           f"{duration_text(allowed)}): {claim.by}'s clock is fast; nothing was written")
     if control.per_move is not None:
         mine = deadline_for(control, stamps[after - 1], seat)
     else:
@@ -112,11 +113,11 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
                              start=meta.genesis)
         mine = deadline_for(control, stamps[after - 1], seat, *charged(stamps[:after], made))
     got = "received" if after > len(stored) or stored[after - 1].recorded_at is None else "stamped"
-    if said < mine - CLOCK_TOLERANCE:
+    if said < mine - allowed:
         raise ClaimRefused(f"the claim says {seat} had to answer event {after} by {claim.deadline} (from "
                            f"{claim.since}); this store {got} event {after} at {stamp_text(stamps[after - 1])}, so by "
                            f"its clock {seat}'s deadline is {stamp_text(mine)}, {duration_text(mine - said)} later "
-                           f"(it allows {duration_text(CLOCK_TOLERANCE)}): the claim came before {seat}'s time ran out "
+                           f"(it allows {duration_text(allowed)}): the claim came before {seat}'s time ran out "
                            "here; nothing was written")
     if after < len(records):
         answered = stamps[after]

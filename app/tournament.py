@@ -104,8 +104,23 @@ def ruling_signed(name: str, ruled: tev.ClaimRuled) -> bool:
     return True
 
 
+def _export(store: GameStore, game: str) -> str:
+    from trvendetta.replays.audit import export
+
+    return export(store, game)
+
+
 class TournamentService:
     """Every tournament command that writes, over one :class:`GameStore`."""
+
+    @staticmethod
+    def _same_id(data: bytes, game_id: str) -> bool:
+        from trvendetta.replays.audit import read_file
+
+        try:
+            return bool(game_id) and read_file(data, "record").header.game_id == game_id
+        except TrvError:
+            return False
 
     def __init__(self, store: GameStore):
         self.store = store
@@ -303,10 +318,18 @@ class TournamentService:
         loaded = self.log.load(name)
         state = loaded.state
         r = round_of(state, round_)
+        t = model.table_of(state, r, table)
+        if t.game and source is not None and source != t.game and self.store.exists(t.game):
+            # a record file of the table's game (a copy, under any name) must agree with this store's own
+            data = read(source)
+            if data is not None and self._same_id(data, t.game_id):
+                copies = (*copies, t.game)
         if copies:
             files = []
             for path in (source, *copies):
-                data = read(path) if path is not None else None
+                data = read(path) if path is not None and path != t.game else None
+                if path is not None and path == t.game and self.store.exists(path):
+                    data = _export(self.store, path).encode()
                 if data is None:
                     raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
                 files.append((path, data))

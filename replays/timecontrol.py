@@ -25,9 +25,10 @@ _UNITS = (("d", timedelta(days=1)), ("h", timedelta(hours=1)), ("m", timedelta(m
 _PART = re.compile(r"([0-9]{1,4})([dhm])")
 #: the longest time a control may give (a reserve, a move's limit, an increment)
 LONGEST = timedelta(days=365)
-#: how far a claim's times may lie from a receiving store's own (clocks that differ, the claim's mail):
-#: a claim whose deadline is earlier than the receiver's own by more, or made later than the
-#: receiver's now by more, is refused there (docs/fair-play.md, "Time limits")
+#: how far a claim's times may lie from a receiving store's own (clocks that differ, the mail of the
+#: record it answers): a claim whose deadline is earlier than the receiver's own by more, or made
+#: later than the receiver's now by more, is refused there (docs/fair-play.md, "Time limits");
+#: at most this, and at most a 24th of the time a first answer has (:func:`tolerance`)
 CLOCK_TOLERANCE = timedelta(hours=1)
 
 
@@ -178,6 +179,12 @@ def deadline_for(control: TimeControl | None, since: datetime, seat: str,
     return utc(since) + max(left, timedelta(0))
 
 
+def tolerance(control: TimeControl) -> timedelta:
+    """How far a receiving store lets a claim's times differ from its own under ``control``: an hour,
+    or a 24th of a first answer's time when that is less (2m30s for ``1h``)."""
+    return min(CLOCK_TOLERANCE, longest_answer(control, 0) / 24)
+
+
 def longest_answer(control: TimeControl, answers: int) -> timedelta:
     """The most time a seat that gave ``answers`` answers can have for the next one (a claim's
     deadline is at most this after its start)."""
@@ -187,4 +194,4 @@ def longest_answer(control: TimeControl, answers: int) -> timedelta:
 
 
 __all__ = ["CLOCK_TOLERANCE", "LONGEST", "TimeControl", "Waiting", "charged", "control_of", "deadline_for", "duration_text",
-           "longest_answer", "parse_stamp", "parse_time_control", "stamp_text"]
+           "longest_answer", "parse_stamp", "parse_time_control", "stamp_text", "tolerance"]

@@ -203,3 +203,12 @@ def test_a_fork_ended_by_a_claim_is_no_tournament_result(tmp_path, players):
     err = org("tournament", "report", "cup", "--table", "1", tmp_path / "peek.trv", code=1).stderr
     assert "peek is a fork of duel (after event" in err and "its result (a claim or a resignation in it " \
         "included) cannot count" in err, err
+    # the next route: the fork's tags stripped and the game renamed as the original
+    import re
+
+    text = (tmp_path / "peek.trv").read_text()
+    stripped = re.sub(r'\[(Parent|ParentAt|Domain) "[^"]*"\]\n', "", text).replace('[Game "peek"]', '[Game "duel"]')
+    assert stripped != text and "Parent" not in stripped
+    (tmp_path / "renamed.trv").write_text(stripped)
+    err = org("tournament", "report", "cup", "--table", "1", tmp_path / "renamed.trv", code=1).stderr
+    assert "does not verify" in err and "the claim is not signed by ann" in err, err

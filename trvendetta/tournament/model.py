@@ -297,18 +297,15 @@ def check_report(state: State, result: ev.ResultReported) -> list[ev.TournamentE
             if other.reported is not None and other.reported.game_id == result.game_id:
                 raise TournamentError(f"game {result.game} is already the result of round {r.round} "
                                       f"table {other.table}")
-    if t.game_id and result.game_id != t.game_id:
-        raise TournamentError(f"{where} plays game {t.game} (created by `trv tournament start`); {result.game} is "
-                              "another game: its result cannot count")
-    if t.game and result.game != t.game:
-        raise TournamentError(f"{result.game} is a copy of {where}'s game {t.game} under another name: report "
-                              f"{t.game} itself (its record: trv export {t.game})")
     in_game = sorted(p.player for p in result.places)
     full = sorted(t.players)
     staying = sorted(p for p in t.players if p not in t.out_players)
     if in_game not in (full, staying):
         raise TournamentError(f"game {result.game} was played by {', '.join(in_game)}, but {where} seats "
                               f"{', '.join(t.players)}")
+    if t.game_id and result.game_id != t.game_id:
+        raise TournamentError(f"{where} plays game {t.game} (created by `trv tournament start`); {result.game} is "
+                              "another game: its result cannot count")
     return [result]
 
 
