@@ -124,16 +124,26 @@ def _use_copy(session: Any, url: str) -> None:
     session.store(session.db)
 
 
-def sync(session: Any, client: Client, game: str, server_version: int) -> int:
-    """Bring the local copy of ``game`` up to the server's; its version now."""
+def sync(session: Any, client: Client, game: str, server_version: int, server_head: str | None = None) -> int:
+    """Bring the local copy of ``game`` up to the server's; its version now.  The copy is compared
+    with the server's record by head hash (``app.mirror``): a record of the copy the server lacks
+    (a move this client signed and posted that the server did not record) or a history that splits
+    from the copy's is refused, named, with the copy's signed records kept as evidence."""
     from trvendetta import replays
+    from trvendetta.app.mirror import compare
 
     from .common import service
 
     svc = service(session)
     store = svc.store
     have = store.version(game) if store.exists(game) else None
-    if have is not None and have >= server_version:
+    if have is not None and server_head is not None:
+        found = compare(store, game, server_version, server_head)
+        if found is not None:
+            _differs(client, store, game, server_version, server_head)
+        if have >= server_version:
+            return have
+    elif have is not None and have >= server_version:
         return have
     path = f"/api/games/{game}/record" + (f"?since={have}" if have is not None else "")
     data = client.get(path, text=True).encode()
@@ -141,7 +151,32 @@ def sync(session: Any, client: Client, game: str, server_version: int) -> int:
         svc.import_file(data, f"{client.base}'s {game}")
     except replays.AlreadyApplied:
         pass
+    except replays.PacketRefused as exc:
+        if exc.reason != "forked" or have is None:
+            raise
+        _differs(client, store, game, server_version, server_head or "")
     return store.version(game)
+
+
+def _differs(client: Client, store: Any, game: str, server_version: int, server_head: str) -> None:
+    """The copy and the server's record differ: read the server's whole record, name where, keep the
+    copy's records from there on as evidence, and stop (exit 1)."""
+    from trvendetta import replays
+    from trvendetta.app.mirror import compare
+
+    from .identity import home
+
+    record = replays.read_file(client.get(f"/api/games/{game}/record", text=True).encode(), f"{client.base}'s {game}")
+    found = compare(store, game, record.header.events, record.header.head, record)
+    if found is None:
+        return
+    folder = home() / "evidence"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / f"{game}-server-{found.at}.trv"
+    path.write_text(found.evidence)
+    raise TrvError(f"{found.line(game)}.  Your copy's records from event {found.at} on are kept as evidence in {path} "
+                   f"(what you signed); nothing is shown from either record.  Your copy of the server's games is "
+                   f"{mirror_path(client.base)}")
 
 
 def pick_game(games: dict, given: str | None) -> str | None:
@@ -177,7 +212,7 @@ def before_command(ctx: click.Context, url: str) -> None:
             raise TrvError(f"{game} waits for its players' contributions (trv --server URL games)")
         raise TrvError(f"no game called {game!r} of yours on this server (trv --server URL games)")
     session.game_option, session.server = game, client.base
-    synced = sync(session, client, game, rows[game]["version"])
+    synced = sync(session, client, game, rows[game]["version"], rows[game].get("head"))
     if name in PLAYING:
         ctx.call_on_close(lambda: _after_play(session, client, game, synced))
 

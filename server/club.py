@@ -369,7 +369,7 @@ class Club:
             on = decision.player if decision and not ended else None
             draw = self.service.waiting(info.id) if not ended else None
             row = {"game": info.id, "ruleset": info.ruleset, "players": list(info.players), "version": loaded.version,
-                   "status": "over" if ended else info.status, "winner": info.winner, "waiting_on": on,
+                   "head": loaded.head, "status": "over" if ended else info.status, "winner": info.winner, "waiting_on": on,
                    "waiting_for_dice": bool(draw), "ended": ended.line() if ended else None}
             out.append(row)
             if player is not None and on == player and not draw:
