@@ -32,7 +32,7 @@ from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
-                                           message, split_delegation, valid)
+                                           message, parse, split_delegation, valid)
 from trvendetta.store import GameExists, GameMovedOn, GameNotFound, GameStore, decode_charter
 
 from .accounts import Accounts
@@ -218,6 +218,28 @@ class Club:
         if until > self.now() + MAX_DELEGATION_SECONDS:
             raise Refused(400, f"a delegation runs at most {MAX_DELEGATION_SECONDS // 86400} days")
         return key
+
+    def _delegated_in(self, player: str, version: int, gf: Any) -> None:
+        """Every signature made with a delegated key among a packet's new records (after event
+        ``version``) is checked as `act` checks one: its seat's own session posts it (``player``), and
+        its delegation is that seat's, for this server, not ended by this server's clock."""
+        for r in gf.records:
+            if r.number <= version or not r.sig:
+                continue
+            try:
+                entries = parse(r.sig)
+            except ValueError:
+                continue  # the import refuses it, naming the event
+            for seat, raw in entries:
+                if len(raw) != DELEGATED_BYTES:
+                    continue
+                if seat != player:
+                    raise Refused(403, f"event {r.number} is signed with a key {seat} delegated (a browser's): "
+                                       f"only {seat}'s own session posts it, and you are {player}")
+                try:
+                    self._check_delegation(seat, raw[64:])
+                except Refused as exc:
+                    raise Refused(exc.status, f"event {r.number}: {exc.message}") from None
 
     def _signed(self, player: str, public: str, raw: bytes, body: bytes) -> bool:
         """Whether ``raw`` (a plain or a delegated signature, with its delegation) signs ``body``
@@ -515,6 +537,7 @@ class Club:
         if gf.header.game != game:
             raise Refused(400, f"the packet is of game {gf.header.game!r}, not {game!r}")
         before = self.store.version(game)
+        self._delegated_in(player, before, gf)
         try:
             self.service.import_file(data, f"{player}'s packet", parsed=gf, now=self.wall())
         except replays.AlreadyApplied:
