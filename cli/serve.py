@@ -114,7 +114,8 @@ def _identity(ident: str | None) -> Any:
 @click.option("--as", "name", metavar="NAME", help="Your player name on the server (default: the identity's name).")
 @click.option("--browser", is_flag=True,
               help="Also let a browser act for you: open the printed address; its key is certified by yours.")
-@click.option("--yes", is_flag=True, help="With --browser: certify the page's key without asking.")
+@click.option("--yes", is_flag=True, help="With --browser: ask nothing but the code the page shows (read from "
+                                          "standard input: a script types it there).")
 @click.option("--email", metavar="ADDRESS", help="Where the server sends your turn reminders.")
 def login(url: str, ident: str | None, name: str | None, browser: bool, yes: bool, email: str | None) -> None:
     """Log in to a club server by signing its challenge with your identity (no password).
@@ -172,7 +173,14 @@ def _pair(client: Any, keyring: Keyring, player: str, server: str, base: str, ye
             raise TrvError(f"no page opened the pairing in {PAIR_WAIT_SECONDS} s; run trv login --browser again")
         time.sleep(0.5)
     key = state["key"]
+    from trvendetta.server.club import pairing_code
+
     click.echo(f"the page's key is {fingerprint(key)} (the page shows the same)")
+    typed = click.prompt("type the code the page shows (6 digits)", default="", show_default=False)
+    if "".join(c for c in typed if c.isdigit()) != pairing_code(pairing, key).replace(" ", ""):
+        raise TrvError(f"the code {typed.strip()!r} is not the one of the key that reached the server "
+                       f"({fingerprint(key)}): another page sent its key for this pairing, or a digit is wrong; "
+                       "nothing was certified (run trv login --browser again)")
     if not yes and not click.confirm("let that key act for you in games on this server?", default=True):
         raise TrvError("not certified: the page cannot act for you")
     until = int(time.time()) + DELEGATION_DAYS * 86400

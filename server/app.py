@@ -64,6 +64,11 @@ class KeyBody(msgspec.Struct, forbid_unknown_fields=True):
     public: str
 
 
+class PageKeyBody(msgspec.Struct, forbid_unknown_fields=True):
+    public: str
+    proof: str
+
+
 class DelegationBody(msgspec.Struct, forbid_unknown_fields=True):
     delegation: str
 
@@ -206,8 +211,8 @@ class Server:
                 return await r(c.pairing_state, token, player)
             action = request.path_params["what"]
             if action == "key":
-                body = await _json(request, KeyBody)
-                return await r(c.pairing_key, token, body.public)
+                body = await _json(request, PageKeyBody)
+                return await r(c.pairing_key, token, body.public, body.proof)
             if action == "delegation":
                 player = await r(c.player_of, _token(request))
                 body = await _json(request, DelegationBody)

@@ -59,6 +59,24 @@ def login_message(host_public: str, challenge: str) -> bytes:
     return b"%s%s\n%s" % (LOGIN_PREFIX, host_public.encode(), challenge.encode())
 
 
+def pairing_key_message(token: str, public: str) -> bytes:
+    """What a page signs with its new key when it offers it for a pairing: the key is the page's own
+    (it holds the private half) and offered for this pairing only."""
+    return b"trvendetta pairing key 1\n%s\n%s" % (token.encode(), public.encode())
+
+
+def pairing_code(token: str, public: str) -> str:
+    """The short code the page and `trv login --browser` both show for a pairing and a key (six
+    digits of SHA-256 over both): the player types the page's into the CLI, which certifies the key
+    that reached the server only if its code is the same, so a key another page slipped in first is
+    never certified."""
+    import hashlib
+
+    digest = hashlib.sha256(b"trvendetta pairing code 1\n%s\n%s" % (token.encode(), public.encode())).digest()
+    n = int.from_bytes(digest[:4], "big") % 1_000_000
+    return f"{n // 1000:03d} {n % 1000:03d}"
+
+
 def _b64(text: str, what: str, sizes: tuple[int, ...]) -> bytes:
     try:
         raw = base64.b64decode(text, validate=True)
@@ -157,12 +175,15 @@ class Club:
         self.accounts.put_token(token, "pairing", player, {}, self.now() + PAIRING_SECONDS)
         return {"pairing": token, "expires_in": PAIRING_SECONDS}
 
-    def pairing_key(self, token: str, public: str) -> dict:
-        """The page's own public key, sent once with the pairing token."""
+    def pairing_key(self, token: str, public: str, proof: str) -> dict:
+        """The page's own public key, sent once with the pairing token and signed by that key
+        (:func:`pairing_key_message`)."""
         public = _hex_key(public, "public")
         found = self.accounts.token(token, "pairing", self.now())
         if found is None:
             raise Refused(404, "no such pairing, or it expired: run trv login --browser URL again")
+        if not valid(bytes.fromhex(public), _b64(proof, "proof", (64,)), pairing_key_message(token, public)):
+            raise Refused(403, "the proof is not signed by the key offered: a page offers its own key")
         if found[1].get("key"):
             raise Refused(409, "this pairing has a browser key already: run trv login --browser URL again")
         self.accounts.update_token(token, "pairing", {"key": public})

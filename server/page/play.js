@@ -86,12 +86,20 @@ function say(text, error) {
 async function pair(token) {
   const keys = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]);
   const publicHex = hex(await crypto.subtle.exportKey("raw", keys.publicKey));
-  const got = await api("POST", `/api/pairings/${encodeURIComponent(token)}/key`, { public: publicHex });
+  // the key is offered signed by itself (it is this page's), and the short code binds it to this pairing
+  const said = new TextEncoder().encode(`trvendetta pairing key 1\n${token}\n${publicHex}`);
+  const proof = b64(await crypto.subtle.sign("Ed25519", keys.privateKey, said));
+  const got = await api("POST", `/api/pairings/${encodeURIComponent(token)}/key`, { public: publicHex, proof });
+  const digest = new Uint8Array(await crypto.subtle.digest(
+    "SHA-256", new TextEncoder().encode(`trvendetta pairing code 1\n${token}\n${publicHex}`)));
+  const n = (((digest[0] << 24) >>> 0) + (digest[1] << 16) + (digest[2] << 8) + digest[3]) % 1000000;
+  const code = `${String(Math.floor(n / 1000)).padStart(3, "0")} ${String(n % 1000).padStart(3, "0")}`;
   main.replaceChildren(
     el("h1", { text: `Pairing this browser for ${got.player}` }),
     el("p", { text: "This browser's key (it never leaves this browser):" }),
     el("p", { class: "fp", id: "fingerprint", text: await fingerprint(publicHex) }),
-    el("p", { text: "Check that trv login --browser shows the same, and say yes there." }));
+    el("p", { text: "Type this code where trv login --browser asks for it:" }),
+    el("p", { class: "fp", id: "code", text: code }));
   for (;;) {
     const done = await api("POST", `/api/pairings/${encodeURIComponent(token)}/finish`, { public: publicHex });
     if (done.ready) {

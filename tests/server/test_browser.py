@@ -55,7 +55,7 @@ def pair(club, bob, page) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRV_")}
     env.update(TRV_HOME=str(bob.home), NO_COLOR="1")
     proc = subprocess.Popen([sys.executable, "-m", "trvendetta.cli.main", "login", club.url, "--browser", "--yes"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for line in proc.stdout:
             if "open this address in your browser: " in line:
@@ -66,7 +66,8 @@ def pair(club, bob, page) -> None:
         page.open(address)
         until(page, "document.getElementById('fingerprint')")
         shown = page.js("document.getElementById('fingerprint').textContent")
-        out, err = proc.communicate(timeout=120)
+        code = page.js("document.getElementById('code').textContent")  # the player types the page's code
+        out, err = proc.communicate(code + "\n", timeout=120)
         assert proc.returncode == 0, err
         assert f"the page's key is {shown}" in out  # the fingerprint the CLI certified is the page's
     finally:
