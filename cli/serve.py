@@ -117,7 +117,10 @@ def _identity(ident: str | None) -> Any:
 @click.option("--yes", is_flag=True, help="With --browser: ask nothing but the code the page shows (read from "
                                           "standard input: a script types it there).")
 @click.option("--email", metavar="ADDRESS", help="Where the server sends your turn reminders.")
-def login(url: str, ident: str | None, name: str | None, browser: bool, yes: bool, email: str | None) -> None:
+@click.option("--revoke", is_flag=True, help="Revoke every browser key you let act for you on this server until "
+                                             "now (a lost laptop); pair a browser again with --browser.")
+def login(url: str, ident: str | None, name: str | None, browser: bool, yes: bool, email: str | None,
+          revoke: bool) -> None:
     """Log in to a club server by signing its challenge with your identity (no password).
 
     The first login binds your player name to your key on that server.
@@ -130,6 +133,7 @@ def login(url: str, ident: str | None, name: str | None, browser: bool, yes: boo
     Examples:
       trv login http://127.0.0.1:8470/
       trv login --browser http://127.0.0.1:8470/
+      trv login --revoke http://127.0.0.1:8470/     # a lost laptop's page may no longer act for you
     """
     from .remote import Client, _save_login, base_url
 
@@ -154,6 +158,14 @@ def login(url: str, ident: str | None, name: str | None, browser: bool, yes: boo
     if email is not None:
         client.post("/api/me/email", {"email": email})
         click.echo(f"turn reminders go to {email}")
+    if revoke:
+        from trvendetta.server.club import revocation_message
+
+        at = int(time.time())
+        signed = keyring.sign(player, revocation_message(player, got["server"], at))
+        client.post("/api/me/revoke", {"at": at, "signature": base64.b64encode(signed).decode()})
+        click.echo(f"revoked every browser key you let act for {player} on {base} before "
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(at))}: the server refuses their moves")
     if browser:
         _pair(client, keyring, player, got["server"], base, yes)
 

@@ -25,6 +25,11 @@ TABLES = [
     "joined TEXT NOT NULL, creator TEXT NOT NULL, created BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS trv_server_reminded (game TEXT NOT NULL, version BIGINT NOT NULL, "
     "PRIMARY KEY (game, version))",
+    # browser keys this server certified (`trv login --browser`), and players' signed revocations of them
+    "CREATE TABLE IF NOT EXISTS trv_server_delegations (name TEXT NOT NULL, key TEXT NOT NULL, "
+    "certified BIGINT NOT NULL, PRIMARY KEY (name, key))",
+    "CREATE TABLE IF NOT EXISTS trv_server_revocations (name TEXT NOT NULL, at BIGINT NOT NULL, "
+    "signature TEXT NOT NULL, PRIMARY KEY (name, at))",
 ]
 
 
@@ -156,6 +161,25 @@ class Accounts:
         self.run("DELETE FROM trv_server_offers WHERE game = ?", game)
 
     # ----------------------------------------------------------- reminders
+    # ------------------------------------------------------- delegated keys
+    def certified(self, name: str, key: str, now: int) -> None:
+        """Record that this server certified ``key`` for ``name`` at ``now`` (a pairing's delegation)."""
+        if self.one("SELECT 1 FROM trv_server_delegations WHERE name = ? AND key = ?", name, key) is None:
+            self.run("INSERT INTO trv_server_delegations (name, key, certified) VALUES (?, ?, ?)", name, key, now)
+
+    def certified_at(self, name: str, key: str) -> int | None:
+        row = self.one("SELECT certified FROM trv_server_delegations WHERE name = ? AND key = ?", name, key)
+        return int(row[0]) if row else None
+
+    def revoke(self, name: str, at: int, signature: str) -> None:
+        if self.one("SELECT 1 FROM trv_server_revocations WHERE name = ? AND at = ?", name, at) is None:
+            self.run("INSERT INTO trv_server_revocations (name, at, signature) VALUES (?, ?, ?)", name, at, signature)
+
+    def revoked_until(self, name: str) -> int | None:
+        """The time of ``name``'s latest revocation: every key certified at or before it is revoked."""
+        row = self.one("SELECT MAX(at) FROM trv_server_revocations WHERE name = ?", name)
+        return int(row[0]) if row and row[0] is not None else None
+
     def remind_once(self, game: str, version: int) -> bool:
         """Whether this process is the first to remind about ``game`` at ``version``."""
         try:

@@ -64,6 +64,11 @@ class KeyBody(msgspec.Struct, forbid_unknown_fields=True):
     public: str
 
 
+class RevokeBody(msgspec.Struct, forbid_unknown_fields=True):
+    at: int
+    signature: str
+
+
 class PageKeyBody(msgspec.Struct, forbid_unknown_fields=True):
     public: str
     proof: str
@@ -145,6 +150,11 @@ class Server:
             player = await r(c.player_of, _token(request))
             games = await r(c.games, player)
             return {"name": player, "email": await r(c.accounts.email, player), **games}
+
+        async def revoke(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            body = await _json(request, RevokeBody)
+            return await r(c.revoke, player, body.at, body.signature)
 
         async def email(request: Request) -> Any:
             player = await r(c.player_of, _token(request))
@@ -255,6 +265,7 @@ class Server:
             Route("/api/login", api(login), methods=["POST"]),
             Route("/api/me", api(me)),
             Route("/api/me/email", api(email), methods=["POST"]),
+            Route("/api/me/revoke", api(revoke), methods=["POST"]),
             Route("/api/games", api(games), methods=["GET", "POST"]),
             Route("/api/offers/{game}", api(offer)),
             Route("/api/offers/{game}/join", api(join), methods=["POST"]),

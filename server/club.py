@@ -59,6 +59,12 @@ def login_message(host_public: str, challenge: str) -> bytes:
     return b"%s%s\n%s" % (LOGIN_PREFIX, host_public.encode(), challenge.encode())
 
 
+def revocation_message(player: str, host_public: str, at: int) -> bytes:
+    """What a player's own key signs to revoke, on one server, every browser key it delegated there
+    up to ``at`` (seconds since 1970): `trv login --revoke`."""
+    return b"trvendetta revocation 1\n%s\n%s\n%d" % (player.encode(), host_public.encode(), at)
+
+
 def pairing_key_message(token: str, public: str) -> bytes:
     """What a page signs with its new key when it offers it for a pairing: the key is the page's own
     (it holds the private half) and offered for this pairing only."""
@@ -206,7 +212,8 @@ class Club:
         _, key, until, _ = split_delegation(b"\0" * 64 + raw)
         if key.hex() != state["key"]:
             raise Refused(400, "the delegation is for another key than the page's")
-        self._check_delegation(player, raw)
+        self._check_delegation(player, raw, revocable=False)
+        self.accounts.certified(player, key.hex(), self.now())
         self.accounts.update_token(token, "pairing", {"key": state["key"], "delegation": delegation,
                                                       "until": until})
         return {"player": player, "until": until}
@@ -222,9 +229,26 @@ class Club:
         return {"ready": True, "player": state["player"], "delegation": state["delegation"], "until": state["until"],
                 "token": self._session(state["player"]), "server": self.host_public}
 
-    def _check_delegation(self, player: str, raw: bytes) -> bytes:
+    def revoke(self, player: str, at: int, signature: str) -> dict:
+        """``player``'s signed revocation (:func:`revocation_message`, made within ten minutes of this
+        server's clock) of every browser key this server certified for them before ``at``."""
+        known = self.accounts.player(player)
+        if known is None:
+            raise Refused(403, f"{player} is not a player of this server")
+        if not isinstance(at, int) or abs(at - self.now()) > 600:
+            raise Refused(400, f"the revocation's time ({at}) is not this server's now ({self.now()}, ten minutes "
+                               "either way): sign it again")
+        if not valid(bytes.fromhex(known[1]), _b64(signature, "signature", (64,)),
+                     revocation_message(player, self.host_public, at)):
+            raise Refused(403, f"the revocation is not signed by {player}'s key ({fingerprint(known[1])}) for this "
+                               "server")
+        self.accounts.revoke(player, at, signature)
+        return {"player": player, "revoked_until": at}
+
+    def _check_delegation(self, player: str, raw: bytes, revocable: bool = True) -> bytes:
         """A delegation (key, end, the player's signature): the delegated key, if the player's
-        registered key signed it for this server and it has not ended (this server's clock)."""
+        registered key signed it for this server, it has not ended (this server's clock) and the
+        player has not revoked it (a key certified at or before their latest revocation)."""
         _, key, until, seat_signature = split_delegation(b"\0" * 64 + raw)
         known = self.accounts.player(player)
         if known is None:
@@ -238,6 +262,13 @@ class Club:
                                "run trv login --browser URL again")
         if until > self.now() + MAX_DELEGATION_SECONDS:
             raise Refused(400, f"a delegation runs at most {MAX_DELEGATION_SECONDS // 86400} days")
+        revoked = self.accounts.revoked_until(player) if revocable else None
+        if revoked is not None:
+            certified = self.accounts.certified_at(player, key.hex())
+            if certified is None or certified < revoked:
+                raise Refused(403, f"{player} revoked the browser keys delegated on this server up to {revoked} "
+                                   f"(a revocation signed by {player}'s key): key {fingerprint(key.hex())} may no "
+                                   "longer act for them")
         return key
 
     def _delegated_in(self, player: str, version: int, gf: Any) -> None:

@@ -83,3 +83,78 @@ def test_the_pages_own_key_with_its_code_is_certified_and_a_key_without_its_priv
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _paired_page(club, bob, seed):
+    """A page key of bob's, paired by `trv login --browser` with its code: (key, what finish gave)."""
+    proc, token = _login(club, bob)
+    try:
+        page, public = _page_key(seed)
+        with httpx.Client(base_url=club.url, timeout=30) as http:
+            assert _offer(http, token, page, public).status_code == 200
+            out, err = proc.communicate(pairing_code(token, public) + "\n", timeout=120)
+            assert proc.returncode == 0, err
+            return page, http.post(f"/api/pairings/{token}/finish", json={"public": public}).json()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _page_act(club, page, done):
+    """The page signs bob's first legal option with its key under its delegation and posts it."""
+    from trvendetta.replays.signatures import message
+
+    auth = {"Authorization": f"Bearer {done['token']}"}
+    with httpx.Client(base_url=club.url, timeout=30) as http:
+        doc = http.get("/api/games/duel", headers=auth).json()
+        action = doc["options"][0]["action"]
+        signed = page.sign(message(doc["domain"], doc["version"] + 1, doc["head"], action.encode()))
+        signature = base64.b64encode(signed + base64.b64decode(done["delegation"])).decode()
+        return http.post("/api/games/duel/act", headers=auth,
+                         json={"action": action, "version": doc["version"], "signature": signature})
+
+
+def _bobs_turn(ann):
+    import json
+
+    for _ in range(200):
+        row = json.loads(ann("games", "--json").stdout)["games"][0]
+        if row["waiting_on"] == "bob":
+            return
+        ann("act", json.dumps(json.loads(ann("legal", "--json").stdout)[0]))
+    raise AssertionError("the game never waited on bob")
+
+
+def test_a_revoked_browser_key_may_no_longer_act_and_a_new_pairing_may(club):
+    """bob's laptop (its page paired) is lost: `trv login --revoke` signs a revocation the server keeps;
+    the lost page's next move is refused.  The routes around: a revocation signed by another key; and
+    the honest way on, a new pairing, whose key acts."""
+    ann = club.player("ann")
+    bob = club.player("bob", login=False)
+    lost, done = _paired_page(club, bob, 11)
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    _bobs_turn(ann)
+    assert _page_act(club, lost, done).status_code == 200
+    _bobs_turn(ann)
+    # a revocation made with another key than bob's is refused, and changes nothing
+    import time
+
+    from trvendetta.server.club import revocation_message
+
+    at = int(time.time())
+    forged = base64.b64encode(_page_key(12)[0].sign(revocation_message("bob", club.public, at))).decode()
+    with httpx.Client(base_url=club.url, timeout=30) as http:
+        auth = {"Authorization": f"Bearer {done['token']}"}  # (the lost page's own session tries it)
+        response = http.post("/api/me/revoke", headers=auth, json={"at": at, "signature": forged})
+        assert response.status_code == 403 and "not signed by bob's key" in response.json()["error"]
+    out = bob("login", club.url, "--revoke", server=False).stdout
+    assert "revoked every browser key you let act for bob" in out
+    before = club.club.export("duel", None)
+    response = _page_act(club, lost, done)
+    assert response.status_code == 403 and "bob revoked the browser keys" in response.json()["error"], response.text
+    assert club.club.export("duel", None) == before
+    # a new page, paired after the revocation, plays on
+    page, fresh = _paired_page(club, bob, 13)
+    assert _page_act(club, page, fresh).status_code == 200
