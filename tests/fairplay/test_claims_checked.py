@@ -212,3 +212,44 @@ def test_a_fork_ended_by_a_claim_is_no_tournament_result(tmp_path, players):
     (tmp_path / "renamed.trv").write_text(stripped)
     err = org("tournament", "report", "cup", "--table", "1", tmp_path / "renamed.trv", code=1).stderr
     assert "does not verify" in err and "the claim is not signed by ann" in err, err
+
+
+def test_three_players_each_store_refuses_a_claim_carried_by_the_claimants_late_move(tmp_path, players):
+    """Three stores: the seat to move keeps its move three days and sends it with its claim against the
+    next seat; both other stores refuse the packet and stay as they were.  The next route, the move
+    mailed on time to one store only: that store takes the claim (its stamps agree), the other, which
+    got the move with the claim, refuses it."""
+    people = players("ann", "bob", "cyd")
+    by = {p.name: p for p in people}
+    ann = by["ann"]
+    args = ["new", "--seed", "3", "--name", "duel", "--time", "3d"]
+    for p, color in zip(people, ["red", "blue", "green"]):
+        args += ["--player", f"{p.name}:{color}", "--key", f"{p.name}={tmp_path / (p.name + '.pub')}"]
+    with freeze_time(START):
+        ann(*args)
+        ann("export", "duel", "-o", tmp_path / "duel.trv")
+        for p in people[1:]:
+            p("import", tmp_path / "duel.trv")
+        mover = by[ann.pending()]
+        since = version(mover)
+        while mover.pending() == mover.name:
+            mover("decide", mover.first_legal())
+        mover("export", "--since", since, "-o", tmp_path / "move.trv")
+    silent = mover.pending()
+    others = [p for p in people if p is not mover]
+    with freeze_time("2026-12-04 12:01:00"):
+        assert f"game over: {silent} lost on time" in mover("claim").stdout
+        mover("send", "-o", tmp_path / "both.trv")
+        for p in others:
+            before = version(p)
+            out = p("import", tmp_path / "both.trv", code=1, multiline=True).stderr
+            assert f"so by its clock {silent}'s deadline is 2026-12-07T12:01:00Z" in out, out
+            assert version(p) == before
+    # the next route: the move reached one store on time (stamped 12:00 on the 1st)
+    on_time, late = others
+    with freeze_time(START):
+        on_time("import", tmp_path / "move.trv")
+    with freeze_time("2026-12-04 12:02:00"):
+        assert f"{silent} loses on time" in on_time("import", tmp_path / "both.trv").stdout
+        assert f"game over: {silent} lost on time" in on_time("show").stdout
+        assert "so by its clock" in late("import", tmp_path / "both.trv", code=1, multiline=True).stderr
