@@ -333,10 +333,11 @@ class TournamentService:
                 if data is None:
                     raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
                 files.append((path, data))
-            ruled = model.table_of(state, r, table).ruling
-            upheld = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "upheld"
-                               and ruling_signed(name, ruled) else ())
-            source, data = one_of_copies(files, upheld)
+            ruled = t.ruling
+            signed = ruled is not None and ruling_signed(name, ruled)
+            upheld = frozenset({ruled.claim} if signed and ruled.ruling == "upheld" else ())
+            overturned = frozenset({ruled.claim} if signed and ruled.ruling == "overturned" else ())
+            source, data = one_of_copies(files, upheld, overturned)
             read = {source: data}.get
 
         if source is None:

@@ -262,14 +262,15 @@ def _upheld_copy(files: list[tuple[str, Any, bytes]], c: Any, claim: Any) -> tup
     return next((source, data) for source, gf, data in files if gf is c)
 
 
-def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = frozenset()) -> tuple[str, bytes]:
+def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = frozenset(),
+                  overturned: frozenset[str] = frozenset()) -> tuple[str, bytes]:
     """Of every seat's copy of one game (record files), the one to count: each must be the same
     record, or a longer one extending it (a store that had not yet received the last packet).  Two
     that split are refused with the evidence (``replays.disputes``: where they split, and a seat's
     two signatures when it signed both histories), which one record alone cannot show.  A copy that
     ends with a claim on time where another holds an answer contradicts it: refused, unless the
     organiser upheld that claim (``upheld``: the SHA-256 of each claim upheld by a signed ruling),
-    then the claimant's copy counts."""
+    then the claimant's copy counts (``overturned``: refused, saying so)."""
     from . import disputes
 
     files = [(source, audit.read_file(data, source), data) for source, data in copies]
@@ -294,6 +295,10 @@ def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = froz
                 claim, digest = crossed
                 if digest in upheld:  # the organiser ruled: the claimant's copy counts, if no other splits elsewhere
                     return _upheld_copy(files, c, claim)
+                if digest in overturned:
+                    raise ResultRefused(f"the organiser overturned {claim.by}'s claim on time against {claim.seat} "
+                                        f"({claimant}): it does not count; record the table's result another way "
+                                        "(trv tournament concede / no-show, or a game played again)")
                 raise ResultRefused("\n".join([
                     f"{answerer} holds {claim.seat}'s answer to event {claim.after} (event {found.split}) where "
                     f"{claimant} ends with {claim.by}'s claim on time against {claim.seat} (deadline {claim.deadline}): "
