@@ -175,8 +175,9 @@ def _differs(client: Client, store: Any, game: str, server_version: int, server_
     path = folder / f"{game}-server-{found.at}.trv"
     path.write_text(found.evidence)
     raise TrvError(f"{found.line(game)}.  Your copy's records from event {found.at} on are kept as evidence in {path} "
-                   f"(what you signed); nothing is shown from either record.  Your copy of the server's games is "
-                   f"{mirror_path(client.base)}")
+                   f"(what you signed); nothing is shown from either record.  To follow the server's record from "
+                   f"now on, move your copy of its games aside ({mirror_path(client.base)}): the next command "
+                   "copies them again")
 
 
 def pick_game(games: dict, given: str | None) -> str | None:

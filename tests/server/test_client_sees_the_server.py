@@ -49,3 +49,7 @@ def test_a_move_the_server_dropped_then_claimed_against_is_named(club):
     # the other player, whose copy never held the move, sees the server's record as it is
     other = bob if p is ann else ann
     assert f"{mover} lost on time" in other("show").stdout
+    # with her copy moved aside (the evidence kept), she follows the server's record
+    for f in (p.home / "servers").glob("*.sqlite"):
+        f.rename(f.with_suffix(".aside"))
+    assert f"game over: {mover} lost on time" in p("show").stdout
