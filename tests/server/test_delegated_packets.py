@@ -74,7 +74,7 @@ def test_a_packet_with_a_move_under_an_ended_delegation_is_refused(club, monkeyp
     assert club.club.export("duel", None) == before
 
 
-def test_another_seats_delegated_move_and_another_servers_delegation_are_refused_in_a_packet(club, monkeypatch):
+def test_another_seats_delegated_move_is_refused_in_a_packet_and_the_seats_own_is_taken(club, monkeypatch):
     mover, other = _started(club)
     browser = club.player("browser", login=False)
     before = club.club.export("duel", None)
