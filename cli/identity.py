@@ -235,7 +235,8 @@ def _print(identity: Identity) -> None:
     click.echo(f"identity    {identity.name}")
     click.echo(f"public key  {identity.public}")
     click.echo(f"fingerprint {identity.fingerprint}")
-    click.echo(f"private key {identity.key_file} (never share this file)")
+    # on stderr: `trv id show ann > ann.pub` is the file given to the others, and it names no local path
+    click.echo(f"private key {identity.key_file} (never share this file)", err=True)
 
 
 def acting_seat(player: str | None) -> str | None:
