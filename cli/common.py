@@ -57,6 +57,27 @@ def is_persistence_error(exc: BaseException) -> bool:
 
 #: the commands that may create the store file; any other on a missing file says so instead
 CREATING_COMMANDS = frozenset({"new", "import", "demo", "sim", "tournament", "store", "id", "host"})
+#: of a group above, the subcommands that may create it (the group's others only read, or need a
+#: tournament that a new file cannot hold): a group not listed here creates with any subcommand
+CREATING_SUBCOMMANDS = {"tournament": frozenset({"new"})}
+
+
+def creates_store(ctx: click.Context) -> bool:
+    """Whether the command running under the root context ``ctx`` may create the store file."""
+    name = ctx.invoked_subcommand
+    if name not in CREATING_COMMANDS:
+        return False
+    allowed = CREATING_SUBCOMMANDS.get(name)
+    if allowed is None:
+        return True
+    current = click.get_current_context(silent=True)
+    while current is not None and current.parent is not None and current.parent.parent is not None:
+        current = current.parent  # up to the group's subcommand (`trv tournament list` -> list)
+    if current is not None and current.parent is None:  # (not under the group yet)
+        return False
+    sub = current.info_name if current is not None and current.info_name != name else \
+        current.invoked_subcommand if current is not None else None
+    return sub in allowed
 
 
 class Session:
@@ -77,7 +98,7 @@ class Session:
             from trvendetta.store import GameStore
 
             path = db or self.db
-            if db is None and self.missing() and self.ctx.invoked_subcommand not in CREATING_COMMANDS:
+            if db is None and self.missing() and not creates_store(self.ctx):
                 raise TrvError(f"no game store at {location.parse(self.db).target}; create a game there with "
                                "`trv new --player NAME:COLOR ...` (or give --db / $TRV_DB)")
             try:

@@ -1,0 +1,49 @@
+"""What a new player, a library user and an organiser still tripped on in their second hour
+(issue 48), each pinned by a test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+
+NEW = ("new", "--player", "ann:red", "--player", "bob:blue", "--seed", "7", "--name", "duel")
+
+
+def run(*args: object, code: int = 0, env: dict | None = None, input: str | None = None):
+    result = CliRunner().invoke(cli, list(map(str, args)), input=input,
+                                env={"TRV_DB": None, "TRV_GAME": None, "TRV_STORE": None, "NO_COLOR": "1",
+                                     "TRV_AS": None, **(env or {})})
+    assert result.exit_code == code, (args, result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.mark.parametrize("command", [["tournament", "list"], ["tournament", "standings", "spring"],
+                                     ["tournament", "report", "spring", "--table", "1"],
+                                     ["tournament", "register", "spring", "ann"],
+                                     ["tournament", "export", "spring"]])
+def test_a_tournament_command_through_a_mistyped_folder_creates_nothing(tmp_path, command):
+    db = tmp_path / "typo" / "deeper" / "x.sqlite"
+    result = run("--db", db, *command, code=1)
+    assert not (tmp_path / "typo").exists()
+    assert f"no game store at {db}" in result.stderr
+
+
+def test_tournament_new_still_creates_its_store(tmp_path):
+    db = tmp_path / "club" / "spring.sqlite"
+    db.parent.mkdir()
+    run("--db", db, "tournament", "new", "spring", "--rounds", "1")
+    assert "spring" in run("--db", db, "tournament", "list").stdout
+
+
+def test_the_public_key_file_names_no_private_key_path(tmp_path):
+    home = {"TRV_HOME": str(tmp_path / "home")}
+    run("id", "new", "ann", env=home)
+    shown = run("id", "show", "ann", env=home)
+    assert "public key" in shown.stdout and str(tmp_path) not in shown.stdout and "private" not in shown.stdout
+    assert "never share this file" in shown.stderr  # the player at the terminal still sees where it is
