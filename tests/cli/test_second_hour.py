@@ -47,3 +47,20 @@ def test_the_public_key_file_names_no_private_key_path(tmp_path):
     shown = run("id", "show", "ann", env=home)
     assert "public key" in shown.stdout and str(tmp_path) not in shown.stdout and "private" not in shown.stdout
     assert "never share this file" in shown.stderr  # the player at the terminal still sees where it is
+
+
+def test_verify_against_a_copy_with_an_edited_roll_never_opens_with_the_same_record(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    run("--db", db, "turn", "--car", "medium", "--assign", "5")
+    run("--db", db, "export", "duel", "-o", tmp_path / "duel.trv")
+    text = (tmp_path / "duel.trv").read_text()
+    rolled = '{"type":"road-die-rolled","value":2,'
+    assert rolled in text
+    (tmp_path / "edited.trv").write_text(text.replace(rolled, '{"type":"road-die-rolled","value":3,'))
+    result = run("verify", tmp_path / "duel.trv", "--against", tmp_path / "edited.trv", code=1)
+    first = result.stdout.split("\n")[0]
+    assert "same record" not in result.stdout
+    assert first.endswith("split at event 10:"), first
+    assert '"road die: 2"' in result.stdout and '"road die: 3"' in result.stdout
+    assert "the same record" in run("verify", tmp_path / "duel.trv", "--against", tmp_path / "duel.trv").stdout
