@@ -368,13 +368,22 @@ class GameService:
         """A new game sharing ``game``'s history up to event ``at`` (the
         original untouched); it keeps the bot seats, which answer at once.
         ``switch``: the fork becomes the current game (the one commands act
-        on without a name); else ``game`` stays current."""
-        loaded = replays.fork(self.store, game, at, name)
+        on without a name); else ``game`` stays current.  ``at`` inside an
+        action is refused (:meth:`fork_near` forks at the boundary before it)."""
+        loaded, played, _, _ = self.fork_near(game, at, name, switch=switch, inside=False)
+        return loaded, played
+
+    def fork_near(self, game: str, at: int, name: str, *, switch: bool = True,
+                  inside: bool = True) -> tuple[Loaded, Played, int, str]:
+        """:meth:`fork`, at the action boundary before ``at`` when ``at`` is inside an action
+        (``replays.fork_near``); also returns the event it forked after and the sentence
+        saying it moved ("" when ``at`` was a boundary)."""
+        loaded, at, note = replays.fork_near(self.store, game, at, name, inside=inside)
         self.store.touch(name)
         played = self.run_bots(name)
         if not switch:
             self.store.touch(game)
-        return loaded, played
+        return loaded, played, at, note
 
     def import_file(self, data: bytes, source: str, name: str | None = None,
                     parsed: Any = None, now: Any = None) -> tuple[Any, str, int, str]:

@@ -387,16 +387,20 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
 @click.command()
 @click.argument("game", required=False, shell_complete=complete_game)
 @click.option("--at", "at", type=event_number(), required=True, metavar="N",
-              help="Share the history up to event N (the end of an action).")
+              help="Share the history up to event N; inside an action, up to the action's start (said).")
 @click.option("--name", "new_name", required=True, metavar="ID", help="The new game's id.")
 @click.option("--switch", is_flag=True, help="Make the fork the current game (default: GAME stays current).")
+@json_option
 @game_option
 @pass_session
-def fork(session: Session, game: str | None, at: int, new_name: str, switch: bool) -> None:
+def fork(session: Session, game: str | None, at: int, new_name: str, switch: bool, as_json: bool) -> None:
     """Start a what-if game sharing GAME's history up to event N; the original is untouched.
 
-    The original stays the current game (the one commands act on without
-    --game) unless --switch is given.
+    An action is shared whole or not at all: N inside an action (a move's
+    later steps, the dice it rolled) forks before that action, so the
+    what-if plays it again, and a line says so.  The original stays the
+    current game (the one commands act on without --game) unless --switch
+    is given.
 
     \b
     Examples:
@@ -405,12 +409,17 @@ def fork(session: Session, game: str | None, at: int, new_name: str, switch: boo
     """
     check_name(new_name)
     name = _game_arg(session, game)
-    loaded, played = service(session).fork(name, at, new_name, switch=switch)
+    loaded, played, shared, moved = service(session).fork_near(name, at, new_name, switch=switch)
+    current = new_name if switch else name
+    if as_json:
+        echo_json(played_json(played, parent=name, at=shared, asked=at, moved=moved or None, current=current))
+        return
     click.echo(new_name)
-    click.echo(f"forked from {name} after event {at}, head {loaded.head[:16]}")
+    if moved:
+        click.echo(moved)
+    click.echo(f"forked from {name} after event {shared}, head {loaded.head[:16]}")
     print_played(played)  # a fork keeps the bot seats; what they did, and what the game waits for
-    click.echo(f"current game: {new_name if switch else name}"
-               + ("" if switch else f" (use --game {new_name}, or fork with --switch)"))
+    click.echo(f"current game: {current}" + ("" if switch else f" (use --game {new_name}, or fork with --switch)"))
 
 
 def _crossed(session: Session, gf: Any, data: bytes) -> bool:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the type checker sees every name; a program imports each mo
 
 #: where each name lives
 _HOME = {
-    **dict.fromkeys(("AlreadyApplied", "PacketRefused", "Verified", "compare_claim", "export", "fork", "import_file",
+    **dict.fromkeys(("AlreadyApplied", "PacketRefused", "Verified", "compare_claim", "export", "fork", "fork_near", "import_file",
                      "plan_undo", "read_file", "state_at", "undo", "undo_with_bots", "verify_file", "verify_game"),
                     "audit"),
     "IncompleteExport": "integrity", "readable": "integrity",
@@ -75,6 +75,7 @@ __all__ = [
     "export",
     "first_difference",
     "fork",
+    "fork_near",
     "import_file",
     "movetext",
     "parse_movetext",

@@ -577,24 +577,39 @@ def undo_with_bots(store: GameStore, game: str, bots: set[str], *, agreed: bool 
 # ---------------------------------------------------------------------- fork
 def fork(store: GameStore, game: str, at: int, name: str) -> Any:
     """A new game sharing ``game``'s records up to event ``at`` (an action boundary)."""
+    return fork_near(store, game, at, name, inside=False)[0]
+
+
+def fork_near(store: GameStore, game: str, at: int, name: str, *, inside: bool = True) -> tuple[Any, int, str]:
+    """:func:`fork` after event ``at``, or, ``at`` being inside an action (``inside``), at the
+    boundary before it (the what-if replays that action; after the set-up when ``at`` is inside
+    it).  Returns the fork, the event it shares up to and the sentence saying where it moved
+    ("" at a boundary); without ``inside``, a point inside an action is refused naming both."""
     records = store.events(game)
     if not 1 <= at <= len(records):
         raise TrvError(f"game {game!r} has {len(records)} events; --at must be 1 to {len(records)}")
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis).walk(records[:at])
+    note = ""
     if at < len(records) and not records[at].action and records[at].kind != RETRACTION_KIND:
         group = walker.groups[-1]
         nxt = next((r.number - 1 for r in records[at:] if r.action or r.kind == RETRACTION_KIND), len(records))
         what = "the set-up" if group.action is None else f"{group.player}'s {ruleset.describe_action(group.action)!r}"
-        raise TrvError(f"event {at} is inside {what} (events {group.first}-{nxt}); fork at {group.first - 1} "
-                       f"or {nxt}")
+        if not inside:
+            raise TrvError(f"event {at} is inside {what} (events {group.first}-{nxt}); fork at {group.first - 1} "
+                           f"or {nxt}")
+        before = group.first - 1 if group.action is not None else nxt
+        note = (f"event {at} is inside {what} (events {group.first}-{nxt}): forked after event {before}, "
+                + ("its end" if group.action is None else f"before it (--at {nxt}: after it)"))
+        at = before
     raws = [RawRecord(r.kind, r.schema, r.payload, r.action, r.sig) for r in records[:at]]
     # a fork of a signed game signs in its own name: its actions never pass as the original's
     domain = fork_domain(meta.domain, records[0].hash, at) if meta.charter else ""
     return store.create_game(name, meta.ruleset, records=raws, parent=game, parent_at=at,
                              parent_head=records[at - 1].hash, bots=meta.bots, charter=meta.charter,
-                             domain=domain, rules_version=meta.rules_version, store_schema=meta.store_schema)
+                             domain=domain, rules_version=meta.rules_version,
+                             store_schema=meta.store_schema), at, note
 
 
 # --------------------------------------------------------------------- claims
@@ -702,6 +717,7 @@ __all__ = [
     "compare_claim",
     "export",
     "fork",
+    "fork_near",
     "import_file",
     "plan_undo",
     "read_file",

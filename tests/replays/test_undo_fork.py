@@ -154,14 +154,22 @@ def test_fork_shares_history_up_to_n_and_leaves_the_original_untouched(tmp_path,
         assert other.header("what-if").parent == "g"
 
 
-def test_fork_inside_an_action_is_refused_naming_the_boundaries(tmp_path, trv):
+def test_fork_inside_an_action_forks_before_it_and_says_so(tmp_path, trv):
     db = tmp_path / "a.sqlite"
     with GameStore(db) as store:
         new_game(store, "g", "vendetta", seed=4)
         play(store, "g", random.Random(4), actions=10)
         walker = replays.Walker(rulesets.get("vendetta")).walk(store.events("g"))
     group = next(g for g in walker.live_actions if g.last > g.first)
-    err = trv(db, "fork", "g", "--at", group.first, "--name", "x", code=1).stderr
-    assert f"fork at {group.first - 1} or {group.last}" in err
+    out = trv(db, "fork", "g", "--at", group.first, "--name", "x").stdout
+    assert f"event {group.first} is inside {group.player}'s " in out
+    assert f"(events {group.first}-{group.last}): forked after event {group.first - 1}, before it " \
+           f"(--at {group.last}: after it)" in out
     with GameStore(db) as store:
-        assert not store.exists("x")
+        assert store.header("x").parent_at == group.first - 1
+        with pytest.raises(TrvError, match=f"fork at {group.first - 1} or {group.last}"):
+            replays.fork(store, "g", group.first, "y")  # the library's strict fork still refuses
+        assert not store.exists("y")
+    doc = json.loads(trv(db, "fork", "g", "--at", 5, "--name", "z", "--json").stdout)
+    assert (doc["game"], doc["parent"], doc["asked"], doc["current"]) == ("z", "g", 5, "g")
+    assert doc["at"] > 5 and doc["moved"].startswith("event 5 is inside the set-up")
