@@ -99,7 +99,11 @@ class Session:
 
             path = db or self.db
             if db is None and self.missing() and not creates_store(self.ctx):
-                raise TrvError(f"no game store at {location.parse(self.db).target}; create a game there with "
+                where = location.parse(self.db).target
+                if self.ctx.invoked_subcommand == "tournament":
+                    raise TrvError(f"no game store at {where}, so no tournament there; create one with "
+                                   "`trv tournament new NAME --rounds N` (or give --db / $TRV_DB)")
+                raise TrvError(f"no game store at {where}; create a game there with "
                                "`trv new --player NAME:COLOR ...` (or give --db / $TRV_DB)")
             try:
                 store = GameStore(path)

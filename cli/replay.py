@@ -56,10 +56,11 @@ def print_records(store: Any, game: str, since: int) -> None:
 @click.option("--created", "with_created", is_flag=True,
               help="Add the Created tag (when this store created the game); without it the same game exports "
                    "byte for byte alike from every store.")
+@json_option
 @game_option
 @pass_session
 def export(session: Session, game: str | None, output: str | None, since: int | None, mail: bool,
-           with_created: bool) -> None:
+           with_created: bool, as_json: bool) -> None:
     """Write the game record (or, with --since, a turn packet) as UTF-8 text.
 
     The record has a header (ruleset, rules version, players, seed, created,
@@ -72,6 +73,7 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
     Examples:
       trv export duel -o duel.trv
       trv export --since 27 -o turn.trv      # mail it; the other side runs trv import turn.trv
+      trv export duel --json                  # the record's text in a JSON document, with its head
     """
     name = _game_arg(session, game)
     incomplete = None
@@ -84,15 +86,20 @@ def export(session: Session, game: str | None, output: str | None, since: int | 
         from trvendetta.replays.mail import armor
 
         text = armor(text, in_words(session.store(), name, since) if incomplete is None else ())
+    kind = "turn packet" if since is not None else "game record"
     if output:
-        tmp = Path(output).with_name(Path(output).name + ".part")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(output)
+        write_text(output, text)
         if incomplete is not None:
             raise TrvError(f"{incomplete} (written to {output})")
-        kind = "turn packet" if since is not None else "game record"
-        click.echo(f"wrote the {kind} of {name} to {output}", err=True)
-    else:
+        if not as_json:
+            click.echo(f"wrote the {kind} of {name} to {output}", err=True)
+    if as_json:
+        loaded = session.store().load(name) if incomplete is None else None
+        echo_json({"game": name, "kind": kind.split()[-1], "since": since,
+                   "events": loaded.version if loaded else None, "head": loaded.head if loaded else None,
+                   "output": output, "text": None if output else text,
+                   "damaged": None if incomplete is None else str(incomplete)})
+    elif not output:
         click.echo(text, nl=False)
     if incomplete is not None:
         raise incomplete
@@ -337,10 +344,11 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
 @click.option("--with", "with_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="With --agreed: the other players' signed requests (repeat).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Where --ask/--sign write.")
+@json_option
 @game_option
 @pass_session
 def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_files: tuple[str, ...],
-         output: str | None) -> None:
+         output: str | None, as_json: bool) -> None:
     """Take back the active player's last action, without erasing it.
 
     A retraction record is appended: the retracted events stay in the store
@@ -379,8 +387,15 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
             raise click.UsageError("--with gives the signatures of an agreed undo: add --agreed")
         keyring = cosign.keyring_with(svc.store, name, keyring, with_files)
     undone = svc.undo(name, agreed=agreed, keyring=keyring)
-    for i, (retraction, group) in enumerate(undone.retractions):
-        click.echo(f"{undone.first + i:>5}. {_retraction_sentence(undone.ruleset, retraction, group)}")
+    lines = [(undone.first + i, _retraction_sentence(undone.ruleset, retraction, group), retraction)
+             for i, (retraction, group) in enumerate(undone.retractions)]
+    if as_json:
+        echo_json(played_json(undone.played, retractions=[
+            {"n": n, "text": text, "player": r.player, "first": r.first, "last": r.last, "agreed": r.agreed}
+            for n, text, r in lines]))
+        return
+    for n, text, _ in lines:
+        click.echo(f"{n:>5}. {text}")
     print_played(undone.played)  # what the bots did, and what the game waits for
 
 
@@ -457,9 +472,10 @@ def _crossed(session: Session, gf: Any, data: bytes) -> bool:
               help="Compare a claimed board (the `trv show --json` document) with the record.")
 @click.option("--against", type=click.Path(exists=True, dir_okay=False), metavar="OTHER.trv",
               help="Compare with another record of the same game: where they split, who signed both.")
+@json_option
 @game_option
 @pass_session
-def verify(session: Session, target: str | None, claim: str | None, against: str | None) -> None:
+def verify(session: Session, target: str | None, claim: str | None, against: str | None, as_json: bool) -> None:
     """Re-execute every recorded action and check every event byte for byte.
 
     From the recorded set-up and seed, every action goes through the rules
@@ -467,6 +483,8 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
     Prints `OK: N events, head HASH`; otherwise exits 1 naming the first
     divergent event, recorded and recomputed side by side.  With --claim,
     also names the first vehicle or token where the claimed board differs.
+    With --json, one document (``ok``, and the refusal as ``error``) on
+    standard output, whatever the verdict.
 
     \b
     Examples:
@@ -474,26 +492,51 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
       trv verify duel.trv
       trv verify duel.trv --claim board.json
       trv verify mine.trv --against theirs.trv
+      trv verify duel.trv --json
     """
-    if against is not None:
-        if target is None or not os.path.isfile(target):
-            raise click.UsageError("--against compares two record files: trv verify A.trv --against B.trv")
-        from trvendetta.replays import disputes
+    doc: dict[str, Any] = {"ok": False}
+    try:
+        if against is not None:
+            _verify_against(target, against, doc, as_json)
+        else:
+            _verify_one(session, target, claim, doc, as_json)
+    except TrvError as exc:
+        if as_json:
+            doc["error"] = str(exc)
+            echo_json(doc)
+        raise
+    if as_json:
+        echo_json(doc)
 
-        a = replays.read_file(read_untrusted(target), target)
-        b = replays.read_file(read_untrusted(against), against)
-        found = disputes.compare(a, b, (target, against))
+
+def _verify_against(target: str | None, against: str, doc: dict, as_json: bool) -> None:
+    """`trv verify A --against B` (``doc``: the --json document, filled in)."""
+    if target is None or not os.path.isfile(target):
+        raise click.UsageError("--against compares two record files: trv verify A.trv --against B.trv")
+    from trvendetta.replays import disputes
+
+    a = replays.read_file(read_untrusted(target), target)
+    b = replays.read_file(read_untrusted(against), against)
+    found = disputes.compare(a, b, (target, against))
+    doc.update(records=[target, against], lines=found.lines, split=found.split, equivocator=found.equivocator,
+               problems=dict(found.problems))
+    if not as_json:
         for line in found.lines:
             click.echo(line)
-        if found.equivocator:
-            raise TrvError(f"{found.equivocator} signed two different games after event {found.split - 1}")
-        if found.split is not None:
-            raise TrvError(f"the records split at event {found.split}")
-        if found.problems:
-            raise TrvError(f"{', '.join(found.problems)} does not verify")
-        return
+    if found.equivocator:
+        raise TrvError(f"{found.equivocator} signed two different games after event {found.split - 1}")
+    if found.split is not None:
+        raise TrvError(f"the records split at event {found.split}")
+    if found.problems:
+        raise TrvError(f"{', '.join(found.problems)} does not verify")
+    doc["ok"] = True
+
+
+def _verify_one(session: Session, target: str | None, claim: str | None, doc: dict, as_json: bool) -> None:
+    """`trv verify [GAME | FILE] [--claim STATE.json]` (``doc``: the --json document, filled in)."""
     if target is not None and os.path.isfile(target):
         gf = replays.read_file(read_untrusted(target), target)
+        doc["file"] = target
         result = replays.verify_file(gf)
         records: Any = gf.records
         meta: Any = gf.header
@@ -502,11 +545,13 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
     else:
         store = session.store()
         name = _game_arg(session, target)
+        doc["game"] = name
         result = replays.verify_game(store, name)
         records = None
         meta = store.header(name)
         start = meta.genesis
         checked = f"game {name} of the store"
+    lines: list[str] = []
     if claim is not None:
         data = read_untrusted(claim)
         ruleset = result.walker.ruleset
@@ -515,39 +560,49 @@ def verify(session: Session, target: str | None, claim: str | None, against: str
             records = session.store().events(name, upto=number)
         state, number = replays.state_at(ruleset, records, number, meta.charter, meta.domain, start)
         diff = replays.compare_claim(ruleset, state, number, data)
+        doc["claim"] = {"matches": not diff, "after": number, "difference": diff or None}
         if diff:
             raise TrvError(f"the claim differs from the record: {diff}")
-        click.echo(f"claim matches the record after event {number}")
-    click.echo(f"OK: {result.events} events, head {result.head}")
+        lines.append(f"claim matches the record after event {number}")
+    doc.update(ok=True, events=result.events, head=result.head, signed=result.signed, unsigned=result.unsigned)
+    lines.append(f"OK: {result.events} events, head {result.head}")
     from trvendetta.core.events import script_size
 
     fixed = script_size(getattr(getattr(result.walker, "_first_event", None), "position", None))
+    doc["scripted"] = fixed
     if fixed:
-        click.echo(f"scripted: the set-up fixes {fixed} dice and draws ([script]): those outcomes were chosen, "
-                   "not rolled")
+        lines.append(f"scripted: the set-up fixes {fixed} dice and draws ([script]): those outcomes were chosen, "
+                     "not rolled")
+    doc["bots_unchained"] = result.bots_unchained
     if result.bots_unchained:
-        click.echo("bots: the bot seats are outside the hash chain (a game stored before they were chained): "
-                   "nothing shows they are the ones the game was played with")
-    click.echo(f"checked {checked}")
+        lines.append("bots: the bot seats are outside the hash chain (a game stored before they were chained): "
+                     "nothing shows they are the ones the game was played with")
+    lines.append(f"checked {checked}")
     ended = result.walker.outcome
+    doc["ended"] = None
     if ended is not None:
         when = ended.record.at
         if ended.how == "time":
             when += f", the claimant's clock: {ended.loser} had to answer event {ended.record.after} by " \
                     f"{ended.record.deadline}"
-        click.echo(f"ended at event {ended.number}: {ended.sentence} ({when})")
-    click.echo(signature_summary(result))
+        lines.append(f"ended at event {ended.number}: {ended.sentence} ({when})")
+        doc["ended"] = {"n": ended.number, "how": ended.how, "text": ended.sentence, "at": ended.record.at}
+    lines.append(signature_summary(result))
     from trvendetta.replays.charters import marks
 
-    for line in marks(meta.charter):  # what the charter leaves open (a game made before a defence)
-        click.echo(line)
+    lines.extend(marks(meta.charter))  # what the charter leaves open (a game made before a defence)
     from trvendetta.app.sealing import open_pieces_line
 
     opened = open_pieces_line(result.walker.ruleset, getattr(result.walker, "_first_event", None), meta.charter)
     if opened:
-        click.echo(opened)
+        lines.append(opened)
     if result.note:
-        click.echo(result.note)
+        lines.append(result.note)
+    doc["note"] = result.note or None
+    doc["lines"] = lines
+    if not as_json:
+        for line in lines:
+            click.echo(line)
 
 
 def signature_summary(result: Any) -> str:

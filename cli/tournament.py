@@ -347,9 +347,10 @@ def _start_hosted(session: Session, svc: Any, loaded: Any, r: Any, folder: str, 
 @click.option("--evidence", "evidence", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="Another copy, fork or packet of the game: if it shows a player signed two histories (or two "
                    "intents for one draw), the result is refused with the proof (repeat).")
+@json_option
 @pass_session
 def report(session: Session, name: str, game_or_record: tuple[str, ...], table: int, round_: int | None,
-           evidence: tuple[str, ...]) -> None:
+           evidence: tuple[str, ...], as_json: bool) -> None:
     """Count a table's result from a game record: a game in this store (default:
     the one `start` created for the table) or a record file (`trv export`).
 
@@ -382,6 +383,12 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
     r, checked, result, after = reported
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}
     places = ", ".join(f"{place}. {p}" for p, place in sorted(final.items(), key=lambda x: (x[1], x[0])))
+    if as_json:
+        echo_json({"tournament": name, "round": r, "table": table, "game": result.game, "events": result.events,
+                   "game_id": result.game_id, "head": result.head, "end": result.end,
+                   "places": dict(sorted(final.items(), key=lambda x: (x[1], x[0]))),
+                   "signed_by": sorted(checked.bound) if result.signed else [], "host": bool(checked.host)})
+        return
     signed = f"; signed by {', '.join(sorted(checked.bound))}" if result.signed else ""
     if checked.host:
         signed += "; host game, every roll checked against the host's seed"

@@ -39,6 +39,7 @@ def test_tournament_new_still_creates_its_store(tmp_path):
     db.parent.mkdir()
     run("--db", db, "tournament", "new", "spring", "--rounds", "1")
     assert "spring" in run("--db", db, "tournament", "list").stdout
+    assert "no tournament 'nope'" in run("--db", db, "tournament", "register", "nope", "ann", code=1).stderr
 
 
 def test_the_public_key_file_names_no_private_key_path(tmp_path):
@@ -64,3 +65,37 @@ def test_verify_against_a_copy_with_an_edited_roll_never_opens_with_the_same_rec
     assert first.endswith("split at event 10:"), first
     assert '"road die: 2"' in result.stdout and '"road die: 3"' in result.stdout
     assert "the same record" in run("verify", tmp_path / "duel.trv", "--against", tmp_path / "duel.trv").stdout
+
+
+def test_json_on_verify_fork_undo_export_and_tournament_report(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    run("--db", db, "turn", "--car", "medium", "--assign", "5")
+    doc = json.loads(run("--db", db, "verify", "--json").stdout)
+    assert (doc["ok"], doc["game"], doc["unsigned"]) == (True, "duel", ["ann", "bob"])
+    assert doc["events"] == json.loads(run("--db", db, "show", "--json").stdout)["version"]
+    exported = json.loads(run("--db", db, "export", "--json").stdout)
+    assert exported["kind"] == "record" and exported["text"].startswith("% trvendetta record")
+    assert exported["head"] == doc["head"]
+    (tmp_path / "d.trv").write_text(exported["text"])
+    assert json.loads(run("verify", tmp_path / "d.trv", "--json").stdout)["file"] == str(tmp_path / "d.trv")
+    packet = json.loads(run("--db", db, "export", "--since", 14, "-o", tmp_path / "p.trv", "--json").stdout)
+    assert (packet["kind"], packet["output"], packet["text"]) == ("packet", str(tmp_path / "p.trv"), None)
+    broken = json.loads(run("verify", tmp_path / "d.trv", "--against", tmp_path / "p.trv", "--json", code=1).stdout)
+    assert broken["ok"] is False and "turn packet" in broken["error"]
+    undone = json.loads(run("--db", db, "undo", "--agreed", "--json").stdout)
+    assert [r["player"] for r in undone["retractions"]] == ["bob"] and undone["pending"]["player"] == "bob"
+    forked = json.loads(run("--db", db, "fork", "--at", 14, "--name", "w", "--json").stdout)
+    assert (forked["game"], forked["at"], forked["moved"]) == ("w", 14, None)
+
+
+def test_json_on_tournament_report(tmp_path):
+    db = tmp_path / "t.sqlite"
+    run("--db", db, "tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "3")
+    run("--db", db, "tournament", "register", "cup", "ann", "bob")
+    run("--db", db, "tournament", "pair", "cup")
+    run("--db", db, "tournament", "start", "cup", "--bots", "random")
+    doc = json.loads(run("--db", db, "tournament", "report", "cup", "--table", "1", "--json").stdout)
+    assert (doc["tournament"], doc["round"], doc["table"], doc["game"]) == ("cup", 1, 1, "cup-r1-t1")
+    assert sorted(doc["places"]) == ["ann", "bob"] and sorted(doc["places"].values()) == [1, 2]
+    assert doc["events"] == json.loads(run("--db", db, "verify", "cup-r1-t1", "--json").stdout)["events"]

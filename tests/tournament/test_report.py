@@ -145,8 +145,8 @@ def test_concession_and_no_show_are_events_with_who_declared_them(cup):
     (("new", "x", "--rounds", "3", "--pod-size", "3-5"), "--pod-size 3-5"),
     (("new", "x", "--rounds", "3", "--scoring", "1,x"), "is not points per place"),
     (("new", "x", "--rounds", "3", "--ruleset", "chess"), "unknown ruleset 'chess'"),
-    (("register", "nope", "ann"), "no tournament 'nope'"),
-    (("pair", "nope"), "no tournament 'nope'"),
+    (("register", "nope", "ann"), "so no tournament there; create one with `trv tournament new"),
+    (("pair", "nope"), "so no tournament there"),
 ])
 def test_bad_input_is_one_line(trv, args, said):
     code = 2 if "is not points" in said or "unknown ruleset" in said else 1
