@@ -23,10 +23,9 @@ if TYPE_CHECKING:
 
 def suggest(word: str, options: Iterable[str]) -> str:
     """`` (did you mean 'medium'?)`` when one or two of ``options`` are close to ``word``, else ""."""
-    import difflib
+    from trvendetta.core.names import did_you_mean
 
-    close = difflib.get_close_matches(word.casefold(), list(options), n=2, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    return did_you_mean(word.casefold(), options)
 
 
 def unknown(what: str, word: str, options: Iterable[str]) -> str:

@@ -99,3 +99,39 @@ def test_json_on_tournament_report(tmp_path):
     assert (doc["tournament"], doc["round"], doc["table"], doc["game"]) == ("cup", 1, 1, "cup-r1-t1")
     assert sorted(doc["places"]) == ["ann", "bob"] and sorted(doc["places"].values()) == [1, 2]
     assert doc["events"] == json.loads(run("--db", db, "verify", "cup-r1-t1", "--json").stdout)["events"]
+
+
+def test_a_fatal_path_step_is_named_with_its_space(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    err = run("--db", db, "turn", "--car", "medium", "--assign", "5", "--path", "FR,FR,FR,F,F", code=1).stderr
+    assert "blue-medium was eliminated: --path step 2 (FR) from f0 leaves the road at g1" in err
+    assert "nothing was played" in err
+
+
+def test_the_big_rig_road_die_refusal_names_traction_drive(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run("--db", db, "new", "--player", "ann:red:bigrig", "--player", "bob:yellow:finalfive", "--seed", "3")
+    err = run("--db", db, "turn", "--steering", "1", "--section", "front", "--command", "cow-catcher", "--assign",
+              "2", "--path", "F,F", "--road-die", code=1).stderr
+    assert "--road-die: the Big Rig takes the road die only when it moves with Traction Drive" in err
+    assert "this move's command: cow-catcher" in err and "did not start on the road" not in err
+
+
+def test_the_final_five_road_die_refusal_gives_a_reason(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run("--db", db, "new", "--player", "ann:red:bigrig", "--player", "bob:yellow:finalfive", "--seed", "3")
+    run("--db", db, "turn", "--steering", "1", "--section", "front", "--command", "cow-catcher", "--assign", "2",
+        "--path", "F,F")
+    out = run("--db", db, "turn", "--bike", "1", "--assign", "3", "--path", "FL,FL,F", "--road-die", "--bike", "2",
+              "--assign", "1", "--path", "F").stdout
+    assert "--bike 1 --road-die: the road die was not offered: yellow-bike1 is eliminated" in out
+
+
+def test_decide_with_a_misspelt_action_gets_a_did_you_mean(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    err = run("--db", db, "decide", "asign", "1", "to", "blue-small", code=1).stderr
+    assert "'asign 1 to blue-small' is not an option of the pending decision (did you mean " \
+           "'assign 1 to blue-small'" in err
+    assert "did you mean" not in run("--db", db, "decide", "xyzzy", code=1).stderr

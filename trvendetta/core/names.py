@@ -19,6 +19,7 @@ refused (``None`` when it is fine); ``check_name(text, what)`` and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import TrvError
@@ -77,3 +78,12 @@ def check_seed(seed: Any, what: str = "seed") -> int:
     if problem is not None:
         raise BadName(f"{what}: {problem}")
     return seed
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'medium'?)`` when one or two of ``options`` are close to ``word`` (difflib's
+    ratio at least 0.6), else "": the one did-you-mean of usage errors and of `trv decide`."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(options), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""

@@ -260,7 +260,10 @@ class Ruleset(Generic[S, A, E]):
         if len(folded) == 1:
             return folded[0]
         what = f"{decision.kind} for {decision.player}" if decision else "game over"
-        raise RuleViolation(what, f"{name!r} is not an option of the pending decision", list(named))
+        from .names import did_you_mean
+
+        hint = did_you_mean(name, [self.describe_action(a) for a in options])
+        raise RuleViolation(what, f"{name!r} is not an option of the pending decision{hint}", list(named))
 
     def colors(self) -> tuple[str, ...]:
         """The colours a player may choose in a new game (empty: any name)."""

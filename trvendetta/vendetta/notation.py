@@ -104,6 +104,8 @@ class TurnDriver:
         self.path_checked = False
         self.base = 0  # the move's steps before any road die (seen at its first step)
         self.driven = 0  # --path steps played
+        #: the --path step that was certain elimination: (its number, direction, space, why), or None
+        self.fatal: tuple[int, str, str, str] | None = None
         self.last = None  # the last state of this turn seen with our decision pending
         self.accepted = 0  # problems the player has been told of after a die roll; play goes on
         self._refused_at = None  # the state at which a flag was last refused (never asked twice)
@@ -182,6 +184,9 @@ class TurnDriver:
                 return f"{car.id} is {car.status}"
             if t.stopped:
                 return f"{car.id}'s movement ended early{where} (a slam, a hazard, damage or mud)"
+            if b.is_rig(state, car.id) and not (t.active and t.command == "traction-drive"):
+                return ("the Big Rig takes the road die only when it moves with Traction Drive "
+                        f"(--command traction-drive; this move's command: {t.command if t.active else 'none'})")
             if not t.road_ok or (not car.start and b.terrain(state, car.at) not in ("road", "start")):
                 return f"{car.id} did not start on the road or left it (now{where})"
             if not state.road_die:
@@ -215,6 +220,18 @@ class TurnDriver:
         theirs = b.player(state, self.player).crew
         return "" if theirs == crew else f"a flag of the {crew} crew's turn; {self.player} plays the {theirs}"
 
+    def _note_fatal(self, state, step: str) -> None:
+        """Remember the --path step about to be played if it is certain elimination (its number,
+        direction, space and why), so the refusal of the steps after it names it."""
+        from .rules import fatal_step
+
+        car = b.vehicle(state, state.turn.car) if state.turn is not None and state.turn.car else None
+        if car is None or car.at is None or step not in ("F", "FL", "FR"):
+            return
+        fatal = fatal_step(state, car.id, step)
+        if fatal:
+            self.fatal = (self.driven, step, b.nm(car.at), fatal)
+
     def _path_left(self, state, d=None) -> None:
         if not self.path:
             return
@@ -223,7 +240,8 @@ class TurnDriver:
         if car is None:
             why = "no car moved"
         elif car.at is None:
-            why = f"{car.id} was eliminated"
+            why = f"{car.id} was eliminated" + (f": --path step {self.fatal[0]} ({self.fatal[1]}) from "
+                                                f"{self.fatal[2]} {self.fatal[3]}" if self.fatal else "")
         elif "road_die" in self.flags and self.driven >= self.base > 0 and not t.road_taken:
             why = f"the move's {self.base} steps were driven, and these needed the road die, which was not offered"
         else:
@@ -443,7 +461,9 @@ class TurnDriver:
             if self.path:
                 self.used.add("path")
                 self.driven += 1
-                return self._checked(state, d, "path", Step(self.path.pop(0).strip().upper()))
+                step = self.path.pop(0).strip().upper()
+                self._note_fatal(state, step)
+                return self._checked(state, d, "path", Step(step))
             if self.explicit_path:
                 return None
             return self._straight_ahead(state, d)
@@ -578,12 +598,29 @@ class TurnDriver:
             for key in ("assign", "road_die", "shoot"):
                 if g.get(key) and key not in g["used"]:
                     why = (f"not reached: the turn waits on {d.player}'s {d.kind} first" if waiting else
-                           "the road die was not offered" if key == "road_die" else
+                           self._bike_road_why(state, g) if key == "road_die" else
                            "no shot was possible" if key == "shoot" else "the motorcycle took no die")
                     value = "" if key == "road_die" else f" {g[key]}"
                     self.problems.append(FlagProblem(f"{head} --{key.replace('_', '-')}{value}", why,
                                                      _legal(d) if waiting else (), waits=waiting))
                     g["used"].add(key)
+
+    def _bike_road_why(self, state, g: dict) -> str:
+        """Why a ``--bike`` group's ``--road-die`` was not offered, from where its motorcycle is."""
+        car = b.vehicle(state, self._bike_id(state, self.player, g["bike"])) if self.player else None
+        if car is None:
+            return "the road die was not offered"
+        if car.at is None:
+            return f"the road die was not offered: {car.id} is {car.status}"
+        where = b.nm(car.at)
+        if g.get("momentum"):
+            return "a momentum move cannot take the road die"
+        if b.terrain(state, car.at) not in ("road", "start"):
+            return f"the road die was not offered: {car.id} left the road (now at {where}, {b.terrain(state, car.at)})"
+        if not state.road_die:
+            return "the road die was not offered: no road die is showing"
+        return (f"the road die was not offered: {car.id}'s movement ended early at {where} (a slam, a hazard, "
+                "damage or mud)")
 
     def unplayed(self, state) -> list[FlagProblem]:
         """The turn stopped before ``state``'s decision (an exchange or host game's action waits for
