@@ -56,9 +56,39 @@ def _declared() -> list:
 
 
 class TurnCommand(click.Command):
-    """`trv turn`: its flags are the ones the registered rulesets declare,
-    built when the command runs (so a ruleset registered later has its own),
-    and ``--help`` shows each ruleset's flags under its own heading."""
+    """`trv turn`: its flags are the ones the registered rulesets declare.  Running, it
+    parses only the flags of the game's own ruleset, once the game is known (``parse_flags``:
+    no other ruleset is imported, unless a flag is not the game's, to say whose it is); its
+    ``--help`` shows each ruleset's flags under its own heading, and the shell completes
+    every ruleset's."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the command's own options (--as, --json, --dry-run, --game...); the rest, the
+        turn flags, wait in ``ctx.args`` for the game's ruleset (``parse_flags``)."""
+        if ctx.resilient_parsing:  # completing: every ruleset's flags are parameters
+            return super().parse_args(ctx, args)
+        takes = {o: not (p.is_flag or p.count) for p in super().get_params(ctx) if isinstance(p, click.Option)
+                 for o in [*p.opts, *p.secondary_opts]}
+        own: list[str] = []
+        rest: list[str] = []
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            name = arg.split("=", 1)[0]
+            if arg == "--":
+                rest.extend(args[i:])
+                break
+            if name in takes:
+                own.append(arg)
+                if takes[name] and "=" not in arg and i + 1 < len(args):
+                    own.append(args[i + 1])
+                    i += 1
+            else:
+                rest.append(arg)
+            i += 1
+        super().parse_args(ctx, own)
+        ctx.args = rest
+        return rest
 
     def flag_params(self) -> list[click.Option]:
         merged: dict = {}
@@ -83,21 +113,13 @@ class TurnCommand(click.Command):
                         if name.startswith(incomplete) and name not in seen]
         return results
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        """Also record the order the options were given in (``ctx.meta["trv.order"]``),
-        so a grouping flag (``TurnFlag.groups``: the Final Five's ``--bike``) can start a group."""
-        try:
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            ctx.meta["trv.order"] = [p.name for p in order]
-        except click.UsageError:
-            pass  # the real parse below reports it
-        return super().parse_args(ctx, args)
-
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
-        params = super().get_params(ctx)
-        help_option = self.get_help_option(ctx)
-        head = [p for p in params if p is not help_option]
-        return head + self.flag_params() + ([help_option] if help_option is not None else [])
+        if ctx.resilient_parsing:  # completing: every ruleset's flags
+            params = super().get_params(ctx)
+            help_option = self.get_help_option(ctx)
+            head = [p for p in params if p is not help_option]
+            return head + self.flag_params() + ([help_option] if help_option is not None else [])
+        return super().get_params(ctx)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_options(ctx, formatter)
@@ -155,6 +177,46 @@ def flag_groups(grouping, own: dict, order: list[str], flags: dict) -> list[dict
     return out
 
 
+class _OrderedFlags(click.Command):
+    """One ruleset's turn flags as a command of their own: parsing records the order the
+    options were given in (a grouping flag, ``TurnFlag.groups``: the Final Five's ``--bike``,
+    starts a group)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            ctx.meta["trv.order"] = [p.name for p in order]
+        except click.UsageError:
+            pass  # the real parse below reports it
+        return super().parse_args(ctx, args)
+
+
+def parse_flags(ruleset, args: list[str], parent: click.Context | None = None) -> tuple[dict, list[str]]:
+    """The values of ``ruleset``'s turn flags among ``args`` (what `trv turn` left unparsed) and the
+    order they were given in.  A flag of another ruleset is a usage error naming whose it is
+    (the only case that imports the other rulesets)."""
+    command = _OrderedFlags("turn", params=[_flag_option(f, f.choices) for f in ruleset.turn_flags],
+                            add_help_option=False)
+    try:
+        ctx = command.make_context("turn", list(args), resilient_parsing=False)
+    except click.NoSuchOption as exc:
+        name = exc.option_name
+        owners = [rs.name for rs, flags in _declared() for f in flags if f"--{f.name}" == name
+                  or (f.kind == "switch" and f"--no-{f.name}" == name)]
+        if owners:
+            raise click.UsageError(f"{name} is a flag of {' and '.join(owners)}, not of {ruleset.name} "
+                                   f"(this game is {ruleset.name}; see `trv turn --help`)", ctx=parent) from None
+        import difflib
+
+        known = {o for c in (command, parent.command if parent is not None else None) if c is not None
+                 for p in c.get_params(parent or ctx) for o in [*p.opts, *p.secondary_opts]}
+        raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, sorted(known)),
+                                 ctx=parent) from None
+    except click.UsageError as exc:
+        raise click.UsageError(exc.message, ctx=parent) from None
+    return ctx.params, ctx.meta.get("trv.order", [])
+
+
 def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
     """The flags of ``ruleset`` from the parsed values; a flag given that
     belongs to another ruleset (or repeated where this one takes one) is a
@@ -162,18 +224,13 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
     from trvendetta.core.turnflags import by_key
 
     own = by_key(ruleset.turn_flags)
-    owners: dict[str, list[str]] = {}
-    kinds: dict[str, str] = {}
-    for rs, flags in _declared():
-        for f in flags:
-            owners.setdefault(f.key, []).append(rs.name)
-            kinds[f.key] = f.kind
     given = {}
     for key, value in values.items():
-        if value is None or value in ((), []) or (value is False and kinds.get(key) != "switch"):
+        if value is None or value in ((), []) or (value is False and (key not in own or own[key].kind != "switch")):
             continue
         if key not in own:
-            belongs = " and ".join(owners.get(key, ["no ruleset"]))
+            owners = [rs.name for rs, flags in _declared() for f in flags if f.key == key]
+            belongs = " and ".join(owners or ["no ruleset"])
             raise click.UsageError(f"--{key.replace('_', '-')} is a flag of {belongs}, not of {ruleset.name} "
                                    f"(this game is {ruleset.name}; see `trv turn --help`)")
         given[key] = value
@@ -281,8 +338,9 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
     def actions(ruleset, state):
         nonlocal rules
         rules = ruleset
-        order = click.get_current_context().meta.get("trv.order", [])
-        driver = ruleset.turn_driver(ruleset_flags(ruleset, values, order))
+        ctx = click.get_current_context()
+        flags, order = parse_flags(ruleset, ctx.args, ctx)
+        driver = ruleset.turn_driver(ruleset_flags(ruleset, {**values, **flags}, order))
         played = 0
         while True:
             action = driver.next(state())
