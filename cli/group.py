@@ -7,6 +7,8 @@ import importlib
 
 import click
 
+from trvendetta import __version__
+
 from .common import Session, TrvGroup, complete_game
 
 #: command name -> "module:attribute"; a command's module is imported only when it runs
@@ -40,6 +42,38 @@ COMMANDS = {
     "serve": "trvendetta.cli.serve:serve",
     "login": "trvendetta.cli.serve:login",
 }
+#: each command's summary, as `trv --help` lists it (the first paragraph of its help), so that
+#: listing imports no command module; a command not here is imported for it
+#: (tests/packaging/test_startup.py checks that these are the commands' own words)
+SUMMARIES = {
+    "new": 'Create a game and print its id (it becomes the current game).',
+    "games": 'List the games in the store, most recently used first.',
+    "show": "Print the board, each player's dashboard and what the game waits for.",
+    "log": "Print the game's events, numbered from 1, one sentence each.",
+    "turn": "Play the active player's turn from flags, then say what happened.",
+    "legal": 'List the legal actions of the pending decision.',
+    "act": 'Apply one action object, as printed by `trv legal --json`.',
+    "decide": 'Answer the pending decision by the printed name of an option (see `trv legal`).',
+    "demo": 'Watch built-in players play a whole game, turn by turn.',
+    "export": 'Write the game record (or, with --since, a turn packet) as UTF-8 text.',
+    "send": 'Write the packet the other players of a shared game lack, ready to mail.',
+    "import": 'Import a game record (a new game) or a turn packet (extends the game).',
+    "replay": "Step through a game event by event: each event's sentence and the board after it.",
+    "undo": "Take back the active player's last action, without erasing it.",
+    "fork": "Start a what-if game sharing GAME's history up to event N; the original is untouched.",
+    "verify": 'Re-execute every recorded action and check every event byte for byte.',
+    "claim": 'Claim the game on time: the seat it waits for let its deadline pass.',
+    "resign": 'Resign the game: it ends, and your seat loses.',
+    "sim": 'Play GAMES games between bots and print who won and how games went.',
+    "id": 'Your identities: key pairs that sign your actions in games at a distance.',
+    "invite": "Invite players to an exchange game: dice from every player's reveals, no host.",
+    "join": 'Answer an invitation: your commitment and your set-up reveal, signed.',
+    "host": 'Host mode: a host (a tournament organiser, say) rolls the dice from a committed secret seed.',
+    "store": 'Work on whole game stores.',
+    "tournament": 'Run a tournament: players, pods, pairings, results from verified game records, standings with tie-breaks, ratings, one export file.',
+    "serve": 'Run a club server over this store: players play its games in the browser or with `trv --server`.',
+    "login": 'Log in to a club server by signing its challenge with your identity (no password).',
+}
 #: with --server URL, these are the server's (``cli/remote.py``); the rest run on the local copy
 SERVER_COMMANDS = {"new": "trvendetta.cli.remote:new", "join": "trvendetta.cli.remote:join",
                    "games": "trvendetta.cli.remote:games"}
@@ -50,6 +84,25 @@ class LazyGroup(TrvGroup):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `trv --help`, from ``SUMMARIES`` (no command module imported); a
+        command without a summary, or any with --server (its own commands), from the command."""
+        if ctx.params.get("server"):
+            return super().format_commands(ctx, formatter)
+        names = [n for n in self.list_commands(ctx) if n in SUMMARIES and n not in self.commands
+                 or (self.get_command(ctx, n) is not None and not self.get_command(ctx, n).hidden)]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in self.commands or name not in SUMMARIES:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+            else:
+                rows.append((name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in SERVER_COMMANDS and ctx.params.get("server"):
@@ -84,8 +137,7 @@ def _accept_db_after(command: click.Command) -> None:
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version=None, package_name="trvendetta", prog_name="trv",
-                      message="%(prog)s %(version)s")
+@click.version_option(version=__version__, prog_name="trv", message="%(prog)s %(version)s")
 @click.option(
     "--db",
     envvar="TRV_DB",

@@ -13,10 +13,16 @@ so neither a command's own collections nor the one at exit walk it again
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # the version alone needs neither click nor the commands
+        from trvendetta import __version__
+
+        print(f"trv {__version__}")
+        return
     running = gc.isenabled()
     gc.disable()
     try:
@@ -32,7 +38,10 @@ def main() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    """``cli``, ``COMMANDS`` and the rest of ``cli/group.py``, imported on first use."""
+    """``cli``, ``COMMANDS`` and the rest of ``cli/group.py``, imported on first use (never for a
+    dunder: ``from trvendetta.cli.main import main``, as the console script runs, asks for ``__path__``)."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from . import group
 
     try:
