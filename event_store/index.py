@@ -32,6 +32,11 @@ UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_ALL)}) VALUES ({', '.join('?' * len
           f"WHERE {TABLE}.version <= excluded.version")
 _INFO = f"SELECT {', '.join(COLUMNS)} FROM {TABLE}"
 LATEST = f"SELECT id FROM {TABLE} ORDER BY last_used DESC, created DESC LIMIT 1"
+#: the SQL index that serves ``LATEST`` (and ``touch``) by one seek, not a scan of every game's row
+LATEST_INDEX = f"{TABLE}_latest"
+CREATE_LATEST = f"CREATE INDEX IF NOT EXISTS {LATEST_INDEX} ON {TABLE} (last_used, created)"
+#: what ``columns`` reports when that index exists (beside the table's column names)
+HAS_LATEST = "@" + LATEST_INDEX
 
 
 def now() -> str:
@@ -72,20 +77,27 @@ class GameIndex:
             self.latest_sql = LATEST.replace(f"FROM {TABLE}", f"FROM {self.table}")
 
     def columns(self) -> set[str]:
-        """The table's columns (none: there is no table)."""
+        """The table's columns (none: there is no table), and ``HAS_LATEST`` when the index
+        serving "the latest game" exists (one query either way)."""
         with self.transaction(commit=False) as c:
             if self.schema is None:
-                c.execute(f"SELECT name FROM pragma_table_info('{TABLE}')")
+                c.execute(f"SELECT name FROM pragma_table_info('{TABLE}') UNION ALL SELECT '@' || name "
+                          f"FROM sqlite_master WHERE type = 'index' AND name = '{LATEST_INDEX}'")
             else:
                 c.execute("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = %s "
-                          "AND table_name = %s", [self.schema, TABLE])
+                          "AND table_name = %s UNION ALL SELECT '@' || indexname FROM pg_indexes "
+                          "WHERE schemaname = %s AND indexname = %s", [self.schema, TABLE, self.schema, LATEST_INDEX])
             return {r["name"] for r in c.fetchall()}
 
     def create(self, columns: set[str]) -> None:
-        """Make the table, or add the copy's columns to one made before them."""
+        """Make the table, or add what a table made before them lacks: the copy's columns, the
+        index serving "the latest game"."""
         if not columns:
             with self.transaction(commit=True) as c:
                 c.execute(CREATE.replace(f"EXISTS {TABLE} ", f"EXISTS {self.table} "))
+        if HAS_LATEST not in columns:
+            with self.transaction(commit=True) as c:
+                c.execute(CREATE_LATEST.replace(f" ON {TABLE} ", f" ON {self.table} "))
         for column in (c for c in COPY if columns and c not in columns):
             try:
                 with self.transaction(commit=True) as c:

@@ -24,7 +24,7 @@ from trvendetta.core.names import check_name
 
 from . import location
 from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
-from .index import TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
+from .index import HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
 from .location import MEMORY
 from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
                       RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
@@ -187,7 +187,7 @@ class GameStore(Closing):
         if self._index is None:
             self._index = index = GameIndex(self._index_db.transaction, self.schema)
             columns = index.columns()
-            if not {"state", "state_at"} <= columns and not self.read_only:  # a new store, or an older index
+            if not {"state", "state_at", HAS_LATEST} <= columns and not self.read_only:  # new, or an older index
                 index.create(columns)
                 if "state" not in columns:
                     self.rebuild_index()
