@@ -135,3 +135,19 @@ def test_decide_with_a_misspelt_action_gets_a_did_you_mean(tmp_path):
     assert "'asign 1 to blue-small' is not an option of the pending decision (did you mean " \
            "'assign 1 to blue-small'" in err
     assert "did you mean" not in run("--db", db, "decide", "xyzzy", code=1).stderr
+
+
+def test_the_rulebooks_words_are_mapped_to_the_words_trv_uses():
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "notation.md").read_text()
+    section = text.split("## The rulebook's words and trv's", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| the rulebook")]
+    said = {row[0]: row[1] for row in rows}
+    for rulebook in ("crash", "crash die", "steering die", "helicopter"):
+        assert rulebook in said, f"docs/notation.md maps no {rulebook!r}"
+    code = " ".join(p.read_text().lower() for folder in ("trvendetta/vendetta", "cli")
+                    for p in (root / folder).glob("*.py"))
+    for rulebook, ours in said.items():
+        for word in ours.split("`")[1::2]:
+            assert word.lower() in code, f"{rulebook!r} -> {word!r}, which the code never says"
