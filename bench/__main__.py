@@ -1,3 +1,3 @@
-from trvendetta.bench.run import main
+from .run import main
 
 raise SystemExit(main())

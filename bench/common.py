@@ -9,7 +9,7 @@ from pathlib import Path
 from trvendetta.bots import get_bot, new_position
 from trvendetta.core.rng import Rng
 
-ROOT = Path(__file__).resolve().parent.parent  # the checkout (bench/ is mapped to trvendetta.bench)
+ROOT = Path(__file__).resolve().parent.parent  # the checkout (bench/ runs from it: python -m bench)
 
 
 def median_time(fn, repeats: int) -> tuple[float, list[float]]:

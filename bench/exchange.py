@@ -1,4 +1,4 @@
-"""What an exchange game costs (issue 11): ``python -m trvendetta.bench.exchange``.
+"""What an exchange game costs (issue 11): ``python -m bench.exchange``.
 
 Two or three players, each with their own SQLite store and identity home,
 play a whole Vendetta exchange game (docs/fair-play.md) through ``trv`` run

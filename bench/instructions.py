@@ -1,6 +1,6 @@
 """The store's two CPU figures as instruction counts, which do not move with the host's load.
 
-``python -m trvendetta.bench.instructions [--turns 300]`` (needs ``valgrind``; about two minutes)
+``python -m bench.instructions [--turns 300]`` (needs ``valgrind``; about two minutes)
 
 On a shared machine the store bench's wall-clock ratios move by 20% and more from run to run; the count of
 instructions a piece of work executes repeats to within about 0.1%.  Each figure runs one piece of work
@@ -114,9 +114,9 @@ def _store_game(where: str) -> int:
 
 def _count(what: str, n: int, where: str, turns: int) -> int:
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-m", "trvendetta.bench.instructions", "--work", what, "-n", str(n),
+                          sys.executable, "-m", f"{__package__}.instructions", "--work", what, "-n", str(n),
                           "--where", where, "--turns", str(turns)], capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     if found is None:
         raise RuntimeError(f"no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
@@ -135,7 +135,7 @@ def _per(what: str, low: int, high: int, where: str, turns: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.instructions", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=300)
     ap.add_argument("--work", help=argparse.SUPPRESS)
     ap.add_argument("-n", type=int, default=0, help=argparse.SUPPRESS)

@@ -1,4 +1,4 @@
-"""Benchmarks of issue 14 (pictures): ``python -m trvendetta.bench.pictures``.
+"""Benchmarks of issue 14 (pictures): ``python -m bench.pictures``.
 
 1. show --svg: wall time of ``trv show --svg FILE`` against ``trv show`` on a
    finished game (the greedy 4-player Vendetta game of seed 35, about 1,000 events,
@@ -41,7 +41,7 @@ def spread(values: list[float], digits: int = 3) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.pictures", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.pictures", description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=11)
     ap.add_argument("--loads", type=int, default=7, help="page loads in Chromium")
     args = ap.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Make the README's pictures with the tools: ``python -m trvendetta.bench.readme_pictures``.
+"""Make the README's pictures with the tools: ``python -m bench.readme_pictures``.
 
 ``docs/pictures/board.png`` is ``trv show --png`` of a greedy 3-player game
 part-way through; ``docs/pictures/viewer.png`` is headless Chromium's

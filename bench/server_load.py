@@ -1,6 +1,6 @@
 """Load on a club: three `trv serve` processes on one PostgreSQL, simulated players (docs/performance.md).
 
-    python -m trvendetta.bench.server_load [--players 50] [--seconds 60] [--servers 3]
+    python -m bench.server_load [--players 50] [--seconds 60] [--servers 3]
 
 Needs $TRV_TEST_POSTGRES (a database it may make a schema in) and the server extra.  Every
 request goes to 127.0.0.1 only; the run is bounded (``--seconds``, then every game in play is

@@ -1,6 +1,6 @@
 """Two checkouts side by side in instruction counts: the store's user-visible figures, old against new.
 
-``python -m trvendetta.bench.sidebyside --old OLD/.venv/bin/python [--new PYTHON] [--rounds 2] [--wall]``
+``python -m bench.sidebyside --old OLD/.venv/bin/python [--new PYTHON] [--rounds 2] [--wall]``
 (needs ``valgrind``; about ten minutes a round; ``--wall``: the same figures in wall-clock time, no valgrind,
 about a minute a round)
 
@@ -48,10 +48,22 @@ FLOOR = "import click, msgspec, eventsourcing"
 
 
 # --------------------------------------------------------------- the measured work (any checkout)
+def _bench(module: str):
+    """A module of the measured checkout's benchmarks: ``trvendetta.bench.MODULE`` where the wheel
+    has it (an older checkout), else ``bench.MODULE`` of the checkout this file is in."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"trvendetta.bench.{module}")
+    except ModuleNotFoundError:
+        if str(HERE.parents[1]) not in sys.path:
+            sys.path.insert(0, str(HERE.parents[1]))
+        return importlib.import_module(f"bench.{module}")
+
+
 def _bench_game(where: str, turns: int | None = None) -> tuple[str, int]:
     from trvendetta import rulesets
-    from trvendetta.bench.common import play_events
-    from trvendetta.bench.store import _append_once
+    play_events, _append_once = _bench("common").play_events, _bench("store")._append_once
     from trvendetta.store import GameStore
 
     rs = rulesets.get("vendetta")
@@ -74,9 +86,7 @@ def _work(what: str, n: int, where: str) -> list[float]:
         return _append(n, where)
     if what in ("verify", "long"):
         if what == "long":
-            from trvendetta.bench.store import _toy
-
-            _toy()  # the toy ruleset the long game is played with, registered
+            _bench("store")._toy()  # the toy ruleset the long game is played with, registered
         with GameStore(os.path.join(where, f"{what}.sqlite")) as store:
             game = store.list_games()[0].id
             replays.verify_game(store, game)  # warm: imports and first-call caches outside the difference
@@ -118,7 +128,7 @@ def _append(n: int, where: str) -> list[float]:
 
     sqlite3.connect = unsynced  # type: ignore[assignment]
     from trvendetta import rulesets
-    from trvendetta.bench.common import play_events
+    play_events = _bench("common").play_events
     from trvendetta.bots import new_position
     from trvendetta.store import GameStore
 
@@ -144,7 +154,7 @@ def _append(n: int, where: str) -> list[float]:
 
 def _prepare(where: str) -> dict:
     """Store this checkout's games in ``where``; what the driver needs to know of them."""
-    from trvendetta.bench.store import long_game
+    long_game = _bench("store").long_game
     from trvendetta.store import GameStore
 
     game, events = _bench_game(os.path.join(where, "verify.sqlite"))
@@ -266,7 +276,7 @@ SIM_WALL = 10
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.sidebyside", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.sidebyside", description=__doc__.splitlines()[0])
     ap.add_argument("--old", help="the old checkout's interpreter")
     ap.add_argument("--new", default=sys.executable, help="the new checkout's interpreter [this one]")
     ap.add_argument("--rounds", type=int, default=2)

@@ -1,4 +1,4 @@
-"""What signatures cost (issue 11): ``python -m trvendetta.bench.signing``.
+"""What signatures cost (issue 11): ``python -m bench.signing``.
 
 The longest of a few greedy 4-player Vendetta games is stored twice in one
 SQLite file, one command (action) per transaction as `trv turn` does: once

@@ -1,6 +1,6 @@
 """The store's figures (issue 16), on SQLite and PostgreSQL side by side.
 
-``python -m trvendetta.bench.store [--postgres URL] [--quick]``; the URL defaults
+``python -m bench.store [--postgres URL] [--quick]``; the URL defaults
 to ``$TRV_TEST_POSTGRES`` (without one, only SQLite is measured).  Every
 figure is the median of repeated runs in this invocation, printed with its
 min and max; ratios are of medians measured in the same run:
@@ -260,7 +260,7 @@ def bench_bytes(GameStore, rs, seeds: range, tmp: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.store", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.store", description=__doc__.splitlines()[0])
     ap.add_argument("--postgres", default=os.environ.get("TRV_TEST_POSTGRES", ""),
                     help="a postgresql:// URL (default $TRV_TEST_POSTGRES); a fresh schema is used and dropped")
     ap.add_argument("--quick", action="store_true")

@@ -1,4 +1,4 @@
-"""What a tournament costs (issue 15): ``python -m trvendetta.bench.tournament``.
+"""What a tournament costs (issue 15): ``python -m bench.tournament``.
 
 * pairing: ``trvendetta.tournament.pairing.pair_next`` for round 1 and for
   round 4 (after three rounds of made-up results) of fields of 12, 40 and 100

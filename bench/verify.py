@@ -1,6 +1,6 @@
 """The store bench's verify figure alone, in seconds instead of minutes, for A/B work on verify.
 
-``python -m trvendetta.bench.verify [--seed 27] [--rounds 15] [--store PATH]``
+``python -m bench.verify [--seed 27] [--rounds 15] [--store PATH]``
 
 The game is the store bench's (``bench/store.py``): a greedy 4-player Vendetta game, by default seed 27, the
 longest of the bench's 30 (1,267 events, 652 turns), stored turn by turn in a fresh SQLite store as ``trv
@@ -35,7 +35,7 @@ def _cpu(fn, runs: int = 3) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.verify", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.verify", description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--store", help="an SQLite file: made on the first run, reused after (default: a fresh one)")

@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "store"))
 
 import toy_ruleset  # noqa: E402
 
-from trvendetta.bench import run  # noqa: E402
+from bench import run  # noqa: E402
 
 
 def test_fold_and_sim_run_for_the_toy_ruleset():

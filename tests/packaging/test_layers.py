@@ -28,22 +28,22 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent.parent
 FOLDERS = {  # folder -> the package it is installed as (pyproject's package-dir)
     "trvendetta": "trvendetta", "event_store": "trvendetta.store", "replays": "trvendetta.replays",
-    "app": "trvendetta.app", "cli": "trvendetta.cli", "pictures": "trvendetta.pictures", "bench": "trvendetta.bench",
+    "app": "trvendetta.app", "cli": "trvendetta.cli", "pictures": "trvendetta.pictures", "bench": "bench",
     "server": "trvendetta.server",
 }
 SHELL = ("trvendetta.store", "trvendetta.replays", "trvendetta.app", "trvendetta.cli", "trvendetta.pictures",
-         "trvendetta.bench", "trvendetta.server")
+         "bench", "trvendetta.server")
 FORBIDDEN = {  # layer -> what it must not import
     "engine": SHELL,
     "trvendetta.store": ("trvendetta.replays", "trvendetta.app", "trvendetta.cli", "trvendetta.pictures",
-                         "trvendetta.bench", "trvendetta.server"),
-    "trvendetta.replays": ("trvendetta.app", "trvendetta.cli", "trvendetta.pictures", "trvendetta.bench",
+                         "bench", "trvendetta.server"),
+    "trvendetta.replays": ("trvendetta.app", "trvendetta.cli", "trvendetta.pictures", "bench",
                            "trvendetta.server"),
-    "trvendetta.app": ("trvendetta.cli", "trvendetta.pictures", "trvendetta.bench", "trvendetta.server"),
-    "trvendetta.pictures": ("trvendetta.app", "trvendetta.cli", "trvendetta.bench", "trvendetta.server"),
+    "trvendetta.app": ("trvendetta.cli", "trvendetta.pictures", "bench", "trvendetta.server"),
+    "trvendetta.pictures": ("trvendetta.app", "trvendetta.cli", "bench", "trvendetta.server"),
     # the club server (server/) is a shell beside the CLI: it uses the application layer, the
     # record tools and the pictures, and takes its host identity's files from cli/host.py
-    "trvendetta.server": ("trvendetta.bench",),
+    "trvendetta.server": ("bench",),
 }
 
 

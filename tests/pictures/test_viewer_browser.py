@@ -1,5 +1,5 @@
 """The replay viewer in a real browser: Debian's Chromium, driven over the
-DevTools protocol (trvendetta.bench.browser; .ci/run installs Chromium).
+DevTools protocol (bench/browser.py; .ci/run installs Chromium).
 
 Loads the page of a 1,000-event game from file://, drives the slider, the
 arrow keys and a click on a sentence, checks the board and the highlighted
@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from trvendetta.bench.browser import Browser, CDPError, blobs, chromium, read_png
+from bench.browser import Browser, CDPError, blobs, chromium, read_png
 from trvendetta.pictures.svg import PALETTE
 from trvendetta.store import GameStore
 

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from trvendetta import replays
-from trvendetta.bench.browser import Browser, CDPError, chromium, read_png
+from bench.browser import Browser, CDPError, chromium, read_png
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="Chromium is not installed here (.ci/run installs it)")
 
