@@ -345,17 +345,20 @@ class GameService:
         first = loaded.version + 1 - sum(len(m.events) for m in moves)
         return Played(loaded.ruleset, first, [], moves, loaded)
 
-    def undo(self, game: str, *, agreed: bool = False, keyring: Any = None) -> Undone:
+    def undo(self, game: str, *, agreed: bool = False, keyring: Any = None, turn: bool = False) -> Undone:
         """Take back the last action (with a game's bot seats: the bots'
         actions after the last human one too), appending retractions; then
-        the bots answer again."""
+        the bots answer again.  ``turn``: the player's whole move, back to the
+        start of their turn (``replays.undo_turn``)."""
         header = self.store.header(game)
         if header.charter:
             from .outcome import refuse_if_ended
 
             refuse_if_ended(self.store, game)  # nothing is taken back past a claim or a resignation
         bots = header.bots or {}
-        if bots:
+        if turn:
+            plan, loaded = replays.undo_turn(self.store, game, set(bots), agreed=agreed, keyring=keyring)
+        elif bots:
             plan, loaded = replays.undo_with_bots(self.store, game, set(bots), agreed=agreed, keyring=keyring)
         else:
             retraction, group, loaded = replays.undo(self.store, game, agreed=agreed, keyring=keyring)

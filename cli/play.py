@@ -453,23 +453,55 @@ def waiting_flags(ruleset, left: dict) -> tuple[list[str], str | None]:
             f"once the reply is imported, play them with: {again}"], again
 
 
+def _print_targets(game, as_json: bool) -> None:
+    """`trv legal --targets` (``app.targets.reachable_targets``)."""
+    from trvendetta.app.targets import reachable_targets
+
+    reach = reachable_targets(game.ruleset, game.state)
+    if as_json:
+        echo_json({"player": reach.player, "kind": reach.kind, "targets": reach.targets,
+                   "chance": reach.chance, "truncated": reach.truncated})
+        return
+    click.echo(f"{reach.player}: {reach.kind}; in reach of a shot this turn (no command; ways through a slam "
+               "or a hidden token not followed):")
+    for first, found in reach.targets.items():
+        ways = ", ".join(f"{target} ({'; '.join(way) or 'now'})" for target, way in sorted(found.items()))
+        cut = reach.chance.get(first, 0)
+        note = f" [{cut} way{'s' if cut != 1 else ''} cut by chance]" if cut else ""
+        click.echo(f"  {first}: {ways or 'nothing'}{note}")
+    if reach.truncated:
+        click.echo("the search stopped at its budget: options listed last may reach more")
+
+
 @click.command()
 @json_option
+@click.option("--targets", is_flag=True,
+              help="For each option, the vehicles a shot can reach this turn and a shortest way to each.")
 @game_option
 @pass_session
-def legal(session: Session, as_json: bool) -> None:
+def legal(session: Session, as_json: bool, targets: bool) -> None:
     """List the legal actions of the pending decision.
 
     With --json, print a JSON array of action objects exactly as the engine
     encodes them: any of them can be passed to `trv act`.
 
+    With --targets, what each option leads to a shot at this turn: for each
+    option (each die on each car), the vehicles in reach and one shortest way
+    to each (the names `trv decide` takes, or the steps of `trv turn
+    --path`).  Like a dry run it never tells chance: a way through a slam or
+    a hidden token is not followed (said per option), and commands are left
+    out (each way takes no-command).
+
     \b
     Examples:
       trv legal
+      trv legal --targets                 # which die on which car reaches a shot
       trv legal --json
       trv act "$(trv legal --json | jq -c '.[0]')"
     """
     game = session.view()
+    if targets:
+        return _print_targets(game, as_json)
     ruleset = game.ruleset
     state = seen(session, game)  # a favor dealt to you face down is yours to play
     options = ruleset.legal_actions(state)

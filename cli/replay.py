@@ -335,6 +335,8 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
 
 
 @click.command()
+@click.option("--turn", "whole_turn", is_flag=True,
+              help="Take back the whole move: every action of the player's turn so far (and the bots' after it).")
 @click.option("--agreed", is_flag=True,
               help="Take the action back even past a die roll or a revealed token (recorded as agreed).")
 @click.option("--ask", is_flag=True,
@@ -347,8 +349,8 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
 @json_option
 @game_option
 @pass_session
-def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_files: tuple[str, ...],
-         output: str | None, as_json: bool) -> None:
+def undo(session: Session, whole_turn: bool, agreed: bool, ask: bool, sign_file: str | None,
+         with_files: tuple[str, ...], output: str | None, as_json: bool) -> None:
     """Take back the active player's last action, without erasing it.
 
     A retraction record is appended: the retracted events stay in the store
@@ -356,9 +358,14 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
     them.  Refused past new information (a die roll, a drawn or revealed
     token) and across players unless --agreed, which is recorded.
 
+    With --turn, the whole move: the player's actions back to the start of
+    their turn (assign, command, every step...), one retraction each, in one
+    save.
+
     \b
     Examples:
       trv undo
+      trv undo --turn                             # the whole move so far, not one step
       trv undo --agreed
       trv undo --agreed --ask -o undo.json        # at a distance: ann runs trv undo --sign undo.json -o a.json
       trv undo --agreed --with a.json
@@ -374,6 +381,9 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
         keyring = Keyring(dict(decode_charter(meta.charter).seats), acting_seat(None))
     if (ask or sign_file) and not output:
         raise click.UsageError("--ask and --sign write a file: give -o FILE")
+    if whole_turn and (ask or sign_file or with_files):
+        raise click.UsageError("--turn takes back your own move here; an agreed undo at a distance (--ask, --sign, "
+                               "--with) takes back one action")
     if ask or sign_file or with_files:
         from . import cosign
 
@@ -386,7 +396,7 @@ def undo(session: Session, agreed: bool, ask: bool, sign_file: str | None, with_
         if not agreed:
             raise click.UsageError("--with gives the signatures of an agreed undo: add --agreed")
         keyring = cosign.keyring_with(svc.store, name, keyring, with_files)
-    undone = svc.undo(name, agreed=agreed, keyring=keyring)
+    undone = svc.undo(name, agreed=agreed, keyring=keyring, turn=whole_turn)
     lines = [(undone.first + i, _retraction_sentence(undone.ruleset, retraction, group), retraction)
              for i, (retraction, group) in enumerate(undone.retractions)]
     if as_json:

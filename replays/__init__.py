@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the type checker sees every name; a program imports each mo
 #: where each name lives
 _HOME = {
     **dict.fromkeys(("AlreadyApplied", "PacketRefused", "Verified", "compare_claim", "export", "fork", "fork_near", "import_file",
-                     "plan_undo", "read_file", "state_at", "undo", "undo_with_bots", "verify_file", "verify_game"),
+                     "plan_undo", "plan_undo_turn", "read_file", "state_at", "undo", "undo_turn", "undo_with_bots", "verify_file", "verify_game"),
                     "audit"),
     "IncompleteExport": "integrity", "readable": "integrity",
     "MovesVisitor": "moves", "movetext": "notation", "parse_movetext": "notation",
@@ -76,6 +76,8 @@ __all__ = [
     "first_difference",
     "fork",
     "fork_near",
+    "plan_undo_turn",
+    "undo_turn",
     "import_file",
     "movetext",
     "parse_movetext",

@@ -574,6 +574,66 @@ def undo_with_bots(store: GameStore, game: str, bots: set[str], *, agreed: bool 
     return plan, loaded
 
 
+def plan_undo_turn(store: GameStore, game: str, bots: set[str], *,
+                   agreed: bool) -> tuple[list[tuple[Retraction, Group]], Walker]:
+    """``trv undo --turn``: take back a whole move, newest first: the bots' actions after the last
+    human one (a game with bot seats), then that player's actions back to the start of their turn
+    (the action after the last one whose events started a turn: ``turn-started``).  Without
+    ``agreed``, refused past new information (a roll, a token) or once the turn has passed to
+    another player (a bot's answer aside)."""
+    kinds: dict[int, str] = {}
+
+    def starts_turn(group: Group) -> bool:
+        if not kinds:
+            kinds.update((r.number, r.kind) for r in store.events(game, decode=False, stamped=False))
+        return any(kinds.get(n) == "turn-started" for n in range(group.first, group.last + 1))
+
+    def turn(live: list[Group]) -> list[Group]:
+        taken: list[Group] = []
+        for group in reversed(live):
+            if group.action is BEFORE:
+                return [*taken, group]  # walk further back
+            if group.action is None:  # the set-up
+                break
+            human = next((g.player for g in taken if g.player not in bots), None)
+            if taken and (human is not None and (group.player != human or starts_turn(group))):
+                break
+            taken.append(group)
+        return taken
+
+    walker = _undo_walk(store, game, lambda live: turn(live)[-1] if turn(live) else None)
+    ruleset = walker.ruleset
+    _no_open_draw(walker)
+    taken = turn(walker.live_actions)
+    if not taken or all(g.player in bots for g in taken):
+        raise TrvError(f"game {game!r}: no move to take back" + (" (only bots have played)" if taken else ""))
+    human = next(g.player for g in taken if g.player not in bots)
+    if not agreed:
+        if ruleset.is_over(walker.state):
+            raise TrvError("the game is over; take the last move back only with --agreed")
+        for group in taken:
+            if group.reveals:
+                what = ruleset.describe_action(group.action)
+                raise TrvError(f"cannot take back {human}'s move: {group.player}'s {what!r} (events {group.first}-"
+                               f"{group.last}): event {group.reveals} revealed new information; take it back only "
+                               "with --agreed")
+        decision = ruleset.pending(walker.state)
+        if decision is not None and decision.player != human and decision.player not in bots:
+            raise TrvError(f"{human}'s move is over and the game now waits on {decision.player}; take it back "
+                           "only with --agreed")
+    by_bots = any(g.player in bots for g in taken)  # a bot always agrees (as plain undo records it)
+    return [(Retraction(g.first, g.last, human, agreed or by_bots), g) for g in taken], walker
+
+
+def undo_turn(store: GameStore, game: str, bots: set[str], *, agreed: bool = False,
+              keyring: Any = None) -> tuple[list[tuple[Retraction, Group]], Any]:
+    """Append the retractions of :func:`plan_undo_turn` in one save."""
+    plan, walker = plan_undo_turn(store, game, bots, agreed=agreed)
+    records = sign_retractions(walker, [r for r, _ in plan], [g for _, g in plan], keyring)
+    loaded = store.append(game, walker.number, records=records)
+    return plan, loaded
+
+
 # ---------------------------------------------------------------------- fork
 def fork(store: GameStore, game: str, at: int, name: str) -> Any:
     """A new game sharing ``game``'s records up to event ``at`` (an action boundary)."""
@@ -718,6 +778,8 @@ __all__ = [
     "export",
     "fork",
     "fork_near",
+    "plan_undo_turn",
+    "undo_turn",
     "import_file",
     "plan_undo",
     "read_file",

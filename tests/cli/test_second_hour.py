@@ -151,3 +151,38 @@ def test_the_rulebooks_words_are_mapped_to_the_words_trv_uses():
     for rulebook, ours in said.items():
         for word in ours.split("`")[1::2]:
             assert word.lower() in code, f"{rulebook!r} -> {word!r}, which the code never says"
+
+
+def test_undo_turn_takes_back_the_whole_move(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    before = json.loads(run("--db", db, "show", "--json").stdout)
+    run("--db", db, "turn", "--car", "medium", "--assign", "5", "--path", "F,F,FL")
+    out = run("--db", db, "undo", "--turn").stdout
+    assert "bob takes back 'assign 5 to blue-medium'" in out and "bob takes back 'FL'" in out
+    after = json.loads(run("--db", db, "show", "--json").stdout)
+    assert {k: v for k, v in after.items() if k not in ("version", "head")} == \
+        {k: v for k, v in before.items() if k not in ("version", "head")}
+    assert "no move to take back" in run("--db", db, "undo", "--turn", code=1).stderr
+    run("--db", db, "turn", "--car", "medium", "--assign", "5")  # the whole turn: it passes to ann
+    err = run("--db", db, "undo", "--turn", code=1).stderr
+    assert "bob's move is over and the game now waits on ann; take it back only with --agreed" in err
+    doc = json.loads(run("--db", db, "undo", "--turn", "--agreed", "--json").stdout)
+    assert doc["retractions"][-1]["text"].startswith("bob takes back 'assign 5 to blue-medium'")
+    assert doc["pending"]["player"] == "bob" and doc["pending"]["kind"] == "assign"
+    assert run("--db", db, "verify").stdout.startswith("OK: ")
+
+
+def test_legal_targets_lists_what_each_die_reaches_and_a_way_that_does(tmp_path):
+    db = tmp_path / "a.sqlite"
+    run("--db", db, *NEW)
+    run("--db", db, "turn", "--car", "medium", "--assign", "5", "--path", "F,F,FL,F,F,F,F", "--road-die")
+    doc = json.loads(run("--db", db, "legal", "--targets", "--json").stdout)
+    assert doc["player"] == "ann" and doc["kind"] == "assign"
+    way = doc["targets"]["assign 4 to red-large"]["blue-medium"]
+    assert doc["targets"]["assign 1 to red-large"] == {}
+    for name in ["assign 4 to red-large", *way]:  # the way it names plays, and ends in reach of the shot
+        run("--db", db, "decide", name)
+    assert "shoot blue-medium" in run("--db", db, "legal").stdout
+    text = run("--db", db, "legal", "--targets").stdout
+    assert "shoot blue-medium: blue-medium (now)" in text
