@@ -301,6 +301,15 @@ class TournamentService:
         events = model.check_rule(state, ruled)
         return ruled, self.commit(name, events, loaded.version)
 
+    def decided_without_game(self, name: str, table: int, round_: int | None) -> tuple[int, dict[str, int]] | None:
+        """A table decided by concessions and no-shows, with no game counted: (its round, its
+        places); None for any other table (``report`` then reads its game)."""
+        state = self.log.load(name).state
+        r = round_of(state, round_)
+        t = model.table_of(state, r, table)
+        places = model.table_places(t)
+        return (r, places) if t.reported is None and places is not None else None
+
     def report(self, name: str, table: int, round_: int | None, source: str | None,
                read: Callable[[str], bytes | None], copies: tuple[str, ...] = (),
                evidence: list[tuple[str, bytes]] | None = None) -> Reported:

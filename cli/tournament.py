@@ -379,6 +379,17 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
 
     given = [(path, read_untrusted(path)) for path in evidence]
     first, *copies = game_or_record or (None,)
+    decided = _svc(session).decided_without_game(name, table, round_) if first is None else None
+    if decided is not None:  # two concessions at a table of three, say: finished, and nothing to read
+        r, places = decided
+        ranked = sorted(places.items(), key=lambda x: (x[1], x[0]))
+        if as_json:
+            echo_json({"tournament": name, "round": r, "table": table, "game": None, "decided_by": "concessions",
+                       "places": dict(ranked)})
+            return
+        click.echo(f"round {r} table {table}: finished, decided by concessions and no-shows - "
+                   + ", ".join(f"{place}. {p}" for p, place in ranked) + " (no game to report)")
+        return
     reported = _svc(session).report(name, table, round_, first, read, tuple(copies), given)
     r, checked, result, after = reported
     final = model.table_places(after.rounds[r - 1].tables[table - 1]) or {}

@@ -208,9 +208,20 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
     result, game = checked.result, gf.header.game
     if store.exists(game):
         mine = store.events(game, decode=False)
-        if not mine or mine[0].hash != result.game_id or mine[-1].hash != result.head:
-            raise ResultRefused(f"this store has another game called {game} (or it moved on); "
-                                "import the record under another name with `trv import --name`, then report that")
+        same_game = bool(mine) and mine[0].hash == result.game_id
+        if same_game and len(mine) < len(gf.records) and gf.records[len(mine) - 1].hash == mine[-1].hash:
+            audit.import_file(store, gf)  # played on elsewhere: the record extends the stored game
+        elif not same_game:
+            raise ResultRefused(f"this store has another game called {game}; import the record under another "
+                                "name with `trv import --name`, then report that")
+        elif mine[-1].hash != result.head:
+            split = next((i + 1 for i, (a, b) in enumerate(zip(mine, gf.records)) if a.hash != b.hash), None)
+            raise ResultRefused(
+                f"this store's {game} and {source} differ: " + (
+                    f"they split at event {split} (compare them: trv export {game} -o mine.trv && trv verify "
+                    f"mine.trv --against {source})" if split is not None else
+                    f"the store's game has {len(mine)} events, past the record's {len(gf.records)}; report the "
+                    f"store's game (trv tournament report NAME --table {table} {game})"))
     else:
         audit.import_file(store, gf)
     return checked

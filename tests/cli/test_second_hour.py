@@ -186,3 +186,50 @@ def test_legal_targets_lists_what_each_die_reaches_and_a_way_that_does(tmp_path)
     assert "shoot blue-medium" in run("--db", db, "legal").stdout
     text = run("--db", db, "legal", "--targets").stdout
     assert "shoot blue-medium: blue-medium (now)" in text
+
+
+def _play_out(db: Path, game: str) -> None:
+    """Play ``game`` of the store ``db`` to its end, always the first legal option (as another store would)."""
+    from trvendetta.app import GameService
+    from trvendetta.store import GameStore
+
+    with GameStore(db) as store:
+        svc = GameService(store)
+        while not svc.load(game).ruleset.is_over(svc.load(game).state):
+            def first(ruleset, state):
+                for _ in range(50):
+                    if ruleset.is_over(state()):
+                        return
+                    yield ruleset.legal_actions(state())[0]
+            svc.play(game, first)
+
+
+def test_a_table_reported_from_a_record_played_in_another_store(tmp_path):
+    org, ann = tmp_path / "org.sqlite", tmp_path / "ann.sqlite"
+    run("--db", org, "tournament", "new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "3")
+    run("--db", org, "tournament", "register", "cup", "ann", "bob")
+    run("--db", org, "tournament", "pair", "cup")
+    run("--db", org, "tournament", "start", "cup")  # people play: the game waits at its start
+    run("--db", org, "export", "cup-r1-t1", "-o", tmp_path / "start.trv")
+    run("--db", ann, "import", tmp_path / "start.trv")
+    _play_out(ann, "cup-r1-t1")
+    run("--db", ann, "export", "cup-r1-t1", "-o", tmp_path / "end.trv")
+    out = run("--db", org, "tournament", "report", "cup", "--table", "1", tmp_path / "end.trv").stdout
+    assert out.startswith("round 1 table 1: cup-r1-t1 verified (")
+    assert run("--db", org, "verify", "cup-r1-t1", "--json").stdout == run("--db", ann, "verify", "cup-r1-t1",
+                                                                               "--json").stdout
+
+
+def test_a_table_decided_by_two_concessions_is_reported_as_finished(tmp_path):
+    db = tmp_path / "t.sqlite"
+    run("--db", db, "tournament", "new", "cup", "--rounds", "1", "--pod-size", "3", "--seed", "3")
+    run("--db", db, "tournament", "register", "cup", "ann", "bob", "cyd")
+    run("--db", db, "tournament", "pair", "cup")
+    run("--db", db, "tournament", "start", "cup")
+    run("--db", db, "tournament", "concede", "cup", "ann", "--table", "1", "--by", "ann")
+    run("--db", db, "tournament", "concede", "cup", "bob", "--table", "1", "--by", "bob")
+    out = run("--db", db, "tournament", "report", "cup", "--table", "1").stdout
+    assert "round 1 table 1: finished, decided by concessions and no-shows - 1. cyd, 2. ann, 2. bob" in out
+    assert "not finished" not in out
+    doc = json.loads(run("--db", db, "tournament", "report", "cup", "--table", "1", "--json").stdout)
+    assert doc["places"] == {"cyd": 1, "ann": 2, "bob": 2} and doc["game"] is None
