@@ -45,3 +45,15 @@ def test_every_dependency_is_pinned_within_what_pyproject_allows():
 def test_ci_and_the_readme_install_with_the_constraints():
     assert "pip install -c constraints.txt -e '.[test]'" in (ROOT / ".ci" / "run").read_text()
     assert "pip install -c constraints.txt -e '.[test]'" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_test_command_is_what_ci_runs():
+    """Every step of .ci/run's install and test (what runs in the venv) is in the README's second
+    command, and nothing else is; what .ci/run adds (PostgreSQL, Chromium) the README names."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()
+    readme_steps = [step.strip() for step in block[1].split("&&")]
+    ci = [line.split("#", 1)[0].strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    ci_steps = [step.strip() for line in ci if ".venv" in line for step in line.split("&&")]
+    assert ci_steps == readme_steps, (ci_steps, readme_steps)
+    assert "TRV_TEST_POSTGRES" in readme and "Chromium" in readme
