@@ -389,6 +389,12 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
     if left:
         said, resume = waiting_flags(rules, left)
         lines += said
+        if resume:  # withdrawn or confirmed once the dice are in (`trv import`: check_hint)
+            decision = played.ruleset.pending(left["state"])
+            save_hint(session, played.loaded.game, decision.player if decision else player, resume,
+                      played.loaded.version)
+    else:
+        drop_hint(session, played.loaded.game)  # this turn played: an older hint is spent
     if as_json:
         echo_json(played_json(played, unused=[p.text() for p in unused], resume=resume, said=lines))
         return
@@ -438,6 +444,71 @@ def resume_flags(ruleset, state, later: list, player: str | None) -> tuple[list[
     again = f"trv turn{f' --as {player}' if player else ''} {' '.join(flags)}"
     return [f"not played yet (the turn waits on {what}): {', '.join(flags)}",
             f"once {who} has answered (trv decide ...), play them with: {again}"], again
+
+
+def _hint_file(session: Session, game: str):
+    """Where `trv turn` keeps the command it printed for after the dice (``$TRV_HOME/hints``), by
+    store and game."""
+    import hashlib
+
+    from .identity import home
+
+    key = hashlib.sha256(f"{session.location().kind}:{session.location().target}\0{game}".encode()).hexdigest()
+    return home() / "hints" / f"{key[:32]}.json"
+
+
+def save_hint(session: Session, game: str, player: str | None, command: str, version: int) -> None:
+    """Keep ``command`` (a `trv turn` printed for after another store's dice) so the import of
+    the dice can say whether it still applies."""
+    path = _hint_file(session, game)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(msgspec.json.encode({"game": game, "player": player, "command": command,
+                                         "version": version}).decode(), encoding="utf-8")
+
+
+def drop_hint(session: Session, game: str) -> None:
+    _hint_file(session, game).unlink(missing_ok=True)
+
+
+def check_hint(session: Session, game: str) -> str | None:
+    """After an import: the `trv turn` a turn printed for after the dice, if the game has moved on
+    since, checked by a preview: withdrawn (and forgotten) when the dice changed the turn so that
+    it no longer applies, else said again.  None when there is none to check."""
+    import shlex
+
+    from trvendetta.core.errors import TrvError
+
+    path = _hint_file(session, game)
+    try:
+        hint = msgspec.json.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    if session.store().version(game) <= hint["version"]:
+        return None  # the dice are not in yet
+    argv = shlex.split(hint["command"])[2:]
+
+    def actions(ruleset, state):
+        values, order = parse_flags(ruleset, argv, click.get_current_context(silent=True))
+        driver = ruleset.turn_driver(ruleset_flags(ruleset, values, order))
+        played = 0
+        while (action := driver.next(state())) is not None:
+            played += 1
+            yield action
+        problems = driver.finish(state())
+        if problems or not played:
+            raise RuleViolation("trv turn", "; ".join(p.text() for p in problems)
+                                or "its flags answer no decision the game waits on now", ())
+
+    from .identity import keyring_for
+
+    player = hint["player"]
+    try:
+        service(session).preview(game, actions, player=player, keyring_for=lambda loaded: keyring_for(loaded, player))
+    except (TrvError, click.UsageError) as exc:
+        path.unlink(missing_ok=True)
+        why = exc.message if isinstance(exc, click.UsageError) else str(exc)
+        return f"withdrawn: `{hint['command']}`, printed while the turn waited for the dice, no longer applies: {why}"
+    return f"still to play, now that the dice are in: {hint['command']} (--dry-run shows it first)"
 
 
 def waiting_flags(ruleset, left: dict) -> tuple[list[str], str | None]:

@@ -196,12 +196,17 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             if not as_json:
                 click.echo(f"wrote the reply packet to {target}: {_reply_line(svc, store, game)}")
     played = svc.run_bots(game)  # what the bots did, and what the game waits for
+    from .play import check_hint
+
+    hint = check_hint(session, game)  # a `trv turn` printed for after these dice: does it still apply?
     if as_json:
         bots = played_json(played)
         echo_json({**doc, "bots": bots["bots"], "version": bots["version"], "pending": bots["pending"],
-                   "over": bots["over"], "waiting": bots["waiting"]})
+                   "over": bots["over"], "waiting": bots["waiting"], "hint": hint})
         return
     print_played(played)
+    if hint:
+        click.echo(hint)
 
 
 def _reply_line(svc: Any, store: Any, game: str) -> str:

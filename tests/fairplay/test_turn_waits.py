@@ -42,3 +42,22 @@ def test_a_turn_waiting_for_dice_says_whose_and_the_reply_says_whom_to_mail(play
     assert "send it to ann" in said
     out = ann("import", packet).stdout
     assert "bob reveals dice for draw 2" in out and "bob: add 1" in out
+
+
+def test_the_hint_for_after_the_dice_is_withdrawn_when_the_dice_change_the_turn(players, tmp_path):
+    """ann's turn waited for bob's dice with --no-reroll unplayed; once bob's reply is imported the
+    game waits on bob, so `trv turn --no-reroll` no longer applies to ann: the import says so."""
+    from test_send import sent
+
+    ann, bob = players("ann", "bob")
+    exchange_by_send(tmp_path, [ann, bob], "--ruleset", "toy")
+    out = ann("turn", "--assign", "2", "--no-reroll").stdout
+    assert "once the reply is imported, play them with: trv turn --no-reroll" in out
+    packet, _ = sent(ann, tmp_path, 1)
+    bob("import", packet)
+    reply, _ = sent(bob, tmp_path, 2)
+    out = ann("import", reply).stdout
+    assert "withdrawn: `trv turn --no-reroll`, printed while the turn waited for the dice, no longer applies: " \
+           "it is bob's decision" in out, out
+    out = ann("import", reply).stdout  # said once: the hint is gone
+    assert "withdrawn" not in out
