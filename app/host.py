@@ -65,6 +65,10 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
     for path, answer in answers:
         if answer.offer != offer.id():
             raise TrvError(f"{path} answers another offer")
+        if answer.commit != offer.commit:
+            raise TrvError(f"{path}: {answer.seat}'s contribution does not sign the offer's commitment "
+                           f"({offer.commit[:16]}...)" + ("" if answer.commit else
+                                                         ": made by an older trv; make a new offer"))
         if answer.seat not in offer.seats or not signed(answer, offer.seats[answer.seat]):
             raise TrvError(f"{path} is not signed by {answer.seat}'s key")
         if len(bytes.fromhex(answer.value)) != HOST_BYTES:
@@ -78,6 +82,59 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
     return found
 
 
+def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Callable[[str], bool],
+                      answers: Any, ledger: Any) -> None:
+    """In a player's store, before a host game is written (an import, a club server's copy): refuse
+    it, naming the host, when the seed inputs are not the ones this player signed: its own
+    contribution is not the one it gave to that offer (``answers``: ``app.ledger.Answers``), the
+    host's commitment is not the offer's, or it is a second game of one offer (``ledger``: the game
+    each host's commitment serves here).  ``can_sign(seat)``: whether a local identity holds the
+    seat's key."""
+    from trvendetta.replays.signatures import fingerprint
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(charter_text) if charter_text else None
+    if charter is None or charter.dice != "host":
+        return
+    mine = [s for s in sorted(charter.seats) if s not in charter.bots and can_sign(s)]
+    if not mine:
+        return
+    host = f"the host ({fingerprint(charter.host)})"
+    made = ledger.bound(charter.seed_commit)
+    if made is not None and made["id"] != game_id:
+        raise TrvError(f"{game} is another game from the offer of game {made['bind']} ({made['id'][:16]}...), "
+                       f"which {host} started already: one offer makes one game (a second would let the host keep "
+                       "the one it likes); nothing imported")
+    keys = sorted(k for s, k in charter.seats.items() if s not in charter.bots)
+    for seat in mine:
+        if charter.offer:
+            given = answers.given(charter.offer, seat)
+        else:  # (a game made before signed contributions names no offer: its commitment finds the answer)
+            given = next((e for e in answers.all() if e["seat"] == seat and e["from"] == charter.host
+                          and e["commit"] == charter.seed_commit), None)
+        if given is None:
+            open_ = [e for e in answers.all() if e["seat"] == seat and e["from"] == charter.host
+                     and e["keys"] == keys and ledger.bound(e["commit"]) is None]
+            if not charter.offer and open_:
+                e = open_[-1]
+                raise TrvError(f"{game}: {host} started it with commitment {charter.seed_commit[:16]}..., which is "
+                               f"not the one of the offer you ({seat}) answered ({e['game']}, commitment "
+                               f"{e['commit'][:16]}..., at {e['at']}): a host that commits after reading the "
+                               "contributions chooses the seed; nothing imported")
+            continue  # (the charter's signature of the seat, checked by the walk, shows its key signed it)
+        from .messages import Contribution
+
+        answer = Contribution.decode(given["answer"].encode(), "your recorded answer")
+        if given["commit"] != charter.seed_commit:
+            raise TrvError(f"{game}: {host} started it with commitment {charter.seed_commit[:16]}..., which is not "
+                           f"the one of the offer you ({seat}) answered ({given['commit'][:16]}...): a host that "
+                           "commits after reading the contributions chooses the seed; nothing imported")
+        if charter.setup.get(seat) != answer.value:
+            raise TrvError(f"{game}: {host} started it with {charter.setup.get(seat, '')[:16]}... as {seat}'s "
+                           f"contribution to the seed, and you contributed {answer.value[:16]}... to its offer "
+                           f"({given['game']}): the host chose your part of the seed; nothing imported")
+
+
 def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
                   name: str, host: HostKeys, random_bytes: Callable[[int], bytes],
                   signed: "Callable[[Contribution, str], bool] | None" = None) -> tuple[Any, Answered]:
@@ -85,7 +142,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
     the host's contribution for each bot seat.  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
-    from trvendetta.replays.charters import nonce_of
+    from trvendetta.replays.charters import BOT_CONTRIBUTION, nonce_of
     from trvendetta.store import Charter, encode_charter
 
     secret = host.secret(offer.commit)
@@ -98,8 +155,10 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
             raise TrvError(f"{offer_file}: you created game {made['bind']} from this offer already "
                            f"({made['id'][:16]}...); its seed serves that game only")
         given = contributions(offer, answers, signed)
-        # the host's contribution for each bot seat: harmless, the host knows its own seed anyway
-        given.update({seat: random_bytes(HOST_BYTES).hex() for seat in offer.bots})
+        # each player's signature over its contribution, the offer and its commitment, kept in the charter
+        sigs = {answer.seat: answer.sig for _, answer in answers}
+        # the host's contribution for each bot seat: fixed, so it cannot pick one after reading the players'
+        given.update({seat: BOT_CONTRIBUTION for seat in offer.bots})
         if offer.time:
             from .clock import parse_time_control
 
@@ -107,7 +166,8 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
         # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
         nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
         charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
-                                         dict(offer.bots), time=offer.time, nonce=nonce))
+                                         dict(offer.bots), time=offer.time, nonce=nonce, offer=offer.id(),
+                                         signed=sigs))
         game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
         rules = rulesets.get(offer.ruleset)
         pos = rules.default_position([tuple(t) for t in offer.players], 0)
@@ -296,4 +356,4 @@ def reveal_seed(store: GameStore, game: str, host: HostKeys) -> int:
     return before
 
 
-__all__ = ["HostKeys", "answer_host", "contributions", "new_host_game", "reveal_seed"]
+__all__ = ["HostKeys", "answer_host", "check_seed_inputs", "contributions", "new_host_game", "reveal_seed"]

@@ -169,7 +169,8 @@ class Answers:
     def __init__(self, folder: Path):
         self.path = Path(folder) / "answers.jsonl"
 
-    def _all(self) -> list[dict[str, Any]]:
+    def all(self) -> list[dict[str, Any]]:
+        """Every answer given, oldest first."""
         if not self.path.exists():
             return []
         try:
@@ -179,7 +180,7 @@ class Answers:
 
     def given(self, message: str, seat: str) -> dict[str, Any] | None:
         """The answer given to message ``message`` (its id) for ``seat``, or None."""
-        return next((e for e in self._all() if e["message"] == message and e["seat"] == seat), None)
+        return next((e for e in self.all() if e["message"] == message and e["seat"] == seat), None)
 
     def record(self, *, message: str, seat: str, sender: str, keys: list[str], commit: str, game: str, at: str,
                answer: bytes) -> None:
@@ -193,7 +194,7 @@ class Answers:
     def unstarted(self, ledger: Ledger, sender: str, keys: list[str], message: str) -> list[dict[str, Any]]:
         """Earlier answers to ``sender`` among the same players (the same keys) whose game never
         started here (this store never met it: its commitment serves no game in ``ledger``)."""
-        return [e for e in self._all() if e["from"] == sender and e["keys"] == sorted(keys)
+        return [e for e in self.all() if e["from"] == sender and e["keys"] == sorted(keys)
                 and e["message"] != message and ledger.bound(e["commit"]) is None]
 
 

@@ -124,13 +124,25 @@ def _untimed(message: Signed) -> bytes:
 
 
 class Contribution(Signed, frozen=True, forbid_unknown_fields=True):
-    """A seat's random contribution to a host game's seed, signed."""
+    """A seat's random contribution to a host game's seed, signed over the offer's id and the host's
+    commitment (``commit``, the offer's: so the signature, which the charter keeps, shows the host
+    committed before the contribution existed).  A contribution of a trv before that has no
+    ``commit`` and keeps its bytes."""
 
     type: str
     offer: str
     seat: str
     value: str
     sig: str = ""
+    #: the offer's commitment to the host's seed ("" in contributions made before signed contributions)
+    commit: str = ""
+
+    def body(self) -> bytes:
+        from trvendetta.replays.charters import contribution_body
+
+        if self.commit:
+            return contribution_body(self.offer, self.seat, self.value, self.commit, self.type)
+        return msgspec.json.encode(msgspec.structs.replace(self, sig=""))[:-len(b',"commit":""}')] + b"}"
 
 
 __all__ = ["Contribution", "Invite", "Join", "Offer", "Signed"]

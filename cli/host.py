@@ -117,6 +117,22 @@ def host_keys(at: Path | None = None) -> HostKeys:
                     str(at / "secrets"), Ledger(at / "secrets"))
 
 
+def check_seeds(charter: str, game: str, game_id: str) -> None:
+    """Refuse, before it is written, a host game whose seed inputs are not the ones this user signed
+    (``app.host.check_seed_inputs``: its contribution, the offer's commitment, one game per offer)."""
+    from trvendetta.app.host import check_seed_inputs
+    from trvendetta.app.ledger import Answers
+    from trvendetta.store import decode_charter
+
+    from .exchange import ledger
+
+    found = decode_charter(charter) if charter else None
+    if found is None or found.dice != "host":
+        return
+    keyring = Keyring(dict(found.seats))
+    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger())
+
+
 @click.group(name="host")
 def host() -> None:
     """Host mode: a host (a tournament organiser, say) rolls the dice from a committed secret seed.
@@ -209,7 +225,8 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     from .exchange import answer_once_here
 
     def make() -> tuple[bytes, str]:
-        answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex())
+        answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex(),
+                              commit=got.commit)
         return answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body)).file_bytes(), got.commit
 
     text, again = answer_once_here(got.id(), seat, got.host, [k for s, k in got.seats.items() if s not in got.bots],

@@ -147,8 +147,12 @@ def sync(session: Any, client: Client, game: str, server_version: int, server_he
         return have
     path = f"/api/games/{game}/record" + (f"?since={have}" if have is not None else "")
     data = client.get(path, text=True).encode()
+    gf = replays.read_file(data, f"{client.base}'s {game}")
+    from .host import check_seeds
+
+    check_seeds(gf.header.charter, gf.header.game, gf.header.game_id)  # the seed inputs this player signed
     try:
-        svc.import_file(data, f"{client.base}'s {game}")
+        svc.import_file(data, f"{client.base}'s {game}", parsed=gf)
     except replays.AlreadyApplied:
         pass
     except replays.PacketRefused as exc:
@@ -272,8 +276,6 @@ def join(ctx: click.Context, game: str) -> None:
 
 
 def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
-    import base64
-
     from trvendetta.app.messages import Contribution, Offer
     from trvendetta.core.draws import HOST_BYTES
 
@@ -287,10 +289,22 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     me = saved["name"]
     if me not in offer.seats:
         raise TrvError(f"{me} has no seat in {game}")
-    answer = Contribution("trv-host-join", offer.id(), me, entropy.random_bytes(HOST_BYTES).hex())
-    signature = Keyring(offer.seats, me).sign(me, answer.body())
-    out = client.post(f"/api/offers/{game}/join", {"value": answer.value,
-                                                   "signature": base64.b64encode(signature).decode()})
+    from .exchange import answer_once_here
+
+    def make() -> tuple[bytes, str]:
+        answer = Contribution("trv-host-join", offer.id(), me, entropy.random_bytes(HOST_BYTES).hex(),
+                              commit=offer.commit)
+        return answer.signed(lambda body: Keyring(offer.seats, me).sign(me, body)).file_bytes(), offer.commit
+
+    # one answer per offer, the same bytes on every route and every retry (docs/fair-play.md)
+    text, again = answer_once_here(offer.id(), me, offer.host, [k for s, k in offer.seats.items()
+                                                                if s not in offer.bots],
+                                   offer.game, make, f"the server {fingerprint(offer.host)} offered you a game")
+    answer = Contribution.decode(text, "your recorded contribution")
+    if again:
+        click.echo(f"you contributed to {game} before: sending the same contribution (a second one would let the "
+                   "server, which knows its seed, choose between two)")
+    out = client.post(f"/api/offers/{game}/join", {"value": answer.value, "signature": answer.sig})
     if "waiting_for" in out:
         click.echo(f"{game}: the server committed to its seed ({offer.commit[:16]}...); waiting for "
                    f"{', '.join(out['waiting_for'])} to join: trv --server {client.base} join {game}")

@@ -239,6 +239,10 @@ def _check_draw(gf: Any, name: str | None) -> None:
     charter = decode_charter(gf.header.charter)
     if charter is None or not charter.dice:
         return
+    if not gf.header.parent:  # the seed inputs this user signed (a fork's are its parent's, checked there)
+        from .host import check_seeds
+
+        check_seeds(gf.header.charter, name or gf.header.game, gf.header.game_id)
     keyring = Keyring(dict(charter.seats))
     check_import(gf, name, lambda seat, commit: keyring.can_sign(seat) and secret_of(commit) is not None,
                  ledger(), host_secret)

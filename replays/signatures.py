@@ -183,6 +183,7 @@ class SignatureCheck:
     def __init__(self, charter: Charter | str | None, domain: str = ""):
         if isinstance(charter, str):
             charter = decode_charter(charter)
+        self.charter = charter
         self.seats: dict[str, str] = dict(charter.seats) if charter else {}
         #: a host game's host key (docs/fair-play.md, host mode): it signs each draw it resolves
         self.host = charter.host if charter else ""
@@ -266,6 +267,38 @@ class SignatureCheck:
                 return f"{seat}'s key"
         return "a key of none of this game's seats"
 
+    def contributions_problem(self) -> str | None:
+        """In a host game with signed contributions: why its seed inputs are not the ones the
+        players signed (a contribution changed, a commitment made after them, a bot seat's value
+        picked by the host); None when they are, or when the game keeps no signatures (made before)."""
+        from .charters import BOT_CONTRIBUTION, contribution_body
+
+        charter = self.charter
+        if charter is None or charter.dice != "host" or not charter.offer:
+            return None
+        host = f"the host ({fingerprint(charter.host)})"
+        for seat in sorted(charter.seats):
+            value = charter.setup.get(seat, "")
+            if seat in charter.bots:
+                if value != BOT_CONTRIBUTION or seat in charter.signed:
+                    return (f"{seat} is a bot seat the host runs, and {host} contributed {value[:16]}... for it "
+                            f"instead of {BOT_CONTRIBUTION[:16]}...: the host could have chosen it after reading the "
+                            "players' contributions")
+                continue
+            body = contribution_body(charter.offer, seat, value, charter.seed_commit)
+            try:
+                signature = base64.b64decode(charter.signed.get(seat, ""), validate=True)
+            except (binascii.Error, ValueError):
+                signature = b""
+            if not value or len(signature) not in (64, DELEGATED_BYTES) or not self._valid(seat, signature, body):
+                return (f"{seat}'s contribution to the seed ({value[:16]}...) is not what {self._who(seat)} signed "
+                        f"for offer {charter.offer[:16]}... and commitment {charter.seed_commit[:16]}...: {host} "
+                        "changed the contribution, or committed to its seed after reading it")
+        extra = sorted(set(charter.signed) - set(charter.seats) | set(charter.setup) - set(charter.seats))
+        if extra:
+            return f"the charter holds contributions of {', '.join(extra)}, who have no seat"
+        return None
+
     def _entries(self, number: int, sig: bytes) -> list[tuple[str, bytes]]:
         if not sig:
             return []
@@ -283,6 +316,9 @@ class SignatureCheck:
     def on_setup(self, number: int, record: Any) -> None:
         if number == 1:
             self.game_id = record.hash
+            problem = self.contributions_problem()
+            if problem:
+                raise Tampered(1, problem)
         if record.sig:
             raise Tampered(number, "a set-up event carries a signature")
 

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from trvendetta import replays, rulesets
 from trvendetta.app import GameService, pending_line
 from trvendetta.app.host import HostKeys
@@ -361,7 +363,7 @@ class Club:
         if found is None:
             raise Refused(404, f"no offer called {game!r} (it may have become a game: GET /api/games/{game})")
         offer, joined = found
-        return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(),
+        return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(), "commit": offer.commit,
                 "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined]}
 
     def join(self, player: str, game: str, value: str, signature: str) -> dict:
@@ -374,17 +376,21 @@ class Club:
         if player not in offer.seats:
             raise Refused(403, f"{player} has no seat in {game}")
         if player in joined:
-            raise Refused(409, f"{player} contributed to {game} already")
+            if Contribution.decode(joined[player].encode(), player).value == str(value).lower():
+                return self.offer_doc(game)  # the same answer again (a retry after a lost reply): nothing new
+            raise Refused(409, f"{player} contributed to {game} already, another value: a player answers an "
+                               "offer once")
         try:
             if len(bytes.fromhex(value)) != HOST_BYTES:
                 raise ValueError
         except (ValueError, TypeError):
             raise Refused(400, f"a contribution is {HOST_BYTES} random bytes, as hex") from None
         raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
-        answer = Contribution("trv-host-join", offer.id(), player, value.lower())
+        answer = Contribution("trv-host-join", offer.id(), player, value.lower(), commit=offer.commit)
         if not self._signed(player, offer.seats[player], raw, answer.body()):
-            raise Refused(403, f"the contribution is not signed by {player}'s key or a key {player} delegated to")
-        answer = Contribution(answer.type, answer.offer, answer.seat, answer.value, base64.b64encode(raw).decode())
+            raise Refused(403, f"the contribution is not signed by {player}'s key or a key {player} delegated to, "
+                               f"over the offer's id and its commitment ({offer.commit[:16]}...)")
+        answer = msgspec.structs.replace(answer, sig=base64.b64encode(raw).decode())
         for _ in range(20):
             if self.accounts.add_contribution(game, player, answer.file_bytes().decode(), joined):
                 break

@@ -153,7 +153,8 @@ async function join(game) {
   const offer = await api("GET", `/api/offers/${encodeURIComponent(game)}`);
   const value = hex(crypto.getRandomValues(new Uint8Array(32)));
   // the contribution's signed body: app/messages.py's Contribution with its sig empty
-  const body = JSON.stringify({ type: "trv-host-join", offer: offer.id, seat: me.player, value, sig: "" });
+  const body = JSON.stringify({ type: "trv-host-join", offer: offer.id, seat: me.player, value, sig: "",
+                                commit: offer.commit });
   const out = await api("POST", `/api/offers/${encodeURIComponent(game)}/join`, { value, signature: await sign(body) });
   say(out.waiting_for ? `joined ${game}; waiting for ${out.waiting_for.join(", ")}` : `${game} started`);
   if (!out.waiting_for) location.href = `/play/${game}`;

@@ -50,7 +50,7 @@ def host(tmp_path):
     offer = offer.signed(host_key.sign)
     keys = HostKeys({commit: (seed, salt)}.get, lambda public_hex: HostKey(host_key), "the test's secrets",
                     Ledger(tmp_path / "host-secrets"))
-    ann = Contribution("trv-host-join", offer.id(), "ann", rng.randbytes(32).hex()).signed(ann_key.sign)
+    ann = Contribution("trv-host-join", offer.id(), "ann", rng.randbytes(32).hex(), commit=commit).signed(ann_key.sign)
     return offer, keys, ann, rng, AnnKeys(seats, ann_key)
 
 
@@ -62,7 +62,7 @@ def new_game(tmp_path, host, answers):
 
 def test_a_contribution_not_signed_by_its_seat_is_refused_and_nothing_is_written(tmp_path, host):
     offer, _, ann, _, _ = host
-    forged = Contribution(ann.type, ann.offer, ann.seat, "00" * 32, ann.sig)
+    forged = Contribution(ann.type, ann.offer, ann.seat, "00" * 32, ann.sig, ann.commit)
     with pytest.raises(TrvError, match="ann.json is not signed by ann's key"):
         new_game(tmp_path, host, [("ann.json", forged)])
     with pytest.raises(TrvError, match="no contribution from ann yet for cup"):

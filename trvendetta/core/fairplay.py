@@ -47,6 +47,12 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     #: "Unique games"): from every player's answer to the invitation or offer, or random in a local
     #: game; empty in games made before it (their signatures could pass in such a twin game)
     nonce: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
+    #: a host game's offer (its id, which every contribution names) and each player's signature over
+    #: its contribution (base64; ``app.messages.Contribution``: the offer, the seat, the value in
+    #: ``setup`` and ``seed_commit``): every store checks them, so the host can neither change a
+    #: contribution nor commit after reading them; empty in games made before signed contributions
+    offer: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
+    signed: dict[_Seat, Annotated[str, msgspec.Meta(max_length=400)]] = {}
 
 
 #: the decoders of the store's own records, each built on its first use (a Decoder resolves its
@@ -70,7 +76,8 @@ def encode_charter(charter: "Charter | None") -> str:
                                        dict(sorted(charter.setup.items())),
                                        charter.host, charter.seed_commit,
                                        dict(sorted(charter.bots.items())), list(charter.order),
-                                       charter.time, charter.nonce)).decode()
+                                       charter.time, charter.nonce, charter.offer,
+                                       dict(sorted(charter.signed.items())))).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":
