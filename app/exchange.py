@@ -51,7 +51,35 @@ def waiting_line(store: GameStore, game: str) -> str | None:
     ruleset = rulesets.get(meta.ruleset)
     what = ruleset.describe_action(ruleset.decode_action(draws.open["action"]))
     return (f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
-            f"{draws.open['seat']}'s {what!r})")
+            f"{draws.open['seat']}'s {what!r}){_host_named(meta.charter)}")
+
+
+def _host_named(charter: str) -> str:
+    """", the host 25d6d3e613b2fb4c, commitment 8a97865887f45b6c..." in a host game, else ""."""
+    from trvendetta.replays.signatures import fingerprint
+    from trvendetta.store import decode_charter
+
+    found = decode_charter(charter)
+    if found is None or found.dice != "host":
+        return ""
+    return f"; the host is {fingerprint(found.host)}, its seed's commitment {found.seed_commit[:16]}..."
+
+
+def unrevealed_line(store: GameStore, game: str) -> str | None:
+    """In a host game that is over (by the rules, a claim or a resignation) without the host's reveal
+    of its seed: the host, named with its commitment, and what stays unchecked; else None."""
+    meta = store.header(game)
+    if charter_dice(meta.charter) != "host":
+        return None
+    from trvendetta.replays.outcomes import ended_in
+
+    draws = draws_of(store, game, meta.charter)
+    loaded = store.load(game)
+    over = loaded.ruleset.pending(loaded.state) is None or ended_in(store, game)
+    if draws.revealed_at or not over:
+        return None
+    return ("the game is over and the host has not revealed its seed" + _host_named(meta.charter)
+            + ": no roll can be checked until it does (trv host reveal)")
 
 
 def _secret(secrets: Secrets, charter: Any, seat: str) -> bytes:
@@ -283,4 +311,5 @@ class ExchangeTurn:
                 f"waiting for {nxt}'s dice: send the packet: trv send")
 
 
-__all__ = ["Answered", "ExchangeTurn", "answer_draws", "check_import", "intent_ref", "looking_only", "draws_of", "intent_record", "waiting_line"]
+__all__ = ["Answered", "ExchangeTurn", "answer_draws", "check_import", "intent_ref", "looking_only", "draws_of", "intent_record", "unrevealed_line",
+           "waiting_line"]

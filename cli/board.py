@@ -82,9 +82,9 @@ def show(session: Session, at: int | None, svg_file: str | None, png_file: str |
 
         click.echo(clock.line(now()))
     if game.charter and charter_dice(game.charter):  # may wait for a player's or the host's dice
-        from trvendetta.app.exchange import waiting_line
+        from trvendetta.app.exchange import unrevealed_line, waiting_line
 
-        line = waiting_line(session.store(), game.game)
+        line = waiting_line(session.store(), game.game) or unrevealed_line(session.store(), game.game)
         if line:
             click.echo(line)
     if legend:

@@ -651,7 +651,9 @@ def signature_summary(result: Any) -> str:
         if old:
             parts.append(f"{old} of them (made by an older trv) cover a draw's action but not its events")
         if result.rolls_unchecked:
-            parts.append("the rolls are not yet checkable: the host has not revealed its seed (trv host reveal)")
+            commit = result.walker.signatures.charter.seed_commit
+            parts.append(f"the rolls are not yet checkable: the host ({fingerprint(host)}) has not revealed the "
+                         f"seed it committed to ({commit[:16]}...) (trv host reveal)")
         else:
             parts.append("every roll checked against the host's revealed seed")
     return "; ".join(parts)
