@@ -1,0 +1,94 @@
+"""A club server hosts its games: each player's `trv --server` checks the seed inputs it signed
+(docs/fair-play.md, "Nobody chooses the seed"), and answers an offer once, with the same bytes, on
+every route and every retry, as offline `trv host join` does.
+
+The cheating server is the project's own club with one of its methods replaced (in the test
+process: the server's threads run the cheat, the players' `trv` runs in the main thread)."""
+
+from __future__ import annotations
+
+import threading
+
+import msgspec
+import pytest
+
+from trvendetta.app.messages import Contribution
+from trvendetta.server.club import Refused
+
+
+def test_a_server_that_answers_busy_gets_the_same_contribution_again(club, monkeypatch):
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    real, got = club.club.join, []
+
+    def busy(player, game, value, signature):  # "busy, join again": fishing for a second contribution
+        got.append((value, signature))
+        if len(got) == 1:
+            raise Refused(503, "busy, join again")
+        return real(player, game, value, signature)
+
+    monkeypatch.setattr(club.club, "join", busy)
+    assert "busy, join again" in bob("join", "duel", code=1).stderr
+    out = bob("join", "duel").stdout
+    assert "you contributed to duel before: sending the same contribution" in out
+    assert len(got) == 2 and got[0] == got[1]  # the same value and the same signature
+    assert "hosted by" in out  # the game started from it, and bob's store took it
+    assert bob.local("verify").stdout.startswith("OK: ")
+
+
+def test_a_server_that_starts_a_game_with_its_own_value_for_bob_is_refused(club, monkeypatch):
+    from trvendetta.replays.signatures import SignatureCheck
+
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    server = club.club
+    honest = SignatureCheck.contributions_problem
+
+    def checks_in_the_players_trv_only(self):  # the server's own trv checks nothing
+        return honest(self) if threading.current_thread() is threading.main_thread() else None
+
+    def own_value(offer, joined):
+        given = Contribution.decode(joined["bob"].encode(), "bob")
+        swapped = msgspec.structs.replace(given, value="ab" * 32)
+        answers = [(seat, swapped if seat == "bob" else Contribution.decode(text.encode(), seat))
+                   for seat, text in sorted(joined.items())]
+        server.service.new_host_game(offer, offer.game, answers, offer.game, server.host, server.random_bytes,
+                                     lambda answer, key: True)
+        server.accounts.drop_offer(offer.game)
+        return server.game_doc(offer.game, None)
+
+    monkeypatch.setattr(SignatureCheck, "contributions_problem", checks_in_the_players_trv_only)
+    monkeypatch.setattr(server, "_start", own_value)
+    err = bob("join", "duel", code=1).stderr
+    assert "the host (" in err and "as bob's contribution" in err and "nothing imported" in err
+    assert "as bob's contribution" in bob("show", code=1).stderr  # every later sync refuses it too
+    err = ann("show", code=1).stderr  # ann's store: bob's signature does not cover the server's value
+    assert "event 1:" in err and "bob's contribution to the seed" in err and "the host (" in err
+    for p in (ann, bob):
+        assert "duel" not in p.local("games").stdout  # nothing written
+
+
+def test_a_second_offer_to_the_same_players_is_named_on_the_server_route(club):
+    ann, bob, cyd = club.player("ann"), club.player("bob"), club.player("cyd")
+    players = ["--player", "ann:red:cars", "--player", "bob:blue:cars", "--player", "cyd:green:cars"]
+    ann("new", *players, "--name", "first")
+    bob("join", "first")  # the game waits for cyd: the server could offer again, and keep the one it likes
+    ann("new", *players, "--name", "second")
+    out = bob("join", "second").stdout
+    assert "offered you a game before" in out and "never started that game (first)" in out
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_the_server_takes_one_contribution_per_player(club, again):
+    """The same contribution again (a retry after a lost reply) is no error; another is refused."""
+    ann, bob, cyd = club.player("ann"), club.player("bob"), club.player("cyd")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--player", "cyd:green:cars",
+        "--name", "duel")
+    bob("join", "duel")
+    if again:
+        assert "sending the same contribution" in bob("join", "duel").stdout
+        return
+    joined = club.on_store(club.club._offer, "duel")[1]
+    given = Contribution.decode(joined["bob"].encode(), "bob")
+    with pytest.raises(Refused, match="contributed to duel already, another value"):
+        club.on_store(club.club.join, "bob", "duel", "cd" * 32, given.sig)
