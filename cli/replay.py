@@ -542,6 +542,8 @@ def _verify_against(target: str | None, against: str, doc: dict, as_json: bool) 
     if not as_json:
         for line in found.lines:
             click.echo(line)
+    if found.equivocator == disputes.HOST:
+        raise TrvError(f"the host signed two different resolutions of one intent after event {found.split - 1}")
     if found.equivocator:
         raise TrvError(f"{found.equivocator} signed two different games after event {found.split - 1}")
     if found.split is not None:

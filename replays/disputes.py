@@ -17,7 +17,7 @@ from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 
 from . import record as fmt
-from .signatures import SignatureCheck, fingerprint, message, parse
+from .signatures import HOST, SignatureCheck, fingerprint, message, parse
 from .walker import AuditError
 
 
@@ -159,6 +159,11 @@ def compare(a: fmt.GameFile, b: fmt.GameFile, names: tuple[str, str] = ("A", "B"
         out.lines.insert(3, "no seat is bound to a key: nothing shows who made either continuation")
         return out
     check.game_id = a.header.game_id
+    host = _host_equivocation(check, ruleset, x, y, names) if not out.problems else None
+    if host is not None:
+        out.equivocator = HOST
+        out.lines[3:3] = host
+        return out
     # whose decision was it at the split?  the seat of the first differing action
     seat = _seat_at(ruleset, a, n)
     if seat is None or seat not in check.seats:
@@ -188,6 +193,31 @@ def _same(x: Any, y: Any) -> bool:
     """Two records alike byte for byte (a copy with an edited roll may keep the hash it no longer matches)."""
     return (x.hash, x.previous, x.kind, x.payload, x.action, x.sig) == (y.hash, y.previous, y.kind, y.payload,
                                                                         y.action, y.sig)
+
+
+def _host_equivocation(check: SignatureCheck, ruleset: Any, x: Any, y: Any, names: tuple[str, str]) -> list[str] | None:
+    """Two records of a host game (each verified, so each host signature checked) that split at the
+    resolution of one intent: the same action after the same history, each signed by the host over
+    other events (other dice).  The host resolved one intent twice: the lines giving both host
+    signatures as the proof; None when the split is not that."""
+    if not check.host or not x.action or x.action != y.action or x.previous != y.previous:
+        return None
+    found = []
+    for r in (x, y):
+        entries = [sig for named, sig in (parse(r.sig) if r.sig else []) if named == HOST]
+        if len(entries) != 1:
+            return None
+        found.append(entries[0])
+    if found[0] == found[1]:
+        return None
+    what = ruleset.describe_action(ruleset.decode_action(x.action))
+    lines = [f"the host ({fingerprint(check.host)}) signed two different resolutions of {what!r} after event "
+             f"{x.number - 1}: that is equivocation by the host (one intent, two rolls), and these two host "
+             "signatures are the proof:"]
+    for name, r, sig in ((names[0], x, found[0]), (names[1], y, found[1])):
+        lines.append(f"  {name} event {r.number} (after {r.previous[:16]}...): {_describe(ruleset, r)}, "
+                     f"{HOST}:{base64.b64encode(sig).decode()}")
+    return lines
 
 
 def _seat_at(ruleset: Any, gf: fmt.GameFile, index: int) -> str | None:

@@ -265,6 +265,8 @@ class SignatureCheck:
         for seat in self.seats:
             if self._valid(seat, signature, msg):
                 return f"{seat}'s key"
+        if self.host and HOST in self._keys and valid(self._keys[HOST], signature[:64], msg):
+            return f"the host's key ({fingerprint(self.host)})"
         return "a key of none of this game's seats"
 
     def contributions_problem(self) -> str | None:
