@@ -44,10 +44,21 @@ def open_box(private_seed: bytes, public: bytes, box: str) -> bytes | None:
         return None
 
 
+#: what a sealed piece's plaintext is padded to (with spaces, which JSON ignores): every favor's
+#: box has one size, so its length does not tell its kind (a longer plaintext takes the next multiple)
+SEALED_SIZE = 64
+
+
+def padded(plain: bytes) -> bytes:
+    """``plain`` padded with spaces to a multiple of :data:`SEALED_SIZE` bytes."""
+    return plain.ljust(-(-len(plain) // SEALED_SIZE) * SEALED_SIZE, b" ")
+
+
 def sealer(seats: dict[str, str]) -> Callable[[str, str, str], dict[str, str]]:
-    """The host's sealer of a favor it deals: its kind and nonce sealed to the owner's key only."""
+    """The host's sealer of a favor it deals: its kind and nonce sealed to the owner's key only,
+    padded to one size (boxes sealed before padding open the same way)."""
     def seal_for(owner: str, kind: str, nonce: str) -> dict[str, str]:
-        return {owner: seal(seats[owner], json.dumps([kind, nonce]).encode())}
+        return {owner: seal(seats[owner], padded(json.dumps([kind, nonce]).encode()))}
     return seal_for
 
 
@@ -124,4 +135,4 @@ def dealer_view(store: Any, loaded: Any, secret: "tuple[bytes, bytes] | None", s
     return loaded.ruleset.private_view(loaded.state, found, [seat]), found
 
 
-__all__ = ["dealer_view", "hides", "local_view", "open_box", "open_pieces_line", "openings", "seal", "sealer"]
+__all__ = ["SEALED_SIZE", "padded", "dealer_view", "hides", "local_view", "open_box", "open_pieces_line", "openings", "seal", "sealer"]

@@ -3,6 +3,7 @@ party favor face down for real, as a commitment in the record and its kind and n
 owner's key; playing it opens the commitment.  Tested as the opponent would attack it, each player
 with their own store and packets as files."""
 
+import base64
 import json
 import random
 import re
@@ -73,7 +74,7 @@ def dealt_to_bob(players, tmp_path):
     """A Carnival host game of ann and bob hosted by org, played until bob holds a favor."""
     org, ann, bob = players("org", "ann", "bob")
     carnival_host_game(tmp_path, org, [ann, bob])
-    chooser = random.Random(1)
+    chooser = random.Random(2)
     assert play_until(tmp_path, org, [ann, bob], chooser.choice, lambda: held(org, "bob").get("count"))
     return org, ann, bob, chooser
 
@@ -104,6 +105,10 @@ def test_the_opponent_reads_no_held_favor_in_the_record_the_log_or_show(dealt_to
     assert open_box(*private_key(ann), box) is None and open_box(*private_key(org), box) is None
     opened, nonce = json.loads(open_box(*private_key(bob), box))
     assert opened == kind and commit(kind, nonce) == event["commitment"]
+    # and its length is every favor's: the padded plaintext and the sealed box's 48 bytes
+    from trvendetta.app.sealing import SEALED_SIZE
+
+    assert len(base64.b64decode(box)) == SEALED_SIZE + 48
 
 
 def test_show_follows_who_asks_not_whose_turn_it_is(dealt_to_bob, tmp_path):
@@ -207,7 +212,7 @@ def test_a_host_dealing_another_favor_than_its_deck_is_found_once_it_reveals(pla
         return next(k for k in sorted(pile) if k != kind and pile[k]), nonce
 
     monkeypatch.setattr(favors, "opening", chosen)
-    chooser = random.Random(1)
+    chooser = random.Random(2)
     assert play_until(tmp_path, org, [ann, bob], keep_favors(chooser), lambda: held(org, "bob").get("count"))
     monkeypatch.setattr(favors, "opening", real)
     # before the reveal nobody can tell (the deck follows the host's secret seed): bob's store takes it

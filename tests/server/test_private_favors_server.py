@@ -22,7 +22,7 @@ def test_a_player_sees_and_plays_the_favors_dealt_to_them_and_no_one_elses(club)
     players = {"ann": ann, "bob": bob}
     ann("new", "--ruleset", "carnival", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
     bob("join", "duel")
-    chooser, played, seen = random.Random(3), [], set()
+    chooser, played, seen = random.Random(1), [], set()
     for _ in range(600):
         docs = {p: club.on_store(club.club.game_doc, "duel", p) for p in players}
         if docs["ann"]["over"]:
