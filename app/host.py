@@ -142,7 +142,8 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
     the host's contribution for each bot seat.  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
-    from trvendetta.replays.charters import BOT_CONTRIBUTION, nonce_of
+    from trvendetta.replays.charters import nonce_of
+    from trvendetta.replays.signatures import BOT_CONTRIBUTION
     from trvendetta.store import Charter, encode_charter
 
     secret = host.secret(offer.commit)

@@ -138,7 +138,7 @@ class Contribution(Signed, frozen=True, forbid_unknown_fields=True):
     commit: str = ""
 
     def body(self) -> bytes:
-        from trvendetta.replays.charters import contribution_body
+        from trvendetta.replays.signatures import contribution_body
 
         if self.commit:
             return contribution_body(self.offer, self.seat, self.value, self.commit, self.type)

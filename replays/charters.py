@@ -25,28 +25,6 @@ def nonce_of(*parts: str) -> str:
     return hashlib.sha256(NONCE_PREFIX + "\n".join(parts).encode()).hexdigest()
 
 
-#: what a host contributes for a bot seat it runs in a game with signed contributions: a fixed value,
-#: so that the host cannot pick it after reading the players' contributions (its own seed already
-#: is its contribution)
-BOT_CONTRIBUTION = "00" * 32
-
-
-def contribution_body(offer: str, seat: str, value: str, commit: str, kind: str = "trv-host-join") -> bytes:
-    """The bytes a player signs to contribute ``value`` to a host's offer ``offer`` (its id) whose
-    commitment is ``commit`` (``app.messages.Contribution.body``, a contribution with its sig empty)."""
-    import msgspec
-
-    return msgspec.json.encode({"type": kind, "offer": offer, "seat": seat, "value": value, "sig": "",
-                                "commit": commit})
-
-
-def signed_contributions(charter: Charter | str | None) -> bool:
-    """Whether a host game's charter keeps every player's signature over its contribution (made
-    since signed contributions)."""
-    found = _charter(charter)
-    return found is not None and bool(found.offer)
-
-
 def _charter(charter: Charter | str | None) -> Charter | None:
     return decode_charter(charter) if isinstance(charter, str) else charter
 
@@ -107,4 +85,4 @@ def has_nonce(charter: Any) -> bool:
     return found is not None and bool(found.nonce)
 
 
-__all__ = ["BOT_CONTRIBUTION", "contribution_body", "signed_contributions", "has_nonce", "marks", "nonce_of", "shared_key_line", "shared_keys"]
+__all__ = ["has_nonce", "marks", "nonce_of", "shared_key_line", "shared_keys"]

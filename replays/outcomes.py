@@ -146,9 +146,7 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
                                "(or a host game's host)")
     draws = walker.draws
     if draws is not None and draws.open is not None and getattr(check, "host", ""):
-        from .signatures import fingerprint
-
-        raise Tampered(number, f"a claim against the host ({fingerprint(check.host)}), whose dice the game waits "
+        raise Tampered(number, f"a claim against {check._who(check.HOST)}, whose dice the game waits "
                                "for: the host is no seat and has no time limit; its store answers the draw, and a "
                                "host that never does is named, with its commitment, by `trv verify` and `trv show`")
     if draws is not None and draws.open is not None:

@@ -31,6 +31,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from trvendetta.store import Charter, decode_charter
 
 from .walker import Tampered
@@ -174,6 +176,19 @@ def sign_runs(steps: list[tuple[Any, ...]], seats: list[str | None], bound: Any,
     return out
 
 
+#: what a host contributes for a bot seat it runs in a game with signed contributions: a fixed value,
+#: so that the host cannot pick it after reading the players' contributions (its own seed already
+#: is its contribution)
+BOT_CONTRIBUTION = "00" * 32
+
+
+def contribution_body(offer: str, seat: str, value: str, commit: str, kind: str = "trv-host-join") -> bytes:
+    """The bytes a player signs to contribute ``value`` to a host's offer ``offer`` (its id) whose
+    commitment is ``commit`` (``app.messages.Contribution.body``, a contribution with its sig empty)."""
+    return msgspec.json.encode({"type": kind, "offer": offer, "seat": seat, "value": value, "sig": "",
+                                "commit": commit})
+
+
 class SignatureCheck:
     """Checks the signatures of one walk against a charter (see the module docstring)."""
 
@@ -273,8 +288,6 @@ class SignatureCheck:
         """In a host game with signed contributions: why its seed inputs are not the ones the
         players signed (a contribution changed, a commitment made after them, a bot seat's value
         picked by the host); None when they are, or when the game keeps no signatures (made before)."""
-        from .charters import BOT_CONTRIBUTION, contribution_body
-
         charter = self.charter
         if charter is None or charter.dice != "host" or not charter.offer:
             return None
@@ -441,5 +454,5 @@ class SignatureCheck:
         self._close(None)
 
 
-__all__ = ["DELEGATED_BYTES", "HOST", "SignatureCheck", "delegated", "delegation_body", "split_delegation", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
+__all__ = ["BOT_CONTRIBUTION", "DELEGATED_BYTES", "HOST", "contribution_body", "SignatureCheck", "delegated", "delegation_body", "split_delegation", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
            "fork_domain", "message", "parse", "valid"]
