@@ -136,11 +136,11 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
 
 
 def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
-                  name: str, host: HostKeys, random_bytes: Callable[[int], bytes],
-                  signed: "Callable[[Contribution, str], bool] | None" = None) -> tuple[Any, Answered]:
+                  name: str, host: HostKeys, signed: "Callable[[Contribution, str], bool] | None" = None
+                  ) -> tuple[Any, Answered]:
     """The host game of ``offer`` with the players' contributions; the host's
-    store then plays any bot seat that is to act.  ``random_bytes(n)`` gives
-    the host's contribution for each bot seat.  Returns what
+    store then plays any bot seat that is to act (each bot seat contributes
+    ``BOT_CONTRIBUTION``).  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
     from trvendetta.replays.charters import nonce_of
     from trvendetta.replays.signatures import BOT_CONTRIBUTION

@@ -302,14 +302,14 @@ class GameService:
         return answer_draws(self.store, game, keyring, secrets, ledger)
 
     def new_host_game(self, offer: Any, offer_file: str, answers: list[tuple[str, Any]], name: str, host: Any,
-                      random_bytes: Callable[[int], bytes], signed: Any = None) -> tuple[Played, Any]:
+                      signed: Any = None) -> tuple[Played, Any]:
         """The host game of ``offer`` (``app.messages.Offer``) with every player's
         contribution, created in this (the host's) store; then the bot seats the
         host runs play (``app.host.new_host_game``; ``host``: ``app.host.HostKeys``;
         ``signed``: how a contribution's signature is checked, ``app.host.contributions``)."""
         from .host import new_host_game
 
-        return new_host_game(self, offer, offer_file, answers, name, host, random_bytes, signed)
+        return new_host_game(self, offer, offer_file, answers, name, host, signed)
 
     def answer_host(self, game: str, host: Any) -> Any:
         """In a host game's host store, after an import: resolve the open draw,

@@ -282,7 +282,7 @@ def create_host_game(session: Session, got: Offer, offer_file: str, answers: lis
     each checked, then the host's store plays any bot seat that is to act): what was played, what was added."""
     from .common import service
 
-    return service(session).new_host_game(got, offer_file, answers, name, host_keys(), entropy.random_bytes)
+    return service(session).new_host_game(got, offer_file, answers, name, host_keys())
 
 
 def _print_added(before: int, added: list[tuple[bool, str]]) -> int:

@@ -410,7 +410,7 @@ class Club:
         def signed(answer: Contribution, key: str) -> bool:
             return self._signed(answer.seat, key, base64.b64decode(answer.sig), answer.body())
         try:
-            self.service.new_host_game(offer, offer.game, answers, offer.game, self.host, self.random_bytes, signed)
+            self.service.new_host_game(offer, offer.game, answers, offer.game, self.host, signed)
         except GameExists:
             pass  # another process started it with the same contributions
         self.accounts.drop_offer(offer.game)

@@ -57,7 +57,7 @@ def host(tmp_path):
 def new_game(tmp_path, host, answers):
     offer, keys, _, rng, _ = host
     svc = GameService(GameStore(tmp_path / "host.sqlite"))
-    return svc, svc.new_host_game(offer, "offer.json", answers, "cup", keys, rng.randbytes)
+    return svc, svc.new_host_game(offer, "offer.json", answers, "cup", keys)
 
 
 def test_a_contribution_not_signed_by_its_seat_is_refused_and_nothing_is_written(tmp_path, host):

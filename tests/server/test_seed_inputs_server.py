@@ -52,8 +52,7 @@ def test_a_server_that_starts_a_game_with_its_own_value_for_bob_is_refused(club,
         swapped = msgspec.structs.replace(given, value="ab" * 32)
         answers = [(seat, swapped if seat == "bob" else Contribution.decode(text.encode(), seat))
                    for seat, text in sorted(joined.items())]
-        server.service.new_host_game(offer, offer.game, answers, offer.game, server.host, server.random_bytes,
-                                     lambda answer, key: True)
+        server.service.new_host_game(offer, offer.game, answers, offer.game, server.host, lambda answer, key: True)
         server.accounts.drop_offer(offer.game)
         return server.game_doc(offer.game, None)
 
