@@ -83,13 +83,15 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
 
 
 def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Callable[[str], bool],
-                      answers: Any, ledger: Any) -> None:
+                      answers: Any, ledger: Any, started: "tuple[str, list[tuple[str, str]]] | None" = None
+                      ) -> None:
     """In a player's store, before a host game is written (an import, a club server's copy): refuse
     it, naming the host, when the seed inputs are not the ones this player signed: its own
     contribution is not the one it gave to that offer (``answers``: ``app.ledger.Answers``), the
-    host's commitment is not the offer's, or it is a second game of one offer (``ledger``: the game
-    each host's commitment serves here).  ``can_sign(seat)``: whether a local identity holds the
-    seat's key."""
+    host's commitment is not the offer's, it is another game than the offer's (``started``: its
+    ruleset and its seats' names and colours in order, from event 1; the charter's seats, keys, bot
+    seats and time control), or it is a second game of one offer (``ledger``: the game each host's
+    commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key."""
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
 
@@ -133,6 +135,27 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
             raise TrvError(f"{game}: {host} started it with {charter.setup.get(seat, '')[:16]}... as {seat}'s "
                            f"contribution to the seed, and you contributed {answer.value[:16]}... to its offer "
                            f"({given['game']}): the host chose your part of the seed; nothing imported")
+        if given.get("offer"):
+            differs = _not_the_offer(charter, Offer.decode(given["offer"].encode(), "your recorded offer"), started)
+            if differs:
+                raise TrvError(f"{game}: {host} started another game than the offer you ({seat}) answered "
+                               f"({given['game']}): its {differs} differ; from one set of contributions a host "
+                               "that starts the game it likes chooses the dice; nothing imported")
+
+
+def _not_the_offer(charter: Any, offer: Offer, started: "tuple[str, list[tuple[str, str]]] | None") -> str:
+    """What of a host game differs from the offer it was made from ("" when nothing does)."""
+    found = [what for what, ours, theirs in (
+        ("seats and keys", dict(charter.seats), dict(offer.seats)), ("host", charter.host, offer.host),
+        ("bot seats", dict(charter.bots), dict(offer.bots)), ("time control", charter.time, offer.time))
+        if ours != theirs]
+    if started is not None:
+        ruleset, seats = started
+        if ruleset != offer.ruleset:
+            found.append("ruleset")
+        if seats != [(p[0], p[1]) for p in offer.players]:
+            found.append("players (their order or colours)")
+    return ", ".join(found)
 
 
 def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],

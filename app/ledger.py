@@ -183,10 +183,12 @@ class Answers:
         return next((e for e in self.all() if e["message"] == message and e["seat"] == seat), None)
 
     def record(self, *, message: str, seat: str, sender: str, keys: list[str], commit: str, game: str, at: str,
-               answer: bytes) -> None:
+               answer: bytes, offer: str = "") -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         entry = {"message": message, "seat": seat, "from": sender, "keys": sorted(keys), "commit": commit,
                  "game": game, "at": at, "answer": answer.decode()}
+        if offer:  # a host's offer as answered: the game it starts is compared with it
+            entry["offer"] = offer
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry, sort_keys=True) + "\n")
@@ -199,10 +201,11 @@ class Answers:
 
 
 def answer_once(answers: Answers, ledger: Ledger, *, message: str, seat: str, sender: str, keys: list[str],
-                game: str, at: str, make: Any) -> tuple[bytes, bool, list[dict[str, Any]]]:
+                game: str, at: str, make: Any, offer: str = "") -> tuple[bytes, bool, list[dict[str, Any]]]:
     """The answer to message ``message`` for ``seat``: the one given before (True), else
     ``make() -> (answer bytes, commitment)``, recorded (False); and the earlier answers to the
-    same sender among the same players whose game never started (to be shown)."""
+    same sender among the same players whose game never started (to be shown).  ``offer``: the
+    host's offer answered (its file's text), kept with the answer."""
     with ledger.locked("answers"):  # two `trv join` at once give one answer too
         first = answers.given(message, seat)
         if first is not None:
@@ -210,7 +213,7 @@ def answer_once(answers: Answers, ledger: Ledger, *, message: str, seat: str, se
         earlier = answers.unstarted(ledger, sender, keys, message)
         answer, commit = make()
         answers.record(message=message, seat=seat, sender=sender, keys=keys, commit=commit, game=game, at=at,
-                       answer=answer)
+                       answer=answer, offer=offer)
         return answer, False, earlier
 
 

@@ -167,7 +167,7 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
 
 
 def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game: str, make: Any,
-                     who: str) -> tuple[bytes, bool]:
+                     who: str, offer: str = "") -> tuple[bytes, bool]:
     """The answer to an invitation or offer, given once (``app.ledger.answer_once``) from this
     user's secrets; an earlier one between the same players that never became a game is named."""
     from datetime import datetime, timezone
@@ -176,7 +176,7 @@ def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game
 
     at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     text, again, earlier = answer_once(Answers(home() / "secrets"), ledger(), message=message, seat=seat,
-                                       sender=sender, keys=keys, game=game, at=at, make=make)
+                                       sender=sender, keys=keys, game=game, at=at, make=make, offer=offer)
     for e in earlier:
         click.echo(f"{who} before, at {e['at']}, and never started that game ({e['game']}): a second invitation "
                    "lets the one who sends it choose between two set-ups")

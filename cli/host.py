@@ -117,9 +117,10 @@ def host_keys(at: Path | None = None) -> HostKeys:
                     str(at / "secrets"), Ledger(at / "secrets"))
 
 
-def check_seeds(charter: str, game: str, game_id: str) -> None:
+def check_seeds(charter: str, game: str, game_id: str, started: Any = None) -> None:
     """Refuse, before it is written, a host game whose seed inputs are not the ones this user signed
-    (``app.host.check_seed_inputs``: its contribution, the offer's commitment, one game per offer)."""
+    (``app.host.check_seed_inputs``: its contribution, the offer's commitment and seats, one game per
+    offer; ``started``: the game's ruleset and seats, :func:`started_as`)."""
     from trvendetta.app.host import check_seed_inputs
     from trvendetta.app.ledger import Answers
     from trvendetta.store import decode_charter
@@ -130,7 +131,19 @@ def check_seeds(charter: str, game: str, game_id: str) -> None:
     if found is None or found.dice != "host":
         return
     keyring = Keyring(dict(found.seats))
-    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger())
+    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger(), started)
+
+
+def started_as(gf: Any) -> "tuple[str, list[tuple[str, str]]] | None":
+    """A record's ruleset and its seats' names and colours in order, from its event 1 (None for a
+    packet, which extends a game this store has)."""
+    from trvendetta import rulesets
+
+    if gf.header.since or not gf.records:
+        return None
+    ruleset = rulesets.get(gf.header.ruleset)
+    state = ruleset.evolve(ruleset.initial_state(), ruleset.decode_event(gf.records[0].payload))
+    return ruleset.name, [(seat.name, seat.color) for seat in ruleset.seats(state)]
 
 
 @click.group(name="host")
@@ -230,7 +243,8 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
         return answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body)).file_bytes(), got.commit
 
     text, again = answer_once_here(got.id(), seat, got.host, [k for s, k in got.seats.items() if s not in got.bots],
-                                   got.game, make, f"the host {fingerprint(got.host)} offered you a game")
+                                   got.game, make, f"the host {fingerprint(got.host)} offered you a game",
+                                   got.file_bytes().decode())
     Path(output).write_bytes(text)
     if again:
         click.echo(f"you answered this offer before: wrote the same contribution to {output} (a second one would "

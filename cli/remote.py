@@ -148,9 +148,10 @@ def sync(session: Any, client: Client, game: str, server_version: int, server_he
     path = f"/api/games/{game}/record" + (f"?since={have}" if have is not None else "")
     data = client.get(path, text=True).encode()
     gf = replays.read_file(data, f"{client.base}'s {game}")
-    from .host import check_seeds
+    from .host import check_seeds, started_as
 
-    check_seeds(gf.header.charter, gf.header.game, gf.header.game_id)  # the seed inputs this player signed
+    # the seed inputs this player signed
+    check_seeds(gf.header.charter, gf.header.game, gf.header.game_id, started_as(gf))
     try:
         svc.import_file(data, f"{client.base}'s {game}", parsed=gf)
     except replays.AlreadyApplied:
@@ -159,6 +160,9 @@ def sync(session: Any, client: Client, game: str, server_version: int, server_he
         if exc.reason != "forked" or have is None:
             raise
         _differs(client, store, game, server_version, server_head or "")
+    from .host import host_keys
+
+    svc.answer_host(game, host_keys())  # a player's store: the offer's game has started (one game per offer)
     return store.version(game)
 
 
@@ -299,7 +303,8 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     # one answer per offer, the same bytes on every route and every retry (docs/fair-play.md)
     text, again = answer_once_here(offer.id(), me, offer.host, [k for s, k in offer.seats.items()
                                                                 if s not in offer.bots],
-                                   offer.game, make, f"the server {fingerprint(offer.host)} offered you a game")
+                                   offer.game, make, f"the server {fingerprint(offer.host)} offered you a game",
+                                   offer.file_bytes().decode())
     answer = Contribution.decode(text, "your recorded contribution")
     if again:
         click.echo(f"you contributed to {game} before: sending the same contribution (a second one would let the "

@@ -240,9 +240,9 @@ def _check_draw(gf: Any, name: str | None) -> None:
     if charter is None or not charter.dice:
         return
     if not gf.header.parent:  # the seed inputs this user signed (a fork's are its parent's, checked there)
-        from .host import check_seeds
+        from .host import check_seeds, started_as
 
-        check_seeds(gf.header.charter, name or gf.header.game, gf.header.game_id)
+        check_seeds(gf.header.charter, name or gf.header.game, gf.header.game_id, started_as(gf))
     keyring = Keyring(dict(charter.seats))
     check_import(gf, name, lambda seat, commit: keyring.can_sign(seat) and secret_of(commit) is not None,
                  ledger(), host_secret)

@@ -144,3 +144,16 @@ def test_the_honest_game_imports_everywhere_and_a_second_game_of_one_offer_is_re
     for p in humans:
         err = p("import", tmp_path / "cup2.trv", code=1).stderr
         assert "another game from the offer of game cup" in err and "one offer makes one game" in err
+
+
+@pytest.mark.parametrize("names", [("ann", "bob"), ("ann", "bob", "cyd")])
+def test_another_game_from_the_same_contributions_is_refused_as_the_first_game_met(players, tmp_path, names):
+    """The host starts the game it likes among several from one set of contributions (the seats in
+    another order: another set-up), and sends only that one: each player's store compares it with
+    the offer it answered, kept beside its answer."""
+    org, humans = _set_up(tmp_path, players, names)
+    record = cheat(tmp_path, org, "cup", reorder=True)
+    assert replays.verify_file(replays.read_file(record.encode(), "cup.trv")).events  # signatures all fine
+    _refused_everywhere(tmp_path, record, humans, "cup",
+                        *[["the host (", f"started another game than the offer you ({p.name}) answered (cup)",
+                           "players (their order or colours) differ", "nothing imported"] for p in humans])

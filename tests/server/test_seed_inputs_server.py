@@ -91,3 +91,37 @@ def test_the_server_takes_one_contribution_per_player(club, again):
     given = Contribution.decode(joined["bob"].encode(), "bob")
     with pytest.raises(Refused, match="contributed to duel already, another value"):
         club.on_store(club.club.join, "bob", "duel", "cd" * 32, given.sig)
+
+
+def test_a_second_game_of_one_offer_is_refused_on_the_server_route(club, monkeypatch):
+    """The server starts the offer's game, then another from the same contributions under a new
+    name (the seats in another order: another set-up), to show the one it likes."""
+    from trvendetta import rulesets
+    from trvendetta.store import decode_charter
+
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    server = club.club
+
+    def again():
+        loaded = server.service.load("duel")
+        rules = rulesets.get(loaded.ruleset.name)
+        seats = [(p.name, p.color, p.crew) for p in rules.seats(loaded.state)][::-1]
+        from trvendetta.core.draws import host_game_seed, host_rng
+
+        charter = decode_charter(loaded.charter)
+        seed = host_game_seed(server.host.secret(charter.seed_commit)[0],
+                              {s: bytes.fromhex(v) for s, v in charter.setup.items()})
+        server.service.new_game(rules, rules.default_position(seats, 0), "duel2", charter=loaded.charter,
+                                 rng=host_rng(seed, 1))
+
+    club.on_store(again)
+    # bob's store met duel (his join synced it): a second game of its offer
+    err = bob("--game", "duel2", "show", code=1).stderr
+    assert "another game from the offer of game duel" in err and "one offer makes one game" in err
+    # ann's never did: duel2 is the first game of that offer it meets, and it is not the offer's game
+    err = ann("--game", "duel2", "show", code=1).stderr
+    assert "started another game than the offer you (ann) answered (duel)" in err
+    assert "its players (their order or colours) differ" in err
+    assert "duel2" not in ann.local("games").stdout and "duel2" not in bob.local("games").stdout
