@@ -97,27 +97,25 @@ def test_a_host_that_never_reveals_is_named_with_its_commitment_in_show_and_veri
         assert out.startswith("OK: ") and f"has not revealed the seed it committed to ({offer.commit[:16]}" in out
 
 
-def test_a_claim_over_a_pending_reveal_in_an_exchange_game_ends_it_with_no_reveal_after(players, tmp_path):
+def test_a_claim_over_a_pending_reveal_in_an_exchange_game_writes_nothing_and_the_reveal_follows(players, tmp_path):
     """The exchange game's counterpart: ann's intent waits for bob's reveal; bob's store never met it,
-    and meets it with ann's claim after the deadline.  Its import writes the intent and the claim, and
-    no automatic reveal after them (an answer after the claim would be a second outcome); every store
-    verifies, and nothing more is played."""
+    and meets it with ann's claim: by bob's clock his time has not run (it starts when his store meets
+    the intent), so his import refuses the claim and writes nothing, neither the claim nor a reveal
+    after it; the intent alone then gets bob's reveal, as any draw does."""
     from test_time_limits import START, _play_until_anns_intent, timed_exchange
 
     ann, bob = players("ann", "bob")
     with freeze_time(START) as clock:
         timed_exchange(tmp_path, [ann, bob])
-        _play_until_anns_intent(tmp_path, ann, bob, clock)
+        intent = _play_until_anns_intent(tmp_path, ann, bob, clock)
         clock.tick(timedelta(days=3, minutes=1))
         assert "game over: bob lost on time (claimed by ann" in ann("claim").stdout
         ann("send", "-o", tmp_path / "claim.trv")
-        before = {p.name: p("log").stdout.count("\n") for p in (ann, bob)}
-        out = bob("import", tmp_path / "claim.trv").stdout
-        assert "reveals dice" not in out and "wrote the reply packet" not in out
         log = bob("log").stdout
-        assert log.count("\n") == before["bob"] + 2  # the intent and the claim, nothing else
-        assert "bob reveals dice" not in log.splitlines()[-1] and "claims the game on time" in log.splitlines()[-1]
-        assert "nothing more can be played in duel" in bob("claim", code=1).stderr  # bob cannot answer it
+        err = bob("import", tmp_path / "claim.trv", code=1).stderr
+        assert "the claim came before bob's time ran out here" in err and "nothing was written" in err
+        assert bob("log").stdout == log  # neither the claim nor a reveal
+        out = bob("import", intent, "--reply", tmp_path / "reply.trv").stdout
+        assert "bob reveals dice for draw" in out and "wrote the reply packet" in out
     for p in (ann, bob):
-        out = p("verify").stdout
-        assert out.startswith("OK: ") and "bob lost on time, claimed by ann" in out
+        assert p("verify").stdout.startswith("OK: ")
