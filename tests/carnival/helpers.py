@@ -64,3 +64,13 @@ def move(state, car_id, die, path=(), road=None, shoot=None):
         state, more = play(state, Shoot(shoot) if shoot else NoShoot())
         evs += more
     return state, evs
+
+
+def game_under(version, **changes):
+    """A game from the base position with ``changes`` set up under rules ``version`` (as a game
+    recorded under it re-executes): (state, events)."""
+    from trvendetta.carnival import components as comp
+    from trvendetta.carnival import setup
+
+    events = setup.start(position(**changes), comp.default(), None, version)
+    return RS.fold(events), events

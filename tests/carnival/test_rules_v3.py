@@ -3,7 +3,9 @@ Shrapnel, before its line is searched, and of the Thwumper's jump, before it
 lands (rulebook "Party Favor Reference": Killer Pillar "Play at any time on
 your turn ... in the middle of resolving another effect, such as a slam or
 damage effect"); from positions with scripted dice, damage and draws.  A game
-recorded under version 2 does not pause there.
+recorded under version 2 does not pause there.  The Thwumper's cases are set up under
+version 3, whose jump names its direction before the stunt die is rolled (version 4 rolls
+first: ``test_rules_v4.py``).
 
 The haulasseum pillars used here: A j10, F k13, C l11 (``SIDE.pillars``)."""
 
@@ -15,7 +17,7 @@ from trvendetta.core import geometry
 from trvendetta.vendetta import events as vev
 from trvendetta.vendetta.actions import AssignDie, NoCommand, Shoot, Step
 
-from .helpers import RS, at, game, kinds, play, position
+from .helpers import RS, at, game, game_under, kinds, play, position
 
 SIDE = comp.default().sides["haulasseum"]
 assert [geometry.name(SIDE.pillars[p]) for p in "AFC"] == ["j10", "k13", "l11"]
@@ -74,7 +76,7 @@ def test_a_game_recorded_under_rules_version_2_does_not_pause_for_shrapnel_nor_t
 
 
 def test_killer_pillar_lowers_the_pillar_the_thwumper_is_about_to_land_on():
-    state, _ = game(favors={"ann": ["killer-pillar"]}, raised=["F"], **THWUMP)
+    state, _ = game_under("3", favors={"ann": ["killer-pillar"]}, raised=["F"], **THWUMP)
     state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"))
     state, events = play(state, Thwump("F"))
     assert kinds(events, cev.EffectPaused) == [cev.EffectPaused("ann", "thwump", "red-medium", "k13", "thwump", "F")]
@@ -86,7 +88,7 @@ def test_killer_pillar_lowers_the_pillar_the_thwumper_is_about_to_land_on():
 
 
 def test_declining_lands_the_thwumper_as_it_jumped():
-    state, _ = game(favors={"ann": ["killer-pillar"]}, raised=["F"], **THWUMP)
+    state, _ = game_under("3", favors={"ann": ["killer-pillar"]}, raised=["F"], **THWUMP)
     state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"), Thwump("F"))
     state, events = play(state, NoFavor())
     assert at(state, "red-medium") is None  # onto the raised pillar
@@ -96,7 +98,7 @@ def test_declining_lands_the_thwumper_as_it_jumped():
 def test_what_lies_on_the_landing_is_looked_at_when_the_thwumper_lands():
     # blue-small waits on pillar C (l11), where the Thwumper is about to slam it: raised, the pillar crushes
     # blue-small, and the Thwumper then lands on the raised pillar (no slam, no neighbour shaken)
-    state, _ = game(favors={"ann": ["killer-pillar"]}, weapons={"red-medium": "thwumper"}, script={"stunt": [1]},
+    state, _ = game_under("3", favors={"ann": ["killer-pillar"]}, weapons={"red-medium": "thwumper"}, script={"stunt": [1]},
                     vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "l11"},
                               {"id": "blue-large", "at": "l12"}])
     state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), NoFavor(), Step("F"), Thwump("FR"))
@@ -127,7 +129,7 @@ def test_double_barrel_shoots_the_super_weapon_before_moving():
 
 
 def test_double_barrel_jumps_the_thwumper_before_moving_and_the_car_moves_on():
-    state, _ = game(favors={"ann": ["double-barrel"]}, weapons={"red-medium": "thwumper"}, script={"stunt": [1]},
+    state, _ = game_under("3", favors={"ann": ["double-barrel"]}, weapons={"red-medium": "thwumper"}, script={"stunt": [1]},
                     vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "l12"}])
     state, _ = play(state, AssignDie("red-medium", 1))
     d = pending(state)

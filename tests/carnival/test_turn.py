@@ -4,7 +4,7 @@ registered ruleset, from positions with scripted dice and draws (rulebook
 "Tina's Turn Decrees")."""
 
 from trvendetta.carnival import events as cev
-from trvendetta.carnival.actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, WitnessMe
+from trvendetta.carnival.actions import AutoCannon, FireWeapon, NoFavor, PlayFavor, Thwump, ThwumpRoll, WitnessMe
 from trvendetta.vendetta import board as b
 from trvendetta.vendetta import events as vev
 from trvendetta.vendetta.actions import AssignDie, NoCommand, NoShoot, Shoot, Step, UseCommand
@@ -157,8 +157,11 @@ def test_the_thwumper_jumps_instead_of_shooting_and_shakes_its_neighbours():
                     vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "k12"},
                               {"id": "blue-large", "at": "k15"}])
     state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("FL"))
-    assert Shoot("blue-small") not in options(state) and Thwump("F") in options(state)
-    state, events = play(state, Thwump("F"))
+    assert Shoot("blue-small") not in options(state) and ThwumpRoll() in options(state)
+    state, events = play(state, ThwumpRoll())  # rules v4: the stunt die first, then the way (test_rules_v4)
+    assert RS.pending(state).kind == "thwump" and Thwump("F") in options(state)
+    state, more = play(state, Thwump("F"))
+    events += more
     assert at(state, "red-medium") == "j12" and kinds(events, vev.DieRolled)[0].face == "2"
     assert b.vehicle(state, "blue-small").damage == ("minor",) and scrap_events(events) == [("ann", 2)]
 
@@ -253,10 +256,10 @@ def test_in_the_mood_for_mayhem_the_second_shot_may_be_the_super_weapons_or_the_
     assert kinds(events, vev.ShotFired)[0].hit and RS.pending(state).player == "bob"
     state, _ = game(decree="in-the-mood-for-mayhem", decree_round=1, weapons={"red-medium": "thwumper"},
                     script={"stunt": [1, 1]}, vehicles=[{"id": "red-medium", "at": "k10"}])
-    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"), Thwump("F"))
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"), ThwumpRoll(), Thwump("F"))
     d = RS.pending(state)  # "Whenever you could shoot with it, you may use the Thwumper instead"
-    assert d.kind == "shoot" and Thwump("B") in d.options and not any(isinstance(o, Shoot) for o in d.options)
-    state, _ = play(state, Thwump("B"))
+    assert d.kind == "shoot" and ThwumpRoll() in d.options and not any(isinstance(o, Shoot) for o in d.options)
+    state, _ = play(state, ThwumpRoll(), Thwump("B"))
     assert at(state, "red-medium") == "k11" and RS.pending(state).player == "bob"
 
 

@@ -63,12 +63,22 @@ class FireWeapon(BaseAction, tag="fire-weapon", frozen=True):
 
 
 class Thwump(BaseAction, tag="thwump", frozen=True):
-    """The Thwumper instead of a shot: jump the stunt die's spaces in ``direction``."""
+    """The Thwumper instead of a shot: jump the stunt die's spaces in ``direction`` (rules v4:
+    the direction chosen once the die is rolled, :class:`ThwumpRoll`)."""
 
     direction: str
 
     def describe(self) -> str:
         return f"thwump {self.direction}"
+
+
+class ThwumpRoll(BaseAction, tag="thwump-roll", frozen=True):
+    """Rules v4: the Thwumper instead of a shot: "roll the stunt die and move it that many
+    spaces in a straight line in any direction you choose": the die first, then the
+    direction (a ``thwump`` decision answered by :class:`Thwump`)."""
+
+    def describe(self) -> str:
+        return "thwump"
 
 
 class AutoCannon(BaseAction, tag="auto-cannon", frozen=True):
@@ -91,7 +101,7 @@ class FlyChopper(BaseAction, tag="fly-chopper", frozen=True):
         return f"chopper {self.at} {self.facing}"
 
 
-OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, AutoCannon, FlyChopper)
+OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, ThwumpRoll, AutoCannon, FlyChopper)
 # a union built when the module loads: no checker can read its members (hence the ignore)
 Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type, attr-defined]
 

@@ -30,7 +30,7 @@ from ..vendetta.road import Road
 from . import arena, decrees, favors, scrap, spaces
 from . import events as cev
 from . import foundation, play, shots, tina_turn, turn
-from .extras import decree_now, extras, v2, v3
+from .extras import decree_now, extras, v2, v3, v4
 
 
 #: the dice a Precision-set face is used up by, per event type (any other event names its die)
@@ -206,7 +206,10 @@ class ArenaBoard(Road):
     def slam_reroll_allowed(self, state) -> bool:
         """Commit to the Crash!; and a die Precision set "cannot be rerolled"."""
         fixed = extras(state).precision
-        return decrees.slam_reroll_allowed(decree_now(state)) and "slam" not in fixed and "direction" not in fixed
+        decree = decree_now(state)
+        if v4(state) and "stunt" in fixed and "stunt" in decrees.slam_dice(decree):
+            return False  # Let's Get Wild! rolls the stunt die with the slam: set, it cannot be rerolled
+        return decrees.slam_reroll_allowed(decree) and "slam" not in fixed and "direction" not in fixed
 
     # ------------------------------------------------------------- scrap
     def emitted(self, ctx, event) -> None:
@@ -254,8 +257,9 @@ class ArenaBoard(Road):
                     decree_now(s), s.scrap.get(active, 0), s.scrap.get(owner, 0)):
                 ctx.emit(cev.ScrapGained(owner, -1, f"Let's Keep It Close!: {active} takes 1"))
                 ctx.emit(cev.ScrapGained(active, 1, f"Let's Keep It Close!: taken from {owner}"))
-        if t.phase == "done" and shooter == t.car:
-            ctx.emit(cev.ShotTaken(active, "after"))
+        if t.phase == "done" and shooter == t.car:  # (rules v4 names In the Mood for Mayhem! only under it)
+            mayhem = v4(s) and decree_now(s) == decrees.MAYHEM
+            ctx.emit(cev.ShotTaken(active, "mayhem" if mayhem else "after"))
 
     def _precision_used(self, ctx, event) -> None:
         e = extras(ctx.state)
@@ -316,9 +320,14 @@ class ArenaBoard(Road):
         return decrees.slam_distance(decree_now(state), state.wild or None)
 
     def passes_through(self, ctx, vid: str, other: str) -> bool:
-        """Bootleg Turn: the active car moves through other cars without slamming."""
+        """Bootleg Turn: the active car moves *through* other cars without slamming.
+        Rules v4: only with a move left after the car's space (the road die's moves
+        count, as for a drift): a move that would end on a car ends in a slam."""
         s = ctx.state
-        if s.turn is None or s.turn.car != vid or not extras(s).bootleg or b.is_wreck(other):
+        t = s.turn
+        if t is None or t.car != vid or not extras(s).bootleg or b.is_wreck(other):
+            return False
+        if v4(s) and not (t.moves_left > 0 or (not t.stopped and b.road_bonus_open(s))):
             return False
         ctx.emit(cev.PassedThrough(vid, other))
         return True

@@ -115,11 +115,13 @@ class DecreeSet(BaseEvent, tag="decree-set", frozen=True):
     round: int
 
 
-class RollOff(BaseEvent, tag="roll-off", frozen=True):
-    """The last tie-break: each tied player's total of all their movement dice, per roll."""
+class RollOff(BaseEvent, tag="roll-off", omit_defaults=True, frozen=True):
+    """The last tie-break: each tied player's total of all their movement dice, per roll;
+    ``scripted``: how many of those dice a position's ``movement`` script gave (rules v4)."""
 
     reveals: ClassVar[bool] = True
     rolls: tuple[dict[str, int], ...]
+    scripted: int = 0
 
 
 
@@ -156,8 +158,8 @@ class PrecisionUsed(BaseEvent, tag="precision-used", frozen=True):
 
 
 class ShotTaken(BaseEvent, tag="shot-taken", frozen=True):
-    """What a shot of the turn counts for: ``after`` moving (In the Mood for
-    Mayhem! allows a second), ``declined``, the ``auto-cannon``, the ``thwump``."""
+    """What a shot of the turn counts for: ``after`` moving (rules v4: ``mayhem`` under In the
+    Mood for Mayhem!, which allows a second), ``declined``, the ``auto-cannon``, the ``thwump``."""
 
     player: str
     kind: str
@@ -225,16 +227,34 @@ class AfterHitResolved(BaseEvent, tag="after-hit-resolved", frozen=True):
     car: str
 
 
+class JumpRolled(BaseEvent, tag="jump-rolled", frozen=True):
+    """Rules v4: the Thwumper's stunt die is rolled: ``car`` jumps ``spaces`` in the direction its
+    player chooses next; ``counts``: the jump is the shoot step's (not Double Barrel's)."""
+
+    car: str
+    spaces: int
+    counts: bool
+
+
+class JumpAimed(BaseEvent, tag="jump-aimed", frozen=True):
+    """Rules v4: the direction the Thwumper's car jumps in, chosen after its stunt die."""
+
+    car: str
+    direction: str
+
+
 OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained, FavorCollected, FavorDealt, WeaponClaimed,
        TinaFlipped, PillarsSet, DecreeSet, RollOff, WitnessMePlayed, FavorPlayed, FavorsPassed, PrecisionUsed,
-       ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved)
+       ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved,
+       JumpRolled, JumpAimed)
 # a union built when the module loads: no checker can read its members (hence the ignore)
 Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type, attr-defined]
 
 
 #: what each kind of ShotTaken says (the kind as it is stored is no sentence: "ann's after shot")
 SHOT_TAKEN = {
-    "after": "{player}'s shot after moving is counted (In the Mood for Mayhem! allows a second)",
+    "after": "{player}'s shot after moving is counted",
+    "mayhem": "{player}'s shot after moving is counted (In the Mood for Mayhem! allows a second)",
     "declined": "{player} takes no second shot",
     "auto-cannon": "{player}'s Auto-Cannon shot is counted",
     "auto-cannon-after": "{player}'s Auto-Cannon shot after moving is counted (the car's own shot is still to come)",
@@ -293,9 +313,13 @@ def describe(event) -> str:
                     "thwump": f"before the Thwumper of {vehicle} lands on {to}"}
             return f"{player} may play a party favor {what.get(effect, 'in the middle of ' + effect)}"
         case AfterHit(weapon, car, target):
-            return f"the {weapon} of {car} hit {target}: it acts again once the damage effect is over"
+            return f"the {weapon} of {car} hit {target}: what the card adds waits until the damage effect is over"
         case AfterHitResolved(weapon, car):
-            return f"the {weapon} of {car} acts again"
+            return f"the damage effect of the {weapon}'s hit by {car} is over"
+        case JumpRolled(car, spaces):
+            return f"the Thwumper of {car} jumps {spaces} space{'' if spaces == 1 else 's'}: its player picks the way"
+        case JumpAimed(car, direction):
+            return f"the Thwumper of {car} jumps {direction}"
         case PrecisionUsed(die):
             return f"the {die} die shows the face Precision set"
         case ShotTaken(player, kind):
@@ -305,11 +329,11 @@ def describe(event) -> str:
         case PassedThrough(car, past):
             return f"{car} moves through {past} (Bootleg Turn)"
         case WildRoll(face):
-            return f"Let's Get Wild!: stunt die {face}: the slammed car goes {face} spaces"
+            return f"Let's Get Wild!: stunt die {face}: the slammed car goes {face} space{'' if face == '1' else 's'}"
         case Energized(car, die):
             return f"the Energizer: {car} takes another turn with a {die}"
         case ChopperFaced(owner, facing):
             return f"{owner}'s chopper faces {facing}"
-        case RollOff(rolls):
+        case RollOff(rolls, _scripted):
             return "roll-off: " + "; ".join(", ".join(f"{p} {t}" for p, t in r.items()) for r in rolls)
     return vev.describe(event)

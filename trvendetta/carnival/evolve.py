@@ -15,8 +15,8 @@ from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
 from . import favors, spaces
-from .extras import extras, v2, v3
-from .model import AfterHit, CarnivalState, Pause
+from .extras import AFTER_SHOOTING, extras, v2, v3
+from .model import AfterHit, CarnivalState, Jump, Pause
 
 
 def _start_of(pos, side, index: tuple[int, int], vehicle: str, players: int) -> tuple[tuple[int, int], str]:
@@ -142,7 +142,7 @@ def _decree(state, e: cev.DecreeSet):
 
 @handles(cev.RollOff)
 def _rolloff(state, e: cev.RollOff):
-    return replace(state, rolloff=e.rolls)
+    return pop_script(replace(state, rolloff=e.rolls), "movement", e.scripted)
 
 
 
@@ -180,7 +180,19 @@ def _favor_played(state, e: cev.FavorPlayed):
 def _passed(state, e: cev.FavorsPassed):
     if e.stage == "mid-effect":  # the paused effect goes on
         return replace(state, pause=None)
+    if e.stage.startswith(AFTER_SHOOTING):  # rules v4: no (more) favors after this car's shots
+        return _extras(state, done=extras(state).done + (e.stage[len(AFTER_SHOOTING):],))
     return _extras(state, passed=e.stage)
+
+
+@handles(cev.JumpRolled)
+def _jump_rolled(state, e: cev.JumpRolled):
+    return replace(state, jump=Jump(e.car, e.spaces, e.counts))
+
+
+@handles(cev.JumpAimed)
+def _jump_aimed(state, e: cev.JumpAimed):
+    return replace(state, jump=None)
 
 
 @handles(cev.EffectPaused)
@@ -207,7 +219,7 @@ def _precision_used(state, e: cev.PrecisionUsed):
 @handles(cev.ShotTaken)
 def _shot_taken(state, e: cev.ShotTaken):
     e_now = extras(state)
-    if e.kind == "after":
+    if e.kind in ("after", "mayhem"):
         return _extras(state, shots=e_now.shots + 1)
     if e.kind == "auto-cannon":
         return _extras(state, cannon=True)
@@ -238,7 +250,7 @@ def _energized(state, e: cev.Energized):
     phase = "command" if state.turn.phase == "command" and v3(state) else "command-done"
     t = replace(state.turn, die=e.die, phase=phase, nitro=0, drift=False, stopped=False, road_taken=False,
                 moves_left=0, momentum=False)
-    return pop_script(_extras(replace(state, turn=t), shots=0, passed=""), "movement", e.scripted)
+    return pop_script(_extras(replace(state, turn=t), shots=0, passed="", done=()), "movement", e.scripted)
 
 
 @handles(cev.ChopperFaced)

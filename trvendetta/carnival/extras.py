@@ -24,6 +24,11 @@ class TurnExtras(msgspec.Struct, frozen=True):
     cannon_after: bool = False  # ... after moving, in the shoot step (the car may still shoot as normal)
     shots: int = 0  # shots after moving (In the Mood for Mayhem! allows two)
     passed: str = ""  # the player played no more favors before moving
+    done: tuple[str, ...] = ()  # rules v4: the cars whose turn's favors after shooting were passed
+
+
+#: the stage of ``favors-passed`` after a car's shots (rules v4): ``after-shooting:CAR``
+AFTER_SHOOTING = "after-shooting:"
 
 
 def extras(state) -> TurnExtras:
@@ -52,6 +57,16 @@ def v3(state) -> bool:
     the super-weapon, or the Thwumper's jump.  A version 2 record would
     re-execute differently (a pause it never answered), so it keeps version 2."""
     return state.rules_version not in ("", "1", "2")
+
+
+def v4(state) -> bool:
+    """The game follows rules version 4 or later: Bootleg Turn moves through cars but never ends
+    on one (a slam, as for a drift or a motorcycle); the Thwumper's stunt die is rolled before
+    its direction is chosen (``jump``); favors such as Killer Pillar after the shot ("at any
+    time on your turn"); a stunt die Precision set is never rerolled under Let's Get Wild!; the
+    Energizer acts again after any hit on another car; a roll-off takes scripted movement dice.
+    A version 3 record would re-execute differently, so it keeps version 3."""
+    return state.rules_version not in ("", "1", "2", "3")
 
 
 def decree_now(state) -> str | None:

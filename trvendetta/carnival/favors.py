@@ -18,12 +18,14 @@ TIMING = {
     "double-barrel": ("start-of-turn", "before-moving"),  # "Play before moving."
     "full-throttle": ("after-moving",),  # "Play after moving ... even if you coasted"
     # "at any time on your turn ... in the middle of resolving another effect, such as a slam or damage effect"
-    "killer-pillar": ("start-of-turn", "before-moving", "after-moving", "before-fx-roll", "mid-effect"),
+    # (rules v4: after shooting too, before the turn ends)
+    "killer-pillar": ("start-of-turn", "before-moving", "after-moving", "before-fx-roll", "mid-effect",
+                      "after-shooting"),
     "mega-repair": ("start-of-turn",),  # "at the start of your turn before assigning your dice"
     "precision": ("before-fx-roll", "mid-effect"),  # "Play before an FX die is rolled on your turn"
     "solid-gold-muffler": (),  # "worth 2 scrap" at the end; "not worth anything during the game"
 }
-PHASES = ("start-of-turn", "before-moving", "after-moving", "before-fx-roll", "mid-effect")
+PHASES = ("start-of-turn", "before-moving", "after-moving", "before-fx-roll", "mid-effect", "after-shooting")
 
 
 def draw(pile: dict[str, int], rng: Rng) -> str:

@@ -49,6 +49,15 @@ class AfterHit(msgspec.Struct, frozen=True):
     before: int  # the target's damage tokens before the hit
 
 
+class Jump(msgspec.Struct, frozen=True):
+    """Rules v4: the Thwumper's stunt die is rolled and its car waits for a direction:
+    ``spaces`` to jump; ``counts``: the shoot step's jump (Double Barrel's is not)."""
+
+    car: str
+    spaces: int
+    counts: bool = True
+
+
 # frozen=True: msgspec makes every subclass of the frozen State frozen already (the struct's config is the
 # same either way); mypy wants it said
 class CarnivalState(State, frozen=True):
@@ -82,6 +91,7 @@ class CarnivalState(State, frozen=True):
     chopper_facing: dict[str, str] = {}  # owner -> the facing their chopper was placed with
     pause: Pause | None = None  # an effect waiting for the active player's favors (rules v2)
     after_hit: AfterHit | None = None  # a super-weapon's follow-up, once the hit's effects settle (rules v2)
+    jump: Jump | None = None  # the Thwumper's die is rolled, its direction still to choose (rules v4)
     carnival: CarnivalComponents | None = None
 
     @property

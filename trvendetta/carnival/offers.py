@@ -14,9 +14,9 @@ from ..core.protocol import Decision
 from ..vendetta import board as b
 from ..vendetta.actions import Shoot, UseCommand
 from . import arena, favors, spaces, weapons
-from .actions import FireWeapon, FlyChopper, PlayFavor, Thwump
+from .actions import FireWeapon, FlyChopper, PlayFavor, Thwump, ThwumpRoll
 from .components import PILLARS
-from .extras import extras, v2, v3
+from .extras import extras, v2, v3, v4
 
 FX_DICE = ("shot", "slam", "direction", "stunt")
 SHOT_WEAPONS = ("amplifier", "big-friendly-gun", "cluster-missiles", "energizer", "laser-kebab")
@@ -79,8 +79,15 @@ def _double_barrel(state, car) -> list:
     if v3(state) and weapon in SHOT_WEAPONS:
         out += [PlayFavor("double-barrel", target=x, shot="weapon") for x in weapon_targets(state, car, weapon)]
     if v3(state) and weapon == "thwumper" and arena.may_shoot_from(state.arena, car.at):
-        out += [PlayFavor("double-barrel", target=x, shot="thwump") for x in geometry.DIRECTIONS]
+        out += thwumps(state, PlayFavor("double-barrel", shot="thwump"),
+                       [PlayFavor("double-barrel", target=x, shot="thwump") for x in geometry.DIRECTIONS])
     return out
+
+
+def thwumps(state, roll, aimed: list) -> list:
+    """The Thwumper's jump as offered: rules v4 rolls the stunt die first (``roll``), the
+    direction is chosen after; before, the direction came with the action (``aimed``)."""
+    return [roll] if v4(state) else aimed
 
 
 def mayhem_shots(state, car, weapon: str | None) -> tuple:
@@ -90,11 +97,11 @@ def mayhem_shots(state, car, weapon: str | None) -> tuple:
     targets = shot_targets(state, car)
     if not v2(state):
         return tuple(Shoot(x) for x in targets) if targets and weapons.shoots_normally(weapon) else ()
-    out: list[Shoot | FireWeapon | Thwump] = [Shoot(x) for x in targets] if weapons.shoots_normally(weapon) else []
+    out: list[Shoot | FireWeapon | Thwump | ThwumpRoll] = [Shoot(x) for x in targets] if weapons.shoots_normally(weapon) else []
     if weapon in SHOT_WEAPONS:
         out += [FireWeapon(x) for x in weapon_targets(state, car, weapon)]
     if weapon == "thwumper" and arena.may_shoot_from(state.arena, car.at):
-        out += [Thwump(x) for x in geometry.DIRECTIONS]
+        out += thwumps(state, ThwumpRoll(), [Thwump(x) for x in geometry.DIRECTIONS])
     return tuple(out)
 
 

@@ -13,9 +13,10 @@ from ..vendetta import events as vev
 from ..vendetta import rules
 from . import events as cev
 from . import favors
-from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe
+from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, ThwumpRoll, WitnessMe
 from .offers import favor_options
-from .shots import land, thwump_jump, weapon_shot
+from .extras import AFTER_SHOOTING
+from .shots import land, thwump_aim, thwump_jump, thwump_roll, weapon_shot
 
 
 def resolve(ctx, d: Decision, action) -> None:
@@ -28,6 +29,8 @@ def resolve(ctx, d: Decision, action) -> None:
     match action:
         case WitnessMe():
             ctx.emit(cev.WitnessMePlayed(name))
+        case NoFavor() if t.phase == "done" and d.kind == "favor":  # rules v4: no favor after the shots
+            ctx.emit(cev.FavorsPassed(name, AFTER_SHOOTING + (t.car or "")))
         case NoFavor() if t.phase == "done":
             ctx.emit(cev.ShotTaken(name, "declined"))
         case NoFavor():
@@ -39,8 +42,12 @@ def resolve(ctx, d: Decision, action) -> None:
         case AutoCannon(target):
             ctx.emit(cev.ShotTaken(name, "auto-cannon-after" if t.phase == "shoot" else "auto-cannon"))
             rules.fire(ctx, t.car, target)
+        case Thwump(direction) if s.jump is not None:  # rules v4: the way, once the die is rolled
+            thwump_aim(ctx, direction)
         case Thwump(direction):
             thwump_jump(ctx, t.car, direction)
+        case ThwumpRoll():
+            thwump_roll(ctx, t.car)
         case FlyChopper(at, facing):
             ctx.emit(vev.ChopperPlaced(name, at))
             ctx.emit(cev.ChopperFaced(name, facing))
@@ -96,6 +103,9 @@ def _favor(ctx, name: str, action: PlayFavor) -> None:
         ctx.emit(vev.MoveStarted(ctx.state.turn.car, 3, False))
     elif action.favor == "double-barrel":  # "You may shoot before moving"
         car = ctx.state.turn.car
+        if action.shot == "thwump" and action.target is None:  # rules v4: the die first, the way after
+            thwump_roll(ctx, car, counts=False)
+            return
         assert action.target is not None, "Double Barrel names its target"
         if action.shot == "weapon":
             weapon_shot(ctx, car, action.target, s.weapons[car])

@@ -9,7 +9,7 @@ rolls are returned so they can be recorded as events.
 
 import msgspec
 
-from ..core.rng import Rng
+from typing import Protocol
 from .components import GameRules
 
 
@@ -38,8 +38,14 @@ def final_scrap(standing: Standing, rules: GameRules) -> int:
     return standing.scrap + rules.muffler_scrap * standing.mufflers
 
 
+class Dice(Protocol):
+    """What the roll-off rolls with: an :class:`~trvendetta.core.rng.Rng`, or anything that picks a face."""
+
+    def pick(self, faces: tuple[str, ...], /) -> str: ...
+
+
 def winner(standings: list[Standing] | tuple[Standing, ...], rules: GameRules,
-           rng: Rng) -> tuple[str | None, str, list[dict[str, int]]]:
+           rng: Dice) -> tuple[str | None, str, list[dict[str, int]]]:
     """The winner, the rule that decided it, and the roll-off's rolls (each a
     player -> total), or ``(None, reason, [])`` when nobody can win.
 

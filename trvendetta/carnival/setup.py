@@ -25,8 +25,11 @@ from .position import CarnivalPosition
 #: 2: mid-effect favors, favor decisions blind to which favors are held, the
 #: super-weapons' follow-ups, the Auto-Cannon after moving (``extras.v2``);
 #: 3: Killer Pillar also before Shrapnel's line and before the Thwumper lands,
-#: Double Barrel's shot with the super-weapon or the Thwumper (``extras.v3``)
-RULES_VERSION = "3"
+#: Double Barrel's shot with the super-weapon or the Thwumper (``extras.v3``);
+#: 4: Bootleg Turn never ends on a car, the Thwumper rolls before it aims, favors after the
+#: shot, Precision's stunt die under Let's Get Wild!, the Energizer after any hit, scripted
+#: roll-offs (``extras.v4``)
+RULES_VERSION = "4"
 
 
 def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None,

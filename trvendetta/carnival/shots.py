@@ -12,7 +12,7 @@ from ..vendetta import effects as fx
 from ..vendetta import events as vev
 from . import events as cev
 from . import weapons
-from .extras import v2
+from .extras import v2, v4
 
 
 def weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
@@ -58,7 +58,7 @@ def after_hit(ctx) -> None:
     """The follow-up a super-weapon's hit owes (rules v2), once its damage
     effect (slams included) has settled: the Amplifier resolves the effect
     again if the target is not eliminated; the Energizer, if the hit dealt
-    damage and the car is still operable, rerolls its die for another turn."""
+    damage (rules v4: any hit) and the car is still operable, rerolls its die for another turn."""
     a = ctx.state.after_hit
     ctx.emit(cev.AfterHitResolved(a.weapon, a.car))
     v = b.vehicle(ctx.state, a.target)
@@ -67,7 +67,8 @@ def after_hit(ctx) -> None:
             fx.damage_effect(ctx, a.target, v.damage[-1])  # "resolve the effect again"
         return
     mine = b.vehicle(ctx.state, a.car)
-    dealt = v.at is None or len(v.damage) > a.before
+    # rules v4: "as long as you continue shooting and hitting another car": any hit, a token or not
+    dealt = v.at is None or len(v.damage) > a.before or v4(ctx.state)
     if dealt and mine.at is not None and mine.status == "operational":
         crew = b.crew_of(ctx.state, mine.owner)  # "reroll the die you assigned to it and take another turn"
         dice, scripted = ctx.roll_movement(1, crew.die)
@@ -92,10 +93,31 @@ def thwump_jump(ctx, car: str, direction: str, counts: bool = True) -> None:
     Barrel's before moving."""
     face, scripted = ctx.roll("stunt")
     ctx.emit(vev.DieRolled("stunt", face, f"the Thwumper of {car}", scripted))
+    _jump(ctx, car, direction, int(face), counts)
+
+
+def thwump_roll(ctx, car: str, counts: bool = True) -> None:
+    """Rules v4: "roll the stunt die and move it that many spaces in a straight line in any
+    direction you choose": the die first; the car waits for its player's direction
+    (``thwump`` decision, :func:`thwump_aim`)."""
+    face, scripted = ctx.roll("stunt")
+    ctx.emit(vev.DieRolled("stunt", face, f"the Thwumper of {car}", scripted))
+    ctx.emit(cev.JumpRolled(car, int(face), counts))
+
+
+def thwump_aim(ctx, direction: str) -> None:
+    """Rules v4: the direction chosen for the jump the stunt die set (:func:`thwump_roll`)."""
+    j = ctx.state.jump
+    assert j is not None, "a jump waits for its direction"
+    ctx.emit(cev.JumpAimed(j.car, direction))
+    _jump(ctx, j.car, direction, j.spaces, j.counts)
+
+
+def _jump(ctx, car: str, direction: str, distance: int, counts: bool) -> None:
     v = b.vehicle(ctx.state, car)
     assert v.at is not None, "the Thwumper's car is on the board"
     occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
-    landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, int(face), occupied)
+    landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, distance, occupied)
     if counts:  # the shoot step's jump (its shot): Double Barrel's comes before moving
         ctx.emit(cev.ShotTaken(v.owner, "thwump"))
     ctx.state.board.pause(ctx, "thwump", car, landing, "thwump", direction)  # rules v3: Killer Pillar before it lands

@@ -19,6 +19,7 @@ from ..vendetta import effects as fx
 from ..vendetta.context import Ctx
 from . import events as cev
 from . import favors, scoring, tina
+from .extras import v4
 
 if TYPE_CHECKING:  # (the model imports this module through the board: no import at run time)
     from .model import CarnivalState
@@ -76,14 +77,30 @@ def standings(state, rng=None) -> list[scoring.Standing]:
     return out
 
 
+class _ScriptFirst:
+    """The roll-off's dice: rules v4 takes a position's ``movement`` script first (they are
+    movement dice, "roll all of their movement dice"), then the game's RNG; ``used``: how many
+    came from the script (the ``roll-off`` event pops them)."""
+
+    def __init__(self, queue, rng):
+        self.queue, self.rng, self.used = list(queue), rng, 0
+
+    def pick(self, faces):
+        if self.used < len(self.queue):
+            self.used += 1
+            return str(self.queue[self.used - 1])
+        return self.rng.pick(faces)
+
+
 def end(ctx: Ctx) -> None:
     """Score the game: the winner by scrap and the tie-break chain; a roll-off's rolls are recorded."""
     s = cast("CarnivalState", ctx.state)  # Tina's turn is only ever the arena's
     assert s.carnival is not None, "the arena's game is scored"
     rules = s.carnival.game
     table = standings(s, ctx.rng)
-    winner, reason, rolls = scoring.winner(table, rules, ctx.rng)
+    dice = _ScriptFirst(s.script.get("movement", ()) if v4(s) else (), ctx.rng)
+    winner, reason, rolls = scoring.winner(table, rules, dice)
     if rolls:
-        ctx.emit(cev.RollOff(tuple(rolls)))
+        ctx.emit(cev.RollOff(tuple(rolls), dice.used))
     scores = ", ".join(f"{t.player} {scoring.final_scrap(t, rules)}" for t in table if t.operable)
     ctx.emit(GameOver(winner, f"{reason}" + (f"; scrap: {scores}" if scores else "")))

@@ -31,10 +31,10 @@ from ..core.protocol import Decision
 from ..vendetta import board as b
 from ..vendetta.actions import NoShoot, Shoot
 from . import arena, decrees
-from .actions import AutoCannon, FireWeapon, NoFavor, Thwump, WitnessMe
-from .extras import decree_now, extras, v2
+from .actions import AutoCannon, FireWeapon, NoFavor, Thwump, ThwumpRoll, WitnessMe
+from .extras import decree_now, extras, v2, v4
 from .offers import (SHOT_WEAPONS, bootleg_steps, favor_options, flights, holds_any, mayhem_shots, shot_targets,
-                     turn_car, weapon_targets, whatever_commands)
+                     thwumps, turn_car, weapon_targets, whatever_commands)
 
 
 def _phase(state, decision: Decision | None) -> str | None:
@@ -57,6 +57,11 @@ def decision(state, d: Decision | None) -> Decision | None:
     t = state.turn
     if state.pause is not None and state.phase == "playing":
         return _pause_decision(state)
+    if state.jump is not None and state.phase == "playing":  # rules v4: the die is rolled, the way is chosen
+        j = state.jump
+        owner = b.owner_of(state, j.car)
+        return Decision(owner, "thwump", tuple(Thwump(x) for x in geometry.DIRECTIONS),
+                        f"the Thwumper's stunt die shows {j.spaces}: jump which way?")
     if state.phase != "playing" or t is None or state.cow is not None:
         return d
     if state.slam is not None:
@@ -106,7 +111,7 @@ def decision(state, d: Decision | None) -> Decision | None:
             targets = weapon_targets(state, car, weapon)
             extra += [FireWeapon(x) for x in targets]
         if weapon == "thwumper" and car is not None and arena.may_shoot_from(state.arena, car.at):
-            extra += [Thwump(x) for x in geometry.DIRECTIONS]
+            extra += thwumps(state, ThwumpRoll(), [Thwump(x) for x in geometry.DIRECTIONS])
             if d is not None:  # "You cannot shoot with this car"
                 d = Decision(d.player, d.kind, tuple(o for o in d.options if not isinstance(o, Shoot)), d.prompt)
         if d is None and (extra or holds_any(state, name)):
@@ -121,8 +126,15 @@ def decision(state, d: Decision | None) -> Decision | None:
                 return Decision(name, "shoot", options, "the Auto-Cannon fired: shoot as normal?")
         if 1 <= shots < decrees.shots_after_moving(decree_now(state)):  # In the Mood for Mayhem!
             options = mayhem_shots(state, car, weapon)
-            if options:
-                return Decision(name, "shoot", options + (NoFavor(),), "In the Mood for Mayhem!: shoot another time?")
+            if options:  # rules v4: a favor too ("at any time on your turn")
+                more = tuple(favor_options(state, name, "after-shooting")) if v4(state) else ()
+                return Decision(name, "shoot", options + more + (NoFavor(),),
+                                "In the Mood for Mayhem!: shoot another time?")
+    if t.phase == "done" and d is None and v4(state) and t.car not in e.done:
+        # rules v4: Killer Pillar "at any time on your turn": after the shot too, before the turn ends
+        options = tuple(favor_options(state, name, "after-shooting"))
+        if options or holds_any(state, name):
+            return Decision(name, "favor", options + (NoFavor(),), "play a party favor before the turn ends?")
     return d
 
 
