@@ -11,6 +11,8 @@ because re-execution sets the game up under the version it recorded."""
 
 from pathlib import Path
 
+import pytest
+
 from corrected import as_said_now  # tests/ is on sys.path (rootdir conftest)
 
 from trvendetta import replays
@@ -46,3 +48,22 @@ def test_a_version_1_record_verifies_and_logs_as_it_did_then():
             paused += 1
         state = RS.evolve(state, e)
     assert paused >= 1 and state.rules_version == "1" and RS.is_over(state)
+
+
+V3 = Path(__file__).resolve().parent.parent / "fixtures" / "carnival-v3-ed00572"
+
+
+@pytest.mark.parametrize("name", ["sim-carnival-4p-211", "sim-carnival-2p-314"])
+def test_a_version_3_record_verifies_and_logs_as_it_did_then(name):
+    """Two bot games recorded by main at ed00572 under rules version 3 (the Energizer after a hit,
+    a Thwumper's jump named before its roll, shots counted under In the Mood for Mayhem!):
+    they re-execute under version 3, byte for byte, and log as then but for the sentences rules
+    version 4's wording corrects (``tests/corrected.py``)."""
+    gf = replays.read_file((V3 / f"{name}.trv").read_bytes(), f"{name}.trv")
+    verified = replays.verify_file(gf)
+    events = _events(gf)
+    assert verified.walker.number == len(events) and events[0].rules_version == "3" and verified.note == ""
+    lines = [f"{n:>5}. {RS.describe(e)}" for n, e in enumerate(events, 1)]
+    then = (V3 / f"{name}.log.txt").read_text()
+    assert "\n".join(lines) + "\n" == as_said_now(then, carnival=True)
+    assert as_said_now(then, carnival=True) != then  # the corrected sentences are in it
