@@ -31,10 +31,12 @@ def _verification(verify: Any) -> Any:
 def _seen(ruleset: Any, charter: str | None) -> Any:
     """How the page shows a signed game of a ruleset with hidden pieces: as `trv show` does, those of
     the seats bound to your keys face up (a host game's opened from the boxes sealed to your keys, as
-    the walk meets them), nobody else's.  None (the state itself: the player to act's, at the
-    keyboard) for a hot-seat game."""
-    if not charter or not getattr(ruleset, "hidden_information", False):
+    the walk meets them), nobody else's.  A hot-seat game's page is read by anyone, so nobody's
+    (a Carnival dashboard counts every player's favors); None for a ruleset with nothing hidden."""
+    if not getattr(ruleset, "hidden_information", False):
         return None
+    if not charter:
+        return lambda state, events: ruleset.private_view(state, {}, [])
     from trvendetta.app.sealing import openings
     from trvendetta.store import decode_charter
 

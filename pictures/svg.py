@@ -343,12 +343,18 @@ def chopper(c: dict, lay: Layout, color: str, mark: str, shape_kind: str) -> str
     cx, cy = lay.center(sp)
     cx, cy = cx + lay.col * 0.35, cy - lay.hh * 0.45
     r = lay.hh * 0.42
-    return (f'<g class="chopper" data-owner="{escape(str(c.get("owner")))}" data-at="{escape(c["at"])}">'
+    facing = c.get("facing")  # a chopper that faces a way (the arena's): a nose pointing there
+    nose = (f'<path transform="translate({cx:.1f},{cy:.1f}) rotate({lay.angle(str(facing)):.0f})" '
+            f'd="M{-r * 0.7:.1f} {-r * 1.05:.1f} L0 {-r * 2.1:.1f} L{r * 0.7:.1f} {-r * 1.05:.1f} Z" '
+            f'fill="{fill_of(color)}" stroke="#000" stroke-width="1"/>') if facing else ""
+    title = f"{c.get('owner')}'s chopper at {c['at']}" + (f", facing {facing}" if facing else "")
+    return (f'<g class="chopper" data-owner="{escape(str(c.get("owner")))}" data-at="{escape(c["at"])}"'
+            + (f' data-facing="{escape(str(facing))}"' if facing else "") + '>'
             f'<path d="M{cx - r * 1.5:.1f} {cy - r * 1.5:.1f} L{cx + r * 1.5:.1f} {cy + r * 1.5:.1f} '
             f'M{cx - r * 1.5:.1f} {cy + r * 1.5:.1f} L{cx + r * 1.5:.1f} {cy - r * 1.5:.1f}" stroke="#000" '
-            f'stroke-width="2"/>{shape(shape_kind, cx, cy, r, "#fff", fill_of(color))}'
+            f'stroke-width="2"/>{nose}{shape(shape_kind, cx, cy, r, "#fff", fill_of(color))}'
             f'<text class="mark" x="{cx:.1f}" y="{cy + 0.5:.1f}" style="font-size:9px" fill="#000">{escape(mark)}</text>'
-            f'<title>{escape(str(c.get("owner")))}\'s chopper at {escape(c["at"])}</title></g>')
+            f'<title>{escape(title)}</title></g>')
 
 
 def _on_road(lay: Layout, at: str) -> bool:
@@ -395,6 +401,10 @@ def dashboard(p: dict, seat: int, vehicles: list[dict], board: dict, mark: str, 
                     f'{"used" if p.get("command_used") else "ready"}</text>')
     pieces.append("".join(line) + "</g>")
     y += 24
+    for text in (board.get("dashboard") or {}).get(p["name"]) or ():  # what the ruleset adds (the arena's scrap)
+        pieces.append(f'<text class="small extra" data-player="{who}" x="{x:.1f}" y="{y + 11:.1f}">'
+                      f'{escape(str(text))}</text>')
+        y += 15
     for v in vehicles:
         if v.get("owner") != p["name"]:
             continue
@@ -426,6 +436,13 @@ def status(view: dict, x: float, y: float) -> tuple[str, float]:
         y += 17
     out.append("</g>")
     return "".join(out), y + 8
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (the side strip is narrow)."""
+    import textwrap
+
+    return textwrap.wrap(text, width, subsequent_indent="  ") or [""]
 
 
 def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
@@ -474,6 +491,13 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         y += 22
     piece, y = status(view, x, y)
     pieces.append(piece)
+    for text in board.get("notes") or ():  # the ruleset's lines for the whole table (the arena's decree)
+        lines = _wrap(str(text), 46)
+        pieces.append('<g class="note">' + "".join(
+            f'<text class="small" x="{x:.1f}" y="{y + 11 + 14 * i:.1f}">{escape(line)}</text>'
+            for i, line in enumerate(lines)) + "</g>")
+        y += 14 * len(lines) + 4
+    y += 4 if board.get("notes") else 0
     for i, p in enumerate(players):
         lines, y = dashboard(p, i, vehicles, board, marks.get(p["name"], "?"), x, y)
         pieces.extend(lines)

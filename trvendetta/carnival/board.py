@@ -67,6 +67,12 @@ class ArenaBoard(Road):
             return "arena"
         return foundation.terrain(side, state.components, state.tiles, space) or "offboard"
 
+    def printed_terrain(self, state, space) -> str:
+        """What a picture shows on a space: a road tile's own terrain, a raised pillar impassable,
+        the arena's other spaces road."""
+        kind = self.terrain(state, space)
+        return "road" if kind in ("arena", "start", "offboard") else kind
+
     def on_board(self, state, space) -> bool:
         return spaces.where(state.arena, space) in ("arena", "road")
 

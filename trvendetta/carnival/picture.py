@@ -21,6 +21,8 @@ from ..core.layout import Layout, lane_letters, parse
 ARENA_FILL = "#ece3cc"
 ROAD_FILL = "#d9d4c7"
 SPOTLIGHT_FILL = "#fff1a8"
+#: a road tile's terrain: the patterns every picture's ``<defs>`` holds (``pictures/svg.py``)
+TERRAIN_FILL = {"offroad": "url(#offroad)", "mud": "url(#mud)", "impassable": "url(#impassable)"}
 #: the printed mark of an arena space of each kind
 MARKS = {"spotlights": ("spotlight", "S", SPOTLIGHT_FILL), "favors": ("favor", "P", ARENA_FILL),
          "weapons": ("weapon", "W", ARENA_FILL)}
@@ -91,27 +93,43 @@ def _beside(lay: Layout, tile: list[tuple[float, float]], arena: list[tuple[floa
     return x + px * reach, y + py * reach, anchor
 
 
+#: about how wide a character of a tile's name is drawn (11px bold sans-serif)
+CHAR_WIDTH = 7.0
+
+
+def _inside(lay: Layout, x: float, anchor: str, text: str) -> float:
+    """``x`` moved so that ``text`` drawn there with ``anchor`` stays on the board's side of the
+    picture: never into the side strip of dashboards (from ``lay.width``) nor off its left edge."""
+    width = CHAR_WIDTH * len(text)
+    left = {"start": x, "end": x - width}.get(anchor, x - width / 2)
+    shift = min(0.0, lay.width - 4 - (left + width)) or max(0.0, 4 - left)
+    return x + shift
+
+
 def background(board: dict, lay: Layout) -> str:
     """The arena: its spaces (spotlights lit, favor and weapon spaces marked),
     the road tiles with their names, and the killer pillars, raised ones
     hatched impassable with an upper-case letter, lowered ones lower case;
     every space, arena and road tile alike, carries its name."""
     arena = board.get("arena") or {}
+    kinds = {n: kind for kind, names in (board.get("terrain") or {}).items() for n in names}
     out = ['<g class="arena">']
     for slot in arena.get("slots") or ():
         names = list(slot.get("spaces") or ())
         out.append(f'<g class="road-tile" data-slot="{slot.get("number")}" '
                    f'data-tile="{escape(str(slot.get("tile", "")))}" data-forward="{escape(str(slot.get("forward")))}">')
-        out.extend(_hexagon(lay, n, ROAD_FILL, "space") for n in names)
-        out.extend(label(lay, n) for n in names)
+        out.extend(_hexagon(lay, n, TERRAIN_FILL.get(kinds.get(n, ""), ROAD_FILL), "space",
+                            f' data-terrain="{escape(kinds.get(n, "road"))}"') for n in names)
+        out.extend(label(lay, n, "#ddd" if kinds.get(n) == "impassable" else "#555") for n in names)
         centres = [lay.center(sp) for sp in map(parse, names) if sp is not None]
         if centres:
             x, y, anchor = _beside(lay, centres, [lay.center(sp) for sp in map(parse, arena.get("spaces") or ())
                                                   if sp is not None])
-            out.append(f'<text class="tile" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
-                       f'{slot.get("number")}: {escape(str(slot.get("tile", "")))}</text>')
+            text = f'{slot.get("number")}: {slot.get("tile", "")}'
+            x = _inside(lay, x, anchor, text)
+            out.append(f'<text class="tile" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">{escape(text)}</text>')
         out.append("</g>")
-    kinds = {n: k for k in MARKS for n in arena.get(k) or ()}
+    marks = {n: k for k in MARKS for n in arena.get(k) or ()}
     pillars = {n: letter for letter, n in (arena.get("pillars") or {}).items()}
     raised = set(arena.get("raised") or ())
     for n in arena.get("spaces") or ():
@@ -121,8 +139,8 @@ def background(board: dict, lay: Layout) -> str:
             out.append(_hexagon(lay, n, "url(#impassable)" if up else ARENA_FILL, "pillar",
                                 f' data-letter="{letter}" data-raised="{str(up).lower()}"'))
             out.append(_text(lay, n, letter if up else letter.lower(), ink="#fff" if up else "#555"))
-        elif n in kinds:
-            cls, mark, fill = MARKS[kinds[n]]
+        elif n in marks:
+            cls, mark, fill = MARKS[marks[n]]
             out.append(_hexagon(lay, n, fill, cls))
             out.append(_text(lay, n, mark, ink="#b08f4a"))
         else:

@@ -9,6 +9,8 @@ pillars, Tina's decree and pile.
 
 from __future__ import annotations
 
+import textwrap
+
 from ..vendetta import board as b
 from ..vendetta import view as vview
 from ..vendetta.rules import pending
@@ -33,6 +35,10 @@ def view(state) -> dict:
     side = state.arena if state.carnival is not None else None
     viewers = _viewers(state)
     doc["ruleset"] = "carnival"
+    facings = chopper_facings(state)
+    for c in doc["choppers"]:  # "you choose which adjacent space it faces"
+        if c["owner"] in facings:
+            c["facing"] = facings[c["owner"]]
     del doc["road"]  # Vendetta's road of tiles: the arena's board is ``board["arena"]`` and ``tiles``
     doc["tokens"] = ([{"at": b.nm(s), "kind": None} for s in state.favor_tokens]  # face-down party favors
                      + [{"at": b.nm(s), "kind": "super-weapon"} for s in state.weapon_tokens])
@@ -57,14 +63,53 @@ def view(state) -> dict:
                  "spaces": {p: b.nm(s) for p, s in side.pillars.items()} if side is not None else {}},
         decree=None if state.decree is None else {
             "name": state.decree, "revealed_in_round": state.decree_round,
-            "in_force": decrees.in_force(state.decree_round, state.round)},
+            "in_force": decrees.in_force(state.decree_round, state.round),
+            "title": decrees.WORDS[state.decree][0], "words": decrees.WORDS[state.decree][1]},
         tina={"flipped": list(state.tina),
               "pile": (state.carnival.game.tina_deck - len(state.tina)) if state.carnival else 0},
         witness_me_used=list(state.witness_used),
         rolloff=[dict(r) for r in state.rolloff],
+        chopper_facings=chopper_facings(state),
         end_reason=state.end_reason,
     )
+    doc["board"]["dashboard"] = {p.name: dashboard_lines(state, p.name, doc["favors"][p.name])
+                                 for p in state.players}
+    doc["board"]["notes"] = notes(state)
     return doc
+
+
+def dashboard_lines(state, name: str, favors: dict) -> list[str]:
+    """What a player's dashboard shows beyond Vendetta's (the pictures draw these lines): scrap
+    (public), the favors held (their kinds only where the view shows them: to their owner, else a
+    count), each car's super-weapon, Witness Me! once played."""
+    held = favors.get("kinds")
+    face_down = favors["count"] - len(held) if held is not None else 0
+    shown = ", ".join(list(held) + ["face down"] * face_down) if held is not None else \
+        (f"{favors['count']} face down" if favors["count"] else "")
+    weapons = [f"{vid} {w}" for vid, w in state.weapons.items()
+               if b.vehicle(state, vid).owner == name and b.vehicle(state, vid).at is not None]
+    return ([f"scrap {state.scrap.get(name, 0)}", f"party favors: {shown or 'none'}"]
+            + ([f"super-weapons: {', '.join(weapons)}"] if weapons else [])
+            + (["Witness Me! played"] if name in state.witness_used else []))
+
+
+def decree_line(state) -> str:
+    """The decree in force and its reminder ("Active decree"), or none."""
+    decree = state.decree if decrees.in_force(state.decree_round, state.round) else None
+    if decree is None:
+        return "decree: none"
+    title, _, active = decrees.WORDS[decree]
+    assert state.decree_round is not None, "a decree in force was revealed in a round"
+    return f"decree: {title} (to the end of round {state.decree_round + 1}): {active}"
+
+
+def notes(state) -> list[str]:
+    """The lines under the status in a picture: Tina's decree in force with its words, her pile
+    and the pillars raised."""
+    if state.carnival is None:
+        return []
+    return [decree_line(state), f"Tina: {state.carnival.game.tina_deck - len(state.tina)} cards in her pile; "
+                                f"pillars raised: {', '.join(state.raised) or 'none'}"]
 
 
 def arena_board(state, board: dict) -> dict:
@@ -79,7 +124,7 @@ def arena_board(state, board: dict) -> dict:
         return [b.nm(s) for s in spaces]
 
     return board | {
-        "terrain": {}, "finish_after": None, "start_area": {},
+        "terrain": terrain(state), "finish_after": None, "start_area": {},
         "start_spots": {v.id: b.nm(v.at) for v in starters},
         "drawing": state.board.drawing,  # the arena's drawing (picture.py), which the pictures look up
         "arena": {
@@ -92,6 +137,27 @@ def arena_board(state, board: dict) -> dict:
     }
 
 
+TERRAINS = ("offroad", "mud", "impassable")
+
+
+def terrain(state) -> dict[str, list[str]]:
+    """Every space that is not plain road, by kind: the road tiles' off-road, mud and
+    impassable spaces and the raised killer pillars (impassable); the rest is road."""
+    side = state.arena
+    board = state.board
+    out: dict[str, list[str]] = {k: [] for k in TERRAINS}
+    for sp in sorted(list(side.arena) + [s for slot in side.slots for s in slot.spaces]):
+        kind = board.printed_terrain(state, sp)
+        if kind in out:
+            out[kind].append(b.nm(sp))
+    return {k: v for k, v in out.items() if v}
+
+
+def chopper_facings(state) -> dict[str, str]:
+    """The facing of each chopper on the board, by owner (placed in the arena, its player chose it)."""
+    return {c.owner: state.board.chopper_facing(state, c.owner) for c in state.choppers if c.at is not None}
+
+
 def render_text(state, color: bool = False) -> str:
     if state.carnival is None:
         return "(no arena yet)"
@@ -99,17 +165,23 @@ def render_text(state, color: bool = False) -> str:
     glyphs = {v.at: (vview.car_label(v, colors)[0], v.facing) for v in state.vehicles
               if v.at is not None and not v.start}  # upper case operable, lower case inoperable
     tokens = {s: "?" for s in state.favor_tokens} | {s: "W" for s in state.weapon_tokens}
+    kinds = {b.sq(n): kind for kind, names in terrain(state).items() for n in names}
+    facings = chopper_facings(state)
+    choppers = {c.at: facings[c.owner] for c in state.choppers if c.at is not None}
     lines = [f"{state.side} arena; road tiles: " + ", ".join(f"{i} {t}" for i, t in enumerate(state.tiles, 1))]
-    lines += render.draw(state.arena, state.raised, glyphs, tokens)
+    lines += render.draw(state.arena, state.raised, glyphs, tokens, kinds, choppers)
     lines.append("  cars: " + ", ".join(f"{v.id}@{b.nm(v.at)}{render.ARROWS[v.facing]}" for v in state.vehicles
                                         if v.at is not None and not v.start))
+    if choppers:
+        lines.append("  choppers: " + ", ".join(f"{colors[c.owner]}@{b.nm(c.at)}{render.ARROWS[facings[c.owner]]}"
+                                                for c in state.choppers if c.at is not None))
     starters = [v for v in state.vehicles if v.start]
     if starters:
         lines.append("  start: " + ", ".join(f"{v.id} behind tile {spaces.slot_number(state.arena, v.at)}"
                                              for v in starters))
-    decree = state.decree if decrees.in_force(state.decree_round, state.round) else None
-    lines.append(f"  Tina: {state.carnival.game.tina_deck - len(state.tina)} cards in her pile; decree: "
-                 f"{decree or 'none'}; pillars raised: {', '.join(state.raised) or 'none'}")
+    lines.append(f"  Tina: {state.carnival.game.tina_deck - len(state.tina)} cards in her pile; "
+                 f"pillars raised: {', '.join(state.raised) or 'none'}")
+    lines.append(f"  {decree_line(state)}")
     viewers = _viewers(state)
 
     def extra(p) -> str:
@@ -129,9 +201,15 @@ LEGEND = """\
 Legend (trv show, Carnival of Chaos): the lane letters run above and below the board; each
 line is a half-row, headed by its spaces' number ("+": the odd lanes b, d, f, ...). A space's
 name is its column's letter and its line's number (k17), as trv turn and trv legal type it.
-  .   arena space        S  spotlight         =  road-tile space
+  .   arena space        S  spotlight
+  =   road-tile road     :  off-road      ~  mud      ##  impassable
   a_  a killer pillar (a-i) on its road side; A# raised (A-I, impassable)
-  ?   a face-down party favor      W  a super-weapon token
+  ?   a face-down party favor (?: on off-road, ?~ on mud)      W  a super-weapon token
   R↑  a car: its owner's colour initial (lower case when inoperable) and an
       arrow for its facing (↑ F, ↗ FR, ↘ BR, ↓ B, ↙ BL, ↖ FL)
-  start: the cars waiting behind a road tile (its slot 1-3)"""
+  ^↗  a chopper and its facing (its owner under "choppers:")
+  start: the cars waiting behind a road tile (its slot 1-3)
+  favors: the kinds only on your own dashboard (the others' are counted)
+Tina's decrees (the one in force is under the board, with the round it lasts to):
+""" + "\n".join(textwrap.fill(f"{name}: {decrees.explain(name)}", 96, initial_indent="  ", subsequent_indent="      ")
+             for name in decrees.WORDS)
