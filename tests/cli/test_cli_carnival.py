@@ -164,3 +164,79 @@ def test_turn_plays_double_barrel_with_the_super_weapon(trv, tmp_path):
     assert "ann plays double-barrel: a super-weapon shot at blue-large before moving" in out
     assert out.index("red-medium fires at blue-large") < out.index("red-medium moves") < out.index(
         "red-medium fires at blue-small")
+
+
+#: rules v4's decisions in one `trv turn` (issue 45): red-medium (k9, the Thwumper) and ann's
+#: favors, under In the Mood for Mayhem!
+FLAGS_POSITION = """ruleset = "carnival"
+seed = 7
+tiles = ["the-parking-lot", "choke", "mudhole"]
+favor_tokens = []
+weapon_tokens = []
+round = 2
+active_player = "ann"
+first_player = "ann"
+decree = "in-the-mood-for-mayhem"
+decree_round = 1
+favors = { ann = ["killer-pillar", "full-throttle"] }
+[[players]]
+name = "ann"
+color = "red"
+dice = [1, 2, 3, 4]
+[[players]]
+name = "bob"
+color = "blue"
+dice = [3, 3, 5, 6]
+[[vehicles]]
+id = "red-medium"
+at = "k9"
+[[vehicles]]
+id = "blue-small"
+at = "k14"
+[[vehicles]]
+id = "blue-medium"
+at = "l11"
+[script]
+shot = ["SML", "SML"]
+damage = ["dent", "dent"]
+"""
+
+
+@pytest.fixture
+def mayhem(trv, tmp_path):
+    path = tmp_path / "mayhem.toml"
+    path.write_text(FLAGS_POSITION)
+    trv("new", "--position", str(path))
+    return trv
+
+
+def test_one_turn_takes_full_throttle_in_path_mayhems_second_shot_and_a_favor_after_it(mayhem):
+    """Full Throttle: "You must move all 3 spaces" (the last 3 steps of --path); In the Mood for
+    Mayhem!: "you may shoot another time" (--second-shot); Killer Pillar: "Play at any time on
+    your turn" (--favor ...@end, after the shots)."""
+    out = mayhem("turn", "--car", "medium", "--assign", "1", "--favor", "full-throttle", "--path", "F,F,F,F",
+                 "--shoot", "blue-small", "--second-shot", "blue-small", "--favor", "killer-pillar:-,C@end").stdout
+    assert "ann plays full-throttle" in out and "red-medium moves F from k12 to k13" in out
+    assert out.count("red-medium fires at blue-small") == 2
+    assert out.index("red-medium fires at blue-small") < out.rindex("red-medium fires at blue-small") < out.index(
+        "killer pillars raised: C") < out.index("blue-medium is eliminated: crushed by killer pillar C")
+    doc = mayhem.json("show")
+    assert doc["pending"]["player"] == "bob" and doc["scrap"]["ann"] == 2 + 2 + 3 and doc["pillars"]["raised"] == ["C"]
+
+
+def test_without_second_shot_the_second_shot_is_declined(mayhem):
+    out = mayhem("turn", "--car", "medium", "--assign", "4", "--path", "F,F,F,F", "--shoot", "blue-small").stdout
+    assert out.count("red-medium fires at blue-small") == 1 and "ann takes no second shot" in out
+    assert mayhem.json("show")["pending"]["player"] == "bob"
+
+
+def test_the_thwumpers_way_is_given_to_weapon_and_chosen_after_its_roll(trv, tmp_path):
+    path = tmp_path / "thwump.toml"
+    path.write_text(FLAGS_POSITION.replace("decree = ", "# decree = ").replace("decree_round = 1", "")
+                    .replace("favors = {", 'weapons = { red-medium = "thwumper" }\nfavors = {')
+                    .replace("[script]", "[script]\nstunt = [2]"))
+    trv("new", "--position", str(path))
+    out = trv("turn", "--car", "medium", "--assign", "1", "--path", "F", "--weapon", "FR").stdout
+    assert out.index("stunt die for the Thwumper of red-medium: 2") < out.index("the Thwumper of red-medium jumps FR")
+    assert "red-medium moves FR from k10 to m11" in out
+    assert "ann plays no more party favors this turn" in out and trv.json("show")["pending"]["player"] == "bob"

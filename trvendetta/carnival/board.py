@@ -264,7 +264,7 @@ class ArenaBoard(Road):
                 ctx.emit(cev.ScrapGained(owner, -1, f"Let's Keep It Close!: {active} takes 1"))
                 ctx.emit(cev.ScrapGained(active, 1, f"Let's Keep It Close!: taken from {owner}"))
         if t.phase == "done" and shooter == t.car:  # (rules v4 names In the Mood for Mayhem! only under it)
-            mayhem = v4(s) and decree_now(s) == decrees.MAYHEM
+            mayhem = v4(s) and decree_now(s) == decrees.MAYHEM and extras(s).shots == 0  # (the first one)
             ctx.emit(cev.ShotTaken(active, "mayhem" if mayhem else "after"))
 
     def _precision_used(self, ctx, event) -> None:

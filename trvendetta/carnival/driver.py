@@ -16,7 +16,9 @@ from ..vendetta.actions import NoShoot, Shoot, ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
 from .favors import known
-from .actions import AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe, describe_action
+from .turn import MAYHEM_PROMPT
+from .actions import (AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, ThwumpRoll, WitnessMe,
+                      describe_action)
 
 #: every crew's flags (Vendetta's and the Carnival's own); ``Carnival.turn_flags`` adds the crews'
 #: own for the crews it takes (not the Big Rig: "not allowed in the arena")
@@ -27,20 +29,28 @@ TURN_FLAGS = VENDETTA_FLAGS + (
                   "super-weapon's shot; thwump=DIR: the Thwumper's jump), "
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
                   "direction or stunt); add @effect to play it in the middle of the turn's first slam or damage "
-                  "effect that pauses for it (killer-pillar:-,A@effect)."),
+                  "effect that pauses for it (killer-pillar:-,A@effect), or @end to play it after the shot, "
+                  "before the turn ends (killer-pillar:-,C@end). full-throttle's 3 steps end --path."),
     TurnFlag("witness-me", "flag", help="Play your Witness Me! card at the start of the turn (once a game)."),
     TurnFlag("weapon", metavar="TARGET|DIR",  # (--airstrike-at takes SPACE:FACING in the arena)
              help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
-                  "extra shot before or while moving), or the Thwumper's jump in direction DIR."),
+                  "extra shot before or while moving), or the Thwumper's jump in direction DIR (its stunt die "
+                  "is rolled first: DIR is the way you choose whatever it shows)."),
+    TurnFlag("second-shot", metavar="TARGET|weapon=TARGET|thwump=DIR",
+             help="In the Mood for Mayhem!: shoot another time after the first shot, at TARGET (weapon=TARGET: "
+                  "with the super-weapon; thwump=DIR: the Thwumper's jump). Without it the second shot is "
+                  "declined."),
 )
-OWN = ("favor", "witness_me", "weapon")
+OWN = ("favor", "witness_me", "weapon", "second_shot")
+END = "@end"
 
 
 def favor_action(text: str) -> PlayFavor:
     """``--favor`` text as the action it asks for (checked against the options
     when played); a trailing ``@effect`` (:func:`mid_effect`) is not part of it."""
     text = text.strip()
-    text = text[: -len(MID)] if text.lower().endswith(MID) else text
+    for mark in (MID, END):
+        text = text[: -len(mark)] if text.lower().endswith(mark) else text
     name, _, choice = text.partition(":")
     name = name.strip().lower()
     if name == "killer-pillar":
@@ -66,13 +76,38 @@ def mid_effect(text: str) -> bool:
     return str(text).strip().lower().endswith(MID)
 
 
+def at_end(text: str) -> bool:
+    """``--favor NAME@end``: played after the shot (rules v4), before the turn ends."""
+    return str(text).strip().lower().endswith(END)
+
+
+def shot_actions(text: str) -> tuple:
+    """``--second-shot`` (or ``--weapon``) text as the actions it may be: a normal shot, the
+    super-weapon's, or the Thwumper's jump (its stunt die rolled first from rules v4)."""
+    given, _, target = str(text).partition("=") if "=" in str(text) else ("", "", str(text))
+    given, target = given.strip().lower(), target.strip()
+    if given == "weapon":
+        return (FireWeapon(target), AutoCannon(target))
+    if given == "thwump":
+        return (Thwump(target.upper()), ThwumpRoll())
+    return (Shoot(target), FireWeapon(target), AutoCannon(target), Thwump(target.upper()), ThwumpRoll())
+
+
 class CarnivalDriver(TurnDriver):
     def __init__(self, flags: dict, declared: tuple[TurnFlag, ...] = ()):
-        super().__init__({k: v for k, v in flags.items() if k not in OWN}, declared)
         self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
         self.mid = {str(text) for text in flags.get("favor") or () if mid_effect(text)}
+        self.end = {str(text) for text in flags.get("favor") or () if at_end(text)}
+        # Full Throttle's 3 steps end --path: held back until it is played (after the move)
+        self.throttle: list[str] = []
+        path = list(flags.get("path") or [])
+        if path and any(a.favor == "full-throttle" for _, a in self.favors):
+            self.throttle, flags = path[-3:], {**flags, "path": path[:-3] or None}
+        super().__init__({k: v for k, v in flags.items() if k not in OWN}, declared)
         self.witness = bool(flags.get("witness_me"))
         self.weapon = flags.get("weapon")
+        self.second = flags.get("second_shot")
+        self.aim: str | None = None  # the Thwumper's way, once its stunt die is rolled (rules v4)
         self.legal_seen: tuple[str, ...] = ()
 
     def _carnival(self, state, d):
@@ -81,18 +116,35 @@ class CarnivalDriver(TurnDriver):
         if self.witness and WitnessMe() in d.options:
             self.witness = False
             return WitnessMe()
+        if d.kind == "thwump" and self.aim is not None:  # rules v4: the die is rolled, now the way
+            aim, self.aim = self.aim, None
+            return Thwump(aim)
+        ending = d.kind == "favor" and state.turn.phase == "done"  # rules v4: after the shot
         for i, (text, action) in enumerate(self.favors):
             # a private view lists its owner's favors with their openings: the flag names the favor without
             found = next((o for o in d.options if isinstance(o, PlayFavor) and replace(o, nonce=None) == action), None)
-            if found is not None and (str(text) in self.mid) == (state.pause is not None):
+            if found is None and action.favor == "double-barrel" and action.shot == "thwump":
+                rolled = replace(action, target=None)  # rules v4: the die first, the way (the target) after
+                found = next((o for o in d.options if isinstance(o, PlayFavor) and replace(o, nonce=None) == rolled),
+                             None)
+                if found is not None:
+                    self.aim = action.target
+            if found is not None and (str(text) in self.mid) == (state.pause is not None) \
+                    and (str(text) in self.end) == ending:
                 del self.favors[i]
+                if action.favor == "full-throttle" and self.throttle:
+                    self.path, self.throttle = self.throttle, []  # its 3 steps, driven next
                 return found
         if self.weapon:
-            w = str(self.weapon)
-            for action in (FireWeapon(w), AutoCannon(w), Thwump(w.upper())):
-                if action in d.options:
-                    self.weapon = None
-                    return action
+            action = self._shot(str(self.weapon), d, (FireWeapon, AutoCannon, Thwump, ThwumpRoll))
+            if action is not None:
+                self.weapon = None
+                return action
+        if d.kind == "shoot" and state.turn.phase == "done" and self.second and d.prompt == MAYHEM_PROMPT:
+            action = self._shot(str(self.second), d, (Shoot, FireWeapon, Thwump, ThwumpRoll))
+            if action is not None:
+                self.second = None
+                return action
         if d.kind == "airstrike-place" and self.flags.get("airstrike_at"):
             at, _, facing = str(self.flags["airstrike_at"]).partition(":")
             self.used.add("airstrike_at")
@@ -107,10 +159,19 @@ class CarnivalDriver(TurnDriver):
         if d.kind == "favor":
             return NoFavor()  # nothing more to play before moving (or in the middle of this effect)
         if d.kind == "shoot" and state.turn.phase == "done":
-            return NoFavor()  # In the Mood for Mayhem!'s second shot: `trv decide` takes it
+            return NoFavor()  # In the Mood for Mayhem!'s second shot without --second-shot: declined
         if d.kind == "shoot" and "shoot" not in self.flags and not any(
-                isinstance(o, (Shoot, ShootCommand, FireWeapon, Thwump)) for o in d.options):
+                isinstance(o, (Shoot, ShootCommand, FireWeapon, Thwump, ThwumpRoll)) for o in d.options):
             return NoShoot()  # only favors were offered after moving, none asked for: nothing to shoot at
+        return None
+
+    def _shot(self, text: str, d, kinds: tuple) -> object | None:
+        """The option of ``d`` that ``text`` asks for (a jump: its roll, the way kept for after)."""
+        for action in shot_actions(text):
+            if isinstance(action, kinds) and action in d.options:
+                if isinstance(action, ThwumpRoll):
+                    self.aim = str(text).partition("=")[2].strip().upper() or str(text).strip().upper()
+                return action
         return None
 
     def next(self, state):
@@ -147,6 +208,13 @@ class CarnivalDriver(TurnDriver):
             why = f"{car} has no super-weapon" if car and weapon is None else \
                 f"the super-weapon could not be used at {self.weapon} this turn"
             problems.append(FlagProblem(f"--weapon {self.weapon}", why, legal))
-        self.favors, self.witness, self.weapon = [], False, None
+        if self.second:
+            problems.append(FlagProblem(f"--second-shot {self.second}", "no second shot was offered this turn (In "
+                                        "the Mood for Mayhem! after a first shot from the arena), or it could not "
+                                        f"be aimed at {self.second}", legal))
+        if self.throttle:
+            problems.append(FlagProblem("--path " + ",".join(self.throttle), "Full Throttle's 3 steps were not "
+                                        "driven: the favor was not played", legal))
+        self.favors, self.witness, self.weapon, self.second, self.throttle = [], False, None, None, []
         return problems
 

@@ -303,6 +303,8 @@ def describe(event) -> str:
             return f"{player} plays {favor}{detail.get(favor, '')}"
         case FavorsPassed(player, "mid-effect"):
             return f"{player} plays no more party favors: the effect goes on"
+        case FavorsPassed(player, stage) if stage.startswith("after-shooting:"):
+            return f"{player} plays no more party favors this turn"
         case FavorsPassed(player, _stage):
             return f"{player} plays no more party favors before moving"
         case EffectPaused(player, effect, vehicle, to):

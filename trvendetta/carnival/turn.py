@@ -37,6 +37,10 @@ from .offers import (SHOT_WEAPONS, bootleg_steps, favor_options, flights, holds_
                      thwumps, turn_car, weapon_targets, whatever_commands)
 
 
+#: the prompt of In the Mood for Mayhem!'s second shot (``trv turn --second-shot`` answers it)
+MAYHEM_PROMPT = "In the Mood for Mayhem!: shoot another time?"
+
+
 def _phase(state, decision: Decision | None) -> str | None:
     t = state.turn
     if t is None:
@@ -128,8 +132,7 @@ def decision(state, d: Decision | None) -> Decision | None:
             options = mayhem_shots(state, car, weapon)
             if options:  # rules v4: a favor too ("at any time on your turn")
                 more = tuple(favor_options(state, name, "after-shooting")) if v4(state) else ()
-                return Decision(name, "shoot", options + more + (NoFavor(),),
-                                "In the Mood for Mayhem!: shoot another time?")
+                return Decision(name, "shoot", options + more + (NoFavor(),), MAYHEM_PROMPT)
     if t.phase == "done" and d is None and v4(state) and t.car not in e.done:
         # rules v4: Killer Pillar "at any time on your turn": after the shot too, before the turn ends
         options = tuple(favor_options(state, name, "after-shooting"))
