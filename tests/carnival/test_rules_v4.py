@@ -5,6 +5,7 @@ dice; a game recorded under version 3 keeps version 3's rules when it re-execute
 
 The haulasseum pillars used here: A j10, C l11 (``SIDE.pillars``)."""
 
+from trvendetta.carnival import arena
 from trvendetta.carnival import components as comp
 from trvendetta.carnival import events as cev
 from trvendetta.carnival.actions import FireWeapon, NoFavor, PlayFavor, Thwump, ThwumpRoll
@@ -229,3 +230,23 @@ def test_the_log_names_in_the_mood_for_mayhem_only_under_it_and_counts_spaces_ri
         assert RS.describe(taken).startswith("ann's shot after moving is counted")
     assert RS.describe(cev.WildRoll("1")) == "Let's Get Wild!: stunt die 1: the slammed car goes 1 space"
     assert RS.describe(cev.WildRoll("3")).endswith("goes 3 spaces")
+
+
+def test_the_greedy_bot_never_jumps_off_the_board_once_the_die_is_rolled():
+    """"If a car ever moves off of an edge of the arena board where there is NO adjacent road tile, it
+    is eliminated": with the way chosen after the roll, the bot knows which ways are fatal."""
+    state, _ = game(weapons={"red-medium": "thwumper"}, script={"stunt": [4]},
+                    vehicles=[{"id": "red-medium", "at": "k10"}, {"id": "blue-small", "at": "m13"}])
+    state, _ = play(state, AssignDie("red-medium", 1), NoCommand(), Step("F"), ThwumpRoll())
+    d = pending(state)
+    scores = dict(zip(d.options, RS.score_options(state, d)))
+    side, car = state.arena, b.vehicle(state, "red-medium")
+    off = {Thwump(x) for x in geometry.DIRECTIONS if arena.where(side, _four(car.at, x)) == "off"}
+    assert off and all(scores[o] == -100.0 for o in off)
+    assert max(scores, key=scores.get) not in off
+
+
+def _four(at, direction):
+    for _ in range(4):
+        at = geometry.neighbour(at, direction)
+    return at

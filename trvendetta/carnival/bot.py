@@ -8,7 +8,8 @@ to shoot at from an arena space, and minus ending on a road tile (no shooting
 from there).  A chopper may fly to any space the arena allows.
 
 The Carnival's own options: a super-weapon's shot (or the Auto-Cannon's, or
-Double Barrel's) is worth its target's score and a little more; Mega-Repair
+Double Barrel's) is worth its target's score and a little more; the Thwumper's way (rules v4,
+once its die is rolled) never off the board or onto a raised pillar, toward opposing cars; Mega-Repair
 when a car of ours is inoperable; Killer Pillar only to crush an opposing car
 (or to raise the pillar a paused slam or damage effect is about to move an
 opposing car onto); Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler
@@ -20,8 +21,8 @@ from __future__ import annotations
 from ..core import geometry
 from ..core.protocol import Decision
 from ..vendetta import bot
-from . import arena, spaces
-from .actions import OWN, AutoCannon, FireWeapon, FlyChopper, PlayFavor, WitnessMe
+from . import arena, spaces, weapons
+from .actions import OWN, AutoCannon, FireWeapon, FlyChopper, PlayFavor, Thwump, WitnessMe
 
 
 def score_options(state, decision: Decision) -> list[float] | None:
@@ -51,6 +52,8 @@ class CarnivalHeuristics(bot.Heuristics):
             return max((self._target_score(v.id) for v in s.vehicles if v.at in arc and not v.start), default=0.0)
         if isinstance(a, (FireWeapon, AutoCannon)):
             return self._target_score(a.target) + 1.0
+        if isinstance(a, Thwump) and s.jump is not None:  # rules v4: the die is rolled, the way is ours
+            return self._jump(s.jump, a.direction)
         if isinstance(a, PlayFavor):
             if a.favor == "double-barrel":
                 if a.shot == "thwump":
@@ -65,6 +68,20 @@ class CarnivalHeuristics(bot.Heuristics):
                 crushed += [v for v in s.vehicles if v.id == self._pushed_onto(spot)]  # mid-effect: it lands there
                 return 10.0 * sum(1 if v.owner != self.me else -5 for v in crushed) - 1.0
         return -1.0 if not type(a).__name__ == "NoFavor" else 0.0
+
+    def _jump(self, jump, direction: str) -> float:
+        """A way for the Thwumper's rolled jump: never off the board nor onto a raised pillar; the
+        cars it shakes (theirs for, ours against), or the car it lands on."""
+        s = self.state
+        car = self.b.vehicle(s, jump.car)
+        occupied = {v.at for v in s.vehicles if v.at is not None and not v.start and v.id != car.id}
+        landing, outcome, shaken = weapons.thwump(s.arena, car.at, direction, jump.spaces, occupied)
+        if outcome == "eliminated" or landing in arena.impassable(s.arena, s.raised):
+            return -100.0
+        if outcome == "slam":
+            return 1.0
+        mine = {v.at: v.owner == self.me for v in s.vehicles if v.at in set(shaken)}
+        return sum(-3.0 if own else 3.0 for own in mine.values())
 
     def _pushed_onto(self, spot) -> str | None:
         """The car a paused effect is about to move onto ``spot`` (a slam's push, a skid, a blast off)."""
