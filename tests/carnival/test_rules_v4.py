@@ -94,6 +94,8 @@ def test_double_barrel_and_mayhems_second_jump_roll_first_too():
     assert PlayFavor("double-barrel", shot="thwump") in pending(state).options
     state, events = play(state, PlayFavor("double-barrel", shot="thwump"))
     assert kinds(events, cev.JumpRolled) == [cev.JumpRolled("red-medium", 2, False)]
+    assert RS.describe(kinds(events, cev.FavorPlayed)[0]) == \
+        "ann plays double-barrel: the Thwumper's jump before moving (its stunt die first, then its way)"
     state, _ = play(state, Thwump("F"))  # k12, then the move: the command comes next
     assert at(state, "red-medium") == "k12" and pending(state).kind == "command"
     state, _ = game(decree="in-the-mood-for-mayhem", decree_round=1,

@@ -296,7 +296,8 @@ def describe(event) -> str:
             return f"{player} plays Witness Me!: 1 scrap for each shot and slam this turn"
         case FavorPlayed(player, favor, pillars, die, face, target, shot):
             barrel = {"weapon": f": a super-weapon shot at {target} before moving",
-                      "thwump": f": the Thwumper's jump {target} before moving"}.get(shot or "",
+                      "thwump": f": the Thwumper's jump {target} before moving" if target else
+                      ": the Thwumper's jump before moving (its stunt die first, then its way)"}.get(shot or "",
                                                                                  f": a shot at {target} before moving")
             detail = {"killer-pillar": f": {pillars[0] or 'none'} to road, {pillars[-1]} raised" if pillars else "",
                       "precision": f": the {die} die set to {face}", "double-barrel": barrel}
