@@ -240,3 +240,15 @@ def test_the_thwumpers_way_is_given_to_weapon_and_chosen_after_its_roll(trv, tmp
     assert out.index("stunt die for the Thwumper of red-medium: 2") < out.index("the Thwumper of red-medium jumps FR")
     assert "red-medium moves FR from k10 to m11" in out
     assert "ann plays no more party favors this turn" in out and trv.json("show")["pending"]["player"] == "bob"
+
+
+def test_double_barrels_jump_takes_its_way_after_the_roll(trv, tmp_path):
+    path = tmp_path / "barrel-thwump.toml"
+    path.write_text(FLAGS_POSITION.replace("decree = ", "# decree = ").replace("decree_round = 1", "")
+                    .replace('favors = { ann = ["killer-pillar", "full-throttle"] }',
+                             'weapons = { red-medium = "thwumper" }\nfavors = { ann = ["double-barrel"] }')
+                    .replace("[script]", "[script]\nstunt = [2]"))
+    trv("new", "--position", str(path))
+    out = trv("turn", "--favor", "double-barrel:thwump=FR", "--car", "medium", "--assign", "1", "--path", "F").stdout
+    assert out.index("stunt die for the Thwumper of red-medium: 2") < out.index("the Thwumper of red-medium jumps FR")
+    assert out.index("red-medium moves FR from k9 to m10") < out.index("red-medium moves F from m10 to m11")
