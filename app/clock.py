@@ -20,7 +20,7 @@ from typing import Any
 
 from trvendetta.core.errors import TrvError
 from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeControl, Waiting, charged, control_of,
-                                            deadline_for, duration_text, longest_answer, parse_stamp,
+                                            deadline_for, duration_text, exact_text, longest_answer, parse_stamp,
                                             parse_time_control, stamp_text, tolerance, utc)
 
 
@@ -104,8 +104,8 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
     allowed = tolerance(control)
     if at > utc(now) + allowed:
         raise ClaimRefused(f"the claim against {seat} was made at {claim.at} by {claim.by}'s clock, "
-                           f"{duration_text(at - utc(now))} after this store's clock ({stamp_text(now)}; it allows "
-                           f"{duration_text(allowed)}): {claim.by}'s clock is fast; nothing was written")
+                           f"{exact_text(at - utc(now))} after this store's clock ({stamp_text(now)}; it allows "
+                           f"{exact_text(allowed)}): {claim.by}'s clock is fast; nothing was written")
     if control.per_move is not None:
         mine = deadline_for(control, stamps[after - 1], seat)
     else:
@@ -116,8 +116,8 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
     if said < mine - allowed:
         raise ClaimRefused(f"the claim says {seat} had to answer event {after} by {claim.deadline} (from "
                            f"{claim.since}); this store {got} event {after} at {stamp_text(stamps[after - 1])}, so by "
-                           f"its clock {seat}'s deadline is {stamp_text(mine)}, {duration_text(mine - said)} later "
-                           f"(it allows {duration_text(allowed)}): the claim came before {seat}'s time ran out "
+                           f"its clock {seat}'s deadline is {stamp_text(mine)}, {exact_text(mine - said)} later "
+                           f"(it allows {exact_text(allowed)}): the claim came before {seat}'s time ran out "
                            "here; nothing was written")
     if after < len(records):
         answered = stamps[after]
@@ -127,6 +127,14 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
                                f"{stamp_text(mine)}): the claim by {claim.by} crossed an answer in time; the evidence "
                                f"is {seat}'s signed event {after + 1} stamped {stamp_text(answered)} and the claim's "
                                f"deadline {claim.deadline}; nothing was written")
+    if utc(now) < mine - allowed:
+        # one tolerance, not two: a deadline up to the tolerance early and a time up to it in this
+        # store's future would otherwise take a claim twice the tolerance before this store's deadline
+        raise ClaimRefused(f"the claim against {seat} reached this store at {stamp_text(now)}, "
+                           f"{exact_text(mine - utc(now))} before {seat}'s deadline by this store's clock "
+                           f"({stamp_text(mine)}; this store {got} event {after} at "
+                           f"{stamp_text(stamps[after - 1])}; it allows {exact_text(allowed)}): {seat}'s time has "
+                           "not run out here; nothing was written")
 
 
 def decode_charter_of(meta: Any) -> Any:

@@ -153,6 +153,9 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     except replays.PacketRefused as exc:
         if exc.reason != "forked" or not extends or not _crossed(session, gf, data):
             raise
+        if store.version(gf.header.game) > before:
+            # a claim appended after a late answer ended the game: a host's store reveals its seed after it
+            _answer(svc, store, gf.header.game, file, reply, {"answered": [], "reply": None}, False)
         return
     what = "packet" if gf.kind == "packet" else "the record's new part" if extends else "game"
     doc: dict = {"game": game, "imported": what, "events": events, "head": head,
@@ -161,6 +164,24 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
         click.echo(f"imported {what} into {game}: {events} events, head {head}")
         if extends:
             print_records(store, game, before)
+    _answer(svc, store, game, file, reply, doc, as_json)
+    played = svc.run_bots(game)  # what the bots did, and what the game waits for
+    from .play import check_hint
+
+    hint = check_hint(session, game)  # a `trv turn` printed for after these dice: does it still apply?
+    if as_json:
+        bots = played_json(played)
+        echo_json({**doc, "bots": bots["bots"], "version": bots["version"], "pending": bots["pending"],
+                   "over": bots["over"], "waiting": bots["waiting"], "hint": hint})
+        return
+    print_played(played)
+    if hint:
+        click.echo(hint)
+
+
+def _answer(svc: Any, store: Any, game: str, file: str, reply: str | None, doc: dict, as_json: bool) -> None:
+    """What an import asks of this store in a game with dice at a distance: its reveals (or, the
+    host's store, its resolutions and its seed's reveal), and the reply packet written."""
     from trvendetta.store.records import charter_dice
 
     dice = charter_dice(store.header(game).charter)
@@ -195,18 +216,6 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
             doc["reply"] = target
             if not as_json:
                 click.echo(f"wrote the reply packet to {target}: {_reply_line(svc, store, game)}")
-    played = svc.run_bots(game)  # what the bots did, and what the game waits for
-    from .play import check_hint
-
-    hint = check_hint(session, game)  # a `trv turn` printed for after these dice: does it still apply?
-    if as_json:
-        bots = played_json(played)
-        echo_json({**doc, "bots": bots["bots"], "version": bots["version"], "pending": bots["pending"],
-                   "over": bots["over"], "waiting": bots["waiting"], "hint": hint})
-        return
-    print_played(played)
-    if hint:
-        click.echo(hint)
 
 
 def _reply_line(svc: Any, store: Any, game: str) -> str:

@@ -89,6 +89,8 @@ def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noq
             raise Tampered(number, f"{what} names event {found.after} ({found.after_hash[:16]}...) but follows event "
                                    f"{number - 1} ({walker.head[:16]}...): it was made for another point of the game")
         _at(walker, number, found, Tampered)
+    else:
+        _only_the_answer(walker, number, found, Tampered)
     check = walker.signatures
     if check is None:
         raise Tampered(number, f"{what} in a game without bound seats: a claim or a resignation is signed")
@@ -106,6 +108,32 @@ def confirm_late(walker: Any, ended: Ended, Tampered: Any) -> None:  # noqa: N80
         raise Tampered(ended.number, f"{_what(found)} names event {found.after} ({found.after_hash[:16]}...), which "
                                      "is not this game's: it was made for another game or another point of it")
     _at(walker, ended.number, found, Tampered)
+
+
+def _only_the_answer(walker: Any, number: int, claim: Claim, Tampered: Any) -> None:  # noqa: N803
+    """A late claim follows the claimed seat's own late answer and nothing else: its run of actions,
+    with the automatic records (events, reveals, a host's resolutions) they caused.  An action of
+    another seat (the claimant's included), an intent another seat opened, a retraction, or the game's
+    end between the record the claim names and the claim, and the game went on after that answer:
+    a claim kept back until it suited its claimant, which no store appends."""
+    seat, after = claim.seat, claim.after
+    if walker.ruleset.pending(walker.state) is None:
+        raise Tampered(number, f"the claim against {seat} names event {after} but follows the game's end at "
+                               f"event {number - 1}: a claim is appended only right after {seat}'s late answer")
+    from .walker import BEFORE, NeedsHistory
+
+    if walker.groups and walker.groups[0].action is BEFORE and walker.groups[0].first > after:
+        raise NeedsHistory(number)  # a walk resumed after the answer: only a whole walk knows who made it
+    others = [g for g in walker.groups if g.first > after and g.action is not None and g.player != seat]
+    draws = walker.draws
+    opened = draws.open["seat"] if draws is not None and draws.open is not None else None
+    undone = [n for n in getattr(walker, "retractions", ()) if n > after]
+    if others or (opened is not None and opened != seat) or undone:
+        by = (f"{others[0].player}'s action (event {others[0].first})" if others else
+              f"{opened}'s intent" if opened is not None and opened != seat else f"a retraction (event {min(undone)})")
+        raise Tampered(number, f"the claim against {seat} names event {after}, but {by} follows it: a late claim "
+                               f"follows only the claimed seat's own answer ({seat}'s); the game went on after "
+                               "that point, so the claim was kept back until it suited its claimant")
 
 
 def _what(found: Any) -> str:

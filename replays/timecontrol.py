@@ -65,6 +65,15 @@ def duration_text(span: timedelta) -> str:
     return "".join(out) or "0m"
 
 
+def exact_text(span: timedelta) -> str:
+    """``1h59m59s``: :func:`duration_text` to the second (a refusal compares two times exactly: a span
+    rounded down to the minute would read as within what it allows)."""
+    seconds = int(span.total_seconds())
+    whole = duration_text(timedelta(seconds=seconds - seconds % 60))
+    rest = seconds % 60
+    return (whole if whole != "0m" or not rest else "") + (f"{rest}s" if rest else "")
+
+
 def _duration(text: str, whole: str) -> timedelta:
     parts = _PART.findall(text)
     if not text or "".join(n + u for n, u in parts) != text or len({u for _, u in parts}) != len(parts):

@@ -263,6 +263,37 @@ def _claim_at_split(a: Any, b: Any, split: int) -> tuple[Any, str] | None:
     return found, hashlib.sha256(encode_draw(found)).hexdigest()
 
 
+def _late_claim(a: Any) -> tuple[Any, str] | None:
+    """When copy ``a`` ends with a claim on time appended after the claimed seat's late answer (it
+    follows later records than the one it names): the claim and its SHA-256."""
+    import hashlib
+
+    from trvendetta.store import Claim, decode_outcome, encode_draw
+
+    from .outcomes import _HOST_REVEAL, OUTCOME_OPENINGS
+
+    ends = len(a.records)
+    while ends and a.records[ends - 1].payload.startswith(_HOST_REVEAL):
+        ends -= 1
+    if ends < 2 or not a.records[ends - 1].payload.startswith(OUTCOME_OPENINGS):
+        return None
+    found = decode_outcome(a.records[ends - 1].payload)
+    if not isinstance(found, Claim) or found.after >= ends - 1:
+        return None
+    return found, hashlib.sha256(encode_draw(found)).hexdigest()
+
+
+def _ruled(files: list[tuple[str, Any, bytes]], c: Any, claim: Any, digest: str, claimant: str,
+           upheld: frozenset[str], overturned: frozenset[str]) -> tuple[str, bytes]:
+    """An organiser's ruling on a claim a seat's copy contradicts: the claimant's copy ``c`` when
+    upheld; refused when overturned (the caller refuses it, with the evidence, when neither)."""
+    if digest in upheld:  # the organiser ruled: the claimant's copy counts, if no other splits elsewhere
+        return _upheld_copy(files, c, claim)
+    raise ResultRefused(f"the organiser overturned {claim.by}'s claim on time against {claim.seat} "
+                        f"({claimant}): it does not count; record the table's result another way "
+                        "(trv tournament concede / no-show, or a game played again)")
+
+
 def _upheld_copy(files: list[tuple[str, Any, bytes]], c: Any, claim: Any) -> tuple[str, bytes]:
     """The claimant's copy ``c`` of an upheld claim, when every other copy agrees with it up to the
     record the claim names (the answer after it is what the organiser ruled on)."""
@@ -304,18 +335,27 @@ def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = froz
                 if crossed is None:
                     continue
                 claim, digest = crossed
-                if digest in upheld:  # the organiser ruled: the claimant's copy counts, if no other splits elsewhere
-                    return _upheld_copy(files, c, claim)
-                if digest in overturned:
-                    raise ResultRefused(f"the organiser overturned {claim.by}'s claim on time against {claim.seat} "
-                                        f"({claimant}): it does not count; record the table's result another way "
-                                        "(trv tournament concede / no-show, or a game played again)")
+                if digest in upheld or digest in overturned:
+                    return _ruled(files, c, claim, digest, claimant, upheld, overturned)
                 raise ResultRefused("\n".join([
                     f"{answerer} holds {claim.seat}'s answer to event {claim.after} (event {found.split}) where "
                     f"{claimant} ends with {claim.by}'s claim on time against {claim.seat} (deadline {claim.deadline}): "
                     "a seat's copy contradicts the claim, so no result counts from it until the organiser rules on "
                     f"it (trv tournament rule NAME --table T {claimant} --uphold or --overturn); the evidence:",
                     *("  " + line for line in found.lines)]))
+        late = _late_claim(longest[1]) if found.split is None and not found.problems else None
+        if late is not None and len(gf.records) > late[0].after:
+            # a copy that holds the claimed seat's answer without the claim appended after it: its store
+            # refused the claim (it stamped the answer in time), which the claimant's store took late
+            claim, digest = late
+            if digest in upheld or digest in overturned:
+                return _ruled(files, longest[1], claim, digest, longest[0], upheld, overturned)
+            raise ResultRefused(
+                f"{source} holds {claim.seat}'s answer to event {claim.after} (event {claim.after + 1}) without "
+                f"{claim.by}'s claim on time against {claim.seat} (deadline {claim.deadline}), which {longest[0]} "
+                "appends after that answer: a seat's copy contradicts the claim (its store did not take it), so no "
+                f"result counts from it until the organiser rules on it (trv tournament rule NAME --table T "
+                f"{longest[0]} --uphold or --overturn)")
         if found.equivocator or found.split is not None or found.problems:
             why = (f"{found.equivocator} signed two different games" if found.equivocator else
                    f"the copies split at event {found.split}" if found.split is not None else

@@ -325,10 +325,11 @@ HONEST = dict(unanswered="decision", control="3d", since="2026-12-01T13:00:00Z",
     # bob's key signs a claim that says ann claims against herself
     ("bob", dict(seat="ann", by="ann"), "only another bound seat claims"),
     # a claim against the right seat, but naming an earlier point of the game with the last one's hash
-    ("bob", dict(seat="ann", by="bob", after=3), "is not this game's: it was made for another game or another "
-                                                 "point of it"),
+    # (a late claim follows only the claimed seat's own answer: here bob's moves follow that point)
+    ("bob", dict(seat="ann", by="bob", after=3), "but bob's action (event 15) follows it: a late claim follows only "
+                                                 "the claimed seat's own answer (ann's)"),
     # a late claim (after records it does not name) whose point was not the claimed seat's to answer
-    ("bob", dict(seat="ann", by="bob", late=True), "it waited for bob's decision"),
+    ("bob", dict(seat="ann", by="bob", late=True), "but bob's action (event 15) follows it"),
 ])
 def test_a_forged_claim_is_refused(tmp_path, players, monkeypatch, forger, fields, refusal):
     """What a cheater's own trv could write and sign: verify refuses it at its event, naming why."""
