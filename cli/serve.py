@@ -163,9 +163,11 @@ def login(url: str, ident: str | None, name: str | None, browser: bool, yes: boo
 
         at = int(time.time())
         signed = keyring.sign(player, revocation_message(player, got["server"], at))
-        client.post("/api/me/revoke", {"at": at, "signature": base64.b64encode(signed).decode()})
+        done = client.post("/api/me/revoke", {"at": at, "signature": base64.b64encode(signed).decode()})
+        until = int(done.get("revoked_until", at))  # the server's clock decides which keys were certified before
         click.echo(f"revoked every browser key you let act for {player} on {base} before "
-                   f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(at))}: the server refuses their moves")
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(until))} (the server's clock): the server "
+                   "refuses their moves and ends their sessions")
     if browser:
         _pair(client, keyring, player, got["server"], base, yes)
 

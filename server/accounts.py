@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from trvendetta.store import location
 
@@ -58,6 +59,24 @@ class Accounts:
                                       check_same_thread=False, timeout=30)
         for sql in TABLES:
             self.db.execute(sql)
+        # a revocation made before keys were marked revoked in place: the keys certified before its time
+        self.run("UPDATE trv_server_delegations SET certified = -1 - certified WHERE certified >= 0 AND certified < "
+                 "(SELECT MAX(at) FROM trv_server_revocations r WHERE r.name = trv_server_delegations.name)")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Statements that land together or not at all."""
+        if self.postgres:
+            with self.db.transaction():
+                yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def close(self) -> None:
         self.db.close()
@@ -168,15 +187,27 @@ class Accounts:
             self.run("INSERT INTO trv_server_delegations (name, key, certified) VALUES (?, ?, ?)", name, key, now)
 
     def certified_at(self, name: str, key: str) -> int | None:
+        """When this server certified ``key`` for ``name`` (None: never); a revoked key's time is negative."""
         row = self.one("SELECT certified FROM trv_server_delegations WHERE name = ? AND key = ?", name, key)
         return int(row[0]) if row else None
 
-    def revoke(self, name: str, at: int, signature: str) -> None:
-        if self.one("SELECT 1 FROM trv_server_revocations WHERE name = ? AND at = ?", name, at) is None:
-            self.run("INSERT INTO trv_server_revocations (name, at, signature) VALUES (?, ?, ?)", name, at, signature)
+    def revoke(self, name: str, at: int, signature: str) -> int:
+        """``name``'s signed revocation (made at ``at`` by their clock): every browser key certified for
+        them before it arrived here is revoked (marked in place, whatever the clocks say: a key certified
+        in the same second after it is not), and the sessions their pairings opened end, together.
+        How many keys it revoked."""
+        with self.transaction():
+            if self.one("SELECT 1 FROM trv_server_revocations WHERE name = ? AND at = ?", name, at) is None:
+                self.run("INSERT INTO trv_server_revocations (name, at, signature) VALUES (?, ?, ?)", name, at,
+                         signature)
+            keys = self.run("UPDATE trv_server_delegations SET certified = -1 - certified WHERE name = ? AND "
+                            "certified >= 0", name)
+            self.run("DELETE FROM trv_server_tokens WHERE kind = 'session' AND name = ? AND data LIKE ?", name,
+                     '%"pairing"%')
+        return keys
 
     def revoked_until(self, name: str) -> int | None:
-        """The time of ``name``'s latest revocation: every key certified at or before it is revoked."""
+        """The time of ``name``'s latest revocation (by their clock), None if they never revoked."""
         row = self.one("SELECT MAX(at) FROM trv_server_revocations WHERE name = ?", name)
         return int(row[0]) if row and row[0] is not None else None
 

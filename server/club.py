@@ -155,9 +155,9 @@ class Club:
                                "log in with that identity or choose another name")
         return {"name": name, "token": self._session(name), "expires_in": SESSION_SECONDS}
 
-    def _session(self, name: str) -> str:
+    def _session(self, name: str, data: dict | None = None) -> str:
         token = self._token()
-        self.accounts.put_token(token, "session", name, {}, self.now() + SESSION_SECONDS)
+        self.accounts.put_token(token, "session", name, data or {}, self.now() + SESSION_SECONDS)
         return token
 
     def player_of(self, token: str | None) -> str:
@@ -228,12 +228,14 @@ class Club:
         if not state["delegation"]:
             return {"ready": False}
         self.accounts.take_token(token, "pairing", self.now())
+        # (its session is the pairing's: a revocation of the page's key ends it too)
         return {"ready": True, "player": state["player"], "delegation": state["delegation"], "until": state["until"],
-                "token": self._session(state["player"]), "server": self.host_public}
+                "token": self._session(state["player"], {"pairing": public}), "server": self.host_public}
 
     def revoke(self, player: str, at: int, signature: str) -> dict:
         """``player``'s signed revocation (:func:`revocation_message`, made within ten minutes of this
-        server's clock) of every browser key this server certified for them before ``at``."""
+        server's clock) of every browser key this server certified for them before it arrived (this
+        server's clock decides, not the signer's ``at``), and of the sessions their pairings opened."""
         known = self.accounts.player(player)
         if known is None:
             raise Refused(403, f"{player} is not a player of this server")
@@ -244,13 +246,14 @@ class Club:
                      revocation_message(player, self.host_public, at)):
             raise Refused(403, f"the revocation is not signed by {player}'s key ({fingerprint(known[1])}) for this "
                                "server")
-        self.accounts.revoke(player, at, signature)
-        return {"player": player, "revoked_until": at}
+        keys = self.accounts.revoke(player, at, signature)
+        # every key certified before it arrived, by this server's clock (not the signer's, which may be slow)
+        return {"player": player, "revoked_until": max(at, self.now()), "revoked": keys}
 
     def _check_delegation(self, player: str, raw: bytes, revocable: bool = True) -> bytes:
         """A delegation (key, end, the player's signature): the delegated key, if the player's
         registered key signed it for this server, it has not ended (this server's clock) and the
-        player has not revoked it (a key certified at or before their latest revocation)."""
+        player has not revoked it (a key certified before their latest revocation arrived)."""
         _, key, until, seat_signature = split_delegation(b"\0" * 64 + raw)
         known = self.accounts.player(player)
         if known is None:
@@ -267,10 +270,10 @@ class Club:
         revoked = self.accounts.revoked_until(player) if revocable else None
         if revoked is not None:
             certified = self.accounts.certified_at(player, key.hex())
-            if certified is None or certified < revoked:
-                raise Refused(403, f"{player} revoked the browser keys delegated on this server up to {revoked} "
-                                   f"(a revocation signed by {player}'s key): key {fingerprint(key.hex())} may no "
-                                   "longer act for them")
+            if certified is None or certified < 0:  # (a revocation marks every key certified before it arrived)
+                raise Refused(403, f"{player} revoked the browser keys delegated on this server before their "
+                                   f"revocation (signed by {player}'s key) reached it: key {fingerprint(key.hex())} "
+                                   "may no longer act for them")
         return key
 
     def _delegated_in(self, player: str, version: int, gf: Any) -> None:

@@ -117,3 +117,27 @@ def test_two_server_processes_racing_to_claim_leave_one_claim(two_processes):
     assert sorted(one + two) == ["duel"]
     record = first.club.export("duel", None)
     assert record.count('"type":"trv-claim"') == 1 and record == second.club.export("duel", None)
+
+
+def test_the_servers_tolerance_is_spent_once(club):
+    """A 1h game (tolerance 2m30s): a claim whose deadline is 2m29s early and whose time is 2m29s ahead
+    of the server's clock, posted 4m57s before the server's own deadline, is refused by its clock; the
+    same claim posted within the tolerance of that deadline is taken."""
+    ann, bob, silent, claimant = _started(club)
+    t = club.on_store(club.club.timing, "duel")
+    since, deadline = parse_stamp(t["since"]), parse_stamp(t["deadline"])
+    early = timedelta(seconds=149)
+    packet = _claim_in_copy(club, claimant, silent, since=_stamp(since - early), deadline=_stamp(deadline - early),
+                            at=_stamp(deadline - early))
+    record = club.club.export("duel", None)
+    club.club.clock = lambda: (deadline - timedelta(seconds=297)).timestamp()
+    with httpx.Client(base_url=club.url, timeout=30) as http:
+        response = http.post("/api/games/duel/packet", content=packet, headers=_auth(claimant))
+        error = response.json()["error"]
+        assert response.status_code == 409 and f"4m57s before {silent}'s deadline by this store's clock" in error \
+            and "it allows 2m30s" in error, response.text
+        assert club.club.export("duel", None) == record
+        club.club.clock = lambda: (deadline - timedelta(seconds=149)).timestamp()
+        response = http.post("/api/games/duel/packet", content=packet, headers=_auth(claimant))
+        assert response.status_code == 200, response.text
+    assert '"type":"trv-claim"' in club.club.export("duel", None)

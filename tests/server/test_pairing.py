@@ -101,11 +101,12 @@ def _paired_page(club, bob, seed):
             proc.wait()
 
 
-def _page_act(club, page, done):
-    """The page signs bob's first legal option with its key under its delegation and posts it."""
+def _page_act(club, page, done, auth=None):
+    """The page signs bob's first legal option with its key under its delegation and posts it (with its
+    own session, else ``auth``'s)."""
     from trvendetta.replays.signatures import message
 
-    auth = {"Authorization": f"Bearer {done['token']}"}
+    auth = auth or {"Authorization": f"Bearer {done['token']}"}
     with httpx.Client(base_url=club.url, timeout=30) as http:
         doc = http.get("/api/games/duel", headers=auth).json()
         action = doc["options"][0]["action"]
@@ -152,7 +153,9 @@ def test_a_revoked_browser_key_may_no_longer_act_and_a_new_pairing_may(club):
     out = bob("login", club.url, "--revoke", server=False).stdout
     assert "revoked every browser key you let act for bob" in out
     before = club.club.export("duel", None)
-    response = _page_act(club, lost, done)
+    from tests.server.test_claims_on_server import _auth
+
+    response = _page_act(club, lost, done, auth=_auth(bob))  # (the page's own session ended with its key)
     assert response.status_code == 403 and "bob revoked the browser keys" in response.json()["error"], response.text
     assert club.club.export("duel", None) == before
     # a new page, paired after the revocation, plays on
