@@ -231,6 +231,20 @@ def id_show(name: str | None) -> None:
         _print(identity)
 
 
+@id_.command(name="revoke")
+@click.argument("url", metavar="URL")
+@click.option("--id", "ident", metavar="NAME", help="The identity that signs it (default: your only one).")
+@click.option("--as", "name", metavar="NAME", help="Your player name on the server (default: the identity's name).")
+@click.pass_context
+def id_revoke(ctx: click.Context, url: str, ident: str | None, name: str | None) -> None:
+    """Revoke every browser key you let act for you on the club server at URL (a lost laptop), and end
+    the sessions its pages opened: the same as `trv login --revoke URL`."""
+    root = ctx.find_root()
+    login = root.command.get_command(root, "login")  # (through the command group: no import of cli.serve here)
+    assert login is not None
+    ctx.invoke(login, url=url, ident=ident, name=name, browser=False, yes=False, email=None, revoke=True)
+
+
 def _print(identity: Identity) -> None:
     click.echo(f"identity    {identity.name}")
     click.echo(f"public key  {identity.public}")

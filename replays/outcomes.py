@@ -69,12 +69,14 @@ def sentence_of(found: Any) -> str:
     return f"{found.seat} resigned"
 
 
-def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noqa: N803 - the walker's class
+def ended(walker: Any, record: Any, action: Any, Tampered: Any,  # noqa: N803 - the walker's classes
+          resumed_after: int = 0, NeedsHistory: Any = None) -> Ended:
     """The outcome ``record`` holds, checked against ``walker`` (the game up to the record before);
     ``Tampered`` is the walker's error for a record that does not hold together.  One that follows
     later records than the one it names (a store that had taken the silent seat's late answer
     appends the claim after it) is ``late``: the game at the record it names is checked by
-    :func:`confirm_late`, from a walk to that record."""
+    :func:`confirm_late`, from a walk to that record.  ``resumed_after``: the record a resumed walk
+    started after (0: a whole walk); a late claim naming an earlier one raises ``NeedsHistory``."""
     number = record.number
     if action is not None:
         raise Tampered(number, "a claim or a resignation carries an action")
@@ -90,6 +92,8 @@ def ended(walker: Any, record: Any, action: Any, Tampered: Any) -> Ended:  # noq
                                    f"{number - 1} ({walker.head[:16]}...): it was made for another point of the game")
         _at(walker, number, found, Tampered)
     else:
+        if resumed_after > found.after and NeedsHistory is not None:
+            raise NeedsHistory(number)  # only a whole walk knows who made the records after the claimed point
         _only_the_answer(walker, number, found, Tampered)
     check = walker.signatures
     if check is None:
@@ -113,17 +117,13 @@ def confirm_late(walker: Any, ended: Ended, Tampered: Any) -> None:  # noqa: N80
 def _only_the_answer(walker: Any, number: int, claim: Claim, Tampered: Any) -> None:  # noqa: N803
     """A late claim follows the claimed seat's own late answer and nothing else: its run of actions,
     with the automatic records (events, reveals, a host's resolutions) they caused.  An action of
-    another seat (the claimant's included), an intent another seat opened, a retraction, or the game's
+    another seat (the claimant's, or a bot seat's: whoever ran it, the game went on), an intent another seat opened, a retraction, or the game's
     end between the record the claim names and the claim, and the game went on after that answer:
     a claim kept back until it suited its claimant, which no store appends."""
     seat, after = claim.seat, claim.after
     if walker.ruleset.pending(walker.state) is None:
         raise Tampered(number, f"the claim against {seat} names event {after} but follows the game's end at "
                                f"event {number - 1}: a claim is appended only right after {seat}'s late answer")
-    from .walker import BEFORE, NeedsHistory
-
-    if walker.groups and walker.groups[0].action is BEFORE and walker.groups[0].first > after:
-        raise NeedsHistory(number)  # a walk resumed after the answer: only a whole walk knows who made it
     others = [g for g in walker.groups if g.first > after and g.action is not None and g.player != seat]
     draws = walker.draws
     opened = draws.open["seat"] if draws is not None and draws.open is not None else None

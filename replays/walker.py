@@ -370,7 +370,8 @@ class Walker:
             if self._queue:
                 self._diverge(number, payload, self._queue[-1],
                               "The record ends the game before the rules finished producing the last action's events.")
-            self.outcome = ended(self, record, action, Tampered)
+            resumed = self.groups[0].first if self.groups and self.groups[0].action is BEFORE else 0
+            self.outcome = ended(self, record, action, Tampered, resumed, NeedsHistory)
             self.number, self.head = number, expected
             return
         if self.draws is not None and number > 1 and self._draw_record(record, number, action):

@@ -73,7 +73,7 @@ def test_a_revoked_pages_session_ends_with_its_key(club):
     ann, bob = _duel(club)
     lost, done = _paired_page(club, bob, 11)
     _start(ann, bob)
-    assert "ends their sessions" in bob("login", club.url, "--revoke", server=False).stdout
+    assert "ends their sessions" in bob("id", "revoke", club.url, server=False).stdout  # (= trv login --revoke)
     auth = {"Authorization": f"Bearer {done['token']}"}
     with httpx.Client(base_url=club.url, timeout=30) as http:
         e = http.post("/api/me/email", headers=auth, json={"email": "thief@example.org"})
