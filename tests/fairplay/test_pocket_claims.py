@@ -17,11 +17,11 @@ from test_time_limits import START, _copies, _cup, _forge, signed_game
 import eventsourcing.application  # noqa: F401  (its transcoders must see the real datetime, not freezegun's)
 
 
-def _pocket(tmp_path, ann):
-    """ann's store as copied now (the claim she keeps for later is made in it)."""
-    shutil.copy(ann.db, tmp_path / "pocket.sqlite")
-    pocket = type(ann)(tmp_path, "ann")
-    pocket.db = tmp_path / "pocket.sqlite"
+def _pocket(tmp_path, p):
+    """``p``'s store as copied now, run with ``p``'s home (a claim kept for later is made in it)."""
+    shutil.copy(p.db, tmp_path / f"pocket-{p.name}.sqlite")
+    pocket = type(p)(tmp_path, p.name)
+    pocket.db = tmp_path / f"pocket-{p.name}.sqlite"
     return pocket
 
 
@@ -185,3 +185,23 @@ def test_the_tolerance_is_spent_once(tmp_path, players, monkeypatch, now, taken)
     if not taken:
         assert "before bob's deadline by this store's clock (2026-12-04T12:00:00Z" in r.stderr, r.stderr
         assert "it allows 1h)" in r.stderr and ("2h" if now.endswith("10:00:00") else "1h1s") in r.stderr, r.stderr
+
+
+def test_a_late_claim_sent_on_as_a_packet_is_walked_from_the_start_and_taken(tmp_path, players):
+    """bob's store appends ann's claim after his own late answer; a store holding that answer (his own,
+    as copied before) takes the claim as a plain packet after it: the walk resumed after his answer
+    cannot tell who made the records the claim follows, so it walks the game whole, and takes it."""
+    ann, bob = players("ann", "bob")
+    with freeze_time(START):
+        signed_game(tmp_path, ann, bob, "--time", "3d")
+    with freeze_time("2026-12-04 12:30:00"):
+        ann("claim")
+        ann("send", "-o", tmp_path / "claim.trv")
+    _bob_answers(tmp_path, bob, "2026-12-05 12:00:00")
+    with freeze_time("2026-12-05 13:00:00"):
+        answered = version(bob)
+        other = _pocket(tmp_path, bob)  # a store holding bob's late answer (bob's, copied)
+        assert "the claim is appended after events" in bob("import", tmp_path / "claim.trv").stdout
+        bob("export", "--since", answered, "-o", tmp_path / "late-claim.trv")
+        assert "imported packet" in other("import", tmp_path / "late-claim.trv").stdout
+    assert version(other) == answered + 1 and "bob lost on time, claimed by ann" in other("verify").stdout
