@@ -83,3 +83,36 @@ def test_a_revoked_pages_session_ends_with_its_key(club):
     assert (e.status_code, g.status_code, me.status_code) == (401, 401, 401), (e.text, g.text, me.text)
     assert club.on_store(club.club.accounts.email, "bob") != "thief@example.org"
     assert "duel" in bob("games").stdout
+
+
+def _marks_keys(first, second):
+    """A revocation marks the keys certified before it, in one step every process of the club sees; a
+    revocation kept from before keys were marked in place is applied to its keys when a process starts."""
+    from trvendetta.server.accounts import Accounts
+
+    acc = first.club.accounts
+    old, new = "aa" * 32, "bb" * 32
+    first.on_store(acc.certified, "bob", old, 100)
+    assert first.on_store(acc.revoke, "bob", 50, "sig") == 1  # (signed at 50 by a slow clock: revokes it all)
+    first.on_store(acc.certified, "bob", new, 100)  # paired after it, in the same second
+    other = second.club.accounts
+    assert second.on_store(other.certified_at, "bob", old) < 0
+    assert second.on_store(other.certified_at, "bob", new) == 100
+    # a revocation stored the old way (only its time): the keys certified before that time
+    first.on_store(acc.run, "INSERT INTO trv_server_delegations (name, key, certified) VALUES (?, ?, ?)", "cyd",
+                   old, 10)
+    first.on_store(acc.run, "INSERT INTO trv_server_revocations (name, at, signature) VALUES (?, ?, ?)", "cyd",
+                   20, "sig")
+    started = Accounts(first.store)
+    try:
+        assert started.certified_at("cyd", old) < 0 and started.certified_at("bob", new) == 100
+    finally:
+        started.close()
+
+
+def test_a_revocation_marks_the_keys_before_it(club):
+    _marks_keys(club, club)
+
+
+def test_a_revocation_marks_the_keys_before_it_for_every_process_on_postgres(two_processes):
+    _marks_keys(*two_processes)
