@@ -33,8 +33,8 @@ class TrvGroup(click.Group):
         except TrvError as exc:
             raise click.ClickException(str(exc)) from None
         except Exception as exc:
-            if isinstance(exc, sqlite3.Error) or is_persistence_error(exc):
-                raise click.ClickException(f"game store: {exc}") from None
+            if isinstance(exc, sqlite3.Error) or is_persistence_error(exc) or location.is_server_error(exc):
+                raise click.ClickException(f"game store: {location.one_line(exc)}") from None
             raise
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple:
@@ -108,8 +108,10 @@ class Session:
             try:
                 store = GameStore(path)
             except Exception as exc:
-                if isinstance(exc, (OSError, sqlite3.Error)) or is_persistence_error(exc):
-                    raise click.ClickException(f"cannot open the game store {path}: {exc}") from None
+                if isinstance(exc, (OSError, sqlite3.Error)) or is_persistence_error(exc) or \
+                        location.is_server_error(exc):
+                    raise click.ClickException(f"cannot open the game store {path}: {location.one_line(exc)}") \
+                        from None
                 raise
             self._store = self.ctx.with_resource(store)
         return self._store

@@ -69,34 +69,52 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
 @click.option("--to", "target", metavar="STORE",
               help="The new store to write [default: beside an SQLite file, x.sqlite -> x.v3.sqlite; "
                    "a PostgreSQL schema NAME -> NAME_v3].")
+@click.option("--leave-out", "leave_out", multiple=True, metavar="GAME",
+              help="Do not bring this game over (repeatable): one the upgrade named as damaged.")
 @click.pass_obj
-def upgrade(session: Session, target: str | None) -> None:
+def upgrade(session: Session, target: str | None, leave_out: tuple[str, ...]) -> None:
     """Copy an older store's games and tournaments into a new store of the current layout.
 
     The store given by the global --store / --db / $TRV_STORE is read, never
-    changed; every game is written into the new store with its records, stamps
-    and header (so its id, heads and signatures are the same), then read back
-    and compared record by record, its chain recomputed; every tournament by its
-    events.  Use the new store from then on (--db / --store, or move it in place
-    of the old file).
+    changed.  First every game is read whole and compared with every other
+    account of it (its rows with and without the table's index, the games
+    index's count and head, its snapshots); if any game cannot be read whole,
+    each is named and nothing is written (exit 1).  Then every game is
+    written into the new store with its records, stamps and header (so its
+    id, heads and signatures are the same), read back and compared record by
+    record, its chain recomputed; every tournament by its events.  The new
+    store is written under a temporary name (x.v3.sqlite.upgrading, schema
+    NAME_v3_upgrading) and gets its name only when complete; a run that was
+    stopped is started again clean.  Use the new store from then on (--db /
+    --store, or move it in place of the old file).
 
     \b
     Examples:
       trv --db club.sqlite store upgrade
       trv --store 'postgresql://club@db.example/trv?schema=club' store upgrade
     """
-    from trvendetta.app.stores import SameStore, upgrade_store, upgrade_target
+    from trvendetta.app.stores import SameStore
+    from trvendetta.app.upgrade import UpgradeRefused, upgrade_store, upgrade_target
 
     source = str(session.db)
     target = target or upgrade_target(source)
+    games = tournaments = 0
+    already = False
     try:
-        copies = upgrade_store(source, target)
+        for copied in upgrade_store(source, target, leave_out):
+            kind = "tournament" if copied.game.startswith("tournament ") else "game"
+            games, tournaments = games + (kind == "game"), tournaments + (kind != "game")
+            already = copied.done == "already there"
+            if already:
+                click.echo(f"already upgraded {copied.game}: head {copied.head[:16]} (verified)")
+            else:
+                click.echo(f"upgraded {copied.game}: {copied.events} events, head {copied.head[:16]} (verified)")
     except SameStore:
         raise click.UsageError("--to names the store being upgraded") from None
-    games = tournaments = 0
-    for copied in copies:
-        kind = "tournament" if copied.game.startswith("tournament ") else "game"
-        games, tournaments = games + (kind == "game"), tournaments + (kind != "game")
-        click.echo(f"upgraded {copied.game}: {copied.events} events, head {copied.head[:16]} (verified)")
-    click.echo(f"{games} games and {tournaments} tournaments written to {target}, each verified; "
-               f"{source} is unchanged")
+    except UpgradeRefused as exc:
+        for line in exc.problems:
+            click.echo(line, err=True)
+        raise click.ClickException(str(exc)) from None
+    left = f"; left out as asked: {', '.join(leave_out)}" if leave_out else ""
+    click.echo(f"{games} games and {tournaments} tournaments {'were already in' if already else 'written to'} "
+               f"{target}, each verified; {source} is unchanged{left}")

@@ -662,36 +662,34 @@ def _read_only_uri(path: Path, exc: sqlite3.OperationalError) -> str | None:
 def _prepare_postgres(env: dict[str, str]) -> Any:
     """PostgreSQL: check the server answers, refuse an older layout, make the schema, and tell the library
     not to create existing tables (its ``CREATE OR REPLACE FUNCTION`` fails run by many processes at once).
-    On first use, returns a connection holding an advisory lock: one process creates the tables."""
-    try:
-        import psycopg
-    except ImportError:
-        raise StoreError("a PostgreSQL store needs psycopg: pip install 'trvendetta[postgres]'") from None
+    On first use, returns a connection holding an advisory lock: one process creates the tables.  A schema
+    name the server reserves (its own ``pg_get_keywords()``) is refused before anything is made; the
+    server's errors are one line (``location.pg_connect``)."""
     where, schema = f"{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}", \
-        env["POSTGRES_SCHEMA"]
+        location.check_schema(env["POSTGRES_SCHEMA"])
+    conn = location.pg_connect(env)
     try:
-        conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                               user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"],
-                               connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True)
-        try:
-            tables = [f'"{schema}".{t}' for t in (PG_EVENTS_TABLE, PG_COMMANDS_TABLE, TABLE, PG_OLD_EVENTS_TABLE)]
-            ready = "SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s), to_regclass(%s)"
-            if all(conn.execute(ready, tables).fetchone()[:3]):
-                env["CREATE_TABLE"] = "n"
-                conn.close()
-                return None
-            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
-            found = conn.execute(ready, tables).fetchone()  # what a process that made the tables left
-            if found[3] or (found[0] and not found[1]):
-                raise OldStore(f"{where} (schema {schema})")
-            if schema != "public":
-                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            if all(found[:3]):
-                env["CREATE_TABLE"] = "n"
-            return conn
-        except BaseException:
+        tables = [f'"{schema}".{t}' for t in (PG_EVENTS_TABLE, PG_COMMANDS_TABLE, TABLE, PG_OLD_EVENTS_TABLE)]
+        ready = "SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s), to_regclass(%s)"
+        if all(conn.execute(ready, tables).fetchone()[:3]):
+            env["CREATE_TABLE"] = "n"
             conn.close()
-            raise
-    except psycopg.Error as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise StoreError(f"cannot open the PostgreSQL store {where}: {reason}") from None
+            return None
+        reserved = conn.execute("SELECT catcode FROM pg_get_keywords() WHERE word = %s AND catcode <> 'U'",
+                                [schema]).fetchone()
+        if reserved:
+            raise StoreError(f"schema {schema!r} is a word this PostgreSQL server reserves; choose another name")
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [f"trvendetta:{schema}"])
+        found = conn.execute(ready, tables).fetchone()  # what a process that made the tables left
+        if found[3] or (found[0] and not found[1]):
+            raise OldStore(f"{where} (schema {schema})")
+        if schema != "public":
+            conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+        if all(found[:3]):
+            env["CREATE_TABLE"] = "n"
+        return conn
+    except BaseException as exc:
+        conn.close()
+        if location.is_server_error(exc):
+            raise StoreError(f"cannot open the PostgreSQL store {where}: {location.one_line(exc)}") from None
+        raise

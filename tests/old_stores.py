@@ -10,7 +10,7 @@ from pathlib import Path
 
 def upgraded(fixture: Path, db: Path) -> Path:
     """Write the games and tournaments of the old store ``fixture`` into a new store at ``db``."""
-    from trvendetta.app.stores import upgrade_store
+    from trvendetta.app.upgrade import upgrade_store
 
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old.sqlite"

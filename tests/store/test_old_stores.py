@@ -123,7 +123,7 @@ def test_any_other_command_on_an_old_store_says_to_upgrade_it_and_writes_nothing
 
 @pytest.mark.parametrize("fixture", ["main-c748638-mark6", "main-55e2233-layout2"])
 def test_the_upgrade_copies_tournaments_and_refuses_what_is_no_upgrade(old, tmp_path, fixture):
-    from trvendetta.app.stores import upgrade_store
+    from trvendetta.app.upgrade import upgrade_store
     from trvendetta.store.errors import StoreError
     from trvendetta.store.legacy.layout2 import Layout2Store
     from trvendetta.store.legacy.store import GameStore as LegacyStore
@@ -141,5 +141,10 @@ def test_the_upgrade_copies_tournaments_and_refuses_what_is_no_upgrade(old, tmp_
         assert TournamentLog(s).load("cup").head == made.head
     with pytest.raises(StoreError, match="already in the current layout"):
         upgrade_store(str(target), str(tmp_path / "again.sqlite"))
-    with pytest.raises(StoreError, match="already holds games"):
+    again = list(upgrade_store(str(old), str(target)))  # done before: said, nothing written
+    assert {(c.game, c.head, c.done) for c in again} == {(c.game, c.head, "already there") for c in copied}
+    with GameStore(target) as s:
+        s.create_game("other", "vendetta", rulesets.get("vendetta").new_game(
+            rulesets.get("vendetta").default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], 3))[1])
+    with pytest.raises(StoreError, match="already exists and holds other games than the old store's"):
         list(upgrade_store(str(old), str(target)))

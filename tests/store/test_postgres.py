@@ -66,7 +66,7 @@ def _upgrades_to_the_fixtures_heads(pg_url, target, fixture, old_table, before):
     import json
     from pathlib import Path
 
-    from trvendetta.app.stores import upgrade_store
+    from trvendetta.app.upgrade import upgrade_store
 
     schema, base = _schema(pg_url), pg_url.split("?")[0]
     try:
@@ -121,7 +121,7 @@ def test_a_layout_2_schema_says_to_upgrade_and_upgrades_to_the_same_heads(pg_url
     from pathlib import Path
     from uuid import UUID
 
-    from trvendetta.app.stores import upgrade_target
+    from trvendetta.app.upgrade import upgrade_target
     from trvendetta.store.legacy.layout2 import Layout2Store
     from trvendetta.store.store import OldStore
 
