@@ -165,6 +165,7 @@ class _Rows(NamedTuple):
     scanned: list[int]
     header: tuple[str, bytes] | None
     order: int  # where its first row is in the table (the games are upgraded in that order)
+    problem: str = ""  # why its rows cannot be read through the index
 
 
 def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str]) -> tuple[list[_Game], dict[str, str]]:
@@ -192,8 +193,9 @@ def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str]) -> tup
         try:
             name = _name_of(old, layout2, key, header_version, *found.header)
         except Exception as exc:  # noqa: BLE001
+            detail = getattr(exc, "detail", None) or location.one_line(exc)
             problems.append(f"the header row of the game stored under id {key} cannot be read "
-                            f"({location.one_line(exc)[:200]}); its records cannot be upgraded")
+                            f"({detail[:200]}); its records cannot be upgraded")
             names[key] = ""
             continue
         if game_key(name) != key:
@@ -254,6 +256,8 @@ def _name_of(old: Any, layout2: bool, key: str, version: int, topic: str, state:
 
 def _check_game(old: Any, layout2: bool, game: str, rows: _Rows, snapshots: list[int]) -> tuple[str | None, Any]:
     """(the problem, None) or (None, the game as its accounts agree it is)."""
+    if rows.problem:
+        return f"its rows cannot be read through the table's index ({rows.problem})", None
     try:
         stored = old.events(game, decode=False)  # each record checked against the chain from the genesis
         head = old.verify(game)
@@ -346,8 +350,11 @@ class _Scan:
             else:
                 ids = [key] if _is_hex(key) else []
             marks = ", ".join("?" if self.sqlite else "?::uuid" for _ in ids) or "NULL"
-            found.indexed.extend(v for (v,) in self.run(f"SELECT originator_version FROM {self.events} WHERE "
-                                                        f"originator_id IN ({marks})", ids, True))
+            try:
+                found.indexed.extend(v for (v,) in self.run(f"SELECT originator_version FROM {self.events} WHERE "
+                                                            f"originator_id IN ({marks})", ids, True))
+            except Exception as exc:  # noqa: BLE001  a damaged index can raise almost anything
+                out[key] = found._replace(problem=location.one_line(exc)[:200])
             found.indexed.sort()
             found.scanned.sort()
         return out
@@ -362,7 +369,10 @@ class _Scan:
     def integrity(self) -> list[str]:
         if not self.sqlite:
             return []
-        found = [str(r[0]) for r in self.run("PRAGMA integrity_check(20)", [], False)]
+        try:
+            found = [str(r[0]) for r in self.run("PRAGMA integrity_check(20)", [], False)]
+        except sqlite3.DatabaseError as exc:
+            found = [location.one_line(exc)]
         if found == ["ok"]:
             return []
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

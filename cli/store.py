@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import click
+
+from trvendetta.store import location
 
 from .common import Session, echo_json, json_option
 
@@ -115,6 +119,9 @@ def upgrade(session: Session, target: str | None, leave_out: tuple[str, ...]) ->
         for line in exc.problems:
             click.echo(line, err=True)
         raise click.ClickException(str(exc)) from None
+    except (OSError, sqlite3.Error) as exc:  # a full disk, a lost file system: the target was not published
+        raise click.ClickException(f"the upgrade stopped ({location.one_line(exc)}); {target} was not written: "
+                                   "run it again (it starts clean)") from None
     left = f"; left out as asked: {', '.join(leave_out)}" if leave_out else ""
     click.echo(f"{games} games and {tournaments} tournaments {'were already in' if already else 'written to'} "
                f"{target}, each verified; {source} is unchanged{left}")

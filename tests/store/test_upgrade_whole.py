@@ -1,0 +1,247 @@
+"""`trv store upgrade` never loses a record (docs/store.md, "Older stores"): a game of an older store whose
+accounts disagree (its rows through the table's index and without it, the games index's count and head,
+its snapshots), or whose rows cannot be read, is named in one line each and nothing is written (exit 1);
+the new store appears only when complete, and a run that stopped (a fault injected between two games,
+or the process killed there) leaves only its temporary file, which the next run removes, starting clean.
+"""
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+from trvendetta.store import GameStore
+
+HERE = Path(__file__).resolve().parent / "fixtures"
+OLD = "main-98de825"  # the older layout: a row a record, its index a separate B-tree
+LAYOUT2 = "main-55e2233-layout2"
+ENV = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
+
+
+def said(fixture):
+    return json.loads((HERE / f"{fixture}.json").read_text())
+
+
+def old_copy(tmp_path, fixture=OLD):
+    path = tmp_path / "old.sqlite"
+    shutil.copyfile(HERE / f"{fixture}.sqlite", path)
+    return path
+
+
+def upgrade(old, *args):
+    return CliRunner().invoke(cli, ["--db", str(old), "store", "upgrade", *args], env=ENV)
+
+
+def refused(result, old):
+    """The run named its problems in lines, wrote nothing and left the old store as it was."""
+    assert result.exit_code == 1, result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("Error: the old store cannot be upgraded whole") and "nothing was written" in lines[-1]
+    assert sorted(p.name for p in old.parent.iterdir()) == ["old.sqlite"]  # no target, no temporary file
+    return lines[:-1]
+
+
+
+def game_id(old, fixture, game):
+    """The id the game's rows are stored under, as stored."""
+    from trvendetta.store.records import game_key
+
+    key = game_key(game)
+    con = sqlite3.connect(old)
+    try:
+        for (oid,) in con.execute("SELECT DISTINCT originator_id FROM stored_events"):
+            if (oid.hex() if isinstance(oid, bytes) else oid) == key:
+                return oid
+    finally:
+        con.close()
+    raise AssertionError(game)
+
+
+def run_sql(old, sql, params=()):
+    con = sqlite3.connect(old)
+    try:
+        con.execute(sql, params)
+        con.commit()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("fixture, header", [(OLD, 1), (LAYOUT2, 0)])
+def test_a_cut_off_tail_is_named_never_brought_over_shorter(tmp_path, fixture, header):
+    """The rows after event 230 of the 276 of 'long' are gone (a cut-off tail): the records left still
+    chain, so only the games index, which says 276, tells. Old main brought 229 or 230 events over,
+    "verified", exit 0."""
+    old = old_copy(tmp_path, fixture)
+    run_sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
+            [game_id(old, fixture, "long")])
+    lines = refused(upgrade(old), old)
+    assert len(lines) == 1 and lines[0].startswith("game 'long': the games index says 276 events")
+    assert lines[0].endswith("records were lost")
+
+
+#: bit flips in the B-tree of the events table's index (page 20, 21, 33, 45, 61 of the fixture), each of
+#: which made old main bring a game over shorter (long with 165, 47, 247, 264 of its 276; what-if with 7
+#: of 58; duel with 4 of 64), "verified", exit 0
+FLIPS = [83245, 79997, 131231, 248569, 12220, 182450, 219632]
+
+
+@pytest.mark.parametrize("position", FLIPS)
+def test_a_damaged_table_index_that_hides_rows_is_named(tmp_path, position):
+    old = old_copy(tmp_path)
+    data = bytearray(old.read_bytes())
+    data[position] ^= 0x10
+    old.write_bytes(bytes(data))
+    lines = refused(upgrade(old), old)
+    assert any(line.startswith("the old store's file fails SQLite's integrity check: ") for line in lines)
+    (hidden,) = [line for line in lines if line.startswith("game ")]
+    assert "hidden: a damaged index" in hidden
+
+
+def test_no_bit_flip_in_the_index_brings_a_game_over_shorter(tmp_path):
+    """Over flips spread through every page of the events table's index: either every game comes over
+    whole (same events and head as main read) with exit 0, or the run names a problem and writes
+    nothing; never a traceback."""
+    expected = said(OLD)
+    con = sqlite3.connect(HERE / f"{OLD}.sqlite")
+    pages = [p for (p,) in con.execute("SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_stored_events_1'")]
+    con.close()
+    source = (HERE / f"{OLD}.sqlite").read_bytes()
+    outcomes = set()
+    for page in pages:
+        for offset in (8, 1500, 2900, 4000):
+            folder = tmp_path / f"{page}-{offset}"
+            folder.mkdir()
+            old = folder / "old.sqlite"
+            data = bytearray(source)
+            data[(page - 1) * 4096 + offset] ^= 0x04
+            old.write_bytes(bytes(data))
+            result = upgrade(old)
+            assert result.exit_code in (0, 1) and (result.exception is None or
+                                                   isinstance(result.exception, SystemExit)), result.exception
+            if result.exit_code == 1:
+                assert not (folder / "old.v3.sqlite").exists() and result.stderr.strip().startswith(("game ", "the "))
+            else:
+                with GameStore(folder / "old.v3.sqlite") as s:
+                    assert {g.id: (g.version, g.head) for g in s.list_games()} == \
+                        {g: (v["version"], v["head"]) for g, v in expected.items()}
+            outcomes.add(result.exit_code)
+    assert outcomes == {0, 1}  # both happen: the flips are not all harmless, nor all caught by luck
+
+
+def test_damaged_rows_give_a_line_each_never_a_traceback(tmp_path):
+    """A header row under a badly formed id, another under 16 bytes that are no game's, and a header
+    row whose state does not decode (the library's mapper fails on it): old main stopped with a
+    traceback on each."""
+    old = old_copy(tmp_path)
+    duel, bots, classic = (game_id(old, OLD, g) for g in ("duel", "bots", "classic"))
+    run_sql(old, "UPDATE stored_events SET originator_id = 'not-a-uuid' WHERE originator_id = ? "
+                 "AND originator_version = 1", [duel])
+    run_sql(old, "UPDATE stored_events SET originator_id = ? WHERE originator_id = ? AND originator_version = 1",
+            [b"0123456789abcdef", bots])
+    run_sql(old, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
+            [b"\x01not the record", classic])
+    lines = refused(upgrade(old), old)
+    assert len(lines) == 5, lines
+    assert lines[0] == "the header row under id 'not-a-uuid' names game 'duel', whose id is " \
+                       "d06ee5029acb58bfa50789d41862a168: a damaged row"
+    assert lines[1].startswith("the header row under id 30313233343536373839616263646566 names game 'bots'")
+    assert lines[2].startswith("the header row of the game stored under id 15676056b01055b8ae6a5047973a307d "
+                               "cannot be read (the stored record does not decode")
+    assert lines[3:] == [f"rows {rows} under id {key} belong to no game or tournament of the store (a damaged "
+                         "header row, or a damaged id)" for rows, key in (("2-65 (64)", "d06ee5029acb58bfa50789d41862a168"),
+                                                                        ("2-34 (33)", "c519624bceba5786a372db82d8502990"))]
+
+
+def test_a_game_left_out_as_asked_lets_the_others_over(tmp_path):
+    old = old_copy(tmp_path)
+    run_sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
+            [game_id(old, OLD, "long")])
+    result = upgrade(old, "--leave-out", "long")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].endswith("left out as asked: long")
+    with GameStore(tmp_path / "old.v3.sqlite") as s:
+        assert sorted(g.id for g in s.list_games()) == sorted(set(said(OLD)) - {"long"})
+    result = upgrade(old, "--to", str(tmp_path / "other.sqlite"), "--leave-out", "nosuch")
+    assert result.exit_code == 1 and "--leave-out 'nosuch': no such game in the old store" in result.stderr
+
+
+def _heads(db):
+    with GameStore(db) as s:
+        return {g.id: (g.version, g.head) for g in s.list_games()}
+
+
+def test_a_fault_between_two_games_leaves_no_target_and_the_next_run_starts_clean(tmp_path, monkeypatch):
+    """A fault injected after the second game is written: the target does not exist (old main left one
+    with two games, and every retry said "the target store already holds games"); the next run removes
+    the temporary file and upgrades every game."""
+    import trvendetta.app.upgrade as upgrade_module
+
+    old = old_copy(tmp_path)
+    written = []
+
+    def fault(game):
+        written.append(game)
+        if len(written) == 2:
+            raise OSError(28, "No space left on device (injected)")
+
+    monkeypatch.setattr(upgrade_module, "_written", fault)
+    result = upgrade(old)
+    assert result.exit_code == 1, result.exception
+    assert result.stderr == f"Error: the upgrade stopped ([Errno 28] No space left on device (injected)); " \
+                            f"{tmp_path / 'old.v3.sqlite'} was not written: run it again (it starts clean)\n"
+    target, temp = tmp_path / "old.v3.sqlite", tmp_path / "old.v3.sqlite.upgrading"
+    assert not target.exists() and temp.exists()
+    monkeypatch.undo()
+    result = upgrade(old)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("starting clean: removing old.v3.sqlite.upgrading")
+    assert _heads(target) == {g: (v["version"], v["head"]) for g, v in said(OLD).items()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite", "old.v3.sqlite"]
+
+
+KILL = """
+import os, sys
+import trvendetta.app.upgrade as u
+from trvendetta.cli.main import cli
+count = []
+def die(game):
+    count.append(game)
+    if len(count) == 3:
+        os._exit(9)
+u._written = die
+cli(["--db", sys.argv[1], "store", "upgrade"])
+"""
+
+
+def test_a_process_killed_between_two_games_leaves_no_target(tmp_path):
+    old = old_copy(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("TRV_STORE", "TRV_DB", "TRV_GAME")}
+    killed = subprocess.run([sys.executable, "-c", KILL, str(old)], env=env, capture_output=True, text=True)
+    assert killed.returncode == 9, killed.stderr
+    assert not (tmp_path / "old.v3.sqlite").exists() and (tmp_path / "old.v3.sqlite.upgrading").exists()
+    result = upgrade(old)
+    assert result.exit_code == 0, result.output
+    assert "starting clean" in result.stderr
+    assert _heads(tmp_path / "old.v3.sqlite") == {g: (v["version"], v["head"]) for g, v in said(OLD).items()}
+
+
+def test_a_second_upgrade_into_the_same_target_waits_for_none_and_says_so(tmp_path):
+    """While one run holds the temporary file, another refuses at once (it does not write into it)."""
+    import fcntl
+
+    old = old_copy(tmp_path)
+    temp = tmp_path / "old.v3.sqlite.upgrading"
+    with open(temp, "wb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        result = upgrade(old)
+    assert result.exit_code == 1
+    assert "another `trv store upgrade` is writing" in result.stderr
+    assert not (tmp_path / "old.v3.sqlite").exists()
