@@ -1,0 +1,144 @@
+"""PostgreSQL locations a user may mistype, servers that do not answer, and an upgrade into a schema
+stopped half-way: one clear line each, nothing created (docs/store.md)."""
+
+import socket
+import sqlite3
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+from click.testing import CliRunner
+
+from trvendetta.cli.main import cli
+from trvendetta.store import GameStore, StoreError, location
+
+ENV = {"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
+HERE = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize("schema, message", [
+    ("select", "schema 'select' is a word PostgreSQL reserves"),
+    ("user", "schema 'user' is a word PostgreSQL reserves"),
+    ("int", "schema 'int' is a word PostgreSQL reserves"),
+    ("left", "schema 'left' is a word PostgreSQL reserves"),
+    ("information_schema", "schema 'information_schema' is PostgreSQL's own"),
+    ("pg_catalog", "schema 'pg_catalog' is PostgreSQL's own"),
+    ("pg_mine", "schema 'pg_mine' is PostgreSQL's own"),
+    ("", "?schema= is empty: name the schema"),
+])
+def test_reserved_system_and_empty_schema_names_are_refused_before_anything(schema, message):
+    with pytest.raises(StoreError, match=message.replace("?", r"\?")):
+        location.postgres_env(f"postgresql://ann@db/club?schema={schema}")
+
+
+def test_a_schema_named_twice_is_refused():
+    with pytest.raises(StoreError, match="more than once"):
+        location.postgres_env("postgresql://ann@db/club?schema=a&schema=b")
+
+
+def _schemas(base):
+    import psycopg
+
+    with psycopg.connect(base) as conn:
+        return {n for (n,) in conn.execute("SELECT nspname FROM pg_namespace")}
+
+
+@pytest.mark.parametrize("schema", ["select", "information_schema", "pg_catalog", ""])
+def test_the_cli_refuses_them_in_one_line_and_creates_nothing(pg_url, schema):
+    base = pg_url.split("?")[0]
+    before = _schemas(base)
+    result = CliRunner().invoke(cli, ["--store", f"{base}?schema={schema}", "games"], env=ENV)
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1, result.output
+    assert "schema" in result.stderr and "Traceback" not in result.output
+    assert _schemas(base) == before
+    if schema == "information_schema":
+        import psycopg
+
+        with psycopg.connect(base) as conn:
+            assert conn.execute("SELECT to_regclass('information_schema.trv_games')").fetchone()[0] is None
+
+
+def _closed_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again: nothing listens there
+
+
+def test_a_server_that_refuses_is_one_line():
+    """libpq's message spans lines ("connection to server ... failed: Connection refused\\n\\tIs the
+    server running ..."): the user gets one."""
+    url = f"postgresql://ann@127.0.0.1:{_closed_port()}/club"
+    result = CliRunner().invoke(cli, ["--store", url, "games"], env=ENV)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"Error: cannot open the PostgreSQL store ann@127.0.0.1:") and "refused" in line
+
+
+def test_a_server_that_refuses_the_user_is_one_line(pg_url):
+    base, query = pg_url.split("?")
+    url = base.replace("postgres@", "nosuchuser@", 1) + "?" + query
+    result = CliRunner().invoke(cli, ["--store", url, "games"], env=ENV)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("Error: cannot open the PostgreSQL store nosuchuser@")
+
+
+def _layout2_schema(pg_url):
+    """The layout-2 fixture's rows in the schema of ``pg_url`` (as tests/store/test_postgres.py)."""
+    import psycopg
+
+    from trvendetta.store.legacy.layout2 import Layout2Store
+
+    schema, base = pg_url.rsplit("schema=", 1)[1], pg_url.split("?")[0]
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    Layout2Store(pg_url, create=True).close()
+    con = sqlite3.connect(HERE / "main-55e2233-layout2.sqlite")
+    with psycopg.connect(base, autocommit=True) as conn:
+        for table, pg in (("stored_events", "trvstore_events"), ("stored_snapshots", "trvstore_snapshots")):
+            for oid, version, topic, state in con.execute(f"SELECT * FROM {table} ORDER BY originator_version"):
+                conn.execute(f'INSERT INTO "{schema}".{pg} (originator_id, originator_version, topic, state) '
+                             "VALUES (%s, %s, %s, %s)", [UUID(oid), version, topic, state])
+    con.close()
+    return schema, base
+
+
+def test_an_upgrade_into_a_schema_stopped_half_way_leaves_no_target(pg_url, monkeypatch):
+    """A fault after the second game: the target schema does not exist, only NAME_v3_upgrading; the next
+    run drops that, starts clean and publishes the schema whole (renamed in one transaction)."""
+    import json
+
+    import psycopg
+
+    import trvendetta.app.upgrade as upgrade_module
+
+    schema, base = _layout2_schema(pg_url)
+    target_schema = f"{schema}_v3"
+    try:
+        written = []
+
+        def fault(game):
+            written.append(game)
+            if len(written) == 2:
+                raise sqlite3.OperationalError("database or disk is full (injected)")
+
+        monkeypatch.setattr(upgrade_module, "_written", fault)
+        result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+        assert result.exit_code == 1 and "the upgrade stopped" in result.stderr, result.output
+        assert target_schema not in _schemas(base) and f"{target_schema}_upgrading" in _schemas(base)
+        monkeypatch.undo()
+        result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+        assert result.exit_code == 0, result.output
+        assert "starting clean: dropping schema" in result.stderr
+        assert f"{target_schema}_upgrading" not in _schemas(base)
+        said = json.loads((HERE / "main-55e2233-layout2.json").read_text())
+        with GameStore(f"{base}?schema={target_schema}") as s:
+            assert {g.id: (g.version, g.head) for g in s.list_games()} == \
+                {g: (v["version"], v["head"]) for g, v in said.items()}
+            assert s.verify("long") == said["long"]["head"]
+        again = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+        assert again.exit_code == 0 and "already upgraded long" in again.stdout, again.output
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            for name in (target_schema, f"{target_schema}_upgrading"):
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
