@@ -26,12 +26,12 @@ class GameExists(StoreError):
 
 
 class StoreReadOnly(StoreError):
-    """A write to a store opened for reading only (its directory cannot be written)."""
+    """A write to a store opened for reading only (this process cannot write the file or its folder)."""
 
-    def __init__(self, path: object):
-        super().__init__(f"the game store {path} is read-only here: its directory does not let SQLite make its "
-                         "-wal and -shm files, so it was opened for reading (show, log, legal, verify, export "
-                         "work); to play, move it where it can be written")
+    def __init__(self, path: object, why: str | None = None):
+        why = why or "its folder cannot hold SQLite's -wal and -shm files"
+        super().__init__(f"the game store {path} is read-only here: {why}, so it was opened for reading (show, "
+                         "log, legal, verify, export work); to play, ask its owner, or copy it where you can write")
 
 
 class GameMovedOn(StoreError):

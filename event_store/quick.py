@@ -36,11 +36,12 @@ class QuickReader:
             return None
         db = None
         try:
-            db = SQLiteConnection(file.resolve().as_uri() + "?mode=ro", uri=True, timeout=lock_timeout)  # reads never write
+            # reads never write, nor leave a -wal or -shm of this process beside a file it cannot write
+            db = SQLiteConnection(location.read_uri(file), uri=True, timeout=lock_timeout)
             names = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if _NEEDED <= names and db.conn.execute("PRAGMA user_version").fetchone()[0] == _LAYOUT:
                 return cls(db)
-        except sqlite3.Error:
+        except (sqlite3.Error, StoreError):
             pass
         if db is not None:
             db.close()

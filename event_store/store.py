@@ -128,7 +128,13 @@ class GameStore(Closing):
                         "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
                         "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout))})
             self.schema = env["POSTGRES_SCHEMA"]
-        self.snapshot_interval, self.read_only = snapshot_interval, False  # read_only: see _read_only_uri
+        self.snapshot_interval = snapshot_interval
+        #: why this process cannot write the store (SQLite: the file or its folder), opened to read only
+        self.read_only_why = location.cannot_write(self.path) if self.path is not None and self.path.exists() \
+            else None
+        self.read_only = self.read_only_why is not None  # (or the folder cannot hold -wal and -shm: _read_only_uri)
+        if self.path is not None and self.read_only:  # read in place, leaving no file beside it
+            env.update({"SQLITE_DBNAME": location.read_uri(self.path), "CREATE_TABLE": "n"})
         self._loaded: dict[str, Folded] = {}  # the last few games loaded or saved, most recent last
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
@@ -145,7 +151,7 @@ class GameStore(Closing):
                 if uri is None:
                     raise
                 self.app = _App(env={**env, "SQLITE_DBNAME": uri, "CREATE_TABLE": "n"})
-                self.read_only = True
+                self.read_only, self.read_only_why = True, "its folder cannot hold SQLite's -wal and -shm files"
             self._open()
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
@@ -163,7 +169,7 @@ class GameStore(Closing):
     def _prepare(self, env: dict[str, str], lock_timeout: float) -> Any:
         """Before the library opens the store: refuse one of an older layout (see the functions)."""
         if self.path is not None:
-            _prepare_sqlite(self.path, lock_timeout)
+            _prepare_sqlite(self.path, lock_timeout, self.read_only)
         return _prepare_postgres(env) if self.schema is not None else None
 
     def _open(self) -> None:
@@ -252,7 +258,7 @@ class GameStore(Closing):
                 records: Sequence[Any], conflict: Any, state: Any = None, rows: list[Any] | None = None) -> Loaded:
         """Chain and store one command's records, then its snapshot and index row (docs/store.md, "Writes")."""
         if self.read_only:
-            raise StoreReadOnly(self.path)
+            raise StoreReadOnly(self.path, self.read_only_why)
         stamp, before, head = utc_now(), g.count, g.head
         fold, schema, encode = state is None or bool(records), event_schema(rules), rules.encode
         out: list[tuple[Rec, datetime, str]] = []
@@ -381,7 +387,7 @@ class GameStore(Closing):
     def touch(self, game: str) -> None:
         """Mark ``game`` as the most recently used one."""
         if self.read_only:
-            raise StoreReadOnly(self.path)
+            raise StoreReadOnly(self.path, self.read_only_why)
         self.index.touch(game)
 
     # --------------------------------------------------------------- reads
@@ -611,9 +617,23 @@ def _packed(g: Folded, rules: Any, level: int = 9) -> bytes:
 _WAL_FORMAT = b"\x02\x02"
 
 
-def _prepare_sqlite(path: Path, timeout: float) -> None:
+def _prepare_sqlite(path: Path, timeout: float, read_only: bool = False) -> None:
     """SQLite: refuse an older layout before the library opens it (adding tables), mark a new file as this
-    layout's and put it in WAL mode, retried until ``timeout`` (the library's own switch is not)."""
+    layout's and put it in WAL mode, retried until ``timeout`` (the library's own switch is not); a file
+    this process cannot write is only read (``location.read_uri``: no file made beside it)."""
+    if read_only:
+        try:
+            con = sqlite3.connect(location.read_uri(path), uri=True, timeout=timeout)
+            try:
+                layout = con.execute("PRAGMA user_version").fetchone()[0]
+                if layout != LAYOUT and con.execute("SELECT 1 FROM sqlite_master WHERE name = 'stored_events'"
+                                                    ).fetchone():
+                    raise OldStore(path)
+            finally:
+                con.close()
+        except sqlite3.Error:
+            pass  # the library's own open reports it
+        return
     try:
         with open(path, "rb") as f:
             header = f.read(64)

@@ -1,0 +1,92 @@
+"""An ordinary user reads a store they cannot write (docs/store.md, "Reading without eventsourcing"):
+in a folder they cannot write, or a file they cannot write in a folder they can, every reading
+command works, a write says in one line why it cannot, and no -wal or -shm file of theirs is left
+beside another user's store.  Run as an unprivileged user (``setpriv``) when the tests run as root,
+as in CI; skipped with the reason otherwise."""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+NOBODY = 65534
+TRV = [sys.executable, "-m", "trvendetta.cli.main"]
+READS = [["games"], ["show"], ["log"], ["legal"], ["verify", "g1"], ["export", "g1"]]
+
+
+def _as_nobody_problem():
+    if os.geteuid() != 0:
+        return "runs as root only: it needs to run the CLI as another user (setpriv)"
+    if shutil.which("setpriv") is None:
+        return "setpriv is not installed"
+    probe = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                            sys.executable, "-c", "import trvendetta.store"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        return f"user {NOBODY} cannot run this Python: {probe.stderr.strip()[:200]}"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_as_nobody_problem() is not None, reason=str(_as_nobody_problem()))
+
+
+def as_nobody(db, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("TRV_STORE", "TRV_DB", "TRV_GAME")}
+    env.update({"NO_COLOR": "1", "HOME": "/nonexistent", "XDG_DATA_HOME": "/nonexistent"})
+    return subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *TRV, "--db",
+                           str(db), *args], capture_output=True, text=True, env=env, cwd="/")
+
+
+@pytest.fixture
+def place():
+    """A folder another user can reach (pytest's own are root's alone), removed after."""
+    top = Path(tempfile.mkdtemp(prefix="trv-ro-"))
+    top.chmod(0o755)
+    yield top
+    for p in [top, *top.rglob("*")]:
+        if p.is_dir():
+            p.chmod(0o755)
+    shutil.rmtree(top)
+
+
+def made(place, folder_mode, file_mode):
+    from click.testing import CliRunner
+
+    from trvendetta.cli.main import cli
+
+    folder = place / "store"
+    folder.mkdir()
+    db = folder / "g.sqlite"
+    result = CliRunner().invoke(cli, ["--db", str(db), "new", "--player", "ann:red:cars", "--player",
+                                      "bob:blue:cars", "--seed", "3", "--name", "g1"],
+                                env={"TRV_STORE": None, "TRV_DB": None, "TRV_GAME": None})
+    assert result.exit_code == 0, result.output
+    db.chmod(file_mode)
+    folder.chmod(folder_mode)
+    return db
+
+
+@pytest.mark.parametrize("folder_mode, file_mode, why", [
+    (0o555, 0o644, "you cannot write the file"),
+    (0o777, 0o644, "you cannot write the file"),
+    (0o555, 0o666, "you cannot write its folder, where SQLite keeps its -wal and -shm files"),
+])
+def test_an_ordinary_user_reads_a_store_they_cannot_write(place, folder_mode, file_mode, why):
+    db = made(place, folder_mode, file_mode)
+    before = db.read_bytes()
+    for args in READS:
+        result = as_nobody(db, *args)
+        assert result.returncode == 0, (args, result.stderr)
+    shown = as_nobody(db, "show", "--json")
+    assert '"head"' in shown.stdout
+    wrote = as_nobody(db, "decide", "assign 1 to blue-small")
+    assert wrote.returncode == 1
+    assert wrote.stderr.strip().splitlines() == [
+        f"Error: the game store {db} is read-only here: {why}, so it was opened for reading (show, log, legal, "
+        "verify, export work); to play, ask its owner, or copy it where you can write"]
+    assert sorted(p.name for p in db.parent.iterdir()) == ["g.sqlite"]  # no -wal or -shm of another user
+    assert db.read_bytes() == before and stat.S_IMODE(db.stat().st_mode) == file_mode
