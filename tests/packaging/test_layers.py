@@ -157,7 +157,7 @@ def test_the_checker_sees_imports_of_every_kind() -> None:
 
 def test_only_the_upgrade_imports_the_older_layouts() -> None:
     """The readers of the older store layouts (event_store/legacy/) are imported by `trv store upgrade`
-    (``app.stores``) only: no command but the upgrade can read an old row."""
+    (``app.upgrade``) only: no command but the upgrade can read an old row."""
     legacy = "trvendetta.store.legacy"
     found = {m for m in MODULES if not _within(m, (legacy,)) for name in imports(m) if _within(name, (legacy,))}
-    assert found == {"trvendetta.app.stores"}
+    assert found == {"trvendetta.app.upgrade"}
