@@ -91,6 +91,9 @@ def upgrade_store(source: str, target: str, leave_out: Sequence[str] = ()) -> It
 
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
+    where = location.parse(source)
+    if where.kind == "sqlite" and not Path(where.target).expanduser().is_file():
+        raise StoreError(f"no store at {where} to upgrade (give the old store with --db or --store)")
     try:
         GameStore(source).close()
     except OldStore:
@@ -429,9 +432,9 @@ class _Target:
                 logs = {name: log.verify(name) for name in log.names()}
                 same = held == {g.name: (g.events, g.head) for g in games} and logs == tournaments \
                     and all(there.verify(g.name) == g.head for g in games)
-        except TrvError as exc:
+        except Exception as exc:  # noqa: BLE001  whatever is there is not this upgrade: left as it is
             raise StoreError(f"the target store {location.parse(self.target)} already exists and cannot be read "
-                             f"({exc}); name a new one with --to") from None
+                             f"as a store ({location.one_line(exc)[:200]}); name a new one with --to") from None
         if not same:
             raise StoreError(f"the target store {location.parse(self.target)} already exists and holds other games "
                              "than the old store's; name a new one with --to")
@@ -482,8 +485,12 @@ class _SQLiteTarget(_Target):
         import fcntl
         import sys
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.lock = os.open(self.temp, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.lock = os.open(self.temp, os.O_RDWR | os.O_CREAT, 0o666)
+        except PermissionError as exc:
+            raise StoreError(f"cannot write the new store {self.path} ({exc.strerror}: {exc.filename}); name one "
+                             "where you can write with --to") from None
         try:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -564,9 +571,15 @@ class _PostgresTarget(_Target):
                                  "WHERE n.nspname = %s", [self.schema]).fetchone()[0])
 
     def exists(self) -> bool:
+        """Whether the target schema holds a store (StoreError when it holds tables of something else)."""
         conn = location.pg_connect(self.env)
         try:
-            return self._holds(conn)
+            if not self._holds(conn):
+                return False
+            if conn.execute("SELECT to_regclass(%s)", [f'"{self.schema}".{self.tables[1]}']).fetchone()[0] is None:
+                raise StoreError(f"the target schema {self.schema} already holds tables that are not a game store's; "
+                                 "name a new one with --to")
+            return True
         finally:
             conn.close()
 

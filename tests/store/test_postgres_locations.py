@@ -142,3 +142,31 @@ def test_an_upgrade_into_a_schema_stopped_half_way_leaves_no_target(pg_url, monk
         with psycopg.connect(base, autocommit=True) as conn:
             for name in (target_schema, f"{target_schema}_upgrading"):
                 conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+def test_a_schema_with_a_cut_off_game_is_named_and_nothing_is_created(pg_url):
+    """The rows of 'long' after event 230 are gone from the old schema: the games index (276 events)
+    tells, the game is named, and neither the target schema nor a temporary one is made."""
+    import psycopg
+
+    from trvendetta.store.records import game_uuid
+
+    schema, base = _layout2_schema(pg_url)
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE TABLE "{schema}".trv_games (id text PRIMARY KEY, ruleset text, players text, '
+                     "round integer, status text, winner text, version integer, head text, created text, "
+                     "last_used text)")  # the games index layout 2 had, with the SQLite fixture's rows
+        con = sqlite3.connect(HERE / "main-55e2233-layout2.sqlite")
+        for row in con.execute("SELECT id, ruleset, players, round, status, winner, version, head, created, "
+                               "last_used FROM trv_games"):
+            conn.execute(f'INSERT INTO "{schema}".trv_games VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)',
+                         list(row))
+        con.close()
+        conn.execute(f'DELETE FROM "{schema}".trvstore_events WHERE originator_id = %s AND originator_version > 230',
+                     [game_uuid("long")])
+    before = _schemas(base)
+    result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith("game 'long': the games index says 276 events") and len(lines) == 2
+    assert _schemas(base) == before

@@ -90,3 +90,31 @@ def test_an_ordinary_user_reads_a_store_they_cannot_write(place, folder_mode, fi
         "verify, export work); to play, ask its owner, or copy it where you can write"]
     assert sorted(p.name for p in db.parent.iterdir()) == ["g.sqlite"]  # no -wal or -shm of another user
     assert db.read_bytes() == before and stat.S_IMODE(db.stat().st_mode) == file_mode
+
+
+def test_an_ordinary_user_upgrades_an_old_store_they_cannot_write(place):
+    """The old store in a folder of another user's: it is read (from a copy made by SQLite's backup API)
+    and left as it was, with nothing beside it; a target beside it cannot be written, and says so."""
+    import json
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "main-c748638-mark6"
+    folder, mine = place / "old", place / "mine"
+    folder.mkdir()
+    mine.mkdir()
+    mine.chmod(0o777)
+    old = folder / "club.sqlite"
+    shutil.copyfile(f"{fixture}.sqlite", old)
+    old.chmod(0o644)
+    folder.chmod(0o555)
+    beside = as_nobody(old, "store", "upgrade")
+    assert beside.returncode == 1
+    assert beside.stderr.strip().splitlines() == [
+        f"Error: cannot write the new store {folder / 'club.v3.sqlite'} (Permission denied: "
+        f"{folder / 'club.v3.sqlite.upgrading'}); name one where you can write with --to"]
+    result = as_nobody(old, "store", "upgrade", "--to", str(mine / "club.sqlite"))
+    assert result.returncode == 0, result.stderr
+    said = json.loads(Path(f"{fixture}.json").read_text())
+    assert all(f"upgraded {game}: {s['version']} events, head {s['head'][:16]} (verified)" in result.stdout
+               for game, s in said.items())
+    assert sorted(p.name for p in folder.iterdir()) == ["club.sqlite"]
+    assert old.read_bytes() == Path(f"{fixture}.sqlite").read_bytes()
