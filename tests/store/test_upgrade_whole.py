@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from hostile.helpers import sql  # tests/ is on sys.path (rootdir conftest)
 from trvendetta.cli.main import cli
 from trvendetta.store import GameStore
 
@@ -65,23 +66,14 @@ def game_id(old, fixture, game):
     raise AssertionError(game)
 
 
-def run_sql(old, sql, params=()):
-    con = sqlite3.connect(old)
-    try:
-        con.execute(sql, params)
-        con.commit()
-    finally:
-        con.close()
-
-
 @pytest.mark.parametrize("fixture, header", [(OLD, 1), (LAYOUT2, 0)])
 def test_a_cut_off_tail_is_named_never_brought_over_shorter(tmp_path, fixture, header):
     """The rows after event 230 of the 276 of 'long' are gone (a cut-off tail): the records left still
     chain, so only the games index, which says 276, tells. Old main brought 229 or 230 events over,
     "verified", exit 0."""
     old = old_copy(tmp_path, fixture)
-    run_sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
-            [game_id(old, fixture, "long")])
+    sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
+        game_id(old, fixture, "long"))
     lines = refused(upgrade(old), old)
     assert len(lines) == 1 and lines[0].startswith("game 'long': the games index says 276 events")
     assert lines[0].endswith("records were lost")
@@ -142,12 +134,12 @@ def test_damaged_rows_give_a_line_each_never_a_traceback(tmp_path):
     traceback on each."""
     old = old_copy(tmp_path)
     duel, bots, classic = (game_id(old, OLD, g) for g in ("duel", "bots", "classic"))
-    run_sql(old, "UPDATE stored_events SET originator_id = 'not-a-uuid' WHERE originator_id = ? "
-                 "AND originator_version = 1", [duel])
-    run_sql(old, "UPDATE stored_events SET originator_id = ? WHERE originator_id = ? AND originator_version = 1",
-            [b"0123456789abcdef", bots])
-    run_sql(old, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
-            [b"\x01not the record", classic])
+    sql(old, "UPDATE stored_events SET originator_id = 'not-a-uuid' WHERE originator_id = ? "
+        "AND originator_version = 1", duel)
+    sql(old, "UPDATE stored_events SET originator_id = ? WHERE originator_id = ? AND originator_version = 1",
+        b"0123456789abcdef", bots)
+    sql(old, "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
+        b"\x01not the record", classic)
     lines = refused(upgrade(old), old)
     assert len(lines) == 5, lines
     assert lines[0] == "the header row under id 'not-a-uuid' names game 'duel', whose id is " \
@@ -162,8 +154,8 @@ def test_damaged_rows_give_a_line_each_never_a_traceback(tmp_path):
 
 def test_a_game_left_out_as_asked_lets_the_others_over(tmp_path):
     old = old_copy(tmp_path)
-    run_sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
-            [game_id(old, OLD, "long")])
+    sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 230",
+        game_id(old, OLD, "long"))
     result = upgrade(old, "--leave-out", "long")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1].endswith("left out as asked: long")
