@@ -337,7 +337,7 @@ class _Scan:
 
     def rows(self) -> dict[str, _Rows]:
         out: dict[str, _Rows] = {}
-        order = "rowid" if self.sqlite else "originator_version"
+        order = "rowid" if self.sqlite else "notification_id"  # (the order the rows were written in)
         scanned = self.run(f"SELECT originator_id, originator_version, topic, CASE WHEN originator_version = ? "
                            f"THEN state END FROM {self.events} NOT INDEXED ORDER BY {order}",
                            [self.header_version], False)
@@ -430,11 +430,16 @@ class _Target:
                 held = {g.id: (g.version, g.head) for g in there.list_games()}
                 log = TournamentLog(there)
                 logs = {name: log.verify(name) for name in log.names()}
-                same = held == {g.name: (g.events, g.head) for g in games} and logs == tournaments \
-                    and all(there.verify(g.name) == g.head for g in games)
+                wanted = {g.name: (g.events, g.head) for g in games}
+                same = held == wanted and logs == tournaments and all(there.verify(g) == h for g, (_, h) in held.items())
+                part = not same and held.items() <= wanted.items() and logs.items() <= tournaments.items()
         except Exception as exc:  # noqa: BLE001  whatever is there is not this upgrade: left as it is
             raise StoreError(f"the target store {location.parse(self.target)} already exists and cannot be read "
                              f"as a store ({location.one_line(exc)[:200]}); name a new one with --to") from None
+        if part:  # what an upgrade of an earlier trv, stopped half-way, left under the target's own name
+            raise StoreError(f"the target store {location.parse(self.target)} already exists and holds {len(held)} of "
+                             f"the old store's {len(wanted)} games, at the same heads: an upgrade stopped half-way "
+                             "by an earlier trv; remove it (or name a new one with --to) and upgrade again")
         if not same:
             raise StoreError(f"the target store {location.parse(self.target)} already exists and holds other games "
                              "than the old store's; name a new one with --to")

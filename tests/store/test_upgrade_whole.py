@@ -237,3 +237,19 @@ def test_a_second_upgrade_into_the_same_target_waits_for_none_and_says_so(tmp_pa
     assert result.exit_code == 1
     assert "another `trv store upgrade` is writing" in result.stderr
     assert not (tmp_path / "old.v3.sqlite").exists()
+
+
+def test_a_partial_target_an_earlier_trv_left_is_named_as_such(tmp_path):
+    """Old main, stopped after two games, left them under the target's own name: the upgrade says what
+    it is and how to go on, and leaves it as it is."""
+    old = old_copy(tmp_path)
+    target = tmp_path / "old.v3.sqlite"
+    result = upgrade(old, "--leave-out", "long", "--leave-out", "classic", "--leave-out", "what-if")
+    assert result.exit_code == 0, result.output  # (two games under the target's name, as old main left them)
+    before = target.read_bytes()
+    result = upgrade(old)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: the target store {target} already exists and holds 2 of the old store's 5 " \
+                            "games, at the same heads: an upgrade stopped half-way by an earlier trv; remove it (or " \
+                            "name a new one with --to) and upgrade again\n"
+    assert target.read_bytes() == before
