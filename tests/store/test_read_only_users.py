@@ -118,3 +118,22 @@ def test_an_ordinary_user_upgrades_an_old_store_they_cannot_write(place):
                for game, s in said.items())
     assert sorted(p.name for p in folder.iterdir()) == ["club.sqlite"]
     assert old.read_bytes() == Path(f"{fixture}.sqlite").read_bytes()
+
+
+def test_an_ordinary_user_reads_what_the_owner_wrote_while_the_owner_has_it_open(place):
+    """The owner's connection is open and its last write is still in the -wal (not yet in the file): the
+    reader reads through the owner's -wal and -shm (``mode=ro``), and sees it."""
+    import sqlite3
+
+    db = made(place, 0o755, 0o644)
+    owner = sqlite3.connect(db, isolation_level=None)
+    try:
+        owner.execute("PRAGMA wal_autocheckpoint = 0")
+        owner.execute("UPDATE trv_games SET last_used = '2030-01-01T00:00:00+00:00'")
+        assert (db.parent / "g.sqlite-wal").stat().st_size > 0
+        listed = as_nobody(db, "games")
+        assert listed.returncode == 0 and "2030-01-01" in listed.stdout, listed.stderr
+        assert as_nobody(db, "verify", "g1").returncode == 0
+    finally:
+        owner.close()
+    assert sorted(p.name for p in db.parent.iterdir()) == ["g.sqlite"]
