@@ -170,3 +170,21 @@ def test_a_schema_with_a_cut_off_game_is_named_and_nothing_is_created(pg_url):
     lines = result.stderr.strip().splitlines()
     assert lines[0].startswith("game 'long': the games index says 276 events") and len(lines) == 2
     assert _schemas(base) == before
+
+
+def test_a_server_lost_mid_command_is_one_line(tmp_path, monkeypatch):
+    """psycopg's error when the server goes away under a command spans lines, and is neither a TrvError
+    nor the library's: the CLI prints it as one line, exit 1, no traceback."""
+    psycopg = pytest.importorskip("psycopg")
+
+    def lost(self):
+        raise psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means the "
+                                       "server terminated abnormally\n\tbefore or while processing the request.")
+
+    monkeypatch.setattr(GameStore, "list_games", lost)
+    db = tmp_path / "g.sqlite"
+    GameStore(db).close()
+    result = CliRunner().invoke(cli, ["--db", str(db), "games"], env=ENV)
+    assert result.exit_code == 1, result.exception
+    assert result.stderr == "Error: game store: server closed the connection unexpectedly This probably means the " \
+                            "server terminated abnormally before or while processing the request.\n"
