@@ -626,4 +626,9 @@ class _PostgresTarget(_Target):
                                  f"{self.temp_schema}; run the upgrade again to compare them")
             conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}"')  # (an empty one: RESTRICT)
             conn.execute(f'ALTER SCHEMA "{self.temp_schema}" RENAME TO "{self.schema}"')
+            # the library's insert function names its table by the schema's name, in its body's text
+            for (definition,) in conn.execute("SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n "
+                                              "ON n.oid = p.pronamespace WHERE n.nspname = %s", [self.schema]):
+                conn.execute(definition.replace(f'"{self.temp_schema}".', f'"{self.schema}".')
+                             .replace(f"{self.temp_schema}.", f"{self.schema}."))
         self._unlock()

@@ -136,6 +136,10 @@ def test_an_upgrade_into_a_schema_stopped_half_way_leaves_no_target(pg_url, monk
             assert {g.id: (g.version, g.head) for g in s.list_games()} == \
                 {g: (v["version"], v["head"]) for g, v in said.items()}
             assert s.verify("long") == said["long"]["head"]
+        with psycopg.connect(base) as conn:  # nothing in it names the temporary schema (the library's function)
+            (definition,) = conn.execute("SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON "
+                                         "n.oid = p.pronamespace WHERE n.nspname = %s", [target_schema]).fetchone()
+            assert f'"{target_schema}"."trvstore_events"' in definition and "_upgrading" not in definition
         again = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
         assert again.exit_code == 0 and "already upgraded long" in again.stdout, again.output
     finally:
@@ -165,11 +169,16 @@ def test_a_schema_with_a_cut_off_game_is_named_and_nothing_is_created(pg_url):
         conn.execute(f'DELETE FROM "{schema}".trvstore_events WHERE originator_id = %s AND originator_version > 230',
                      [game_uuid("long")])
     before = _schemas(base)
-    result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
-    assert result.exit_code == 1, result.output
-    lines = result.stderr.strip().splitlines()
-    assert lines[0].startswith("game 'long': the games index says 276 events") and len(lines) == 2
-    assert _schemas(base) == before
+    try:
+        result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+        assert result.exit_code == 1, result.output
+        lines = result.stderr.strip().splitlines()
+        assert lines[0].startswith("game 'long': the games index says 276 events") and len(lines) == 2
+        assert _schemas(base) == before
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            for name in (f"{schema}_v3", f"{schema}_v3_upgrading"):
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
 
 
 def test_a_server_lost_mid_command_is_one_line(tmp_path, monkeypatch):
