@@ -486,6 +486,22 @@ class _SQLiteTarget(_Target):
     def exists(self) -> bool:
         return self.path.exists()
 
+    def existing(self, games: list[_Game], tournaments: dict[str, str]) -> list[Copied] | None:
+        done = super().existing(games, tournaments)
+        if done is not None and self.temp.exists():  # a run killed between its link and its unlink: the same file
+            import fcntl
+
+            fd = os.open(self.temp, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if os.fstat(fd).st_ino == self.path.stat().st_ino:
+                    self.temp.unlink()
+            except BlockingIOError:
+                pass  # another run is writing it
+            finally:
+                os.close(fd)
+        return done
+
     def __enter__(self) -> GameStore:
         import fcntl
         import sys

@@ -253,3 +253,15 @@ def test_a_partial_target_an_earlier_trv_left_is_named_as_such(tmp_path):
                             "games, at the same heads: an upgrade stopped half-way by an earlier trv; remove it (or " \
                             "name a new one with --to) and upgrade again\n"
     assert target.read_bytes() == before
+
+
+def test_a_run_killed_between_its_link_and_its_unlink_is_done(tmp_path):
+    """The new store got its name, and the temporary name still points at the same file: the next run
+    says the upgrade is done and removes the second name."""
+    old = old_copy(tmp_path)
+    assert upgrade(old).exit_code == 0
+    target, temp = tmp_path / "old.v3.sqlite", tmp_path / "old.v3.sqlite.upgrading"
+    os.link(target, temp)
+    result = upgrade(old)
+    assert result.exit_code == 0 and "already upgraded long" in result.stdout, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite", "old.v3.sqlite"]
