@@ -80,13 +80,17 @@ def _with_schema(url: str, schema: str) -> str:
     return base + "?" + "&".join(f"{k}={v}" for k, v in params.items())
 
 
-def upgrade_store(source: str, target: str, leave_out: Sequence[str] = ()) -> Iterator[Copied]:
+def upgrade_store(source: str, target: str, leave_out: Sequence[str] = (),
+                  warn: Callable[[str], None] | None = None) -> Iterator[Copied]:
     """Copy every game (but ``leave_out``) and tournament of the older store at ``source`` into a new
     store of the current layout at ``target``, one :class:`Copied` a game as the result is iterated
     (``done`` "copied", or "already there" when ``target`` is this upgrade done before).  ``source``
     is left as it is: an SQLite file is read from a copy taken with SQLite's backup API, a PostgreSQL
     schema only read.  Raises :class:`SameStore` or StoreError at once (the source of the current
-    layout), :class:`UpgradeRefused` before anything is written (see the module's docstring)."""
+    layout), :class:`UpgradeRefused` before anything is written (see the module's docstring).  ``warn``
+    is told of damage to the old file that no game's accounts show (``PRAGMA integrity_check``): with
+    every game whole by all of them, the upgrade goes on, and its new file is without it; without
+    ``warn`` such damage refuses the upgrade too."""
     from trvendetta.store.store import OldStore
 
     if location.parse(source) == location.parse(target):
@@ -100,10 +104,10 @@ def upgrade_store(source: str, target: str, leave_out: Sequence[str] = ()) -> It
         pass
     else:
         raise StoreError(f"the store {location.parse(source)} is already in the current layout: nothing to upgrade")
-    return _upgrade(source, target, list(leave_out))
+    return _upgrade(source, target, list(leave_out), warn)
 
 
-def _upgrade(source: str, target: str, leave_out: list[str]) -> Iterator[Copied]:
+def _upgrade(source: str, target: str, leave_out: list[str], warn: Callable[[str], None] | None) -> Iterator[Copied]:
     from trvendetta.store.legacy.layout2 import Layout2Store, is_layout2
     from trvendetta.store.legacy.store import GameStore as LegacyStore
     from trvendetta.store.tournament import TournamentLog
@@ -116,7 +120,7 @@ def _upgrade(source: str, target: str, leave_out: list[str]) -> Iterator[Copied]
             _backup(Path(where.target).expanduser(), read_from)
         layout2 = is_layout2(read_from)
         old = stack.enter_context((Layout2Store if layout2 else LegacyStore)(read_from))
-        games, tournaments = _check(old, read_from, layout2, leave_out)
+        games, tournaments = _check(old, read_from, layout2, leave_out, warn)
         pending = _Target.of(target)
         done = pending.existing(games, tournaments)
         if done is not None:
@@ -171,7 +175,8 @@ class _Rows(NamedTuple):
     problem: str = ""  # why its rows cannot be read through the index
 
 
-def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str]) -> tuple[list[_Game], dict[str, str]]:
+def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str],
+           warn: Callable[[str], None] | None = None) -> tuple[list[_Game], dict[str, str]]:
     """Every game and tournament of ``old`` read whole and compared with every other account of it (the
     module's docstring); UpgradeRefused naming each that is not, before anything is written."""
     from trvendetta.store.legacy.reader import CREATED_TOPIC
@@ -182,7 +187,7 @@ def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str]) -> tup
     scan = _Scan.of(read_from, layout2)
     try:
         rows, snapshots = scan.rows(), scan.snapshots()
-        problems += scan.integrity()
+        damage = scan.integrity()
     except Exception as exc:  # noqa: BLE001  a damaged file can raise almost anything
         raise UpgradeRefused([f"the old store cannot be read whole: {location.one_line(exc)}"],
                              "the old store cannot be read; nothing was written") from None
@@ -244,10 +249,14 @@ def _check(old: Any, read_from: str, layout2: bool, leave_out: list[str]) -> tup
     unknown = [g for g in leave_out if g not in names.values()]
     if unknown:
         problems.append(f"--leave-out {unknown[0]!r}: no such game in the old store")
-    if problems:
+    if problems or (damage and warn is None):
+        problems = damage + problems
         raise UpgradeRefused(problems, f"the old store cannot be upgraded whole ({len(problems)} "
                                        f"problem{'s' * (len(problems) > 1)} above); nothing was written. Leave "
                                        "a damaged game out with --leave-out GAME, or repair the old store first")
+    for line in damage:  # no game's accounts show it: the new file is without it
+        assert warn is not None
+        warn(f"{line}; every game's accounts agree, so the upgrade goes on (its new file is without it)")
     return games, tournaments
 
 
@@ -379,8 +388,7 @@ class _Scan:
         if found == ["ok"]:
             return []
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        return [f"the old store's file fails SQLite's integrity check: {found[0][:200]}{more}; REINDEX or .recover "
-                "a copy of it, then upgrade the copy"]
+        return [f"the old store's file fails SQLite's integrity check: {found[0][:200]}{more}"]
 
 
 def _key(oid: Any) -> str:

@@ -105,7 +105,7 @@ def upgrade(session: Session, target: str | None, leave_out: tuple[str, ...]) ->
     games = tournaments = 0
     already = False
     try:
-        for copied in upgrade_store(source, target, leave_out):
+        for copied in upgrade_store(source, target, leave_out, lambda line: click.echo(f"warning: {line}", err=True)):
             kind = "tournament" if copied.game.startswith("tournament ") else "game"
             games, tournaments = games + (kind == "game"), tournaments + (kind != "game")
             already = copied.done == "already there"

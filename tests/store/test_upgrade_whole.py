@@ -265,3 +265,21 @@ def test_a_run_killed_between_its_link_and_its_unlink_is_done(tmp_path):
     result = upgrade(old)
     assert result.exit_code == 0 and "already upgraded long" in result.stdout, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite", "old.v3.sqlite"]
+
+
+def test_damage_no_game_shows_is_said_and_the_games_come_over(tmp_path):
+    """A bit flipped in the games index's own index (idx_trv_games_last_used, page 7): SQLite's
+    integrity check fails, every game's accounts agree. The upgrade says so and brings every game over
+    whole, into a file without the damage."""
+    old = old_copy(tmp_path)
+    data = bytearray(old.read_bytes())
+    data[28498] ^= 0x08
+    old.write_bytes(bytes(data))
+    result = upgrade(old)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "warning: the old store's file fails SQLite's integrity check: row 5 missing from index " \
+                            "idx_trv_games_last_used; every game's accounts agree, so the upgrade goes on (its new " \
+                            "file is without it)\n"
+    assert _heads(tmp_path / "old.v3.sqlite") == {g: (v["version"], v["head"]) for g, v in said(OLD).items()}
+    with GameStore(tmp_path / "old.v3.sqlite") as s:
+        assert s.integrity() == []
