@@ -87,10 +87,7 @@ def is_layout2(store: str) -> bool:
             return con.execute("SELECT 1 FROM sqlite_master WHERE name = 'trv_layout'").fetchone() is not None
         finally:
             con.close()
-    import psycopg
-
     env = location.postgres_env(where.target)
-    with psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                         user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"]) as conn:
+    with location.pg_connect(env) as conn:
         found = conn.execute("SELECT to_regclass(%s)", [f'"{env["POSTGRES_SCHEMA"]}".{PG_EVENTS_TABLE}'])
         return found.fetchone()[0] is not None
