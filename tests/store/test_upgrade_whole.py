@@ -225,7 +225,7 @@ def test_a_process_killed_between_two_games_leaves_no_target(tmp_path):
     assert _heads(tmp_path / "old.v3.sqlite") == {g: (v["version"], v["head"]) for g, v in said(OLD).items()}
 
 
-def test_a_second_upgrade_into_the_same_target_waits_for_none_and_says_so(tmp_path):
+def test_a_second_upgrade_while_one_writes_is_refused_at_once(tmp_path):
     """While one run holds the temporary file, another refuses at once (it does not write into it)."""
     import fcntl
 
