@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..core.errors import TrvError
 from .base import Bot, RandomBot
 from .greedy import GreedyBot
+from .search import SearchBot
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
 def bot_names() -> list[str]:

@@ -184,6 +184,33 @@ class Carnival(Vendetta):
                 nonces[p] = mine
         return replace(state, favors=held, viewers=tuple(seats), nonces=nonces)
 
+    def determinize(self, state, seat, rng):
+        """Vendetta's (the seed; the arena has no road pile) and the favors the other players hold:
+        each known kind drawn again from those ``seat`` has not seen (the mix left and the others'
+        favors); a favor still sealed (``#INDEX:COMMITMENT``) stays as it is."""
+        from msgspec.structs import replace
+
+        from .favors import is_hidden
+
+        state = super().determinize(state, seat, rng)
+        pool = dict(state.favor_pile)
+        for p, held in state.favors.items():
+            for kind in held:
+                if p != seat and not is_hidden(kind):
+                    pool[kind] = pool.get(kind, 0) + 1
+        redrawn = {}
+        for p, held in state.favors.items():
+            if p != seat:
+                held = tuple(k if is_hidden(k) else self._draw_favor(pool, rng) for k in held)
+            redrawn[p] = held
+        return replace(state, favors=redrawn, favor_pile={k: pool[k] for k in sorted(pool)})
+
+    @staticmethod
+    def _draw_favor(pool, rng):
+        kind = rng.weighted(pool)
+        pool[kind] -= 1
+        return kind
+
     def dealt_in_the_open(self, first_event):
         if not isinstance(first_event, cev.CarnivalStarted) or first_event.private_favors:
             return None

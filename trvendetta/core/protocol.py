@@ -219,6 +219,18 @@ class Ruleset(Generic[S, A, E]):
         Pure: it must not apply actions (that would peek at future dice)."""
         return None
 
+    def determinize(self, state: S, seat: str | None, rng: Rng) -> S:
+        """A state ``seat`` cannot tell from ``state``: what the seat may not see (the order of a
+        face-down pile, the others' face-down pieces, the seed the coming dice derive from) drawn
+        again with ``rng`` from what it could be, given what the seat sees.  The search bot
+        (``bots/search.py``) plays only from such states, so it never reads hidden information.
+        By default the seed alone is replaced: a ruleset whose state hides nothing else."""
+        from msgspec.structs import replace
+
+        if isinstance(state, msgspec.Struct) and hasattr(state, "seed"):
+            return replace(state, seed=rng.below(1 << 62))  # type: ignore[return-value]
+        return state
+
     # ------------------------------------------------------------ positions
     def default_position(self, players: Sequence[tuple[str, str, str]], seed: int) -> Any:
         """A new game's position from ``(name, color, crew)`` triples."""

@@ -129,6 +129,12 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
 
+    def determinize(self, state: State, seat: str | None, rng: Rng) -> State:
+        """The hidden road pieces and the seed drawn again (``hidden.py``)."""
+        from .hidden import determinize
+
+        return determinize(state, rng)
+
     def pieces(self, state: State) -> tuple[str, ...]:
         return tuple(v.id for v in state.vehicles)
 

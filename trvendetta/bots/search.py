@@ -1,0 +1,161 @@
+"""The search bot: Monte Carlo tree search over the engine's own rules and chance.
+
+For the pending decision the bot runs iterations of information-set MCTS
+(single observer, open loop), each one:
+
+1. **determinize**: ``ruleset.determinize(state, seat, rng)`` draws again all
+   that the deciding seat may not see (the seed the coming dice derive from,
+   a face-down pile's order, the others' party favors), so the search plays
+   from a state the seat cannot tell from the real one and never reads what
+   is hidden from it;
+2. **select and expand**: down a tree keyed by actions, each decision taken
+   by UCB1 from the deciding player's own results, counting only the children
+   legal in this iteration (after other dice an option may not exist); an
+   option not tried yet is tried first; a decision with one option is taken
+   without a node;
+3. **chance**: every action is applied with the search's own RNG
+   (``ruleset.apply(state, action, rng)``), so each iteration samples the dice
+   and draws afresh from the engine's own chance model (an open-loop tree: the
+   node after an action averages over its outcomes);
+4. **play out** to the end with the rollout bot (the ruleset's greedy
+   heuristic by default, ``random`` for the cheap rollout), and credit the
+   winner 1 (a draw or a game cut off: 1 / players) up the path.
+
+The budget is a count of engine steps (actions applied, tree and rollouts),
+not time: the same state, seed and budget give the same choice on any
+machine, so a bot game replays exactly.  The option visited most is played
+(ties: the better mean, then the option listed first).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..core.errors import TrvError
+from ..core.protocol import Decision, Ruleset
+from ..core.rng import Rng
+from .base import RandomBot
+from .greedy import GreedyBot
+
+#: engine steps a decision may spend by default: about 0.3 s of CPU for a 2-player Vendetta decision
+#: with greedy rollouts on the development machine (docs/bots.md)
+DEFAULT_STEPS = 4000
+#: a rollout longer than this is cut off and scored as a draw (no ruleset's game gets near it)
+MAX_ROLLOUT = 5000
+
+
+class _Node:
+    """A decision in the tree: per action its visits, wins (for the one who chose it) and how
+    often it was legal when this node was reached (the availability count of ISMCTS)."""
+
+    __slots__ = ("children", "visits", "wins", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits: dict[Any, int] = {}
+        self.wins: dict[Any, float] = {}
+        self.avail: dict[Any, int] = {}
+
+
+class SearchBot:
+    """Information-set MCTS with sampled chance and a step budget (see the module's text)."""
+
+    name = "search"
+
+    def __init__(self, steps: int = DEFAULT_STEPS, rollout: str = "greedy", exploration: float = 0.7) -> None:
+        if steps < 1:
+            raise TrvError(f"a search needs a budget of at least one step, not {steps}")
+        self.steps = steps
+        self.rollout = GreedyBot() if rollout == "greedy" else RandomBot()
+        self.exploration = exploration
+
+    def __repr__(self) -> str:
+        return f"SearchBot(steps={self.steps}, rollout={self.rollout.name!r})"
+
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
+        decision = decision if decision is not None else ruleset.pending(state)
+        if decision is None or not decision.options:
+            raise TrvError("no decision is pending; a bot has nothing to choose")
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        seat = decision.player
+        names = [s.name for s in ruleset.seats(state)]
+        root = _Node()
+        spent = 0
+        while spent < self.steps:
+            spent += self._iterate(ruleset, ruleset.determinize(state, seat, rng), root, rng, names)
+        best = max(range(len(options)), key=lambda i: (root.visits.get(options[i], 0),
+                                                        _mean(root, options[i]), -i))
+        return options[best]
+
+    def _iterate(self, rs: Ruleset, state: Any, root: _Node, rng: Rng, names: list[str]) -> int:
+        """One iteration from a determinized ``state``; the steps it took."""
+        path: list[tuple[_Node, Any, str | None]] = []
+        node: _Node | None = root
+        steps = 0
+        while node is not None and not rs.is_over(state):
+            decision = rs.pending(state)
+            if decision is None:
+                break
+            options = decision.options
+            if len(options) == 1:
+                action = options[0]
+            else:
+                action = self._select(node, options, rng)
+                path.append((node, action, decision.player))
+                fresh = action not in node.children
+                node = node.children.setdefault(action, _Node())
+                if fresh:
+                    node = None  # expanded: the rest is the rollout
+            state, _ = rs.apply(state, action, rng)
+            steps += 1
+        state, more = self._rollout(rs, state, rng)
+        steps += more
+        winner = rs.winner(state) if rs.is_over(state) else None
+        for at, action, player in path:
+            at.visits[action] = at.visits.get(action, 0) + 1
+            if winner is None:
+                reward = 1.0 / max(1, len(names))
+            else:
+                reward = 1.0 if winner == player else 0.0
+            at.wins[action] = at.wins.get(action, 0.0) + reward
+        return max(1, steps)
+
+    def _select(self, node: _Node, options: tuple, rng: Rng) -> Any:
+        """UCB1 over the options legal now; an untried one first (the first listed: the order is
+        the ruleset's, so the choice is reproducible)."""
+        avail = node.avail
+        for a in options:
+            avail[a] = avail.get(a, 0) + 1
+        untried = [a for a in options if a not in node.visits]
+        if untried:
+            return untried[0] if len(untried) == 1 else rng.pick(untried)
+        c = self.exploration
+        best, top = options[0], -1.0
+        for a in options:
+            n = node.visits[a]
+            value = node.wins[a] / n + c * math.sqrt(math.log(avail[a]) / n)
+            if value > top:
+                best, top = a, value
+        return best
+
+    def _rollout(self, rs: Ruleset, state: Any, rng: Rng) -> tuple[Any, int]:
+        """Play to the end with the rollout bot; the final state and the steps taken."""
+        bot = self.rollout
+        steps = 0
+        while steps < MAX_ROLLOUT and not rs.is_over(state):
+            decision = rs.pending(state)
+            if decision is None:
+                break
+            options = decision.options
+            action = options[0] if len(options) == 1 else bot.choose(rs, state, rng, decision)
+            state, _ = rs.apply(state, action, rng)
+            steps += 1
+        return state, steps
+
+
+def _mean(node: _Node, action: Any) -> float:
+    n = node.visits.get(action, 0)
+    return node.wins.get(action, 0.0) / n if n else 0.0
