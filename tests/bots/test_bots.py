@@ -30,10 +30,10 @@ NAMES = rulesets.names()
 
 
 def test_registry_names_and_unknown_bot() -> None:
-    assert bot_names() == ["random", "greedy"]
+    assert bot_names() == ["random", "greedy", "search"]
     assert isinstance(get_bot("random"), RandomBot)
     assert isinstance(get_bot("greedy"), GreedyBot)
-    with pytest.raises(TrvError, match="unknown bot 'clever'; known: random, greedy"):
+    with pytest.raises(TrvError, match="unknown bot 'clever'; known: random, greedy, search"):
         get_bot("clever")
 
 

@@ -22,6 +22,6 @@ def determinize(state: State, rng: Rng) -> State:
     c = state.components
     if c is not None and len(pile) > 1:
         tiles = c.tiles()
-        under = [rng.pick(tiles[c.sides[side].tile]) for side in rng.shuffled(sorted(pile[1:]))]
+        under = [rng.pick(tiles[tile]) for tile in rng.shuffled(sorted(c.sides[side].tile for side in pile[1:]))]
         pile = pile[:1] + tuple(under)
     return replace(state, tile_pile=pile, seed=rng.below(1 << 62))

@@ -1,0 +1,306 @@
+"""The bots' strength, the crews' balance and the playouts' cost (a benchmark, not a test).
+
+``python -m trvendetta.bench.bots duel [--ruleset vendetta] [--crews cars,cars] [--games 100] [--steps 4000]``
+    the search bot against ``greedy`` and against ``front`` (the greedy bot that gives its biggest die to
+    its frontmost car, not its rearmost: the best greedy car bot found), in 2-player games; game ``i``
+    has seed ``--seed + i``, the search sits in seat ``i % 2``, and with two crews the seats swap crews
+    every other pair of games, so the search plays each crew from each seat.  A table per opponent:
+    wins by the search's seat and crew, with Wilson 95% intervals.
+``python -m trvendetta.bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
+    one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; the crews
+    rotate over the seats with the seed (``bots.sim.seat_crews``), so each crew sits in each seat.
+``python -m trvendetta.bench.bots playouts [--games 5] [--rounds 5]``
+    a random playout's cost from mid-game and decisions per second of random play, as CPU time
+    (``time.process_time``) paired round by round with python-chess random play (``pip install chess``;
+    the yardstick is skipped when it is missing): median (min-max) over the rounds.
+
+Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
+as ``trv sim``'s); ``--jobs N`` spreads the games over N processes (the results do not depend on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from trvendetta import rulesets
+from trvendetta.bots import get_bot, new_position
+from trvendetta.bots.greedy import GreedyBot
+from trvendetta.bots.search import DEFAULT_STEPS, SearchBot
+from trvendetta.bots.sim import seat_crews, seat_name
+from trvendetta.core.protocol import Decision, Ruleset
+from trvendetta.core.rng import Rng
+
+
+class FrontGreedy(GreedyBot):
+    """The greedy bot with one change: a car crew's biggest die goes to its frontmost car (the
+    greedy bot's goes to the rearmost).  Knows Vendetta's state (a bench may: ``bench/run.py`` names
+    crews too); in another ruleset, or any other decision, it is the greedy bot."""
+
+    name = "front"
+
+    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
+        decision = decision if decision is not None else ruleset.pending(state)
+        crew = {s.name: s.crew for s in ruleset.seats(state)}.get(decision.player or "") if decision else None
+        if decision is None or decision.kind != "assign" or crew != "cars" or not hasattr(state, "vehicles"):
+            return super().choose(ruleset, state, rng, decision)
+        scores = ruleset.score_options(state, decision)
+        if scores is None:
+            return rng.pick(decision.options)
+        where = {v.id: v.at[1] for v in state.vehicles if v.at is not None}
+        # the greedy score holds -y/100 (rearmost first): turn it into +y/100 (frontmost first)
+        scores = [s + 2 * where.get(getattr(a, "car", None), 0) / 100.0 if getattr(a, "car", None) in where else s
+                  for s, a in zip(scores, decision.options)]
+        top = max(scores)
+        return rng.pick([a for s, a in zip(scores, decision.options) if s == top])
+
+
+def make_bot(name: str, steps: int) -> Any:
+    if name == "front":
+        return FrontGreedy()
+    if name == "search":
+        return SearchBot(steps)
+    if name == "search-random":
+        return SearchBot(steps, rollout="random")
+    return get_bot(name)
+
+
+def play(rs: Ruleset, seed: int, bots: Sequence[Any], crews: Sequence[str], clock: Any = None) -> dict:
+    """One game: the winner's seat (1-based, None: no winner), and the CPU seconds each seat spent
+    on its decisions of more than one option, and how many it took."""
+    players = len(bots)
+    seats = [(seat_name(i), ("red", "blue", "green", "yellow")[i], crews[i]) for i in range(players)]
+    state, _ = rs.new_game(rs.default_position(seats, seed))
+    rngs = [Rng(seed, 1000 + i) for i in range(players)]
+    spent = [0.0] * players
+    decisions = [0] * players
+    while not rs.is_over(state):
+        d = rs.pending(state)
+        assert d is not None and d.player is not None
+        i = int(d.player[1:]) - 1
+        t = clock() if clock else 0.0
+        action = bots[i].choose(rs, state, rngs[i], d)
+        if len(d.options) > 1:
+            decisions[i] += 1
+            spent[i] += (clock() - t) if clock else 0.0
+        state, _ = rs.apply(state, action)
+    w = rs.winner(state)
+    return {"seed": seed, "winner": int(w[1:]) if w else None, "spent": spent, "decisions": decisions}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} = {100 * k / n:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}]" if n else "-"
+
+
+def _run(job: tuple) -> dict:
+    name, seed, bots, crews, steps = job
+    rs = rulesets.get(name)
+    out = play(rs, seed, [make_bot(b, steps) for b in bots], crews, time.process_time)
+    out.update(bots=bots, crews=crews)
+    return out
+
+
+def _map(jobs: list, n: int) -> list[dict]:
+    if n <= 1:
+        out = []
+        for j in jobs:
+            out.append(_run(j))
+            print(".", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        return out
+    import multiprocessing
+
+    with multiprocessing.get_context().Pool(n) as pool:
+        return list(pool.imap(_run, jobs))
+
+
+# ------------------------------------------------------------------------------------- duel
+def duel(args: argparse.Namespace) -> None:
+    crews = args.crews.split(",")
+    if len(crews) == 1:
+        crews *= 2
+    print(f"{args.ruleset}, 2 players, crews {','.join(crews)}, search steps {args.steps}, "
+          f"seeds {args.seed}..{args.seed + args.games - 1}")
+    for opponent in args.against.split(","):
+        jobs = []
+        for g in range(args.games):
+            me = g % 2
+            order = crews if (g // 2) % 2 == 0 else crews[::-1]
+            bots = ["search", opponent] if me == 0 else [opponent, "search"]
+            jobs.append((args.ruleset, args.seed + g, bots, list(order), args.steps))
+        results = _map(jobs, args.jobs)
+        print(f"\nsearch against {opponent}:")
+        rows: dict[tuple, list[int]] = {}
+        cpu: list[float] = []
+        for r in results:
+            me = r["bots"].index("search")
+            key = (me + 1, r["crews"][me])
+            won = r["winner"] == me + 1
+            for k in (key, ("all", "")):
+                rows.setdefault(k, [0, 0])
+                rows[k][0] += won
+                rows[k][1] += 1
+            if r["decisions"][me]:
+                cpu.append(r["spent"][me] / r["decisions"][me])
+        for (seat, crew), (k, n) in sorted(rows.items(), key=lambda kv: str(kv[0])):
+            label = "all seats" if seat == "all" else f"seat p{seat} as {crew}"
+            print(f"  {label:24} {rate(k, n)}")
+        if cpu:
+            print(f"  CPU a decision (search, decisions of 2+ options): median {1000 * statistics.median(cpu):.0f} ms "
+                  f"({1000 * min(cpu):.0f}-{1000 * max(cpu):.0f}) over games")
+        print("  seeds won by the search: " + " ".join(str(r["seed"]) for r in results
+                                                    if r["winner"] == r["bots"].index("search") + 1))
+
+
+# ---------------------------------------------------------------------------------- balance
+def balance(args: argparse.Namespace) -> None:
+    rs = rulesets.get(args.ruleset)
+    crews = args.crews.split(",") if args.crews else list(rs.crews()) or [""]
+    print(f"{args.ruleset}: bot {args.bot} (steps {args.steps}) against itself, crews {','.join(crews)}, "
+          f"{args.games} games per player count, seeds {args.seed}..{args.seed + args.games - 1}")
+    for players in (int(p) for p in args.players.split(",")):
+        jobs = []
+        for g in range(args.games):
+            seed = args.seed + g
+            mix = seat_crews(crews, players, seed) if len(crews) <= players else \
+                seat_crews(crews[:players], players, seed)
+            jobs.append((args.ruleset, seed, [args.bot] * players, list(mix), args.steps))
+        results = _map(jobs, args.jobs)
+        by_crew: dict[str, list[int]] = {}
+        by_seat: dict[int, list[int]] = {}
+        for r in results:
+            for i, c in enumerate(r["crews"]):
+                won = r["winner"] == i + 1
+                by_crew.setdefault(c or "-", [0, 0])
+                by_crew[c or "-"][0] += won
+                by_crew[c or "-"][1] += 1
+                by_seat.setdefault(i + 1, [0, 0])
+                by_seat[i + 1][0] += won
+                by_seat[i + 1][1] += 1
+        print(f"\n{players} players ({len(results)} games; a crew's rate is of the seats it played, "
+              f"fair is {100 / players:.0f}%):")
+        for c, (k, n) in sorted(by_crew.items()):
+            print(f"  crew {c:12} {rate(k, n)}")
+        for s, (k, n) in sorted(by_seat.items()):
+            print(f"  seat p{s:<11} {rate(k, n)}")
+        none = sum(1 for r in results if r["winner"] is None)
+        if none:
+            print(f"  no winner: {none}")
+
+
+# --------------------------------------------------------------------------------- playouts
+def _midgame_states(rs: Ruleset, games: int, players: int) -> list:
+    """The state half-way through each of ``games`` greedy games (seeds 0..)."""
+    out = []
+    greedy = GreedyBot()
+    for seed in range(games):
+        state, _ = rs.new_game(new_position(rs, players, seed))
+        states = [state]
+        rng = Rng(seed, 99)
+        while not rs.is_over(state):
+            state, _ = rs.apply(state, greedy.choose(rs, state, rng))
+            states.append(state)
+        out.append(states[len(states) // 2])
+    return out
+
+
+def _random_playouts(rs: Ruleset, states: list, seed: int) -> int:
+    rng = Rng(seed, 7)
+    n = 0
+    for state in states:
+        while not rs.is_over(state):
+            d = rs.pending(state)
+            assert d is not None
+            state, _ = rs.apply(state, rng.pick(d.options), rng)
+            n += 1
+    return n
+
+
+def _chess_playouts(games: int, seed: int) -> int:
+    import chess
+
+    rng = Rng(seed, 7)
+    n = 0
+    for _ in range(games):
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False) and board.fullmove_number < 200:
+            board.push(rng.pick(list(board.legal_moves)))
+            n += 1
+    return n
+
+
+def playouts(args: argparse.Namespace) -> None:
+    try:
+        import chess  # noqa: F401
+        has_chess = True
+    except ImportError:
+        has_chess = False
+        print("python-chess is not installed: no yardstick (pip install chess)")
+    figures: dict[str, list[float]] = {}
+    cases = [(name, p) for name in args.rulesets.split(",") for p in (2, 4)]
+    states = {(name, p): _midgame_states(rulesets.get(name), args.games, p) for name, p in cases}
+    for r in range(args.rounds):
+        for name, p in cases:
+            rs = rulesets.get(name)
+            t = time.process_time()
+            n = _random_playouts(rs, states[(name, p)], r)
+            dt = time.process_time() - t
+            figures.setdefault(f"{name} {p}p: ms a random playout from mid-game", []).append(1000 * dt / args.games)
+            figures.setdefault(f"{name} {p}p: random decisions/s", []).append(n / dt)
+        if has_chess:
+            t = time.process_time()
+            n = _chess_playouts(args.games, r)
+            dt = time.process_time() - t
+            figures.setdefault("python-chess: ms a random game from the start", []).append(1000 * dt / args.games)
+            figures.setdefault("python-chess: random moves/s", []).append(n / dt)
+    for label, values in figures.items():
+        print(f"{label:58} {statistics.median(values):10.1f} ({min(values):.1f}-{max(values):.1f})")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m trvendetta.bench.bots", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="what", required=True)
+    d = sub.add_parser("duel")
+    d.add_argument("--ruleset", default="vendetta")
+    d.add_argument("--crews", default="cars", help="one crew for both seats, or two (seat order; they swap)")
+    d.add_argument("--against", default="greedy,front")
+    d.add_argument("--games", type=int, default=100)
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--steps", type=int, default=DEFAULT_STEPS)
+    d.add_argument("--jobs", type=int, default=1)
+    b = sub.add_parser("balance")
+    b.add_argument("--ruleset", default="vendetta")
+    b.add_argument("--bot", default="search")
+    b.add_argument("--crews", default="", help="comma-separated (default: every crew of the ruleset)")
+    b.add_argument("--players", default="2,3,4")
+    b.add_argument("--games", type=int, default=100)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--steps", type=int, default=DEFAULT_STEPS)
+    b.add_argument("--jobs", type=int, default=1)
+    p = sub.add_parser("playouts")
+    p.add_argument("--rulesets", default="vendetta,carnival")
+    p.add_argument("--games", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    {"duel": duel, "balance": balance, "playouts": playouts}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()
