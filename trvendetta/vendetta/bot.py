@@ -78,6 +78,9 @@ class Heuristics(BaseHeuristics):
         faces = state.components.dice["shot"].faces
         self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
         self._strikes: dict | None = None
+        self._own_front: set | None = None
+        #: ``_space_score`` by its arguments: a step's options look ahead at overlapping spaces
+        self._spaces: dict = {}
 
     def scores(self) -> list[float] | None:
         """A score per option: the crew's or the decision kind's method's; None when some
@@ -231,10 +234,11 @@ class Heuristics(BaseHeuristics):
 
     def _airstrike_place(self, a) -> float:
         sp = self.b.sq(a.at)
-        own_front = any(
-            sp in geometry.arc(v.at, v.facing) for v in self._mine() if not v.start and v.status == "operational"
-        )
-        return self._strike_map().get(sp, 0.0) - (0.5 if own_front else 0.0)
+        if self._own_front is None:  # the spaces in front of our operational cars, once a decision
+            self._own_front = {
+                f for v in self._mine() if not v.start and v.status == "operational" for f in geometry.arc(v.at, v.facing)
+            }
+        return self._strike_map().get(sp, 0.0) - (0.5 if sp in self._own_front else 0.0)
 
     def _shoot(self, a) -> float:
         if not hasattr(a, "target"):  # NoShoot
@@ -251,15 +255,23 @@ class Heuristics(BaseHeuristics):
         bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
         last = t.moves_left <= 1 and not bonus_later
         bike = crews.of_vehicle(s, car.id).drifts_through_vehicles  # a motorcycle
-        score = self._space_score(sp, last, drift=t.drift, bike=bike)
+        score = self._space(sp, last, t.drift, bike)
         if score <= NEG:
             return score
         progress = {"F": 4.0, "FL": 2.0, "FR": 2.0}[a.direction]
         if t.moves_left > 1 and self.b.terrain(s, sp) != "beyond":
-            nxt = max(self._space_score(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, bike=bike)
+            nxt = max(self._space(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, False, bike)
                       for d in geometry.FRONT_ARC)
             score += max(nxt, -100.0) / 2
         return score + progress
+
+    def _space(self, sp, last: bool, drift: bool, bike: bool) -> float:
+        """``_space_score``, each space scored once a decision (the state and the car do not change)."""
+        key = (sp, last, drift, bike)
+        score = self._spaces.get(key)
+        if score is None:
+            score = self._spaces[key] = self._space_score(sp, last, drift=drift, bike=bike)
+        return score
 
     def _road_bonus(self, a) -> float:
         s = self.state
