@@ -9,10 +9,7 @@
 ``python -m trvendetta.bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
     one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; the crews
     rotate over the seats with the seed (``bots.sim.seat_crews``), so each crew sits in each seat.
-``python -m trvendetta.bench.bots playouts [--games 5] [--rounds 5]``
-    a random playout's cost from mid-game and decisions per second of random play, as CPU time
-    (``time.process_time``) paired round by round with python-chess random play (``pip install chess``;
-    the yardstick is skipped when it is missing): median (min-max) over the rounds.
+(The playouts' cost is ``bench/playouts.py``.)
 
 Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
 as ``trv sim``'s); ``--jobs N`` spreads the games over N processes (the results do not depend on it).
@@ -29,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trvendetta import rulesets
-from trvendetta.bots import get_bot, new_position
+from trvendetta.bots import get_bot
 from trvendetta.bots.greedy import GreedyBot
 from trvendetta.bots.search import DEFAULT_STEPS, SearchBot
 from trvendetta.bots.sim import seat_crews, seat_name
@@ -204,75 +201,6 @@ def balance(args: argparse.Namespace) -> None:
             print(f"  no winner: {none}")
 
 
-# --------------------------------------------------------------------------------- playouts
-def _midgame_states(rs: Ruleset, games: int, players: int) -> list:
-    """The state half-way through each of ``games`` greedy games (seeds 0..)."""
-    out = []
-    greedy = GreedyBot()
-    for seed in range(games):
-        state, _ = rs.new_game(new_position(rs, players, seed))
-        states = [state]
-        rng = Rng(seed, 99)
-        while not rs.is_over(state):
-            state, _ = rs.apply(state, greedy.choose(rs, state, rng))
-            states.append(state)
-        out.append(states[len(states) // 2])
-    return out
-
-
-def _random_playouts(rs: Ruleset, states: list, seed: int) -> int:
-    rng = Rng(seed, 7)
-    n = 0
-    for state in states:
-        while not rs.is_over(state):
-            d = rs.pending(state)
-            assert d is not None
-            state, _ = rs.apply(state, rng.pick(d.options), rng)
-            n += 1
-    return n
-
-
-def _chess_playouts(games: int, seed: int) -> int:
-    import chess
-
-    rng = Rng(seed, 7)
-    n = 0
-    for _ in range(games):
-        board = chess.Board()
-        while not board.is_game_over(claim_draw=False) and board.fullmove_number < 200:
-            board.push(rng.pick(list(board.legal_moves)))
-            n += 1
-    return n
-
-
-def playouts(args: argparse.Namespace) -> None:
-    try:
-        import chess  # noqa: F401
-        has_chess = True
-    except ImportError:
-        has_chess = False
-        print("python-chess is not installed: no yardstick (pip install chess)")
-    figures: dict[str, list[float]] = {}
-    cases = [(name, p) for name in args.rulesets.split(",") for p in (2, 4)]
-    states = {(name, p): _midgame_states(rulesets.get(name), args.games, p) for name, p in cases}
-    for r in range(args.rounds):
-        for name, p in cases:
-            rs = rulesets.get(name)
-            t = time.process_time()
-            n = _random_playouts(rs, states[(name, p)], r)
-            dt = time.process_time() - t
-            figures.setdefault(f"{name} {p}p: ms a random playout from mid-game", []).append(1000 * dt / args.games)
-            figures.setdefault(f"{name} {p}p: random decisions/s", []).append(n / dt)
-        if has_chess:
-            t = time.process_time()
-            n = _chess_playouts(args.games, r)
-            dt = time.process_time() - t
-            figures.setdefault("python-chess: ms a random game from the start", []).append(1000 * dt / args.games)
-            figures.setdefault("python-chess: random moves/s", []).append(n / dt)
-    for label, values in figures.items():
-        print(f"{label:58} {statistics.median(values):10.1f} ({min(values):.1f}-{max(values):.1f})")
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trvendetta.bench.bots", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -294,12 +222,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     b.add_argument("--jobs", type=int, default=1)
-    p = sub.add_parser("playouts")
-    p.add_argument("--rulesets", default="vendetta,carnival")
-    p.add_argument("--games", type=int, default=5)
-    p.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    {"duel": duel, "balance": balance, "playouts": playouts}[args.what](args)
+    {"duel": duel, "balance": balance}[args.what](args)
 
 
 if __name__ == "__main__":

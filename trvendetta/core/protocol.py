@@ -228,7 +228,7 @@ class Ruleset(Generic[S, A, E]):
         from msgspec.structs import replace
 
         if isinstance(state, msgspec.Struct) and hasattr(state, "seed"):
-            return replace(state, seed=rng.below(1 << 62))  # type: ignore[return-value]
+            return replace(state, seed=rng.below(1 << 62))
         return state
 
     # ------------------------------------------------------------ positions
