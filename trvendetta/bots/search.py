@@ -11,20 +11,26 @@ For the pending decision the bot runs iterations of information-set MCTS
 2. **select and expand**: down a tree keyed by actions, each decision taken
    by UCB1 from the deciding player's own results, counting only the children
    legal in this iteration (after other dice an option may not exist); an
-   option not tried yet is tried first; a decision with one option is taken
-   without a node;
+   option not tried yet is tried first, the ruleset's heuristic's favourite
+   first (``score_options``, the greedy bot's scores: with a small budget the
+   search weighs the options the heuristic likes, not a random few); a
+   decision with one option is taken without a node;
 3. **chance**: every action is applied with the search's own RNG
    (``ruleset.apply(state, action, rng)``), so each iteration samples the dice
    and draws afresh from the engine's own chance model (an open-loop tree: the
    node after an action averages over its outcomes);
-4. **play out** to the end with the rollout bot (the ruleset's greedy
-   heuristic by default, ``random`` for the cheap rollout), and credit the
-   winner 1 (a draw or a game cut off: 1 / players) up the path.
+4. **play out** with the rollout bot (the ruleset's greedy heuristic by
+   default, ``random`` for the cheap rollout) for ``horizon`` steps, and score
+   where it got to by the ruleset's ``evaluate`` (each player's share of the
+   game: a cut-short playout is far less noisy than one whole game's win or
+   loss); to the end when the ruleset has no ``evaluate``, the winner scoring
+   1 (a draw: 1 / players); each player's result is credited up the path to
+   the decisions that player took.
 
 The budget is a count of engine steps (actions applied, tree and rollouts),
 not time: the same state, seed and budget give the same choice on any
 machine, so a bot game replays exactly.  The option visited most is played
-(ties: the better mean, then the option listed first).
+(ties: the better mean, then the heuristic's score, then the option listed first).
 """
 
 from __future__ import annotations
@@ -43,19 +49,25 @@ from .greedy import GreedyBot
 DEFAULT_STEPS = 4000
 #: a rollout longer than this is cut off and scored as a draw (no ruleset's game gets near it)
 MAX_ROLLOUT = 5000
+#: the steps a rollout plays before the ruleset's ``evaluate`` scores where it got to (when it has one)
+HORIZON = 40
+#: the progressive bias toward the heuristic's favourite option: ``BIAS / (visits + 1)`` added to its UCB value
+BIAS = 1.0
 
 
 class _Node:
     """A decision in the tree: per action its visits, wins (for the one who chose it) and how
     often it was legal when this node was reached (the availability count of ISMCTS)."""
 
-    __slots__ = ("children", "visits", "wins", "avail")
+    __slots__ = ("children", "visits", "wins", "avail", "prior")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.visits: dict[Any, int] = {}
         self.wins: dict[Any, float] = {}
         self.avail: dict[Any, int] = {}
+        #: the ruleset's heuristic score of each option (``score_options``), when it has one
+        self.prior: dict[Any, float] = {}
 
 
 class SearchBot:
@@ -63,12 +75,16 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, steps: int = DEFAULT_STEPS, rollout: str = "greedy", exploration: float = 0.7) -> None:
+    def __init__(self, steps: int = DEFAULT_STEPS, rollout: str = "greedy", exploration: float = 0.7,
+                 horizon: int = HORIZON, bias: float = BIAS) -> None:
         if steps < 1:
             raise TrvError(f"a search needs a budget of at least one step, not {steps}")
         self.steps = steps
         self.rollout = GreedyBot() if rollout == "greedy" else RandomBot()
         self.exploration = exploration
+        self.horizon = horizon
+        self.bias = bias
+        self._most = MAX_ROLLOUT  # this decision's rollout length (``choose`` sets it)
 
     def __repr__(self) -> str:
         return f"SearchBot(steps={self.steps}, rollout={self.rollout.name!r})"
@@ -82,12 +98,13 @@ class SearchBot:
             return options[0]
         seat = decision.player
         names = [s.name for s in ruleset.seats(state)]
+        self._most = self.horizon if self.horizon > 0 and ruleset.evaluate(state) is not None else MAX_ROLLOUT
         root = _Node()
         spent = 0
         while spent < self.steps:
             spent += self._iterate(ruleset, ruleset.determinize(state, seat, rng), root, rng, names)
-        best = max(range(len(options)), key=lambda i: (root.visits.get(options[i], 0),
-                                                        _mean(root, options[i]), -i))
+        best = max(range(len(options)), key=lambda i: (root.visits.get(options[i], 0), _mean(root, options[i]),
+                                                        root.prior.get(options[i], 0.0), -i))
         return options[best]
 
     def _iterate(self, rs: Ruleset, state: Any, root: _Node, rng: Rng, names: list[str]) -> int:
@@ -103,7 +120,7 @@ class SearchBot:
             if len(options) == 1:
                 action = options[0]
             else:
-                action = self._select(node, options, rng)
+                action = self._select(rs, state, decision, node, rng)
                 path.append((node, action, decision.player))
                 fresh = action not in node.children
                 node = node.children.setdefault(action, _Node())
@@ -113,39 +130,65 @@ class SearchBot:
             steps += 1
         state, more = self._rollout(rs, state, rng)
         steps += more
-        winner = rs.winner(state) if rs.is_over(state) else None
+        shares = self._shares(rs, state, names)
         for at, action, player in path:
             at.visits[action] = at.visits.get(action, 0) + 1
-            if winner is None:
-                reward = 1.0 / max(1, len(names))
-            else:
-                reward = 1.0 if winner == player else 0.0
-            at.wins[action] = at.wins.get(action, 0.0) + reward
+            at.wins[action] = at.wins.get(action, 0.0) + shares.get(player or "", 0.0)
         return max(1, steps)
 
-    def _select(self, node: _Node, options: tuple, rng: Rng) -> Any:
-        """UCB1 over the options legal now; an untried one first (the first listed: the order is
-        the ruleset's, so the choice is reproducible)."""
+    @staticmethod
+    def _shares(rs: Ruleset, state: Any, names: list[str]) -> dict[str, float]:
+        """Each player's result of a playout: 1 for the winner; a game cut short, the ruleset's
+        ``evaluate`` (else an equal share, a draw)."""
+        if rs.is_over(state):
+            winner = rs.winner(state)
+            if winner is not None:
+                return {winner: 1.0}
+        else:
+            value = rs.evaluate(state)
+            if value is not None:
+                return value
+        return {n: 1.0 / max(1, len(names)) for n in names}
+
+    def _select(self, rs: Ruleset, state: Any, decision: Decision, node: _Node, rng: Rng) -> Any:
+        """UCB1 over the options legal now; an untried one first, the best by the ruleset's
+        heuristic (``score_options``: what the greedy bot would play is tried first), ties and a
+        ruleset without one by the RNG."""
+        options = decision.options
         avail = node.avail
         for a in options:
             avail[a] = avail.get(a, 0) + 1
         untried = [a for a in options if a not in node.visits]
         if untried:
-            return untried[0] if len(untried) == 1 else rng.pick(untried)
-        c = self.exploration
-        best, top = options[0], -1.0
+            if len(untried) == 1:
+                return untried[0]
+            prior = node.prior
+            if any(a not in prior for a in untried):
+                scores = rs.score_options(state, decision)
+                if scores is not None:
+                    prior.update(zip(options, scores))
+            first = max(prior.get(a, 0.0) for a in untried)
+            return rng.pick([a for a in untried if prior.get(a, 0.0) == first])
+        c, bias = self.exploration, self.bias
+        prior = node.prior
+        favourite = max((prior.get(a, 0.0) for a in options), default=0.0) if prior else None
+        best, value = options[0], -1.0
         for a in options:
             n = node.visits[a]
-            value = node.wins[a] / n + c * math.sqrt(math.log(avail[a]) / n)
-            if value > top:
-                best, top = a, value
+            ucb = node.wins[a] / n + c * math.sqrt(math.log(avail[a]) / n)
+            if favourite is not None and prior.get(a) == favourite:
+                ucb += bias / (n + 1)  # progressive bias: the heuristic's favourite, until the results speak
+            if ucb > value:
+                best, value = a, ucb
         return best
 
     def _rollout(self, rs: Ruleset, state: Any, rng: Rng) -> tuple[Any, int]:
-        """Play to the end with the rollout bot; the final state and the steps taken."""
+        """Play on with the rollout bot, to the end or ``horizon`` steps when the ruleset can
+        ``evaluate`` a game cut short; the state reached and the steps taken."""
         bot = self.rollout
         steps = 0
-        while steps < MAX_ROLLOUT and not rs.is_over(state):
+        most = self._most
+        while steps < most and not rs.is_over(state):
             decision = rs.pending(state)
             if decision is None:
                 break

@@ -29,6 +29,24 @@ def score_options(state, decision: Decision) -> list[float] | None:
     return CarnivalHeuristics(state, decision).scores()
 
 
+def evaluate(state) -> dict[str, float]:
+    """Each player's share of a running Carnival game, for the search bot's playouts cut short
+    (``Ruleset.evaluate``): the most scrap wins, so a player's worth is their scrap and a little
+    for each operable vehicle (the first tie-break, and what earns scrap later); none when out.
+    The shares are the squares of the worths, normalised; a game over: the winner has it all."""
+    players = [p.name for p in state.players]
+    if state.phase == "over":
+        return {p: (1.0 if p == state.winner else 0.0) if state.winner else 1.0 / len(players) for p in players}
+    operable = {p: 0 for p in players}
+    for v in state.vehicles:
+        if v.owner in operable and v.at is not None and v.status == "operational":
+            operable[v.owner] += 1
+    out = {p.name: 0.0 if p.out else (2.0 + state.scrap.get(p.name, 0) + 1.5 * operable[p.name]) ** 2
+           for p in state.players}
+    total = sum(out.values())
+    return {p: w / total for p, w in out.items()} if total > 0 else {p: 1.0 / len(players) for p in players}
+
+
 class CarnivalHeuristics(bot.Heuristics):
     def scores(self) -> list[float] | None:
         handler = getattr(self, "_" + self.decision.kind.replace("-", "_"), None)

@@ -76,6 +76,12 @@ class Carnival(Vendetta):
 
         return bot.score_options(state, decision)
 
+    def evaluate(self, state):
+        """The search's value of a running game: scrap, then operable vehicles (``bot.evaluate``)."""
+        from . import bot
+
+        return bot.evaluate(state)
+
     def default_position(self, players, seed: int, side: str | None = None) -> CarnivalPosition:
         low, high = self.carnival.game.players
         if not low <= len(players) <= high:

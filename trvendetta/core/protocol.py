@@ -219,6 +219,13 @@ class Ruleset(Generic[S, A, E]):
         Pure: it must not apply actions (that would peek at future dice)."""
         return None
 
+    def evaluate(self, state: S) -> dict[str, float] | None:
+        """The search bot's heuristic value of a running game: each player's share of it (0 to 1,
+        summing to 1), so a search may stop a playout early and score where it got to; None when
+        the ruleset offers none (the search then plays every playout to the end).  Pure, and it
+        reads only what every player sees."""
+        return None
+
     def determinize(self, state: S, seat: str | None, rng: Rng) -> S:
         """A state ``seat`` cannot tell from ``state``: what the seat may not see (the order of a
         face-down pile, the others' face-down pieces, the seed the coming dice derive from) drawn

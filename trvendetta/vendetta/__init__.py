@@ -129,6 +129,12 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
 
+    def evaluate(self, state: State) -> dict[str, float] | None:
+        """The search's value of a running game (``bot.evaluate``)."""
+        from . import bot
+
+        return bot.evaluate(state)
+
     def determinize(self, state: State, seat: str | None, rng: Rng) -> State:
         """The hidden road pieces and the seed drawn again (``hidden.py``)."""
         from .hidden import determinize
