@@ -100,15 +100,22 @@ class SearchBot:
         names = [s.name for s in ruleset.seats(state)]
         self._most = self.horizon if self.horizon > 0 and ruleset.evaluate(state) is not None else MAX_ROLLOUT
         root = _Node()
+        base = rng.below(1 << 62)
+        seen = ruleset.determinize(state, seat, Rng(base, -1))  # the root's heuristic scores read this, not ``state``
         spent = 0
         while spent < self.steps:
-            spent += self._iterate(ruleset, ruleset.determinize(state, seat, rng), root, rng, names)
+            # common random numbers: the k-th try of every option starts from the same determinization
+            # and the same stream of dice, so options are compared on the same luck
+            action = self._select(ruleset, seen, decision, root, rng)
+            stream = Rng(base, root.visits.get(action, 0))
+            spent += self._iterate(ruleset, ruleset.determinize(state, seat, stream), root, stream, names, action)
         best = max(range(len(options)), key=lambda i: (root.visits.get(options[i], 0), _mean(root, options[i]),
                                                         root.prior.get(options[i], 0.0), -i))
         return options[best]
 
-    def _iterate(self, rs: Ruleset, state: Any, root: _Node, rng: Rng, names: list[str]) -> int:
-        """One iteration from a determinized ``state``; the steps it took."""
+    def _iterate(self, rs: Ruleset, state: Any, root: _Node, rng: Rng, names: list[str], first: Any) -> int:
+        """One iteration from a determinized ``state``, the root's option ``first`` chosen already;
+        the steps it took."""
         path: list[tuple[_Node, Any, str | None]] = []
         node: _Node | None = root
         steps = 0
@@ -120,7 +127,7 @@ class SearchBot:
             if len(options) == 1:
                 action = options[0]
             else:
-                action = self._select(rs, state, decision, node, rng)
+                action = first if node is root else self._select(rs, state, decision, node, rng)
                 path.append((node, action, decision.player))
                 fresh = action not in node.children
                 node = node.children.setdefault(action, _Node())
