@@ -7,8 +7,8 @@
     every other pair of games, so the search plays each crew from each seat.  A table per opponent:
     wins by the search's seat and crew, with Wilson 95% intervals.
 ``python -m trvendetta.bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
-    one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; the crews
-    rotate over the seats with the seed (``bots.sim.seat_crews``), so each crew sits in each seat.
+    one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; game ``g``
+    seats crew ``(g + i) mod len(crews)`` in seat ``i``, so each crew sits in each seat equally often.
 (The playouts' cost is ``bench/playouts.py``.)
 
 Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
@@ -29,7 +29,7 @@ from trvendetta import rulesets
 from trvendetta.bots import get_bot
 from trvendetta.bots.greedy import GreedyBot
 from trvendetta.bots.search import DEFAULT_STEPS, SearchBot
-from trvendetta.bots.sim import seat_crews, seat_name
+from trvendetta.bots.sim import seat_name
 from trvendetta.core.protocol import Decision, Ruleset
 from trvendetta.core.rng import Rng
 
@@ -169,14 +169,14 @@ def duel(args: argparse.Namespace) -> None:
 def balance(args: argparse.Namespace) -> None:
     rs = rulesets.get(args.ruleset)
     crews = args.crews.split(",") if args.crews else list(rs.crews()) or [""]
-    print(f"{args.ruleset}: bot {args.bot} (steps {args.steps}) against itself, crews {','.join(crews)}, "
+    budget = f" (steps {args.steps})" if args.bot.startswith("search") else ""
+    print(f"{args.ruleset}: bot {args.bot}{budget} against itself, crews {','.join(crews)}, "
           f"{args.games} games per player count, seeds {args.seed}..{args.seed + args.games - 1}")
     for players in (int(p) for p in args.players.split(",")):
         jobs = []
         for g in range(args.games):
             seed = args.seed + g
-            mix = seat_crews(crews, players, seed) if len(crews) <= players else \
-                seat_crews(crews[:players], players, seed)
+            mix = [crews[(g + i) % len(crews)] for i in range(players)]  # each crew in each seat in turn
             jobs.append((args.ruleset, seed, [args.bot] * players, list(mix), args.steps))
         results = _map(jobs, args.jobs)
         by_crew: dict[str, list[int]] = {}
