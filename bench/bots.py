@@ -8,7 +8,8 @@
     wins by the search's seat and crew, with Wilson 95% intervals.
 ``python -m trvendetta.bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
     one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; game ``g``
-    seats crew ``(g + i) mod len(crews)`` in seat ``i``, so each crew sits in each seat equally often.
+    seats crew ``(g + i) mod n`` of the crews (padded with ``cars`` to the player count) in seat ``i``,
+    so each crew sits in each seat equally often.
 (The playouts' cost is ``bench/playouts.py``.)
 
 Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
@@ -176,7 +177,8 @@ def balance(args: argparse.Namespace) -> None:
         jobs = []
         for g in range(args.games):
             seed = args.seed + g
-            mix = [crews[(g + i) % len(crews)] for i in range(players)]  # each crew in each seat in turn
+            pool = crews + ["cars"] * (players - len(crews))  # seats past the crews play cars, as in trv sim
+            mix = [pool[(g + i) % len(pool)] for i in range(players)]  # each crew in each seat in turn
             jobs.append((args.ruleset, seed, [args.bot] * players, list(mix), args.steps))
         results = _map(jobs, args.jobs)
         by_crew: dict[str, list[int]] = {}
