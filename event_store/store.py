@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from datetime import datetime, timezone
@@ -313,54 +312,77 @@ class GameStore(Closing):
         name = Row(game_uuid(g.header.name), 0, NAME_TOPIC, g.header.name.encode()) if new else None
         index = self._row(after, copy=before == 0 or after.count // COPY_INTERVAL != before // COPY_INTERVAL) \
             if after is not None else None
+        if after is None:  # a retraction: the game read as these rows will leave it, before anything is written
+            self._loaded.pop(g.header.name, None)
+            after = self._read(self._overlaid(rows).load, g.header.name)
+            assert after is not None
+            index = self._row(after, copy=True)
         self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
         self._checked = None
-        if after is None:
-            self._loaded.pop(g.header.name, None)
-            after = self._get(g.header.name, None)
-            self._write([], None, self._snapshot_row(after, rules, before), self._row(after, copy=True), stamp, conflict)
         self._keep(after)
         return after.loaded()
+
+    def _overlaid(self, rows: list[Row]) -> Reader:
+        """A reader of the store as it will be once the command rows ``rows`` are written (a retraction's
+        command folds the game anew from them, in the same transaction as the rows: docs/store.md, "Writes")."""
+        pending = [(r.originator_version, r.topic, r.state, r.originator_id) for r in rows]
+        select = self.reader.select
+
+        def overlay(game: str, gt: int | None, lte: int | None, desc: bool, limit: int | None) -> list[tuple]:
+            key = self._key(game)
+            mine = [(v, t, s) for v, t, s, k in pending
+                    if k == key and (gt is None or v > gt) and (lte is None or v <= lte)]
+            versions = {r[0] for r in mine}  # (one stored since: the write says the game moved on)
+            found = [r for r in select(game, gt, lte, desc, limit) if r[0] not in versions] + mine
+            found.sort(key=lambda r: r[0], reverse=desc)
+            return found if limit is None else found[:limit]
+        return Reader(overlay, self.reader.select_snaps)
 
     def _write(self, commands: list[Row], name: Row | None, snapshot: Row | None, index: dict | None,
                stamp: datetime, conflict: Any) -> None:
         """Store a command: its rows, a new game's name row, a snapshot and the game's index row, in one
-        transaction on SQLite; on PostgreSQL the name row first and the snapshot after (the library's own
-        inserts into its application table, which lock it), the rest in one (docs/store.md, "Writes")."""
+        transaction (docs/store.md, "Writes"); on PostgreSQL the application table's rows (name, snapshot)
+        by its recorder's own statements, after its own table lock, in the same transaction."""
         used, table = stamp.isoformat(timespec="microseconds"), self.index  # (made, if need be, before)
-        separate = self.location.kind != "sqlite"
+        app = self.app.recorder
         try:
-            if name is not None and separate:  # listed first: a crash before the game's rows leaves no game
-                with suppress(IntegrityError):  # listed already: the game exists, or an earlier try stopped here
-                    self.app.recorder.insert_events([name])
             if self.location.kind == "memory":
+                if name is not None:
+                    app.insert_events([name])
                 if commands:
                     self.commands.insert_events(commands)
+                if snapshot is not None:
+                    app.insert_events([snapshot])
                 if index is not None:
                     table.put(index, stamp=used)
-            else:
-                with self._writing() as c:
-                    if self.schema is None:
-                        if name is not None:  # (listed already by an earlier try, when names were written alone)
-                            with suppress(sqlite3.IntegrityError):
-                                c.execute(self.app.recorder.insert_events_statement, _params(name))
-                        if snapshot is not None:
-                            c.execute(self.app.recorder.insert_events_statement, _params(snapshot))
-                        if commands:
-                            c.executemany(self.commands.insert_events_statement, map(_params, commands))
-                    elif commands:
-                        pg = self.commands.construct_pg_stored_event  # type: ignore[attr-defined]
-                        rows = [pg(r.originator_id, r.originator_version, r.topic, r.state) for r in commands]
-                        c.execute(self.commands.insert_events_statement, (rows,))
-                    if index is not None:
-                        table.put(index, stamp=used, cursor=c)
+                return
+            with self._writing() as c:
+                if self.schema is None:
+                    if name is not None:  # (listed already by an earlier try, when names were written alone)
+                        with suppress(sqlite3.IntegrityError):
+                            c.execute(app.insert_events_statement, _params(name))
+                    if snapshot is not None:
+                        c.execute(app.insert_events_statement, _params(snapshot))
+                    if commands:
+                        c.executemany(self.commands.insert_events_statement, map(_params, commands))
+                else:
+                    listed = name is not None and self._listed(name)  # a name row an older writer left alone
+                    own = [r for r in (None if listed else name, snapshot) if r is not None]
+                    if own:
+                        for statement in app.lock_table_statements:  # its notification ids in commit order
+                            c.execute(statement)
+                        c.execute(app.insert_events_statement, (_pg_rows(app, own),))
+                        c.fetchall()  # (RETURNING notification_id)
+                    if commands:
+                        c.execute(self.commands.insert_events_statement, (_pg_rows(self.commands, commands),))
+                if index is not None:
+                    table.put(index, stamp=used, cursor=c)
         except (IntegrityError, sqlite3.IntegrityError):
             raise conflict() from None
-        if snapshot is not None and separate:
-            try:
-                self.app.recorder.insert_events([snapshot])
-            except Exception as exc:  # noqa: BLE001  a snapshot is a cache: the events are stored
-                warnings.warn(f"snapshot not taken: {exc!r}", RuntimeWarning, stacklevel=3)
+
+    def _listed(self, name: Row) -> bool:
+        """PostgreSQL: whether a game's name row is stored (left by a writer before one transaction a command)."""
+        return bool(self.app.recorder.select_events(name.originator_id, lte=0, limit=1))
 
     def _writing(self) -> Any:
         """A write transaction: on SQLite, of the store's own connection to the file (``BEGIN IMMEDIATE``,
@@ -605,6 +627,12 @@ def _params(row: Row) -> tuple[str, int, str, bytes]:
     """A row as the library's SQLite insert statements take it (its own recorders' conversion)."""
     key = row.originator_id
     return key.hex if isinstance(key, UUID) else key, row.originator_version, row.topic, row.state
+
+
+def _pg_rows(recorder: Any, rows: list[Row]) -> list[Any]:
+    """Rows as a PostgreSQL recorder's insert statement takes them (its composite type)."""
+    return [recorder.construct_pg_stored_event(r.originator_id, r.originator_version, r.topic, r.state)
+            for r in rows]
 
 
 def _packed(g: Folded, rules: Any, level: int = 9) -> bytes:

@@ -114,3 +114,48 @@ def test_a_killed_vendetta_turn_keeps_none_of_its_events(tmp_path, backend, requ
     out, _ = run(db, *args)
     assert len(out.splitlines()) > 3  # the same command, run again, records its events
     assert show(db)["version"] > before["version"] + 2
+
+
+def _retractions(db) -> int:
+    return sum(e["kind"] == "trv-retraction" for e in json.loads(run(db, "log", "--all", "--json")[0]))
+
+
+def test_an_undo_killed_inside_its_save_takes_nothing_back(db):
+    """An undo's retraction, index row and any snapshot are one transaction: killed between its writes it
+    leaves the game as it was (verify passes), and undo run again takes back exactly one action."""
+    run(db, "turn", "--assign", "2")
+    run(db, "turn", "--assign", "3")
+    before = show(db)
+    proc = spawn(db, "undo", "--agreed", fault="kill-in-insert")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    after = show(db)
+    assert (after["version"], after["head"]) == (before["version"], before["head"])
+    assert _retractions(db) == 0
+    run(db, "verify")
+    run(db, "undo", "--agreed")
+    assert _retractions(db) == 1 and show(db)["version"] == before["version"] + 1
+    listed = json.loads(run(db, "games", "--json")[0])[0]
+    assert (listed["version"], listed["head"]) == (show(db)["version"], show(db)["head"])
+    run(db, "verify")
+
+
+@pytest.mark.parametrize("how", ["import", "fork"])
+def test_a_game_holding_an_undo_made_by_a_killed_import_or_fork_is_not_left_unlisted(db, tmp_path, how):
+    """A new game whose records hold a retraction (an import, a fork) is written with its index row in one
+    transaction: a kill leaves no game, and the same command run again makes it, listed by `trv games`."""
+    run(db, "turn", "--assign", "2")
+    run(db, "turn", "--assign", "3")
+    run(db, "undo", "--agreed")
+    record = tmp_path / "race.trv"
+    run(db, "export", "--output", str(record))
+    at = str(show(db)["version"])
+    args = ("import", str(record), "--name", "copy") if how == "import" else ("fork", "race", "--at", at, "--name", "copy")
+    proc = spawn(db, *args, fault="kill-in-insert")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    assert "copy" not in [g["id"] for g in json.loads(run(db, "games", "--json")[0])]
+    run(db, *args)
+    listed = {g["id"]: g for g in json.loads(run(db, "games", "--json")[0])}
+    assert listed["copy"]["version"] == int(at)
+    run(db, "--game", "copy", "verify")

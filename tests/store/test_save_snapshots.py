@@ -1,5 +1,5 @@
 """Snapshots: a save that reaches a multiple of the interval snapshots the game at its end (a cache, in
-a transaction of its own after the events); a load starts from the latest one and reads only the rows
+the command's transaction); a load starts from the latest one and reads only the rows
 after it (docs/store.md, "Snapshots")."""
 
 import sqlite3
@@ -91,27 +91,18 @@ def test_turn_by_turn_a_snapshot_each_time_a_save_reaches_a_multiple(tmp_path):
         assert store.load("g").state == states[-1]
 
 
-def test_a_snapshot_that_cannot_be_written_is_left_out_with_a_warning(request, monkeypatch):
-    """On PostgreSQL a snapshot is written after the command's transaction (the library's own insert into
-    its application table): when it fails the command stands, and says so.  (On SQLite it is written in
-    the command's transaction: tests/store/test_store.py, the index row's test.)"""
+def test_a_snapshot_that_cannot_be_written_fails_its_command(request, monkeypatch):
+    """On PostgreSQL too a snapshot is written in the command's transaction (the application recorder's
+    own lock and insert statements): when it cannot be written, nothing of the command is."""
     rs = rulesets.get("vendetta")
     first, steps, states = _whole_game(rs, actions=40)
     url = request.getfixturevalue("pg_url")
     with GameStore(url, snapshot_interval=10) as store:
-        insert = store.app.recorder.insert_events
-
-        def broken(rows):
-            if any(row.topic == SNAP_TOPIC for row in rows):
-                raise RuntimeError("disk on fire")
-            return insert(rows)
-
-        monkeypatch.setattr(store.app.recorder, "insert_events", broken)
-        with pytest.warns(RuntimeWarning, match="snapshot not taken"):
-            saved = store.create_game("g", rs.name, first, steps=steps, state=states[-1])
-        assert store.snapshots("g") == []
+        monkeypatch.setattr(store.app.recorder, "insert_events_statement", "INSERT INTO nowhere VALUES (%s)")
+        with pytest.raises(Exception, match="nowhere"):
+            store.create_game("g", rs.name, first, steps=steps, state=states[-1])
     with GameStore(url) as store:
-        assert store.load("g").state == states[-1] and store.version("g") == saved.version
+        assert not store.exists("g") and store.list_games() == []
 
 
 def test_the_memory_store_snapshots_the_same():
