@@ -290,10 +290,13 @@ class Reader:
             if len(snaps) > 1 and snaps[1][1].rules == latest.rules and snaps[1][1].engine:
                 v, w = snaps[1]
                 witness = (v, w.head.hex(), ruleset.decode_state(w.engine), w.retracted)
-            records = self.stored(game, witness[0], count, witness[1], False, header)
-            if (records[-1].number if records else witness[0]) != count or records[-1].hash != latest.head.hex():
+            # every row up to it, each link checked from the genesis (no payload decoded): damage anywhere
+            # before the snapshot stops the load, as it stops verify (docs/store.md)
+            records = self.stored(game, 0, count, header.genesis, False, header, stamped=False)
+            if (records[-1].number if records else 0) != count or records[-1].hash != latest.head.hex() \
+                    or (witness[0] and records[witness[0] - 1].hash != witness[1]):
                 return start
-            folded = fold_live(ruleset, records, witness[2], witness[3], witness[0], game)
+            folded = fold_live(ruleset, records[witness[0]:], witness[2], witness[3], witness[0], game)
             if folded is None or folded[1] != latest.retracted or ruleset.encode(folded[0]) != latest.engine:
                 return start
             return count, latest.head.hex(), folded[0], latest.retracted

@@ -171,3 +171,63 @@ def test_every_damaged_row_stops_every_reading_command_on_postgresql(pg_url, tmp
     ok(source, "store", "copy", "--to", pg_url)
     packet = _packet(source, tmp_path)
     assert damage_everywhere(pg_url, packet, per_row=3) >= 15
+
+
+def _snapshotted_game(store: str, interval: int = 8) -> int:
+    """The game, played on through the store with a snapshot every ``interval`` records (several): the
+    version of the witness, the second latest snapshot (a load used to read no row before it)."""
+    from trvendetta.bots import get_bot
+    from trvendetta.core.rng import Rng
+    from trvendetta.store import GameStore
+
+    _game(store)
+    bot = get_bot("random")
+    with GameStore(store, snapshot_interval=interval) as s:
+        for i in range(40):
+            game = s.load(GAME)
+            rs = game.ruleset
+            action = bot.choose(rs, game.state, Rng(5, i), rs.pending(game.state))
+            state, events = rs.apply(game.state, action)
+            s.append(GAME, game.version, steps=[(action, events)], state=state)
+        numbers = [n.number for n in s.snapshots(GAME)]
+    assert len(numbers) >= 3
+    return numbers[-2]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_damage_before_the_snapshots_stops_every_append(tmp_path, request, backend):
+    """A row damaged before the two latest snapshots (which a load starts from) stops turn, act, import,
+    undo and fork with one line, and nothing is appended (issue 42: they appended to such games)."""
+    store = f"sqlite:{tmp_path / 'trv.sqlite'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    witness = _snapshotted_game(store)
+    for _ in range(30):  # on to a die's assignment (`trv turn --assign`)
+        if json.loads(next_action(store))["type"] == "assign":
+            break
+        ok(store, "act", next_action(store))
+    source = f"sqlite:{tmp_path / 'ahead.sqlite'}"
+    ok(store, "store", "copy", "--to", source)
+    packet = _packet(source, tmp_path)
+    rows = Rows(store)
+    pristine = rows.all()
+    action = next_action(store)
+    turn = _turn_flags(json.loads(action))
+    last = str(json.loads(ok(store, "show", "--json").stdout)["version"])
+    early = [(v, s) for v, s in pristine if 0 < v and v + 2 < witness]
+    damaged = 0
+    for version, state in early[::2]:
+        flipped = bytearray(state)
+        flipped[len(state) // 2] ^= 0x10
+        rows.put(version, bytes(flipped))
+        try:
+            if run(store, "verify").exit_code == 0:
+                continue
+            damaged += 1
+            for args in (["act", action], ["turn", *turn], ["import", packet], ["undo", "--agreed"],
+                         ["fork", "--at", last, "--name", "f"]):
+                result = run(store, *args)
+                assert result.exit_code == 1 and LINE.fullmatch(result.stderr), (version, args, result.output)
+                assert rows.all()[-1][0] == pristine[-1][0], (version, args)
+                assert run(store, "--game", "f", "show").exit_code == 1, (version, args)
+        finally:
+            rows.put(version, state)
+    assert damaged >= 3

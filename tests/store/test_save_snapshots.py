@@ -1,6 +1,6 @@
-"""Snapshots: a save that reaches a multiple of the interval snapshots the game at its end (a cache, in
-the command's transaction); a load starts from the latest one and reads only the rows
-after it (docs/store.md, "Snapshots")."""
+"""Snapshots: a save that reaches a multiple of the interval snapshots the game at its end (in the
+command's transaction); a load checks every row's link from the genesis (no decoding) and folds from
+the latest one (docs/store.md, "Every row is checked as it is read")."""
 
 import sqlite3
 
@@ -11,6 +11,7 @@ from trvendetta.bots import get_bot
 from trvendetta.core.rng import Rng
 from trvendetta.store import GameStore
 from trvendetta.store.records import game_key
+from trvendetta.store import rows
 from trvendetta.store.rows import SNAP_TOPIC
 
 
@@ -71,7 +72,8 @@ def test_a_game_saved_in_one_go_is_snapshotted_at_its_end_and_loads_from_there(t
         assert store.load("g").state == states[-1]
 
 
-def test_turn_by_turn_a_snapshot_each_time_a_save_reaches_a_multiple(tmp_path):
+def test_turn_by_turn_a_snapshot_each_time_a_save_reaches_a_multiple(tmp_path, monkeypatch):
+    real = rows.decode_payload
     rs = rulesets.get("vendetta")
     first, steps, states = _whole_game(rs, actions=60)
     db = tmp_path / "trv.sqlite"
@@ -86,9 +88,21 @@ def test_turn_by_turn_a_snapshot_each_time_a_save_reaches_a_multiple(tmp_path):
         expected.insert(0, counts[0])
     assert _snapshot_versions(db, "g") == expected
     with GameStore(db) as store:
-        read = _rows_read(store, "g")
-        assert min(read) > expected[-1] - 10 or not read
+        read = _rows_read(store, "g")  # every row, each link checked from the genesis...
+        assert sorted(set(read)) == _command_versions(db, "g")
+        decoded = []
+        monkeypatch.setattr(rows, "decode_payload", lambda *a: decoded.append(a[-1]) or real(*a))
         assert store.load("g").state == states[-1]
+        assert 0 < len(decoded) <= counts[-1] - expected[-2]  # ...and only those after the second latest decoded
+
+
+def _command_versions(db, game: str) -> list[int]:
+    con = sqlite3.connect(db)
+    try:
+        return [v for (v,) in con.execute("SELECT originator_version FROM stored_commands WHERE originator_id = ? "
+                                           "AND originator_version > 0 ORDER BY originator_version", [game])]
+    finally:
+        con.close()
 
 
 def test_a_snapshot_that_cannot_be_written_fails_its_command(request, monkeypatch):
