@@ -269,6 +269,23 @@ class Reader:
                 raise damage
         return out if upto is None else [r for r in out if r.number <= upto]
 
+    def links(self, game: str, upto: int, previous: str) -> str | None:
+        """The chain hash after record ``upto``, each link from ``previous`` (the genesis) checked as
+        :meth:`stored` checks it, nothing decoded; None when the rows end before it (DamagedStore: damage)."""
+        saves = self._saves(game, self.select(game, 0, upto, False, None))
+        number, digest, sha256 = 0, bytes.fromhex(previous), sha256_for(len(saves))
+        for version, save in saves:
+            if version != number + 1:
+                raise DamagedStore(game, number + 1, f"events {number + 1}-{version - 1} are missing")
+            for n, r in enumerate(save.records, version):
+                if r.schema < 1 or not r.payload.startswith(b'{"type":"'):
+                    raise DamagedStore(game, n, "its stored schema or its payload's kind cannot be")
+                digest = link(digest, r.payload, r.action, r.sig, sha256)
+            number = version + len(save.records) - 1
+            if digest[:len(save.check)] != save.check:
+                raise DamagedStore(game, version, f"the hash does not follow from event {version - 1}'s")
+        return digest.hex() if number == upto else None
+
     def last(self, game: str) -> int | None:
         """The number of the game's last record (0: none yet; None: no such game)."""
         rows = self.select(game, None, None, True, 1)
@@ -290,13 +307,14 @@ class Reader:
             if len(snaps) > 1 and snaps[1][1].rules == latest.rules and snaps[1][1].engine:
                 v, w = snaps[1]
                 witness = (v, w.head.hex(), ruleset.decode_state(w.engine), w.retracted)
-            # every row up to it, each link checked from the genesis (no payload decoded): damage anywhere
-            # before the snapshot stops the load, as it stops verify (docs/store.md)
-            records = self.stored(game, 0, count, header.genesis, False, header, stamped=False)
-            if (records[-1].number if records else 0) != count or records[-1].hash != latest.head.hex() \
-                    or (witness[0] and records[witness[0] - 1].hash != witness[1]):
+            # every row before the witness, each link checked from the genesis (nothing decoded): damage
+            # anywhere before the snapshot stops the load, as it stops verify (docs/store.md)
+            if witness[0] and self.links(game, witness[0], header.genesis) != witness[1]:
                 return start
-            folded = fold_live(ruleset, records[witness[0]:], witness[2], witness[3], witness[0], game)
+            records = self.stored(game, witness[0], count, witness[1], False, header, stamped=False)
+            if (records[-1].number if records else witness[0]) != count or records[-1].hash != latest.head.hex():
+                return start
+            folded = fold_live(ruleset, records, witness[2], witness[3], witness[0], game)
             if folded is None or folded[1] != latest.retracted or ruleset.encode(folded[0]) != latest.engine:
                 return start
             return count, latest.head.hex(), folded[0], latest.retracted
