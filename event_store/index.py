@@ -150,16 +150,42 @@ class GameIndex:
 
 
 def copy_of(row: dict | None) -> tuple[int, bytes] | None:
-    """A row's copy of its game: (the number of the record it is after, the packed snapshot), or None."""
-    if not row or not row.get("state"):
+    """A row's copy of its game: (the number of the record it is after, the packed snapshot), or None
+    (DamagedStore: a row whose values are not of their columns' types)."""
+    if not row:
         return None
-    at = row.get("state_at")
-    return (row["version"] if at is None else at), row["state"]
+    _info(row)
+    at, state = row.get("state_at"), row.get("state")
+    if at is not None and (type(at) is not int or at < 0) or state is not None and not isinstance(state, bytes):
+        raise _damaged(row, f"state_at is {at!r}, state a {type(state).__name__}")
+    if not state:
+        return None
+    return (row["version"] if at is None else at), state
+
+
+#: the values a row's columns must hold (``round`` and ``winner`` may be NULL; ``players``: names joined by ",")
+_TYPES: dict[str, Any] = {"id": str, "ruleset": str, "players": str, "round": (int, type(None)), "status": str,
+                          "winner": (str, type(None)), "version": int, "head": str, "created": str, "last_used": str}
 
 
 def _info(row: dict) -> GameInfo:
-    players = tuple(p for p in (row["players"] or "").split(",") if p)
+    """The row as ``trv games`` lists it; DamagedStore, one line naming the game and the column, when a
+    value is not of its column's type (an index edited or damaged outside trv: docs/store.md)."""
+    for column, kind in _TYPES.items():
+        value = row[column]
+        if not isinstance(value, kind) or isinstance(value, bool) or (column == "version" and value < 0) \
+                or (column == "status" and value not in ("playing", "over")):
+            raise _damaged(row, f"{column} is {'NULL' if value is None else repr(value)[:40]}")
+    players = tuple(p for p in row["players"].split(",") if p)
     return GameInfo(**{k: row[k] for k in COLUMNS if k != "players"}, players=players)
+
+
+def _damaged(row: dict, what: str) -> Exception:
+    from .errors import DamagedStore
+
+    game = row.get("id")
+    return DamagedStore(game if isinstance(game, str) else repr(game), None,
+                        f"its row in the games index is damaged ({what}); `trv store check` names every damaged game")
 
 
 class SQLiteConnection:

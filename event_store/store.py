@@ -231,7 +231,7 @@ class GameStore(Closing):
         if g is None or g.count != expected_version:  # else loaded (and checked) or written by this store
             g = self._get(game, expected_version)
             if g.count == expected_version:
-                self._check_index(g)  # never on top of a cut-off tail
+                self._check_index(g.header, g.count, g.head)  # never on top of a cut-off tail
         if g.count != expected_version:
             now = self.version(game)
             if now > expected_version:
@@ -417,7 +417,7 @@ class GameStore(Closing):
         """The game after its last event, or after event ``at`` (DamagedStore: see docs/store.md)."""
         g = self._get(game, at)
         if at is None:
-            self._check_index(g)
+            self._check_index(g.header, g.count, g.head)
             self._keep(g)
         elif g.count != at:
             raise StoreError(f"game {game!r} has {g.count} events; --at must be 1 to {g.count}")
@@ -457,7 +457,11 @@ class GameStore(Closing):
         """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
         ``event`` None; ``stamped=False``: ``recorded_at`` None, for a reader that has no use for it)."""
         previous = self.events_head(game, since)
-        return self._read(self.reader.stored, game, since, upto, previous, decode, stamped=stamped)
+        records = self._read(self.reader.stored, game, since, upto, previous, decode, stamped=stamped)
+        count = records[-1].number if records else since
+        if upto is None or count < upto:  # the read reached the last stored row: the index must agree
+            self._check_index(self._header(game), count, records[-1].hash if records else previous)
+        return records
 
     def events_head(self, game: str, number: int) -> str:
         """The chain hash after event ``number`` (the genesis for 0), checked as a load up to it checks it."""
@@ -571,24 +575,26 @@ class GameStore(Closing):
                 raise DamagedStore(game, None, f"the database file is damaged ({detail})") from None
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
-    def _check_index(self, g: Folded) -> None:
-        """The games index must not name events the store lacks, nor another head for the same count."""
+    def _check_index(self, header: Head, count: int, head: str) -> None:
+        """The games index must not name events the store lacks, nor another head for the same count (a
+        read that ended after record ``count`` with ``head``); a row that does not read is damage too."""
+        name = header.name
         try:
-            row = self.index.get(g.header.name)
-        except Exception:  # noqa: BLE001  the index is derived; verify reports a damaged one
+            row = self.index.get(name)
+        except TrvError:
+            raise
+        except Exception:  # noqa: BLE001  no table to read (verify reports it)
             return
         if row is None:
             return
-        name = g.header.name
-        if row.version > g.count:
-            if self.version(name) > g.count and self._get(name, None).count > g.count:
+        if row.version > count:
+            if self.version(name) > count and self._get(name, None).count > count:
                 return  # not damage: another command appended since
-            raise DamagedStore(name, g.count + 1, f"the games index says the game has {row.version} events, "
-                                                  f"the store holds {g.count}: events {g.count + 1}-{row.version} "
-                                                  "are missing; `trv verify` names the damage")
-        if row.version == g.count and row.head != g.head:
-            raise DamagedStore(name, g.count, f"the games index says its hash is {str(row.head)[:16]}..., "
-                                              f"the store's is {g.head[:16]}...")
+            raise DamagedStore(name, count + 1, f"events {count + 1}-{row.version} are missing: the store holds "
+                                                f"{count}, the games index says {row.version}")
+        if row.version == count and row.head != head:
+            raise DamagedStore(name, count, f"the games index says its head is {str(row.head)[:16]}..., "
+                                            f"the events' is {head[:16]}...")
 
     def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
@@ -598,11 +604,23 @@ class GameStore(Closing):
             raise self._not_found(game)
         return folded
 
-    def _not_found(self, game: str) -> GameNotFound:
+    def _not_found(self, game: str) -> StoreError:
+        """GameNotFound naming the known games; DamagedStore when the game's header row is lost while its
+        rows, name row or index row are stored."""
         try:
             known = [g.id for g in self.index.all()]
         except Exception:  # noqa: BLE001  the index is a convenience; never mask the real error
             known = []
+        try:
+            lost = self.reader.header(game) is None
+            rows = self.reader.select(game, None, None, True, 1) if lost else []
+            listed = lost and (game in known or bool(self.app.recorder.select_events(game_uuid(game), lte=0, limit=1)))
+        except Exception:  # noqa: BLE001  (the damage a read of it meets is its own error)
+            rows, listed = [], False
+        if rows or listed:
+            what = "its events are stored" if rows else "the store lists it"
+            return DamagedStore(game, None, f"its header row is missing ({what}); `trv store check` names every "
+                                            "damaged game")
         return GameNotFound(game, known)
 
     def _row(self, g: Folded, copy: bool = True) -> dict:

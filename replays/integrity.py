@@ -151,13 +151,18 @@ def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], st
         problems.append(f"the games index says it has {info.version} events, the store holds {number}")
     elif info.head != head:
         problems.append(f"the games index says its head is {str(info.head)[:16]}..., the events' is {head[:16]}...")
-    else:
-        over = bool(ruleset.is_over(walker.state))
-        status = "over" if over else "playing"
-        winner = ruleset.winner(walker.state) if over else None
+    else:  # every other field as the store writes it (``GameStore._row``); created and last_used are its times
+        summary = ruleset.summary(walker.state)
+        over = summary.status == "over"
+        status, winner = ("over" if over else "playing"), (summary.winner if over else None)
         if (info.status, info.winner) != (status, winner):
             problems.append(f"the games index says {info.status} (winner {info.winner}), the events say {status} "
                             f"(winner {winner})")
+        for field, said, true in (("ruleset", info.ruleset, ruleset.name),
+                                  ("players", list(info.players), list(summary.players)),
+                                  ("round", info.round, summary.round)):
+            if said != true:
+                problems.append(f"the games index says its {field} is {said!r}, the events say {true!r}")
     copies = [(f"the snapshot after event {s.number}", s) for s in snapshots]
     for where, snap in copies + ([(f"the games index's copy of the game after event {cached.number}", cached)]
                                  if cached is not None else []):

@@ -99,10 +99,10 @@ def _drop_index_row(store: GameStore) -> None:
 
 
 def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
-    """A game with snapshots: a load starts from the latest one only when the records since the one before
-    fold to it, each checked against the chain, and folds the records after it, checked too.  So a bit
-    flipped in any row after the snapshot before the latest stops the load (and the append); a row wholly
-    before it is not read by a load, which folds the same game; `events` (log, export) stops at either."""
+    """A game with snapshots: a load starts from the latest one only when every row before it is read and
+    its links checked from the genesis, and the records since the one before fold to it; it folds the
+    records after it, checked too.  So a bit flipped in any row stops the load and the append (issue 42:
+    a row before the snapshot before the latest was not read), and `events` (log, export) too."""
     from trvendetta import replays
 
     with GameStore(db, snapshot_interval=10) as s:
@@ -117,7 +117,6 @@ def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
     read, unread = 0, 0
     try:
         for version, state in rows:
-            held = len(msgspec.msgpack.decode(zlib.decompress(state))[2])  # rows.Save: its records
             for byte in range(2, len(state), 7):  # past zlib's header
                 flipped = bytearray(state)
                 flipped[byte] ^= 0x10
@@ -133,18 +132,15 @@ def test_a_load_from_a_snapshot_checks_every_record_it_folds(db, toy):
                             pass
                         with pytest.raises(DamagedStore):
                             s.events("g")
-                        first, last = version, version + held - 1  # the row's records
-                        if first > before:  # folded from the witness on: checked
-                            read += 1
-                            with pytest.raises(DamagedStore):
-                                s.load("g")
-                            with pytest.raises(DamagedStore):
-                                s.append("g", done.version, events=[_next_event_after(toy, done)])
-                        elif last < before:  # before the witness: a load does not read it
-                            unread += 1
-                            loaded = s.load("g")
-                            assert (loaded.version, loaded.head, loaded.state) == (done.version, done.head,
-                                                                                   done.state)
+                        first = version  # the row's first record
+                        with pytest.raises(DamagedStore):
+                            s.load("g")
+                        with pytest.raises(DamagedStore):
+                            s.append("g", done.version, events=[_next_event_after(toy, done)])
+                        if first > before:
+                            read += 1  # folded from the witness on
+                        else:
+                            unread += 1  # before the witness: its links are checked, nothing decoded
                 finally:
                     with con:
                         con.execute("UPDATE stored_commands SET state = ? WHERE originator_id = ? "
