@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from trvendetta.core.errors import TrvError
 from trvendetta.store import GameStore, location
-from trvendetta.store.errors import StoreError
+from trvendetta.store.errors import CHECK_HINT, GameNotFound, StoreError
 from trvendetta.store.records import RawRecord
 
 
@@ -105,11 +105,85 @@ def _copy(source: str, target: str, games: Sequence[str], tournaments: bool) -> 
 
 
 def _games(src: GameStore, games: Sequence[str]) -> list[str]:
-    known = [info.id for info in sorted(src.list_games(), key=lambda i: (i.created, i.id))]
+    known = _every_game(src)
     missing = [g for g in games if g not in known]
     if missing:
         raise StoreError(f"no game {missing[0]!r} in the source store; games: {', '.join(known) or 'none'}")
     return [g for g in known if not games or g in set(games)]
+
+
+def _every_game(store: GameStore) -> list[str]:
+    """Every game of a store: those its games index lists (oldest first), then any it does not list but
+    whose name row is stored (an index row lost: such a game is copied, or named as damaged, not dropped)."""
+    listed = [info.id for info in sorted(store.list_games(), key=lambda i: (i.created, i.id))]
+    return listed + [name for name in store.names(every=True) if name not in set(listed)]
+
+
+class Checked(NamedTuple):
+    """One game scrubbed by ``trv store check``: its events, its head, what is wrong ([]: nothing)."""
+
+    game: str
+    events: int
+    head: str
+    problems: list[str]
+
+
+def check_store(store: GameStore) -> Iterator[Checked]:
+    """Scrub every game of ``store``, one at a time as the result is iterated (``trv store check``): every
+    row read and its chain checked from the genesis, its games-index row and copy, its snapshots; first
+    SQLite's ``PRAGMA integrity_check`` of the whole file (a ``Checked`` named "" when it finds anything).
+    It reads only, and re-executes no action (``trv verify`` does)."""
+    file = store.integrity()
+    if file:
+        yield Checked("", 0, "", [f"SQLite's integrity check: {p}" for p in file])
+    try:
+        games = _every_game(store)
+    except StoreError:  # an index row that does not read: the games are named by their rows (and it by its)
+        games = store.names(every=True)
+    for game in games:
+        checked = check_game(store, game)
+        if checked is not None:
+            yield checked
+
+
+def check_game(store: GameStore, game: str) -> Checked | None:
+    """What ``trv store check`` finds wrong with one game (see :func:`check_store`); None for a name row
+    alone (no header, no rows, no index row: what a crash of an older writer left, no game)."""
+    problems: list[str] = []
+    try:
+        head = store.verify(game)
+        events = store.version(game)
+    except GameNotFound:
+        return None
+    except TrvError as exc:
+        detail = exc.in_full() if hasattr(exc, "in_full") else exc
+        return Checked(game, 0, "", [_said(game, str(detail))])
+    try:
+        info = store.info(game)
+    except TrvError as exc:
+        problems.append("the games index has no row for it" if isinstance(exc, GameNotFound)
+                        else str(exc))
+        info = None
+    if info is not None and (info.version, info.head) != (events, head):
+        problems.append(f"the games index says it has {info.version} events (head {info.head[:16]}...), the "
+                        f"store holds {events} (head {head[:16]}...)")
+    try:
+        copies = [(f"the snapshot after event {s.number}", s) for s in store.snapshots(game, decode=False)]
+        cached = store.index_state(game, decode=False) if info is not None else None
+    except TrvError as exc:
+        copies, cached = [], None
+        problems.append(str(exc))
+    for where, snap in copies + ([("the games index's copy", cached)] if cached is not None else []):
+        if snap.number > events:
+            problems.append(f"{where} is past the last stored event {events}")
+        elif snap.problem:
+            problems.append(f"{where}: {snap.problem}")
+    return Checked(game, events, head, [_said(game, p) for p in problems])
+
+
+def _said(game: str, problem: str) -> str:
+    """A damage line as ``trv store check`` prints it under the game's name."""
+    return problem.removeprefix(f"game {game!r} is damaged: ").replace(CHECK_HINT, "")
 
 
 def _game_plan(src: GameStore, dst: GameStore, game: str) -> tuple[str, int]:

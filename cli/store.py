@@ -125,3 +125,41 @@ def upgrade(session: Session, target: str | None, leave_out: tuple[str, ...]) ->
     left = f"; left out as asked: {', '.join(leave_out)}" if leave_out else ""
     click.echo(f"{games} games and {tournaments} tournaments {'were already in' if already else 'written to'} "
                f"{target}, each verified; {source} is unchanged{left}")
+
+
+@store.command(name="check")
+@json_option
+@click.pass_obj
+def check(session: Session, as_json: bool) -> None:
+    """Scrub the whole store, game by game, and name every damaged game.
+
+    Every row of every game is read and its hash chain checked from the
+    start; its games-index row, the index's copy and its snapshots are read
+    and compared with the rows; an SQLite file gets SQLite's own integrity
+    check.  Nothing is written and no action is re-executed (trv verify
+    does that for one game).  One line for each damaged game, then a
+    count; the exit status is 1 when any game is damaged.
+
+    \b
+    Examples:
+      trv store check
+      trv --store postgresql://club@db.example/trv store check --json
+    """
+    from trvendetta.app.stores import check_store
+    from trvendetta.core.errors import TrvError
+
+    found = []
+    for checked in check_store(session.store()):
+        found.append(checked)
+        if not as_json:
+            for problem in checked.problems:
+                click.echo(f"damaged {checked.game}: {problem}" if checked.game else f"damaged store: {problem}")
+    damaged = [c for c in found if c.problems]
+    games = [c for c in found if c.game]
+    if as_json:
+        echo_json([c._asdict() for c in found])
+    else:
+        click.echo(f"{len(games)} games checked, {len([c for c in damaged if c.game])} damaged")
+    if damaged:
+        names = ", ".join(c.game or "the store file" for c in damaged)
+        raise TrvError(f"damage found in {names[:300]}: restore it from a copy (trv verify GAME says more)")

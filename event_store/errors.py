@@ -5,6 +5,10 @@ from __future__ import annotations
 from trvendetta.core.errors import TrvError
 
 
+#: where a damage line points to when the damage is the store's (not one game's chain)
+CHECK_HINT = "; `trv store check` names every damaged game"
+
+
 class StoreError(TrvError):
     """Something about the stored games themselves (not the rules) is wrong."""
 

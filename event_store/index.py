@@ -181,11 +181,11 @@ def _info(row: dict) -> GameInfo:
 
 
 def _damaged(row: dict, what: str) -> Exception:
-    from .errors import DamagedStore
+    from .errors import CHECK_HINT, DamagedStore
 
     game = row.get("id")
     return DamagedStore(game if isinstance(game, str) else repr(game), None,
-                        f"its row in the games index is damaged ({what}); `trv store check` names every damaged game")
+                        f"its row in the games index is damaged ({what}){CHECK_HINT}")
 
 
 class SQLiteConnection:

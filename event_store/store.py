@@ -22,7 +22,8 @@ from trvendetta.core.errors import TrvError
 from trvendetta.core.names import check_name
 
 from . import location
-from .errors import ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError, StoreReadOnly
+from .errors import (CHECK_HINT, ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError,
+                     StoreReadOnly)
 from .index import HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
 from .location import MEMORY
 from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
@@ -498,15 +499,16 @@ class GameStore(Closing):
         """The most recently created or used game, if any."""
         return self.index.latest()
 
-    def names(self) -> list[str]:
-        """Every game, in creation order (its name row, selected by topic, and its header)."""
+    def names(self, every: bool = False) -> list[str]:
+        """Every game, in creation order (its name row, selected by topic, and its header; ``every``: a
+        name row alone too, as ``trv store check`` names a game whose header row is lost)."""
         names = []
         for n in notifications(self.app.recorder, self.name_topic):
             try:
                 name = self.name_of(n.state)
             except Exception:  # noqa: BLE001  a damaged row: verify names it
                 continue
-            if self.reader.select(name, None, 0, False, None):
+            if every or self.reader.select(name, None, 0, False, None):
                 names.append(name)
         return names
 
@@ -614,13 +616,12 @@ class GameStore(Closing):
         try:
             lost = self.reader.header(game) is None
             rows = self.reader.select(game, None, None, True, 1) if lost else []
-            listed = lost and (game in known or bool(self.app.recorder.select_events(game_uuid(game), lte=0, limit=1)))
+            listed = lost and game in known  # (a name row alone, left by a crash of an older writer, is no game)
         except Exception:  # noqa: BLE001  (the damage a read of it meets is its own error)
             rows, listed = [], False
         if rows or listed:
             what = "its events are stored" if rows else "the store lists it"
-            return DamagedStore(game, None, f"its header row is missing ({what}); `trv store check` names every "
-                                            "damaged game")
+            return DamagedStore(game, None, f"its header row is missing ({what}){CHECK_HINT}")
         return GameNotFound(game, known)
 
     def _row(self, g: Folded, copy: bool = True) -> dict:

@@ -6,56 +6,11 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from trvendetta.cli.main import cli
-from trvendetta.store import game_uuid
-from trvendetta.store.store import PG_COMMANDS_TABLE
+from store_sql import Sql, ok, trv
 
 READS = (["games"], ["show"], ["act", "{}"], ["verify"], ["log"], ["export"], ["replay"], ["fork", "--at", "2",
                                                                                            "--name", "f"])
-
-
-def trv(store, *args):
-    env = {"TRV_STORE": store, "TRV_DB": None, "TRV_GAME": None, "NO_COLOR": "1"}
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
-def ok(store, *args):
-    result = trv(store, *args)
-    assert result.exit_code == 0, (args, result.output)
-    return result
-
-
-class Sql:
-    """Statements behind the store's back, on either backend (``?`` placeholders, the commands table as
-    ``COMMANDS``, a game's key there as ``KEY``)."""
-
-    def __init__(self, store):
-        self.pg = store.startswith("postgresql:")
-        if self.pg:
-            import psycopg
-
-            self.base, self.schema = store.split("?schema=")
-            self.connect = lambda: psycopg.connect(self.base, autocommit=True)
-        else:
-            import sqlite3
-
-            self.connect = lambda: sqlite3.connect(store.removeprefix("sqlite:"), isolation_level=None)
-
-    def __call__(self, sql, params=()):
-        if self.pg:
-            sql = (sql.replace("?", "%s").replace("COMMANDS", f'"{self.schema}".{PG_COMMANDS_TABLE}')
-                   .replace("trv_games", f'"{self.schema}".trv_games'))
-            params = [game_uuid("live") if p == "KEY" else p for p in params]
-        else:
-            sql = sql.replace("COMMANDS", "stored_commands")
-            params = ["live" if p == "KEY" else p for p in params]
-        con = self.connect()
-        try:
-            con.execute(sql, params)
-        finally:
-            con.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -87,7 +42,8 @@ def test_an_ill_typed_games_index_row_is_one_line_naming_it(store, edit, said):
 
 
 def test_a_lost_header_row_is_damage_not_an_unknown_game(store):
-    Sql(store)("DELETE FROM COMMANDS WHERE originator_id = ? AND originator_version = 0", ["KEY"])
+    sql = Sql(store)
+    sql("DELETE FROM COMMANDS WHERE originator_id = ? AND originator_version = 0", [sql.key("live")])
     for args in READS[1:]:  # (`trv games` lists the index: what it lists is so)
         result = trv(store, "--game", "live", *args)
         _one_line(result, args, "game 'live' is damaged: its header row is missing .*")
@@ -104,8 +60,9 @@ def test_verify_compares_every_field_of_the_index_row(store, edit):
 def test_every_read_refuses_a_game_whose_last_events_are_missing(store, tmp_path):
     """The last command's row deleted (a cut-off tail): replay, log, export, fork and copy say the game is
     damaged; none passes it for a sound, shorter game with exit 0."""
-    Sql(store)("DELETE FROM COMMANDS WHERE originator_id = ? AND originator_version = "
-                "(SELECT MAX(originator_version) FROM COMMANDS WHERE originator_id = ?)", ["KEY", "KEY"])
+    sql = Sql(store)
+    sql("DELETE FROM COMMANDS WHERE originator_id = ? AND originator_version = "
+        "(SELECT MAX(originator_version) FROM COMMANDS WHERE originator_id = ?)", [sql.key("live"), sql.key("live")])
     for args in (["replay"], ["log"], ["export"], ["fork", "--at", "2", "--name", "f"], ["show"], ["act", "{}"]):
         result = trv(store, "--game", "live", *args)
         assert result.exit_code == 1 and "damaged" in result.stderr, (args, result.output)
@@ -113,3 +70,14 @@ def test_every_read_refuses_a_game_whose_last_events_are_missing(store, tmp_path
     result = trv(store, "store", "copy", "--to", target)
     assert result.exit_code == 1 and "live" in result.stderr and "damaged" in result.stderr, result.output
     assert "live" not in trv(target, "games").stdout
+
+
+def test_a_copy_brings_a_game_the_index_does_not_list_and_lists_it(store, tmp_path):
+    """A game whose index row is lost (as older writers could leave a copied, imported or forked game
+    holding an undo) is copied, not dropped, and the copy lists it."""
+    Sql(store)("DELETE FROM trv_games WHERE id = ?", ["live"])
+    assert "live" not in trv(store, "games").stdout
+    target = f"sqlite:{tmp_path / 'copy.sqlite'}"
+    assert "copied live" in ok(store, "store", "copy", "--to", target).stdout
+    assert "live" in ok(target, "games").stdout
+    ok(target, "--game", "live", "verify")

@@ -10,7 +10,6 @@ never "game moved on", which a user would retry for ever.
 import sqlite3
 import zlib
 
-import msgspec
 
 import pytest
 
