@@ -95,6 +95,16 @@ def first_difference(recorded: bytes | None, recomputed: bytes | None) -> str:
             f"but {_compact(y)} when recomputed.")
 
 
+def _kind_of(record: StoredEvent) -> str:
+    """A record's type: the store's, or (a record read from a file) its payload's; "" if unreadable."""
+    if record.kind:
+        return record.kind
+    try:
+        return _typed.decode(record.payload).type
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+
+
 def _kind(obj: Any) -> str:
     return obj.get("type", "?") if isinstance(obj, dict) else type(obj).__name__
 
@@ -340,7 +350,7 @@ class Walker:
         if record.number != number:
             raise Tampered(number, f"numbered {record.number}, expected {number}")
         # (the host's reveal of its seed may follow: it changes nothing, and makes every roll checkable)
-        if self.outcome is not None and record.kind != HOST_REVEAL_KIND:
+        if self.outcome is not None and _kind_of(record) != HOST_REVEAL_KIND:
             raise Tampered(number, f"a record after the game ended at event {self.outcome.number} "
                                    f"({self.outcome.sentence}): nothing may follow a claim or a resignation")
         payload, action_bytes, sig = record.payload, record.action or b"", record.sig or b""

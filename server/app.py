@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from .club import Club, Refused
+from .club import Club, Refused, _short
 
 #: the largest JSON body a route reads
 MAX_JSON = 16 * 1024
@@ -113,6 +113,12 @@ class Server:
     def __init__(self, make_club: Callable[[], Club]):
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-store")
         self.club: Club = self._pool.submit(make_club).result()
+        try:  # whatever a crash left waiting on the host (an intent stored, not rolled) is finished now
+            self._pool.submit(self.club.resolve_open).result()
+        except Exception as exc:  # noqa: BLE001  the clock tries again
+            import sys
+
+            print(f"trv serve: finishing the open draws failed: {_short(exc)}", file=sys.stderr)
         self._watchers: dict[str, set[asyncio.Event]] = {}
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -132,7 +138,10 @@ class Server:
                 try:
                     out = await handler(request)
                 except Refused as exc:
-                    return JSONResponse({"error": exc.message}, status_code=exc.status)
+                    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+                except Exception as exc:  # noqa: BLE001  the store or the disk failed: one line, never a trace
+                    return JSONResponse({"error": f"the server could not answer: its store failed ({_short(exc)}); "
+                                                  "try again shortly"}, status_code=503)
                 return out if isinstance(out, Response) else JSONResponse(out)
             return endpoint
 

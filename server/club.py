@@ -51,10 +51,17 @@ MAX_DELEGATION_SECONDS = 90 * 24 * 3600
 class Refused(Exception):
     """A request the server turns down: an HTTP status and one message naming the problem."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, **extra: Any):
         super().__init__(message)
         self.status = status
         self.message = message
+        #: more of the answer (``recorded``: the event a refused request's records were stored up to)
+        self.extra = extra
+
+
+def _short(exc: BaseException) -> str:
+    """One line naming a failure of the store or the disk."""
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
 
 
 def login_message(host_public: str, challenge: str) -> bytes:
@@ -542,6 +549,7 @@ class Club:
         from .reminders import reminder
 
         now = now or datetime.fromtimestamp(self.clock(), timezone.utc)
+        resolved = self.resolve_open()
         claimed, reminded = [], []
         keyring = self.host.keyring(self.host_public)
         for info in self.store.list_games():
@@ -569,7 +577,7 @@ class Club:
                     reminded.append((info.id, w.seat))
                 except OSError:  # smtplib.SMTPException too: a mail server refusing stops no game
                     pass
-        return {"claimed": claimed, "reminded": reminded}
+        return {"claimed": claimed, "reminded": reminded, "resolved": resolved}
 
     def export(self, game: str, since: int | None) -> str:
         self._load(game)
@@ -602,17 +610,58 @@ class Club:
         try:
             self.service.import_file(data, f"{player}'s packet", parsed=gf, now=self.wall())
         except replays.AlreadyApplied:
-            return {"game": game, "version": before, "added": 0}
+            # sent again (the answer was lost): the draw it opened may still wait, if the server
+            # stopped between storing it and rolling; roll it now
+            self._finish(game, before)
+            after = self.store.version(game)
+            return {"game": game, "version": after, "added": 0}
         except GameMovedOn as exc:
             raise Refused(409, str(exc)) from None
         except TrvError as exc:
             raise Refused(422 if isinstance(exc, replays.AuditError) else 409, str(exc)) from None
-        try:
-            self.service.answer_host(game, self.host)
-        except TrvError as exc:  # the host's ledger refused the draw (one reveal per draw)
-            raise Refused(409, str(exc)) from None
+        self._finish(game, self.store.version(game))
         after = self.store.version(game)
         return {"game": game, "version": after, "added": after - before}
+
+    def _finish(self, game: str, recorded: int) -> None:
+        """After a player's records were stored (event ``recorded``): the host rolls the draw they
+        opened, plays its bots, reveals at the end.  If that fails (a full disk, the database
+        gone), the records stay stored and the answer says so: the server rolls the dice at its
+        next start or clock round (``resolve_open``), so no game waits for ever."""
+        try:
+            self.service.answer_host(game, self.host)
+        except GameMovedOn:
+            pass  # another process rolled them
+        except TrvError as exc:  # the host's ledger refused the draw (one reveal per draw)
+            raise Refused(409, str(exc)) from None
+        except Exception as exc:  # noqa: BLE001  the store failed after the player's records were stored
+            raise Refused(503, f"your move is recorded (the game is at event {recorded}), but the host's dice "
+                               f"could not be rolled now ({_short(exc)}); the server rolls them by itself as soon "
+                               "as it can", recorded=recorded) from None
+
+    def resolve_open(self) -> list[str]:
+        """Every game whose stored records wait on the host (an open draw to roll, an end whose seed is
+        not revealed), finished now: at start-up and on the server's clock, so a game whose roll a
+        crash or a full disk interrupted goes on by itself.  The games it finished."""
+        from trvendetta.replays.host import host_draws_at
+
+        done = []
+        for info in self.store.list_games():
+            try:
+                meta = self.store.header(info.id)
+                charter = decode_charter(meta.charter) if meta.charter else None
+                if charter is None or charter.dice != "host" or charter.host != self.host_public or meta.parent:
+                    continue
+                draws = host_draws_at(self.store, info.id, charter)
+                if draws.revealed_at:
+                    continue
+                if draws.open is None and info.status != "over" and not outcome_of(self.store, info.id):
+                    continue
+                if self.service.answer_host(info.id, self.host).added:
+                    done.append(info.id)
+            except (GameMovedOn, TrvError):
+                continue  # another process finished it, or the ledger refuses (said when a player asks)
+        return done
 
     def act(self, player: str, game: str, action: str, version: int, signature: str) -> dict:
         """One action of ``player``'s, signed by their key or a key they delegated to, over this
@@ -657,7 +706,7 @@ class Club:
             raise Refused(409, str(exc)) from None
         except TrvError as exc:
             raise Refused(keyring.status or 400, str(exc)) from None
-        self.service.answer_host(game, self.host)
+        self._finish(game, self.store.version(game))
         return {"game": game, "version": self.store.version(game)}
 
 

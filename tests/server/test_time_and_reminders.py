@@ -35,6 +35,8 @@ def test_a_player_out_of_time_loses_by_the_hosts_signed_claim(club, tmp_path):
     (tmp_path / "duel.trv").write_text(record)
     out = ann("verify", tmp_path / "duel.trv", server=False).stdout
     assert out.startswith("OK:") and f"{silent} lost on time, claimed by @host" in out, out
+    # the clock's next round revealed the seed after the claim (a record read from a file takes it)
+    assert "every roll checked against the host's revealed seed" in out, out
     # the silent player's move after it is refused, and nothing is written
     who = {"ann": ann, "bob": bob}[silent]
     row = json.loads(who("games", "--json").stdout)["games"][0]

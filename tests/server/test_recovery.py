@@ -1,0 +1,124 @@
+"""No game freezes: a server that stops after a player's intent is stored but before the host
+rolls it (a crash, a full disk) answers what it recorded, and finishes the roll by itself at its
+next start, on its clock, or when the same packet is posted again.
+
+The crash is injected between the two steps: the host's resolution (``GameService.answer_host``)
+fails as a full disk makes it fail, after the player's records were stored."""
+
+from __future__ import annotations
+
+import base64
+import json
+import sqlite3
+
+import httpx
+import pytest
+
+from trvendetta import replays
+from trvendetta.cli.identity import Keyring
+from trvendetta.replays.signatures import message
+
+from .conftest import Club
+
+
+def _session(p) -> dict:
+    saved = json.loads(next((p.home / "servers").glob("*.json")).read_text())
+    return {"Authorization": f"Bearer {saved['token']}"}
+
+
+@pytest.fixture
+def duel(club):
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    http = httpx.Client(base_url=club.url, timeout=60)
+    keys = {p.name: Keyring({p.name: club.club.accounts.player(p.name)[1]}, p.name, p.home) for p in (ann, bob)}
+    yield {"club": club, "http": http, "ann": ann, "bob": bob, "auth": {"ann": _session(ann), "bob": _session(bob)},
+           "keys": keys}
+    http.close()
+
+
+def _act(d: dict):
+    """The mover plays their first legal option over HTTP, as the page does; the response."""
+    http = d["http"]
+    doc = http.get("/api/games/duel", headers=d["auth"]["ann"]).json()
+    mover = doc["pending"]["player"]
+    doc = http.get("/api/games/duel", headers=d["auth"][mover]).json()
+    action = doc["options"][0]["action"]
+    sig = d["keys"][mover].sign(mover, message(doc["domain"], doc["version"] + 1, doc["head"], action.encode()))
+    return http.post("/api/games/duel/act", headers=d["auth"][mover],
+                     json={"action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()})
+
+
+def _disk_fills_before_the_roll(club) -> list:
+    """The host's roll fails (a full disk) whenever a draw is open: the intent is stored, the roll is not."""
+    service = club.club.service
+    real = service.answer_host
+    failed: list = []
+
+    def answer_host(game, host):
+        if service.waiting(game):
+            failed.append(game)
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(game, host)
+    service.answer_host = answer_host
+    return failed
+
+
+def _frozen(d: dict) -> dict:
+    """Moves until one stores an intent whose roll the full disk stops; the 503 answer's JSON."""
+    failed = _disk_fills_before_the_roll(d["club"])
+    for _ in range(200):
+        response = _act(d)
+        if failed:
+            assert response.status_code == 503, (response.status_code, response.text)
+            return response.json()
+        assert response.status_code == 200, response.text
+    raise AssertionError("no move needed the host's dice")
+
+
+def test_a_move_whose_roll_failed_says_what_was_recorded(duel):
+    answer = _frozen(duel)
+    club = duel["club"]
+    assert "your move is recorded" in answer["error"] and "\n" not in answer["error"]
+    assert answer["recorded"] == club.club.store.version("duel")
+    doc = duel["http"].get("/api/games/duel").json()
+    assert doc["waiting_for_dice"] and doc["version"] == answer["recorded"]
+
+
+def test_a_restarted_server_rolls_the_dice_a_crash_left_waiting(duel, tmp_path):
+    answer = _frozen(duel)
+    club = duel["club"]
+    club.stop()
+    again = Club(tmp_path, club.store, home=club.home)  # the next start of the same club
+    try:
+        doc = httpx.get(f"{again.url}/api/games/duel", timeout=60).json()
+        assert not doc["waiting_for_dice"] and doc["version"] > answer["recorded"]
+        record = again.club.export("duel", None)
+        replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
+    finally:
+        again.stop()
+
+
+def test_the_servers_clock_rolls_the_dice_a_failure_left_waiting(duel):
+    answer = _frozen(duel)
+    club = duel["club"]
+    del club.club.service.answer_host  # the disk has room again
+    out = club.on_store(club.club.tick)
+    assert out["resolved"] == ["duel"]
+    assert club.club.store.version("duel") > answer["recorded"]
+    assert not duel["http"].get("/api/games/duel").json()["waiting_for_dice"]
+    assert club.on_store(club.club.tick)["resolved"] == []  # once
+
+
+def test_the_same_packet_posted_again_rolls_the_dice(duel):
+    """The CLI's route: its packet was stored, the answer lost; it posts the packet again."""
+    answer = _frozen(duel)
+    club = duel["club"]
+    del club.club.service.answer_host
+    packet = club.club.export("duel", answer["recorded"] - 1)
+    who = next(p for p in ("ann", "bob") if f"+ {p}:" in packet)
+    response = duel["http"].post("/api/games/duel/packet", content=packet.encode(), headers=duel["auth"][who])
+    assert response.status_code == 200, response.text
+    assert response.json()["version"] > answer["recorded"]
+    assert not duel["http"].get("/api/games/duel").json()["waiting_for_dice"]
