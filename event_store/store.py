@@ -125,6 +125,8 @@ class GameStore(Closing):
                         "ORIGINATOR_ID_TYPE": "uuid",  # the tournaments' table needs uuids there
                         # one command, one connection: the library's pool of five is for servers
                         "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "2",
+                        # a connection the database dropped (a restart) is replaced, not handed out
+                        "POSTGRES_PRE_PING": "y",
                         "POSTGRES_LOCK_TIMEOUT": str(int(lock_timeout)),
                         "POSTGRES_CONNECT_TIMEOUT": str(int(lock_timeout))})
             self.schema = env["POSTGRES_SCHEMA"]

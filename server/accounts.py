@@ -34,6 +34,14 @@ TABLES = [
 ]
 
 
+def _connection_lost(exc: Exception, db: Any) -> bool:
+    """Whether a PostgreSQL error means the connection is gone (not a statement's own error)."""
+    import psycopg
+
+    return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)) and (
+        db.closed or db.broken or isinstance(exc, psycopg.errors.AdminShutdown))
+
+
 def digest(token: str) -> str:
     """What the tables keep of a token: its SHA-256 (a copy of the table gives no session)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -46,14 +54,9 @@ class Accounts:
     def __init__(self, where: str):
         loc = location.parse(where)
         self.postgres = loc.kind == "postgresql"
+        self._target = loc.target
         if self.postgres:
-            import psycopg
-
-            env = location.postgres_env(loc.target)
-            self.db: Any = psycopg.connect(
-                dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"] or None, autocommit=True,
-                options=f"-c search_path={env['POSTGRES_SCHEMA']}")
+            self.db: Any = self._connect()
         else:
             self.db = sqlite3.connect(":memory:" if loc.kind == "memory" else loc.target, isolation_level=None,
                                       check_same_thread=False, timeout=30)
@@ -78,20 +81,45 @@ class Accounts:
             raise
         self.db.execute("COMMIT")
 
+    def _connect(self) -> Any:
+        import psycopg
+
+        env = location.postgres_env(self._target)
+        return psycopg.connect(
+            dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+            user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"] or None, autocommit=True,
+            connect_timeout=10, options=f"-c search_path={env['POSTGRES_SCHEMA']}")
+
     def close(self) -> None:
         self.db.close()
 
     def _q(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.postgres else sql
 
+    def _execute(self, sql: str, args: tuple) -> Any:
+        """One statement; on PostgreSQL a connection the database dropped (a restart, a terminated
+        backend) is opened again and the statement run once more (each is one autocommitted statement,
+        and one that failed with its connection was not committed)."""
+        try:
+            return self.db.execute(self._q(sql), args)
+        except Exception as exc:
+            if not self.postgres or not _connection_lost(exc, self.db):
+                raise
+        try:
+            self.db.close()
+        except Exception:  # noqa: BLE001  closing a dead connection may fail too
+            pass
+        self.db = self._connect()
+        return self.db.execute(self._q(sql), args)
+
     def one(self, sql: str, *args: Any) -> Any:
-        return self.db.execute(self._q(sql), args).fetchone()
+        return self._execute(sql, args).fetchone()
 
     def all(self, sql: str, *args: Any) -> list[Any]:
-        return list(self.db.execute(self._q(sql), args).fetchall())
+        return list(self._execute(sql, args).fetchall())
 
     def run(self, sql: str, *args: Any) -> int:
-        return self.db.execute(self._q(sql), args).rowcount
+        return self._execute(sql, args).rowcount
 
     # ------------------------------------------------------------ players
     def player(self, name: str) -> tuple[str, str] | None:

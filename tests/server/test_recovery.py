@@ -122,3 +122,30 @@ def test_the_same_packet_posted_again_rolls_the_dice(duel):
     assert response.status_code == 200, response.text
     assert response.json()["version"] > answer["recorded"]
     assert not duel["http"].get("/api/games/duel").json()["waiting_for_dice"]
+
+
+def test_the_server_survives_its_postgresql_connections_being_dropped(tmp_path, pg_url, monkeypatch):
+    """As a PostgreSQL restart does to it, without restarting the cluster other tests use: every
+    connection of this server (and only its: named by application_name) is terminated."""
+    import uuid
+
+    import psycopg
+
+    name = f"trv-test-{uuid.uuid4().hex[:12]}"
+    monkeypatch.setenv("PGAPPNAME", name)  # the server's connections, made in this process from now on
+    club = Club(tmp_path, pg_url)
+    try:
+        ann, bob = club.player("ann"), club.player("bob")
+        ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+        base = pg_url.split("?")[0]
+        with psycopg.connect(base, autocommit=True, application_name="trv-test-killer") as conn:
+            killed = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                                  (name,)).fetchall()
+        assert killed, "no connection of the server's to drop"
+        club.player("carl")  # a challenge and a login, after the drop
+        assert "duel" in bob("games").stdout  # an authenticated request: the accounts and the store
+        bob("join", "duel")  # a write to both
+        ann("show")  # the game, read through the server after the drop
+        assert httpx.get(f"{club.url}/api/games", timeout=60).status_code == 200
+    finally:
+        club.stop()
