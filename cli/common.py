@@ -91,6 +91,9 @@ class Session:
         self._store: Any = None
         #: `trv --server URL`: the club server this command's game is played on (cli/remote.py)
         self.server: str | None = None
+        #: with --server, a playing command's way to post what it recorded now and import the dice the
+        #: server rolled (True: the game goes on, the command may play on; cli/remote.py)
+        self.server_send: Callable[[], bool] | None = None
 
     def store(self, db: str | None = None) -> Any:
         """The GameStore (imported here: a read-only command may never need it)."""

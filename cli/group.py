@@ -104,6 +104,10 @@ class LazyGroup(TrvGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple:
+        ctx.meta["trv.args"] = list(args[1:])  # the command's own arguments (`--server` reads its --game)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in SERVER_COMMANDS and ctx.params.get("server"):
             module, attr = SERVER_COMMANDS[name].split(":")

@@ -339,9 +339,12 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
         nonlocal rules
         rules = ruleset
         ctx = click.get_current_context()
-        flags, order = parse_flags(ruleset, ctx.args, ctx)
-        driver = ruleset.turn_driver(ruleset_flags(ruleset, {**values, **flags}, order))
-        played = 0
+        # on a club server the turn goes on after the host rolled: the same flags, where they stopped
+        driver = left.get("driver")
+        if driver is None:
+            flags, order = parse_flags(ruleset, ctx.args, ctx)
+            driver = ruleset.turn_driver(ruleset_flags(ruleset, {**values, **flags}, order))
+        played = left.get("played", 0)
         while True:
             action = driver.next(state())
             if action is None:
@@ -349,7 +352,7 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
                     continue  # a die roll made some flags unusable: they are reported, the rest are played
                 break
             played += 1
-            left.update(driver=driver, state=state(), action=action)
+            left.update(driver=driver, state=state(), action=action, played=played)
             yield action
         left.clear()  # every action was played: the turn did not stop for dice
         problems = driver.finish(state())
@@ -376,6 +379,11 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
                                            keyring_for=lambda loaded: keyring_for(loaded, player))
         return print_preview(preview, left, as_json)
     played = play(session, actions, player=player, observe=observe, quiet=as_json)
+    while left and session.server_send is not None and session.server_send():
+        # the server rolled the dice the turn stopped for (printed): the rest of the flags play on
+        if not chance[0]:
+            chance[:] = [True, "the host's roll"]
+        played = play(session, actions, player=player, observe=observe, quiet=as_json)
     later = [p for p in notes if p.waits]
     unused = [p for p in notes if not p.waits]
     lines: list[str] = []

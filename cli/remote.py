@@ -13,12 +13,13 @@ action waits for and answers; the answer is imported back and printed.  `new`, `
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import click
@@ -68,6 +69,19 @@ def _save_login(url: str, data: dict) -> Path:
 
 
 
+class ServerRefused(TrvError):
+    """The server answered with an error: its status and its JSON (``recorded``: the event a
+    refused request's records were stored up to, when they were)."""
+
+    def __init__(self, message: str, status: int, doc: dict):
+        super().__init__(message)
+        self.status, self.doc = status, doc
+
+
+class Unreachable(TrvError):
+    """No answer from the server (it may or may not have what was sent)."""
+
+
 class Client:
     """JSON over HTTP to one server, with the session token when there is one."""
 
@@ -88,13 +102,16 @@ class Client:
                 raw = resp.read()
         except urllib.error.HTTPError as exc:
             raw = exc.read()
+            doc: dict = {}
             try:
-                message = json.loads(raw)["error"]
+                doc = json.loads(raw)
+                message = doc["error"]
             except (ValueError, KeyError, TypeError):
+                doc = doc if isinstance(doc, dict) else {}
                 message = raw[:200].decode("utf-8", "replace") or exc.reason
-            raise TrvError(f"the server refused: {message}") from None
+            raise ServerRefused(f"the server refused: {message}", exc.code, doc) from None
         except (urllib.error.URLError, OSError) as exc:
-            raise TrvError(f"cannot reach the server at {self.base}: {getattr(exc, 'reason', exc)}") from None
+            raise Unreachable(f"cannot reach the server at {self.base}: {getattr(exc, 'reason', exc)}") from None
         return raw.decode() if text else json.loads(raw)
 
     def get(self, path: str, *, text: bool = False) -> Any:
@@ -125,16 +142,20 @@ def _use_copy(session: Any, url: str) -> None:
 
 
 def sync(session: Any, client: Client, game: str, server_version: int, server_head: str | None = None) -> int:
-    """Bring the local copy of ``game`` up to the server's; its version now.  The copy is compared
-    with the server's record by head hash (``app.mirror``): a record of the copy the server lacks
-    (a move this client signed and posted that the server did not record) or a history that splits
-    from the copy's is refused, named, with the copy's signed records kept as evidence."""
+    """Bring the session's copy of ``game`` up to the server's; its version now (``sync_store``)."""
+    from .common import service
+
+    return sync_store(service(session), client, game, server_version, server_head)
+
+
+def sync_store(svc: Any, client: Client, game: str, server_version: int, server_head: str | None = None) -> int:
+    """Bring ``game`` in the store of the service ``svc`` up to the server's version; its version now.
+    The copy is compared with the server's record by head hash (``app.mirror``): a record of the copy
+    the server lacks or a history that splits from the copy's is refused, named, with the copy's
+    signed records kept as evidence."""
     from trvendetta import replays
     from trvendetta.app.mirror import compare
 
-    from .common import service
-
-    svc = service(session)
     store = svc.store
     have = store.version(game) if store.exists(game) else None
     if have is not None and server_head is not None:
@@ -189,19 +210,64 @@ def _differs(client: Client, store: Any, game: str, server_version: int, server_
 
 
 def pick_game(games: dict, given: str | None) -> str | None:
-    """The game a command acts on: --game, else the one game waiting on you, else your latest."""
+    """The game a command acts on: --game, else the one game waiting on you, else your latest
+    (the server lists the games most recently played first)."""
     if given:
         return given
     playing = [g for g in games["games"]]
     waiting = [g for g in games["waiting_on_you"] if any(p["game"] == g for p in playing)]
     if waiting:
         return waiting[0]
-    return playing[-1]["game"] if playing else None
+    return playing[0]["game"] if playing else None
+
+
+def _game_given(ctx: click.Context) -> str | None:
+    """``--game X`` given after the command's name (``trv --server URL show --game X``): the group
+    runs before the command parses it, so it is read from the command's arguments here."""
+    args = list(ctx.meta.get("trv.args", ()))
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--game" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--game="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def unsent_file(url: str, game: str) -> Path:
+    """Where a move the server did not take is kept apart (never in the copy of the game)."""
+    return server_file(url).with_suffix(".unsent") / f"{game}.trv"
+
+
+def _send_unsent(client: Client, game: str) -> int | None:
+    """A move kept from an earlier command that could not reach the server: sent now, before
+    anything else; a refusal takes it back, saying so (the copy shows the server's game)."""
+    path = unsent_file(client.base, game)
+    if not path.exists():
+        return None
+    try:
+        answer = client.request("POST", f"/api/games/{game}/packet", path.read_bytes())
+    except Unreachable as exc:
+        raise TrvError(f"{exc}; your move in {game} that did not reach it is kept apart ({path}) and sent by "
+                       "your next command to this server") from None
+    except ServerRefused as exc:
+        if "recorded" not in exc.doc:
+            kept = path.with_suffix(".refused")
+            path.replace(kept)
+            click.echo(f"your move in {game} that did not reach the server before is taken back: {exc} "
+                       f"(kept in {kept}); your copy shows the server's game", err=True)
+            return None
+        answer = {"version": exc.doc["recorded"]}
+    path.unlink()
+    click.echo(f"sent your move in {game} that did not reach the server before (the game is at event "
+               f"{answer['version']})", err=True)
+    return int(answer["version"])
 
 
 def before_command(ctx: click.Context, url: str) -> None:
-    """Run by the group before a command with --server: sync its game, and after a playing
-    command post what it recorded."""
+    """Run by the group before a command with --server: sync its game; a playing command plays
+    on a scratch copy, and what it recorded is posted (``_Remote.send``)."""
     session = ctx.obj
     name = ctx.invoked_subcommand
     if name in REMOTE or name is None:
@@ -210,9 +276,8 @@ def before_command(ctx: click.Context, url: str) -> None:
         raise click.UsageError(f"trv --server runs {', '.join(SYNCED + REMOTE[:3])}; {name!r} works on a local "
                                "store (drop --server)")
     client, _ = client_for(url)
-    _use_copy(session, url)
     games = client.get("/api/me")
-    game = pick_game(games, session.game_option)
+    game = pick_game(games, session.game_option or _game_given(ctx))
     if game is None:
         raise TrvError("you have no game on this server yet: trv --server URL new --player YOU:COLOR ...")
     rows = {g["game"]: g for g in games["games"]}
@@ -220,33 +285,111 @@ def before_command(ctx: click.Context, url: str) -> None:
         if game in {o["game"] for o in games["offers"]}:
             raise TrvError(f"{game} waits for its players' contributions (trv --server URL games)")
         raise TrvError(f"no game called {game!r} of yours on this server (trv --server URL games)")
+    sent = _send_unsent(client, game)
+    version, head = (sent, None) if sent else (rows[game]["version"], rows[game].get("head"))
+    from trvendetta.app import GameService
+    from trvendetta.store import GameStore
+
+    mirror = mirror_path(url)
+    with GameStore(mirror) as store:  # the copy holds only what the server has
+        synced = sync_store(GameService(store), client, game, version, head)
     session.game_option, session.server = game, client.base
-    synced = sync(session, client, game, rows[game]["version"], rows[game].get("head"))
-    if name in PLAYING:
-        ctx.call_on_close(lambda: _after_play(session, client, game, synced))
-
-
-def _after_play(session: Any, client: Client, game: str, synced: int) -> None:
-    from .common import service
-    from .replay import print_records
-
-    store = service(session).store
-    mine = store.version(game)
-    if mine == synced:
+    if name not in PLAYING:
+        _use_copy(session, url)
         return
-    packet = service(session).export(game, since=synced).encode()
-    try:
-        answer = client.request("POST", f"/api/games/{game}/packet", packet)
-    except TrvError as exc:
-        click.echo(f"not sent: {exc}", err=True)
-        raise SystemExit(1) from None
-    if answer["version"] > mine:
-        sync(session, client, game, answer["version"])
-        print_records(store, game, mine)
-        from trvendetta.app.decisions import pending_line
+    remote = _Remote(session, client, game, mirror, synced)
+    ctx.call_on_close(remote.close)  # after the scratch store is closed (the exit stack runs last in, first out)
+    session.db, session.db_given = remote.scratch, True
+    session.store(session.db)
+    session.server_send = remote.send
 
-        loaded = store.load(game)
-        click.echo(pending_line(loaded.ruleset, loaded.state))
+
+class _Remote:
+    """A playing command's records on their way to the server.  The command plays on a scratch
+    copy of the local copy; ``send`` posts what it recorded and imports the server's answer (the
+    dice it rolled) into it; at the end the scratch copy, which then holds only what the server
+    has, becomes the local copy.  A move the server did not get is kept apart (``unsent_file``)."""
+
+    def __init__(self, session: Any, client: Client, game: str, mirror: str, synced: int):
+        import sqlite3
+
+        self.session, self.client, self.game, self.mirror, self.synced = session, client, game, mirror, synced
+        self.scratch = mirror[:-len(".sqlite")] + f".{os.getpid()}.play.sqlite"
+        self.failed = self.added = False
+        src, dst = sqlite3.connect(mirror), sqlite3.connect(self.scratch)
+        try:
+            src.backup(dst)
+        finally:
+            src.close()
+            dst.close()
+
+    def send(self, svc: Any = None) -> bool:
+        """Post what the command recorded since the last send; import the answer.  Whether the
+        game goes on (the draw it opened was rolled).  A failure says what became of the move and
+        ends the command (exit 1).  ``svc``: the service over the scratch copy (the session's)."""
+        from .common import service
+
+        svc = svc or service(self.session)
+        mine = svc.store.version(self.game)
+        if mine == self.synced or self.failed:
+            return False
+        packet = svc.export(self.game, since=self.synced).encode()
+        try:
+            answer = self.client.request("POST", f"/api/games/{self.game}/packet", packet)
+        except Unreachable as exc:
+            self._keep(packet)
+            self._fail(f"not sent: {exc}; your move is kept apart, not in your copy of the game "
+                       f"(`trv --server {self.client.base} show` shows the server's), and sent by your next "
+                       "command to this server")
+        except ServerRefused as exc:
+            if "recorded" not in exc.doc:
+                self._fail(f"not sent: {exc}; nothing of it is kept: your copy shows the server's game")
+            answer = {"version": exc.doc["recorded"]}
+            click.echo(f"the server stored your move but has not rolled its dice yet ({exc.doc['error']})",
+                       err=True)
+        self.synced = sync_store(svc, self.client, self.game, answer["version"])
+        self.added = self.synced > mine
+        if self.added:
+            from .replay import print_records
+
+            print_records(svc.store, self.game, mine)
+        return svc.waiting(self.game) is None and self.synced > mine
+
+    def _keep(self, packet: bytes) -> None:
+        path = unsent_file(self.client.base, self.game)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.write_bytes(packet)
+
+    def _fail(self, message: str) -> NoReturn:
+        self.failed = True
+        click.echo(f"Error: {message}", err=True)
+        raise SystemExit(1)
+
+    def close(self) -> None:
+        import sqlite3
+
+        from trvendetta.app import GameService
+        from trvendetta.store import GameStore
+
+        try:
+            if not self.failed:
+                with GameStore(self.scratch) as store:
+                    svc = GameService(store)
+                    if store.version(self.game) != self.synced and (self.send(svc) or self.added):
+                        from trvendetta.app.decisions import pending_line
+
+                        loaded = store.load(self.game)
+                        click.echo(pending_line(loaded.ruleset, loaded.state))
+                src, dst = sqlite3.connect(self.scratch), sqlite3.connect(self.mirror)
+                try:
+                    src.backup(dst)
+                finally:
+                    src.close()
+                    dst.close()
+        finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    os.unlink(self.scratch + suffix)
 
 
 # ------------------------------------------------------------------ the server's commands
@@ -353,4 +496,4 @@ def games(ctx: click.Context, as_json: bool) -> None:
                f"nothing waits on you ({saved['name']})")
 
 
-__all__ = ["Client", "before_command", "games", "join", "new", "sync"]
+__all__ = ["Client", "ServerRefused", "Unreachable", "before_command", "games", "join", "new", "sync"]
