@@ -25,7 +25,8 @@ def _keyring(session: Session, player: str | None):
 
 def _sent(session: Session, outcome) -> None:
     click.echo(f"{outcome.number:>5}. {outcome.line()}")
-    click.echo("send it to the other players: trv send")
+    if session.server is None:  # on a club server it is posted by itself
+        click.echo("send it to the other players: trv send")
 
 
 @click.command()
@@ -45,6 +46,11 @@ def claim(session: Session, player: str | None) -> None:
       trv claim
       trv claim duel --as ann
     """
+    if session.server is not None:  # the server's clock decides in its games: the server claims
+        from .remote import claim_on_server
+
+        click.echo(claim_on_server(session))
+        return
     from trvendetta.app.outcome import claim as claim_game
 
     _sent(session, claim_game(session.store(), session.game_id(), _keyring(session, player), now()))

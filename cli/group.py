@@ -41,6 +41,7 @@ COMMANDS = {
     "tournament": "trvendetta.cli.tournament:tournament",
     "serve": "trvendetta.cli.serve:serve",
     "login": "trvendetta.cli.serve:login",
+    "logout": "trvendetta.cli.serve:logout",
 }
 #: each command's summary, as `trv --help` lists it (the first paragraph of its help), so that
 #: listing imports no command module; a command not here is imported for it
@@ -170,7 +171,7 @@ def _accept_db_after(command: click.Command) -> None:
     envvar="TRV_SERVER",
     metavar="URL",
     help="Play on a club server (trv login URL first): new, join, games, show, legal, turn, act, decide, "
-    "log and export [env TRV_SERVER].",
+    "resign, claim, log and export [env TRV_SERVER].",
 )
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, store: str | None, game: str | None, server: str | None) -> None:

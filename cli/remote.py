@@ -30,9 +30,9 @@ from .identity import home
 
 #: the commands `trv --server` runs: on the local copy, after a sync (and, for the playing ones,
 #: posting what they recorded); `new`, `join` and `games` are the server's
-SYNCED = ("show", "legal", "log", "export", "turn", "act", "decide")
-PLAYING = ("turn", "act", "decide")
-REMOTE = ("new", "join", "games", "login", "id", "serve")
+SYNCED = ("show", "legal", "log", "export", "turn", "act", "decide", "resign", "claim")
+PLAYING = ("turn", "act", "decide", "resign")
+REMOTE = ("new", "join", "games", "login", "logout", "id", "serve")
 TIMEOUT = 60
 
 
@@ -302,6 +302,17 @@ def before_command(ctx: click.Context, url: str) -> None:
     session.db, session.db_given = remote.scratch, True
     session.store(session.db)
     session.server_send = remote.send
+
+
+def claim_on_server(session: Any) -> str:
+    """`trv --server URL claim`: the server's clock is the reference in its games, so the server
+    claims the game on time (signed as the host) if the deadline passed; the copy is brought up to
+    date.  The outcome's line."""
+    client, _ = client_for(session.server)
+    game = session.game_id()
+    out = client.post(f"/api/games/{game}/claim", {})
+    sync(session, client, game, out["version"])
+    return str(out["ended"])
 
 
 class _Remote:

@@ -172,6 +172,32 @@ def login(url: str, ident: str | None, name: str | None, browser: bool, yes: boo
         _pair(client, keyring, player, got["server"], base, yes)
 
 
+@click.command()
+@click.argument("url", metavar="URL")
+def logout(url: str) -> None:
+    """End your session on a club server (the server forgets it; so does this machine).
+
+    \b
+    Examples:
+      trv logout http://127.0.0.1:8470/
+    """
+    from .remote import Client, Unreachable, base_url, saved_login, server_file
+
+    base = base_url(url)
+    saved = saved_login(base)
+    if saved is None:
+        raise TrvError(f"you are not logged in to {base}")
+    try:
+        Client(base, saved["token"]).post("/api/logout", {})
+        said = "the server ended the session"
+    except Unreachable as exc:
+        said = f"the server was not told ({exc}); the session ends there by itself within a week"
+    except TrvError as exc:
+        said = f"the server had no such session ({exc})"
+    server_file(base).unlink()
+    click.echo(f"logged out of {base} as {saved['name']}: {said}")
+
+
 def _pair(client: Any, keyring: Keyring, player: str, server: str, base: str, yes: bool) -> None:
     """Open a pairing, wait for the page's key, certify it with a signed delegation."""
     from trvendetta.replays.signatures import delegation_body, fingerprint

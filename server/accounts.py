@@ -171,6 +171,15 @@ class Accounts:
             return None
         return found
 
+    def use_once(self, token: str, expires: int) -> bool:
+        """Mark a single-use token used (a login's challenge): False if it was already, by any process
+        (the insert of its digest decides)."""
+        try:
+            return self.run("INSERT INTO trv_server_tokens (digest, kind, name, data, expires) VALUES (?, ?, ?, ?, ?)",
+                            digest(token), "used", "", "{}", expires) == 1
+        except Exception:  # noqa: BLE001  the unique digest: used already
+            return False
+
     def update_token(self, token: str, kind: str, data: dict) -> None:
         self.run("UPDATE trv_server_tokens SET data = ? WHERE digest = ? AND kind = ?",
                  json.dumps(data, sort_keys=True), digest(token), kind)

@@ -60,6 +60,12 @@ class ActBody(msgspec.Struct, forbid_unknown_fields=True):
     signature: str
 
 
+class ResignBody(msgspec.Struct, forbid_unknown_fields=True):
+    version: int
+    at: str
+    signature: str
+
+
 class KeyBody(msgspec.Struct, forbid_unknown_fields=True):
     public: str
 
@@ -155,6 +161,9 @@ class Server:
             body = await _json(request, LoginBody)
             return await r(c.login, body.name, body.public, body.challenge, body.signature)
 
+        async def logout(request: Request) -> Any:
+            return await r(c.logout, _token(request))
+
         async def me(request: Request) -> Any:
             player = await r(c.player_of, _token(request))
             games = await r(c.games, player)
@@ -198,7 +207,7 @@ class Server:
 
         async def export(request: Request) -> Any:
             since = request.query_params.get("since")
-            if since is not None and not since.isdigit():
+            if since is not None and not (since.isascii() and since.isdigit() and len(since) < 12):
                 raise Refused(400, f"since={since[:20]!r} is not an event number")
             text = await r(c.export, request.path_params["game"], int(since) if since is not None else None)
             return PlainTextResponse(text)
@@ -216,6 +225,21 @@ class Server:
             body = await _json(request, ActBody)
             game = request.path_params["game"]
             out = await r(c.act, player, game, body.action, body.version, body.signature)
+            self._moved(game)
+            return out
+
+        async def resign(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            body = await _json(request, ResignBody)
+            game = request.path_params["game"]
+            out = await r(c.resign, player, game, body.version, body.at, body.signature)
+            self._moved(game)
+            return out
+
+        async def claim(request: Request) -> Any:
+            player = await r(c.player_of, _token(request))
+            game = request.path_params["game"]
+            out = await r(c.claim, player, game)
             self._moved(game)
             return out
 
@@ -272,6 +296,7 @@ class Server:
             Route("/api/server", api(server_info)),
             Route("/api/challenge", api(challenge)),
             Route("/api/login", api(login), methods=["POST"]),
+            Route("/api/logout", api(logout), methods=["POST"]),
             Route("/api/me", api(me)),
             Route("/api/me/email", api(email), methods=["POST"]),
             Route("/api/me/revoke", api(revoke), methods=["POST"]),
@@ -282,6 +307,8 @@ class Server:
             Route("/api/games/{game}/record", api(export)),
             Route("/api/games/{game}/packet", api(packet), methods=["POST"]),
             Route("/api/games/{game}/act", api(act), methods=["POST"]),
+            Route("/api/games/{game}/resign", api(resign), methods=["POST"]),
+            Route("/api/games/{game}/claim", api(claim), methods=["POST"]),
             Route("/api/games/{game}/events", api(events)),
             Route("/api/pairings", api(pairings), methods=["POST"]),
             Route("/api/pairings/{token}", api(pairing)),

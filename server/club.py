@@ -37,12 +37,14 @@ from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_bod
                                            message, parse, split_delegation, valid)
 from trvendetta.store import GameExists, GameMovedOn, GameNotFound, GameStore, decode_charter
 
-from .accounts import Accounts
+from .accounts import Accounts, digest
 
 #: what a player signs to log in: this, the server's key, and the challenge
 LOGIN_PREFIX = b"trvendetta login 1\n"
 CHALLENGE_SECONDS = 300
-SESSION_SECONDS = 30 * 24 * 3600
+SESSION_SECONDS = 7 * 24 * 3600
+#: what the server signs in a login challenge (its time and a nonce), so no challenge is stored
+CHALLENGE_PREFIX = b"trvendetta challenge 1\n"
 PAIRING_SECONDS = 600
 #: the longest a browser's delegation may run
 MAX_DELEGATION_SECONDS = 90 * 24 * 3600
@@ -140,10 +142,23 @@ class Club:
 
     # -------------------------------------------------------------- login
     def challenge(self) -> dict:
-        token = self._token()
-        self.accounts.forget_expired(self.now())
-        self.accounts.put_token(token, "challenge", "", {}, self.now() + CHALLENGE_SECONDS)
+        """A single-use login challenge, written nowhere: its time and a nonce, signed by the server's
+        key (any process of the club checks it); a login marks it used."""
+        body = self.now().to_bytes(8, "big") + self.random_bytes(16)
+        sig = self.host.keyring(self.host_public).sign(HOST, CHALLENGE_PREFIX + body)
+        token = base64.urlsafe_b64encode(body + sig).rstrip(b"=").decode()
         return {"challenge": token, "server": self.host_public, "expires_in": CHALLENGE_SECONDS}
+
+    def _live_challenge(self, challenge: str) -> int | None:
+        """When ``challenge`` was made, if it is this server's and live (its use is marked by the login)."""
+        try:
+            raw = base64.urlsafe_b64decode(challenge + "=" * (-len(challenge) % 4))
+        except (binascii.Error, ValueError):
+            return None
+        if len(raw) != 24 + 64 or not valid(bytes.fromhex(self.host_public), raw[24:], CHALLENGE_PREFIX + raw[:24]):
+            return None
+        made = int.from_bytes(raw[:8], "big")
+        return made if made <= self.now() < made + CHALLENGE_SECONDS else None
 
     def login(self, name: str, public: str, challenge: str, signature: str) -> dict:
         problem = name_problem(name)
@@ -151,13 +166,21 @@ class Club:
             raise Refused(400, f"player name: {problem}")
         public = _hex_key(public, "public")
         raw = _b64(signature, "signature", (64,))
-        if self.accounts.take_token(challenge, "challenge", self.now()) is None:
-            raise Refused(401, "the challenge is unknown, used already or expired: ask for a new one "
-                               "(GET /api/challenge)")
+        used = Refused(401, "the challenge is unknown, used already or expired: ask for a new one "
+                            "(GET /api/challenge)")
+        made = self._live_challenge(challenge)
+        if made is None:
+            raise used
         if not valid(bytes.fromhex(public), raw, login_message(self.host_public, challenge)):
             raise Refused(401, f"the signature is not {fingerprint(public)}'s over this server's challenge")
+        self.accounts.forget_expired(self.now())
+        if not self.accounts.use_once(challenge, made + CHALLENGE_SECONDS):
+            raise used
         if not self.accounts.register(name, public, self.now()):
             known = self.accounts.player(name)
+            if known is None:  # the name is free, the key is another name's
+                raise Refused(403, f"your key {fingerprint(public)} is {self.accounts.player_by_key(public)!r} on this "
+                                   "server (one name a key): log in as that name, or with another identity")
             raise Refused(403, f"the name {name!r} belongs to key {fingerprint(known[1])} on this server; "
                                "log in with that identity or choose another name")
         return {"name": name, "token": self._session(name), "expires_in": SESSION_SECONDS}
@@ -166,6 +189,13 @@ class Club:
         token = self._token()
         self.accounts.put_token(token, "session", name, data or {}, self.now() + SESSION_SECONDS)
         return token
+
+    def logout(self, token: str | None) -> dict:
+        """The session ends (its token is forgotten): the next request with it is refused."""
+        player = self.player_of(token)
+        self.accounts.run("DELETE FROM trv_server_tokens WHERE digest = ? AND kind = ?", digest(token or ""),
+                          "session")
+        return {"name": player, "logged_out": True}
 
     def player_of(self, token: str | None) -> str:
         """The player a session token belongs to; 401 without a live one."""
@@ -663,6 +693,55 @@ class Club:
                 continue  # another process finished it, or the ledger refuses (said when a player asks)
         return done
 
+    def resign(self, player: str, game: str, version: int, at: str, signature: str) -> dict:
+        """``player`` resigns: a ``trv-resign`` record signed by their key (or a delegated one) over its
+        place after event ``version`` (``resign_payload`` with the time ``at``, within ten minutes of this
+        server's clock); the game ends, lost by them, and the host reveals the seed."""
+        from datetime import datetime, timezone
+
+        from trvendetta.app import outcome
+        from trvendetta.app.clock import parse_stamp
+
+        loaded, charter = self._seated(game, player)
+        if version != loaded.version:
+            raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
+                               f"after event {version}); load it again")
+        try:
+            when = parse_stamp(at)
+        except (TrvError, ValueError):
+            raise Refused(400, f"at={at[:40]!r} is not a time like 2026-01-02T03:04:05Z") from None
+        if abs(when.timestamp() - self.clock()) > 600:
+            now = datetime.fromtimestamp(self.clock(), timezone.utc)
+            raise Refused(400, f"at={at} is not this server's time ({now:%Y-%m-%dT%H:%M:%SZ}, within ten minutes)")
+        raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
+        relay = _Relay(self, player, charter, raw)
+        try:
+            ended = outcome.resign(self.store, game, relay, when, player)
+        except GameMovedOn as exc:
+            raise Refused(409, str(exc)) from None
+        except TrvError as exc:
+            raise Refused(relay.status or 409, str(exc)) from None
+        self._finish(game, self.store.version(game))
+        return {"game": game, "version": self.store.version(game), "ended": ended.line()}
+
+    def claim(self, player: str, game: str) -> dict:
+        """A seated player asks the server to end the game on time: the server's clock is the reference,
+        so the server claims it, signed as the host, if the deadline of the seat it waits for has passed."""
+        from datetime import datetime, timezone
+
+        from trvendetta.app import outcome
+
+        self._seated(game, player)
+        now = datetime.fromtimestamp(self.clock(), timezone.utc)
+        try:
+            ended = outcome.claim(self.store, game, self.host.keyring(self.host_public), now)
+        except GameMovedOn as exc:
+            raise Refused(409, str(exc)) from None
+        except TrvError as exc:
+            raise Refused(409, str(exc)) from None
+        self._finish(game, self.store.version(game))
+        return {"game": game, "version": self.store.version(game), "ended": ended.line()}
+
     def act(self, player: str, game: str, action: str, version: int, signature: str) -> dict:
         """One action of ``player``'s, signed by their key or a key they delegated to, over this
         record's place in the chain (``replays.signatures.message``).  The application layer plays
@@ -708,6 +787,13 @@ class Club:
             raise Refused(keyring.status or 400, str(exc)) from None
         self._finish(game, self.store.version(game))
         return {"game": game, "version": self.store.version(game)}
+
+
+def resign_payload(player: str, version: int, head: str, at: str) -> bytes:
+    """The resignation record a player signs to resign at ``version`` (``POST /api/games/G/resign``)."""
+    from trvendetta.store import Resign, encode_draw
+
+    return encode_draw(Resign(player, version, head, at))
 
 
 class _Relay:

@@ -1,0 +1,119 @@
+"""The server's accounts and a game's ends outside the rules: no 500 for a key bound to another
+name or an odd `since`; a challenge writes nothing; a session can be ended; a player resigns
+(the API and `trv --server URL resign`) and claims on time (`trv --server URL claim`) a server game."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import pytest
+
+from trvendetta.cli.identity import Keyring
+from trvendetta.replays.signatures import domain_at, message
+from trvendetta.server.club import resign_payload
+
+
+def _tokens(club) -> list:
+    return club.on_store(club.club.accounts.all, "SELECT digest, kind FROM trv_server_tokens ORDER BY digest")
+
+
+def _session(p) -> dict:
+    saved = json.loads(next((p.home / "servers").glob("*.json")).read_text())
+    return {"Authorization": f"Bearer {saved['token']}"}
+
+
+def test_a_key_bound_to_another_name_and_an_odd_since_are_refused_not_500(club):
+    ann = club.player("ann")
+    err = ann("login", club.url, "--as", "annie", server=False, code=1).stderr
+    assert "your key" in err and "'ann'" in err and "log in as that name" in err, err
+    ann("new", "--player", "ann:red:cars", "--player", "ann2:blue:cars", code=1)  # (ann2 never logged in)
+    bob = club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    for since in ("%C2%B2", "%D9%A3", "99999999999999999999999"):
+        response = httpx.get(f"{club.url}/api/games/duel/record?since={since}", timeout=30)
+        assert response.status_code == 400 and "is not an event number" in response.json()["error"], response.text
+
+
+def test_challenges_write_nothing_and_each_is_used_once(club):
+    before = _tokens(club)
+    for _ in range(20):
+        assert httpx.get(f"{club.url}/api/challenge", timeout=30).status_code == 200
+    assert _tokens(club) == before
+    ann = club.player("ann")  # a login with one of them still works
+    http = httpx.Client(base_url=club.url, timeout=30)
+    got = http.get("/api/challenge").json()
+    keys = Keyring({"ann": club.club.accounts.player("ann")[1]}, "ann", ann.home)
+    from trvendetta.server.club import login_message
+
+    body = {"name": "ann", "public": club.club.accounts.player("ann")[1], "challenge": got["challenge"],
+            "signature": base64.b64encode(keys.sign("ann", login_message(got["server"], got["challenge"]))).decode()}
+    assert http.post("/api/login", json=body).status_code == 200
+    again = http.post("/api/login", json=body)  # the same challenge twice: refused
+    assert again.status_code == 401 and "used already" in again.json()["error"]
+    forged = dict(body, challenge=got["challenge"][:-4] + "AAAA")
+    assert http.post("/api/login", json=forged).status_code == 401
+
+
+def test_a_session_ends_at_logout(club):
+    ann = club.player("ann")
+    auth = _session(ann)
+    assert httpx.get(f"{club.url}/api/me", headers=auth, timeout=30).status_code == 200
+    out = ann("logout", club.url, server=False).stdout
+    assert "the server ended the session" in out
+    response = httpx.get(f"{club.url}/api/me", headers=auth, timeout=30)
+    assert response.status_code == 401 and "log in again" in response.json()["error"]
+    assert "not logged in" in ann("games", code=1).stderr
+
+
+@pytest.fixture
+def duel(club):
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel", "--time", "1h")
+    bob("join", "duel")
+    return club, ann, bob
+
+
+def test_a_player_resigns_a_server_game_through_the_api(duel, tmp_path):
+    club, ann, bob = duel
+    http = httpx.Client(base_url=club.url, timeout=30)
+    doc = http.get("/api/games/duel").json()
+    at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    keys = Keyring({"bob": club.club.accounts.player("bob")[1]}, "bob", bob.home)
+    payload = resign_payload("bob", doc["version"], doc["head"], at)
+    game_id = club.club.store.events_head("duel", 1)
+    msg = message(domain_at(club.club.store.load("duel").domain, game_id, doc["version"] + 1), doc["version"] + 1,
+                  doc["head"], payload)
+    body = {"version": doc["version"], "at": at, "signature": base64.b64encode(keys.sign("bob", msg)).decode()}
+    # another player's session with bob's signature: refused
+    refused = http.post("/api/games/duel/resign", json=body, headers=_session(ann))
+    assert refused.status_code == 403, refused.text
+    out = http.post("/api/games/duel/resign", json=body, headers=_session(bob))
+    assert out.status_code == 200, out.text
+    assert "bob resigned" in out.json()["ended"]
+    record = club.club.export("duel", None)
+    (tmp_path / "duel.trv").write_text(record)
+    verified = ann("verify", tmp_path / "duel.trv", server=False).stdout
+    assert "bob resigned" in verified and "every roll checked against the host's revealed seed" in verified
+
+
+def test_a_player_resigns_from_the_cli(duel):
+    club, ann, bob = duel
+    out = ann("resign").stdout
+    assert "ann resigned" in out and "trv send" not in out
+    assert "ann resigned" in club.club.games(None)["games"][0]["ended"]
+    assert "ann resigned" in bob("show").stdout
+
+
+def test_a_player_claims_on_time_from_the_cli(duel):
+    club, ann, bob = duel
+    silent = club.on_store(club.club.timing, "duel")["seat"]
+    other = bob if silent == "ann" else ann
+    err = other("claim", code=1).stderr
+    assert "not passed yet" in err, err
+    club.club.clock = lambda: (datetime.now(timezone.utc) + timedelta(hours=2)).timestamp()
+    out = other("claim").stdout
+    assert f"{silent} lost on time" in out and "claimed by @host" in out
