@@ -32,6 +32,8 @@ MAX_PACKET = 4 * 1024 * 1024
 POLL_SECONDS = 0.5
 #: an event stream ends after this (the page opens another)
 STREAM_SECONDS = 300
+#: replay pages kept drawn (one a game, each until its game moves on)
+REPLAYS_KEPT = 32
 PAGE = Path(__file__).parent / "page"
 
 
@@ -126,11 +128,15 @@ class Server:
 
             print(f"trv serve: finishing the open draws failed: {_short(exc)}", file=sys.stderr)
         self._watchers: dict[str, set[asyncio.Event]] = {}
+        #: replay pages drawn, by game: (version, head, page); drawn on their own thread
+        self._replays: dict[str, tuple[int, str, str]] = {}
+        self._drawing = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-replay")
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._pool, lambda: fn(*args))
 
     def close(self) -> None:
+        self._drawing.shutdown()
         self._pool.submit(self.club.close).result()
         self._pool.shutdown()
 
@@ -283,8 +289,7 @@ class Server:
             return FileResponse(PAGE / name, media_type=kind)
 
         async def replay(request: Request) -> Any:
-            text = await r(self._replay_page, request.path_params["game"])
-            return HTMLResponse(text)
+            return HTMLResponse(await self._replay_page(request.path_params["game"]))
 
         return [
             Route("/", api(page)),
@@ -315,28 +320,35 @@ class Server:
             Route("/api/pairings/{token}/{what}", api(pairing), methods=["POST"]),
         ]
 
-    def _replay_page(self, game: str) -> str:
-        """The replay viewer of the game so far (``trv replay --html``'s page)."""
-        from trvendetta import replays, rulesets
-        from trvendetta.pictures.viewer import Verification, page
+    async def _replay_page(self, game: str) -> str:
+        """The replay viewer of the game so far (``trv replay --html``'s page), made once a version:
+        the records are read on the store thread, the page drawn on a thread of its own (so replays
+        never hold up a move), and kept until the game moves on.  Nothing is re-verified: the
+        store took each record only after checking it (docs/server.md)."""
+        found = await self.run(self._replay_records, game)
+        if isinstance(found, str):
+            return found
+        version, head, args = found
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(self._drawing, lambda: _draw_replay(*args))
+        self._replays[game] = (version, head, text)
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.pop(next(iter(self._replays)))
+        return text
 
+    def _replay_records(self, game: str) -> Any:
+        """On the store thread: the page kept for the game's version, or what drawing it takes."""
         club = self.club
+        version = club.version(game)
+        kept = self._replays.get(game)
+        if kept is not None and kept[0] == version and version >= 0:
+            return kept[2]
         club._load(game)
         store = club.store
         meta = store.header(game)
-        ruleset = rulesets.get(meta.ruleset)
-        try:
-            result = replays.verify_game(store, game)
-            verification = Verification(True, f"every action re-executed through the rules gave the recorded "
-                                              f"events ({result.events} events, head {result.head[:16]}...)",
-                                        result.note)
-        except replays.AuditError as exc:
-            verification = Verification(False, "the record does NOT follow from the rules: " + " ".join(
-                str(exc).split("\n")))
         records = store.events(game)
-        return page(ruleset, records, title=f"{game}: {ruleset.title or ruleset.name}",
-                    facts=[("ruleset", f"{meta.ruleset} (rules version {meta.rules_version})")],
-                    verification=verification, charter=meta.charter, domain=meta.domain, start=meta.genesis)
+        head = records[-1].hash if records else meta.genesis
+        return len(records), head, (game, meta, records)
 
     async def _stream(self, game: str) -> Any:
         """``data: {"game", "version"}`` whenever the game's version changes (a move here, or
@@ -361,6 +373,20 @@ class Server:
                 event.clear()
         finally:
             self._watchers[game].discard(event)
+
+
+def _draw_replay(game: str, meta: Any, records: list) -> str:
+    from trvendetta import rulesets
+    from trvendetta.pictures.viewer import Verification, page
+
+    ruleset = rulesets.get(meta.ruleset)
+    head = records[-1].hash if records else meta.genesis
+    verification = Verification(True, f"every record was checked when this server stored it: each action "
+                                      f"re-executed through the rules, each signature and the chain ({len(records)} "
+                                      f"events, head {head[:16]}...); trv verify re-checks the exported record")
+    return page(ruleset, records, title=f"{game}: {ruleset.title or ruleset.name}",
+                facts=[("ruleset", f"{meta.ruleset} (rules version {meta.rules_version})")],
+                verification=verification, charter=meta.charter, domain=meta.domain, start=meta.genesis)
 
 
 async def _ticking(server: Server, seconds: float, url: str) -> None:

@@ -46,6 +46,8 @@ SESSION_SECONDS = 7 * 24 * 3600
 #: what the server signs in a login challenge (its time and a nonce), so no challenge is stored
 CHALLENGE_PREFIX = b"trvendetta challenge 1\n"
 PAIRING_SECONDS = 600
+#: whole records kept exported (each until its game moves on)
+RECORDS_KEPT = 64
 #: the longest a browser's delegation may run
 MAX_DELEGATION_SECONDS = 90 * 24 * 3600
 
@@ -122,6 +124,8 @@ class Club:
         self.host, self.host_public = host, host_public
         self.new_seed, self.clock, self.random_bytes, self.mailer = new_seed, clock, random_bytes, mailer
         self._views: dict[str, tuple[int, Any]] = {}
+        #: whole records exported, by game: (version, text)
+        self._records: dict[str, tuple[int, str]] = {}
 
     def close(self) -> None:
         self.accounts.close()
@@ -610,10 +614,21 @@ class Club:
         return {"claimed": claimed, "reminded": reminded, "resolved": resolved}
 
     def export(self, game: str, since: int | None) -> str:
+        """The record (kept, for the version it was made at: a whole game's export walks every record),
+        or the packet after event ``since``."""
+        version = self.version(game)
+        kept = self._records.get(game)
+        if since is None and kept is not None and kept[0] == version >= 0:
+            return kept[1]
         self._load(game)
-        if since is not None and not 0 <= since <= self.store.version(game):
-            raise Refused(400, f"--since {since}: the game has {self.store.version(game)} events")
-        return self.service.export(game, since=since)
+        if since is not None and not 0 <= since <= version:
+            raise Refused(400, f"--since {since}: the game has {version} events")
+        text = self.service.export(game, since=since)
+        if since is None:
+            self._records[game] = (version, text)
+            while len(self._records) > RECORDS_KEPT:
+                self._records.pop(next(iter(self._records)))
+        return text
 
     def _seated(self, game: str, player: str) -> tuple[Any, Any]:
         loaded, charter = self._load(game)

@@ -117,3 +117,35 @@ def test_a_player_claims_on_time_from_the_cli(duel):
     club.club.clock = lambda: (datetime.now(timezone.utc) + timedelta(hours=2)).timestamp()
     out = other("claim").stdout
     assert f"{silent} lost on time" in out and "claimed by @host" in out
+
+
+def test_a_replay_page_is_drawn_once_a_version_off_the_store_thread_and_not_reverified(duel, monkeypatch):
+    """Looping clients on /replay/G must not load the one store thread: each version is drawn once,
+    on the drawing thread, from records the store checked when it took them (no re-verification)."""
+    import threading
+
+    from trvendetta import replays
+    from trvendetta.pictures import viewer
+
+    club, ann, bob = duel
+    drawn: list = []
+    real = viewer.page
+
+    def page(*args, **kwargs):
+        drawn.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    def verify_game(*args, **kwargs):
+        raise AssertionError("a replay re-verified the game")
+    monkeypatch.setattr(viewer, "page", page)
+    monkeypatch.setattr(replays, "verify_game", verify_game)
+    first = httpx.get(f"{club.url}/replay/duel", timeout=60)
+    assert first.status_code == 200 and "every record was checked" in first.text
+    for _ in range(5):
+        assert httpx.get(f"{club.url}/replay/duel", timeout=60).text == first.text
+    assert len(drawn) == 1 and drawn[0].startswith("trv-replay"), drawn
+    ann("resign")  # the game moves on: drawn again, once
+    assert httpx.get(f"{club.url}/replay/duel", timeout=60).text != first.text
+    httpx.get(f"{club.url}/replay/duel", timeout=60)
+    assert len(drawn) == 2
+    assert httpx.get(f"{club.url}/replay/nothing", timeout=60).status_code == 404
