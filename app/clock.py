@@ -24,9 +24,10 @@ from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeContro
                                             parse_time_control, stamp_text, tolerance, utc)
 
 
-def waiting(store: Any, game: str) -> Waiting | None:
+def waiting(store: Any, game: str, loaded: Any = None) -> Waiting | None:
     """Whose answer the stored game waits for (None: over, ended by a claim or resignation, or
-    nobody's decision), with its deadline by this store's clock."""
+    nobody's decision), with its deadline by this store's clock.  ``loaded``: the game as the
+    caller loaded it last (``store.load``), if it has it."""
     from trvendetta.replays.signatures import HOST
     from trvendetta.store import decode_charter
 
@@ -35,8 +36,8 @@ def waiting(store: Any, game: str) -> Waiting | None:
     from .exchange import draws_of
 
     meta = store.header(game)
-    loaded = store.load(game)
-    last = store.events(game, since=loaded.version - 1, decode=False)[-1]
+    loaded = loaded if loaded is not None and loaded.game == game else store.load(game)
+    last = store.events(game, since=loaded.version - 1, upto=loaded.version, decode=False)[-1]
     if last.payload.startswith(OUTCOME_OPENINGS):  # a claim or a resignation ended it
         return None
     ruleset, state = loaded.ruleset, loaded.state

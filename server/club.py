@@ -29,7 +29,7 @@ from trvendetta.app import GameService, pending_line
 from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.app.outcome import outcome_of
-from trvendetta.app.sealing import dealer_view
+from trvendetta.app.sealing import dealer_view, hides
 from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
@@ -112,6 +112,26 @@ def _hex_key(text: str, what: str) -> str:
     return text
 
 
+class _Seen:
+    """What this process worked out about a game at one version: a version's records never change,
+    so nothing here is worked out twice (the game's state, whether it ended, the draw it waits for,
+    its clock, its log, its picture, each player's document).  Any process's append makes a new
+    version, which the next request reads (``Club._seen``)."""
+
+    def __init__(self, loaded: Any, charter: Any):
+        self.version, self.loaded, self.charter = loaded.version, loaded, charter
+        self.memo: dict[Any, Any] = {}
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
+
+
+#: games whose worked-out versions a process keeps (least recently used forgotten first)
+SEEN_KEPT = 512
+
+
 class Club:
     """One server process's view of the club: the store, the accounts, the host's keys."""
 
@@ -123,7 +143,10 @@ class Club:
         self.accounts = Accounts(store)
         self.host, self.host_public = host, host_public
         self.new_seed, self.clock, self.random_bytes, self.mailer = new_seed, clock, random_bytes, mailer
-        self._views: dict[str, tuple[int, Any]] = {}
+        self._seen_games: dict[str, _Seen] = {}
+        self._game_ids: dict[str, str] = {}  # a game's first event's hash (its id): never changes
+        self._logs: dict[str, tuple[int, list[str]]] = {}  # the log's lines at a version, extended after it
+        self._keys: dict[str, str] = {}  # a player's bound key: a binding never changes
         #: whole records exported, by game: (version, text)
         self._records: dict[str, tuple[int, str]] = {}
 
@@ -461,16 +484,57 @@ class Club:
         return self.game_doc(offer.game, None)
 
     def _load(self, game: str) -> Any:
+        seen = self._seen(game)
+        return seen.loaded, seen.charter
+
+    def _seen(self, game: str, version: int | None = None) -> _Seen:
+        """The game as it stands (its worked-out version, or loaded now if it moved on)."""
+        if version is None:
+            version = self.version(game)
+        seen = self._seen_games.get(game)
+        if seen is not None and seen.version == version >= 0:
+            self._seen_games[game] = self._seen_games.pop(game)  # the most recently used last
+            return seen
         try:
             loaded = self.service.load(game)
         except GameNotFound:
             if self.accounts.offer(game) is not None:
                 raise Refused(404, f"{game} is an offer waiting for contributions (GET /api/offers/{game})") from None
             raise Refused(404, f"no game called {game!r} on this server") from None
+        return self._keep(loaded)
+
+    def _keep(self, loaded: Any) -> _Seen:
         charter = decode_charter(loaded.charter) if loaded.charter else None
         if charter is None or charter.dice != "host" or charter.host != self.host_public:
-            raise Refused(404, f"{game!r} is not a game this server hosts")
-        return loaded, charter
+            raise Refused(404, f"{loaded.game!r} is not a game this server hosts")
+        seen = _Seen(loaded, charter)
+        self._seen_games.pop(loaded.game, None)
+        self._seen_games[loaded.game] = seen
+        while len(self._seen_games) > SEEN_KEPT:
+            self._seen_games.pop(next(iter(self._seen_games)))
+        return seen
+
+    def _ended(self, seen: _Seen) -> Any:
+        """How a claim or a resignation ended the game (None: it did not)."""
+        return seen.get("ended", lambda: outcome_of(self.store, seen.loaded.game))
+
+    def _waiting(self, seen: _Seen) -> str | None:
+        """What the game's open draw waits for (None: no draw is open)."""
+        return seen.get("waiting", lambda: self.service.waiting(seen.loaded.game))
+
+    def _game_id(self, game: str) -> str:
+        if game not in self._game_ids:
+            self._game_ids[game] = self.store.events_head(game, 1)
+        return self._game_ids[game]
+
+    def _key(self, player: str) -> str | None:
+        """The key ``player`` is bound to on this server (None: never logged in)."""
+        if player not in self._keys:
+            known = self.accounts.player(player)
+            if known is None:
+                return None
+            self._keys[player] = known[1]
+        return self._keys[player]
 
     def version(self, game: str) -> int:
         try:
@@ -485,13 +549,14 @@ class Club:
             if player is not None and player not in info.players:
                 continue
             try:
-                loaded, charter = self._load(info.id)
+                seen = self._seen(info.id, info.version)
             except Refused:
                 continue
+            loaded = seen.loaded
             decision = loaded.ruleset.pending(loaded.state)
-            ended = outcome_of(self.store, info.id)
+            ended = self._ended(seen)
             on = decision.player if decision and not ended else None
-            draw = self.service.waiting(info.id) if not ended else None
+            draw = self._waiting(seen) if not ended else None
             row = {"game": info.id, "ruleset": info.ruleset, "players": list(info.players), "version": loaded.version,
                    "head": loaded.head, "status": "over" if ended else info.status, "winner": info.winner, "waiting_on": on,
                    "waiting_for_dice": bool(draw), "ended": ended.line() if ended else None}
@@ -511,60 +576,82 @@ class Club:
     def game_doc(self, game: str, player: str | None) -> dict:
         """The game as a player's page shows it: the board (SVG), whose move it is, the legal options
         (with the bytes to sign) when it is ``player``'s, the log's sentences.  Party favors of other
-        players are counted, never named."""
-        loaded, charter = self._load(game)
+        players are counted, never named.  Made once a version for each player who asks."""
+        seen = self._seen(game)
+        return seen.get(("doc", player), lambda: self._game_doc(seen, player))
+
+    def _game_doc(self, seen: _Seen, player: str | None) -> dict:
+        loaded, charter, game = seen.loaded, seen.charter, seen.loaded.game
         ruleset, state = loaded.ruleset, loaded.state
-        seen, openings = state, {}
-        if player in charter.seats:  # the favors the host dealt to the player, face up to that player only
-            seen, openings = dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
-        view = ruleset.view(seen)
-        _redact(view, player)
-        ended = outcome_of(self.store, game)
+        hidden = player in charter.seats and hides(ruleset, loaded.charter)
+        seen_state, openings = state, {}
+        if hidden:  # the favors the host dealt to the player, face up to that player only
+            seen_state, openings = dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
+        view, svg = seen.get(("view", player if hidden else None), lambda: self._view(seen_state, ruleset, player))
+        ended = self._ended(seen)
         decision = None if ended else ruleset.pending(state)
-        waiting = None if ended else self.service.waiting(game)
+        waiting = None if ended else self._waiting(seen)
         doc = {"game": game, "ruleset": ruleset.name, "version": loaded.version, "head": loaded.head,
-               "domain": domain_at(loaded.domain, self.store.events_head(game, 1), loaded.version + 1),
+               "domain": domain_at(loaded.domain, self._game_id(game), loaded.version + 1),
                "players": list(charter.seats), "you": player, "over": decision is None,
                "pending": None if decision is None else {"player": decision.player, "kind": decision.kind,
                                                         "prompt": decision.prompt},
                "waiting_for_dice": waiting, "options": [], "view": view,
                "line": ended.line() if ended else pending_line(ruleset, state)}
         if decision is not None and player == decision.player and not waiting:
-            for action in ruleset.legal_actions(seen):
+            for action in ruleset.legal_actions(seen_state):
                 encoded = ruleset.encode(ruleset.sealed_action(state, action, openings))  # a favor: with its opening
                 doc["options"].append({"name": ruleset.describe_action(action), "action": encoded.decode()})
-        doc["clock"] = self.timing(game)
-        doc["svg"] = self._svg(loaded, view)
-        doc["log"] = self._log(game)
+        doc["clock"] = seen.get("clock", lambda: self.timing(game, loaded))
+        doc["svg"] = svg
+        doc["log"] = seen.get("log", lambda: self._log(game, loaded.version))
         return doc
 
-    def _svg(self, loaded: Any, view: dict) -> str:
+    @staticmethod
+    def _view(state: Any, ruleset: Any, player: str | None) -> tuple[dict, str]:
         from trvendetta import pictures
 
-        return pictures.svg(view, None)
+        view = ruleset.view(state)
+        _redact(view, player)
+        return view, pictures.svg(view, None)
 
-    def _log(self, game: str) -> list[str]:
+    def _log(self, game: str, version: int) -> list[str]:
+        """The log's sentences up to ``version``: the lines of an earlier version kept, the records after it
+        read (the whole game read again only when a retraction takes back earlier lines)."""
         from trvendetta.replays import readable
         from trvendetta.store import RETRACTION_KIND, STORE_KINDS, describe_store_record
 
-        records, _ = readable(self.store, game)
         ruleset = self.store.ruleset_of(game)
-        dead = {n for r in records if r.kind == RETRACTION_KIND for n in range(r.event.first, r.event.last + 1)}
-        lines = []
-        for r in records:
-            if r.number in dead or r.kind == RETRACTION_KIND:
-                continue
+
+        def line(r: Any) -> str:
             text = describe_store_record(r.event) if r.kind in STORE_KINDS else ruleset.describe(r.event)
-            lines.append(f"{r.number:>5}. {text}")
+            return f"{r.number:>5}. {text}"
+        kept = self._logs.get(game)
+        if kept is not None and kept[0] <= version:
+            try:
+                records = self.store.events(game, upto=version, since=kept[0])
+            except TrvError:
+                records = None
+            if records is not None and all(r.kind != RETRACTION_KIND for r in records):
+                lines = kept[1] + [line(r) for r in records]
+                self._logs[game] = (version, lines)
+                return lines
+        records, _ = readable(self.store, game)
+        records = [r for r in records if r.number <= version]
+        dead = {n for r in records if r.kind == RETRACTION_KIND for n in range(r.event.first, r.event.last + 1)}
+        lines = [line(r) for r in records if r.number not in dead and r.kind != RETRACTION_KIND]
+        self._logs[game] = (version, lines)
+        while len(self._logs) > SEEN_KEPT:
+            self._logs.pop(next(iter(self._logs)))
         return lines
 
     # ------------------------------------------------------------- time
-    def timing(self, game: str) -> dict | None:
+    def timing(self, game: str, loaded: Any = None) -> dict | None:
         """Whose answer the game waits for, since when, and the deadline, by this server's clock
         (its store's stamps: the reference in its games)."""
         from trvendetta.app.clock import stamp_text, waiting
 
-        w = waiting(self.store, game)
+        w = waiting(self.store, game, loaded)
         if w is None:
             return None
         return {"seat": w.seat, "unanswered": w.unanswered, "since": stamp_text(w.since),
@@ -634,8 +721,7 @@ class Club:
         loaded, charter = self._load(game)
         if player not in charter.seats or charter.seats[player] == self.host_public:
             raise Refused(403, f"{player} has no seat in {game}")
-        known = self.accounts.player(player)
-        if known is None or known[1] != charter.seats[player]:
+        if self._key(player) != charter.seats[player]:
             raise Refused(403, f"{player}'s seat in {game} is bound to another key than the one {player} logs in with")
         return loaded, charter
 
@@ -763,19 +849,21 @@ class Club:
         it (the rules judge it); the signature is checked against the bytes the store is about to
         write, so nothing unsigned, stale or changed is ever written."""
         loaded, charter = self._seated(game, player)
+        seen = self._seen(game, loaded.version)
         if version != loaded.version:
             raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
                                f"after event {version}); load it again")
         ruleset = loaded.ruleset
-        ended = outcome_of(self.store, game)
+        ended = self._ended(seen)
         decision = None if ended else ruleset.pending(loaded.state)
         if decision is None:
             raise Refused(409, f"{game} is over ({ended.line() if ended else pending_line(ruleset, loaded.state)}); "
                                "no action is legal")
         if decision.player != player:
             raise Refused(403, f"it is {decision.player}'s decision, not {player}'s")
-        if self.service.waiting(game):
-            raise Refused(409, self.service.waiting(game))
+        waiting = self._waiting(seen)
+        if waiting:
+            raise Refused(409, waiting)
         raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
         try:
             decoded = ruleset.decode_action(action.encode())
@@ -785,23 +873,28 @@ class Club:
             raise Refused(400, "the action is not in its canonical form (sign the bytes the server lists)")
         # the signature first, over the place in the chain this action takes (the next record, after
         # this head): a forged, replayed or misplaced one never reaches the rules
-        msg = message(domain_at(loaded.domain, self.store.events_head(game, 1), loaded.version + 1),
+        msg = message(domain_at(loaded.domain, self._game_id(game), loaded.version + 1),
                       loaded.version + 1, loaded.head, action.encode())
         if not self._signed(player, charter.seats[player], raw, msg):
             raise Refused(403, f"the signature is not {player}'s over this action at this point of the game "
                                "(sign the server's message: game, record number, the hash before it, the action)")
         keyring = _Relay(self, player, charter, raw)
         try:
-            self.service.play(game, lambda rules, current: [decoded], player=player,
-                              keyring_for=lambda loaded: keyring, after=loaded)
+            played = self.service.play(game, lambda rules, current: [decoded], player=player,
+                                       keyring_for=lambda loaded: keyring, after=loaded)
         except RuleViolation as exc:
             raise Refused(422, str(exc)) from None
         except GameMovedOn as exc:
             raise Refused(409, str(exc)) from None
         except TrvError as exc:
             raise Refused(keyring.status or 400, str(exc)) from None
-        self._finish(game, self.store.version(game))
-        return {"game": game, "version": self.store.version(game)}
+        saved = played.loaded
+        if played.waits_for_dice or charter.bots or ruleset.pending(saved.state) is None:
+            # the host rolls the draw it opened, plays its bots, or reveals the seed at the end
+            self._finish(game, saved.version)
+            return {"game": game, "version": self.store.version(game)}
+        self._keep(saved)  # the next request starts from the state the store just took
+        return {"game": game, "version": saved.version}
 
 
 def resign_payload(player: str, version: int, head: str, at: str) -> bytes:
