@@ -1,10 +1,16 @@
-"""Load on a club: three `trv serve` processes on one PostgreSQL, simulated players (docs/performance.md).
+"""Load on a club: `trv serve` processes on one store, simulated players (docs/server.md).
 
-    python -m bench.server_load [--players 50] [--seconds 60] [--servers 3]
+    python -m bench.server_load [--players 50] [--seconds 60] [--store sqlite|postgresql]
+        [--servers N] [--idle-streams N] [--compare OTHER_PYTHON] [--repeat N]
 
-Needs $TRV_TEST_POSTGRES (a database it may make a schema in) and the server extra.  Every
+``--store postgresql`` needs $TRV_TEST_POSTGRES (a database it may make a schema in); every run
+needs the server extra.  ``--compare`` runs the same load on servers started with another
+checkout's interpreter (the previous main: ``git worktree add /tmp/oldmain ed00572`` and a venv
+there), each run after the other, so both are measured on the same machine in one go.  Every
 request goes to 127.0.0.1 only; the run is bounded (``--seconds``, then every game in play is
-left where it is) and stops the servers it started.  Each simulated player has its own key,
+left where it is) and stops the servers it started.  One JSON line a run: moves a second, p50/p99
+of a move's request, the servers' CPU per move (from /proc), lost/doubled/unverified moves.
+Each simulated player has its own key,
 logs in by signing the server's challenge, and plays as the page does: reads the game
 (``GET /api/games/G``), picks a legal option (seeded), signs it over the game's chain and posts
 it (``POST /api/games/G/act``).  The two players of a game use different server processes.
@@ -141,33 +147,48 @@ def play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threading
                 taken.append(option["action"])
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--players", type=int, default=50)
-    ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--servers", type=int, default=3)
-    args = ap.parse_args(argv)
-    base = os.environ.get("TRV_TEST_POSTGRES")
-    if not base:
-        print("set $TRV_TEST_POSTGRES (postgresql://USER@127.0.0.1:5432/DB) to run this benchmark", file=sys.stderr)
-        return 2
-    import psycopg
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), from /proc (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    schema = "load_" + uuid.uuid4().hex[:12]
-    url = f"{base}{'&' if '?' in base else '?'}schema={schema}"
+
+def idle_streams(port: int, game: str, n: int) -> list[socket.socket]:
+    """``n`` event streams opened and left idle (as pages in background tabs): each reads nothing more."""
+    out = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        out.append(s)
+    return out
+
+
+def run(args: argparse.Namespace, python: str, label: str) -> dict:
+    """One bounded run of ``args.servers`` server processes (``python -m trvendetta.cli.main serve``),
+    ``args.players`` players; the figures."""
+    base = os.environ.get("TRV_TEST_POSTGRES", "")
     tmp = Path(tempfile.mkdtemp(prefix="trv-load-"))
+    schema = "load_" + uuid.uuid4().hex[:12]
+    if args.store == "postgresql":
+        url = f"{base}{'&' if '?' in base else '?'}schema={schema}"
+    else:
+        url = str(tmp / "club.sqlite")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRV_")}
     env.update(TRV_HOME=str(tmp / "club"), NO_COLOR="1")
-    trv = [sys.executable, "-m", "trvendetta.cli.main"]
-    subprocess.run([*trv, "id", "new", "club"], env=env, check=True, capture_output=True)
+    trv = [python, "-m", "trvendetta.cli.main"]
+    # the servers run from the temporary folder: no checkout's trvendetta/ shadows the one installed
+    subprocess.run([*trv, "id", "new", "club"], env=env, check=True, capture_output=True, cwd=tmp)
     ports = [free_port() for _ in range(args.servers)]
     procs = []
     try:
-        # the first creates the schema and tables; the others then open them
+        # the first creates the tables; the others then open them
         for i, port in enumerate(ports):
             procs.append(subprocess.Popen([*trv, "--store", url, "serve", "--id", "club", "--port", str(port),
                                            "--clock", "3600"], env=env, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.PIPE, text=True))
+                                          stderr=subprocess.PIPE, text=True, cwd=tmp))
             for _ in range(300):
                 try:
                     if Http(port).call("GET", "/api/server")[0] == 200:
@@ -179,6 +200,15 @@ def main(argv: list[str] | None = None) -> int:
         sims = [Sim(f"p{i:02d}", ports[i % len(ports)], i) for i in range(args.players)]
         for s in sims:
             s.login()
+        streams: list[socket.socket] = []
+        if args.idle_streams:
+            status, out = sims[0].http.call("POST", "/api/games", {"players": [f"{sims[0].name}:red:cars",
+                                                                               f"{sims[1].name}:blue:cars"],
+                                                                   "name": "idle"})
+            assert status == 200, out
+            for i, port in enumerate(ports):
+                streams += idle_streams(port, "idle", args.idle_streams // len(ports)
+                                        + (1 if i < args.idle_streams % len(ports) else 0))
         results: dict = {"latency": [], "status": {}, "games": {}}
         lock = threading.Lock()
         start = time.monotonic()
@@ -186,12 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         threads = [threading.Thread(target=play_pair, args=(sims[i], sims[i + 1], 0, end, results, lock))
                    for i in range(0, len(sims) - 1, 2)]
         cpu0 = os.times()
+        server_cpu0 = sum(cpu_seconds(p.pid) for p in procs)
         for t in threads:
             t.start()
         for t in threads:
             t.join(args.seconds + 120)
         wall = time.monotonic() - start
-        # every game's record, from a server other than the first, verified; its actions matched
+        server_cpu = sum(cpu_seconds(p.pid) for p in procs) - server_cpu0
+        client_cpu = sum(os.times()[:2]) - sum(cpu0[:2])
+        for s in streams:
+            s.close()
+        # every game's record, from the last server, verified; its actions matched
         from trvendetta import replays
 
         lost = doubled = bad = 0
@@ -216,15 +251,16 @@ def main(argv: list[str] | None = None) -> int:
         lat = sorted(results["latency"])
         moves = results["status"].get(200, 0)
         q = statistics.quantiles(lat, n=100) if len(lat) >= 2 else [0] * 99
-        print(json.dumps({
-            "servers": args.servers, "players": args.players, "games": len(results["games"]),
-            "seconds": round(wall, 1), "moves": moves, "moves_per_s": round(moves / wall, 1),
+        return {
+            "run": label, "store": args.store, "servers": args.servers, "players": args.players,
+            "idle_streams": len(streams), "games": len(results["games"]), "seconds": round(wall, 1),
+            "moves": moves, "moves_per_s": round(moves / wall, 1),
             "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
             "p99_ms": round(q[98] * 1000, 1), "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+            "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 1) if moves else None,
             "statuses": results["status"], "events": events, "unverified": bad, "lost": lost, "doubled": doubled,
-            "client_cpu_s": round(sum(os.times()[:2]) - sum(cpu0[:2]), 1),
-        }, indent=1))
-        return 1 if bad or lost or doubled else 0
+            "client_cpu_s": round(client_cpu, 1),
+        }
     finally:
         for p in procs:
             p.terminate()
@@ -233,11 +269,40 @@ def main(argv: list[str] | None = None) -> int:
                 p.wait(30)
             except subprocess.TimeoutExpired:
                 p.kill()
-        try:
-            with psycopg.connect(base, autocommit=True) as conn:
-                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        except Exception:  # noqa: BLE001
-            pass
+        if args.store == "postgresql":
+            try:
+                import psycopg
+
+                with psycopg.connect(base, autocommit=True) as conn:
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--players", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="An SQLite file, or a fresh schema in $TRV_TEST_POSTGRES.")
+    ap.add_argument("--servers", type=int, default=1, help="Server processes on the one store.")
+    ap.add_argument("--idle-streams", type=int, default=0, help="Event streams held open, idle, during the run.")
+    ap.add_argument("--compare", metavar="PYTHON", action="append", default=[],
+                    help="Also run the servers with this interpreter (another checkout's venv: the previous main's), "
+                         "before this one's; repeat for more.")
+    ap.add_argument("--repeat", type=int, default=1, help="Runs of each (interleaved), for the spread.")
+    args = ap.parse_args(argv)
+    if args.store == "postgresql" and not os.environ.get("TRV_TEST_POSTGRES"):
+        print("set $TRV_TEST_POSTGRES (postgresql://USER@127.0.0.1:5432/DB) for --store postgresql", file=sys.stderr)
+        return 2
+    pythons = [(p, f"compare {p}") for p in args.compare] + [(sys.executable, "this checkout")]
+    failed = False
+    for _ in range(args.repeat):
+        for python, label in pythons:
+            out = run(args, python, label)
+            print(json.dumps(out), flush=True)
+            failed = failed or bool(out["unverified"] or out["lost"] or out["doubled"])
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

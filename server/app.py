@@ -32,6 +32,8 @@ MAX_PACKET = 4 * 1024 * 1024
 POLL_SECONDS = 0.5
 #: an event stream ends after this (the page opens another)
 STREAM_SECONDS = 300
+#: an idle stream sends a comment line this often (proxies close silent connections)
+KEEPALIVE_SECONDS = 15.0
 #: replay pages kept drawn (one a game, each until its game moves on)
 REPLAYS_KEPT = 32
 PAGE = Path(__file__).parent / "page"
@@ -128,6 +130,8 @@ class Server:
 
             print(f"trv serve: finishing the open draws failed: {_short(exc)}", file=sys.stderr)
         self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._versions: dict[str, int] = {}  # the watched games' versions, as last looked at
+        self._watching: asyncio.Task | None = None
         #: replay pages drawn, by game: (version, head, page); drawn on their own thread
         self._replays: dict[str, tuple[int, str, str]] = {}
         self._drawing = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-replay")
@@ -139,10 +143,6 @@ class Server:
         self._drawing.shutdown()
         self._pool.submit(self.club.close).result()
         self._pool.shutdown()
-
-    def _moved(self, game: str) -> None:
-        for event in self._watchers.get(game, ()):
-            event.set()
 
     def routes(self) -> list[Route]:
         def api(handler: Callable) -> Callable:
@@ -209,7 +209,7 @@ class Server:
         async def game(request: Request) -> Any:
             token = _token(request)
             player = await r(c.player_of, token) if token else None
-            return await r(c.game_doc, request.path_params["game"], player)
+            return Response(await r(c.game_json, request.path_params["game"], player), media_type="application/json")
 
         async def export(request: Request) -> Any:
             since = request.query_params.get("since")
@@ -352,27 +352,60 @@ class Server:
 
     async def _stream(self, game: str) -> Any:
         """``data: {"game", "version"}`` whenever the game's version changes (a move here, or
-        another process's, found by looking every POLL_SECONDS); a comment line keeps it open."""
+        another process's: ``_watch`` looks for those, once for every stream); a comment line now
+        and then keeps it open.  An idle stream costs the process nothing but its socket."""
         event = asyncio.Event()
         self._watchers.setdefault(game, set()).add(event)
+        if self._watching is None or self._watching.done():
+            self._watching = asyncio.create_task(self._watch())
         loop = asyncio.get_running_loop()
         try:
             last = None
             end = loop.time() + STREAM_SECONDS
+            quiet = 0.0
             while loop.time() < end:
-                version = await self.run(self.club.version, game)
+                version = self._versions.get(game)
+                if version is None:
+                    version = self._versions[game] = await self.run(self.club.version, game)
                 if version != last:
                     last = version
+                    quiet = loop.time()
                     yield f"data: {json.dumps({'game': game, 'version': version})}\n\n"
-                else:
+                elif loop.time() - quiet >= KEEPALIVE_SECONDS:
+                    quiet = loop.time()
                     yield ": still here\n\n"
                 try:
-                    await asyncio.wait_for(event.wait(), POLL_SECONDS)
+                    await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
                 except asyncio.TimeoutError:
                     pass
                 event.clear()
         finally:
             self._watchers[game].discard(event)
+            if not self._watchers[game]:
+                del self._watchers[game]
+                self._versions.pop(game, None)
+
+    def _moved(self, game: str) -> None:
+        self._versions.pop(game, None)
+        for event in self._watchers.get(game, ()):
+            event.set()
+
+    async def _watch(self) -> None:
+        """Every POLL_SECONDS while streams are open: the versions of every watched game, read in one
+        call on the store thread (another process's moves are found so), and the streams of a game
+        that moved woken."""
+        while self._watchers:
+            await asyncio.sleep(POLL_SECONDS)
+            games = list(self._watchers)
+            try:
+                now = await self.run(lambda: {g: self.club.version(g) for g in games})
+            except Exception:  # noqa: BLE001  the store failed: looked at again next round
+                continue
+            for game, version in now.items():
+                if self._versions.get(game) != version:
+                    self._versions[game] = version
+                    for event in self._watchers.get(game, ()):
+                        event.set()
 
 
 def _draw_replay(game: str, meta: Any, records: list) -> str:

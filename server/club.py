@@ -580,6 +580,14 @@ class Club:
         seen = self._seen(game)
         return seen.get(("doc", player), lambda: self._game_doc(seen, player))
 
+    def game_json(self, game: str, player: str | None) -> bytes:
+        """``game_doc`` as the JSON the route sends (encoded once a version for each player who asks)."""
+        import msgspec
+
+        seen = self._seen(game)
+        return seen.get(("json", player), lambda: msgspec.json.encode(
+            seen.get(("doc", player), lambda: self._game_doc(seen, player))))
+
     def _game_doc(self, seen: _Seen, player: str | None) -> dict:
         loaded, charter, game = seen.loaded, seen.charter, seen.loaded.game
         ruleset, state = loaded.ruleset, loaded.state

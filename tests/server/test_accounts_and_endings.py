@@ -149,3 +149,23 @@ def test_a_replay_page_is_drawn_once_a_version_off_the_store_thread_and_not_reve
     httpx.get(f"{club.url}/replay/duel", timeout=60)
     assert len(drawn) == 2
     assert httpx.get(f"{club.url}/replay/nothing", timeout=60).status_code == 404
+
+
+def test_an_event_stream_sees_a_move_another_process_made(duel, tmp_path):
+    """A move the stream's process did not make (another server process's on the same store): the
+    process's watcher finds the new version and says so."""
+    from .conftest import Club
+
+    club, ann, bob = duel
+    other = Club(tmp_path, club.store, home=club.home)
+    with httpx.stream("GET", f"{club.url}/api/games/duel/events", timeout=30) as response:
+        lines = response.iter_lines()
+        first = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+        assert first == {"game": "duel", "version": club.club.store.version("duel")}
+        mover = club.on_store(club.club.game_doc, "duel", None)["pending"]["player"]
+        who = ann if mover == "ann" else bob
+        who("login", other.url, server=False)
+        who("--server", other.url, "act", json.dumps(json.loads(who("legal", "--json").stdout)[0]))
+        second = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+        assert second["version"] > first["version"]
+    other.stop()
