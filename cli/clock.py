@@ -46,10 +46,8 @@ def claim(session: Session, player: str | None) -> None:
       trv claim
       trv claim duel --as ann
     """
-    if session.server is not None:  # the server's clock decides in its games: the server claims
-        from .remote import claim_on_server
-
-        click.echo(claim_on_server(session))
+    if session.server_claim is not None:  # the server's clock decides in its games: the server claims
+        click.echo(session.server_claim())
         return
     from trvendetta.app.outcome import claim as claim_game
 

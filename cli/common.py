@@ -94,6 +94,8 @@ class Session:
         #: with --server, a playing command's way to post what it recorded now and import the dice the
         #: server rolled (True: the game goes on, the command may play on; cli/remote.py)
         self.server_send: Callable[[], bool] | None = None
+        #: with --server, `trv claim`: the server claims on time by its clock (the outcome's line)
+        self.server_claim: Callable[[], str] | None = None
 
     def store(self, db: str | None = None) -> Any:
         """The GameStore (imported here: a read-only command may never need it)."""

@@ -296,6 +296,7 @@ def before_command(ctx: click.Context, url: str) -> None:
     session.game_option, session.server = game, client.base
     if name not in PLAYING:
         _use_copy(session, url)
+        session.server_claim = lambda: claim_on_server(session)
         return
     remote = _Remote(session, client, game, mirror, synced)
     ctx.call_on_close(remote.close)  # after the scratch store is closed (the exit stack runs last in, first out)
@@ -326,7 +327,7 @@ class _Remote:
 
         self.session, self.client, self.game, self.mirror, self.synced = session, client, game, mirror, synced
         self.scratch = mirror[:-len(".sqlite")] + f".{os.getpid()}.play.sqlite"
-        self.failed = self.added = False
+        self.failed = self.added = self.refused = False
         src, dst = sqlite3.connect(mirror), sqlite3.connect(self.scratch)
         try:
             src.backup(dst)
@@ -353,8 +354,10 @@ class _Remote:
                        f"(`trv --server {self.client.base} show` shows the server's), and sent by your next "
                        "command to this server")
         except ServerRefused as exc:
-            if "recorded" not in exc.doc:
-                self._fail(f"not sent: {exc}; nothing of it is kept: your copy shows the server's game")
+            if "recorded" not in exc.doc:  # the server saw the signed move and refused it: the copy keeps it,
+                self.refused = True          # and the next command names what the server lacks (evidence)
+                self._fail(f"not sent: {exc}; your copy keeps the move you signed, and the next command "
+                           "compares it with the server's record")
             answer = {"version": exc.doc["recorded"]}
             click.echo(f"the server stored your move but has not rolled its dice yet ({exc.doc['error']})",
                        err=True)
@@ -377,20 +380,27 @@ class _Remote:
         raise SystemExit(1)
 
     def close(self) -> None:
+        """At the command's end: what is left to send is sent; the scratch copy becomes the copy if the
+        server has all of it (or refused a move, which the copy then keeps for the next comparison)."""
         import sqlite3
 
         from trvendetta.app import GameService
         from trvendetta.store import GameStore
 
+        ended: SystemExit | None = None
         try:
             if not self.failed:
                 with GameStore(self.scratch) as store:
                     svc = GameService(store)
-                    if store.version(self.game) != self.synced and (self.send(svc) or self.added):
-                        from trvendetta.app.decisions import pending_line
+                    try:
+                        if store.version(self.game) != self.synced and (self.send(svc) or self.added):
+                            from trvendetta.app.decisions import pending_line
 
-                        loaded = store.load(self.game)
-                        click.echo(pending_line(loaded.ruleset, loaded.state))
+                            loaded = store.load(self.game)
+                            click.echo(pending_line(loaded.ruleset, loaded.state))
+                    except SystemExit as exc:  # said already
+                        ended = exc
+            if not self.failed or self.refused:
                 src, dst = sqlite3.connect(self.scratch), sqlite3.connect(self.mirror)
                 try:
                     src.backup(dst)
@@ -401,6 +411,8 @@ class _Remote:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(OSError):
                     os.unlink(self.scratch + suffix)
+        if ended is not None:
+            raise ended
 
 
 # ------------------------------------------------------------------ the server's commands
