@@ -144,19 +144,25 @@ class Server:
         self._pool.submit(self.club.close).result()
         self._pool.shutdown()
 
-    def routes(self) -> list[Route]:
-        def api(handler: Callable) -> Callable:
-            async def endpoint(request: Request) -> Response:
-                try:
-                    out = await handler(request)
-                except Refused as exc:
-                    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
-                except Exception as exc:  # noqa: BLE001  the store or the disk failed: one line, never a trace
-                    return JSONResponse({"error": f"the server could not answer: its store failed ({_short(exc)}); "
-                                                  "try again shortly"}, status_code=503)
-                return out if isinstance(out, Response) else JSONResponse(out)
-            return endpoint
+    @staticmethod
+    def api(handler: Callable) -> Callable:
+        """A route answering JSON, a refusal as ``{"error"}`` with its status, a failed store as one
+        line (503), never a trace."""
+        async def endpoint(request: Request) -> Response:
+            try:
+                out = await handler(request)
+            except Refused as exc:
+                return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+            except Exception as exc:  # noqa: BLE001  the store or the disk failed: one line, never a trace
+                return JSONResponse({"error": f"the server could not answer: its store failed ({_short(exc)}); "
+                                              "try again shortly"}, status_code=503)
+            return out if isinstance(out, Response) else JSONResponse(out)
+        return endpoint
 
+    def routes(self) -> list[Route]:
+        from . import page_api
+
+        api = self.api
         r = self.run
         c = self.club
 
@@ -318,6 +324,7 @@ class Server:
             Route("/api/pairings", api(pairings), methods=["POST"]),
             Route("/api/pairings/{token}", api(pairing)),
             Route("/api/pairings/{token}/{what}", api(pairing), methods=["POST"]),
+            *page_api.routes(self),
         ]
 
     async def _replay_page(self, game: str) -> str:

@@ -56,15 +56,36 @@ async function sign(text) {
 }
 
 // ------------------------------------------------------------------------------ HTTP
+// Every request says what went wrong in words: a network failure is a lost connection (never
+// "Failed to fetch"), a refusal is the server's own message.  The server's Date header gives
+// the offset of its clock, the reference of the countdown.
+let serverOffset = 0;
 async function api(method, path, body) {
   const me = await kept("me");
   const headers = { "Accept": "application/json" };
   if (me && me.token) headers["Authorization"] = "Bearer " + me.token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const doc = await resp.json().catch(() => ({ error: `${resp.status} ${resp.statusText}` }));
-  if (!resp.ok) throw new Error(doc.error || `${resp.status}`);
+  let resp;
+  try {
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    connection(false);
+    throw new Error("the server cannot be reached: the connection is lost (the page tries again)");
+  }
+  connection(true);
+  const date = Date.parse(resp.headers.get("Date") || "");
+  if (!isNaN(date)) serverOffset = date - Date.now();
+  const doc = await resp.json().catch(() => ({ error: `the server answered ${resp.status} ${resp.statusText}` }));
+  if (!resp.ok) throw new Error(doc.error || `the server answered ${resp.status}`);
   return doc;
+}
+
+// the connection state, in the header: live, or lost and reconnecting
+function connection(up) {
+  const node = document.getElementById("conn");
+  if (!node) return;
+  node.dataset.state = up ? "live" : "lost";
+  node.textContent = up ? "connected" : "connection lost, reconnecting…";
 }
 
 function el(tag, attrs, ...children) {
@@ -77,9 +98,9 @@ function el(tag, attrs, ...children) {
   for (const c of children) node.append(c);
   return node;
 }
-function say(text, error) {
+function say(text, error, kind) {
   statusLine.textContent = text;
-  statusLine.className = error ? "error" : "";
+  statusLine.className = error ? "error" : (kind || "");
 }
 
 // --------------------------------------------------------------------------- pairing
@@ -122,23 +143,59 @@ async function home() {
   }
   document.getElementById("who").textContent = me.player;
   const doc = await api("GET", "/api/me");
-  const rows = doc.games.map((g) => el("tr", {},
+  const waits = (g) => g.status !== "over" && !g.waiting_for_dice && g.waiting_on === me.player;
+  // the games waiting on you first, then the offers waiting for your contribution, then the rest
+  const games = [...doc.games.filter(waits), ...doc.games.filter((g) => !waits(g))];
+  const rows = games.map((g) => el("tr", { class: waits(g) ? "yours" : "" },
     el("td", {}, el("a", { href: `/play/${g.game}`, text: g.game })),
     el("td", { text: g.players.join(", ") }),
     el("td", { text: g.status === "over" ? `over${g.winner ? ": " + g.winner + " wins" : ""}` :
       g.waiting_for_dice ? "the host's dice" : g.waiting_on === me.player ? "your move" : `${g.waiting_on}'s move` })));
-  const offers = doc.offers.map((o) => el("tr", {},
+  const offers = doc.offers.map((o) => el("tr", { class: o.waiting_for.includes(me.player) ? "yours" : "" },
     el("td", { text: o.game }), el("td", { text: o.players.join(", ") }),
     el("td", {}, o.waiting_for.includes(me.player)
       ? el("button", { class: "join", "data-join": o.game, onclick: () => join(o.game), text: `Join ${o.game}` })
       : el("span", { text: "waiting for " + o.waiting_for.join(", ") }))));
+  const mine = offers.filter((r) => r.className), others = offers.filter((r) => !r.className);
+  const yoursFirst = [...rows.filter((r) => r.className), ...mine, ...rows.filter((r) => !r.className), ...others];
   main.replaceChildren(
     el("h1", { text: "Your games" }),
     el("p", { id: "waiting", text: doc.waiting_on_you.length ? "Waiting on you: " + doc.waiting_on_you.join(", ")
       : "Nothing waits on you." }),
-    el("table", {}, el("tr", {}, el("th", { text: "game" }), el("th", { text: "players" }), el("th", { text: "" })),
-      ...rows, ...offers));
+    el("table", { id: "games" }, el("tr", {}, el("th", { text: "game" }), el("th", { text: "players" }), el("th", { text: "" })),
+      ...yoursFirst),
+    offerForm(me));
+  document.title = (doc.waiting_on_you.length ? `(${doc.waiting_on_you.length}) ` : "") + "trv club";
   watchList();
+}
+
+// offering a game from the page: POST /api/games, and this page's contribution to its seed
+function offerForm(me) {
+  const field = (label, name, value, hint) => el("label", {}, label,
+    el("input", { name, value, placeholder: hint || "", id: `offer-${name}` }));
+  const form = el("form", { class: "offer", id: "offer" },
+    field("you", "me", `${me.player}:red:cars`, "name:colour:crew"),
+    field("opponent(s), comma-separated", "others", "", "bob:blue:cars"),
+    field("ruleset", "ruleset", "vendetta"),
+    field("time (e.g. 3d or 7d+1d; empty: none)", "time", ""),
+    field("game name (optional)", "name", ""),
+    el("button", { type: "submit", id: "offer-send", text: "Offer the game" }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(form);
+    const players = [f.get("me"), ...String(f.get("others")).split(",")].map((p) => p.trim()).filter(Boolean);
+    try {
+      const body = { players, ruleset: f.get("ruleset") || "vendetta", time: f.get("time") || "" };
+      if (f.get("name")) body.name = f.get("name");
+      const out = await api("POST", "/api/games", body);
+      const game = out.game || body.name;
+      say(`offered ${game}; your contribution to its seed…`);
+      await join(game);
+    } catch (err) {
+      say(err.message, true);
+    }
+  });
+  return el("div", {}, el("h2", { text: "Offer a game" }), form);
 }
 
 let listStream = null;
@@ -162,16 +219,40 @@ async function join(game) {
 }
 
 // ------------------------------------------------------------------------------ a game
+// The board is the server's drawing; the page marks on it what the server's API says: the
+// vehicles a decision can move, the spaces a move reaches (GET /api/games/G/reach: the
+// ruleset's own legal actions played ahead), the path picked, and the spaces a piece can be
+// placed on.  A path is only sent once confirmed: one signed action at a time, each checked
+// against the options the server lists at that point.
 let current = null;
+let stream = null;
+let plan = null;      // {vehicle, option, reach, space, way}: what is picked and not sent
+let sending = false;
 async function play(game) {
   const me = await kept("me");
   if (me) document.getElementById("who").textContent = me.player;
   await show(game);
-  const stream = new EventSource(`/api/games/${encodeURIComponent(game)}/events`);
+  follow(game);
+  setInterval(tick, 1000);
+}
+
+function follow(game) {
+  if (stream) stream.close();
+  stream = new EventSource(`/api/games/${encodeURIComponent(game)}/events`);
+  stream.onopen = () => connection(true);
+  stream.onerror = () => connection(false);  // the browser reconnects by itself; the header says so
   stream.onmessage = (m) => {
+    connection(true);
     const got = JSON.parse(m.data);
-    if (!current || got.version !== current.version) show(game).catch((e) => say(e.message, true));
+    if (!sending && (!current || got.version !== current.version)) show(game).catch((e) => say(e.message, true));
   };
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
 }
 
 // show() runs for each stream message and after each move, so two can be in flight at once and their
@@ -182,40 +263,311 @@ async function show(game) {
   const doc = await api("GET", `/api/games/${encodeURIComponent(game)}`);
   if (mine < drawn) return;  // a later request's answer is on the page already
   drawn = mine;
+  const moved = !current || current.version !== doc.version;
   current = doc;
+  if (moved) plan = null;
   document.body.dataset.version = doc.version;
+  const yours = !doc.over && !doc.waiting_for_dice && doc.pending && doc.pending.player === doc.you;
+  document.body.dataset.yours = yours ? "1" : "";
   const board = el("div", { class: "board", id: "board" });
   board.innerHTML = doc.svg;  // the server's drawing of the board (names are letters, digits, - _ .)
+  fitBoard(board);
   let turn;
   if (doc.over) turn = el("div", { class: "turn", id: "turn", text: "Game over: " + doc.line.replace(/^game over: /, "") });
   else if (doc.waiting_for_dice) turn = el("div", { class: "turn", id: "turn", text: doc.waiting_for_dice });
   else {
     const p = doc.pending;
-    const yours = p.player === doc.you;
     turn = el("div", { class: "turn" + (yours ? " yours" : ""), id: "turn",
       text: `${yours ? "Your move" : p.player + "'s move"}: ${p.kind}${p.prompt ? " (" + p.prompt + ")" : ""}` });
   }
-  const clock = el("div", { id: "clock", text: doc.clock && doc.clock.deadline ? doc.clock.line + " (the server's clock)" : "" });
+  const clock = el("div", { id: "clock", class: "clock" });
+  const picked = el("div", { id: "picked", class: "picked" });
   const options = el("div", { class: "options", id: "options" });
-  for (const o of doc.options) {
-    options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, doc, o, e.target), text: o.name }));
-  }
   const log = el("pre", { class: "log", id: "log", text: doc.log.join("\n") });
-  const links = el("p", {}, el("a", { href: `/replay/${game}`, target: "_blank", text: "replay viewer" }), " · ",
+  const links = el("p", { class: "links" }, el("a", { href: `/replay/${game}`, target: "_blank", text: "replay viewer" }), " · ",
     el("a", { href: `/api/games/${game}/record`, text: "record" }), ` · event ${doc.version}`);
   main.replaceChildren(el("div", { class: "game" }, board,
-    el("div", { class: "side" }, el("h2", { text: game, style: "margin:0" }), turn, clock, options, links, log)));
+    el("div", { class: "side" }, el("h2", { text: game, class: "name" }), turn, clock, picked, options,
+      dashboards(doc), links, log)));
   log.scrollTop = log.scrollHeight;
-  say("");
+  document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
+  if (yours && moved) notify(`${game}: your move`, doc.pending.prompt || doc.pending.kind);
+  tick();
+  await decide(game);
+}
+
+// the board fills its column: the drawing's road, with the dashboards as the page's own (below)
+function fitBoard(board) {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const status = svg.querySelector("g.status text");
+  const w = status ? parseFloat(status.getAttribute("x")) - 12 : parseFloat(svg.getAttribute("width"));
+  const h = parseFloat(svg.getAttribute("height"));
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.removeAttribute("height");
+  svg.setAttribute("width", "100%");
+  svg.style.maxWidth = `${Math.round(w * 1.6)}px`;
+  svg.dataset.w = w;
+}
+
+const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+function dashboards(doc) {
+  const view = doc.view || {};
+  const box = el("div", { class: "dashboards", id: "dashboards" });
+  for (const p of view.players || []) {
+    const dice = (p.dice || []).map((d) => el("span", { class: "die", title: `die ${d}`, text: PIPS[d] || String(d) }));
+    const rows = (view.vehicles || []).filter((v) => v.owner === p.name).map((v) => {
+      const dmg = Array.isArray(v.damage) ? v.damage.length : (v.damage || 0);
+      return el("li", { "data-vehicle": v.id, text:
+        `${v.id}: ${v.status === "eliminated" ? "eliminated" : (v.at || "off the board")}` +
+        `${v.status && v.status !== "operational" && v.status !== "eliminated" ? ", " + v.status : ""}` +
+        `${dmg ? `, ${dmg} damage` : ""}` });
+    });
+    const extra = [];
+    for (const key of ["scrap", "favors", "command_used"]) {
+      if (p[key] === undefined) continue;
+      let value = p[key];
+      if (key === "command_used") { extra.push(value ? "command used" : "command ready"); continue; }
+      if (value && typeof value === "object") value = value.kinds ? value.kinds.join(", ") : (value.count ?? JSON.stringify(value));
+      extra.push(`${key}: ${value}`);
+    }
+    const favors = view.favors && view.favors[p.name];
+    if (favors && p.favors === undefined) extra.push(`favors: ${favors.kinds ? favors.kinds.join(", ") : (favors.count ?? "")}`);
+    box.append(el("div", { class: "dash" + (doc.pending && doc.pending.player === p.name ? " on" : ""), "data-player": p.name },
+      el("div", { class: "who" }, el("span", { class: "swatch", style: `background:${p.color}` }),
+        el("b", { text: p.name }), ` ${p.crew || ""}${p.out ? " (out)" : ""}`),
+      el("div", { class: "dice" }, "dice ", ...(dice.length ? dice : [el("span", { text: "–" })])),
+      extra.length ? el("div", { text: extra.join(" · ") }) : "",
+      el("ul", {}, ...rows)));
+  }
+  return box;
+}
+
+// the countdown of the deadline, by the server's clock
+function tick() {
+  const node = document.getElementById("clock");
+  if (!node || !current) return;
+  const c = current.clock;
+  if (!c || !c.deadline || current.over) { node.textContent = c && c.line ? c.line : ""; return; }
+  const left = Date.parse(c.deadline) - (Date.now() + serverOffset);
+  const s = Math.max(0, Math.floor(left / 1000));
+  const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
+  const text = (d ? `${d}d ` : "") + `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+  node.dataset.left = s;
+  node.className = "clock" + (s < 3600 ? " short" : "");
+  node.textContent = `${c.seat === current.you ? "your" : c.seat + "'s"} time: ${text} left`;
+}
+
+function notify(title, body) {
+  if (document.hasFocus() || !("Notification" in window) || Notification.permission !== "granted") return;
+  try { new Notification(title, { body }); } catch (e) { /* a browser without page notifications */ }
+}
+
+// what the player can do now: vehicles to pick, spaces to reach, or the options in words
+async function decide(game) {
+  const doc = current;
+  const options = document.getElementById("options");
+  const picked = document.getElementById("picked");
+  const svg = document.querySelector("#board svg");
+  const decoded = doc.options.map((o) => JSON.parse(o.action));
+  const kind = doc.pending ? doc.pending.kind : "";
+  for (const g of svg ? svg.querySelectorAll("g.vehicle") : []) g.addEventListener("click", () => pickVehicle(game, g.dataset.id));
+  if (!doc.options.length) return;
+  if (Notification && Notification.permission === "default") {
+    options.append(el("button", { class: "aside", onclick: () => Notification.requestPermission(), text: "Tell me when it is my move" }));
+  }
+  // the vehicles this decision can move
+  const movable = new Set(decoded.filter((a) => a.car).map((a) => a.car));
+  for (const id of movable) {
+    const g = svg && svg.querySelector(`g.vehicle[data-id="${id}"]`);
+    if (g) g.classList.add("movable");
+  }
+  if (kind === "step" && !plan) {
+    plan = { vehicle: null, option: null, reach: null };
+    await loadReach(game, null);
+    return;
+  }
+  if (plan && plan.vehicle) return drawPlan(game);
+  const places = decoded.some((a) => a.at) ? (await api("GET", `/api/games/${encodeURIComponent(game)}/reach`)).places : [];
+  if (places.length) {
+    picked.textContent = "Click a space on the board to place it.";
+    for (const p of places) {
+      const mark = svgEl("circle", { class: "place", "data-space": p.at, cx: p.xy[0], cy: p.xy[1], r: 9 });
+      mark.append(svgEl("title", {}));
+      mark.firstChild.textContent = p.name;
+      mark.addEventListener("click", () => {
+        plan = { place: p };
+        confirmBox(game, [p.action], `${p.name}`, () => { plan = null; show(game); });
+        for (const m of svg.querySelectorAll(".place.chosen")) m.classList.remove("chosen");
+        mark.classList.add("chosen");
+      });
+      svg.append(mark);
+    }
+  }
+  if (movable.size) picked.textContent = "Click one of your highlighted vehicles to move it.";
+  for (let i = 0; i < doc.options.length; i++) {
+    const o = doc.options[i];
+    if (decoded[i].at && places.length) continue;  // placed on the board
+    options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, doc, o, e.target), text: words(o.name) }));
+  }
+}
+
+// an option's name with its effect said in words (the ruleset's own name first)
+function words(name) {
+  let m;
+  if ((m = name.match(/^assign (\d+) to (\S+)$/))) return `${name}: ${m[2]} moves ${m[1]} spaces`;
+  if (name === "no-command") return "no-command: move without a command";
+  if ((m = name.match(/^nitro (\d+)$/))) return `${name}: spend die ${m[1]} for extra movement`;
+  if ((m = name.match(/^drift (\d+)$/))) return `${name}: spend die ${m[1]} to shift sideways`;
+  if (name === "reroll") return "reroll: roll your dice again";
+  if (name === "keep") return "keep: keep these dice";
+  if ((m = name.match(/^shoot (.+)$/))) return `${name}: fire at ${m[1]}`;
+  if (name === "hold-fire" || name === "no-shot") return `${name}: do not fire`;
+  return name;
+}
+
+async function pickVehicle(game, id) {
+  if (!current || sending) return;
+  const choices = current.options.map((o, i) => [o, i, JSON.parse(o.action)]).filter(([, , a]) => a.car === id);
+  if (!choices.length) { say(`${id} is not one you can move now`); return; }
+  plan = { vehicle: id, choices };
+  drawPlan(game);
+}
+
+function drawPlan(game) {
+  const svg = document.querySelector("#board svg");
+  for (const g of svg.querySelectorAll("g.vehicle")) g.classList.toggle("selected", g.dataset.id === plan.vehicle);
+  const options = document.getElementById("options");
+  options.replaceChildren(el("span", { text: `${plan.vehicle}: ` }),
+    ...plan.choices.map(([o, i]) => el("button", { "data-option": i, class: plan.option === i ? "on" : "",
+      onclick: () => loadReach(game, i), text: words(o.name) })),
+    plan.choices.length ? el("button", { class: "aside", id: "unpick", onclick: () => { plan = null; show(game); },
+      text: "Pick another vehicle" }) : "");
+  document.getElementById("picked").textContent = plan.reach ? "Click a marked space to see the path." : "Choose the die.";
+  if (plan.reach) drawReach(game);
+}
+
+async function loadReach(game, option) {
+  const q = option === null ? "" : `?option=${option}`;
+  const reach = await api("GET", `/api/games/${encodeURIComponent(game)}/reach${q}`);
+  if (reach.version !== current.version) return;
+  plan.option = option;
+  plan.reach = reach;
+  if (!plan.vehicle) {
+    const ids = Object.keys(reach.vehicles);
+    plan.vehicle = ids[0] || null;
+    plan.choices = [];
+    if (!plan.vehicle) {  // nothing to click: the steps as words
+      plan = null;
+      const options = document.getElementById("options");
+      for (const o of current.options) options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, current, o, e.target), text: words(o.name) }));
+      return;
+    }
+  }
+  drawPlan(game);
+}
+
+function drawReach(game) {
+  const svg = document.querySelector("#board svg");
+  for (const m of svg.querySelectorAll(".reach, .path")) m.remove();
+  const spaces = plan.reach.vehicles[plan.vehicle] || {};
+  const names = Object.keys(spaces);
+  document.getElementById("picked").textContent = names.length
+    ? `${plan.vehicle} can reach ${names.length} space${names.length === 1 ? "" : "s"}: click one to see the path.`
+    : `${plan.vehicle} reaches no space without chance (a roll or a hidden token): use the buttons.`;
+  for (const [at, way] of Object.entries(spaces)) {
+    if (!way.xy) continue;
+    const cls = "reach" + (way.hazards.length ? " hazard" : "") + (way.terrain !== "road" ? " terrain" : "") +
+      (way.targets.length ? " target" : "");
+    const mark = svgEl("circle", { class: cls, "data-space": at, cx: way.xy[0], cy: way.xy[1], r: 10 });
+    mark.append(svgEl("title", {}));
+    mark.firstChild.textContent = describeWay(at, way);
+    mark.addEventListener("click", (e) => { e.stopPropagation(); preview(game, at); });
+    svg.append(mark);
+  }
+  if (plan.space) preview(game, plan.space);
+  else if (!plan.choices.length) {
+    // a move under way: its steps as buttons too (a step into chance is chosen there)
+    const options = document.getElementById("options");
+    for (const o of current.options) options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, current, o, e.target), text: words(o.name) }));
+  }
+}
+
+function describeWay(at, way) {
+  const steps = way.names.filter((n) => /^(F|FL|FR|B|BL|BR|L|R)$/.test(n));
+  return `${at} (${way.terrain})` + (steps.length ? `, by ${steps.join(" ")}` : "") +
+    (way.hazards.length ? `; ${way.hazards.join("; ")}` : "") +
+    (way.targets.length ? `; then you can fire at ${way.targets.join(", ")}` : "");
+}
+
+function preview(game, at) {
+  const svg = document.querySelector("#board svg");
+  const way = plan.reach.vehicles[plan.vehicle][at];
+  plan.space = at;
+  for (const m of svg.querySelectorAll(".path")) m.remove();
+  for (const m of svg.querySelectorAll(".reach")) m.classList.toggle("chosen", m.dataset.space === at);
+  const car = svg.querySelector(`g.vehicle[data-id="${plan.vehicle}"]`);
+  const from = car ? car.getAttribute("transform").match(/translate\(([-\d.]+),([-\d.]+)\)/) : null;
+  const points = [...(from ? [[from[1], from[2]]] : []), ...way.path_xy].map((p) => p.join(",")).join(" ");
+  svg.append(svgEl("polyline", { class: "path", points }));
+  confirmBox(game, way.actions, `${plan.vehicle} to ${describeWay(at, way)}`, () => {
+    plan.space = null;
+    for (const m of svg.querySelectorAll(".path")) m.remove();
+    for (const m of svg.querySelectorAll(".reach.chosen")) m.classList.remove("chosen");
+    document.getElementById("confirm").remove();
+    say("taken back: nothing was sent");
+  });
+}
+
+function confirmBox(game, actions, text, takeBack) {
+  const old = document.getElementById("confirm");
+  if (old) old.remove();
+  const box = el("div", { class: "confirm", id: "confirm" },
+    el("div", { id: "preview", text: `Move: ${text}` }),
+    el("button", { id: "send", class: "send", onclick: () => sendWay(game, actions), text: "Confirm and send" }),
+    el("button", { id: "takeback", onclick: takeBack, text: "Take back" }));
+  document.getElementById("picked").after(box);
+}
+
+// a way's actions, one signed action at a time; each must be among the options the server lists then
+async function sendWay(game, actions) {
+  sending = true;
+  for (const b of document.querySelectorAll(".confirm button, .options button")) b.disabled = true;
+  let done = 0;
+  try {
+    for (const action of actions) {
+      const doc = done ? await api("GET", `/api/games/${encodeURIComponent(game)}`) : current;
+      const option = doc.options.find((o) => o.action === action);
+      if (!option) {
+        current = null;
+        say(`the move stopped after ${done} of ${actions.length} actions: the game now waits on ` +
+            `${doc.pending ? doc.pending.player + " (" + doc.pending.kind + ")" : "nothing"}`, true);
+        break;
+      }
+      await post(game, doc, option);
+      done++;
+    }
+    if (done === actions.length) say(`sent and recorded: ${actions.length} action${actions.length === 1 ? "" : "s"}`, false, "ok");
+  } catch (e) {
+    say(e.message, true);
+  } finally {
+    sending = false;
+    plan = null;
+    await show(game).catch((e) => say(e.message, true));
+  }
+}
+
+async function post(game, doc, option) {
+  const text = `${SIGNATURE_PREFIX}${doc.domain}\n${doc.version + 1}\n${doc.head}\n${option.action}`;
+  return api("POST", `/api/games/${encodeURIComponent(game)}/act`,
+    { action: option.action, version: doc.version, signature: await sign(text) });
 }
 
 async function act(game, doc, option, button) {
   for (const b of document.querySelectorAll(".options button")) b.disabled = true;
-  const text = `${SIGNATURE_PREFIX}${doc.domain}\n${doc.version + 1}\n${doc.head}\n${option.action}`;
   try {
-    await api("POST", `/api/games/${encodeURIComponent(game)}/act`,
-      { action: option.action, version: doc.version, signature: await sign(text) });
-    say(`played: ${option.name}`);
+    const out = await post(game, doc, option);
+    say(`your move is recorded (event ${out.version}): ${option.name}`, false, "ok");
     await show(game);
   } catch (e) {
     say(e.message, true);

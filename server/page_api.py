@@ -1,0 +1,175 @@
+"""What the page asks beyond the game's document: where a move can take a vehicle.
+
+``GET /api/games/G/reach[?option=N]`` (AUTH): for the pending decision of the player who
+asks, the spaces the player's own actions can take a vehicle to before the game needs
+anything else (a roll, a hidden token turned, another player, a shot), each with the
+actions that get it there (their exact bytes, as ``options`` lists them, to sign one at a
+time), the spaces passed, the terrain and hazard there, and what can be shot from it.  The
+search plays the ruleset's own legal actions on copies of the state (``ruleset.apply`` with
+no dice, as ``trv legal --targets`` does in ``app/targets.py``): the page adds no rule.
+Commands are left out (each way takes ``no-command``); the page offers them as buttons.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from trvendetta.core.errors import RuleViolation
+from trvendetta.core.rng import NeedDice, NoDice
+
+from .club import Club, Refused
+
+#: actions applied at most by one request
+BUDGET = 20_000
+#: the decisions a way goes through (the others end it: the page shows them as buttons)
+MOVING = ("assign", "command", "step")
+
+
+def _places(view: dict) -> dict[str, str]:
+    """Where each vehicle still in play stands."""
+    return {v["id"]: str(v.get("at")) for v in view.get("vehicles") or ()
+            if v.get("at") and v.get("status") != "eliminated"}
+
+
+def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUDGET) -> dict:
+    """The ways of the pending decision (all its options, or option number ``option``): per
+    vehicle moved, per space it ends on, the shortest way there."""
+    decision = ruleset.pending(state)
+    if decision is None:
+        raise Refused(409, "the game is over: nothing moves")
+    me = decision.player
+    options = list(decision.options)
+    if option is not None and not 0 <= option < len(options):
+        raise Refused(400, f"option={option} is not one of the pending decision's {len(options)} options (0-"
+                           f"{len(options) - 1})")
+    firsts = options if option is None else [options[option]]
+    start_view = ruleset.view(state)
+    start = _places(start_view)
+    ends: dict[str, dict[str, dict]] = {}
+    left = budget
+    queue: deque[tuple[Any, list[Any], list[str], list[str], str | None]] = deque()
+    for action in firsts:
+        queue.append((state, [action], [], [], None))
+    cut = 0
+    while queue and left > 0:
+        now, way, names, passed, moving = queue.popleft()
+        action = way[-1]
+        left -= 1
+        try:
+            after, events = ruleset.apply(now, action, NoDice())
+        except NeedDice:
+            cut += 1
+            continue
+        except RuleViolation:
+            continue
+        if any(ruleset.reveals(e) for e in events):
+            cut += 1
+            continue
+        names = [*names, ruleset.describe_action(action)]
+        view = ruleset.view(after)
+        places = _places(view)
+        moved = [vid for vid, at in places.items() if start.get(vid) != at]
+        if moving is None and len(moved) == 1:
+            moving = moved[0]
+        if moving is not None and moving not in places:
+            continue  # a fatal step: the page offers it as a button, with its warning, never as a space
+        if moving is not None and places.get(moving) not in (None, "start"):
+            at = places[moving]
+            if not passed or passed[-1] != at:
+                passed = [*passed, at]
+        d = ruleset.pending(after)
+        ended = any(ruleset.event_kind(e) == "turn-ended" for e in events)
+        going_on = d is not None and d.player == me and d.kind in MOVING and not ended
+        if moving is not None and passed and not (going_on and d is not None and d.kind == "step"):
+            # the vehicle stops here (its moves are spent, or the next decision is not a step)
+            space = passed[-1]
+            found = ends.setdefault(moving, {})
+            if space not in found or len(found[space]["actions"]) > len(way):
+                shots = []
+                if d is not None and d.player == me and d.kind == "shoot":
+                    shots = [n[len("shoot "):] for n in map(ruleset.describe_action, d.options)
+                             if n.startswith("shoot ")]
+                found[space] = {"actions": [ruleset.encode(a).decode() for a in way], "names": names,
+                                "passed": passed, "targets": shots}
+            continue
+        if not going_on or d is None:
+            continue
+        for nxt in d.options:
+            if d.kind == "command" and ruleset.describe_action(nxt) != "no-command":
+                continue
+            queue.append((after, [*way, nxt], names, passed, moving))
+    return {"player": me, "kind": decision.kind, "vehicles": ends, "cut_by_chance": cut,
+            "truncated": bool(queue) and left <= 0}
+
+
+def _decorate(found: dict, view: dict) -> dict:
+    """Each space's place on the server's drawing (``pictures.svg``), its terrain and hazard."""
+    from trvendetta.pictures.svg import layout_of
+    from trvendetta.core.layout import parse
+
+    lay = layout_of(view)
+    board = view.get("board") or {}
+    terrain = {n: kind for kind, names in (board.get("terrain") or {}).items() for n in names}
+    tokens = {t["at"]: t.get("kind") or "a face-down hazard token" for t in view.get("tokens") or ()}
+    wrecks = set(view.get("wrecks") or ())
+
+    def where(at: str) -> list[float] | None:
+        sp = parse(at)
+        return None if sp is None else [round(c, 1) for c in lay.center(sp)]
+
+    for spaces in found["vehicles"].values():
+        for at, way in spaces.items():
+            way["xy"] = where(at)
+            way["path_xy"] = [xy for xy in map(where, way["passed"]) if xy]
+            way["terrain"] = terrain.get(at, board.get("default_terrain", "road"))
+            hazards = [f"hazard: {tokens[s]} at {s}" for s in way["passed"] if s in tokens]
+            hazards += [f"a wreck at {s}" for s in way["passed"] if s in wrecks]
+            way["hazards"] = hazards
+    return found
+
+
+def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
+    loaded, charter = club._load(game)
+    if player not in charter.seats:
+        raise Refused(403, f"{player} has no seat in {game}")
+    ruleset, state = loaded.ruleset, loaded.state
+    decision = ruleset.pending(state)
+    if decision is not None and decision.player != player:
+        raise Refused(409, f"it is {decision.player}'s decision, not {player}'s")
+    found = reach(ruleset, state, option)
+    view = ruleset.view(state)
+    doc = {"game": game, "version": loaded.version, **_decorate(found, view), "places": []}
+    # a decision that puts a piece on a space (a chopper): each option's space, to click on the board
+    from trvendetta.pictures.svg import layout_of
+    from trvendetta.core.layout import parse
+
+    lay = layout_of(view)
+    for n, action in enumerate(() if decision is None else decision.options):
+        at = getattr(action, "at", None)
+        sp = parse(at) if isinstance(at, str) else None
+        if sp is not None:
+            doc["places"].append({"option": n, "at": at, "name": ruleset.describe_action(action),
+                                  "action": ruleset.encode(action).decode(),
+                                  "xy": [round(c, 1) for c in lay.center(sp)]})
+    return doc
+
+
+def routes(server: Any) -> list[Route]:
+    """The page's routes, mounted by ``server.app`` over its :class:`Server` (``server.api``
+    wraps refusals as the other routes do)."""
+
+    async def reach_route(request: Request) -> Any:
+        from .app import _token
+
+        player = await server.run(server.club.player_of, _token(request))
+        raw = request.query_params.get("option")
+        if raw is not None and not raw.isdigit():
+            raise Refused(400, f"option={raw[:20]!r} is not an option's number")
+        return await server.run(reach_doc, server.club, request.path_params["game"], player,
+                                None if raw is None else int(raw))
+
+    return [Route("/api/games/{game}/reach", server.api(reach_route))]

@@ -1,0 +1,191 @@
+"""The page is a board you play on (docs/server.md, "The page"): bob, in Chromium, moves by
+clicking his vehicle, a die, and a space the server's reach API marks; the path is previewed
+and only sent when confirmed (a take-back sends nothing); he offers a game from the page; the
+deadline counts down; a lost connection is said in words.  ann plays from the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.browser import chromium, read_png
+from .test_browser import browser, click, duel, pair, until  # noqa: F401  (browser: the fixture)
+
+pytestmark = pytest.mark.skipif(chromium() is None, reason="Chromium is not installed here (.ci/run installs it)")
+
+
+def click_svg(page, selector: str) -> None:
+    """A real mouse click on an element of the board's drawing (scrolled into view first)."""
+    rect = page.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        e.scrollIntoView({{block: "center", inline: "center"}}); const r = e.getBoundingClientRect();
+        return {{x: r.x + r.width / 2, y: r.y + r.height / 2}}; }})()""")
+    page.click(rect["x"], rect["y"])
+
+
+def ann_moves(ann) -> dict:
+    """ann plays her first legal option while the game waits on her; the row of the game after."""
+    while True:
+        row = json.loads(ann("games", "--json").stdout)["games"][0]
+        if row["status"] == "over" or row["waiting_on"] != "ann":
+            return row
+        ann("act", json.dumps(json.loads(ann("legal", "--json").stdout)[0]))
+
+
+def bob_moves_on_the_board(page, version: int, take_back: bool) -> str:
+    """One decision of bob's, by clicking the board when it can be; returns how it was made."""
+    until(page, f"document.body.dataset.version == '{version}' && document.body.dataset.yours && "
+                "(document.querySelector('#options button, .place'))")
+    if page.js("!!document.querySelector('#board g.vehicle.movable')"):
+        click_svg(page, "#board g.vehicle.movable")
+        until(page, "document.querySelector('#board g.vehicle.selected') && document.querySelector('[data-option]')")
+        click(page, "[data-option]")
+        until(page, "document.querySelector('#board .reach') || "
+                    "/reaches no space/.test(document.getElementById('picked').textContent)")
+    elif page.js("!document.querySelector('#board .reach, #board .place')"):
+        click(page, "#options button[data-action]")
+        return "button"
+    mark = "#board .reach" if page.js("!!document.querySelector('#board .reach')") else "#board .place"
+    if not page.js(f"!!document.querySelector({json.dumps(mark)})"):
+        click(page, "#options button[data-action]")
+        return "button"
+    click_svg(page, mark)
+    until(page, "document.getElementById('confirm')")
+    if mark == "#board .reach":
+        assert page.js("document.querySelectorAll('#board .path').length") == 1  # the path, previewed
+    if take_back:
+        click(page, "#takeback")
+        until(page, "!document.getElementById('confirm') && !document.querySelector('#board .path')")
+        assert page.js("document.body.dataset.version") == str(version)  # nothing was sent
+        click_svg(page, mark)
+        until(page, "document.getElementById('confirm')")
+    click(page, "#send")
+    until(page, f"document.body.dataset.version != '{version}'")
+    return "board"
+
+
+def test_a_whole_game_moved_on_the_board(club, browser, tmp_path):
+    ann, bob, page = duel(club, browser, 1366, 768)
+    ways: dict[str, int] = {}
+    for n in range(3000):
+        row = ann_moves(ann)
+        if row["status"] == "over":
+            break
+        before = club.club.version("duel")
+        way = bob_moves_on_the_board(page, row["version"], take_back=not ways.get("board"))
+        ways[way] = ways.get(way, 0) + 1
+        if ways.get("board") == 1 and way == "board":
+            (tmp_path / "moved.png").write_bytes(page.screenshot())
+        assert club.club.version("duel") > before  # the server has the move
+    else:
+        raise AssertionError("the game did not end")
+    assert ways.get("board", 0) >= 3, ways  # moves made by clicking spaces, not buttons
+    until(page, f"document.getElementById('turn').textContent.startsWith('Game over: ')")
+    width, height, _ = read_png(page.screenshot())
+    assert (width, height) == (1366, 768)
+    assert not page.errors()
+    assert ann("verify", "duel").stdout.startswith("OK:")
+
+
+def test_the_path_is_previewed_and_taken_back_before_it_is_sent(club, browser):
+    ann, _, page = duel(club, browser, 390, 844)
+    row = ann_moves(ann)
+    until(page, f"document.body.dataset.version == '{row['version']}' && document.querySelector('#board g.vehicle.movable')")
+    assert page.js("document.querySelector('#board svg').getBoundingClientRect().height") > 300  # the board is there
+    click_svg(page, "#board g.vehicle.movable")
+    until(page, "document.querySelector('[data-option]')")
+    click(page, "[data-option]")
+    until(page, "document.querySelector('#board .reach')")
+    click_svg(page, "#board .reach")
+    until(page, "document.querySelector('#board .path') && document.getElementById('confirm')")
+    preview = page.js("document.getElementById('preview').textContent")
+    click(page, "#takeback")
+    until(page, "!document.getElementById('confirm')")
+    assert "nothing was sent" in page.js("document.getElementById('status').textContent")
+    assert club.club.version("duel") == row["version"]
+    click_svg(page, "#board .reach")
+    until(page, "document.getElementById('confirm')")
+    assert page.js("document.getElementById('preview').textContent") == preview
+    click(page, "#send")
+    until(page, f"document.body.dataset.version != '{row['version']}' && "
+                "/recorded/.test(document.getElementById('status').textContent)")
+    assert club.club.version("duel") > row["version"]
+    log = page.js("document.getElementById('log').textContent")
+    assert " F" in log or "moves" in log
+    assert not page.errors()
+
+
+def test_a_game_offered_from_the_page(club, browser):
+    ann = club.player("ann")
+    bob = club.player("bob", login=False)
+    page = browser.page(1366, 768)
+    pair(club, bob, page)
+    until(page, "document.getElementById('offer-others')")
+    page.js("""document.getElementById('offer-me').value = 'bob:blue:cars';
+               document.getElementById('offer-others').value = 'ann:red:cars';
+               document.getElementById('offer-name').value = 'fromthepage'; true""")
+    click(page, "#offer-send")
+    until(page, "/joined fromthepage; waiting for ann/.test(document.getElementById('status').textContent)")
+    offers = json.loads(ann("games", "--json").stdout)["offers"]
+    assert [(o["game"], o["joined"]) for o in offers] == [("fromthepage", ["bob"])]
+    ann("join", "fromthepage")
+    until(page, "document.querySelector('a[href=\"/play/fromthepage\"]')")
+    assert not page.errors()
+
+
+def test_the_deadline_counts_down(club, browser):
+    ann = club.player("ann")
+    bob = club.player("bob", login=False)
+    page = browser.page(1366, 768)
+    pair(club, bob, page)
+    until(page, "document.getElementById('waiting')")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel", "--time", "3d")
+    until(page, "document.querySelector('[data-join=duel]')")
+    click(page, "[data-join=duel]")
+    until(page, "location.pathname === '/play/duel' && document.getElementById('clock') && "
+                "document.getElementById('clock').dataset.left")
+    first = int(page.js("document.getElementById('clock').dataset.left"))
+    assert 3 * 86400 - 120 < first <= 3 * 86400
+    assert "left" in page.js("document.getElementById('clock').textContent")
+    until(page, f"Number(document.getElementById('clock').dataset.left) < {first}")  # it ticks
+
+
+def test_a_lost_connection_is_said_in_words(club, browser):
+    ann, _, page = duel(club, browser, 1366, 768)
+    until(page, "document.getElementById('conn').dataset.state === 'live'")
+    page.call("Network.enable")
+    page.call("Network.emulateNetworkConditions",
+              {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        page.js("show('duel').catch((e) => say(e.message, true)); true")
+        until(page, "document.getElementById('conn').dataset.state === 'lost'")
+        said = page.js("document.getElementById('status').textContent")
+        assert "connection is lost" in said and "Failed to fetch" not in said
+    finally:
+        page.call("Network.emulateNetworkConditions",
+                  {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    page.js("show('duel'); true")
+    until(page, "document.getElementById('conn').dataset.state === 'live'")
+
+
+def test_reach_is_the_rulesets_own():
+    """The API's ways are legal actions of the ruleset played in order: each one, applied to the
+    game, leaves the vehicle on the space the way names."""
+    from trvendetta.core.rng import NoDice
+    from trvendetta.game import Game
+    from trvendetta.server.page_api import reach
+
+    game = Game.new("vendetta", [("ann", "red", "cars"), ("bob", "blue", "cars")], seed=5)
+    rules, state = game.ruleset, game.state
+    found = reach(rules, state, 0)
+    spaces = found["vehicles"]["red-small"]
+    assert spaces
+    for at, way in spaces.items():
+        now = state
+        for action in way["actions"]:
+            now, _ = rules.apply(now, rules.decode_action(action.encode()), NoDice())
+        where = {v["id"]: v["at"] for v in rules.view(now)["vehicles"]}
+        assert where["red-small"] == at
+    with pytest.raises(Exception, match="option=99"):
+        reach(rules, state, 99)
+
