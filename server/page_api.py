@@ -141,21 +141,33 @@ def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
     if decision is not None and decision.player != player:
         raise Refused(409, f"it is {decision.player}'s decision, not {player}'s")
     found = reach(ruleset, state, option)
-    view = ruleset.view(state)
-    doc = {"game": game, "version": loaded.version, **_decorate(found, view), "places": []}
-    # a decision that puts a piece on a space (a chopper): each option's space, to click on the board
-    from trvendetta.pictures.svg import layout_of
-    from trvendetta.core.layout import parse
+    return {"game": game, "version": loaded.version, **_decorate(found, ruleset.view(state))}
 
-    lay = layout_of(view)
-    for n, action in enumerate(() if decision is None else decision.options):
+
+def options_doc(club: Club, game: str, player: str) -> dict:
+    """The pending decision's options as the page shows them: each one's note (``trv legal``'s:
+    a fatal step says so) and, for an option that puts a piece on a space (a chopper), where
+    that space is on the drawing, to click."""
+    from trvendetta.core.layout import parse
+    from trvendetta.pictures.svg import layout_of
+
+    loaded, charter = club._load(game)
+    if player not in charter.seats:
+        raise Refused(403, f"{player} has no seat in {game}")
+    ruleset, state = loaded.ruleset, loaded.state
+    decision = ruleset.pending(state)
+    if decision is None or decision.player != player:
+        return {"game": game, "version": loaded.version, "options": []}
+    lay = layout_of(ruleset.view(state))
+    out = []
+    for action in decision.options:
         at = getattr(action, "at", None)
         sp = parse(at) if isinstance(at, str) else None
-        if sp is not None:
-            doc["places"].append({"option": n, "at": at, "name": ruleset.describe_action(action),
-                                  "action": ruleset.encode(action).decode(),
-                                  "xy": [round(c, 1) for c in lay.center(sp)]})
-    return doc
+        out.append({"name": ruleset.describe_action(action), "action": ruleset.encode(action).decode(),
+                    "note": ruleset.warning(state, action),
+                    "at": at if sp is not None else None,
+                    "xy": None if sp is None else [round(c, 1) for c in lay.center(sp)]})
+    return {"game": game, "version": loaded.version, "options": out}
 
 
 def routes(server: Any) -> list[Route]:
@@ -172,4 +184,11 @@ def routes(server: Any) -> list[Route]:
         return await server.run(reach_doc, server.club, request.path_params["game"], player,
                                 None if raw is None else int(raw))
 
-    return [Route("/api/games/{game}/reach", server.api(reach_route))]
+    async def options_route(request: Request) -> Any:
+        from .app import _token
+
+        player = await server.run(server.club.player_of, _token(request))
+        return await server.run(options_doc, server.club, request.path_params["game"], player)
+
+    return [Route("/api/games/{game}/reach", server.api(reach_route)),
+            Route("/api/games/{game}/options", server.api(options_route))]

@@ -258,10 +258,12 @@ function svgEl(tag, attrs) {
 // show() runs for each stream message and after each move, so two can be in flight at once and their
 // answers can arrive in either order: only the answer to the latest request asked so far is drawn
 let asked = 0, drawn = 0;
-async function show(game) {
+async function show(game, redraw) {
   const mine = ++asked;
   const doc = await api("GET", `/api/games/${encodeURIComponent(game)}`);
   if (mine < drawn) return;  // a later request's answer is on the page already
+  // the same version again (a stream message and a move's own show): the page shows it already
+  if (!redraw && current && current.version === doc.version && main.querySelector(".game")) return;
   drawn = mine;
   const moved = !current || current.version !== doc.version;
   current = doc;
@@ -292,8 +294,11 @@ async function show(game) {
   log.scrollTop = log.scrollHeight;
   document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
   if (yours && moved) notify(`${game}: your move`, doc.pending.prompt || doc.pending.kind);
+  focusBoard(board, doc);
   tick();
+  document.body.dataset.ready = "";
   await decide(game);
+  if (current === doc) document.body.dataset.ready = doc.version;  // the board is marked for this version
 }
 
 // the board fills its column: the drawing's road, with the dashboards as the page's own (below)
@@ -307,7 +312,21 @@ function fitBoard(board) {
   svg.removeAttribute("height");
   svg.setAttribute("width", "100%");
   svg.style.maxWidth = `${Math.round(w * 1.6)}px`;
+  svg.style.minWidth = `${Math.round(Math.min(w, 900) * 0.9)}px`;  // never smaller than readable: the board scrolls
   svg.dataset.w = w;
+}
+
+// the board scrolls to where the game is: your vehicle to move, else the last moved, else yours
+function focusBoard(board, doc) {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const you = doc.you ? `[data-owner="${doc.you}"]` : "";
+  const on = svg.querySelector(`g.vehicle.selected`) || svg.querySelector("circle.lit") ||
+    svg.querySelector(`g.vehicle${you}:not([data-at=start]):not([data-status=eliminated])`) || svg.querySelector(`g.vehicle${you}`);
+  if (!on) return;
+  const box = on.getBoundingClientRect(), frame = board.getBoundingClientRect();
+  board.scrollTop += box.top - frame.top - frame.height / 2 + box.height / 2;
+  board.scrollLeft += box.left - frame.left - frame.width / 2 + box.width / 2;
 }
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -328,7 +347,7 @@ function dashboards(doc) {
       if (p[key] === undefined) continue;
       let value = p[key];
       if (key === "command_used") { extra.push(value ? "command used" : "command ready"); continue; }
-      if (value && typeof value === "object") value = value.kinds ? value.kinds.join(", ") : (value.count ?? JSON.stringify(value));
+      if (value && typeof value === "object") value = value.kinds ? value.kinds.join(", ") || "none" : (value.count ?? JSON.stringify(value));
       extra.push(`${key}: ${value}`);
     }
     const favors = view.favors && view.favors[p.name];
@@ -373,7 +392,14 @@ async function decide(game) {
   const kind = doc.pending ? doc.pending.kind : "";
   for (const g of svg ? svg.querySelectorAll("g.vehicle") : []) g.addEventListener("click", () => pickVehicle(game, g.dataset.id));
   if (!doc.options.length) return;
-  if (Notification && Notification.permission === "default") {
+  // each option's note and, for a piece put on a space, the space on the board
+  const more = await api("GET", `/api/games/${encodeURIComponent(game)}/options`);
+  if (more.version !== doc.version || current !== doc) return;
+  const frame = svg ? svg.viewBox.baseVal : null;  // a space off the drawing stays a button
+  const places = more.options.filter((o) => o.xy && frame && o.xy[0] >= 0 && o.xy[1] >= 0 &&
+    o.xy[0] <= frame.width && o.xy[1] <= frame.height);
+  doc.notes = Object.fromEntries(more.options.map((o) => [o.action, o.note]));
+  if ("Notification" in window && Notification.permission === "default") {
     options.append(el("button", { class: "aside", onclick: () => Notification.requestPermission(), text: "Tell me when it is my move" }));
   }
   // the vehicles this decision can move
@@ -388,7 +414,6 @@ async function decide(game) {
     return;
   }
   if (plan && plan.vehicle) return drawPlan(game);
-  const places = decoded.some((a) => a.at) ? (await api("GET", `/api/games/${encodeURIComponent(game)}/reach`)).places : [];
   if (places.length) {
     picked.textContent = "Click a space on the board to place it.";
     for (const p of places) {
@@ -397,7 +422,7 @@ async function decide(game) {
       mark.firstChild.textContent = p.name;
       mark.addEventListener("click", () => {
         plan = { place: p };
-        confirmBox(game, [p.action], `${p.name}`, () => { plan = null; show(game); });
+        confirmBox(game, [p.action], `${p.name}`, () => { plan = null; show(game, true); say("taken back: nothing was sent"); });
         for (const m of svg.querySelectorAll(".place.chosen")) m.classList.remove("chosen");
         mark.classList.add("chosen");
       });
@@ -407,9 +432,15 @@ async function decide(game) {
   if (movable.size) picked.textContent = "Click one of your highlighted vehicles to move it.";
   for (let i = 0; i < doc.options.length; i++) {
     const o = doc.options[i];
-    if (decoded[i].at && places.length) continue;  // placed on the board
-    options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, doc, o, e.target), text: words(o.name) }));
+    if (decoded[i].at && places.some((p) => p.action === o.action)) continue;  // placed on the board
+    options.append(optionButton(game, doc, o));
   }
+}
+
+function optionButton(game, doc, o) {
+  const note = doc.notes && doc.notes[o.action];
+  return el("button", { "data-action": o.action, class: note && /fatal/.test(note) ? "fatal" : "",
+    onclick: (e) => act(game, doc, o, e.target), text: words(o.name) + (note ? ` (${note})` : "") });
 }
 
 // an option's name with its effect said in words (the ruleset's own name first)
@@ -419,7 +450,23 @@ function words(name) {
   if (name === "no-command") return "no-command: move without a command";
   if ((m = name.match(/^nitro (\d+)$/))) return `${name}: spend die ${m[1]} for extra movement`;
   if ((m = name.match(/^drift (\d+)$/))) return `${name}: spend die ${m[1]} to shift sideways`;
-  if (name === "reroll") return "reroll: roll your dice again";
+  if (name === "reroll") return "reroll: roll the slam again";
+  if (name === "accept") return "accept: keep the slam's roll";
+  if (name === "reroll-shot") return "reroll-shot: roll the shot again";
+  if (name === "keep-shot") return "keep-shot: keep the shot's roll";
+  if (name === "pass") return "pass: do nothing now";
+  if (name === "no-shoot") return "no-shoot: do not fire";
+  if (name === "no-hazard") return "no-hazard: drop no hazard";
+  if ((m = name.match(/^hazard (\S+)$/))) return `${name}: drop a hazard on ${m[1]}`;
+  if ((m = name.match(/^chopper (\S+)$/))) return `${name}: put the chopper on ${m[1]}`;
+  if ((m = name.match(/^move (\S+)$/))) return `${name}: the slam moves ${m[1]}`;
+  if ((m = name.match(/^steering (\d+)$/))) return `${name}: the Big Rig steers with die ${m[1]}`;
+  if ((m = name.match(/^assign (\d+) to (\S+) (\S+)$/))) return `${name}: die ${m[1]} to the Big Rig's ${m[2]} section (${m[3]})`;
+  if ((m = name.match(/^damage (\S+) (\S+)$/))) return `${name}: the damage goes on the ${m[1]} section, its ${m[2]} lost`;
+  if ((m = name.match(/^cow-catcher (\S+)$/))) return `${name}: the cow-catcher pushes ${m[1]}`;
+  if ((m = name.match(/^shoot (\S+) (\S+)$/))) return `${name}: the ${m[2]} fires at ${m[1]}`;
+  if (name === "road-die") return "road-die: take the road die (+1 to your roll)";
+  if (name === "no-road-die") return "no-road-die: leave the road die";
   if (name === "keep") return "keep: keep these dice";
   if ((m = name.match(/^shoot (.+)$/))) return `${name}: fire at ${m[1]}`;
   if (name === "hold-fire" || name === "no-shot") return `${name}: do not fire`;
@@ -441,7 +488,7 @@ function drawPlan(game) {
   options.replaceChildren(el("span", { text: `${plan.vehicle}: ` }),
     ...plan.choices.map(([o, i]) => el("button", { "data-option": i, class: plan.option === i ? "on" : "",
       onclick: () => loadReach(game, i), text: words(o.name) })),
-    plan.choices.length ? el("button", { class: "aside", id: "unpick", onclick: () => { plan = null; show(game); },
+    plan.choices.length ? el("button", { class: "aside", id: "unpick", onclick: () => { plan = null; show(game, true); },
       text: "Pick another vehicle" }) : "");
   document.getElementById("picked").textContent = plan.reach ? "Click a marked space to see the path." : "Choose the die.";
   if (plan.reach) drawReach(game);
@@ -460,7 +507,7 @@ async function loadReach(game, option) {
     if (!plan.vehicle) {  // nothing to click: the steps as words
       plan = null;
       const options = document.getElementById("options");
-      for (const o of current.options) options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, current, o, e.target), text: words(o.name) }));
+      for (const o of current.options) options.append(optionButton(game, current, o));
       return;
     }
   }
@@ -474,7 +521,8 @@ function drawReach(game) {
   const names = Object.keys(spaces);
   document.getElementById("picked").textContent = names.length
     ? `${plan.vehicle} can reach ${names.length} space${names.length === 1 ? "" : "s"}: click one to see the path.`
-    : `${plan.vehicle} reaches no space without chance (a roll or a hidden token): use the buttons.`;
+    : `${plan.vehicle} reaches no space without chance (a roll or a hidden token) or a command: ` +
+      "play it with the buttons.";
   for (const [at, way] of Object.entries(spaces)) {
     if (!way.xy) continue;
     const cls = "reach" + (way.hazards.length ? " hazard" : "") + (way.terrain !== "road" ? " terrain" : "") +
@@ -485,11 +533,17 @@ function drawReach(game) {
     mark.addEventListener("click", (e) => { e.stopPropagation(); preview(game, at); });
     svg.append(mark);
   }
+  if (plan.option !== null && plan.option !== undefined) {
+    // the die alone, the steps then one by one (a way through chance, a command): as a button
+    const o = current.options[plan.option];
+    document.getElementById("options").append(el("button", { "data-action": o.action, class: "aside",
+      onclick: (e) => act(game, current, o, e.target), text: `${o.name} only (then step by step)` }));
+  }
   if (plan.space) preview(game, plan.space);
   else if (!plan.choices.length) {
     // a move under way: its steps as buttons too (a step into chance is chosen there)
     const options = document.getElementById("options");
-    for (const o of current.options) options.append(el("button", { "data-action": o.action, onclick: (e) => act(game, current, o, e.target), text: words(o.name) }));
+    for (const o of current.options) options.append(optionButton(game, current, o));
   }
 }
 
@@ -553,7 +607,7 @@ async function sendWay(game, actions) {
   } finally {
     sending = false;
     plan = null;
-    await show(game).catch((e) => say(e.message, true));
+    await show(game, true).catch((e) => say(e.message, true));
   }
 }
 
