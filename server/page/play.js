@@ -343,15 +343,14 @@ function dashboards(doc) {
         `${dmg ? `, ${dmg} damage` : ""}` });
     });
     const extra = [];
-    for (const key of ["scrap", "favors", "command_used"]) {
-      if (p[key] === undefined) continue;
-      let value = p[key];
-      if (key === "command_used") { extra.push(value ? "command used" : "command ready"); continue; }
-      if (value && typeof value === "object") value = value.kinds ? value.kinds.join(", ") || "none" : (value.count ?? JSON.stringify(value));
-      extra.push(`${key}: ${value}`);
-    }
+    if (p.command_used !== undefined) extra.push(p.command_used ? "command used" : "command ready");
+    const scrap = view.scrap && view.scrap[p.name];
+    if (scrap !== undefined) extra.push(`scrap: ${scrap}`);
     const favors = view.favors && view.favors[p.name];
-    if (favors && p.favors === undefined) extra.push(`favors: ${favors.kinds ? favors.kinds.join(", ") : (favors.count ?? "")}`);
+    if (favors) extra.push(favors.kinds ? `favors: ${favors.kinds.join(", ") || "none"}`
+                                        : `favors: ${favors.count} face down`);
+    const weapons = view.super_weapons && view.super_weapons[p.name];
+    if (weapons) extra.push(`super weapons: ${[].concat(weapons).map((w) => typeof w === "object" ? w.kind || JSON.stringify(w) : w).join(", ")}`);
     box.append(el("div", { class: "dash" + (doc.pending && doc.pending.player === p.name ? " on" : ""), "data-player": p.name },
       el("div", { class: "who" }, el("span", { class: "swatch", style: `background:${p.color}` }),
         el("b", { text: p.name }), ` ${p.crew || ""}${p.out ? " (out)" : ""}`),
@@ -400,7 +399,8 @@ async function decide(game) {
     o.xy[0] <= frame.width && o.xy[1] <= frame.height);
   doc.notes = Object.fromEntries(more.options.map((o) => [o.action, o.note]));
   if ("Notification" in window && Notification.permission === "default") {
-    options.append(el("button", { class: "aside", onclick: () => Notification.requestPermission(), text: "Tell me when it is my move" }));
+    picked.before(el("button", { class: "aside", id: "notify", text: "Tell me when it is my move",
+      onclick: (e) => { Notification.requestPermission(); e.target.remove(); } }));
   }
   // the vehicles this decision can move
   const movable = new Set(decoded.filter((a) => a.car).map((a) => a.car));

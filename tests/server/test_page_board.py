@@ -42,7 +42,7 @@ def ann_moves(ann) -> dict:
         ann("act", json.dumps(options[safe[0] if safe else 0]))  # her first option that is not fatal
 
 
-def bob_moves_on_the_board(page, version: int, take_back: bool) -> str:
+def bob_moves_on_the_board(page, version: int, take_back: bool, keep=None) -> str:
     """One decision of bob's, by clicking the board when it can be; returns how it was made."""
     until(page, f"document.body.dataset.ready == '{version}' && document.body.dataset.yours")
     if page.js("!!document.querySelector('#board g.vehicle.movable')"):
@@ -65,6 +65,8 @@ def bob_moves_on_the_board(page, version: int, take_back: bool) -> str:
     if mark == "#board .reach":
         assert page.js("document.querySelectorAll('#board .path').length") == 1  # the path, previewed
     if take_back:
+        if keep is not None:
+            keep.write_bytes(shot(page))  # the path previewed, not sent
         click(page, "#takeback")
         until(page, "!document.getElementById('confirm') && !document.querySelector('#board .path')")
         assert page.js("document.body.dataset.version") == str(version)  # nothing was sent
@@ -99,7 +101,8 @@ def test_a_whole_game_moved_on_the_board(club, browser, tmp_path, ruleset, bob_c
         if row["status"] == "over":
             break
         before = club.on_store(club.club.version, "duel")
-        way = bob_moves_on_the_board(page, row["version"], take_back=not ways.get("board"))
+        way = bob_moves_on_the_board(page, row["version"], take_back=not ways.get("board"),
+                                     keep=tmp_path / "preview.png")
         ways[way] = ways.get(way, 0) + 1
         if ways.get("board") == 1 and way == "board":
             (tmp_path / "moved.png").write_bytes(shot(page))
