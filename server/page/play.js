@@ -50,9 +50,36 @@ async function sign(text) {
   const me = await kept("me");
   const signature = await crypto.subtle.sign("Ed25519", me.keys.privateKey, new TextEncoder().encode(text));
   const whole = new Uint8Array(64 + 104);
+  if (!me.delegation) return b64(signature);  // a key signed up in this browser: the player's own
   whole.set(new Uint8Array(signature), 0);
   whole.set(unb64(me.delegation), 64);
   return b64(whole);
+}
+
+// ------------------------------------------------------------------------ signing up
+// A player without the CLI: this browser makes an Ed25519 key (extractable, so it can be
+// exported for backup) and logs in with it as `trv login` does: the first login of a name
+// binds the name to its key on this server.  Its signatures are then the player's own.
+async function signUp(name) {
+  const keys = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+  const publicHex = hex(await crypto.subtle.exportKey("raw", keys.publicKey));
+  const got = await api("GET", "/api/challenge");
+  const said = new TextEncoder().encode(`trvendetta login 1\n${got.server}\n${got.challenge}`);
+  const signature = b64(await crypto.subtle.sign("Ed25519", keys.privateKey, said));
+  const out = await api("POST", "/api/login", { name, public: publicHex, challenge: got.challenge, signature });
+  await keep("me", { keys, public: publicHex, player: out.name, token: out.token, server: got.server });
+  say(`signed up as ${out.name}: this browser's key is your identity; export it to keep a copy`, false, "ok");
+  return home();
+}
+
+async function exportKey() {
+  const me = await kept("me");
+  const pkcs8 = b64(await crypto.subtle.exportKey("pkcs8", me.keys.privateKey));
+  const text = `trv club identity\nplayer ${me.player}\nserver ${me.server}\npublic ${me.public}\n` +
+    `-----BEGIN PRIVATE KEY-----\n${pkcs8}\n-----END PRIVATE KEY-----\n`;
+  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })),
+    download: `${me.player}-trv-club-key.pem`, text: "download" });
+  link.click();
 }
 
 // ------------------------------------------------------------------------------ HTTP
@@ -137,8 +164,16 @@ async function pair(token) {
 async function home() {
   const me = await kept("me");
   if (!me) {
-    main.replaceChildren(el("h1", { text: "Not paired" }),
-      el("p", { text: `Run: trv login --browser ${location.origin}/  and open the address it prints.` }));
+    const form = el("form", { id: "signup", class: "offer" },
+      el("label", {}, "your player name", el("input", { name: "name", id: "signup-name", required: "" })),
+      el("button", { type: "submit", id: "signup-send", text: "Sign up in this browser" }));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      signUp(new FormData(form).get("name")).catch((err) => say(err.message, true));
+    });
+    main.replaceChildren(el("h1", { text: "Not signed in" }),
+      el("p", { text: "Play in this browser: it makes a key that is your identity on this server." }), form,
+      el("p", { text: `Or, with the CLI: trv login --browser ${location.origin}/  and open the address it prints.` }));
     return;
   }
   document.getElementById("who").textContent = me.player;
@@ -164,7 +199,10 @@ async function home() {
       : "Nothing waits on you." }),
     el("table", { id: "games" }, el("tr", {}, el("th", { text: "game" }), el("th", { text: "players" }), el("th", { text: "" })),
       ...yoursFirst),
-    offerForm(me));
+    offerForm(me),
+    me.delegation ? "" : el("p", {}, "This browser's key is your identity: ",
+      el("button", { id: "export", onclick: () => exportKey().catch((e) => say(e.message, true)),
+        text: "Export it (a backup)" })));
   document.title = (doc.waiting_on_you.length ? `(${doc.waiting_on_you.length}) ` : "") + "trv club";
   watchList();
 }

@@ -224,3 +224,27 @@ def test_reach_is_the_rulesets_own():
     with pytest.raises(Exception, match="option=99"):
         reach(rules, state, 99)
 
+
+
+def test_a_player_signs_up_in_the_browser(club, browser):
+    """No Python: the page makes the player's key, logs in with it (the name is bound to it), and
+    every signature it sends is the player's own (no delegation), which the record verifies."""
+    ann = club.player("ann")
+    page = browser.page(390, 844)
+    page.open(club.url + "/")
+    until(page, "document.getElementById('signup-name')")
+    page.js("document.getElementById('signup-name').value = 'bob'; true")
+    click(page, "#signup-send")
+    until(page, "document.getElementById('waiting') && document.getElementById('export')")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    until(page, "document.querySelector('[data-join=duel]')")
+    click(page, "[data-join=duel]")
+    until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    row = ann_moves(ann)
+    until(page, f"document.body.dataset.ready == '{row['version']}' && document.querySelector('#options button[data-action]')")
+    click(page, "#options button[data-action]")
+    until(page, f"document.body.dataset.version != '{row['version']}'")
+    record = club.on_store(club.club.export, "duel", None)
+    bob_lines = [line for line in record.splitlines() if line.startswith("+ bob:")]
+    assert bob_lines and all(len(line) == len("+ bob:") + 88 for line in bob_lines)  # 64 bytes: his own key
+    assert not page.errors()
