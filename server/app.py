@@ -324,7 +324,7 @@ class Server:
             Route("/api/pairings", api(pairings), methods=["POST"]),
             Route("/api/pairings/{token}", api(pairing)),
             Route("/api/pairings/{token}/{what}", api(pairing), methods=["POST"]),
-            *page_api.routes(self),
+            *page_api.routes(self, _token),
         ]
 
     async def _replay_page(self, game: str) -> str:

@@ -13,6 +13,7 @@ Commands are left out (each way takes ``no-command``); the page offers them as b
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -170,14 +171,12 @@ def options_doc(club: Club, game: str, player: str) -> dict:
     return {"game": game, "version": loaded.version, "options": out}
 
 
-def routes(server: Any) -> list[Route]:
+def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
     """The page's routes, mounted by ``server.app`` over its :class:`Server` (``server.api``
-    wraps refusals as the other routes do)."""
+    wraps refusals as the other routes do; ``token`` reads a request's session token)."""
 
     async def reach_route(request: Request) -> Any:
-        from .app import _token
-
-        player = await server.run(server.club.player_of, _token(request))
+        player = await server.run(server.club.player_of, token(request))
         raw = request.query_params.get("option")
         if raw is not None and not raw.isdigit():
             raise Refused(400, f"option={raw[:20]!r} is not an option's number")
@@ -185,9 +184,7 @@ def routes(server: Any) -> list[Route]:
                                 None if raw is None else int(raw))
 
     async def options_route(request: Request) -> Any:
-        from .app import _token
-
-        player = await server.run(server.club.player_of, _token(request))
+        player = await server.run(server.club.player_of, token(request))
         return await server.run(options_doc, server.club, request.path_params["game"], player)
 
     return [Route("/api/games/{game}/reach", server.api(reach_route)),
