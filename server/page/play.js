@@ -87,7 +87,9 @@ async function exportKey() {
 // "Failed to fetch"), a refusal is the server's own message.  The server's Date header gives
 // the offset of its clock, the reference of the countdown.
 let serverOffset = 0;
+let requests = 0, failedAt = 0;  // a request's answer says the connection is back only if asked after the failure
 async function api(method, path, body) {
+  const n = ++requests;
   const me = await kept("me");
   const headers = { "Accept": "application/json" };
   if (me && me.token) headers["Authorization"] = "Bearer " + me.token;
@@ -96,10 +98,11 @@ async function api(method, path, body) {
   try {
     resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
+    failedAt = n;
     connection(false);
     throw new Error("the server cannot be reached: the connection is lost (the page tries again)");
   }
-  connection(true);
+  if (n > failedAt) connection(true);
   const date = Date.parse(resp.headers.get("Date") || "");
   if (!isNaN(date)) serverOffset = date - Date.now();
   const doc = await resp.json().catch(() => ({ error: `the server answered ${resp.status} ${resp.statusText}` }));
@@ -280,7 +283,6 @@ function follow(game) {
   stream.onopen = () => connection(true);
   stream.onerror = () => connection(false);  // the browser reconnects by itself; the header says so
   stream.onmessage = (m) => {
-    connection(true);
     const got = JSON.parse(m.data);
     if (!sending && (!current || got.version !== current.version)) show(game).catch((e) => say(e.message, true));
   };
