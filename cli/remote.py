@@ -275,7 +275,7 @@ def before_command(ctx: click.Context, url: str) -> None:
     if name not in SYNCED:
         raise click.UsageError(f"trv --server runs {', '.join(SYNCED + REMOTE[:3])}; {name!r} works on a local "
                                "store (drop --server)")
-    client, _ = client_for(url)
+    client, saved = client_for(url)
     games = client.get("/api/me")
     game = pick_game(games, session.game_option or _game_given(ctx))
     if game is None:
@@ -293,6 +293,7 @@ def before_command(ctx: click.Context, url: str) -> None:
     mirror = mirror_path(url)
     with GameStore(mirror) as store:  # the copy holds only what the server has
         synced = sync_store(GameService(store), client, game, version, head)
+        _revocation_held(store, saved, game)
     session.game_option, session.server = game, client.base
     if name not in PLAYING:
         _use_copy(session, url)
@@ -303,6 +304,18 @@ def before_command(ctx: click.Context, url: str) -> None:
     session.db, session.db_given = remote.scratch, True
     session.store(session.db)
     session.server_send = remote.send
+
+
+def _revocation_held(store: Any, saved: dict, game: str) -> None:
+    """Stop (exit 1) when the server's record of ``game`` (synced into ``store``) lacks a revocation
+    this home signed that it should hold (``app.revocations.omitted``)."""
+    from trvendetta.app.revocations import omitted
+
+    from .identity import home
+
+    problem = omitted(home(), saved.get("server", ""), saved.get("name", ""), store, game)
+    if problem:
+        raise TrvError(problem)
 
 
 def claim_on_server(session: Any) -> str:

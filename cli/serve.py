@@ -159,15 +159,7 @@ def login(url: str, ident: str | None, name: str | None, browser: bool, yes: boo
         client.post("/api/me/email", {"email": email})
         click.echo(f"turn reminders go to {email}")
     if revoke:
-        from trvendetta.server.club import revocation_message
-
-        at = int(time.time())
-        signed = keyring.sign(player, revocation_message(player, got["server"], at))
-        done = client.post("/api/me/revoke", {"at": at, "signature": base64.b64encode(signed).decode()})
-        until = int(done.get("revoked_until", at))  # the server's clock decides which keys were certified before
-        click.echo(f"revoked every browser key you let act for {player} on {base} before "
-                   f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(until))} (the server's clock): the server "
-                   "refuses their moves and ends their sessions")
+        _revoke(client, keyring, player, got["server"], base)
     if browser:
         _pair(client, keyring, player, got["server"], base, yes)
 
@@ -198,6 +190,38 @@ def logout(url: str) -> None:
     click.echo(f"logged out of {base} as {saved['name']}: {said}")
 
 
+def _revoke(client: Any, keyring: Keyring, player: str, server: str, base: str) -> None:
+    """Sign a revocation of every browser key this home certified for ``player`` on ``server``, keep it,
+    post it; the server carries it into each of the player's open games (docs/server.md, "Revoking")."""
+    from trvendetta.app import revocations
+    from trvendetta.replays.signatures import revocation_body
+    from trvendetta.store import GameStore, Revoke
+
+    from .remote import mirror_path
+
+    at = int(time.time())
+    keys = revocations.delegated_keys(home(), server, player)
+    signed = base64.b64encode(keyring.sign(player, revocation_body(player, server, at, keys))).decode()
+    record = Revoke(player, server, at, keys, signed)
+    copy = GameStore(mirror_path(base))
+    try:
+        open_games = revocations.open_games(copy, player)
+    finally:
+        copy.close()
+    revocations.keep(home(), record, open_games)  # before it leaves: a lost answer loses nothing
+    done = client.post("/api/me/revoke", {"at": at, "signature": signed, "keys": keys})
+    revocations.keep(home(), record, open_games, done.get("games", {}))
+    until = int(done.get("revoked_until", at))  # the server's clock decides which keys were certified before
+    carried = done.get("games", {})
+    click.echo(f"revoked every browser key you let act for {player} on {base} before "
+               f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(until))} (the server's clock): the server "
+               "refuses their moves and ends their sessions")
+    click.echo(f"the revocation names the {len(keys)} key(s) you certified from this home and is in "
+               f"{len(carried)} game(s) of yours" + (f" ({', '.join(f'{g} at event {n}' for g, n in sorted(carried.items()))})"
+                                                      if carried else "")
+               + ": `trv verify` refuses their signatures from there on")
+
+
 def _pair(client: Any, keyring: Keyring, player: str, server: str, base: str, yes: bool) -> None:
     """Open a pairing, wait for the page's key, certify it with a signed delegation."""
     from trvendetta.replays.signatures import delegation_body, fingerprint
@@ -224,6 +248,9 @@ def _pair(client: Any, keyring: Keyring, player: str, server: str, base: str, ye
     if not yes and not click.confirm("let that key act for you in games on this server?", default=True):
         raise TrvError("not certified: the page cannot act for you")
     until = int(time.time()) + DELEGATION_DAYS * 86400
+    from trvendetta.app.revocations import delegated
+
+    delegated(home(), server, player, key)  # kept before the certificate leaves: a revocation names it
     signature = keyring.sign(player, delegation_body(player, key, server, until))
     raw = bytes.fromhex(key) + until.to_bytes(8, "big") + signature
     client.post(f"/api/pairings/{pairing}/delegation", {"delegation": base64.b64encode(raw).decode()})

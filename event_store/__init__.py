@@ -9,9 +9,9 @@ from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNot
 from .location import MEMORY, default_db_path
 # the store's own records and types, and the fair-play records it stores (trvendetta.core.fairplay)
 from .records import (BOTS_CHAINED, CLAIM_KIND, GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RESIGN_KIND,
-                      RETRACTION_KIND, REVEAL_KIND, STORE_KINDS, STORE_SCHEMA, Charter, Claim, GameHeader, HostReveal,
-                      Intent, Loaded, RawRecord, Resign, Retraction, Reveal, StoredEvent, chain, decode_charter,
-                      decode_draw, decode_outcome, decode_retraction, describe_store_record,
+                      RETRACTION_KIND, REVEAL_KIND, REVOKE_KIND, STORE_KINDS, STORE_SCHEMA, Charter, Claim, GameHeader, HostReveal,
+                      Intent, Loaded, RawRecord, Resign, Retraction, Reveal, Revoke, StoredEvent, chain,
+                      decode_charter, decode_draw, decode_outcome, decode_retraction, decode_revoke, describe_store_record,
                       encode_charter, encode_draw, encode_retraction, game_uuid, genesis)
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import msgspec
 
 from trvendetta.core.fairplay import (  # noqa: F401  (re-exported: the store's API names them)
-    CLAIM_KIND, HOST_REVEAL_KIND, INTENT_KIND, OUTCOME_KINDS, RESIGN_KIND, REVEAL_KIND, Charter, Claim,
-    HostReveal, Intent, Resign, Reveal, _decoder, charter_dice, decode_charter, decode_draw, decode_outcome,
-    describe_store_record, encode_charter, encode_draw)
+    CLAIM_KIND, HOST_REVEAL_KIND, INTENT_KIND, OUTCOME_KINDS, RESIGN_KIND, REVEAL_KIND, REVOKE_KIND, Charter,
+    Claim, HostReveal, Intent, Resign, Reveal, Revoke, _decoder, charter_dice, decode_charter, decode_draw,
+    decode_outcome, decode_revoke, describe_store_record, encode_charter, encode_draw)
 
 from .errors import SchemaError
 
@@ -116,7 +116,8 @@ class Retraction(msgspec.Struct, frozen=True, tag_field="type", tag=RETRACTION_K
 
 
 #: the kinds of record the store writes itself (not engine events)
-STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND, CLAIM_KIND, RESIGN_KIND})
+STORE_KINDS = frozenset({"trv-retraction", INTENT_KIND, REVEAL_KIND, HOST_REVEAL_KIND, CLAIM_KIND, RESIGN_KIND,
+                         REVOKE_KIND})
 
 
 def encode_retraction(retraction: Retraction) -> bytes:
@@ -150,6 +151,8 @@ def decode_payload(ruleset: Any, kind: str, schema: int, payload: bytes) -> Any:
         return decode_draw(payload)
     if kind in OUTCOME_KINDS:
         return decode_outcome(payload)
+    if kind == REVOKE_KIND:
+        return decode_revoke(payload)
     current = event_schema(ruleset)
     if schema == current:
         return ruleset.decode_event(payload)

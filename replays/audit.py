@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from trvendetta.store.records import charter_dice, decode_bots, encode_bots
-from trvendetta.store import (CLAIM_KIND, GENESIS, RESIGN_KIND, RETRACTION_KIND, STORE_KINDS, DamagedStore, GameStore, RawRecord, Retraction,
+from trvendetta.store import (CLAIM_KIND, GENESIS, RESIGN_KIND, RETRACTION_KIND, REVOKE_KIND, STORE_KINDS, DamagedStore, GameStore, RawRecord, Retraction,
                          StoredEvent, chain, encode_retraction, genesis)
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
@@ -327,6 +327,8 @@ def _kind_of(record: StoredEvent, walker: Walker) -> str:
         return RETRACTION_KIND
     if walker.outcome is not None and record.number == walker.outcome.number:
         return CLAIM_KIND if walker.outcome.how == "time" else RESIGN_KIND
+    if walker.revocations and record.number in walker.revocations:
+        return REVOKE_KIND
     if walker.draws is not None:
         from .walker import _typed
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from trvendetta.store import (CLAIM_KIND, HOST_REVEAL_KIND, INTENT_KIND, RESIGN_KIND, RETRACTION_KIND, REVEAL_KIND,
-                              decode_charter, decode_draw, decode_outcome, decode_retraction)
+                              REVOKE_KIND, decode_charter, decode_draw, decode_outcome, decode_retraction)
 
 from .signatures import HOST, parse
 from .walker import Visitor
@@ -83,6 +83,8 @@ def _made(records: list[Any], actions: dict[int, str | None], previous: str | No
             maker = HOST
         elif kind == RETRACTION_KIND.encode():
             maker = decode_retraction(record.payload).player
+        elif kind == REVOKE_KIND.encode():  # signed by its seat, carried into the game by the host (server)
+            maker = HOST
         elif kind in _OUTCOME_KINDS:  # a claim is its claimant's, a resignation its seat's
             found = decode_outcome(record.payload)
             maker = getattr(found, "by", found.seat)

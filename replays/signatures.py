@@ -54,6 +54,18 @@ def delegation_body(seat: str, delegate_hex: str, host_hex: str, until: int) -> 
     return b"%s%s\n%s\n%s\n%d" % (DELEGATION_PREFIX, seat.encode(), delegate_hex.encode(), host_hex.encode(), until)
 
 
+#: the prefix of a revocation: a seat's key takes back, on one host, the delegations it names
+REVOCATION_PREFIX = b"trvendetta revocation 2\n"
+
+
+def revocation_body(seat: str, host_hex: str, at: int, keys: list[str]) -> bytes:
+    """What a seat's own key signs to revoke, on the host (club server) ``host_hex``, the delegated
+    keys ``keys`` (hex, sorted) at ``at`` (seconds since 1970): `trv login --revoke`.  Carried into
+    each of the seat's games as a ``trv-revoke`` record, it counts from its place in the chain."""
+    return b"%s%s\n%s\n%d\n%s" % (REVOCATION_PREFIX, seat.encode(), host_hex.encode(), at,
+                                    ",".join(keys).encode())
+
+
 def delegated(signature: bytes, delegation: bytes) -> bytes:
     """A signature made with a delegated key, carrying its delegation (key, end and the seat's
     signature of it: 104 bytes, :func:`split_delegation`), as one entry's bytes."""
@@ -223,6 +235,9 @@ class SignatureCheck:
         self._delegations: dict[tuple[str, bytes], bytes | None] = {}
         #: seat -> signatures made with a delegated key (a browser's, docs/server.md)
         self.delegated: dict[str, int] = {}
+        #: seat -> {delegated key: the record of the seat's revocation of it}: from that record on, the
+        #: key acts for no one (``on_revocation``)
+        self.revoked: dict[str, dict[bytes, int]] = {}
         #: host signatures over a resolution's action only (records of trv before the host signed
         #: the events too): accepted, and counted so that `verify` says so
         self.legacy_host = 0
@@ -248,6 +263,8 @@ class SignatureCheck:
             delegate = self._delegate(seat, signature[64:])
             if delegate is None or not valid(delegate, signature[:64], msg):
                 return False
+            if self.revoked and delegate in self.revoked.get(seat, ()):
+                return False  # (``_signer`` names the key and the revocation)
             self.delegated[seat] = self.delegated.get(seat, 0) + 1
             return True
         return valid(key, signature, msg)
@@ -273,8 +290,12 @@ class SignatureCheck:
             for seat in self.seats:
                 if self._delegate(seat, signature[64:]) is not None:
                     made = valid(key, signature[:64], msg)
+                    revoked = self.revoked.get(seat, {}).get(key)
                     return (f"key {fingerprint(key.hex())}, delegated by {seat} until {until}"
-                            + ("" if made else ", over other bytes (another action, record or game)"))
+                            + ("" if made else ", over other bytes (another action, record or game)")
+                            + ("" if revoked is None else
+                               f", which {seat} revoked at event {revoked} (a revocation signed by {seat}'s own "
+                               "key): a revoked key acts for no one after its revocation"))
             return (f"key {fingerprint(key.hex())}, whose delegation no seat of this game signed for "
                     f"this game's host{'' if self.host else ' (this game has none)'}")
         for seat in self.seats:
@@ -432,6 +453,35 @@ class SignatureCheck:
             raise Tampered(number, f"the retraction of {taker}'s {what!r} is not signed by "
                                    f"{', '.join(self._who(s) for s in missing)} ({how})")
 
+    def on_revocation(self, record: Any, found: Any) -> None:
+        """A seat's revocation (``trvendetta.store.Revoke``) at ``record``: signed by the seat's own bound
+        key for this game's host; from here on its keys act for no one.  What came before stays."""
+        number = record.number
+        self.flush()
+        seat = found.seat
+        what = f"the revocation of {seat}'s browser keys"
+        if seat not in self.seats or not self.host:
+            raise Tampered(number, f"{what}: {seat} has no seat bound to a key in this game"
+                                   if seat not in self.seats else f"{what}, in a game without a host (server)")
+        if found.server != self.host:
+            raise Tampered(number, f"{what} is for the server {fingerprint(found.server)}, not this game's host "
+                                   f"({fingerprint(self.host)})")
+        if found.keys != sorted(set(found.keys)):
+            raise Tampered(number, f"{what} names its keys out of order or twice")
+        try:
+            signature = base64.b64decode(found.sig, validate=True)
+        except (binascii.Error, ValueError):
+            signature = b""
+        body = revocation_body(seat, found.server, found.at, found.keys)
+        if len(signature) != 64 or not valid(self._keys[seat], signature, body):
+            made = self._signer(signature, body) if len(signature) == 64 else "no signature of 64 bytes"
+            raise Tampered(number, f"{what} is not signed by {self._who(seat)}: made with {made}; only a seat's "
+                                   "own key revokes its delegations")
+        mine = self.revoked.setdefault(seat, {})
+        for key in found.keys:
+            mine.setdefault(bytes.fromhex(key), number)
+        self.checked[seat] = self.checked.get(seat, 0) + 1
+
     def on_outcome(self, record: Any, seat: str, after: int, after_hash: str, what: str) -> None:
         """A claim (``seat``: the claimant) or a resignation (``seat``: the seat resigning): signed by
         ``seat`` when bound, over the record it follows (``after``, its hash), wherever it lies."""
@@ -454,5 +504,5 @@ class SignatureCheck:
         self._close(None)
 
 
-__all__ = ["BOT_CONTRIBUTION", "DELEGATED_BYTES", "HOST", "contribution_body", "SignatureCheck", "delegated", "delegation_body", "split_delegation", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
+__all__ = ["BOT_CONTRIBUTION", "DELEGATED_BYTES", "HOST", "revocation_body", "contribution_body", "SignatureCheck", "delegated", "delegation_body", "split_delegation", "domain_at", "resolution_body", "sign_runs", "entry", "fingerprint",
            "fork_domain", "message", "parse", "valid"]

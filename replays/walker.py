@@ -30,11 +30,15 @@ from typing import Any
 import msgspec
 
 from trvendetta.core.rng import NeedDice
-from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, Retraction, StoredEvent, chain,
-                              decode_draw, decode_retraction)
+from trvendetta.store import (GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RETRACTION_KIND, REVEAL_KIND, REVOKE_KIND, Retraction,
+                              StoredEvent, chain, decode_draw, decode_retraction, decode_revoke)
 from trvendetta.core.errors import TrvError
 
 from .outcomes import OUTCOME_OPENINGS, ended
+
+
+#: how a revocation record's payload begins (its canonical JSON's tag)
+REVOKE_OPENING = b'{"type":"' + REVOKE_KIND.encode() + b'"'
 
 
 class AuditError(TrvError):
@@ -282,6 +286,8 @@ class Walker:
         self._encode = ruleset.encoder
         #: the claim on time or resignation that ended the game (``replays.outcomes.Ended``): nothing may follow
         self.outcome: Any = None
+        #: the records that are a seat's revocation of delegated keys (``trv-revoke``)
+        self.revocations: list[int] = []
 
     # ------------------------------------------------------------- public
     def walk(self, records: Iterable[StoredEvent]) -> "Walker":
@@ -382,6 +388,10 @@ class Walker:
                               "The record ends the game before the rules finished producing the last action's events.")
             resumed = self.groups[0].first if self.groups and self.groups[0].action is BEFORE else 0
             self.outcome = ended(self, record, action, Tampered, resumed, NeedsHistory)
+            self.number, self.head = number, expected
+            return
+        if number > 1 and payload.startswith(REVOKE_OPENING):
+            self._revocation(record, number, action)
             self.number, self.head = number, expected
             return
         if self.draws is not None and number > 1 and self._draw_record(record, number, action):
@@ -529,6 +539,24 @@ class Walker:
         self.draws.on_intent(record, entry, seat)
         self._noted(record, entry, action)
         return True
+
+    def _revocation(self, record: StoredEvent, number: int, action: Any) -> None:
+        """A seat's revocation of delegated keys (``trv-revoke``), between two actions: checked and
+        noted by the signature check (from here on, its keys act for no one)."""
+        self._resume()
+        if self._queue:
+            self._diverge(number, record.payload, self._queue[-1],
+                          "The record revokes keys before the rules finished producing the last action's events.")
+        if action is not None or record.sig:
+            raise Tampered(number, "a revocation carries an action or a record signature (its own is inside it)")
+        try:
+            found = decode_revoke(record.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Tampered(number, f"not a revocation: {exc}") from None
+        if self.signatures is None:
+            raise Tampered(number, "a revocation in a game without bound seats: it is signed by a seat's key")
+        self.signatures.on_revocation(record, found)
+        self.revocations.append(number)
 
     def _noted(self, record: StoredEvent, entry: Any, action: Any) -> None:
         for v in self.visitors:

@@ -77,6 +77,8 @@ class KeyBody(msgspec.Struct, forbid_unknown_fields=True):
 class RevokeBody(msgspec.Struct, forbid_unknown_fields=True):
     at: int
     signature: str
+    #: the keys revoked (revocation 2, carried into the player's games); None: a revocation 1 (the server's only)
+    keys: list[str] | None = None
 
 
 class PageKeyBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -184,7 +186,7 @@ class Server:
         async def revoke(request: Request) -> Any:
             player = await r(c.player_of, _token(request))
             body = await _json(request, RevokeBody)
-            return await r(c.revoke, player, body.at, body.signature)
+            return await r(c.revoke, player, body.at, body.signature, body.keys)
 
         async def email(request: Request) -> Any:
             player = await r(c.player_of, _token(request))

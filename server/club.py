@@ -34,8 +34,9 @@ from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
-                                           message, parse, split_delegation, valid)
-from trvendetta.store import GameExists, GameMovedOn, GameNotFound, GameStore, decode_charter
+                                           message, parse, revocation_body, split_delegation, valid)
+from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord, Revoke,
+                              decode_charter, encode_draw)
 
 from .accounts import Accounts, digest
 
@@ -296,23 +297,62 @@ class Club:
         return {"ready": True, "player": state["player"], "delegation": state["delegation"], "until": state["until"],
                 "token": self._session(state["player"], {"pairing": public}), "server": self.host_public}
 
-    def revoke(self, player: str, at: int, signature: str) -> dict:
-        """``player``'s signed revocation (:func:`revocation_message`, made within ten minutes of this
-        server's clock) of every browser key this server certified for them before it arrived (this
-        server's clock decides, not the signer's ``at``), and of the sessions their pairings opened."""
+    def revoke(self, player: str, at: int, signature: str, keys: list[str] | None = None) -> dict:
+        """``player``'s signed revocation (made within ten minutes of this server's clock) of every browser
+        key this server certified for them before it arrived (this server's clock decides, not the signer's
+        ``at``), and of the sessions their pairings opened.  With ``keys`` (a revocation 2,
+        ``replays.signatures.revocation_body``: the keys the player's CLI delegated, signed), it is also
+        carried into each of the player's open games as a ``trv-revoke`` record, where `verify` honours it
+        from its place on; signed again (a retry), it is added only to the games that lack it."""
         known = self.accounts.player(player)
         if known is None:
             raise Refused(403, f"{player} is not a player of this server")
         if not isinstance(at, int) or abs(at - self.now()) > 600:
             raise Refused(400, f"the revocation's time ({at}) is not this server's now ({self.now()}, ten minutes "
                                "either way): sign it again")
-        if not valid(bytes.fromhex(known[1]), _b64(signature, "signature", (64,)),
-                     revocation_message(player, self.host_public, at)):
+        if keys is not None:
+            keys = [_hex_key(k, "a revoked key") for k in keys]
+            if keys != sorted(set(keys)) or len(keys) > 1000:
+                raise Refused(400, "the revoked keys are listed sorted, each once (at most 1000)")
+        body = revocation_message(player, self.host_public, at) if keys is None else \
+            revocation_body(player, self.host_public, at, keys)
+        if not valid(bytes.fromhex(known[1]), _b64(signature, "signature", (64,)), body):
             raise Refused(403, f"the revocation is not signed by {player}'s key ({fingerprint(known[1])}) for this "
                                "server")
-        keys = self.accounts.revoke(player, at, signature)
+        count = self.accounts.revoke(player, at, signature)
+        games: dict[str, int] = {}
+        if keys is not None:
+            record = Revoke(player, self.host_public, at, keys, signature)
+            for row in self.games(player)["games"]:
+                placed = self._carry_revocation(row["game"], player, known[1], record)
+                if placed:
+                    games[row["game"]] = placed
         # every key certified before it arrived, by this server's clock (not the signer's, which may be slow)
-        return {"player": player, "revoked_until": max(at, self.now()), "revoked": keys}
+        return {"player": player, "revoked_until": max(at, self.now()), "revoked": count, "games": games}
+
+    def _carry_revocation(self, game: str, player: str, public: str, record: Any) -> int:
+        """Append ``player``'s revocation to ``game`` (theirs, seated with ``public``, not over), unless it
+        holds it already: the number of its record there (0: not carried, the game is over or the seat is
+        another key's)."""
+        try:
+            loaded, charter = self._load(game)
+        except Refused:
+            return 0
+        if charter.seats.get(player) != public:
+            return 0
+        payload = encode_draw(record)
+        while True:
+            for r in self.store.events(game, decode=False):
+                if r.payload == payload:
+                    return r.number
+            if outcome_of(self.store, game) is not None:
+                return 0
+            version = self.store.version(game)
+            try:
+                self.store.append(game, version, records=[RawRecord(REVOKE_KIND, 1, payload, b"", b"")])
+            except GameMovedOn:
+                continue  # another process appended first: look again
+            return version + 1
 
     def _check_delegation(self, player: str, raw: bytes, revocable: bool = True) -> bytes:
         """A delegation (key, end, the player's signature): the delegated key, if the player's

@@ -163,10 +163,31 @@ class Resign(msgspec.Struct, frozen=True, tag_field="type", tag=RESIGN_KIND, for
 #: the kinds that end a game outside the rules
 OUTCOME_KINDS = frozenset({CLAIM_KIND, RESIGN_KIND})
 
+#: a player's revocation of browser keys it delegated, carried into a game at a point of its chain
+REVOKE_KIND = "trv-revoke"
+
+
+class Revoke(msgspec.Struct, frozen=True, tag_field="type", tag=REVOKE_KIND, forbid_unknown_fields=True):
+    """``seat``'s revocation, made at ``at`` (seconds since 1970, by the seat's clock) for the server
+    (host) ``server``, of the browser keys ``keys`` (sorted, each once) it had delegated there; ``sig``
+    (base64) is the seat's own key's signature of it (``replays.signatures.revocation_body``).  Its
+    place in a game's chain is where it takes effect: no signature made with one of ``keys`` counts
+    for ``seat`` after it; the records before it are untouched."""
+
+    seat: _Seat
+    server: _Hex64
+    at: Annotated[int, msgspec.Meta(ge=0)]
+    keys: Annotated[list[_Hex64], msgspec.Meta(max_length=1000)]
+    sig: Annotated[str, msgspec.Meta(max_length=100)]
+
+
+def decode_revoke(payload: bytes) -> "Revoke":
+    return _decoder("revocation", Revoke).decode(payload)
+
 _draw_enc = msgspec.json.Encoder()
 
 
-def encode_draw(record: "Intent | Reveal | HostReveal | Claim | Resign") -> bytes:
+def encode_draw(record: "Intent | Reveal | HostReveal | Claim | Resign | Revoke") -> bytes:
     return _draw_enc.encode(record)
 
 
@@ -192,4 +213,7 @@ def describe_store_record(event: Any) -> str:
                 f"by {event.deadline} ({event.control}); {event.seat} loses on time")
     if isinstance(event, Resign):
         return f"{event.seat} resigns"
+    if isinstance(event, Revoke):
+        return (f"{event.seat} revokes {len(event.keys)} browser key(s) delegated on this game's server: "
+                "none acts for them from here on")
     return f"{event.player} takes back events {event.first}-{event.last}" + (" (agreed)" if event.agreed else "")

@@ -1,0 +1,122 @@
+"""What a player's CLI keeps of the browser keys it delegated on club servers, and of the revocations
+it signed (docs/server.md, "Revoking").
+
+The list of delegated keys is the player's own (every key their identity certified from this home,
+kept before the certificate leaves: a crash after it loses none), so a revocation names them in
+its signed body instead of taking the server's word for which keys were certified.  A revocation
+the CLI signed is kept with where the server said it carried it; a copy of a game that the
+revocation should be in and is not, is named (:func:`omitted`).
+
+Files under ``HOME/delegations/`` (one JSON file per server key: ``{player: [key, ...]}``) and
+``HOME/revocations/`` (``SERVER-PLAYER.json``: a list of revocations), written whole (a temporary
+file, then renamed)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from trvendetta.store import REVOKE_KIND, Revoke, decode_revoke
+
+OPENING = b'{"type":"' + REVOKE_KIND.encode() + b'"'
+
+
+def _write(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+def _read(path: Path, empty: Any) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return empty
+
+
+def delegated(home: Path, server: str, player: str, key: str) -> None:
+    """Note that ``player``'s identity certifies ``key`` on the server ``server`` (before it does)."""
+    path = home / "delegations" / f"{server}.json"
+    known = _read(path, {})
+    keys = set(known.get(player, []))
+    if key not in keys:
+        known[player] = sorted(keys | {key})
+        _write(path, known)
+
+
+def delegated_keys(home: Path, server: str, player: str) -> list[str]:
+    """Every key ``player`` certified on ``server`` from this home, sorted."""
+    return sorted(set(_read(home / "delegations" / f"{server}.json", {}).get(player, [])))
+
+
+def _revocations_file(home: Path, server: str, player: str) -> Path:
+    return home / "revocations" / f"{server}-{player}.json"
+
+
+def keep(home: Path, record: Revoke, open_games: dict[str, int], games: dict[str, int] | None = None) -> None:
+    """Keep a signed revocation, with the games this home's copy held open when it was signed (each at
+    its copy's version then) and, once the server answered, where it says it carried it."""
+    path = _revocations_file(home, record.server, record.seat)
+    kept = [r for r in _read(path, []) if r["sig"] != record.sig]
+    kept.append({"at": record.at, "keys": list(record.keys), "sig": record.sig, "open": open_games,
+                 "games": games or {}})
+    _write(path, kept)
+
+
+def open_games(store: Any, player: str) -> dict[str, int]:
+    """The games of ``store`` (a server's copy) where ``player`` has a seat and that are not over: their versions."""
+    from .outcome import outcome_of
+
+    out = {}
+    for info in store.list_games():
+        if player in info.players and info.status != "over" and outcome_of(store, info.id) is None:
+            out[info.id] = store.version(info.id)
+    return out
+
+
+def omitted(home: Path, server: str, player: str, store: Any, game: str) -> str | None:
+    """Why the copy of ``game`` in ``store`` lacks a revocation ``player`` signed for ``server`` that it
+    should hold, else None.  It should, when the game was open in this copy when the revocation was
+    signed (at version V) and the record went on past V: the server carries a revocation into every open
+    game of its player's at once, so a record signed after V with a revoked key, a game that went on
+    without it, or a game the server said it carried it into, holding none, names the omission."""
+    from trvendetta.replays.signatures import DELEGATED_BYTES, fingerprint, parse, split_delegation
+
+    path = _revocations_file(home, server, player)
+    revocations = [r for r in _read(path, []) if game in r.get("open", {}) or game in r.get("games", {})]
+    if not revocations:
+        return None
+    records = store.events(game, decode=False)
+    held = {decode_revoke(r.payload).sig for r in records if r.payload.startswith(OPENING)}
+    where = f"your signed revocation is kept in {path}"
+    for revocation in revocations:
+        if revocation["sig"] in held:
+            continue
+        said = revocation.get("games", {}).get(game)
+        if said:
+            return (f"the server said it carried your revocation (signed at {revocation['at']}) into {game} at event "
+                    f"{said}, and its record holds no revocation of yours: it omitted it ({where})")
+        since = revocation["open"][game]
+        revoked = {bytes.fromhex(k) for k in revocation["keys"]}
+        for r in records[since:]:
+            for seat, raw in (parse(r.sig) if r.sig else []):
+                if seat == player and len(raw) == DELEGATED_BYTES and split_delegation(raw)[1] in revoked:
+                    return (f"event {r.number} of {game} is signed with key {fingerprint(split_delegation(raw)[1].hex())}, "
+                            f"which you revoked (signed at {revocation['at']}), and the server's record of {game} holds "
+                            f"no revocation of yours: the server omitted it ({where})")
+        from .outcome import outcome_of
+
+        if len(records) > since and outcome_of(store, game) is None:
+            return (f"{game} went on past event {since} (where your copy was when you revoked your browser keys) "
+                    f"without your revocation: the server omitted it ({where})")
+    return None
+
+
+__all__ = ["delegated", "delegated_keys", "keep", "omitted", "open_games"]
