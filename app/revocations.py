@@ -70,6 +70,15 @@ def keep(home: Path, record: Revoke, open_games: dict[str, int], games: dict[str
     _write(path, kept)
 
 
+def kept_revocation(home: Path, server: str, player: str) -> Revoke | None:
+    """The latest revocation ``player`` signed from this home for ``server``."""
+    kept = _read(_revocations_file(home, server, player), [])
+    if not kept:
+        return None
+    r = max(kept, key=lambda r: r["at"])
+    return Revoke(player, server, r["at"], r["keys"], r["sig"])
+
+
 def open_games(store: Any, player: str) -> dict[str, int]:
     """The games of ``store`` (a server's copy) where ``player`` has a seat and that are not over: their versions."""
     from .outcome import outcome_of
@@ -87,14 +96,14 @@ def omitted(home: Path, server: str, player: str, store: Any, game: str) -> str 
     signed (at version V) and the record went on past V: the server carries a revocation into every open
     game of its player's at once, so a record signed after V with a revoked key, a game that went on
     without it, or a game the server said it carried it into, holding none, names the omission."""
-    from trvendetta.replays.signatures import DELEGATED_BYTES, fingerprint, parse, split_delegation
+    from trvendetta.replays.signatures import fingerprint
 
     path = _revocations_file(home, server, player)
     revocations = [r for r in _read(path, []) if game in r.get("open", {}) or game in r.get("games", {})]
     if not revocations:
         return None
     records = store.events(game, decode=False)
-    held = {decode_revoke(r.payload).sig for r in records if r.payload.startswith(OPENING)}
+    held = {decode_revoke(r.payload).sig: r.number for r in records if r.payload.startswith(OPENING)}
     where = f"your signed revocation is kept in {path}"
     for revocation in revocations:
         if revocation["sig"] in held:
@@ -103,14 +112,11 @@ def omitted(home: Path, server: str, player: str, store: Any, game: str) -> str 
         if said:
             return (f"the server said it carried your revocation (signed at {revocation['at']}) into {game} at event "
                     f"{said}, and its record holds no revocation of yours: it omitted it ({where})")
-        since = revocation["open"][game]
-        revoked = {bytes.fromhex(k) for k in revocation["keys"]}
-        for r in records[since:]:
-            for seat, raw in (parse(r.sig) if r.sig else []):
-                if seat == player and len(raw) == DELEGATED_BYTES and split_delegation(raw)[1] in revoked:
-                    return (f"event {r.number} of {game} is signed with key {fingerprint(split_delegation(raw)[1].hex())}, "
-                            f"which you revoked (signed at {revocation['at']}), and the server's record of {game} holds "
-                            f"no revocation of yours: the server omitted it ({where})")
+        since = revocation.get("open", {}).get(game, 0)
+        for r, key in _revoked_signatures(records[since:], player, revocation["keys"]):
+            return (f"event {r.number} of {game} is signed with key {fingerprint(key)}, which you revoked (signed at "
+                    f"{revocation['at']}), and the server's record of {game} holds no revocation of yours: the server "
+                    f"omitted it ({where})")
         from .outcome import outcome_of
 
         if len(records) > since and outcome_of(store, game) is None:
@@ -119,4 +125,40 @@ def omitted(home: Path, server: str, player: str, store: Any, game: str) -> str 
     return None
 
 
-__all__ = ["delegated", "delegated_keys", "keep", "omitted", "open_games"]
+def _revoked_signatures(records: list[Any], player: str, keys: list[str]) -> Any:
+    """(record, key hex) of each signature of ``player``'s among ``records`` made with one of ``keys``."""
+    from trvendetta.replays.signatures import DELEGATED_BYTES, parse, split_delegation
+
+    revoked = {bytes.fromhex(k) for k in keys}
+    for r in records:
+        for seat, raw in (parse(r.sig) if r.sig else []):
+            if seat == player and len(raw) == DELEGATED_BYTES and split_delegation(raw)[1] in revoked:
+                yield r, split_delegation(raw)[1].hex()
+
+
+def placed_late(home: Path, server: str, player: str, store: Any, game: str) -> str | None:
+    """A note when the server placed a revocation of ``player``'s after records signed with a key it revokes
+    that came after the point this copy had reached when it was signed: made before the revocation reached
+    the server, or the server placed it late (only the server's clock tells which); else None."""
+    from trvendetta.replays.signatures import fingerprint
+
+    path = _revocations_file(home, server, player)
+    records = None
+    for revocation in _read(path, []):
+        since = revocation.get("open", {}).get(game)
+        if since is None:
+            continue
+        records = records if records is not None else store.events(game, decode=False)
+        placed = next((r.number for r in records if r.payload.startswith(OPENING)
+                       and decode_revoke(r.payload).sig == revocation["sig"]), None)
+        if placed is None:
+            continue
+        for r, key in _revoked_signatures(records[since:placed - 1], player, revocation["keys"]):
+            return (f"note: event {r.number} of {game} is signed with key {fingerprint(key)}, which you revoked; the "
+                    f"server placed your revocation at event {placed}, after it and after event {since}, where your "
+                    "copy was when you signed it: the move reached the server before your revocation, or the server "
+                    "placed it late (only its clock says which)")
+    return None
+
+
+__all__ = ["delegated", "delegated_keys", "keep", "kept_revocation", "omitted", "open_games", "placed_late"]

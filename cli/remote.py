@@ -308,14 +308,19 @@ def before_command(ctx: click.Context, url: str) -> None:
 
 def _revocation_held(store: Any, saved: dict, game: str) -> None:
     """Stop (exit 1) when the server's record of ``game`` (synced into ``store``) lacks a revocation
-    this home signed that it should hold (``app.revocations.omitted``)."""
-    from trvendetta.app.revocations import omitted
+    this home signed that it should hold (``app.revocations.omitted``); a note when it was placed
+    after a revoked key's move."""
+    from trvendetta.app.revocations import omitted, placed_late
 
     from .identity import home
 
-    problem = omitted(home(), saved.get("server", ""), saved.get("name", ""), store, game)
+    where = (home(), saved.get("server", ""), saved.get("name", ""), store, game)
+    problem = omitted(*where)
     if problem:
         raise TrvError(problem)
+    note = placed_late(*where)
+    if note:
+        click.echo(note, err=True)
 
 
 def claim_on_server(session: Any) -> str:

@@ -87,3 +87,52 @@ def test_a_game_without_a_host_takes_no_delegation():
     c.game_id = "ab" * 32
     with pytest.raises(Tampered, match="this game has none"):
         c.on_action(signed_action(BROWSER, delegation(ANN, "ann", "")), "ann", "step")
+
+
+# ------------------------------------------------------------- revocations in the record
+NEW_PAGE = key(6)
+
+
+def revocation(seat_key, seat: str = "ann", host: str = public(HOST), keys=(BROWSER,), at: int = 1_800_000_000):
+    import base64
+
+    from trvendetta.replays.signatures import revocation_body
+    from trvendetta.store import Revoke
+
+    names = sorted(public(k) for k in keys)
+    return Revoke(seat, host, at, names, base64.b64encode(seat_key.sign(revocation_body(seat, host, at, names))).decode())
+
+
+def test_a_revocation_refuses_its_keys_from_its_place_on_and_no_other_key():
+    """ann's page moved before the revocation (it stays valid); after it, the revoked key is refused, naming
+    the key and the revocation's record, and a page paired after it (another key) acts."""
+    c = check()
+    c.on_action(signed_action(BROWSER, delegation(ANN, "ann", public(HOST))), "ann", "step")
+    c.on_revocation(Rec(16, "cd" * 32, b"", b""), revocation(ANN))
+    with pytest.raises(Tampered, match=r"delegated by ann until \d+, which ann revoked at event 16"):
+        c.on_action(signed_action(BROWSER, delegation(ANN, "ann", public(HOST))), "ann", "step")
+    c.on_action(signed_action(NEW_PAGE, delegation(ANN, "ann", public(HOST), delegate=NEW_PAGE)), "ann", "step")
+    assert c.delegated == {"ann": 2}
+
+
+@pytest.mark.parametrize("how, made, expected", [
+    ("signed by bob's key for ann", lambda: revocation(BOB), "is not signed by ann .* made with bob's key"),
+    ("signed by the host's key", lambda: revocation(HOST), "made with the host's key"),
+    ("signed by the revoked page itself", lambda: revocation(BROWSER), "made with a key of none"),
+    ("for another server", lambda: revocation(ANN, host=public(OTHER_HOST)), "is for the server"),
+    ("by a seat of no one", lambda: revocation(ANN, seat="cyd"), "cyd has no seat"),
+])
+def test_a_revocation_the_seat_did_not_sign_for_this_host_is_refused(how, made, expected):
+    c = check()
+    with pytest.raises(Tampered, match=expected):
+        c.on_revocation(Rec(16, "cd" * 32, b"", b""), made())
+    assert c.revoked == {}
+
+
+def test_a_revocation_with_its_keys_out_of_order_is_refused():
+    import msgspec
+
+    found = revocation(ANN, keys=(BROWSER, NEW_PAGE))
+    c = check()
+    with pytest.raises(Tampered, match="out of order or twice"):
+        c.on_revocation(Rec(16, "cd" * 32, b"", b""), msgspec.structs.replace(found, keys=found.keys[::-1]))

@@ -100,3 +100,37 @@ def test_a_server_that_omits_the_revocation_is_named_by_bobs_client(club):
     err = bob("show", code=1).stderr
     key = lost.public_key().public_bytes_raw().hex()
     assert f"signed with key {fingerprint(key)}, which you revoked" in err and "omitted it" in err, err
+
+
+def test_a_game_that_went_on_without_the_revocation_is_named(club):
+    """No thief's move this time: the server left the revocation out and the game went on (bob's own move):
+    the copy, open when bob revoked, holds records past that point and no revocation of his."""
+    import json
+
+    ann, bob, lost, done = _duel(club)
+    bob("show")
+    club.club._carry_revocation = lambda *args: 0
+    bob("login", club.url, "--revoke", server=False)
+    bob("act", json.dumps(json.loads(bob("legal", "--json").stdout)[0]))
+    err = bob("show", code=1).stderr
+    assert "duel went on past event" in err and "without your revocation: the server omitted it" in err, err
+
+
+def test_a_revocation_placed_after_a_revoked_keys_move_is_noted(club, monkeypatch):
+    """The server holds the revocation back, takes the thief's move, then places it: the record verifies
+    (the move comes before the revocation), and bob's client says which move came after his copy's point
+    and before the revocation: the server's clock alone says whether it was made before."""
+    from trvendetta.app.revocations import kept_revocation
+
+    ann, bob, lost, done = _duel(club)
+    bob("show")
+    carry = club.club._carry_revocation
+    club.club._carry_revocation = lambda *args: 0
+    bob("login", club.url, "--revoke", server=False)
+    _forget_tables(club)
+    assert _page_act(club, lost, done, auth=_auth(bob)).status_code == 200
+    record = kept_revocation(bob.home, club.public, "bob")
+    known = club.on_store(club.club.accounts.player, "bob")
+    placed = club.on_store(carry, "duel", "bob", known[1], record)
+    shown = bob("show")
+    assert f"placed your revocation at event {placed}, after it" in shown.stderr, shown.stderr
