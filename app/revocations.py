@@ -79,15 +79,19 @@ def kept_revocation(home: Path, server: str, player: str) -> Revoke | None:
     return Revoke(player, server, r["at"], r["keys"], r["sig"])
 
 
-def open_games(store: Any, player: str) -> dict[str, int]:
-    """The games of ``store`` (a server's copy) where ``player`` has a seat and that are not over: their versions."""
+def open_games(where: str, player: str) -> dict[str, int]:
+    """The games of the store at ``where`` (a server's copy) where ``player`` has a seat and that are not
+    over: their versions."""
+    from trvendetta.store import GameStore
+
     from .outcome import outcome_of
 
-    out = {}
-    for info in store.list_games():
-        if player in info.players and info.status != "over" and outcome_of(store, info.id) is None:
-            out[info.id] = store.version(info.id)
-    return out
+    store = GameStore(where)
+    try:
+        return {info.id: store.version(info.id) for info in store.list_games()
+                if player in info.players and info.status != "over" and outcome_of(store, info.id) is None}
+    finally:
+        store.close()
 
 
 def omitted(home: Path, server: str, player: str, store: Any, game: str) -> str | None:

@@ -195,7 +195,7 @@ def _revoke(client: Any, keyring: Keyring, player: str, server: str, base: str) 
     post it; the server carries it into each of the player's open games (docs/server.md, "Revoking")."""
     from trvendetta.app import revocations
     from trvendetta.replays.signatures import revocation_body
-    from trvendetta.store import GameStore, Revoke
+    from trvendetta.store import Revoke
 
     from .remote import mirror_path
 
@@ -203,11 +203,7 @@ def _revoke(client: Any, keyring: Keyring, player: str, server: str, base: str) 
     keys = revocations.delegated_keys(home(), server, player)
     signed = base64.b64encode(keyring.sign(player, revocation_body(player, server, at, keys))).decode()
     record = Revoke(player, server, at, keys, signed)
-    copy = GameStore(mirror_path(base))
-    try:
-        open_games = revocations.open_games(copy, player)
-    finally:
-        copy.close()
+    open_games = revocations.open_games(mirror_path(base), player)
     revocations.keep(home(), record, open_games)  # before it leaves: a lost answer loses nothing
     done = client.post("/api/me/revoke", {"at": at, "signature": signed, "keys": keys})
     revocations.keep(home(), record, open_games, done.get("games", {}))
