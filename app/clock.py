@@ -32,6 +32,7 @@ def waiting(store: Any, game: str, loaded: Any = None) -> Waiting | None:
     from trvendetta.store import decode_charter
 
     from trvendetta.replays.outcomes import OUTCOME_OPENINGS
+    from trvendetta.replays.walker import REVOKE_OPENING
 
     from .exchange import draws_of
 
@@ -40,6 +41,9 @@ def waiting(store: Any, game: str, loaded: Any = None) -> Waiting | None:
     last = store.events(game, since=loaded.version - 1, upto=loaded.version, decode=False)[-1]
     if last.payload.startswith(OUTCOME_OPENINGS):  # a claim or a resignation ended it
         return None
+    started = last  # the record whose stamp starts the seat's time: a revocation starts no clock
+    while started.number > 1 and started.payload.startswith(REVOKE_OPENING):
+        started = store.events(game, since=started.number - 2, upto=started.number - 1, decode=False)[-1]
     ruleset, state = loaded.ruleset, loaded.state
     charter = decode_charter(meta.charter) if meta.charter else None
     draws = draws_of(store, game, meta.charter) if charter is not None and charter.dice else None
@@ -52,7 +56,7 @@ def waiting(store: Any, game: str, loaded: Any = None) -> Waiting | None:
         if decision is None:
             return None
         seat, unanswered = decision.player, "decision"
-    since = utc(last.recorded_at)
+    since = utc(started.recorded_at)
     control = control_of(charter)
     timed = control is not None and seat in (charter.seats if charter else {}) and seat not in charter.bots
     deadline = None
@@ -72,7 +76,19 @@ def _charged_in(store: Any, game: str, meta: Any) -> tuple[dict[str, timedelta],
     records = list(store.events(game, decode=False))
     made = outbox.makers(walker_for, rulesets.get(meta.ruleset), meta.charter, meta.domain, records,
                          start=meta.genesis)
-    return charged([r.recorded_at or meta.created for r in records], made)
+    return charged(clock_stamps(records, meta.created), made)
+
+
+def clock_stamps(records: list[Any], created: datetime) -> list[datetime]:
+    """This store's stamps of ``records`` as the clocks count them: a player's revocation of browser keys
+    (``trv-revoke``, carried into the game by the server) is nobody's answer and stops or starts no clock,
+    so it counts at the stamp of the record before it (a player cannot revoke to win time)."""
+    from trvendetta.replays.walker import REVOKE_OPENING
+
+    out: list[datetime] = []
+    for r in records:
+        out.append(out[-1] if out and r.payload.startswith(REVOKE_OPENING) else utc(r.recorded_at or created))
+    return out
 
 
 class ClaimRefused(TrvError):
@@ -100,7 +116,7 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
     after = claim.after
     if control is None or not 1 <= after <= len(records):
         return  # the walk refuses it, naming why
-    stamps = [utc(r.recorded_at or meta.created) for r in stored] + [utc(now)] * len(new)
+    stamps = clock_stamps(stored, meta.created) + [utc(now)] * len(new)
     seat, at, said = claim.seat, parse_stamp(claim.at), parse_stamp(claim.deadline)
     allowed = tolerance(control)
     if at > utc(now) + allowed:
@@ -145,5 +161,5 @@ def decode_charter_of(meta: Any) -> Any:
 
 
 __all__ = ["CLOCK_TOLERANCE", "ClaimRefused", "LONGEST", "TimeControl", "Waiting", "charged", "check_received",
-           "control_of", "deadline_for", "duration_text", "longest_answer", "parse_stamp", "parse_time_control",
+           "clock_stamps", "control_of", "deadline_for", "duration_text", "longest_answer", "parse_stamp", "parse_time_control",
            "stamp_text", "waiting"]

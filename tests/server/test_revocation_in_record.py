@@ -134,3 +134,32 @@ def test_a_revocation_placed_after_a_revoked_keys_move_is_noted(club, monkeypatc
     placed = club.on_store(carry, "duel", "bob", known[1], record)
     shown = bob("show")
     assert f"placed your revocation at event {placed}, after it" in shown.stderr, shown.stderr
+
+
+def test_a_revocation_starts_no_clock(club):
+    """bob, whose time runs in a 1d-a-move game, revokes his browser keys two days into his turn (or has
+    the server carry an old revocation in): his deadline, and his time used, stay where his turn began;
+    and it is nobody's answer, so the server can still claim against him."""
+    from datetime import timedelta
+
+    from trvendetta.app.clock import clock_stamps, waiting
+
+    ann = club.player("ann")
+    bob = club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel", "--time", "1d")
+    bob("join", "duel")
+    _bobs_turn(ann)
+    store = club.club.store
+    before = club.on_store(waiting, store, "duel")
+    key = load_pem_private_key((bob.home / "identities" / "bob.key").read_bytes(), None)
+    body = revocation_body("bob", club.public, 1, [])
+    record = Revoke("bob", club.public, 1, [], base64.b64encode(key.sign(body)).decode())
+    version = club.on_store(store.version, "duel")
+    later = before.since + timedelta(days=2)
+    club.on_store(lambda: store.append("duel", version, records=[
+        RawRecord(REVOKE_KIND, 1, encode_draw(record), b"", b"", later)]))
+    after = club.on_store(waiting, store, "duel")
+    assert (after.seat, after.since, after.deadline) == ("bob", before.since, before.deadline)
+    assert after.after == version + 1  # a claim follows the revocation, the record the game ends at
+    records = club.on_store(lambda: list(store.events("duel", decode=False)))
+    assert clock_stamps(records, records[0].recorded_at)[-1] == before.since
