@@ -83,10 +83,22 @@ def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwa
     elif dice == "host":
         from .host import host_draws_at
 
+        if walker.signatures is not None:  # a revoked key is refused after its revocation, in a resumed walk too
+            walker.signatures.earlier = lambda: _revocations(store, game, at)
         given = walker.draws.game_seed  # the seed a reveal among ``records`` (a packet's own) gives
         walker.draws = host_draws_at(store, game, meta.charter, at)
         walker.draws.game_seed = walker.draws.game_seed or given
     return walker
+
+
+def _revocations(store: GameStore, game: str, at: int) -> list[tuple[Any, Any]]:
+    """The revocations (``trv-revoke``) among a stored game's records 1 to ``at``: (record, Revoke)."""
+    from trvendetta.store import decode_revoke
+
+    from .walker import REVOKE_OPENING
+
+    return [(r, decode_revoke(r.payload)) for r in store.events(game, upto=at, decode=False, stamped=False)
+            if r.payload.startswith(REVOKE_OPENING)]
 
 
 def tail_walk(store: GameStore, game: str, records: list[Any], visitors: Callable[[], list[Any]],

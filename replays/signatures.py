@@ -238,6 +238,9 @@ class SignatureCheck:
         #: seat -> {delegated key: the record of the seat's revocation of it}: from that record on, the
         #: key acts for no one (``on_revocation``)
         self.revoked: dict[str, dict[bytes, int]] = {}
+        #: a walk resumed after a point of a stored game (``replays.resume``): the revocations before it,
+        #: read when a delegated signature is first checked, ``[(record, Revoke)]``
+        self.earlier: Callable[[], list[tuple[Any, Any]]] | None = None
         #: host signatures over a resolution's action only (records of trv before the host signed
         #: the events too): accepted, and counted so that `verify` says so
         self.legacy_host = 0
@@ -263,6 +266,10 @@ class SignatureCheck:
             delegate = self._delegate(seat, signature[64:])
             if delegate is None or not valid(delegate, signature[:64], msg):
                 return False
+            if self.earlier is not None:
+                earlier, self.earlier = self.earlier, None
+                for record, found in earlier():
+                    self._note_revocation(record, found)
             if self.revoked and delegate in self.revoked.get(seat, ()):
                 return False  # (``_signer`` names the key and the revocation)
             self.delegated[seat] = self.delegated.get(seat, 0) + 1
@@ -456,8 +463,12 @@ class SignatureCheck:
     def on_revocation(self, record: Any, found: Any) -> None:
         """A seat's revocation (``trvendetta.store.Revoke``) at ``record``: signed by the seat's own bound
         key for this game's host; from here on its keys act for no one.  What came before stays."""
-        number = record.number
         self.flush()
+        self._note_revocation(record, found)
+        self.checked[found.seat] = self.checked.get(found.seat, 0) + 1
+
+    def _note_revocation(self, record: Any, found: Any) -> None:
+        number = record.number
         seat = found.seat
         what = f"the revocation of {seat}'s browser keys"
         if seat not in self.seats or not self.host:
@@ -480,7 +491,6 @@ class SignatureCheck:
         mine = self.revoked.setdefault(seat, {})
         for key in found.keys:
             mine.setdefault(bytes.fromhex(key), number)
-        self.checked[seat] = self.checked.get(seat, 0) + 1
 
     def on_outcome(self, record: Any, seat: str, after: int, after_hash: str, what: str) -> None:
         """A claim (``seat``: the claimant) or a resignation (``seat``: the seat resigning): signed by

@@ -163,3 +163,32 @@ def test_a_revocation_starts_no_clock(club):
     assert after.after == version + 1  # a claim follows the revocation, the record the game ends at
     records = club.on_store(lambda: list(store.events("duel", decode=False)))
     assert clock_stamps(records, records[0].recorded_at)[-1] == before.since
+
+
+def test_another_players_store_refuses_the_thiefs_move_after_a_revocation_it_holds(club, tmp_path, monkeypatch):
+    """ann's copy already holds bob's revocation; the colluding server then takes the thief's move and
+    sends it to ann as a packet (its code ignores revocations): ann's store, which walks a packet from
+    the state it stored, still refuses it and writes nothing."""
+    from trvendetta.replays.signatures import SignatureCheck
+
+    ann, bob, lost, done = _duel(club)
+    bob("login", club.url, "--revoke", server=False)
+    ann("show")  # ann's copy takes the revocation
+    _forget_tables(club)
+    assert _page_act(club, lost, done, auth=_auth(bob)).status_code == 200
+    export = club.club.export
+
+    def colluding(game, since):
+        with monkeypatch.context() as m:
+            m.setattr(SignatureCheck, "_note_revocation", lambda self, record, found: None)
+            return export(game, since)
+
+    club.club.export = colluding
+    mine = tmp_path / "ann-before.trv"
+    ann.local("export", "--game", "duel", "-o", str(mine))
+    err = ann("show", code=1).stderr
+    key = lost.public_key().public_bytes_raw().hex()
+    assert f"key {fingerprint(key)}, delegated by bob" in err and "which bob revoked at event" in err, err
+    after = tmp_path / "ann-after.trv"
+    ann.local("export", "--game", "duel", "-o", str(after))
+    assert after.read_text() == mine.read_text()
