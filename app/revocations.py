@@ -79,17 +79,28 @@ def kept_revocation(home: Path, server: str, player: str) -> Revoke | None:
     return Revoke(player, server, r["at"], r["keys"], r["sig"])
 
 
-def open_games(where: str, player: str) -> dict[str, int]:
+def open_games(where: str, player: str) -> tuple[dict[str, int], list[str]]:
     """The games of the store at ``where`` (a server's copy) where ``player`` has a seat and that are not
-    over: their versions."""
+    over (their versions), and every delegated key that signed for ``player`` in its games (each checked
+    when the copy took it: a key ``player``'s own key certified)."""
+    from trvendetta.replays.signatures import DELEGATED_BYTES, parse, split_delegation
     from trvendetta.store import GameStore
 
     from .outcome import outcome_of
 
     store = GameStore(where)
     try:
-        return {info.id: store.version(info.id) for info in store.list_games()
-                if player in info.players and info.status != "over" and outcome_of(store, info.id) is None}
+        games, keys = {}, set()
+        for info in store.list_games():
+            if player not in info.players:
+                continue
+            if info.status != "over" and outcome_of(store, info.id) is None:
+                games[info.id] = store.version(info.id)
+            for r in store.events(info.id, decode=False, stamped=False):
+                for seat, raw in (parse(r.sig) if r.sig else []):
+                    if seat == player and len(raw) == DELEGATED_BYTES:
+                        keys.add(split_delegation(raw)[1].hex())
+        return games, sorted(keys)
     finally:
         store.close()
 

@@ -200,10 +200,10 @@ def _revoke(client: Any, keyring: Keyring, player: str, server: str, base: str) 
     from .remote import mirror_path
 
     at = int(time.time())
-    keys = revocations.delegated_keys(home(), server, player)
+    open_games, seen = revocations.open_games(mirror_path(base), player)
+    keys = sorted(set(revocations.delegated_keys(home(), server, player)) | set(seen))
     signed = base64.b64encode(keyring.sign(player, revocation_body(player, server, at, keys))).decode()
     record = Revoke(player, server, at, keys, signed)
-    open_games = revocations.open_games(mirror_path(base), player)
     revocations.keep(home(), record, open_games)  # before it leaves: a lost answer loses nothing
     done = client.post("/api/me/revoke", {"at": at, "signature": signed, "keys": keys})
     revocations.keep(home(), record, open_games, done.get("games", {}))
@@ -212,7 +212,8 @@ def _revoke(client: Any, keyring: Keyring, player: str, server: str, base: str) 
     click.echo(f"revoked every browser key you let act for {player} on {base} before "
                f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(until))} (the server's clock): the server "
                "refuses their moves and ends their sessions")
-    click.echo(f"the revocation names the {len(keys)} key(s) you certified from this home and is in "
+    click.echo(f"the revocation names the {len(keys)} key(s) you certified from this home or that acted for you in "
+               "your copy of your games here, and is in "
                f"{len(carried)} game(s) of yours" + (f" ({', '.join(f'{g} at event {n}' for g, n in sorted(carried.items()))})"
                                                       if carried else "")
                + ": `trv verify` refuses their signatures from there on")

@@ -192,3 +192,18 @@ def test_another_players_store_refuses_the_thiefs_move_after_a_revocation_it_hol
     after = tmp_path / "ann-after.trv"
     ann.local("export", "--game", "duel", "-o", str(after))
     assert after.read_text() == mine.read_text()
+
+
+def test_a_key_certified_elsewhere_that_acted_in_bobs_copy_is_revoked_too(club):
+    """bob's page was paired from another home (this one's list of certified keys lacks it); its move is in
+    bob's copy, so the revocation he signs names it all the same."""
+    import shutil
+
+    from trvendetta.store import decode_revoke
+
+    ann, bob, lost, done = _duel(club)
+    shutil.rmtree(bob.home / "delegations")
+    bob("show")  # bob's copy, with the page's move
+    assert "names the 1 key(s)" in bob("login", club.url, "--revoke", server=False).stdout
+    found = [decode_revoke(r.payload) for r in club.club.store.events("duel", decode=False) if r.kind == REVOKE_KIND]
+    assert found[0].keys == [lost.public_key().public_bytes_raw().hex()]
