@@ -67,10 +67,12 @@ def ruleset_arg(name: str, option: str = "--ruleset"):
 
     try:
         return rulesets.get(name)
-    except TrvError:
+    except TrvError as exc:
         known = rulesets.names()
         if name in known:
             raise  # known but broken: not the user's typing
+        if name in rulesets.installed():
+            raise click.BadParameter(str(exc), param_hint=option) from None  # an installed plug-in that does not load
         raise click.BadParameter(unknown("ruleset", name, known), param_hint=option) from None
 
 

@@ -4,13 +4,18 @@ Each ruleset registers itself from its own package: its module calls
 :func:`register` with its ruleset object when imported.  The built-in
 rulesets' packages are imported on first use (``trv show`` imports only the
 one it needs); any other package (a test's toy ruleset, an expansion kept
-elsewhere) plugs in by importing itself, with no edit here.
+elsewhere) plugs in by importing itself, with no edit here, and the installed
+``trv`` finds one kept in another installed distribution through the
+``trvendetta.rulesets`` entry points (:mod:`trvendetta.plugins`), read only when
+a name is not registered yet.  :data:`DEFAULT` is the ruleset the shell uses when
+none is named (``trv new``, ``trv sim``...).
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 
+from . import plugins
 from .core.errors import TrvError
 from .core.protocol import Ruleset
 
@@ -21,6 +26,8 @@ _BUILTIN = {
     "carnival": "trvendetta.carnival",
 }
 _REGISTERED: dict[str, Ruleset] = {}
+#: the ruleset the shell uses when none is named (the first built-in one)
+DEFAULT = next(iter(_BUILTIN))
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -34,9 +41,11 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 def names() -> list[str]:
     """Names of every ruleset that can be found: the built-in ones that
-    import, then every other registered one."""
+    import, every installed plug-in's that loads, then every other registered one."""
     out = []
-    for name in _BUILTIN:
+    for name in [*_BUILTIN, *plugins.declared(plugins.RULESETS)]:
+        if name in out:
+            continue
         try:
             get(name)
         except (TrvError, ImportError):
@@ -52,7 +61,15 @@ def get(name: str) -> Ruleset:
         return ruleset
     module = _BUILTIN.get(name)
     if module is None:
-        raise TrvError(f"unknown ruleset {name!r}; known: {', '.join(dict.fromkeys([*_BUILTIN, *_REGISTERED]))}")
+        found = plugins.load(plugins.RULESETS, name)
+        if found is None:
+            known = dict.fromkeys([*_BUILTIN, *_REGISTERED, *plugins.declared(plugins.RULESETS)])
+            raise TrvError(f"unknown ruleset {name!r}; known: {', '.join(known)}")
+        if isinstance(found, Ruleset) and name not in _REGISTERED:
+            register(found)  # an entry point naming the ruleset object itself
+        if name not in _REGISTERED:
+            raise TrvError(f"the {plugins.RULESETS} plug-in {name!r} did not register a ruleset called {name!r}")
+        return _REGISTERED[name]
     try:
         import_module(module)
     except ModuleNotFoundError as exc:
@@ -62,6 +79,11 @@ def get(name: str) -> Ruleset:
     if name not in _REGISTERED:
         raise TrvError(f"{module} did not register a ruleset called {name!r}")
     return _REGISTERED[name]
+
+
+def installed() -> list[str]:
+    """Names the installed plug-in distributions declare (``trvendetta.rulesets``), loaded or not."""
+    return list(plugins.declared(plugins.RULESETS))
 
 
 def every() -> list[Ruleset]:

@@ -7,7 +7,9 @@ own plays the cars' turn).  Vendetta's rules (``rules.py``, ``effects.py``) ask
 the crew instead of testing which one it is: the cars (``cars.Cars``, the
 base every crew builds on), the Final Five (``finalfive.FinalFive``) and the
 Big Rig (``bigrig.BigRig``) each register themselves, and a crew kept
-anywhere else plugs in by calling :func:`register` from its own module.
+anywhere else plugs in by calling :func:`register` from its own module (an
+installed one is imported on first use of its name, through the
+``trvendetta.crews`` entry points: :mod:`trvendetta.plugins`).
 
 The protocol's parts: the decisions of the crew's turn (and the ``trv turn``
 flags that answer them) (what it assigns, its
@@ -166,14 +168,23 @@ class Looks:
         return f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}" + (f"  ({', '.join(flags)})" if flags else "")
 
 
+def _plugin(name: str) -> None:
+    """Import the installed plug-in that declares the crew ``name`` (the ``trvendetta.crews``
+    entry points, :mod:`trvendetta.plugins`): its import registers its rules and looks."""
+    from .. import plugins
+
+    plugins.load(plugins.CREWS, name)
+
+
 class _LooksRegistry(dict):
     def __missing__(self, name: str) -> Looks:
-        return CARS_LOOK
+        _plugin(name)
+        return self.setdefault(name, CARS_LOOK)  # asked once per name: none registered looks like the cars
 
 
 CARS_LOOK = Looks()
 #: every registered crew's looks by name (a crew with none looks like the cars)
-LOOKS: dict[str, Looks] = _LooksRegistry()
+LOOKS: dict[str, Looks] = _LooksRegistry(cars=CARS_LOOK)
 
 
 def register_looks(name: str, looks: Looks) -> Looks:
@@ -186,6 +197,10 @@ class _Registry(dict):
     """Crews by name; a name with none registered is the cars (``named``)."""
 
     def __missing__(self, name: str) -> Crew:
+        if name != "cars":
+            _plugin(name)
+            if name in self:
+                return self[name]
         return self["cars"]
 
 
