@@ -18,7 +18,7 @@ from trvendetta.store import GameStore
 
 
 def store_simulated(store: GameStore, ruleset: Any, players: int, seed: int, bots: tuple[str, ...],
-                    crew: Any = "cars", name: str | None = None) -> Any:
+                    crew: Any = "", name: str | None = None) -> Any:
     """Play one game with ``bots`` (``trvendetta.bots.simulate``) and store it whole as ``name``
     (default ``sim-RULESET-Np-SEED``); the simulator's result."""
     events: list = []

@@ -220,7 +220,7 @@ class TournamentService:
         games = GameService(self.store)
         done, logged = [], []
         for t, game in zip(r.tables, names):
-            seats = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
+            seats = [(p, COLORS[i], "") for i, p in enumerate(t.players)]
             position = rules.default_position(seats, game_seed(created.seed, r.round, t.table))
             mine = {p: k for p, k in kinds.items() if p in t.players}
             # the nonce: this tournament's log as it stands, the round and the table (no other game has it)

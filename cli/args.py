@@ -150,8 +150,10 @@ def read_untrusted(path: str) -> bytes:
 def parse_player(text: str) -> tuple[str, str, str]:
     parts = text.split(":")
     if len(parts) == 2:
-        parts.append("cars")
-    if len(parts) != 3 or not all(parts):
+        parts.append("")  # no crew given: the ruleset's default crew (``Ruleset.default_crew``)
+    elif len(parts) != 3 or not parts[2]:
+        parts = []
+    if len(parts) != 3 or not all(parts[:2]):
         raise click.BadParameter(f"{text!r} is not NAME:COLOR:CREW (for example ann:red:cars)", param_hint="--player")
     _check_names(text, {"NAME": parts[0], "COLOR": parts[1]}, "--player")
     return parts[0], parts[1], parts[2]

@@ -12,11 +12,12 @@ from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
 from trvendetta.store import MEMORY
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 
 from .args import complete_ruleset, ruleset_arg, unknown
 from .common import Session, pass_session, service, use_color
 
-DEMO_PLAYERS = (("ann", "red", "cars"), ("bob", "blue", "cars"), ("cyd", "green", "cars"), ("dee", "yellow", "cars"))
+DEMO_PLAYERS = (("ann", "red", ""), ("bob", "blue", ""), ("cyd", "green", ""), ("dee", "yellow", ""))  # the ruleset's default crew
 
 
 #: the pause after each frame on a terminal unless --delay says otherwise (none when piped)
@@ -27,7 +28,7 @@ BOT_STREAM = 1000
 
 @click.command()
 @click.option("--seed", type=int, help="Seed of the game and of the players' choices (default: random).")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default=DEFAULT_RULESET, show_default=True,
               help="Which game to play.")
 @click.option("--players", "count", type=click.IntRange(2, 4), default=4, show_default=True,
               help="How many built-in players.")

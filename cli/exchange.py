@@ -27,6 +27,7 @@ from trvendetta import rulesets
 from trvendetta.app.messages import Invite, Join
 from trvendetta.core.draws import commitment, draw_rng, reveal
 from trvendetta.core.errors import TrvError
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 
 from .args import time_option
 from .identity import Keyring, home, identities
@@ -88,7 +89,7 @@ def _signer_for(seats: dict[str, str], seat: str) -> Keyring:
 @click.option("--key", "keys", multiple=True, required=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Every seat's public key (repeat).")
 @click.option("--name", "game", required=True, metavar="ID", help="The game's id.")
-@click.option("--ruleset", default="vendetta", show_default=True)
+@click.option("--ruleset", default=DEFAULT_RULESET, show_default=True)
 @click.option("--as", "creator", metavar="SEAT", envvar="TRV_AS", help="Your seat (default: the one whose key you hold).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
 @time_option

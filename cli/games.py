@@ -13,6 +13,7 @@ from trvendetta import rulesets
 from trvendetta.core.errors import PositionError, TrvError
 from trvendetta.core.names import name_problem, seed_problem
 from trvendetta.core.rng import fresh_seed
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 
 from .args import unknown
 from .args import (CrewsHelp, _check_names, complete_ruleset, parse_keys, parse_player, ruleset_arg, seats_position,
@@ -74,7 +75,7 @@ def _position(ruleset, data: dict):
 def parse_bot(text: str) -> tuple[str, str, str, str]:
     """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind); NAME defaults to KIND-COLOR.  CREW
     may be empty (``greedy:red:``, ``greedy:red::max``: a seat of a ruleset with no crews), which
-    is the cars, as a ``--player`` with no CREW is."""
+    is the ruleset's default crew, as a ``--player`` with no CREW is."""
     from trvendetta.bots import bot_names
 
     parts = text.split(":")
@@ -82,7 +83,7 @@ def parse_bot(text: str) -> tuple[str, str, str, str]:
         raise click.BadParameter(f"{text!r} is not KIND:COLOR:CREW or KIND:COLOR:CREW:NAME "
                                  "(for example greedy:blue:cars)", param_hint="--bot")
     kind, color = parts[:2]
-    crew = parts[2] or "cars"
+    crew = parts[2]  # empty: the ruleset's default crew
     if kind not in bot_names():
         raise click.BadParameter(f"{text!r}: no bot called {kind!r}; bots: {', '.join(bot_names())}",
                                  param_hint="--bot")
@@ -132,7 +133,7 @@ class SeatOrder(click.Command):
 @click.option("--name", "game_id", metavar="ID", help="The game's id (default RULESET-N).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),
               help="Start from a position file (TOML; see the README) instead of a fresh set-up.")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default=DEFAULT_RULESET, show_default=True,
               help="Which game to play.")
 @click.option("--key", "keys", multiple=True, metavar="SEAT=FINGERPRINT|FILE",
               help="Bind a seat to a player's public key (a file or the key `trv id show` prints, or the "

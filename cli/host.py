@@ -26,6 +26,7 @@ from trvendetta.app.host import HostKeys
 from trvendetta.app.messages import Contribution, Offer
 from trvendetta.core.draws import HOST_BYTES, host_commitment
 from trvendetta.core.errors import TrvError
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 from trvendetta.replays.signatures import HOST
 
 from . import entropy
@@ -167,7 +168,7 @@ def host() -> None:
 @click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
               help="A bot seat, after the players (repeat): the host runs it and signs its actions.")
 @click.option("--name", "game", required=True, metavar="ID", help="The game's id.")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True)
+@click.option("--ruleset", shell_complete=complete_ruleset, default=DEFAULT_RULESET, show_default=True)
 @click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE")
 @time_option

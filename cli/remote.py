@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import click
 
 from trvendetta.core.errors import TrvError
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 
 from .identity import home
 
@@ -438,7 +439,7 @@ class _Remote:
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME:COLOR[:CREW]",
               help="A player (their server name), in turn order (repeat); you are one of them.")
 @click.option("--name", "game", metavar="ID", help="The game's id (default: one the server makes).")
-@click.option("--ruleset", default="vendetta", show_default=True)
+@click.option("--ruleset", default=DEFAULT_RULESET, show_default=True)
 @click.option("--time", "time_control", default="", metavar="CONTROL",
               help="A time control: 3d an answer, or 7d+1d (a reserve and an increment); the server's clock rules.")
 @click.pass_context

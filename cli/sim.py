@@ -11,6 +11,7 @@ import msgspec
 
 from trvendetta.bots import bot_names, run_many, sim_summary_text, summarize
 from trvendetta.core.errors import PositionError, TrvError
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 
 from .args import CrewsHelp, complete_ruleset, ruleset_arg, unknown
 
@@ -28,7 +29,7 @@ def _store(ctx: click.Context) -> Any:
 
 
 @click.command(name="sim")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default=DEFAULT_RULESET, show_default=True,
               help="Which game to simulate.")
 @click.option("--players", type=int, default=None, help="Seats per game, all filled by bots  [default: 4, or one per --crews].")
 @click.option("--crews", "crews", default=None, metavar="CREW[,CREW...]", cls=CrewsHelp,
@@ -90,11 +91,11 @@ def sim(
             raise TrvError(f"--crews is for Vendetta and the other rulesets with crews; {ruleset} has no crews")
         seat_bots = [b.strip() for b in bots.split(",") if b.strip()]
         if store:
-            summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet, crew_list or "cars")
+            summary = _run_and_store(ctx, rs, players, games, seed, seat_bots, quiet, crew_list or "")
         else:
             with click.progressbar(length=games, label="playing", file=sys.stderr, hidden=quiet or not sys.stderr.isatty()) as bar:
                 summary = run_many(
-                    rs, players, games, seed=seed, bots=seat_bots, jobs=jobs, crew=crew_list or "cars",
+                    rs, players, games, seed=seed, bots=seat_bots, jobs=jobs, crew=crew_list or "",
                     progress=bar.update, clock=time.perf_counter,
                 )
     except PositionError as exc:  # a crew the ruleset does not have: the --crews value's usage error
@@ -111,7 +112,7 @@ def sim(
 
 
 def _run_and_store(ctx: click.Context, rs: Any, players: int, games: int, seed: int, bots: list[str], quiet: bool,
-                   crew: Any = "cars"):
+                   crew: Any = ""):
     """Play the games one by one in this process and store each whole game in one save."""
     from trvendetta.app.simulated import store_simulated
 

@@ -19,6 +19,7 @@ import click
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.core.rng import fresh_seed
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 from trvendetta.tournament import model
 
 from .args import complete_ruleset, ruleset_arg
@@ -75,7 +76,7 @@ def tournament() -> None:
 
 @tournament.command(name="new")
 @click.argument("name")
-@click.option("--ruleset", shell_complete=complete_ruleset, default="vendetta", show_default=True,
+@click.option("--ruleset", shell_complete=complete_ruleset, default=DEFAULT_RULESET, show_default=True,
               help="The game every table plays.")
 @click.option("--rounds", type=click.IntRange(1, 99), required=True, help="How many rounds.")
 @click.option("--pod-size", "pod", default="3-4", show_default=True, metavar="MIN-MAX",
@@ -245,7 +246,7 @@ def offer(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
     Path(folder).mkdir(parents=True, exist_ok=True)
     rules = rulesets.get(created.ruleset)
     for t, game in zip(r.tables, table_games(name, r)):
-        triples = [(p, COLORS[i], "cars") for i, p in enumerate(t.players)]
+        triples = [(p, COLORS[i], "") for i, p in enumerate(t.players)]
         rules.default_position(triples, 0)
         seats = {p: (host.public if p in kinds else keyed[p]) for p in t.players}
         target = Path(folder) / f"{game}.offer.json"

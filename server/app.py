@@ -22,6 +22,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
+
 from .club import Club, Refused, _short
 
 #: the largest JSON body a route reads
@@ -49,7 +51,7 @@ class LoginBody(msgspec.Struct, forbid_unknown_fields=True):
 class NewGameBody(msgspec.Struct, forbid_unknown_fields=True):
     players: list[str]
     name: str | None = None
-    ruleset: str = "vendetta"
+    ruleset: str = DEFAULT_RULESET
     time: str = ""
 
 

@@ -428,7 +428,7 @@ class Club:
             parts = text.split(":") if isinstance(text, str) else []
             if len(parts) not in (2, 3) or any(name_problem(p) for p in parts):
                 raise Refused(400, f"{str(text)[:60]!r}: give each player as NAME:COLOR[:CREW]")
-            triples.append((parts[0], parts[1], parts[2] if len(parts) == 3 else "cars"))
+            triples.append((parts[0], parts[1], parts[2] if len(parts) == 3 else ""))
         names = [t[0] for t in triples]
         if len(set(names)) != len(names):
             raise Refused(400, "a player is named twice")
@@ -635,7 +635,8 @@ class Club:
         seen_state, openings = state, {}
         if hidden:  # the favors the host dealt to the player, face up to that player only
             seen_state, openings = dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
-        view, svg = seen.get(("view", player if hidden else None), lambda: self._view(seen_state, ruleset, player))
+        per_seat = hidden or ruleset.hidden_information  # (a view the ruleset redacts for each seat)
+        view, svg = seen.get(("view", player if per_seat else None), lambda: self._view(seen_state, ruleset, player))
         ended = self._ended(seen)
         decision = None if ended else ruleset.pending(state)
         waiting = None if ended else self._waiting(seen)
@@ -659,8 +660,7 @@ class Club:
     def _view(state: Any, ruleset: Any, player: str | None) -> tuple[dict, str]:
         from trvendetta import pictures
 
-        view = ruleset.view(state)
-        _redact(view, player)
+        view = ruleset.redact(ruleset.view(state), [player] if player else [])  # the ruleset's own hiding
         return view, pictures.svg(view, None)
 
     def _log(self, game: str, version: int) -> list[str]:
@@ -985,16 +985,6 @@ class _Relay:
             raise TrvError(f"the signature is not {self.player}'s over this action at this point of the game "
                            "(sign the server's message: game, record number, the hash before it, the action)")
         return self.raw
-
-
-def _redact(view: dict, player: str | None) -> None:
-    """Another player's party favors are counted, never named (a player's view holds no one else's
-    hidden information)."""
-    favors = view.get("favors")
-    if isinstance(favors, dict):
-        for seat, held in favors.items():
-            if seat != player and isinstance(held, dict):
-                held.pop("kinds", None)
 
 
 def message_for(doc: dict, action: str) -> bytes:

@@ -52,7 +52,7 @@ class Game:
         set-up choices (``Ruleset.setup_choices``: Vendetta's ``start_tile``,
         Carnival's ``side``)."""
         rs = _ruleset(ruleset)
-        seats = [(p[0], p[1], p[2] if len(p) > 2 else "cars") for p in players]
+        seats = [(p[0], p[1], p[2] if len(p) > 2 else "") for p in players]
         return cls.from_position(rs, rs.default_position(seats, seed, **setup))
 
     @classmethod

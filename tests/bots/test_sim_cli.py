@@ -61,7 +61,7 @@ def test_every_crew_sits_in_every_seat_over_consecutive_seeds() -> None:
 
     seats = {seat_crews(("finalfive", "cars", "cars"), 3, seed) for seed in range(3)}
     assert {s.index("finalfive") for s in seats} == {0, 1, 2}
-    assert seat_crews(("finalfive",), 2, 0) == ("finalfive", "cars")
+    assert seat_crews(("finalfive",), 2, 0, "cars") == ("finalfive", "cars")  # past the list: the default crew
 
 
 def test_sim_refuses_bad_crews() -> None:

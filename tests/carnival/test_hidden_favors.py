@@ -58,6 +58,32 @@ def test_show_names_the_kinds_to_the_player_to_act_and_counts_the_others():
     assert "favors: precision" in text and "killer-pillar" not in text and "mega-repair" not in text
 
 
+def test_the_rulesets_redaction_counts_another_seats_favors_in_the_view_and_on_its_dashboard():
+    """``Carnival.redact``: what the club server shows each seat (and a spectator): ann's favor,
+    named to her as the player to act, is only counted for bob and for nobody, in ``favors`` and in
+    the dashboard lines the pictures draw alike; ann's own view is unchanged."""
+    import copy
+
+    state, _ = game(favors={"ann": ["precision"], "bob": ["killer-pillar", "mega-repair"]})
+    doc = RS.view(state)
+    assert "precision" in doc["board"]["dashboard"]["ann"][1]
+    assert RS.redact(copy.deepcopy(doc), ["ann"]) == doc
+    for seats in (["bob"], []):
+        seen = RS.redact(copy.deepcopy(doc), seats)
+        assert seen["favors"] == {"ann": {"count": 1}, "bob": {"count": 2}}
+        assert seen["board"]["dashboard"]["ann"][1] == "party favors: 1 face down"
+        assert "precision" not in str(seen)
+        assert seen["board"]["dashboard"]["bob"] == doc["board"]["dashboard"]["bob"]
+
+
+def test_a_ruleset_with_nothing_hidden_redacts_nothing():
+    from trvendetta import rulesets
+
+    vendetta = rulesets.get("vendetta")
+    doc = vendetta.view(vendetta.new_game(vendetta.default_position([("ann", "red", ""), ("bob", "blue", "")], 3))[0])
+    assert vendetta.redact(doc, []) is doc and [p["crew"] for p in doc["players"]] == ["cars", "cars"]
+
+
 def _dealt_face_down(kind: str, nonce: str):
     """ann to act (the start of her turn), holding one favor dealt face down (a host game's)."""
     from msgspec.structs import replace

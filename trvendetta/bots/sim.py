@@ -100,13 +100,14 @@ def _bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
 Crews = str | Sequence[str]
 
 
-def seat_crews(crew: Crews, players: int, seed: int) -> tuple[str, ...]:
+def seat_crews(crew: Crews, players: int, seed: int, default: str = "") -> tuple[str, ...]:
     """Each seat's crew: one crew for every seat, or a list of crews (seats
-    past the list play ``cars``) rotated by the seed, so that over consecutive
-    seeds every crew sits in every seat equally often."""
+    past the list play ``default``, the ruleset's ``default_crew``, as does an
+    empty crew) rotated by the seed, so that over consecutive seeds every crew
+    sits in every seat equally often."""
     if isinstance(crew, str):
-        return (crew,) * players
-    crews = list(crew) + ["cars"] * (players - len(crew))
+        return (crew or default,) * players
+    crews = [c or default for c in crew] + [default] * (players - len(crew))
     if len(crews) > players:
         raise TrvError(f"{len(crew)} crews for {players} players; give at most one crew per seat")
     shift = seed % players
@@ -121,10 +122,11 @@ def check_players(ruleset: Ruleset, players: int) -> None:
         )
 
 
-def new_position(ruleset: Ruleset, players: int, seed: int, crew: Crews = "cars") -> Any:
-    """The default position for ``players`` seats named ``p1``.. in COLORS order."""
+def new_position(ruleset: Ruleset, players: int, seed: int, crew: Crews = "") -> Any:
+    """The default position for ``players`` seats named ``p1``.. in COLORS order (a seat
+    given no crew plays the ruleset's ``default_crew``)."""
     check_players(ruleset, players)
-    crews = seat_crews(crew, players, seed)
+    crews = seat_crews(crew, players, seed, ruleset.default_crew)
     seats = [(seat_name(i), COLORS[i], crews[i]) for i in range(players)]
     return ruleset.default_position(seats, seed)
 
@@ -146,7 +148,7 @@ def simulate(
     players: int,
     seed: int,
     bots: Sequence[str],
-    crew: Crews = "cars",
+    crew: Crews = "",
     events_out: list | None = None,
     steps_out: list | None = None,
 ) -> GameResult:
@@ -237,7 +239,7 @@ def run_many(
     seed: int = 0,
     bots: Sequence[str] = ("random",),
     jobs: int = 1,
-    crew: Crews = "cars",
+    crew: Crews = "",
     progress: Callable[[int], None] | None = None,
     clock: Callable[[], float] | None = None,
     results: list[GameResult] | None = None,
@@ -292,7 +294,7 @@ def summarize(
     bots: Sequence[str],
     jobs: int = 1,
     seconds: float | None = None,
-    crew: Crews = "cars",
+    crew: Crews = "",
 ) -> SimSummary:
     """Aggregate game results (wins by seat and crew, lengths, eliminations).
 
@@ -300,13 +302,14 @@ def summarize(
     ``wins_by_crew / crews_played`` is its win rate."""
     if not results:
         raise TrvError("no games to summarise; ask for at least one")
+    default = rulesets.get(ruleset).default_crew
     by_seat = Counter({seat_name(i): 0 for i in range(players)})
     by_crew: Counter[str] = Counter()
     elim: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     played: Counter[str] = Counter()
     for r in results:
-        for c in set(seat_crews(crew, players, r.seed)):
+        for c in set(seat_crews(crew, players, r.seed, default)):
             played[c] += 1
         if r.winner is not None:
             by_seat[r.winner] += 1

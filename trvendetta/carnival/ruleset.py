@@ -91,7 +91,7 @@ class Carnival(Vendetta):
             raise PositionError("side", f"{side!r}; the arena's sides are {' or '.join(comp.SIDES)}")
         from ..vendetta.position import PlayerSetup
 
-        seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
+        seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
         pos = CarnivalPosition(players=seats, seed=seed, side=side or comp.SIDES[0])
         return self._check_colors(validate(pos, self.carnival))
 
@@ -120,6 +120,9 @@ class Carnival(Vendetta):
     def view(self, state: State) -> dict:
         assert isinstance(state, CarnivalState), "a Carnival game's states are its own state_type"
         return view.view(state)
+
+    def redact(self, doc: dict, seats) -> dict:
+        return view.redact(doc, seats)
 
     # ------------------------------------------------ private favors (host games, ``favors.deck``)
     def apply(self, state, action, rng=None):

@@ -82,15 +82,40 @@ def dashboard_lines(state, name: str, favors: dict) -> list[str]:
     """What a player's dashboard shows beyond Vendetta's (the pictures draw these lines): scrap
     (public), the favors held (their kinds only where the view shows them: to their owner, else a
     count), each car's super-weapon, Witness Me! once played."""
+    weapons = [f"{vid} {w}" for vid, w in state.weapons.items()
+               if b.vehicle(state, vid).owner == name and b.vehicle(state, vid).at is not None]
+    return ([f"scrap {state.scrap.get(name, 0)}", favors_line(favors)]
+            + ([f"super-weapons: {', '.join(weapons)}"] if weapons else [])
+            + (["Witness Me! played"] if name in state.witness_used else []))
+
+
+def favors_line(favors: dict) -> str:
+    """A player's favors on the dashboard: their kinds where the view shows them, else a count."""
     held = favors.get("kinds")
     face_down = favors["count"] - len(held) if held is not None else 0
     shown = ", ".join(list(held) + ["face down"] * face_down) if held is not None else \
         (f"{favors['count']} face down" if favors["count"] else "")
-    weapons = [f"{vid} {w}" for vid, w in state.weapons.items()
-               if b.vehicle(state, vid).owner == name and b.vehicle(state, vid).at is not None]
-    return ([f"scrap {state.scrap.get(name, 0)}", f"party favors: {shown or 'none'}"]
-            + ([f"super-weapons: {', '.join(weapons)}"] if weapons else [])
-            + (["Witness Me! played"] if name in state.witness_used else []))
+    return f"party favors: {shown or 'none'}"
+
+
+def redact(doc: dict, seats) -> dict:
+    """``Carnival.redact``: another player's party favors are counted, never named (a player's view
+    holds no one else's hidden information), in ``favors``, on the dashboard and in the options of
+    their pending decision (``favor precision shot SM`` names the favor) alike."""
+    favors = doc.get("favors")
+    if not isinstance(favors, dict):
+        return doc
+    dashboard = doc.get("board", {}).get("dashboard", {})
+    pending = doc.get("pending")
+    for seat, held in favors.items():
+        if seat not in seats and isinstance(held, dict) and "kinds" in held:
+            hidden = set(held.pop("kinds"))
+            lines = dashboard.get(seat)
+            if lines:
+                lines[:] = [favors_line(held) if line.startswith("party favors: ") else line for line in lines]
+            if isinstance(pending, dict) and pending.get("player") == seat and hidden:
+                pending["options"] = [o for o in pending.get("options", ()) if not hidden & set(o.split())]
+    return doc
 
 
 def decree_line(state) -> str:

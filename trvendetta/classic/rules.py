@@ -255,6 +255,8 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
     event_type = ev.Event
     state_type = State
     position_type = Position
+    #: every seat's crew in the 1986 game (it has no choice of crews: ``crews()`` is empty)
+    default_crew = "cars"
 
     def __init__(self, components: comp.Components | None = None):
         super().__init__()
@@ -505,7 +507,7 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
     def default_position(self, players, seed: int) -> Position:
         from .position import PlayerSetup, resolve
 
-        pos = Position(players=tuple(PlayerSetup(n, col, "cars") for n, col, _crew in players), seed=seed)
+        pos = Position(players=tuple(PlayerSetup(n, col, self.default_crew) for n, col, _crew in players), seed=seed)
         return resolve(pos, self.c)
 
     def position_from_dict(self, data: dict) -> Position:

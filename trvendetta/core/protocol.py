@@ -292,6 +292,17 @@ class Ruleset(Generic[S, A, E]):
         """The crews a player may choose in a new game (empty: the ruleset has none)."""
         return ()
 
+    #: the crew of a seat given none (``default_position`` takes an empty crew as this one; the
+    #: simulator counts such seats under it): the shell names no crew of its own
+    default_crew: ClassVar[str] = ""
+
+    def redact(self, view: dict, seats: Sequence[str]) -> dict:
+        """``view`` (a ``view`` document) as the one who plays ``seats`` may see it (none: a
+        spectator): what the ruleset hides from them taken out.  The shell shows every view
+        through it (``trv show``, the club server's page, ``trv replay --html``), so no part of
+        the shell knows where a ruleset keeps its hidden pieces.  ``view`` itself by default."""
+        return view
+
     def legend(self) -> str:
         """What the symbols of ``render`` mean (``trv show --legend``)."""
         return ""

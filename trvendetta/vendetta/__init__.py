@@ -71,6 +71,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     #: the flags of every crew's turn; ``turn_flags`` adds each crew's own for the crews it takes
     base_flags: Any = Later("trvendetta.vendetta.notation:TURN_FLAGS")
     turn_flags = TurnFlags()
+    default_crew = "cars"
     shared_state = ("components",)  # about 7 kB of the state's 11 kB; one game's never change
 
     def __init__(self, components: comp.Components | None = None):
@@ -168,7 +169,7 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
                 raise PositionError("start_tile", f"{start_tile!r}; the starting piece is "
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
-        seats = tuple(PlayerSetup(n, c, crew or "cars") for n, c, crew in players)
+        seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
         return self._check_colors(validate(Position(players=seats, ruleset=self.name, seed=seed, road=road),
                                            self.components, self.name))
 
