@@ -8,6 +8,7 @@ it by hand and no file of the project names it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -39,16 +40,15 @@ jeeps = "trv_dunes"
 packages = ["trv_dunes"]
 """
 
-# what `trv ARGS...` imported, printed after it ran (the console script's own import)
-RUN = r"""
-import json, sys
-from trvendetta.cli.main import main
-try:
-    main()
-except SystemExit as exc:
-    assert not exc.code, exc.code
-print(json.dumps(sorted(sys.modules)))
-"""
+
+
+def _startup_modules(*args: str, env: dict) -> list[str]:
+    """What ``trv ARGS...`` imported (tests/packaging/test_startup.py's ``_modules``, reused)."""
+    spec = importlib.util.spec_from_file_location("_startup_check", HERE.parent / "packaging" / "test_startup.py")
+    assert spec is not None and spec.loader is not None
+    startup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(startup)
+    return startup._modules(*args, env=env)[0]
 
 
 @pytest.fixture(scope="module")
@@ -122,14 +122,13 @@ def test_without_the_distribution_the_ruleset_is_unknown_and_named_so(trv):
     assert done.returncode == 2 and "unknown ruleset 'dunes'" in done.stderr and "vendetta" in done.stderr
 
 
-@pytest.mark.parametrize("args", [("--help",), ("--version",)])
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ("new", "--help")])
 def test_help_and_version_read_no_plugin(trv, args):
     """Start-up stays cheap: ``trv --help`` and ``--version`` neither import the plug-in nor read
-    any distribution's entry points."""
-    done = subprocess.run([sys.executable, "-c", RUN, *args], capture_output=True, text=True, check=True,
-                          env=trv.env)
-    modules = json.loads(done.stdout.strip().splitlines()[-1])
-    assert "trv_dunes" not in modules and "importlib.metadata" not in modules
+    any distribution's entry points; ``trv new --help``, which lists every ruleset's crews, does."""
+    modules = _startup_modules(*args, env={"PYTHONPATH": trv.env["PYTHONPATH"]})
+    lists_rulesets = args[0] == "new"
+    assert ("trv_dunes" in modules) is lists_rulesets and ("importlib.metadata" in modules) is lists_rulesets
 
 
 def test_a_plugin_that_does_not_load_is_one_clear_message(site, trv, tmp_path):
