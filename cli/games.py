@@ -44,10 +44,10 @@ def read_position(path: str, ruleset_name: str, seed: int | None, explicit: bool
     name = data.get("ruleset", ruleset_name)
     if not isinstance(name, str):
         raise PositionError("ruleset", f"{name!r} is not a ruleset name")
-    if name not in rulesets.names():
+    if name not in rulesets.names() and name not in rulesets.installed():
         raise click.BadParameter(f"{path}: {unknown('ruleset', name, rulesets.names())} (the file's "
                                  "ruleset field)", param_hint="--position")
-    ruleset = rulesets.get(name)
+    ruleset = ruleset_arg(name, "--position")  # an installed plug-in that does not load: its own message
     if seed is not None:
         data["seed"] = seed
     elif "seed" not in data:

@@ -139,6 +139,11 @@ def test_a_plugin_that_does_not_load_is_one_clear_message(site, trv, tmp_path):
     done = trv("new", "--ruleset", "dunes", "--player", "ann:red", "--player", "bob:blue", code=2, extra=extra)
     assert "the trvendetta.rulesets plug-in 'dunes' of trv-dunes (trv_dunes) does not load: RuntimeError: " \
            "half installed" in done.stderr and "Traceback" not in done.stderr
+    position = tmp_path / "dunes.toml"
+    position.write_text('ruleset = "dunes"\nseed = 5\n\n[[players]]\nname = "ann"\ncolor = "red"\n\n'
+                        '[[players]]\nname = "bob"\ncolor = "blue"\n')
+    done = trv("new", "--position", str(position), code=2, extra=extra)
+    assert "plug-in 'dunes' of trv-dunes (trv_dunes) does not load" in done.stderr
     # the other rulesets still play
     assert "vendetta game" in trv("new", "--player", "ann:red", "--player", "bob:blue", "--seed", "1",
                                   extra=extra).stdout
