@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from . import plugins
 from .core.errors import TrvError
 from .core.protocol import Ruleset
 
@@ -43,7 +42,7 @@ def names() -> list[str]:
     """Names of every ruleset that can be found: the built-in ones that
     import, every installed plug-in's that loads, then every other registered one."""
     out = []
-    for name in [*_BUILTIN, *plugins.declared(plugins.RULESETS)]:
+    for name in [*_BUILTIN, *installed()]:
         if name in out:
             continue
         try:
@@ -61,9 +60,11 @@ def get(name: str) -> Ruleset:
         return ruleset
     module = _BUILTIN.get(name)
     if module is None:
+        from . import plugins  # (only for a name not registered: start-up reads no entry point)
+
         found = plugins.load(plugins.RULESETS, name)
         if found is None:
-            known = dict.fromkeys([*_BUILTIN, *_REGISTERED, *plugins.declared(plugins.RULESETS)])
+            known = dict.fromkeys([*_BUILTIN, *_REGISTERED, *installed()])
             raise TrvError(f"unknown ruleset {name!r}; known: {', '.join(known)}")
         if isinstance(found, Ruleset) and name not in _REGISTERED:
             register(found)  # an entry point naming the ruleset object itself
@@ -83,6 +84,8 @@ def get(name: str) -> Ruleset:
 
 def installed() -> list[str]:
     """Names the installed plug-in distributions declare (``trvendetta.rulesets``), loaded or not."""
+    from . import plugins
+
     return list(plugins.declared(plugins.RULESETS))
 
 

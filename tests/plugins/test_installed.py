@@ -129,6 +129,7 @@ def test_help_and_version_read_no_plugin(trv, args):
     modules = _startup_modules(*args, env={"PYTHONPATH": trv.env["PYTHONPATH"]})
     lists_rulesets = args[0] == "new"
     assert ("trv_dunes" in modules) is lists_rulesets and ("importlib.metadata" in modules) is lists_rulesets
+    assert ("trvendetta.plugins" in modules) is lists_rulesets
 
 
 def test_a_plugin_that_does_not_load_is_one_clear_message(site, trv, tmp_path):
