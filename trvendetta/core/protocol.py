@@ -297,10 +297,12 @@ class Ruleset(Generic[S, A, E]):
     default_crew: ClassVar[str] = ""
 
     def redact(self, view: dict, seats: Sequence[str]) -> dict:
-        """``view`` (a ``view`` document) as the one who plays ``seats`` may see it (none: a
-        spectator): what the ruleset hides from them taken out.  The shell shows every view
-        through it (``trv show``, the club server's page, ``trv replay --html``), so no part of
-        the shell knows where a ruleset keeps its hidden pieces.  ``view`` itself by default."""
+        """``view`` (a ``view`` document, changed in place and returned) as the one who plays
+        ``seats`` may see it (none: a spectator): what the ruleset hides from them taken out.
+        The club server shows one state's view to every seat and spectator through it, so it
+        knows nothing of where a ruleset keeps its hidden pieces (``trv show`` and ``trv replay
+        --html`` build their state for the viewer with :meth:`private_view` instead, as the text
+        board is drawn from a state).  ``view`` itself by default."""
         return view
 
     def legend(self) -> str:
