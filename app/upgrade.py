@@ -23,6 +23,7 @@ layout, never losing a record (docs/store.md, "Older stores").
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import sqlite3
@@ -40,6 +41,14 @@ from .stores import Copied, SameStore, _copy_tournament, copy_game
 
 #: what the temporary target's name adds (an SQLite file's name, a PostgreSQL schema's)
 PENDING = "upgrading"
+#: SQLite's application id an upgrade's temporary file carries ("TRVU"): a later run removes only such a file
+MARK = 0x54525655
+
+
+def _marked(fd: int) -> bool:
+    """Whether the file open as ``fd`` is an SQLite file that carries :data:`MARK`."""
+    head = os.pread(fd, 72, 0)
+    return head[:16] == b"SQLite format 3\x00" and int.from_bytes(head[68:72], "big") == MARK
 
 
 class UpgradeRefused(StoreError):
@@ -516,10 +525,10 @@ class _SQLiteTarget(_Target):
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.lock = os.open(self.temp, os.O_RDWR | os.O_CREAT, 0o666)
         except PermissionError as exc:
             raise StoreError(f"cannot write the new store {self.path} ({exc.strerror}: {exc.filename}); name one "
                              "where you can write with --to") from None
+        self.lock, fresh = self._open_temp()
         try:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -528,17 +537,76 @@ class _SQLiteTarget(_Target):
             raise StoreError(f"another `trv store upgrade` is writing {self.path} (into {self.temp.name}); "
                              "let it finish") from None
         if self.exists():  # published by a run that finished while this one checked
-            self._unlock(remove=True)
+            self._unlock(remove=fresh)
             raise StoreError(f"the target store {self.path} appeared while the old store was read; run the "
                              "upgrade again to compare it")
+        if not fresh and os.fstat(self.lock).st_size and not _marked(self.lock):
+            self._unlock()
+            raise StoreError(f"{self.temp} exists and is not a file an upgrade of trv left (it carries no mark of "
+                             "one): it was left as it is; remove it yourself, or name another target with --to")
         leftovers = [p for p in self._files() if p.exists() and (p != self.temp or p.stat().st_size)]
         if leftovers:  # an earlier run stopped before it finished: start clean
             print(f"starting clean: removing {', '.join(p.name for p in leftovers)} left by an upgrade that did "
                   "not finish", file=sys.stderr)
-            os.ftruncate(self.lock, 0)
-            for p in self._files()[1:]:
-                p.unlink(missing_ok=True)
-        return super().__enter__()
+        os.ftruncate(self.lock, 0)  # (our own regular file: checked by _open_temp)
+        for p in self._files()[1:]:
+            p.unlink(missing_ok=True)  # (unlink never follows a symbolic link)
+        self._mark()
+        store = super().__enter__()
+        self._same_file()
+        return store
+
+    def _open_temp(self) -> tuple[int, bool]:
+        """The temporary file, opened without following a symbolic link: created by this run (True), or
+        an earlier one's leftover that is a regular file of this user's with no other name (False); any
+        other file of that name is refused and left as it is (a planted link to another store, say)."""
+        import stat
+
+        try:
+            return os.open(self.temp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666), True
+        except FileExistsError:
+            pass
+        except PermissionError as exc:
+            raise StoreError(f"cannot write the new store {self.path} ({exc.strerror}: {exc.filename}); name one "
+                             "where you can write with --to") from None
+        try:
+            fd = os.open(self.temp, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as exc:
+            fd = -1
+            why = exc.strerror if exc.errno != errno.ELOOP else "a symbolic link"
+        else:
+            info = os.fstat(fd)
+            why = ("not a regular file" if not stat.S_ISREG(info.st_mode) else
+                   "a file of another user's" if info.st_uid != os.geteuid() else
+                   "a file with another name too (a hard link)" if info.st_nlink != 1 else "")
+            if not why:
+                return fd, False
+            os.close(fd)
+        raise StoreError(f"{self.temp} exists and is {why}, not a file an upgrade of trv left: it was left as "
+                         "it is; remove it yourself, or name another target with --to")
+
+    def _mark(self) -> None:
+        """Mark the (empty) temporary file as an upgrade's own before anything else is written into it:
+        SQLite's application id in its header, so that a later run removes only a file that carries it."""
+        con = sqlite3.connect(self.temp)
+        try:
+            con.execute(f"PRAGMA application_id = {MARK}")
+            con.commit()
+        finally:
+            con.close()
+        self._same_file()
+
+    def _same_file(self) -> None:
+        """The temporary name still names the file this run opened (not one put in its place)."""
+        assert self.lock is not None
+        try:
+            there = os.lstat(self.temp)
+        except OSError:
+            there = None
+        mine = os.fstat(self.lock)
+        if there is None or (there.st_dev, there.st_ino) != (mine.st_dev, mine.st_ino):
+            raise StoreError(f"{self.temp} was replaced by another file while the upgrade wrote it; nothing was "
+                             "upgraded")
 
     def _files(self) -> list[Path]:
         return [self.temp, self.temp.with_name(self.temp.name + "-wal"), self.temp.with_name(self.temp.name + "-shm"),
@@ -558,10 +626,16 @@ class _SQLiteTarget(_Target):
     def _rename(self) -> None:
         if any(p.exists() and p.stat().st_size for p in self._files()[1:2]):
             raise StoreError(f"{self.temp} still has a write-ahead log after it was closed; nothing was upgraded")
-        with open(self.temp, "rb+") as f:
-            os.fsync(f.fileno())
+        assert self.lock is not None
+        os.fsync(self.lock)
+        self._same_file()
         try:
-            os.link(self.temp, self.path)  # never over a file that appeared meanwhile
+            try:  # the very file this run holds open, whatever its name names now (never over a file)
+                os.link(f"/proc/self/fd/{self.lock}", self.path, follow_symlinks=True)
+            except FileExistsError:
+                raise
+            except OSError:
+                os.link(self.temp, self.path)  # (no /proc: checked by _same_file just before)
         except FileExistsError:
             raise StoreError(f"the target store {self.path} appeared while the upgrade wrote {self.temp.name}; "
                              "run the upgrade again to compare them") from None

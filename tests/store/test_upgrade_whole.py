@@ -283,3 +283,46 @@ def test_damage_no_game_shows_is_said_and_the_games_come_over(tmp_path):
     assert _heads(tmp_path / "old.v3.sqlite") == {g: (v["version"], v["head"]) for g, v in said(OLD).items()}
     with GameStore(tmp_path / "old.v3.sqlite") as s:
         assert s.integrity() == []
+
+
+def _victim(tmp_path):
+    """Another store of the user's, elsewhere: what a planted temporary name points at."""
+    home = tmp_path / "home"
+    home.mkdir()
+    victim = home / "precious.sqlite"
+    made = CliRunner().invoke(cli, ["--db", str(victim), "new", "--player", "ann:red:cars", "--player",
+                                    "bob:blue:cars", "--seed", "3", "--name", "mine"], env=ENV)
+    assert made.exit_code == 0, made.output
+    return victim
+
+
+@pytest.mark.parametrize("planted", ["symlink", "hardlink", "other-db"])
+def test_a_planted_temporary_file_is_refused_and_left_as_it_is(tmp_path, planted):
+    """A9: someone who can write the old store's folder plants old.v3.sqlite.upgrading as a symbolic
+    link (or a hard link) to another store, or puts another program's file there. Old main followed the
+    link, truncated the other store, wrote the upgrade into it and published the link: the game 'mine'
+    was lost. The upgrade refuses, names the file, and the other store is byte for byte as it was."""
+    club = tmp_path / "club"
+    club.mkdir()
+    old = old_copy(club)
+    victim = _victim(tmp_path)
+    temp = club / "old.v3.sqlite.upgrading"
+    if planted == "symlink":
+        temp.symlink_to(victim)
+    elif planted == "hardlink":
+        os.link(victim, temp)
+    else:
+        victim = club / "notes.db"
+        sqlite3.connect(victim).execute("CREATE TABLE notes(x)").connection.commit()
+        shutil.copyfile(victim, temp)
+        victim = temp
+    before = victim.read_bytes()
+    result = upgrade(old)
+    assert result.exit_code == 1, result.output
+    why = {"symlink": "is a symbolic link", "hardlink": "is a file with another name too (a hard link)",
+           "other-db": "is not a file an upgrade of trv left (it carries no mark of one)"}[planted]
+    assert result.stderr.startswith(f"Error: {temp} exists and {why}"), result.stderr
+    assert "remove it yourself, or name another target with --to" in result.stderr
+    assert victim.read_bytes() == before
+    assert not (club / "old.v3.sqlite").exists()
+    assert temp.is_symlink() == (planted == "symlink")
