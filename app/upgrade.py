@@ -43,6 +43,8 @@ from .stores import Copied, SameStore, _copy_tournament, copy_game
 PENDING = "upgrading"
 #: SQLite's application id an upgrade's temporary file carries ("TRVU"): a later run removes only such a file
 MARK = 0x54525655
+#: the comment on an upgrade's temporary PostgreSQL schema: a later run drops only a schema that carries it
+SCHEMA_MARK = "trv store upgrade: temporary, dropped by the next run"
 
 
 def _marked(fd: int) -> bool:
@@ -695,11 +697,20 @@ class _PostgresTarget(_Target):
             self._unlock()
             raise StoreError(f"another `trv store upgrade` is writing schema {self.schema} (into "
                              f"{self.temp_schema}); let it finish")
-        if self.lock.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [self.temp_schema]).fetchone():
-            print(f"starting clean: dropping schema {self.temp_schema} left by an upgrade that did not finish",
-                  file=sys.stderr)
-            self.lock.execute(f'DROP SCHEMA "{self.temp_schema}" CASCADE')
+        found = self.lock.execute("SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = %s",
+                                  [self.temp_schema]).fetchone()
+        if found is not None and found[0] != SCHEMA_MARK:
+            self._unlock()
+            raise StoreError(f"the schema {self.temp_schema} exists and is not one an upgrade of trv left (it carries "
+                             "no mark of one): it was left as it is; name another target with --to")
         try:
+            with self.lock.transaction():
+                if found is not None:
+                    print(f"starting clean: dropping schema {self.temp_schema} left by an upgrade that did not "
+                          "finish", file=sys.stderr)
+                    self.lock.execute(f'DROP SCHEMA "{self.temp_schema}" CASCADE')
+                self.lock.execute(f'CREATE SCHEMA "{self.temp_schema}"')  # marked before anything is in it
+                self.lock.execute(f"COMMENT ON SCHEMA \"{self.temp_schema}\" IS '{SCHEMA_MARK}'")
             return super().__enter__()
         except BaseException:
             self._unlock()
@@ -724,6 +735,7 @@ class _PostgresTarget(_Target):
                                  f"{self.temp_schema}; run the upgrade again to compare them")
             conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}"')  # (an empty one: RESTRICT)
             conn.execute(f'ALTER SCHEMA "{self.temp_schema}" RENAME TO "{self.schema}"')
+            conn.execute(f'COMMENT ON SCHEMA "{self.schema}" IS NULL')  # (a store now, no upgrade's leftover)
             # the library's insert function names its table by the schema's name, in its body's text
             for (definition,) in conn.execute("SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n "
                                               "ON n.oid = p.pronamespace WHERE n.nspname = %s", [self.schema]):

@@ -197,3 +197,35 @@ def test_a_server_lost_mid_command_is_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 1, result.exception
     assert result.stderr == "Error: game store: server closed the connection unexpectedly This probably means the " \
                             "server terminated abnormally before or while processing the request.\n"
+
+
+def test_a_users_own_store_named_like_the_temporary_schema_is_never_dropped(pg_url):
+    """P3: the user keeps a store of their own in schema NAME_v3_upgrading. Old main took it for an
+    upgrade's leftover and dropped it with CASCADE ("starting clean"): its game was lost. Only a schema
+    that carries the mark an upgrade puts on its temporary schema is dropped; this one is refused and
+    left as it is."""
+    import psycopg
+
+    schema, base = _layout2_schema(pg_url)
+    own = f"{base}?schema={schema}_v3_upgrading"
+    try:
+        made = CliRunner().invoke(cli, ["--store", own, "new", "--player", "ann:red:cars", "--player",
+                                        "bob:blue:cars", "--seed", "3", "--name", "precious"], env=ENV)
+        assert made.exit_code == 0, made.output
+        result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
+        assert result.exit_code == 1, result.output
+        assert result.stderr == f"Error: the schema {schema}_v3_upgrading exists and is not one an upgrade of trv " \
+                                "left (it carries no mark of one): it was left as it is; name another target with --to\n"
+        with GameStore(own) as s:
+            assert [g.id for g in s.list_games()] == ["precious"]
+        assert f"{schema}_v3" not in _schemas(base)
+        elsewhere = f"{base}?schema={schema}_new"
+        done = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade", "--to", elsewhere], env=ENV)
+        assert done.exit_code == 0, done.output
+        with psycopg.connect(base) as conn:  # the published schema carries no mark
+            assert conn.execute("SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = %s",
+                                [f"{schema}_new"]).fetchone() == (None,)
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            for name in (f"{schema}_v3", f"{schema}_v3_upgrading", f"{schema}_new", f"{schema}_new_upgrading"):
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
