@@ -506,6 +506,11 @@ class _SQLiteTarget(_Target):
         return self.path.exists()
 
     def existing(self, games: list[_Game], tournaments: dict[str, str]) -> list[Copied] | None:
+        if self.exists():
+            why = self._not_a_store()
+            if why:
+                raise StoreError(f"the target {self.path} already exists and is not a game store ({why}): it was "
+                                 "left as it is; name a new one with --to")
         done = super().existing(games, tournaments)
         if done is not None and self.temp.exists():  # a run killed between its link and its unlink: the same file
             import fcntl
@@ -520,6 +525,31 @@ class _SQLiteTarget(_Target):
             finally:
                 os.close(fd)
         return done
+
+    def _not_a_store(self) -> str:
+        """Why the existing file at the target's name is not a store of the current layout ("" when it
+        is one), found reading it only: opening another program's database as a store would add the
+        store's tables to it."""
+        from trvendetta.store.store import LAYOUT
+
+        if not self.path.is_file():
+            return "not a regular file"
+        if self.path.stat().st_size == 0:
+            return "an empty file"
+        try:
+            con = sqlite3.connect(location.read_uri(self.path), uri=True)
+            try:
+                version = con.execute("PRAGMA user_version").fetchone()[0]
+                tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                con.close()
+        except sqlite3.DatabaseError as exc:
+            return f"it cannot be read as an SQLite database: {location.one_line(exc)}"
+        if not {"stored_events", "stored_commands"} <= tables:
+            return "an SQLite database without a store's tables"
+        if version != LAYOUT:
+            return f"a store of layout {version}, not {LAYOUT}"
+        return ""
 
     def __enter__(self) -> GameStore:
         import fcntl

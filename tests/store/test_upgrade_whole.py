@@ -326,3 +326,29 @@ def test_a_planted_temporary_file_is_refused_and_left_as_it_is(tmp_path, planted
     assert victim.read_bytes() == before
     assert not (club / "old.v3.sqlite").exists()
     assert temp.is_symlink() == (planted == "symlink")
+
+
+@pytest.mark.parametrize("other", ["notes", "empty", "text"])
+def test_a_target_that_is_not_a_store_is_left_byte_for_byte(tmp_path, other):
+    """A13: --to names another program's SQLite database (or an empty file, or a text file). Old main
+    opened it as a store, which added the store's tables to it, and then called it an upgrade stopped
+    half-way, to be removed. The upgrade reads it only, says what it is, and leaves it as it was."""
+    old = old_copy(tmp_path)
+    target = tmp_path / "notes.sqlite"
+    if other == "notes":
+        con = sqlite3.connect(target)
+        con.execute("CREATE TABLE notes(t text)")
+        con.execute("INSERT INTO notes VALUES ('keep me')")
+        con.commit()
+        con.close()
+    else:
+        target.write_text("" if other == "empty" else "my shopping list\n" * 100)
+    before = target.read_bytes()
+    result = upgrade(old, "--to", str(target))
+    assert result.exit_code == 1, result.output
+    why = {"notes": "an SQLite database without a store's tables", "empty": "an empty file",
+           "text": "it cannot be read as an SQLite database: file is not a database"}[other]
+    assert result.stderr == f"Error: the target {target} already exists and is not a game store ({why}): it was " \
+                            "left as it is; name a new one with --to\n"
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite", "old.sqlite"]
