@@ -89,6 +89,7 @@ class Session:
         self.db = db if db is not None else str(default_db_path())
         self.game_option = game
         self._store: Any = None
+        self._pg_missing: bool | None = None
         #: `trv --server URL`: the club server this command's game is played on (cli/remote.py)
         self.server: str | None = None
         #: with --server, a playing command's way to post what it recorded now and import the dice the
@@ -104,7 +105,7 @@ class Session:
 
             path = db or self.db
             if db is None and self.missing() and not creates_store(self.ctx):
-                where = location.parse(self.db).target
+                where = location.parse(self.db)
                 if self.ctx.invoked_subcommand == "tournament":
                     raise TrvError(f"no game store at {where}, so no tournament there; create one with "
                                    "`trv tournament new NAME --rounds N` (or give --db / $TRV_DB)")
@@ -126,10 +127,14 @@ class Session:
         return location.parse(self.db)
 
     def missing(self) -> bool:
-        """Whether the store is an SQLite file that does not exist yet (a
-        read-only command then says so instead of creating it, or the folders
-        a mistyped path names)."""
+        """Whether the store is an SQLite file that does not exist yet, or a
+        PostgreSQL schema that holds no store (a read-only command then says
+        so instead of creating it, or the folders a mistyped path names)."""
         where = location.parse(self.db)
+        if where.kind == "postgresql":
+            if self._pg_missing is None:
+                self._pg_missing = location.postgres_store_missing(where.target)
+            return self._pg_missing
         return where.kind == "sqlite" and where.target != ":memory:" and not os.path.exists(where.target)
 
     def game_id(self) -> str:

@@ -340,8 +340,10 @@ def games_(session: Session, as_json: bool) -> None:
       trv games
       trv games --json
     """
-    if session.missing() and not os.path.isdir(os.path.dirname(os.path.abspath(session.location().target))):
-        session.store()  # a folder that is not there (a typo): says "no game store at ..." and creates nothing
+    if session.missing() and (session.location().kind == "postgresql" or
+                              not os.path.isdir(os.path.dirname(os.path.abspath(session.location().target)))):
+        session.store()  # a folder that is not there (a typo), a schema without a store: says "no game store
+        # at ..." and creates nothing
     found = [] if session.missing() else session.store().list_games()  # (never creates the store)
     clocks = {g.id: _clock(session.store(), g) for g in found}
     if as_json:

@@ -27,7 +27,7 @@ MEMORY = ":memory:"
 SQLITE_PREFIX = "sqlite:"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 #: what a PostgreSQL schema name may be (it is put into SQL as an identifier)
-_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 #: PostgreSQL's keywords that are not "unreserved" (``pg_get_keywords()``' categories R, T and C, of
 #: PostgreSQL 15, and system_user of 16): as a schema's name unquoted they break the library's
 #: statements (``CompositeInfo.fetch``); the server's own list is checked too (``store._prepare_postgres``)
@@ -51,7 +51,7 @@ def check_schema(schema: str) -> str:
     legal = "use lower-case letters, digits and _ (at most 63, not starting with a digit)"
     if not schema:
         raise StoreError(f"?schema= is empty: name the schema ({legal}), or leave ?schema out for public")
-    if not _SCHEMA_NAME.match(schema):
+    if not _SCHEMA_NAME.fullmatch(schema):
         raise StoreError(f"schema {schema!r}: {legal}")
     if schema in RESERVED_WORDS:
         raise StoreError(f"schema {schema!r} is a word PostgreSQL reserves; choose another name ({legal})")
@@ -119,6 +119,24 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         "POSTGRES_SCHEMA": schema,
     }
+
+
+def postgres_store_missing(url: str) -> bool:
+    """Whether the schema ``url`` names holds no store of any layout (it does not exist, or holds none of
+    a store's tables): a command that only reads then says so rather than create it."""
+    env = postgres_env(url)
+    conn = pg_connect(env)
+    try:
+        return not conn.execute("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                                "WHERE n.nspname = %s AND c.relkind = 'r' AND (c.relname LIKE 'trvstore\\_%%' OR "
+                                "c.relname LIKE 'trvgames\\_%%' OR c.relname = 'trv_games')",
+                                [env["POSTGRES_SCHEMA"]]).fetchone()[0]
+    except Exception as exc:
+        if is_server_error(exc):
+            raise StoreError(f"cannot open the PostgreSQL store {_without_password(url)}: {one_line(exc)}") from None
+        raise
+    finally:
+        conn.close()
 
 
 def one_line(exc: BaseException) -> str:

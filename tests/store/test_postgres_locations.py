@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent / "fixtures"
     ("pg_catalog", "schema 'pg_catalog' is PostgreSQL's own"),
     ("pg_mine", "schema 'pg_mine' is PostgreSQL's own"),
     ("", "?schema= is empty: name the schema"),
+    ("club%0a", "schema 'club.n': use lower-case letters"),  # P1b: `$` matched before a final newline
 ])
 def test_reserved_system_and_empty_schema_names_are_refused_before_anything(schema, message):
     with pytest.raises(StoreError, match=message.replace("?", r"\?")):
@@ -43,7 +44,7 @@ def _schemas(base):
         return {n for (n,) in conn.execute("SELECT nspname FROM pg_namespace")}
 
 
-@pytest.mark.parametrize("schema", ["select", "information_schema", "pg_catalog", ""])
+@pytest.mark.parametrize("schema", ["select", "information_schema", "pg_catalog", "", "uf_newline%0a"])
 def test_the_cli_refuses_them_in_one_line_and_creates_nothing(pg_url, schema):
     base = pg_url.split("?")[0]
     before = _schemas(base)
@@ -229,3 +230,17 @@ def test_a_users_own_store_named_like_the_temporary_schema_is_never_dropped(pg_u
         with psycopg.connect(base, autocommit=True) as conn:
             for name in (f"{schema}_v3", f"{schema}_v3_upgrading", f"{schema}_new", f"{schema}_new_upgrading"):
                 conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+@pytest.mark.parametrize("command", [["games"], ["show"], ["log"], ["verify"]])
+def test_a_read_on_a_schema_without_a_store_says_so_and_creates_nothing(pg_url, command):
+    """Old main's `trv games` on a schema that does not exist created it with the store's tables (a read
+    that writes). A read says there is no store there, in one line, and the server is as it was."""
+    base = pg_url.split("?")[0]
+    url = f"{pg_url}_none"
+    before = _schemas(base)
+    result = CliRunner().invoke(cli, ["--store", url, *command], env=ENV)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"Error: no game store at {url}; create a game there with `trv new --player " \
+                            "NAME:COLOR ...` (or give --db / $TRV_DB)\n"
+    assert _schemas(base) == before
