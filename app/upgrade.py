@@ -124,9 +124,11 @@ def _upgrade(source: str, target: str, leave_out: list[str], warn: Callable[[str
     from trvendetta.store.tournament import TournamentLog
 
     where = location.parse(source)
-    with tempfile.TemporaryDirectory(prefix="trv-upgrade-") as tmp, ExitStack() as stack:
+    _remove_leftovers()
+    with tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as tmp, ExitStack() as stack:
         read_from = source
         if where.kind == "sqlite":
+            _hold(stack, Path(tmp))
             read_from = str(Path(tmp) / "old.sqlite")
             _backup(Path(where.target).expanduser(), read_from)
         layout2 = is_layout2(read_from)
@@ -159,6 +161,55 @@ def _written(game: str) -> None:
     """Called after each game is written into the temporary target (a test injects its fault here)."""
 
 
+#: the temporary folder an upgrade copies the old SQLite file into, and the file it holds locked there
+TEMP_PREFIX, TEMP_LOCK = "trv-upgrade-", "trv-upgrade.lock"
+
+
+def _hold(stack: ExitStack, folder: Path) -> None:
+    """Mark ``folder`` as this run's own while it runs: a lock file held (``flock``) until the end."""
+    import fcntl
+
+    fd = os.open(folder / f"{TEMP_LOCK}.new", os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    stack.callback(os.close, fd)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(folder / f"{TEMP_LOCK}.new", folder / TEMP_LOCK)  # (locked before another run may see it)
+
+
+def _remove_leftovers() -> None:
+    """Remove the temporary folders of upgrades that were killed (each holds a full copy of an old store):
+    only a folder of this user's that carries the lock file an upgrade made, which no run holds."""
+    import fcntl
+    import shutil
+    import stat
+
+    base = Path(tempfile.gettempdir())
+    try:
+        found = [p for p in base.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return
+    for folder in found:
+        try:
+            info = os.lstat(folder)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+                continue
+            fd = os.open(folder / TEMP_LOCK, os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            continue  # not an upgrade's (or not this user's)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # a run that is going on
+        finally:
+            os.close(fd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+#: SQLite's result codes that a write gives (the temporary copy's disk, not the old file): FULL, and IOERR
+#: but its READ and SHORT_READ
+_WRITE_ERRORS = {13, 10}
+_READ_IOERRS = {266, 522}
+
+
 def _backup(path: Path, to: str) -> None:
     """A copy of the SQLite file at ``path`` taken with SQLite's backup API, opened so that it makes no
     file beside it (``location.read_uri``: the reader may not own the folder)."""
@@ -167,6 +218,12 @@ def _backup(path: Path, to: str) -> None:
     try:
         old_file.backup(copy)
     except sqlite3.DatabaseError as exc:
+        code = getattr(exc, "sqlite_errorcode", 0)
+        if code & 0xFF in _WRITE_ERRORS and code not in _READ_IOERRS:
+            raise StoreError(f"cannot write the temporary copy of the old store in {Path(to).parent.parent} "
+                             f"({location.one_line(exc)}): it needs room for {path.stat().st_size} bytes; free "
+                             "some there, or set TMPDIR to a folder with room, and run the upgrade again "
+                             "(nothing was written)") from None
         raise UpgradeRefused([f"the file {path} cannot be read whole: {location.one_line(exc)}"],
                              "the old store cannot be read; nothing was written") from None
     finally:

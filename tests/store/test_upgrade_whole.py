@@ -352,3 +352,58 @@ def test_a_target_that_is_not_a_store_is_left_byte_for_byte(tmp_path, other):
                             "left as it is; name a new one with --to\n"
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite", "old.sqlite"]
+
+
+def test_a_full_temporary_disk_is_named_not_the_old_store(tmp_path, monkeypatch):
+    """A2: the disk of TMPDIR, where the upgrade copies the old file, is full (SQLite's own limit on the
+    copy's pages, a full disk as SQLite reports it). Old main said the old store "cannot be read whole";
+    the old store is sound: the run names the temporary folder and what it needs."""
+    import tempfile
+
+    import trvendetta.app.upgrade as upgrade_module
+
+    old = old_copy(tmp_path)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    real = sqlite3.connect
+
+    def small_disk(where, *args, **kwargs):
+        con = real(where, *args, **kwargs)
+        if str(where).startswith(str(scratch)):
+            con.execute("PRAGMA max_page_count = 3")
+        return con
+
+    monkeypatch.setattr(upgrade_module.sqlite3, "connect", small_disk)
+    result = upgrade(old)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"Error: cannot write the temporary copy of the old store in {scratch} (database or disk " \
+                            f"is full): it needs room for {old.stat().st_size} bytes; free some there, or set TMPDIR " \
+                            "to a folder with room, and run the upgrade again (nothing was written)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite", "scratch"]
+    assert list(scratch.iterdir()) == []
+
+
+def test_the_copies_killed_runs_left_in_tmpdir_are_removed(tmp_path, monkeypatch):
+    """A killed run leaves its full copy of the old store in TMPDIR/trv-upgrade-*: the next run removes
+    such folders of this user's that carry an upgrade's lock file no run holds, and no other."""
+    import fcntl
+    import tempfile
+
+    old = old_copy(tmp_path)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    folders = {name: scratch / f"trv-upgrade-{name}" for name in ("killed", "running", "unmarked")}
+    for name, folder in folders.items():
+        folder.mkdir()
+        shutil.copyfile(old, folder / "old.sqlite")
+        if name != "unmarked":
+            (folder / "trv-upgrade.lock").touch()
+    (scratch / "trv-upgrade-link").symlink_to(folders["killed"])
+    with open(folders["running"] / "trv-upgrade.lock") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        result = upgrade(old)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in scratch.iterdir()) == ["trv-upgrade-link", "trv-upgrade-running",
+                                                         "trv-upgrade-unmarked"]
