@@ -117,7 +117,12 @@ class GameStore(Closing):
             env["PERSISTENCE_MODULE"] = "eventsourcing.popo"
         elif where.kind == "sqlite":
             self.path = Path(where.target).expanduser()
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                made = Path(exc.filename or self.path.parent)
+                raise StoreError(f"cannot make the folder {made} for the game store {self.path}: {exc.strerror} "
+                                 f"(you cannot write {made.parent}); give a store where you can write") from None
             env.update({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(self.path),
                         "SQLITE_LOCK_TIMEOUT": str(int(lock_timeout))})
         else:
@@ -195,7 +200,12 @@ class GameStore(Closing):
         if self._index is None:
             self._index = index = GameIndex(self._index_db.transaction, self.schema)
             columns = index.columns()
-            if not {"state", "state_at", HAS_LATEST} <= columns and not self.read_only:  # new, or an older index
+            if not {"state", "state_at"} <= columns and self.read_only:  # lost, or older: rebuilt in memory
+                self._memory_index = SQLiteConnection(":memory:")
+                self._index = index = GameIndex(self._memory_index.transaction, None)
+                index.create(set())
+                self.rebuild_index()
+            elif not {"state", "state_at", HAS_LATEST} <= columns and not self.read_only:  # new, or an older index
                 index.create(columns)
                 if "state" not in columns:
                     self.rebuild_index()

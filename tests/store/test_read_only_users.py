@@ -137,3 +137,39 @@ def test_an_ordinary_user_reads_what_the_owner_wrote_while_the_owner_has_it_open
     finally:
         owner.close()
     assert sorted(p.name for p in db.parent.iterdir()) == ["g.sqlite"]
+
+
+def test_an_ordinary_user_reads_a_store_that_lost_its_games_index(place):
+    """R3: the games index's table is gone (trv_games dropped). The owner's store rebuilds it on open;
+    a reader who cannot write got "no such table: trv_games" from every read. The index is rebuilt in
+    memory from the rows, and the file is left as it was."""
+    import sqlite3
+
+    db = made(place, 0o555, 0o644)
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE trv_games")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    for args in READS:
+        result = as_nobody(db, *args)
+        assert result.returncode == 0, (args, result.stderr)
+    assert "g1" in as_nobody(db, "games").stdout
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in db.parent.iterdir()) == ["g.sqlite"]
+
+
+def test_a_store_in_a_folder_that_cannot_be_made_is_one_line(place):
+    """`trv store copy --to` a path under a folder the user cannot write: old main raised PermissionError
+    from mkdir as a traceback. One line names the folder that cannot be made and where."""
+    db = made(place, 0o555, 0o644)
+    locked = place / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    result = as_nobody(db, "store", "copy", "--to", str(locked / "sub" / "x.sqlite"))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"Error: cannot make the folder {locked / 'sub'} for the game store {locked / 'sub' / 'x.sqlite'}: "
+        f"Permission denied (you cannot write {locked}); give a store where you can write"]
+    assert list(locked.iterdir()) == []
