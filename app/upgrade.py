@@ -63,11 +63,27 @@ class UpgradeRefused(StoreError):
 
 
 class _Game(NamedTuple):
-    """A source game as its accounts agree it is: ``events`` records ending at ``head``."""
+    """A source game as its accounts agree it is: ``events`` records ending at ``head``; ``times``: when it
+    was created and last used, as the old store's games index says (None: it says nothing that reads)."""
 
     name: str
     events: int
     head: str
+    times: tuple[str, str] | None = None
+
+
+def _times(row: dict) -> tuple[str, str] | None:
+    """A games-index row's (created, last used), in the current index's form; None when either is not a
+    time (a damaged or missing value: the new store's own time of the upgrade stands)."""
+    from datetime import datetime, timezone
+
+    try:
+        created, used = (datetime.fromisoformat(str(row[k])) for k in ("created", "last_used"))
+    except (KeyError, ValueError):
+        return None
+    if created.tzinfo is None or used.tzinfo is None:
+        return None
+    return tuple(t.astimezone(timezone.utc).isoformat(timespec="microseconds") for t in (created, used))  # type: ignore[return-value]
 
 
 def upgrade_target(source: str) -> str:
@@ -147,6 +163,8 @@ def _upgrade(source: str, target: str, leave_out: list[str], warn: Callable[[str
                 if (copied.events, copied.head) != (game.events, game.head):  # read again: the same as checked
                     raise StoreError(f"game {game.name!r} read {copied.events} events the second time, "
                                      f"{game.events} the first; nothing was upgraded")
+                if game.times is not None:  # when it was last played, as the old store says: the latest game stays
+                    new.index.set_times(game.name, *game.times)
                 _written(game.name)
                 yield copied
             for name, head in tournaments.items():
@@ -370,7 +388,7 @@ def _check_game(old: Any, layout2: bool, game: str, rows: _Rows, snapshots: list
     if row.get("version") != count or row.get("head") != head:
         return (f"the games index says {row.get('version')!r} events, head {str(row.get('head'))[:16]}..., its "
                 f"records {count}, head {head[:16]}...: records were lost"), None
-    return None, _Game(game, count, head)
+    return None, _Game(game, count, head, _times(row))
 
 
 def _span(versions: Sequence[int]) -> str:

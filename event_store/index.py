@@ -123,6 +123,13 @@ class GameIndex:
             c.execute(self._sql(f"UPDATE {self.table} SET last_used = ? WHERE id = ? "
                                 f"AND id <> COALESCE(({self.latest_sql}), '')"), [now(), game])
 
+    def set_times(self, game: str, created: str, last_used: str) -> None:
+        """Give ``game``'s row the times another store's index had for it (a copy, an upgrade: when it was
+        made and last used there, so that "the latest game" stays the same)."""
+        with self.transaction(commit=True) as c:
+            c.execute(self._sql(f"UPDATE {self.table} SET created = ?, last_used = ? WHERE id = ?"),
+                      [created, last_used, game])
+
     def _sql(self, sql: str) -> str:
         """``sql`` with psycopg's placeholders on PostgreSQL."""
         return sql if self.schema is None else sql.replace("?", "%s")

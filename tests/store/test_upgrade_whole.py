@@ -407,3 +407,20 @@ def test_the_copies_killed_runs_left_in_tmpdir_are_removed(tmp_path, monkeypatch
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in scratch.iterdir()) == ["trv-upgrade-link", "trv-upgrade-running",
                                                          "trv-upgrade-unmarked"]
+
+
+def test_when_each_game_was_last_played_comes_over(tmp_path):
+    """A7: the user last played 'duel'. Old main gave every game the upgrade's time, so the bare
+    `trv show` (the latest game) showed the last game upgraded. The games index's times come over."""
+    old = old_copy(tmp_path)
+    sql(old, "UPDATE trv_games SET last_used = '2026-11-30T19:00:00+00:00' WHERE id = 'duel'")
+    with sqlite3.connect(old) as con:
+        before = {g: (c, u) for g, c, u in con.execute("SELECT id, created, last_used FROM trv_games")}
+    assert upgrade(old).exit_code == 0
+    target = tmp_path / "old.v3.sqlite"
+    shown = CliRunner().invoke(cli, ["--db", str(target), "show", "--json"], env=ENV)
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["game"] == "duel", shown.output
+    with sqlite3.connect(target) as con:
+        after = {g: (c, u) for g, c, u in con.execute("SELECT id, created, last_used FROM trv_games")}
+    before["duel"] = (before["duel"][0], "2026-11-30T19:00:00.000000+00:00")
+    assert after == before
