@@ -158,21 +158,45 @@ def _upgrade(source: str, target: str, leave_out: list[str], warn: Callable[[str
             return
         with pending as new:
             logs = (TournamentLog(old), TournamentLog(new))
+            copies, problems = [], []
             for game in games:
                 copied = copy_game(old, new, game.name)
                 if (copied.events, copied.head) != (game.events, game.head):  # read again: the same as checked
                     raise StoreError(f"game {game.name!r} read {copied.events} events the second time, "
                                      f"{game.events} the first; nothing was upgraded")
+                problem = _replayed(new, game.name)
+                if problem:
+                    problems.append(f"game {game.name!r}: {problem}")
+                    continue
                 if game.times is not None:  # when it was last played, as the old store says: the latest game stays
                     new.index.set_times(game.name, *game.times)
                 _written(game.name)
-                yield copied
+                copies.append(copied)
+            if problems:
+                pending.discard()
+                raise UpgradeRefused(problems, f"the old store cannot be upgraded whole ({len(problems)} problem"
+                                               f"{'s' * (len(problems) > 1)} above); nothing was written. Leave a "
+                                               "damaged game out with --leave-out GAME, or repair the old store first")
+            yield from copies
             for name, head in tournaments.items():
                 copied = _copy_tournament(*logs, name, "copy", 0)
                 if copied.head != head:
                     raise StoreError(f"tournament {name!r} read another head the second time; nothing was upgraded")
                 yield copied
             pending.publish(games, tournaments)
+
+
+def _replayed(store: GameStore, game: str) -> str:
+    """Why the copy of ``game`` does not re-execute, action by action, to its records ("" when it does): a
+    tail cut in the middle of an action still chains, and only the rules tell (``trv verify``)."""
+    from trvendetta.replays import verify_game
+
+    try:
+        verify_game(store, game)
+    except TrvError as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"its actions do not re-execute to its records ({first}): was its tail cut?"
+    return ""
 
 
 def _written(game: str) -> None:
@@ -552,6 +576,10 @@ class _Target:
             self.store.close()
             self.store = None
 
+    def discard(self) -> None:
+        """Close the new store and remove what was written of it (a refused upgrade)."""
+        self.close()
+
     def publish(self, games: list[_Game], tournaments: dict[str, str]) -> None:
         """Check the whole new store once more, close it and give it its name."""
         from trvendetta.store.tournament import TournamentLog
@@ -723,6 +751,14 @@ class _SQLiteTarget(_Target):
         super().close()  # (the lock stays until then: closing a file drops SQLite's locks on it too)
         self._unlock()
 
+    def discard(self) -> None:
+        _Target.close(self)
+        if self.lock is not None:
+            self._same_file()
+            for p in self._files()[1:]:
+                p.unlink(missing_ok=True)
+        self._unlock(remove=True)
+
     def _unlock(self, remove: bool = False) -> None:
         if self.lock is not None:
             if remove:
@@ -823,6 +859,12 @@ class _PostgresTarget(_Target):
 
     def close(self) -> None:
         super().close()
+        self._unlock()
+
+    def discard(self) -> None:
+        _Target.close(self)
+        if self.lock is not None:
+            self.lock.execute(f'DROP SCHEMA IF EXISTS "{self.temp_schema}" CASCADE')  # (the marked one it made)
         self._unlock()
 
     def _unlock(self) -> None:

@@ -424,3 +424,19 @@ def test_when_each_game_was_last_played_comes_over(tmp_path):
         after = {g: (c, u) for g, c, u in con.execute("SELECT id, created, last_used FROM trv_games")}
     before["duel"] = (before["duel"][0], "2026-11-30T19:00:00.000000+00:00")
     assert after == before
+
+
+def test_a_tail_cut_in_the_middle_of_an_action_is_named(tmp_path):
+    """A8: the rows of 'long' after record 150 are gone, in the middle of an action, with its snapshots
+    after it and the games index that would have told (bad luck: an index lost). The records left chain,
+    so old main upgraded it "(verified)", exit 0, and `trv verify` failed afterwards. Each game's actions
+    are re-executed: it is named, and nothing is written."""
+    old = old_copy(tmp_path)
+    key = game_id(old, OLD, "long")
+    sql(old, "DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 151", key)
+    sql(old, "DELETE FROM stored_snapshots WHERE originator_id = ? AND originator_version > 151", key)
+    sql(old, "DROP TABLE trv_games")
+    lines = refused(upgrade(old), old)
+    assert lines == ["game 'long': its actions do not re-execute to its records (event 151 differs from the "
+                     "rules' result): was its tail cut?"]
+    assert upgrade(old, "--leave-out", "long").exit_code == 0
