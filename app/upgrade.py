@@ -96,7 +96,11 @@ def upgrade_target(source: str) -> str:
         path = Path(where.target).expanduser()
         return str(path.with_name(f"{path.stem}.v{LAYOUT}{path.suffix or '.sqlite'}"))
     if where.kind == "postgresql":
-        return _with_schema(where.target, location.postgres_env(where.target)["POSTGRES_SCHEMA"] + f"_v{LAYOUT}")
+        schema = location.postgres_env(where.target)["POSTGRES_SCHEMA"] + f"_v{LAYOUT}"
+        if len(schema) > 63:
+            raise StoreError(f"the new store's schema would be {schema}, longer than PostgreSQL's 63 characters: "
+                             "name the target with --to URL?schema=NAME")
+        return _with_schema(where.target, schema)
     raise StoreError("an in-memory store has nothing to upgrade")
 
 
@@ -410,8 +414,11 @@ def _check_game(old: Any, layout2: bool, game: str, rows: _Rows, snapshots: list
     if row is None:
         return f"the games index has no row for it ({count} events read): was it cut off?", None
     if row.get("version") != count or row.get("head") != head:
-        return (f"the games index says {row.get('version')!r} events, head {str(row.get('head'))[:16]}..., its "
-                f"records {count}, head {head[:16]}...: records were lost"), None
+        said = row.get("version")
+        why = "records were lost" if isinstance(said, int) and said > count else \
+            "its games-index row was edited or damaged (the records chain whole from the genesis)"
+        return (f"the games index says {said!r} events, head {str(row.get('head'))[:16]}..., its "
+                f"records {count}, head {head[:16]}...: {why}"), None
     return None, _Game(game, count, head, _times(row))
 
 
@@ -551,13 +558,23 @@ class _Target:
                 wanted = {g.name: (g.events, g.head) for g in games}
                 same = held == wanted and logs == tournaments and all(there.verify(g) == h for g, (_, h) in held.items())
                 part = not same and held.items() <= wanted.items() and logs.items() <= tournaments.items()
+                moved = sorted(g for g in held if held[g] != wanted.get(g))
+                played_on = moved if not (same or part) and set(held) == set(wanted) and \
+                    logs.keys() == tournaments.keys() and \
+                    all(held[g][0] > wanted[g][0] and there.events_head(g, wanted[g][0]) == wanted[g][1]
+                        for g in moved) else []
         except Exception as exc:  # noqa: BLE001  whatever is there is not this upgrade: left as it is
             raise StoreError(f"the target store {location.parse(self.target)} already exists and cannot be read "
                              f"as a store ({location.one_line(exc)[:200]}); name a new one with --to") from None
-        if part:  # what an upgrade of an earlier trv, stopped half-way, left under the target's own name
+        if part:  # an upgrade with --leave-out, or what one of an earlier trv, stopped half-way, left
             raise StoreError(f"the target store {location.parse(self.target)} already exists and holds {len(held)} of "
-                             f"the old store's {len(wanted)} games, at the same heads: an upgrade stopped half-way "
-                             "by an earlier trv; remove it (or name a new one with --to) and upgrade again")
+                             f"the old store's {len(wanted)} games, at the same heads (an upgrade with --leave-out, "
+                             "or one an earlier trv stopped half-way); remove it (or name a new one with --to) and "
+                             "upgrade again")
+        if played_on:  # the upgrade was done, and games were played on in the new store since
+            raise StoreError(f"the target store {location.parse(self.target)} already exists and holds every game of "
+                             f"the old store, {len(played_on)} of them played on since ({', '.join(played_on[:5])}): "
+                             f"the upgrade was done; play on in {location.parse(self.target)}")
         if not same:
             raise StoreError(f"the target store {location.parse(self.target)} already exists and holds other games "
                              "than the old store's; name a new one with --to")
@@ -768,7 +785,8 @@ class _SQLiteTarget(_Target):
 
     def _rename(self) -> None:
         if any(p.exists() and p.stat().st_size for p in self._files()[1:2]):
-            raise StoreError(f"{self.temp} still has a write-ahead log after it was closed; nothing was upgraded")
+            raise StoreError(f"{self.temp} could not take in its write-ahead log when it was closed (is the disk "
+                             "full?); nothing was upgraded: make room and run it again (it starts clean)")
         assert self.lock is not None
         os.fsync(self.lock)
         self._same_file()

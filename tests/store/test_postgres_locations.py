@@ -244,3 +244,14 @@ def test_a_read_on_a_schema_without_a_store_says_so_and_creates_nothing(pg_url, 
     assert result.stderr == f"Error: no game store at {url}; create a game there with `trv new --player " \
                             "NAME:COLOR ...` (or give --db / $TRV_DB)\n"
     assert _schemas(base) == before
+
+
+def test_a_default_target_schema_too_long_asks_for_to():
+    """P2: a 61-character schema's default target (NAME_v3) would pass PostgreSQL's 63: the upgrade says
+    so and asks for --to, instead of "use at most 63" about a name the user never typed."""
+    from trvendetta.app.upgrade import upgrade_target
+
+    schema = "s" * 61
+    with pytest.raises(StoreError, match=f"the new store's schema would be {schema}_v3, longer than PostgreSQL's "
+                                         "63 characters: name the target with --to"):
+        upgrade_target(f"postgresql://ann@db/club?schema={schema}")

@@ -250,8 +250,8 @@ def test_a_partial_target_an_earlier_trv_left_is_named_as_such(tmp_path):
     result = upgrade(old)
     assert result.exit_code == 1
     assert result.stderr == f"Error: the target store {target} already exists and holds 2 of the old store's 5 " \
-                            "games, at the same heads: an upgrade stopped half-way by an earlier trv; remove it (or " \
-                            "name a new one with --to) and upgrade again\n"
+                            "games, at the same heads (an upgrade with --leave-out, or one an earlier trv stopped " \
+                            "half-way); remove it (or name a new one with --to) and upgrade again\n"
     assert target.read_bytes() == before
 
 
@@ -440,3 +440,32 @@ def test_a_tail_cut_in_the_middle_of_an_action_is_named(tmp_path):
     assert lines == ["game 'long': its actions do not re-execute to its records (event 151 differs from the "
                      "rules' result): was its tail cut?"]
     assert upgrade(old, "--leave-out", "long").exit_code == 0
+
+
+def test_an_edited_index_row_is_not_called_lost_records(tmp_path):
+    """A6b: the games-index row of 'duel' says 58 events and another game's head, its 64 records chain
+    whole. Old main said "records were lost"; nothing was lost: the row was edited."""
+    old = old_copy(tmp_path)
+    sql(old, "UPDATE trv_games SET head = (SELECT head FROM trv_games WHERE id = 'what-if'), version = 58 "
+             "WHERE id = 'duel'")
+    lines = refused(upgrade(old), old)
+    assert len(lines) == 1 and lines[0].startswith("game 'duel': the games index says 58 events")
+    assert lines[0].endswith(": its games-index row was edited or damaged (the records chain whole from the genesis)")
+
+
+def test_an_upgrade_done_and_played_on_is_said_to_be_done(tmp_path):
+    """A11: the user upgraded, played a turn in the new store, and ran the upgrade again (unsure it
+    finished). Old main said the target "holds other games than the old store's"; it holds the same
+    games, one played on: the upgrade was done."""
+    old = old_copy(tmp_path)
+    target = tmp_path / "old.v3.sqlite"
+    assert upgrade(old).exit_code == 0
+    played = CliRunner().invoke(cli, ["--db", str(target), "turn", "--game", "duel", "--car", "small", "--assign",
+                                      "1"], env=ENV)
+    assert played.exit_code == 0, played.output
+    before = target.read_bytes()
+    result = upgrade(old)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: the target store {target} already exists and holds every game of the old store, " \
+                            f"1 of them played on since (duel): the upgrade was done; play on in {target}\n"
+    assert target.read_bytes() == before
