@@ -388,7 +388,12 @@ def _check_game(old: Any, layout2: bool, game: str, rows: _Rows, snapshots: list
         stored = old.events(game, decode=False)  # each record checked against the chain from the genesis
         head = old.verify(game)
     except TrvError as exc:
-        return f"its records cannot be read whole ({exc})", None
+        said = _said(old, game)
+        last_row = max(rows.scanned, default=0) - (0 if layout2 else 1)
+        if said is not None and isinstance(said.get("version"), int) and said["version"] > last_row:
+            return (f"the games index says {said['version']} events, its rows end at event {last_row}: records "
+                    "were lost"), None  # (a cut-off tail, whatever the reader tripped on first)
+        return f"its records cannot be read whole ({str(exc).removesuffix(': run trv verify')})", None
     except Exception as exc:  # noqa: BLE001  a damaged row can raise almost anything
         return f"its records cannot be read whole ({location.one_line(exc)[:200]})", None
     count = len(stored)
@@ -420,6 +425,17 @@ def _check_game(old: Any, layout2: bool, game: str, rows: _Rows, snapshots: list
         return (f"the games index says {said!r} events, head {str(row.get('head'))[:16]}..., its "
                 f"records {count}, head {head[:16]}...: {why}"), None
     return None, _Game(game, count, head, _times(row))
+
+
+def _said(old: Any, game: str) -> dict | None:
+    """The old games index's row for ``game`` (None: none, or none that reads)."""
+    from trvendetta.store.index import GameIndex
+
+    try:
+        index = GameIndex(old._index_db.transaction, old.schema)
+        return index.row(game) if "version" in index.columns() else None
+    except Exception:  # noqa: BLE001  a damaged index can raise almost anything
+        return None
 
 
 def _span(versions: Sequence[int]) -> str:
