@@ -80,6 +80,13 @@ def _new_seed(at: Path | None = None) -> str:
     fd = os.open(_secret_file(commit, at), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(f"{seed.hex()}\n{salt.hex()}\n")
+        fh.flush()
+        os.fsync(fh.fileno())  # on disk before the offer that commits to it: a power loss leaves no empty seed
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)  # and its name in the folder
+    finally:
+        os.close(dir_fd)
     return commit
 
 

@@ -435,14 +435,19 @@ def _draw_replay(game: str, meta: Any, records: list) -> str:
 
 async def _ticking(server: Server, seconds: float, url: str) -> None:
     """The server's clock: claims on time and reminders (``Club.tick``) every ``seconds``."""
+    said = ""
     while True:
         await asyncio.sleep(seconds)
         try:
             await server.run(server.club.tick, None, url)
-        except Exception as exc:  # noqa: BLE001  (a failed round is tried again at the next; said once)
+            said = ""
+        except Exception as exc:  # noqa: BLE001  (a failed round is tried again at the next; said once a cause)
             import sys
 
-            print(f"trv serve: the clock's round failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            line = f"trv serve: the clock's round failed: {type(exc).__name__}: {exc}"
+            if line != said:
+                print(line, file=sys.stderr)
+                said = line
 
 
 def make_app(make_club: Callable[[], Club], *, tick_seconds: float | None = None, url: str = "") -> Starlette:

@@ -150,6 +150,8 @@ class Club:
         self._keys: dict[str, str] = {}  # a player's bound key: a binding never changes
         #: whole records exported, by game: (version, text)
         self._records: dict[str, tuple[int, str]] = {}
+        #: why a game's host step last failed (said on stderr once per cause, not every clock round)
+        self._stuck: dict[str, str] = {}
 
     def close(self) -> None:
         self.accounts.close()
@@ -840,6 +842,16 @@ class Club:
                     done.append(info.id)
             except (GameMovedOn, TrvError):
                 continue  # another process finished it, or the ledger refuses (said when a player asks)
+            except Exception as exc:  # noqa: BLE001  one game that cannot be finished stops no other game
+                cause = f"{type(exc).__name__}: {exc}"
+                if self._stuck.get(info.id) != cause:
+                    import sys
+
+                    print(f"trv serve: game {info.id!r} waits on the host and its step failed ({cause}); "
+                          f"the clock tries it again each round", file=sys.stderr)
+                    self._stuck[info.id] = cause
+                continue
+            self._stuck.pop(info.id, None)
         return done
 
     def resign(self, player: str, game: str, version: int, at: str, signature: str) -> dict:

@@ -149,3 +149,29 @@ def test_the_server_survives_its_postgresql_connections_being_dropped(tmp_path, 
         assert httpx.get(f"{club.url}/api/games", timeout=60).status_code == 200
     finally:
         club.stop()
+
+
+def test_one_game_the_host_cannot_roll_stops_no_other_game(duel, capsys):
+    """A game whose open draw cannot be rolled for a reason that is no refusal (its seed file left
+    empty by a power loss: ``host_secret`` raises ValueError) is named once on stderr; the clock
+    still claims another game whose player ran out of time."""
+    from datetime import timedelta
+
+    from trvendetta.app.clock import parse_stamp
+
+    _frozen(duel)
+    club = duel["club"]
+
+    def answer_host(game, host):
+        raise ValueError("not enough values to unpack (expected 2, got 0)")  # host_secret on an empty file
+    club.club.service.answer_host = answer_host
+    duel["ann"]("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "late", "--time", "1h")
+    duel["bob"]("join", "late")
+    deadline = parse_stamp(club.on_store(club.club.timing, "late")["deadline"])
+    capsys.readouterr()
+    out = club.on_store(club.club.tick, deadline + timedelta(seconds=1))
+    assert out["claimed"] == ["late"] and out["resolved"] == []
+    assert club.on_store(club.club.tick, deadline + timedelta(seconds=2))["claimed"] == []
+    err = capsys.readouterr().err
+    assert err.count("'duel' waits on the host") == 1 and "ValueError" in err, err
+    assert club.club.store.list_games() and duel["http"].get("/api/games/duel").json()["waiting_for_dice"]
