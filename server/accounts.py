@@ -42,6 +42,17 @@ def _connection_lost(exc: Exception, db: Any) -> bool:
         db.closed or db.broken or isinstance(exc, psycopg.errors.AdminShutdown))
 
 
+def _taken(exc: Exception) -> bool:
+    """Whether a failed insert failed on a unique key (the row is there already); any other failure
+    (a full disk, a lost database) is no answer about the row and goes on to the caller."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return True
+    import sys
+
+    psycopg = sys.modules.get("psycopg")  # imported only by a server on PostgreSQL
+    return psycopg is not None and isinstance(exc, psycopg.errors.UniqueViolation)
+
+
 def digest(token: str) -> str:
     """What the tables keep of a token: its SHA-256 (a copy of the table gives no session)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -138,7 +149,9 @@ class Accounts:
             return known[1] == public
         try:
             self.run("INSERT INTO trv_server_players (name, public, created) VALUES (?, ?, ?)", name, public, now)
-        except Exception:  # another process bound it first (a unique key): the binding decides
+        except Exception as exc:  # another process bound it first (a unique key): the binding decides
+            if not _taken(exc):
+                raise
             known = self.player(name)
             return known is not None and known[1] == public
         return True
@@ -177,7 +190,9 @@ class Accounts:
         try:
             return self.run("INSERT INTO trv_server_tokens (digest, kind, name, data, expires) VALUES (?, ?, ?, ?, ?)",
                             digest(token), "used", "", "{}", expires) == 1
-        except Exception:  # noqa: BLE001  the unique digest: used already
+        except Exception as exc:  # the unique digest: used already
+            if not _taken(exc):
+                raise
             return False
 
     def update_token(self, token: str, kind: str, data: dict) -> None:
@@ -193,7 +208,9 @@ class Accounts:
         try:
             self.run("INSERT INTO trv_server_offers (game, offer, joined, creator, created) VALUES (?, ?, ?, ?, ?)",
                      game, offer, "{}", creator, now)
-        except Exception:
+        except Exception as exc:  # the game's name: another offer's
+            if not _taken(exc):
+                raise
             return False
         return True
 
@@ -252,5 +269,7 @@ class Accounts:
         """Whether this process is the first to remind about ``game`` at ``version``."""
         try:
             return self.run("INSERT INTO trv_server_reminded (game, version) VALUES (?, ?)", game, version) == 1
-        except Exception:
+        except Exception as exc:  # reminded already (the unique key)
+            if not _taken(exc):
+                raise
             return False

@@ -169,3 +169,54 @@ def test_an_event_stream_sees_a_move_another_process_made(duel, tmp_path):
         second = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
         assert second["version"] > first["version"]
     other.stop()
+
+
+class _FullDisk:
+    """The accounts' SQLite connection on a full disk: every insert fails as SQLite fails then."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith("INSERT"):
+            import sqlite3
+
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_full_disk_is_said_not_taken_for_a_row_that_exists(club):
+    """A write that fails for want of room is no "there is an offer called X already", no
+    "challenge used already": the 503 that says the store failed, and nothing was taken."""
+    ann = club.player("ann")
+    club.player("bob")
+    http = httpx.Client(base_url=club.url, timeout=30)
+    accounts = club.club.accounts
+    got = http.get("/api/challenge").json()
+    keys = Keyring({"ann": accounts.player("ann")[1]}, "ann", ann.home)
+    from trvendetta.server.club import login_message
+
+    login = {"name": "ann", "public": accounts.player("ann")[1], "challenge": got["challenge"],
+             "signature": base64.b64encode(keys.sign("ann", login_message(got["server"], got["challenge"]))).decode()}
+    offer = {"players": ["ann:red:cars", "bob:blue:cars"], "name": "second"}
+    real = accounts.db
+    accounts.db = _FullDisk(real)
+    try:
+        for response in (http.post("/api/games", json=offer, headers=_session(ann)), http.post("/api/login", json=login)):
+            assert response.status_code == 503, response.text
+            assert "already" not in response.text and "\n" not in response.json()["error"]
+        import sqlite3
+
+        for write, args in ((accounts.register, ("carl", "00" * 32, 0)), (accounts.remind_once, ("duel", 3)),
+                            (accounts.put_offer, ("third", "{}", "ann", 0)), (accounts.use_once, ("x", 9))):
+            with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+                club.on_store(write, *args)
+    finally:
+        accounts.db = real
+    assert http.get("/api/offers/second", headers=_session(ann)).status_code == 404
+    assert http.post("/api/login", json=login).status_code == 200  # the challenge was never used
+    assert http.post("/api/games", json=offer, headers=_session(ann)).status_code == 200
+    http.close()
