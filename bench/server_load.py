@@ -94,10 +94,12 @@ class Sim:
         self.http.token = out["token"]
 
     def join(self, game: str) -> None:
+        from trvendetta.app.messages import Contribution
+
         _, offer = self.http.call("GET", f"/api/offers/{game}")
         value = self.rng.randbytes(32).hex()
-        body = json.dumps({"type": "trv-host-join", "offer": offer["id"], "seat": self.name, "value": value,
-                           "sig": ""}, separators=(",", ":")).encode()
+        # signed as `trv --server URL join` signs it: the offer's id and the host's commitment
+        body = Contribution("trv-host-join", offer["id"], self.name, value, commit=offer["commit"]).body()
         status, out = self.http.call("POST", f"/api/offers/{game}/join",
                                      {"value": value, "signature": base64.b64encode(self.key.sign(body)).decode()})
         assert status == 200, out
@@ -108,6 +110,15 @@ def message(domain: str, number: int, previous: str, action: str) -> bytes:
 
 
 def play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threading.Lock) -> None:
+    """Games between a and b until ``end``; a pair that fails is counted, and fails the run."""
+    try:
+        _play_pair(a, b, n, end, results, lock)
+    except Exception as exc:  # noqa: BLE001 - counted and named: the run then says it failed
+        with lock:
+            results["errors"].append(f"{a.name}/{b.name}: {type(exc).__name__}: {exc}")
+
+
+def _play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threading.Lock) -> None:
     """Games between a and b until ``end``: whoever the game waits on reads, signs and posts."""
     players = {a.name: a, b.name: b}
     while time.monotonic() < end:
@@ -209,7 +220,7 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
             for i, port in enumerate(ports):
                 streams += idle_streams(port, "idle", args.idle_streams // len(ports)
                                         + (1 if i < args.idle_streams % len(ports) else 0))
-        results: dict = {"latency": [], "status": {}, "games": {}}
+        results: dict = {"latency": [], "status": {}, "games": {}, "errors": []}
         lock = threading.Lock()
         start = time.monotonic()
         end = start + args.seconds
@@ -259,7 +270,8 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
             "p99_ms": round(q[98] * 1000, 1), "max_ms": round(lat[-1] * 1000, 1) if lat else None,
             "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 1) if moves else None,
             "statuses": results["status"], "events": events, "unverified": bad, "lost": lost, "doubled": doubled,
-            "client_cpu_s": round(client_cpu, 1),
+            "client_cpu_s": round(client_cpu, 1), "failed_pairs": len(results["errors"]),
+            "errors": results["errors"][:5],
         }
     finally:
         for p in procs:
@@ -299,9 +311,18 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for _ in range(args.repeat):
         for python, label in pythons:
-            out = run(args, python, label)
+            try:
+                out = run(args, python, label)
+            except Exception as exc:  # noqa: BLE001 - a run that crashed says so, and the exit says it failed
+                print(json.dumps({"run": label, "failed": f"{type(exc).__name__}: {exc}"}), flush=True)
+                failed = True
+                continue
             print(json.dumps(out), flush=True)
-            failed = failed or bool(out["unverified"] or out["lost"] or out["doubled"])
+            if out["failed_pairs"] or not out["moves"]:
+                print(f"{label}: the run FAILED ({out['failed_pairs']} of its player pairs stopped, {out['moves']} "
+                      f"moves); its figures are no measurement", file=sys.stderr)
+            failed = failed or bool(out["unverified"] or out["lost"] or out["doubled"] or out["failed_pairs"]
+                                    or not out["moves"])
     return 1 if failed else 0
 
 
