@@ -414,9 +414,11 @@ class _Remote:
                     try:
                         if store.version(self.game) != self.synced and (self.send(svc) or self.added):
                             from trvendetta.app.decisions import pending_line
+                            from trvendetta.app.outcome import outcome_of
 
                             loaded = store.load(self.game)
-                            click.echo(pending_line(loaded.ruleset, loaded.state))
+                            if outcome_of(store, self.game) is None:  # a claim or resignation said its end
+                                click.echo(pending_line(loaded.ruleset, loaded.state))
                     except SystemExit as exc:  # said already
                         ended = exc
             if not self.failed or self.refused:

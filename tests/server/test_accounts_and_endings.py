@@ -104,6 +104,7 @@ def test_a_player_resigns_from_the_cli(duel):
     club, ann, bob = duel
     out = ann("resign").stdout
     assert "ann resigned" in out and "trv send" not in out
+    assert "waiting on" not in out, out  # the game is over: nobody's move is awaited
     assert "ann resigned" in club.club.games(None)["games"][0]["ended"]
     assert "ann resigned" in bob("show").stdout
 
