@@ -74,6 +74,7 @@ SUMMARIES = {
     "tournament": 'Run a tournament: players, pods, pairings, results from verified game records, standings with tie-breaks, ratings, one export file.',
     "serve": 'Run a club server over this store: players play its games in the browser or with `trv --server`.',
     "login": 'Log in to a club server by signing its challenge with your identity (no password).',
+    "logout": 'End your session on a club server (the server forgets it; so does this machine).',
 }
 #: with --server URL, these are the server's (``cli/remote.py``); the rest run on the local copy
 SERVER_COMMANDS = {"new": "trvendetta.cli.remote:new", "join": "trvendetta.cli.remote:join",
