@@ -31,6 +31,9 @@ TABLES = [
     "certified BIGINT NOT NULL, PRIMARY KEY (name, key))",
     "CREATE TABLE IF NOT EXISTS trv_server_revocations (name TEXT NOT NULL, at BIGINT NOT NULL, "
     "signature TEXT NOT NULL, PRIMARY KEY (name, at))",
+    # offers a player declined (or withdrew) before they became games, for their other players to see
+    "CREATE TABLE IF NOT EXISTS trv_server_declined (game TEXT NOT NULL, name TEXT NOT NULL, "
+    "players TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (game, at))",
 ]
 
 
@@ -232,6 +235,24 @@ class Accounts:
 
     def drop_offer(self, game: str) -> None:
         self.run("DELETE FROM trv_server_offers WHERE game = ?", game)
+
+    def decline_offer(self, game: str, name: str, players: list[str], before: dict, now: int) -> bool:
+        """Drop an offer ``name`` declined if it still holds exactly the contributions ``before`` (a
+        join in between: False), and note who declined it, in one transaction."""
+        with self.transaction():
+            if self.run("DELETE FROM trv_server_offers WHERE game = ? AND joined = ?",
+                        game, json.dumps(before, sort_keys=True)) != 1:
+                return False
+            self.run("DELETE FROM trv_server_declined WHERE game = ? AND at = ?", game, now)
+            self.run("INSERT INTO trv_server_declined (game, name, players, at) VALUES (?, ?, ?, ?)",
+                     game, name, json.dumps(players), now)
+        return True
+
+    def declined(self, name: str, since: int) -> list[tuple[str, str, int]]:
+        """(game, who declined it, when) of the offers ``name`` was in that were declined since ``since``."""
+        return [(r[0], r[1], r[3]) for r in self.all(
+            "SELECT game, name, players, at FROM trv_server_declined WHERE at >= ? ORDER BY at, game", since)
+            if name in json.loads(r[2])]
 
     # ----------------------------------------------------------- reminders
     # ------------------------------------------------------- delegated keys

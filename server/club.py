@@ -613,7 +613,9 @@ class Club:
                                "waiting_for": [s for s in offer.seats if s not in joined]})
                 if player is not None and player in offer.seats and player not in joined:
                     waiting.append(game)
-        return {"games": out, "offers": offers, "waiting_on_you": waiting}
+        declined = [] if player is None else [
+            {"game": game, "by": by, "at": at} for game, by, at in self.accounts.declined(player, self.now() - 30 * 86400)]
+        return {"games": out, "offers": offers, "waiting_on_you": waiting, "declined": declined}
 
     def game_doc(self, game: str, player: str | None) -> dict:
         """The game as a player's page shows it: the board (SVG), whose move it is, the legal options

@@ -141,6 +141,11 @@ def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
     decision = ruleset.pending(state)
     if decision is not None and decision.player != player:
         raise Refused(409, f"it is {decision.player}'s decision, not {player}'s")
+    if decision is not None and option is None and decision.kind != "step":
+        # every option of a die's assignment is every vehicle's every move: too long a search for the
+        # store's thread; a step under way moves one vehicle the moves it has left
+        raise Refused(400, f"name one option of the {decision.kind} decision with option=N (0-"
+                           f"{len(decision.options) - 1}): the ways of all of them at once are not searched")
     found = reach(ruleset, state, option)
     return {"game": game, "version": loaded.version, **_decorate(found, ruleset.view(state))}
 
@@ -171,6 +176,24 @@ def options_doc(club: Club, game: str, player: str) -> dict:
     return {"game": game, "version": loaded.version, "options": out}
 
 
+def decline(club: Club, player: str, game: str) -> dict:
+    """``player`` declines an offer they are among the players of (the one who offered it withdraws it):
+    it is dropped before it became a game, and its other players see who declined it (``declined`` in
+    ``GET /api/me``).  An offer every player has contributed to is a game already: refused."""
+    for _ in range(20):
+        found = club._offer(game)
+        if found is None:
+            raise Refused(404, f"no offer called {game!r} waiting for contributions (declined, or a game already)")
+        offer, joined = found
+        if player not in offer.seats:
+            raise Refused(403, f"{player} is not among the players of the offer {game}")
+        if all(seat in joined for seat in offer.seats):
+            raise Refused(409, f"every player contributed to {game}: it is a game now (resign it instead)")
+        if club.accounts.decline_offer(game, player, list(offer.seats), joined, club.now()):
+            return {"game": game, "declined": player}
+    raise Refused(409, f"the offer {game} kept changing; try again")
+
+
 def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
     """The page's routes, mounted by ``server.app`` over its :class:`Server` (``server.api``
     wraps refusals as the other routes do; ``token`` reads a request's session token)."""
@@ -187,5 +210,13 @@ def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
         player = await server.run(server.club.player_of, token(request))
         return await server.run(options_doc, server.club, request.path_params["game"], player)
 
-    return [Route("/api/games/{game}/reach", server.api(reach_route)),
+    async def decline_route(request: Request) -> Any:
+        player = await server.run(server.club.player_of, token(request))
+        game = request.path_params["game"]
+        out = await server.run(decline, server.club, player, game)
+        server._moved(game)
+        return out
+
+    return [Route("/api/offers/{game}/decline", server.api(decline_route), methods=["POST"]),
+            Route("/api/games/{game}/reach", server.api(reach_route)),
             Route("/api/games/{game}/options", server.api(options_route))]

@@ -193,13 +193,18 @@ async function home() {
     el("td", { text: o.game }), el("td", { text: o.players.join(", ") }),
     el("td", {}, o.waiting_for.includes(me.player)
       ? el("button", { class: "join", "data-join": o.game, onclick: () => join(o.game), text: `Join ${o.game}` })
-      : el("span", { text: "waiting for " + o.waiting_for.join(", ") }))));
+      : el("span", { text: "waiting for " + o.waiting_for.join(", ") + " " }),
+      el("button", { class: "aside", "data-decline": o.game, text: o.joined.includes(me.player) ? "Withdraw" : "Decline",
+        onclick: (e) => confirmStep(e.target, `Decline ${o.game}? It will not be played.`, "Yes, decline",
+                                    () => declineOffer(o.game)) }))));
   const mine = offers.filter((r) => r.className), others = offers.filter((r) => !r.className);
   const yoursFirst = [...rows.filter((r) => r.className), ...mine, ...rows.filter((r) => !r.className), ...others];
   main.replaceChildren(
     el("h1", { text: "Your games" }),
     el("p", { id: "waiting", text: doc.waiting_on_you.length ? "Waiting on you: " + doc.waiting_on_you.join(", ")
       : "Nothing waits on you." }),
+    ...(doc.declined || []).map((d) => el("p", { class: "declined", "data-declined": d.game,
+      text: `${d.by === me.player ? "You" : d.by} declined the offer ${d.game}: it will not be played.` })),
     el("table", { id: "games" }, el("tr", {}, el("th", { text: "game" }), el("th", { text: "players" }), el("th", { text: "" })),
       ...yoursFirst),
     offerForm(me),
@@ -237,6 +242,61 @@ function offerForm(me) {
     }
   });
   return el("div", {}, el("h2", { text: "Offer a game" }), form);
+}
+
+// a step that cannot be taken back (resign, decline, claim) asks first, in words, beside its button
+function confirmStep(button, question, yes, doIt) {
+  const old = document.getElementById("ask");
+  if (old) old.remove();
+  const box = el("span", { class: "confirm", id: "ask" }, el("span", { id: "question", text: question + " " }),
+    el("button", { id: "ask-yes", class: "send", text: yes, onclick: async () => {
+      for (const b of box.querySelectorAll("button")) b.disabled = true;
+      try { await doIt(); } catch (err) { say(err.message, true); } finally { box.remove(); }
+    } }),
+    el("button", { id: "ask-no", text: "Cancel", onclick: () => { box.remove(); say("cancelled: nothing was sent"); } }));
+  button.after(box);
+}
+
+async function declineOffer(game) {
+  await api("POST", `/api/offers/${encodeURIComponent(game)}/decline`, {});
+  say(`you declined ${game}: the offer is withdrawn and will not be played`, false, "ok");
+  await home();
+}
+
+const stamp = () => new Date(Date.now() + serverOffset).toISOString().replace(/\.\d+Z$/, "Z");
+
+// resigning: a trv-resign record (server.club.resign_payload's bytes) signed at its place in the chain
+async function resign(game) {
+  const me = await kept("me");
+  const doc = await api("GET", `/api/games/${encodeURIComponent(game)}`);
+  const at = stamp();
+  const payload = JSON.stringify({ type: "trv-resign", seat: me.player, after: doc.version, after_hash: doc.head, at });
+  const text = `${SIGNATURE_PREFIX}${doc.domain}\n${doc.version + 1}\n${doc.head}\n${payload}`;
+  const out = await api("POST", `/api/games/${encodeURIComponent(game)}/resign`,
+    { version: doc.version, at, signature: await sign(text) });
+  say(`you resigned ${game}: ${out.ended.replace(/^game over: /, "")}`, false, "ok");
+  await show(game, true);
+}
+
+// a claim on time: the server decides it by its own clock and signs it as the host
+async function claim(game) {
+  const out = await api("POST", `/api/games/${encodeURIComponent(game)}/claim`, {});
+  say(`claimed on time: ${out.ended.replace(/^game over: /, "")}`, false, "ok");
+  await show(game, true);
+}
+
+function endings(game, doc) {
+  if (doc.over || !doc.you || !doc.players.includes(doc.you)) return "";
+  const box = el("div", { class: "endings", id: "endings" });
+  box.append(el("button", { id: "resign", class: "aside", text: "Resign",
+    onclick: (e) => confirmStep(e.target, `Resign ${game}? You lose the game.`, "Yes, resign", () => resign(game)) }));
+  const c = doc.clock;
+  if (c && c.deadline && c.seat !== doc.you) {
+    box.append(el("button", { id: "claim", class: "aside", text: `Claim on time (${c.seat}'s deadline)`,
+      onclick: (e) => confirmStep(e.target, `Claim ${game} on time? The server's clock decides; ` +
+        `${c.seat} loses if the deadline has passed.`, "Yes, claim", () => claim(game)) }));
+  }
+  return box;
 }
 
 let listStream = null;
@@ -330,7 +390,7 @@ async function show(game, redraw) {
     el("a", { href: `/api/games/${game}/record`, text: "record" }), ` · event ${doc.version}`);
   main.replaceChildren(el("div", { class: "game" }, board,
     el("div", { class: "side" }, el("h2", { text: game, class: "name" }), turn, clock, picked, options,
-      dashboards(doc), links, log)));
+      dashboards(doc), endings(game, doc), links, log)));
   log.scrollTop = log.scrollHeight;
   document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
   if (yours && moved) notify(`${game}: your move`, doc.pending.prompt || doc.pending.kind);
