@@ -636,9 +636,7 @@ class Club:
         loaded, charter, game = seen.loaded, seen.charter, seen.loaded.game
         ruleset, state = loaded.ruleset, loaded.state
         hidden = player in charter.seats and hides(ruleset, loaded.charter)
-        seen_state, openings = state, {}
-        if hidden:  # the favors the host dealt to the player, face up to that player only
-            seen_state, openings = dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
+        seen_state, openings = self.seat_state(seen, player)
         per_seat = hidden or ruleset.hidden_information  # (a view the ruleset redacts for each seat)
         view, svg = seen.get(("view", player if per_seat else None), lambda: self._view(seen_state, ruleset, player))
         ended = self._ended(seen)
@@ -659,6 +657,15 @@ class Club:
         doc["svg"] = svg
         doc["log"] = seen.get("log", lambda: self._log(game, loaded.version))
         return doc
+
+    def seat_state(self, seen: _Seen, player: str | None) -> tuple[Any, dict]:
+        """The game as ``player``'s seat sees it, with the openings of its favors: the favors the host
+        dealt to the player face up to that player only (the state itself, and no openings, for anyone
+        else or a game that deals nothing face down).  Options are listed, and searched, from it."""
+        loaded, charter = seen.loaded, seen.charter
+        if player in charter.seats and hides(loaded.ruleset, loaded.charter):
+            return dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
+        return loaded.state, {}
 
     @staticmethod
     def _view(state: Any, ruleset: Any, player: str | None) -> tuple[dict, str]:

@@ -36,9 +36,12 @@ def _places(view: dict) -> dict[str, str]:
             if v.get("at") and v.get("status") != "eliminated"}
 
 
-def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUDGET) -> dict:
+def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUDGET,
+          encode: Callable[[Any], bytes] | None = None) -> dict:
     """The ways of the pending decision (all its options, or option number ``option``): per
-    vehicle moved, per space it ends on, the shortest way there."""
+    vehicle moved, per space it ends on, the shortest way there.  ``state`` is the game as the
+    player's seat sees it; ``encode`` gives an action's bytes to sign (a favor's with its opening)."""
+    encode = encode or ruleset.encode
     decision = ruleset.pending(state)
     if decision is None:
         raise Refused(409, "the game is over: nothing moves")
@@ -94,7 +97,7 @@ def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUD
                 if d is not None and d.player == me and d.kind == "shoot":
                     shots = [n[len("shoot "):] for n in map(ruleset.describe_action, d.options)
                              if n.startswith("shoot ")]
-                found[space] = {"actions": [ruleset.encode(a).decode() for a in way], "names": names,
+                found[space] = {"actions": [encode(a).decode() for a in way], "names": names,
                                 "passed": passed, "targets": shots}
             continue
         if not going_on or d is None:
@@ -133,11 +136,21 @@ def _decorate(found: dict, view: dict) -> dict:
     return found
 
 
-def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
-    loaded, charter = club._load(game)
+def _seat(club: Club, game: str, player: str) -> tuple[Any, Any, Any, Callable[[Any], bytes]]:
+    """(loaded game, the state as ``player``'s seat sees it, the ruleset, an action's bytes to sign):
+    the game document's options come from the same view (``Club.seat_state``), so a favor the host
+    dealt face down to the player is searched and signed as ``options`` lists it."""
+    seen = club._seen(game)
+    loaded, charter = seen.loaded, seen.charter
     if player not in charter.seats:
         raise Refused(403, f"{player} has no seat in {game}")
-    ruleset, state = loaded.ruleset, loaded.state
+    ruleset = loaded.ruleset
+    state, openings = club.seat_state(seen, player)
+    return loaded, state, ruleset, lambda a: ruleset.encode(ruleset.sealed_action(loaded.state, a, openings))
+
+
+def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
+    loaded, state, ruleset, encode = _seat(club, game, player)
     decision = ruleset.pending(state)
     if decision is not None and decision.player != player:
         raise Refused(409, f"it is {decision.player}'s decision, not {player}'s")
@@ -146,8 +159,8 @@ def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
         # store's thread; a step under way moves one vehicle the moves it has left
         raise Refused(400, f"name one option of the {decision.kind} decision with option=N (0-"
                            f"{len(decision.options) - 1}): the ways of all of them at once are not searched")
-    found = reach(ruleset, state, option)
-    return {"game": game, "version": loaded.version, **_decorate(found, ruleset.view(state))}
+    found = reach(ruleset, state, option, encode=encode)
+    return {"game": game, "version": loaded.version, **_decorate(found, ruleset.redact(ruleset.view(state), [player]))}
 
 
 def options_doc(club: Club, game: str, player: str) -> dict:
@@ -157,19 +170,16 @@ def options_doc(club: Club, game: str, player: str) -> dict:
     from trvendetta.core.layout import parse
     from trvendetta.pictures.svg import layout_of
 
-    loaded, charter = club._load(game)
-    if player not in charter.seats:
-        raise Refused(403, f"{player} has no seat in {game}")
-    ruleset, state = loaded.ruleset, loaded.state
+    loaded, state, ruleset, encode = _seat(club, game, player)
     decision = ruleset.pending(state)
     if decision is None or decision.player != player:
         return {"game": game, "version": loaded.version, "options": []}
     lay = layout_of(ruleset.view(state))
     out = []
-    for action in decision.options:
+    for action in ruleset.legal_actions(state):
         at = getattr(action, "at", None)
         sp = parse(at) if isinstance(at, str) else None
-        out.append({"name": ruleset.describe_action(action), "action": ruleset.encode(action).decode(),
+        out.append({"name": ruleset.describe_action(action), "action": encode(action).decode(),
                     "note": ruleset.warning(state, action),
                     "at": at if sp is not None else None,
                     "xy": None if sp is None else [round(c, 1) for c in lay.center(sp)]})

@@ -1,0 +1,52 @@
+"""The page's options and reach API see the game as the player's seat does (docs/server.md, "The
+page"): in Carnival the host deals favors face down, and the game document lists a player's favors
+with their openings; ``/options`` and ``/reach`` list and sign them the same way, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from trvendetta.server.page_api import options_doc, reach_doc
+
+
+@pytest.fixture
+def entropy_label() -> bytes:
+    """The game of tests/server/test_private_favors_server.py: a favor is listed to its owner."""
+    return b"favors listed to their owner 4"
+
+
+def test_options_and_reach_sign_a_favor_as_the_game_document_lists_it(club):
+    ann, bob = club.player("ann"), club.player("bob")
+    players = {"ann": ann, "bob": bob}
+    ann("new", "--ruleset", "carnival", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    chooser, compared = random.Random(1), 0
+    for _ in range(600):
+        doc = club.on_store(club.club.game_doc, "duel", "ann")
+        if doc["over"]:
+            break
+        who = doc["pending"]["player"]
+        mine = club.on_store(club.club.game_doc, "duel", who)
+        listed = [o["action"] for o in mine["options"]]
+        if any(json.loads(a)["type"] == "play-favor" for a in listed):
+            page = club.on_store(options_doc, club.club, "duel", who)
+            assert [o["action"] for o in page["options"]] == listed  # the favors with their openings
+            favor = next(n for n, a in enumerate(listed) if json.loads(a)["type"] == "play-favor")
+            found = club.on_store(reach_doc, club.club, "duel", who, favor)
+            for spaces in found["vehicles"].values():
+                for way in spaces.values():
+                    assert way["actions"][0] == listed[favor]
+            if mine["pending"]["kind"] == "step":  # every option of a step at once
+                found = club.on_store(reach_doc, club.club, "duel", who, None)
+                for spaces in found["vehicles"].values():
+                    assert all(way["actions"][0] in listed for way in spaces.values())
+            compared += 1
+            if compared >= 3:
+                break
+        options = json.loads(players[who]("legal", "--json").stdout)
+        favors = [o for o in options if o["type"] == "play-favor"]
+        players[who]("act", json.dumps(chooser.choice(favors or options)))
+    assert compared, "no favor decision was reached"
