@@ -72,8 +72,53 @@ def identities(at: Path | None = None) -> list[Identity]:
 
 def create(name: str) -> Identity:
     """A new key pair called ``name``; the private key file is created mode 0600."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from . import entropy
+
+    return _write(name, lambda: Ed25519PrivateKey.from_private_bytes(entropy.random_bytes(32)))  # what generate() does
+
+
+_PEM = re.compile(rb"-----BEGIN PRIVATE KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PRIVATE KEY-----\r?\n?")
+
+
+def import_key(path: Path, name: str | None) -> Identity:
+    """An identity from an Ed25519 private key in a PKCS#8 PEM file (the club page's export: a few
+    lines naming the player and the public key, then the PEM block); ``name``: the player the
+    file names, else the file's name up to its first '-' or '.'."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TrvError(f"cannot read {path}: {exc.strerror or exc}") from None
+    block = _PEM.search(data)
+    if block is None:
+        raise TrvError(f"{path} holds no private key (a PEM block '-----BEGIN PRIVATE KEY-----', as the club "
+                       "page's export and `trv id new` write)")
+    try:
+        key = serialization.load_pem_private_key(block.group(0), password=None)
+    except (ValueError, TypeError) as exc:
+        raise TrvError(f"{path}: the private key cannot be read ({str(exc)[:120]})") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise TrvError(f"{path} holds a {type(key).__name__.lstrip('_')}, not an Ed25519 key: trv signs with Ed25519")
+    public = key.public_key().public_bytes_raw().hex()
+    said = dict(re.findall(r"^(player|public) (\S+)$", data[:block.start()].decode("utf-8", "replace"), re.M))
+    if "public" in said and said["public"] != public:
+        raise TrvError(f"{path} names the public key {said['public'][:16]}... but holds the key of {public[:16]}...: "
+                       "the file was changed")
+    for known in identities():
+        if known.public == public:
+            raise TrvError(f"this key is your identity {known.name!r} already ({known.key_file})")
+    if name is None:
+        name = said.get("player") or re.split(r"[-.]", path.name, maxsplit=1)[0]
+    return _write(name, lambda: key)
+
+
+def _write(name: str, make: Any) -> Identity:
+    """The key pair ``make()`` gives, kept as the identity ``name`` (the private key file mode 0600)."""
+    from cryptography.hazmat.primitives import serialization
 
     if not _NAME.match(name):
         raise click.BadParameter(f"{name!r}: an identity name uses letters, digits, '-', '_' and '.'",
@@ -87,9 +132,7 @@ def create(name: str) -> Identity:
                 "a file"
             raise TrvError(f"there is already an identity called {name!r} ({path} is {what}); choose another name "
                            "or remove it")
-    from . import entropy
-
-    private = Ed25519PrivateKey.from_private_bytes(entropy.random_bytes(32))  # what generate() does
+    private = make()
     pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
     public = private.public_key().public_bytes_raw().hex()
@@ -198,6 +241,7 @@ def id_() -> None:
     Examples:
       trv id new ann
       trv id show ann > ann.pub
+      trv id import bob-trv-club-key.pem     # a key the club page made
     """
 
 
@@ -211,6 +255,17 @@ def id_new(name: str | None) -> None:
     _print(identity)
     click.echo(f"give the other players your public key: trv id show {identity.name} > {identity.name}.pub "
                f"(they bind your seat with --key {identity.name}={identity.name}.pub)")
+
+
+@id_.command(name="import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("name", required=False)
+def id_import(file: Path, name: str | None) -> None:
+    """Keep the Ed25519 private key in FILE (PKCS#8 PEM: the club page's export) as an identity;
+    NAME defaults to the player the file names."""
+    identity = import_key(file, name)
+    _print(identity)
+    click.echo(f"the CLI signs as {identity.name} with this key now: trv login URL --id {identity.name}")
 
 
 @id_.command(name="show")
