@@ -68,9 +68,9 @@ class QuickReader:
                 return None
         except _CANNOT:
             return None
-        if row is not None and (row["version"] > folded.count or (row["version"] == folded.count
-                                                                  and row["head"] != folded.head)):
-            return None  # the index names events the store lacks: GameStore says what is damaged
+        if row is None or row["version"] != folded.count or row["head"] != folded.head \
+                or self.reader.select_snaps(game, folded.count, None, True, 1):
+            return None  # the index or a snapshot names other events than stored: GameStore says what is damaged
         return folded.loaded()
 
     def last_action(self, game: str, version: int, limit: int = 500) -> tuple[str, list[Any]] | None:

@@ -72,12 +72,22 @@ def test_every_read_refuses_a_game_whose_last_events_are_missing(store, tmp_path
     assert "live" not in trv(target, "games").stdout
 
 
-def test_a_copy_brings_a_game_the_index_does_not_list_and_lists_it(store, tmp_path):
-    """A game whose index row is lost (as older writers could leave a copied, imported or forked game
-    holding an undo) is copied, not dropped, and the copy lists it."""
-    Sql(store)("DELETE FROM trv_games WHERE id = ?", ["live"])
-    assert "live" not in trv(store, "games").stdout
+def test_a_cut_tail_with_its_index_row_deleted_is_refused_by_every_read_and_copy(store, tmp_path):
+    """A rollback (issue 42's red team): the last command's row and the game's index row deleted.  One
+    transaction writes a command's rows and its index row, so rows without one are damage: every read,
+    the append and the copy refuse it (none passes a shorter game for sound with exit 0), and `trv store
+    check` names it."""
+    sql = Sql(store)
+    sql("DELETE FROM COMMANDS WHERE originator_id = ? AND originator_version = "
+        "(SELECT MAX(originator_version) FROM COMMANDS WHERE originator_id = ?)", [sql.key("live"), sql.key("live")])
+    sql("DELETE FROM trv_games WHERE id = ?", ["live"])
+    for args in (["replay"], ["log"], ["export"], ["fork", "--at", "2", "--name", "f"], ["show"], ["show", "--json"],
+                 ["act", "{}"], ["undo", "--agreed"]):
+        result = trv(store, "--game", "live", *args)
+        assert result.exit_code == 1 and "damaged" in result.stderr, (args, result.output)
     target = f"sqlite:{tmp_path / 'copy.sqlite'}"
-    assert "copied live" in ok(store, "store", "copy", "--to", target).stdout
-    assert "live" in ok(target, "games").stdout
-    ok(target, "--game", "live", "verify")
+    result = trv(store, "store", "copy", "--to", target)
+    assert result.exit_code == 1 and "live" in result.stderr and "damaged" in result.stderr, result.output
+    assert "live" not in trv(target, "games").stdout
+    result = trv(store, "store", "check")
+    assert result.exit_code == 1 and "damaged live" in result.stdout, result.output
