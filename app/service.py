@@ -24,7 +24,7 @@ from trvendetta import replays
 from trvendetta.bots.seats import BotMove, bot_moves
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.rng import NeedDice, NoDice
-from trvendetta.store import GameExists, GameStore, Loaded
+from trvendetta.store import GameExists, GameStore, Loaded, NotAfter
 from trvendetta.store.records import charter_dice
 
 from .decisions import MAX_ACTIONS_PER_COMMAND, check_player, pending_line
@@ -147,7 +147,7 @@ class GameService:
              player: str | None = None, keyring_for: Callable[[Loaded], Any] | None = None,
              observe: Callable[[list[Any]], None] | None = None,
              secrets: Callable[[str], bytes | None] | None = None, ledger: Any = None,
-             after: Loaded | None = None) -> Played:
+             after: Loaded | None = None, seen_at: int | None = None) -> Played:
         """Apply the actions one after another, let the bot seats answer after
         them, and append all of it (each action with the events it produced)
         in one save.
@@ -165,8 +165,12 @@ class GameService:
         ``after``: the game as this caller's last command saved it
         (``Played.loaded``), played on without loading it again; if anything
         was appended since, the save refuses (``GameMovedOn``) and writes nothing.
+        ``seen_at`` (``--after N``): the event the player saw; a game at another one is refused
+        (``NotAfter``), so a retry of a command that landed does nothing (the append expects this load's count).
         """
         loaded = after if after is not None and after.game == game else self.load(game)
+        if seen_at is not None and loaded.version != seen_at:
+            raise NotAfter(seen_at, loaded.version)
         ruleset, state = loaded.ruleset, loaded.state
         if after is None and loaded.charter:
             from .outcome import refuse_if_ended
@@ -345,11 +349,15 @@ class GameService:
         first = loaded.version + 1 - sum(len(m.events) for m in moves)
         return Played(loaded.ruleset, first, [], moves, loaded)
 
-    def undo(self, game: str, *, agreed: bool = False, keyring: Any = None, turn: bool = False) -> Undone:
+    def undo(self, game: str, *, agreed: bool = False, keyring: Any = None, turn: bool = False,
+             seen_at: int | None = None) -> Undone:
         """Take back the last action (with a game's bot seats: the bots'
         actions after the last human one too), appending retractions; then
         the bots answer again.  ``turn``: the player's whole move, back to the
-        start of their turn (``replays.undo_turn``)."""
+        start of their turn (``replays.undo_turn``).  ``seen_at`` (``--after N``): refused (``NotAfter``)
+        unless the game is after event N, so a retry of an undo that landed takes back nothing more."""
+        if seen_at is not None and (now := self.store.version(game)) != seen_at:
+            raise NotAfter(seen_at, now)
         header = self.store.header(game)
         if header.charter:
             from .outcome import refuse_if_ended

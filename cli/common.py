@@ -187,6 +187,15 @@ class Session:
 pass_session = click.make_pass_decorator(Session)
 
 
+def after_option(func: Callable) -> Callable:
+    """``--after N``: do the command only while the game is at event N (what `trv show` printed), so a retry
+    of a command that did land (a kill just after its commit) is refused, never done twice."""
+    return click.option(
+        "--after", "seen_at", type=click.IntRange(min=0), metavar="N",
+        help="Refuse unless the game is still after event N (as `trv show` printed): a retry never acts twice.",
+    )(func)
+
+
 def json_option(func: Callable) -> Callable:
     """The one shared output option: ``--json`` prints machine-readable JSON instead."""
     return click.option(
@@ -254,7 +263,7 @@ def service(session: Session) -> Any:
 
 
 def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, player: str | None = None,
-         observe: Callable[[list[Any]], None] | None = None, quiet: bool = False) -> Any:
+         observe: Callable[[list[Any]], None] | None = None, quiet: bool = False, seen_at: int | None = None) -> Any:
     """Apply the actions through the application layer (``GameService.play``:
     one save, bot seats answering after them) and print what happened.
 
@@ -262,6 +271,7 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     returning the current state so it can look at each intermediate state.
     ``observe(events)``, when given, sees the events of each action as it is applied.
     ``quiet``: print nothing (the caller prints the returned ``Played``, as JSON say).
+    ``seen_at`` (``--after N``): refuse (``NotAfter``) unless the game is still after event N.
     """
     def keyring(loaded: Any) -> Any:  # seats bound to keys: each action is signed by its seat (docs/fair-play.md)
         from .identity import keyring_for
@@ -271,7 +281,7 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     from .exchange import ledger, secret_of  # an exchange game's dice: the player's secret, from $TRV_HOME
 
     played = service(session).play(session.game_id(), actions, player=player, keyring_for=keyring,
-                                   observe=observe, secrets=secret_of, ledger=ledger())
+                                   observe=observe, secrets=secret_of, ledger=ledger(), seen_at=seen_at)
     if not quiet:
         print_played(played, sent=session.server is not None)
     return played

@@ -7,7 +7,7 @@ import msgspec
 
 from trvendetta.core.errors import RuleViolation
 
-from .common import (Session, echo_json, game_option, json_option, legal_names, pass_session, play,
+from .common import (Session, after_option, echo_json, game_option, json_option, legal_names, pass_session, play,
                      played_json, seen, service)
 
 as_option = click.option("--as", "player", metavar="PLAYER", envvar="TRV_AS",
@@ -266,13 +266,15 @@ def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
 
 @click.command(cls=TurnCommand)
 @as_option
+@after_option
 @json_option
 @click.option("--dry-run", is_flag=True,
               help="Play the flags on a copy and print what they would record, where the turn stops and what is "
                    "legal there; record nothing (no die is rolled: a preview stops before one).")
 @game_option
 @pass_session
-def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **values: object) -> None:
+def turn(session: Session, player: str | None, seen_at: int | None, as_json: bool, dry_run: bool,
+         **values: object) -> None:
     """Play the active player's turn from flags, then say what happened.
 
     The flags answer the turn's decisions in order (each ruleset's flags are
@@ -378,7 +380,7 @@ def turn(session: Session, player: str | None, as_json: bool, dry_run: bool, **v
         preview = service(session).preview(session.game_id(), actions, player=player,
                                            keyring_for=lambda loaded: keyring_for(loaded, player))
         return print_preview(preview, left, as_json)
-    played = play(session, actions, player=player, observe=observe, quiet=as_json)
+    played = play(session, actions, player=player, observe=observe, quiet=as_json, seen_at=seen_at)
     while left and session.server_send is not None and session.server_send():
         # the server rolled the dice the turn stopped for (printed): the rest of the flags play on
         if not chance[0]:
@@ -599,10 +601,11 @@ def legal(session: Session, as_json: bool, targets: bool) -> None:
 @click.command()
 @click.argument("action_json", metavar="ACTION_JSON")
 @as_option
+@after_option
 @json_option
 @game_option
 @pass_session
-def act(session: Session, action_json: str, player: str | None, as_json: bool) -> None:
+def act(session: Session, action_json: str, player: str | None, seen_at: int | None, as_json: bool) -> None:
     """Apply one action object, as printed by `trv legal --json`.
 
     \b
@@ -621,7 +624,7 @@ def act(session: Session, action_json: str, player: str | None, as_json: bool) -
                                 [ruleset.encode(a).decode() for a in ruleset.legal_actions(state())]) from None
         yield action
 
-    played = play(session, actions, player=player, quiet=as_json)
+    played = play(session, actions, player=player, quiet=as_json, seen_at=seen_at)
     if as_json:
         echo_json(played_json(played))
 

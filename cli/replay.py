@@ -18,7 +18,7 @@ from trvendetta.core.errors import TrvError
 
 from .clock import now as clock_now
 from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
-from .common import (Session, complete_game, echo_json, event_number, game_option, json_option, pass_session,
+from .common import (Session, after_option, complete_game, echo_json, event_number, game_option, json_option, pass_session,
                      played_json, print_played, service, use_color)
 
 
@@ -364,11 +364,12 @@ def replay(session: Session, game: str | None, first: int, last: int | None, del
 @click.option("--with", "with_files", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="With --agreed: the other players' signed requests (repeat).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Where --ask/--sign write.")
+@after_option
 @json_option
 @game_option
 @pass_session
 def undo(session: Session, whole_turn: bool, agreed: bool, ask: bool, sign_file: str | None,
-         with_files: tuple[str, ...], output: str | None, as_json: bool) -> None:
+         with_files: tuple[str, ...], output: str | None, seen_at: int | None, as_json: bool) -> None:
     """Take back the active player's last action, without erasing it.
 
     A retraction record is appended: the retracted events stay in the store
@@ -414,7 +415,7 @@ def undo(session: Session, whole_turn: bool, agreed: bool, ask: bool, sign_file:
         if not agreed:
             raise click.UsageError("--with gives the signatures of an agreed undo: add --agreed")
         keyring = cosign.keyring_with(svc.store, name, keyring, with_files)
-    undone = svc.undo(name, agreed=agreed, keyring=keyring, turn=whole_turn)
+    undone = svc.undo(name, agreed=agreed, keyring=keyring, turn=whole_turn, seen_at=seen_at)
     lines = [(undone.first + i, _retraction_sentence(undone.ruleset, retraction, group), retraction)
              for i, (retraction, group) in enumerate(undone.retractions)]
     if as_json:

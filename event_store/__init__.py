@@ -4,7 +4,7 @@ The rows: docs/store.md."""
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, SchemaError, StoreError,
+from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, NotAfter, SchemaError, StoreError,
                      StoreReadOnly)
 from .location import MEMORY, default_db_path
 # the store's own records and types, and the fair-play records it stores (trvendetta.core.fairplay)

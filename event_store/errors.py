@@ -45,6 +45,15 @@ class GameMovedOn(StoreError):
         super().__init__(f"game moved on since you loaded it (now at event {now}); run the command again")
 
 
+class NotAfter(StoreError):
+    """``--after N``: the game is no longer at the event the player saw (a retry of a command that landed)."""
+
+    def __init__(self, seen: int, now: int):
+        self.seen, self.now = seen, now
+        super().__init__(f"game moved on (now at event {now}), not at event {seen} as --after says: nothing was "
+                         f"done; look at `trv show` (a retry of a command that landed is refused here)")
+
+
 class ChainBroken(StoreError):
     """A stored event whose hash does not follow from its predecessor."""
 

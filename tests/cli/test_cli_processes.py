@@ -86,6 +86,26 @@ def test_a_process_killed_after_the_commit_keeps_the_command(db):
     assert (listed["id"], listed["version"]) == ("race", after["version"])  # its index row, in the same commit
 
 
+@pytest.mark.parametrize("command", [["turn", "--assign", "3"], ["act"], ["undo", "--agreed"]])
+def test_a_retry_with_after_of_a_command_killed_after_its_commit_does_nothing(db, command):
+    """Issue 42: a retry never does a command twice.  Killed just after its commit the command landed but
+    said nothing; run again with --after (the event `trv show` printed) it is refused, the game as the
+    first run left it.  Without --after a retry is a new command (docs/store.md)."""
+    run(db, "turn", "--assign", "2")
+    seen = show(db)["version"]
+    if command == ["act"]:
+        command = ["act", json.dumps(json.loads(run(db, "legal", "--json")[0])[0])]
+    proc = spawn(db, *command, "--after", str(seen), fault="kill-after-save")
+    proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    landed = show(db)
+    assert landed["version"] > seen
+    _, err = run(db, *command, "--after", str(seen), code=1)
+    assert err == (f"Error: game moved on (now at event {landed['version']}), not at event {seen} as --after says: "
+                   f"nothing was done; look at `trv show` (a retry of a command that landed is refused here)\n")
+    assert (show(db)["version"], show(db)["head"]) == (landed["version"], landed["head"])
+
+
 def test_trv_demo_as_a_real_process(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     env.pop("TRV_DB", None)
