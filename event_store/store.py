@@ -599,28 +599,27 @@ class GameStore(Closing):
             raise
         except Exception:  # noqa: BLE001  no table to read (verify reports it)
             return
+        if row is not None and row.version > count:
+            if self.version(name) > count and self._get(name, None).count > count:
+                return  # not damage: another command appended since
+            raise DamagedStore(name, count + 1, f"events {count + 1}-{row.version} are missing: the store holds "
+                                                f"{count}, the games index says {row.version}")
+        if row is not None and row.version == count and row.head != head:
+            raise DamagedStore(name, count, f"the games index says its head is {str(row.head)[:16]}..., "
+                                            f"the events' is {head[:16]}...")
+        if row is not None and row.version < count and self.events_head(name, row.version) != row.head:
+            # an index row is written with its command's rows: one naming fewer events must be on the chain
+            raise DamagedStore(name, row.version, f"the games index says it has {row.version} events (head "
+                                                  f"{str(row.head)[:16]}...), the store holds {count}, and event "
+                                                  f"{row.version}'s hash is not that head")
         after = self._read(self.reader.select_snaps, name, count, None, True, 1)
         if after:  # a snapshot is another account of the game: one past the last record is a cut-off tail
             last = after[0][0]
             raise DamagedStore(name, count + 1, f"events {count + 1}-{last} are missing: the store holds {count}, "
                                                 f"a snapshot is of event {last}")
-        if row is None:
-            if count:  # one transaction writes a command's rows and its index row: a lost row is damage
-                raise DamagedStore(name, count + 1, f"its games-index row is missing (the store holds {count} events; "
-                                                f"events after them may be missing too)")
-            return
-        if row.version > count:
-            if self.version(name) > count and self._get(name, None).count > count:
-                return  # not damage: another command appended since
-            raise DamagedStore(name, count + 1, f"events {count + 1}-{row.version} are missing: the store holds "
-                                                f"{count}, the games index says {row.version}")
-        if row.version == count and row.head != head:
-            raise DamagedStore(name, count, f"the games index says its head is {str(row.head)[:16]}..., "
-                                            f"the events' is {head[:16]}...")
-        if row.version < count and self.events_head(name, row.version) != row.head:
-            # an index row is written with its command's rows: one naming fewer events must be on the chain
-            raise DamagedStore(name, row.version, f"the games index says event {row.version}'s hash is "
-                                                  f"{str(row.head)[:16]}..., the chain's is not")
+        if row is None and count:  # one transaction writes a command's rows and its index row: a lost row is damage
+            raise DamagedStore(name, count + 1, f"the games index has no row for it: the store holds {count} "
+                                                f"events, and events after them may be missing")
 
     def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
