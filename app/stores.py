@@ -29,6 +29,7 @@ from trvendetta.core.errors import TrvError
 from trvendetta.store import GameStore, location
 from trvendetta.store.errors import CHECK_HINT, GameNotFound, StoreError
 from trvendetta.store.records import RawRecord
+from trvendetta.store.rows import decoded
 
 
 class Copied(NamedTuple):
@@ -173,11 +174,26 @@ def check_game(store: GameStore, game: str) -> Checked | None:
     except TrvError as exc:
         copies, cached = [], None
         problems.append(str(exc))
-    for where, snap in copies + ([("the games index's copy", cached)] if cached is not None else []):
+    shown = copies + ([("the games index's copy", cached)] if cached is not None else [])
+    try:  # the records folded (no action re-executed): every snapshot and the index's fields and copy
+        state, states = store.folds(game, [snap.number for _, snap in shown])
+    except TrvError as exc:
+        state, states = None, {}
+        problems.append(str(exc))
+    if info is not None and state is not None and (info.version, info.head) == (events, head):
+        from trvendetta.replays.integrity import index_fields
+
+        problems += index_fields(info, store.ruleset_of(game), state)
+    for where, snap in shown:
         if snap.number > events:
             problems.append(f"{where} is past the last stored event {events}")
         elif snap.problem:
             problems.append(f"{where}: {snap.problem}")
+        elif snap.engine != states.get(snap.number) and snap.number in states:
+            snap = decoded(snap)  # (the same state encoded otherwise, by an older program: not damage)
+            if snap.problem or snap.state is None or store.ruleset_of(game).encode(snap.state) != states[snap.number]:
+                problems.append(f"{where}: {snap.problem}" if snap.problem else
+                                f"{where} is not the fold of events 1-{snap.number}: it was edited")
     return Checked(game, events, head, [_said(game, p) for p in problems])
 
 

@@ -497,6 +497,25 @@ class GameStore(Closing):
             raise
         return records[-1].hash if records else head
 
+    def folds(self, game: str, numbers: Sequence[int]) -> tuple[Any, dict[int, bytes]]:
+        """The game folded from its records, each checked from the genesis (no action re-executed, as
+        `trv store check` reads it): its state after the last record, and its engine state encoded after
+        each of ``numbers`` that it holds (what a snapshot or the index's copy after it must be)."""
+        header = self._header(game)
+        ruleset = rulesets.get(header.ruleset)
+        records = self._read(self.reader.stored, game, 0, None, header.genesis, False, header, stamped=False)
+        states: dict[int, bytes] = {}
+        state: Any = None
+        retracted: list[list[int]] = []
+        at = 0
+        for n in sorted({n for n in numbers if 0 < n <= len(records)}) + [len(records)]:
+            folded = fold_live(ruleset, records[at:n], state, retracted, at, game) or \
+                fold_live(ruleset, records[:n], None, [], 0, game)  # a retraction reaching back: from the start
+            assert folded is not None
+            state, retracted, at = folded[0], folded[1], n
+            states[n] = ruleset.encode(state)
+        return state, states
+
     def list_games(self) -> list[GameInfo]:
         """Every game, most recently used first."""
         return self.index.all()

@@ -134,6 +134,24 @@ class IncompleteExport(DamagedStore):
         self.text = text
 
 
+def index_fields(info: Any, ruleset: Any, state: Any) -> list[str]:
+    """What the games-index row ``info`` says wrong of the game folded to ``state``: every field the events
+    decide as the store writes it (``GameStore._row``); created and last_used are the store's own times."""
+    problems = []
+    summary = ruleset.summary(state)
+    over = summary.status == "over"
+    status, winner = ("over" if over else "playing"), (summary.winner if over else None)
+    if (info.status, info.winner) != (status, winner):
+        problems.append(f"the games index says {info.status} (winner {info.winner}), the events say {status} "
+                        f"(winner {winner})")
+    for field, said, true in (("ruleset", info.ruleset, ruleset.name),
+                              ("players", list(info.players), list(summary.players)),
+                              ("round", info.round, summary.round)):
+        if said != true:
+            problems.append(f"the games index says its {field} is {said!r}, the events say {true!r}")
+    return problems
+
+
 def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], states: dict[int, bytes],
                  cached: Any = None) -> list[str]:
     """Every way the store disagrees with the events just verified ([] when none); ``info``: the
@@ -151,18 +169,8 @@ def store_damage(store: Any, walker: Walker, info: Any, snapshots: list[Any], st
         problems.append(f"the games index says it has {info.version} events, the store holds {number}")
     elif info.head != head:
         problems.append(f"the games index says its head is {str(info.head)[:16]}..., the events' is {head[:16]}...")
-    else:  # every other field as the store writes it (``GameStore._row``); created and last_used are its times
-        summary = ruleset.summary(walker.state)
-        over = summary.status == "over"
-        status, winner = ("over" if over else "playing"), (summary.winner if over else None)
-        if (info.status, info.winner) != (status, winner):
-            problems.append(f"the games index says {info.status} (winner {info.winner}), the events say {status} "
-                            f"(winner {winner})")
-        for field, said, true in (("ruleset", info.ruleset, ruleset.name),
-                                  ("players", list(info.players), list(summary.players)),
-                                  ("round", info.round, summary.round)):
-            if said != true:
-                problems.append(f"the games index says its {field} is {said!r}, the events say {true!r}")
+    else:
+        problems += index_fields(info, ruleset, walker.state)
     copies = [(f"the snapshot after event {s.number}", s) for s in snapshots]
     for where, snap in copies + ([(f"the games index's copy of the game after event {cached.number}", cached)]
                                  if cached is not None else []):
