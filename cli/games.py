@@ -344,7 +344,8 @@ def games_(session: Session, as_json: bool) -> None:
                               not os.path.isdir(os.path.dirname(os.path.abspath(session.location().target)))):
         session.store()  # a folder that is not there (a typo), a schema without a store: says "no game store
         # at ..." and creates nothing
-    found = [] if session.missing() else session.store().list_games()  # (never creates the store)
+    damaged: list[Exception] = []  # index rows that do not read: the others are listed, these named after
+    found = [] if session.missing() else session.store().list_games(damaged)  # (never creates the store)
     clocks = {g.id: _clock(session.store(), g) for g in found}
     if as_json:
         docs = []
@@ -357,8 +358,9 @@ def games_(session: Session, as_json: bool) -> None:
                 doc["clock"] = waits.to_dict()
             docs.append(doc)
         echo_json(docs)
+        _name_damaged(damaged)
         return
-    if not found:
+    if not found and not damaged:
         click.echo("no games yet; try `trv new --player ann:red:cars --player bob:blue:cars` or `trv demo`")
         return
     rows = [("ID", "RULESET", "PLAYERS", "ROUND", "STATUS", "LAST ACTIVITY", "TO ANSWER")]
@@ -375,6 +377,15 @@ def games_(session: Session, as_json: bool) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    _name_damaged(damaged)
+
+
+def _name_damaged(damaged: list[Exception]) -> None:
+    """The games whose index rows do not read, one line each on stderr, and exit 1 (the others were listed)."""
+    if damaged:
+        for exc in damaged:
+            click.echo(f"Error: {exc}", err=True)
+        raise SystemExit(1)
 
 
 def _clock(store, info) -> tuple:

@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from trvendetta.core.errors import TrvError
+
 TABLE = "trv_games"
 #: the columns of ``trv games``, in order, and their SQL types
 COLUMNS = {"id": "TEXT PRIMARY KEY", "ruleset": "TEXT", "players": "TEXT", "round": "INTEGER", "status": "TEXT",
@@ -148,8 +150,17 @@ class GameIndex:
         rows = self._rows(f"{_INFO} WHERE id = ?", [game])
         return _info(rows[0]) if rows else None
 
-    def all(self) -> list[GameInfo]:
-        return [_info(r) for r in self._rows(f"{_INFO} ORDER BY last_used DESC, id", [])]
+    def all(self, damaged: list[Exception] | None = None) -> list[GameInfo]:
+        """Every row; ``damaged``: a row that does not read is put there (and left out), else it raises."""
+        out = []
+        for r in self._rows(f"{_INFO} ORDER BY last_used DESC, id", []):
+            try:
+                out.append(_info(r))
+            except TrvError as exc:
+                if damaged is None:
+                    raise
+                damaged.append(exc)
+        return out
 
     def latest(self) -> str | None:
         rows = self._rows(LATEST, [])
@@ -183,6 +194,11 @@ def _info(row: dict) -> GameInfo:
         if not isinstance(value, kind) or isinstance(value, bool) or (column == "version" and value < 0) \
                 or (column == "status" and value not in ("playing", "over")):
             raise _damaged(row, f"{column} is {'NULL' if value is None else repr(value)[:40]}")
+    for column in ("created", "last_used"):  # the store's own times, ISO 8601
+        try:
+            datetime.fromisoformat(row[column])
+        except ValueError:
+            raise _damaged(row, f"{column} is {row[column][:40]!r}, not a time") from None
     players = tuple(p for p in row["players"].split(",") if p)
     return GameInfo(**{k: row[k] for k in COLUMNS if k != "players"}, players=players)
 

@@ -516,9 +516,10 @@ class GameStore(Closing):
             states[n] = ruleset.encode(state)
         return state, states
 
-    def list_games(self) -> list[GameInfo]:
-        """Every game, most recently used first."""
-        return self.index.all()
+    def list_games(self, damaged: list[Exception] | None = None) -> list[GameInfo]:
+        """Every game, most recently used first (``damaged``: each index row that does not read goes there,
+        left out of the list; else the first raises)."""
+        return self.index.all(damaged)
 
     def info(self, game: str) -> GameInfo:
         found = self.index.get(game)

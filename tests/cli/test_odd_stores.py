@@ -91,3 +91,23 @@ def test_a_cut_tail_with_its_index_row_deleted_is_refused_by_every_read_and_copy
     assert "live" not in trv(target, "games").stdout
     result = trv(store, "store", "check")
     assert result.exit_code == 1 and "damaged live" in result.stdout, result.output
+
+
+def test_one_bad_index_row_leaves_the_other_games_listed(store):
+    """One index row that does not read names its game; `trv games` still lists the others (exit 1)."""
+    ok(store, "new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--seed", "4", "--name", "other")
+    Sql(store)("UPDATE trv_games SET version = NULL WHERE id = ?", ["live"])
+    result = trv(store, "games")
+    assert result.exit_code == 1, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == ["other"]
+    assert len(result.stderr.splitlines()) == 1 and "'live'" in result.stderr \
+        and "version is NULL" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("column", ["created", "last_used"])
+def test_an_index_time_that_is_not_a_time_is_named(store, column):
+    Sql(store)(f"UPDATE trv_games SET {column} = 'x' WHERE id = ?", ["live"])
+    for args in (["games"], ["--game", "live", "show"]):
+        result = trv(store, *args)
+        assert result.exit_code == 1, (args, result.output)
+        assert f"{column} is 'x', not a time" in result.stderr and "Traceback" not in result.output, result.output
