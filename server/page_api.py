@@ -12,6 +12,7 @@ Commands are left out (each way takes ``no-command``); the page offers them as b
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,9 @@ from .club import Club, Refused
 
 #: actions applied at most by one request
 BUDGET = 20_000
+#: the longest a route's search may hold the store thread, in seconds; past it the ways found so far
+#: are answered, marked ``truncated`` (the page then says some were left out)
+SECONDS = 0.5
 #: the decisions a way goes through (the others end it: the page shows them as buttons)
 MOVING = ("assign", "command", "step")
 
@@ -37,10 +41,12 @@ def _places(view: dict) -> dict[str, str]:
 
 
 def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUDGET,
-          encode: Callable[[Any], bytes] | None = None) -> dict:
+          encode: Callable[[Any], bytes] | None = None, seconds: float | None = None) -> dict:
     """The ways of the pending decision (all its options, or option number ``option``): per
     vehicle moved, per space it ends on, the shortest way there.  ``state`` is the game as the
-    player's seat sees it; ``encode`` gives an action's bytes to sign (a favor's with its opening)."""
+    player's seat sees it; ``encode`` gives an action's bytes to sign (a favor's with its opening);
+    ``seconds`` bounds the search's time (the routes give ``SECONDS``: one search never holds the
+    store thread, and so every other game, for long)."""
     encode = encode or ruleset.encode
     decision = ruleset.pending(state)
     if decision is None:
@@ -59,7 +65,11 @@ def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUD
     for action in firsts:
         queue.append((state, [action], [], [], None))
     cut = 0
+    stop = None if seconds is None else time.monotonic() + seconds
     while queue and left > 0:
+        if stop is not None and time.monotonic() >= stop:
+            left = 0
+            break
         now, way, names, passed, moving = queue.popleft()
         action = way[-1]
         left -= 1
@@ -159,7 +169,7 @@ def reach_doc(club: Club, game: str, player: str, option: int | None) -> dict:
         # store's thread; a step under way moves one vehicle the moves it has left
         raise Refused(400, f"name one option of the {decision.kind} decision with option=N (0-"
                            f"{len(decision.options) - 1}): the ways of all of them at once are not searched")
-    found = reach(ruleset, state, option, encode=encode)
+    found = reach(ruleset, state, option, encode=encode, seconds=SECONDS)
     return {"game": game, "version": loaded.version, **_decorate(found, ruleset.redact(ruleset.view(state), [player]))}
 
 
@@ -211,7 +221,7 @@ def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
     async def reach_route(request: Request) -> Any:
         player = await server.run(server.club.player_of, token(request))
         raw = request.query_params.get("option")
-        if raw is not None and not raw.isdigit():
+        if raw is not None and not (raw.isascii() and raw.isdigit()):
             raise Refused(400, f"option={raw[:20]!r} is not an option's number")
         return await server.run(reach_doc, server.club, request.path_params["game"], player,
                                 None if raw is None else int(raw))

@@ -225,6 +225,20 @@ def test_reach_is_the_rulesets_own():
         reach(rules, state, 99)
 
 
+def test_a_reach_search_stops_at_its_time_bound_and_says_so():
+    """One search never holds the store thread (every other game) for long: the routes bound its
+    time, and a search stopped by the bound answers what it found, marked ``truncated``."""
+    from trvendetta.game import Game
+    from trvendetta.server import page_api
+
+    game = Game.new("vendetta", [("ann", "red", "cars"), ("bob", "blue", "cars")], seed=5)
+    whole = page_api.reach(game.ruleset, game.state, 0)
+    assert whole["vehicles"] and not whole["truncated"]
+    stopped = page_api.reach(game.ruleset, game.state, 0, seconds=0)
+    assert stopped["truncated"] and not stopped["vehicles"]
+    assert 0 < page_api.SECONDS <= 1
+
+
 
 def test_a_player_signs_up_in_the_browser(club, browser):
     """No Python: the page makes the player's key, logs in with it (the name is bound to it), and

@@ -139,3 +139,7 @@ def test_reach_without_an_option_is_refused_naming_option(club):
         club.on_store(reach_doc, club.club, "duel", seat, None)
     one = httpx.get(f"{club.url}/api/games/duel/reach?option=0", headers=_session(who), timeout=30)
     assert one.status_code == 200 and one.json()["vehicles"], one.text
+    # a digit that is not an ASCII one (str.isdigit() says yes, int() says no) is the client's error
+    for odd in ("%C2%B2", "%D9%A1"):
+        bad = httpx.get(f"{club.url}/api/games/duel/reach?option={odd}", headers=_session(who), timeout=30)
+        assert bad.status_code == 400 and "not an option's number" in bad.json()["error"], bad.text
