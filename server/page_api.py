@@ -29,7 +29,7 @@ from .club import Club, Refused
 BUDGET = 20_000
 #: the longest a route's search may hold the store thread, in seconds; past it the ways found so far
 #: are answered, marked ``truncated`` (the page then says some were left out)
-SECONDS = 0.5
+SECONDS = 3.0
 #: the decisions a way goes through (the others end it: the page shows them as buttons)
 MOVING = ("assign", "command", "step")
 

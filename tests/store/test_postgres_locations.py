@@ -187,7 +187,7 @@ def test_a_server_lost_mid_command_is_one_line(tmp_path, monkeypatch):
     nor the library's: the CLI prints it as one line, exit 1, no traceback."""
     psycopg = pytest.importorskip("psycopg")
 
-    def lost(self):
+    def lost(self, *args, **kwargs):
         raise psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means the "
                                        "server terminated abnormally\n\tbefore or while processing the request.")
 
