@@ -30,7 +30,7 @@ from ..vendetta.road import Road
 from . import arena, decrees, favors, scrap, spaces
 from . import events as cev
 from . import foundation, play, shots, tina_turn, turn
-from .extras import decree_now, extras, v2, v3, v4
+from .extras import decree_now, extras, v2, v3, v4, v5
 
 
 #: the dice a Precision-set face is used up by, per event type (any other event names its die)
@@ -264,7 +264,9 @@ class ArenaBoard(Road):
                 ctx.emit(cev.ScrapGained(owner, -1, f"Let's Keep It Close!: {active} takes 1"))
                 ctx.emit(cev.ScrapGained(active, 1, f"Let's Keep It Close!: taken from {owner}"))
         if t.phase == "done" and shooter == t.car:  # (rules v4 names In the Mood for Mayhem! only under it)
-            mayhem = v4(s) and decree_now(s) == decrees.MAYHEM and extras(s).shots == 0  # (the first one)
+            e = extras(s)  # the first one (rules v5: the car's own first, not an Auto-Cannon shot before it)
+            first = e.shots - e.cannon_after == 0 if v5(s) else e.shots == 0
+            mayhem = v4(s) and decree_now(s) == decrees.MAYHEM and first
             ctx.emit(cev.ShotTaken(active, "mayhem" if mayhem else "after"))
 
     def _precision_used(self, ctx, event) -> None:

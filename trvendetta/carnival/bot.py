@@ -8,12 +8,14 @@ to shoot at from an arena space, and minus ending on a road tile (no shooting
 from there).  A chopper may fly to any space the arena allows.
 
 The Carnival's own options: a super-weapon's shot (or the Auto-Cannon's, or
-Double Barrel's) is worth its target's score and a little more; the Thwumper's way (rules v4,
-once its die is rolled) never off the board or onto a raised pillar, toward opposing cars; Mega-Repair
-when a car of ours is inoperable; Killer Pillar only to crush an opposing car
-(or to raise the pillar a paused slam or damage effect is about to move an
-opposing car onto); Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler
-counts at the end, and a kept favor breaks ties).
+Double Barrel's) is worth its target's score and a little more, never at a car of ours; the
+Thwumper's way (rules v4, once its die is rolled) never off the board or onto a raised pillar,
+toward opposing cars; Mega-Repair when a car of ours is inoperable; Killer Pillar only to crush an
+opposing car (or to raise the pillar a paused slam or damage effect is about to move an opposing
+car onto); Witness Me! from round 3; the other favors are kept (a Solid Gold Muffler counts at the
+end, and a kept favor breaks ties).  In a game recorded under rules v2-v4 the bot never declines
+In the Mood for Mayhem!'s second shot once the Auto-Cannon fired in the shoot step: there a
+decline offers it again, for ever.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from ..core import geometry
 from ..core.protocol import Decision
 from ..vendetta import bot
 from . import arena, spaces, weapons
-from .actions import OWN, AutoCannon, FireWeapon, FlyChopper, PlayFavor, Thwump, WitnessMe
+from .actions import OWN, AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, WitnessMe
+from .extras import extras, v5
+from .turn import MAYHEM_PROMPT
 
 
 def score_options(state, decision: Decision) -> list[float] | None:
@@ -69,7 +73,7 @@ class CarnivalHeuristics(bot.Heuristics):
             arc = geometry.arc(self.b.sq(a.at), a.facing)
             return max((self._target_score(v.id) for v in s.vehicles if v.at in arc and not v.start), default=0.0)
         if isinstance(a, (FireWeapon, AutoCannon)):
-            return self._target_score(a.target) + 1.0
+            return self._weapon_target(a.target)
         if isinstance(a, Thwump) and s.jump is not None:  # rules v4: the die is rolled, the way is ours
             return self._jump(s.jump, a.direction)
         if isinstance(a, PlayFavor):
@@ -77,7 +81,7 @@ class CarnivalHeuristics(bot.Heuristics):
                 if a.shot == "thwump":
                     return -1.0
                 assert a.target is not None, "Double Barrel's shot names its target"
-                return self._target_score(a.target) + 1.0
+                return self._weapon_target(a.target)
             if a.favor == "mega-repair":
                 return 5.0 if any(v.status == "inoperable" for v in self._mine()) else -1.0
             if a.favor == "killer-pillar":
@@ -85,7 +89,22 @@ class CarnivalHeuristics(bot.Heuristics):
                 crushed = [v for v in s.vehicles if v.at == spot]
                 crushed += [v for v in s.vehicles if v.id == self._pushed_onto(spot)]  # mid-effect: it lands there
                 return 10.0 * sum(1 if v.owner != self.me else -5 for v in crushed) - 1.0
-        return -1.0 if not type(a).__name__ == "NoFavor" else 0.0
+        if isinstance(a, NoFavor) and self._declining_repeats():
+            return -100.0
+        return -1.0 if not isinstance(a, NoFavor) else 0.0
+
+    def _weapon_target(self, target: str) -> float:
+        """A super-weapon's (or the Auto-Cannon's, or Double Barrel's) shot: its target's score and a
+        little more, but never at a car of ours or one already inoperable (those score nothing)."""
+        score = self._target_score(target)
+        return score + 1.0 if score > 0 else -1.0
+
+    def _declining_repeats(self) -> bool:
+        """Rules v2-v4 under In the Mood for Mayhem!, once the Auto-Cannon fired in the shoot step:
+        declining the second shot offers it again, for ever (rules v5 ends the car's shooting).
+        A bot playing a game recorded under those versions shoots instead, which ends the turn."""
+        s = self.state
+        return (self.decision.prompt == MAYHEM_PROMPT and not v5(s) and extras(s).cannon_after)
 
     def _jump(self, jump, direction: str) -> float:
         """A way for the Thwumper's rolled jump: never off the board nor onto a raised pillar; the

@@ -15,7 +15,7 @@ from ..vendetta.evolve import evolve, handles, pop_script
 from ..vendetta.model import State
 from . import events as cev
 from . import favors, spaces
-from .extras import AFTER_SHOOTING, extras, v2, v3
+from .extras import AFTER_SHOOTING, extras, v2, v3, v5
 from .model import AfterHit, CarnivalState, Jump, Pause
 
 
@@ -227,6 +227,8 @@ def _shot_taken(state, e: cev.ShotTaken):
         return _extras(state, cannon=True, cannon_after=True)
     if e.kind == "thwump" and v2(state):  # a jump instead of a shot: it counts as one (Mayhem allows a second)
         return replace(_extras(state, shots=e_now.shots + 1), turn=replace(state.turn, phase="done"))
+    if e.kind == "declined" and v5(state):  # rules v5: the car's shooting is over, the Auto-Cannon's shot aside
+        return _extras(state, shots=2 + int(e_now.cannon_after))
     state = _extras(state, shots=2)  # declined, or (rules v1) the Thwumper's jump
     if e.kind == "thwump":
         state = replace(state, turn=replace(state.turn, phase="done"))

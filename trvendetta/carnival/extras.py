@@ -69,6 +69,15 @@ def v4(state) -> bool:
     return state.rules_version not in ("", "1", "2", "3")
 
 
+def v5(state) -> bool:
+    """The game follows rules version 5 or later: declining a shot after moving ends the car's
+    shooting, after an Auto-Cannon shot in the shoot step too (under In the Mood for Mayhem!
+    version 4 offered the second shot again after every decline, a turn that need never end),
+    and the shot named as the one In the Mood for Mayhem! follows is the car's own first, not the
+    Auto-Cannon's.  A version 4 record may hold such repeated declines, so it keeps version 4."""
+    return state.rules_version not in ("", "1", "2", "3", "4")
+
+
 def decree_now(state) -> str | None:
     """The decree in force this round, or None ("until the end of next round")."""
     return state.decree if decrees.in_force(state.decree_round, state.round) else None

@@ -27,7 +27,7 @@ class Carnival(Vendetta):
     name = "carnival"
     title = "Thunder Road: Vendetta - Carnival of Chaos"
     rules_version = setup.RULES_VERSION
-    rules_versions = ("1", "2", "3", "4")  # setup.start sets a recorded game up under its version
+    rules_versions = ("1", "2", "3", "4", "5")  # setup.start sets a recorded game up under its version
     min_players = 2
     max_players = 4
     max_events = 50_000

@@ -28,8 +28,9 @@ from .position import CarnivalPosition
 #: Double Barrel's shot with the super-weapon or the Thwumper (``extras.v3``);
 #: 4: Bootleg Turn never ends on a car, the Thwumper rolls before it aims, favors after the
 #: shot, Precision's stunt die under Let's Get Wild!, the Energizer after any hit, scripted
-#: roll-offs (``extras.v4``)
-RULES_VERSION = "4"
+#: roll-offs (``extras.v4``);
+#: 5: a declined shot ends the car's shooting, so every turn ends (``extras.v5``)
+RULES_VERSION = "5"
 
 
 def start(position: CarnivalPosition, components: CarnivalComponents, rng: Rng | None = None,
