@@ -105,3 +105,30 @@ def test_a_version_4_record_with_repeated_declines_verifies_and_logs_as_it_did_t
     lines = [f"{n:>5}. {RS.describe(e)}" for n, e in enumerate(events, 1)]
     then = (V4 / "v4-mayhem-cannon.log.txt").read_text()
     assert "\n".join(lines) + "\n" == then  # (no sentence corrected since version 4 is in it)
+
+
+def _drive(state, flags):
+    """What `trv turn` plays with ``flags``: the driver's actions, each applied, until it stops."""
+    driver, played = RS.turn_driver(flags), []
+    for _ in range(50):
+        action = driver.next(state)
+        if action is None:
+            return state, played
+        state, _ = RS.apply(state, action)
+        played.append(action)
+    raise AssertionError(f"trv turn did not stop: {played[-5:]}")
+
+
+def test_trv_turn_in_a_version_4_game_stops_at_the_second_shot_it_cannot_decline():
+    """`trv turn` declines In the Mood for Mayhem!'s second shot unless --second-shot asks for it;
+    in a version 4 game after the Auto-Cannon that decline would be offered again for ever, so the
+    turn stops there (the game waits on the decision, for `trv decide`); in version 5 it ends."""
+    start = dict(car="red-medium", assign=1, path=["F"])
+    for setup, ends in ((game, True), (lambda **kw: game_under("4", **kw), False)):
+        state = _cannon_fired(setup)
+        state, played = _drive(state, start)
+        assert played[:1] == [NoFavor()]
+        if ends:
+            assert RS.pending(state).player == "bob" and played == [NoFavor()]
+        else:
+            assert RS.pending(state).prompt == MAYHEM_PROMPT and played == [NoFavor(), NoFavor()]

@@ -16,6 +16,7 @@ from ..vendetta.actions import NoShoot, Shoot, ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
 from .favors import known
+from .extras import extras
 from .turn import MAYHEM_PROMPT
 from .actions import (AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, ThwumpRoll, WitnessMe,
                       describe_action)
@@ -43,6 +44,8 @@ TURN_FLAGS = VENDETTA_FLAGS + (
 )
 OWN = ("favor", "witness_me", "weapon", "second_shot")
 END = "@end"
+#: what a flag answers when the turn must stop at a decision for `trv decide` (``_carnival``)
+STOP = object()
 
 
 def favor_action(text: str) -> PlayFavor:
@@ -109,6 +112,7 @@ class CarnivalDriver(TurnDriver):
         self.second = flags.get("second_shot")
         self.aim: str | None = None  # the Thwumper's way, once its stunt die is rolled (rules v4)
         self.legal_seen: tuple[str, ...] = ()
+        self.declined: tuple | None = None  # the turn and its extras when this driver declined a second shot
 
     def _carnival(self, state, d):
         """A Carnival flag's action if it answers ``d`` now."""
@@ -159,6 +163,10 @@ class CarnivalDriver(TurnDriver):
         if d.kind == "favor":
             return NoFavor()  # nothing more to play before moving (or in the middle of this effect)
         if d.kind == "shoot" and state.turn.phase == "done":
+            if d.prompt == MAYHEM_PROMPT:
+                if self.declined == (self.turn_key, extras(state)):  # declining changed nothing (rules v2-v4
+                    return STOP  # after the Auto-Cannon's shot): it would be offered again, for ever
+                self.declined = (self.turn_key, extras(state))
             return NoFavor()  # In the Mood for Mayhem!'s second shot without --second-shot: declined
         if d.kind == "shoot" and "shoot" not in self.flags and not any(
                 isinstance(o, (Shoot, ShootCommand, FireWeapon, Thwump, ThwumpRoll)) for o in d.options):
@@ -184,6 +192,8 @@ class CarnivalDriver(TurnDriver):
                 self.player = d.player
             if (state.round, state.turn_number) == self.turn_key and d.player == self.player:
                 action = self._carnival(state, d)
+                if action is STOP:
+                    return None  # the game waits on the decision: `trv decide` answers it
                 if action is not None:
                     self.last = state
                     return action
