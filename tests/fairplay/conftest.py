@@ -48,11 +48,15 @@ class Player:
 def players(tmp_path):
     toy_ruleset.register()
 
-    def make(*names):
-        out = [Player(tmp_path, n) for n in names]
+    def make(*names, root=None):
+        """Players with their own stores and homes, each public key as ``NAME.pub``, under
+        ``root`` (default: the test's tmp_path; another root holds another game's players)."""
+        root = root or tmp_path
+        root.mkdir(parents=True, exist_ok=True)
+        out = [Player(root, n) for n in names]
         for p in out:
             p("id", "new", p.name)
-            (tmp_path / f"{p.name}.pub").write_text(p("id", "show", p.name).stdout)
+            (root / f"{p.name}.pub").write_text(p("id", "show", p.name).stdout)
         return out
 
     return make
