@@ -46,7 +46,10 @@ def click(page, selector: str) -> str:
     """A real mouse click in the middle of the element; returns its text."""
     rect = page.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
         e.scrollIntoView({{block: "center"}}); const r = e.getBoundingClientRect();
-        return {{x: r.x + r.width / 2, y: r.y + r.height / 2, text: e.textContent}}; }})()""")
+        const x = r.x + r.width / 2, y = r.y + r.height / 2, top = document.elementFromPoint(x, y);
+        return {{x, y, text: e.textContent, seen: !!top && (top === e || e.contains(top))}}; }})()""")
+    # what the player sees there is the control (not hidden by its box's overflow, nor covered)
+    assert rect["seen"], f"{selector} ({rect['text']!r}) is not visible where it is: a player cannot click it"
     page.click(rect["x"], rect["y"])
     return rect["text"]
 
