@@ -7,7 +7,9 @@ actions that get it there (their exact bytes, as ``options`` lists them, to sign
 time), the spaces passed, the terrain and hazard there, and what can be shot from it.  The
 search plays the ruleset's own legal actions on copies of the state (``ruleset.apply`` with
 no dice, as ``trv legal --targets`` does in ``app/targets.py``): the page adds no rule.
-Commands are left out (each way takes ``no-command``); the page offers them as buttons.
+A way whose next action needs chance ends on the space that action enters, labelled with
+what may happen there (``chance``), so a move every way of which meets chance (a slam, a
+face-down token) is still played on the board.  Commands are left out (each way takes ``no-command``); the page offers them as buttons.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from trvendetta.core.errors import RuleViolation
-from trvendetta.core.rng import NeedDice, NoDice
+from trvendetta.core.rng import NeedDice, NoDice, Rng
 
 from .club import Club, Refused
 
@@ -65,6 +67,7 @@ def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUD
     for action in firsts:
         queue.append((state, [action], [], [], None))
     cut = 0
+    chances: dict[str, dict[str, dict]] = {}
     stop = None if seconds is None else time.monotonic() + seconds
     while queue and left > 0:
         if stop is not None and time.monotonic() >= stop:
@@ -77,11 +80,13 @@ def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUD
             after, events = ruleset.apply(now, action, NoDice())
         except NeedDice:
             cut += 1
+            _chance(ruleset, now, way, names, passed, moving, chances, encode)
             continue
         except RuleViolation:
             continue
         if any(ruleset.reveals(e) for e in events):
             cut += 1
+            _chance(ruleset, now, way, names, passed, moving, chances, encode)
             continue
         names = [*names, ruleset.describe_action(action)]
         view = ruleset.view(after)
@@ -116,8 +121,64 @@ def reach(ruleset: Any, state: Any, option: int | None = None, budget: int = BUD
             if d.kind == "command" and ruleset.describe_action(nxt) != "no-command":
                 continue
             queue.append((after, [*way, nxt], names, passed, moving))
+    for vid, spaces in chances.items():  # a space reached without chance is listed that way
+        for at, found_way in spaces.items():
+            ends.setdefault(vid, {}).setdefault(at, found_way)
     return {"player": me, "kind": decision.kind, "vehicles": ends, "cut_by_chance": cut,
             "truncated": bool(queue) and left <= 0}
+
+
+#: what the page says may happen where a way meets chance, by the kind of the event chance decides
+CHANCE = {"token-revealed": "a face-down hazard token is turned over", "slam-rolled": "the slam dice are rolled",
+          "die-rolled": "a die is rolled", "shot-fired": "the shot die is rolled",
+          "damage-drawn": "a damage token is drawn", "slam-direction-rolled": "the slam's direction die is rolled",
+          "missile-launched": "the missile launcher's shot die is rolled", "favor-collected": "a party favor is drawn",
+          "tina-flipped": "Tina's card is flipped"}
+#: events too plain to say again in a way's label (the path says them)
+_PLAIN = ("vehicle-moved", "move-started", "die-assigned", "command-used")
+
+
+def _chance(ruleset: Any, now: Any, way: list[Any], names: list[str], passed: list[str], moving: str | None,
+            chances: dict[str, dict[str, dict]], encode: Callable[[Any], bytes]) -> None:
+    """A way whose last action meets chance (a roll, a hidden token turned): it still ends on the board,
+    on the space that action takes the vehicle into, labelled with what may happen there.  The action is
+    played once with a stand-in roll (``Rng(0)``) to see where it goes: only the events before chance
+    decides anything are said (the ruleset's own sentences), and the vehicle's first new place; nothing
+    chance decided is read, so the label tells no roll and no hidden token."""
+    action = way[-1]
+    try:
+        events = ruleset.decide(now, action, Rng(0, 0))
+    except (RuleViolation, NeedDice):
+        return
+    before = _places(ruleset.view(now))
+    said: list[str] = []
+    kinds: list[str] = []
+    state = now
+    entered: tuple[str, str] | None = None
+    for event in events:
+        kind = ruleset.event_kind(event)
+        if ruleset.reveals(event):
+            kinds.append(kind)
+        elif not kinds and kind not in _PLAIN:
+            said.append(ruleset.describe(event))
+        state = ruleset.evolve(state, event)
+        if entered is None:
+            places = _places(ruleset.view(state))
+            vid = moving if moving is not None else next((v for v, at in places.items() if before.get(v) != at), None)
+            if vid is not None and vid in places and places[vid] != before.get(vid) and places[vid] != "start":
+                entered = (vid, places[vid])
+        if entered is not None and kinds:
+            break
+    if entered is None or not kinds:
+        return
+    vid, at = entered
+    label = "; ".join([*said, CHANCE.get(kinds[0], f"chance decides ({kinds[0]})")])
+    spaces = chances.setdefault(vid, {})
+    if at in spaces and len(spaces[at]["actions"]) <= len(way):
+        return
+    spaces[at] = {"actions": [encode(a).decode() for a in way], "names": [*names, ruleset.describe_action(action)],
+                  "passed": [*passed, at] if not passed or passed[-1] != at else list(passed), "targets": [],
+                  "chance": label}
 
 
 def _decorate(found: dict, view: dict) -> dict:

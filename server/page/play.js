@@ -619,14 +619,15 @@ function drawReach(game) {
   for (const m of svg.querySelectorAll(".reach, .path")) m.remove();
   const spaces = plan.reach.vehicles[plan.vehicle] || {};
   const names = Object.keys(spaces);
+  const chancy = names.filter((at) => spaces[at].chance).length;
   document.getElementById("picked").textContent = names.length
-    ? `${plan.vehicle} can reach ${names.length} space${names.length === 1 ? "" : "s"}: click one to see the path.`
-    : `${plan.vehicle} reaches no space without chance (a roll or a hidden token) or a command: ` +
-      "play it with the buttons.";
+    ? `${plan.vehicle} can reach ${names.length} space${names.length === 1 ? "" : "s"}` +
+      (chancy ? ` (${chancy} where chance decides what happens: dashed)` : "") + ": click one to see the path."
+    : `${plan.vehicle} reaches no space without a command (or a fatal step): play it with the buttons.`;
   for (const [at, way] of Object.entries(spaces)) {
     if (!way.xy) continue;
     const cls = "reach" + (way.hazards.length ? " hazard" : "") + (way.terrain !== "road" ? " terrain" : "") +
-      (way.targets.length ? " target" : "");
+      (way.targets.length ? " target" : "") + (way.chance ? " chance" : "");
     const mark = svgEl("circle", { class: cls, "data-space": at, cx: way.xy[0], cy: way.xy[1], r: 10 });
     mark.append(svgEl("title", {}));
     mark.firstChild.textContent = describeWay(at, way);
@@ -651,7 +652,8 @@ function describeWay(at, way) {
   const steps = way.names.filter((n) => /^(F|FL|FR|B|BL|BR|L|R)$/.test(n));
   return `${at} (${way.terrain})` + (steps.length ? `, by ${steps.join(" ")}` : "") +
     (way.hazards.length ? `; ${way.hazards.join("; ")}` : "") +
-    (way.targets.length ? `; then you can fire at ${way.targets.join(", ")}` : "");
+    (way.targets.length ? `; then you can fire at ${way.targets.join(", ")}` : "") +
+    (way.chance ? `; there chance decides: ${way.chance} (the server rolls; the rest of the move is yours then)` : "");
 }
 
 function preview(game, at) {
@@ -670,21 +672,21 @@ function preview(game, at) {
     for (const m of svg.querySelectorAll(".reach.chosen")) m.classList.remove("chosen");
     document.getElementById("confirm").remove();
     say("taken back: nothing was sent");
-  });
+  }, way.chance ? "; chance decided what followed (the log says what)" : "");
 }
 
-function confirmBox(game, actions, text, takeBack) {
+function confirmBox(game, actions, text, takeBack, after) {
   const old = document.getElementById("confirm");
   if (old) old.remove();
   const box = el("div", { class: "confirm", id: "confirm" },
     el("div", { id: "preview", text: `Move: ${text}` }),
-    el("button", { id: "send", class: "send", onclick: () => sendWay(game, actions), text: "Confirm and send" }),
+    el("button", { id: "send", class: "send", onclick: () => sendWay(game, actions, after), text: "Confirm and send" }),
     el("button", { id: "takeback", onclick: takeBack, text: "Take back" }));
   document.getElementById("picked").after(box);
 }
 
 // a way's actions, one signed action at a time; each must be among the options the server lists then
-async function sendWay(game, actions) {
+async function sendWay(game, actions, after) {
   sending = true;
   for (const b of document.querySelectorAll(".confirm button, .options button")) b.disabled = true;
   let done = 0;
@@ -701,7 +703,9 @@ async function sendWay(game, actions) {
       await post(game, doc, option);
       done++;
     }
-    if (done === actions.length) say(`sent and recorded: ${actions.length} action${actions.length === 1 ? "" : "s"}`, false, "ok");
+    if (done === actions.length) {
+      say(`sent and recorded: ${actions.length} action${actions.length === 1 ? "" : "s"}${after || ""}`, false, "ok");
+    }
   } catch (e) {
     say(e.message, true);
   } finally {
