@@ -193,12 +193,15 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
     # the servers run from the temporary folder: no checkout's trvendetta/ shadows the one installed
     subprocess.run([*trv, "id", "new", "club"], env=env, check=True, capture_output=True, cwd=tmp)
     ports = [free_port() for _ in range(args.servers)]
+    # every simulated player signs up from 127.0.0.1: no limit of sign-ups a client (a checkout that has one)
+    helped = subprocess.run([*trv, "serve", "--help"], env=env, capture_output=True, text=True, cwd=tmp).stdout
+    unlimited = ["--sign-ups", "0"] if "--sign-ups" in helped else []
     procs = []
     try:
         # the first creates the tables; the others then open them
         for i, port in enumerate(ports):
             procs.append(subprocess.Popen([*trv, "--store", url, "serve", "--id", "club", "--port", str(port),
-                                           "--clock", "3600"], env=env, stdout=subprocess.DEVNULL,
+                                           "--clock", "3600", *unlimited], env=env, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True, cwd=tmp))
             for _ in range(300):
                 try:

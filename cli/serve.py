@@ -40,9 +40,12 @@ DELEGATION_DAYS = 30
               help="The address players reach the server at (behind a proxy), for reminders [default: http://BIND:PORT].")
 @click.option("--clock", "tick", default=10.0, show_default=True, type=click.FloatRange(0.5, 3600),
               metavar="SECONDS", help="How often the server's clock looks for players out of time and reminds.")
+@click.option("--sign-ups", "sign_ups", default=10, show_default=True, type=click.IntRange(0, 1_000_000),
+              metavar="N", help="New players one client address may sign up an hour (0: no limit; behind a proxy "
+                                "every client has the proxy's address).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str | None, public_url: str | None,
-          tick: float) -> None:
+          tick: float, sign_ups: int) -> None:
     """Run a club server over this store: players play its games in the browser or with `trv --server`.
 
     The server hosts every game (it commits to each game's seed before the
@@ -67,7 +70,7 @@ def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str
     me = host_identity(ident)
     where = ctx.obj.db
     app = make_app(club_maker(where, home(), me.public, smtp), tick_seconds=tick,
-                   url=(public_url or f"http://{host}:{port}").rstrip("/"))
+                   url=(public_url or f"http://{host}:{port}").rstrip("/"), sign_ups=sign_ups)
     mails = f"; reminders through {_mailer(smtp)}" if smtp else ""
     click.echo(f"trv serve: {where} as {me.name} ({me.fingerprint}) on http://{host}:{port}/{mails}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

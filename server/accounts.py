@@ -76,6 +76,12 @@ class Accounts:
                                       check_same_thread=False, timeout=30)
         for sql in TABLES:
             self.db.execute(sql)
+        try:  # two names differing only in letter case are one name (a store made before may hold both: kept)
+            self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS trv_server_players_folded "
+                            "ON trv_server_players (lower(name))")
+        except Exception as exc:
+            if not _taken(exc):
+                raise
         # a revocation made before keys were marked revoked in place: the keys certified before its time
         self.run("UPDATE trv_server_delegations SET certified = -1 - certified WHERE certified >= 0 AND certified < "
                  "(SELECT MAX(at) FROM trv_server_revocations r WHERE r.name = trv_server_delegations.name)")
@@ -141,6 +147,13 @@ class Accounts:
         row = self.one("SELECT name, public FROM trv_server_players WHERE name = ?", name)
         return (row[0], row[1]) if row else None
 
+    def player_folded(self, name: str) -> tuple[str, str] | None:
+        """(name, public key) of the registered player whose name is ``name`` but for letter case
+        (names are ASCII: ``lower`` is the same in SQLite and PostgreSQL)."""
+        row = self.one("SELECT name, public FROM trv_server_players WHERE lower(name) = lower(?) "
+                       "ORDER BY name = ? DESC, created LIMIT 1", name, name)
+        return (row[0], row[1]) if row else None
+
     def player_by_key(self, public: str) -> str | None:
         row = self.one("SELECT name FROM trv_server_players WHERE public = ?", public)
         return row[0] if row else None
@@ -150,6 +163,8 @@ class Accounts:
         known = self.player(name)
         if known is not None:
             return known[1] == public
+        if self.player_folded(name) is not None:
+            return False  # the name is another player's but for letter case
         try:
             self.run("INSERT INTO trv_server_players (name, public, created) VALUES (?, ?, ?)", name, public, now)
         except Exception as exc:  # another process bound it first (a unique key): the binding decides

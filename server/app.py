@@ -12,6 +12,8 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,36 @@ KEEPALIVE_SECONDS = 15.0
 #: replay pages kept drawn (one a game, each until its game moves on)
 REPLAYS_KEPT = 32
 PAGE = Path(__file__).parent / "page"
+#: new player names one client (its address) may sign up an hour (`trv serve --sign-ups`; 0: no limit)
+SIGN_UPS = 10
+
+
+class Throttle:
+    """At most ``per_hour`` of something per client in any hour: a bucket of ``per_hour`` tokens per
+    client address, one back every ``3600 / per_hour`` seconds.  Kept in this process's memory (each
+    server process counts its own; a restart forgets); ``clock`` is for the tests."""
+
+    def __init__(self, per_hour: int, clock: Callable[[], float] = time.monotonic):
+        self.per_hour, self.clock = per_hour, clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, when counted)
+        self._lock = threading.Lock()
+
+    def wait(self, client: str) -> float:
+        """Takes one of ``client``'s tokens: 0 when there was one, else the seconds until there is."""
+        if self.per_hour <= 0:
+            return 0.0
+        every = 3600.0 / self.per_hour
+        with self._lock:
+            now = self.clock()
+            if len(self._buckets) > 10_000:  # forget the clients whose buckets are full again
+                self._buckets = {k: v for k, v in self._buckets.items() if v[0] + (now - v[1]) / every < self.per_hour}
+            tokens, then = self._buckets.get(client, (float(self.per_hour), now))
+            tokens = min(float(self.per_hour), tokens + (now - then) / every)
+            if tokens < 1.0:
+                self._buckets[client] = (tokens, now)
+                return (1.0 - tokens) * every
+            self._buckets[client] = (tokens - 1.0, now)
+            return 0.0
 
 
 class LoginBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -124,7 +156,8 @@ def _token(request: Request) -> str | None:
 class Server:
     """The routes over one :class:`Club`, whose work runs on one thread (the store's)."""
 
-    def __init__(self, make_club: Callable[[], Club]):
+    def __init__(self, make_club: Callable[[], Club], sign_ups: int = SIGN_UPS):
+        self.sign_ups = Throttle(sign_ups)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-store")
         self.club: Club = self._pool.submit(make_club).result()
         try:  # whatever a crash left waiting on the host (an intent stored, not rolled) is finished now
@@ -175,7 +208,15 @@ class Server:
 
         async def login(request: Request) -> Any:
             body = await _json(request, LoginBody)
-            return await r(c.login, body.name, body.public, body.challenge, body.signature)
+            client = request.client.host if request.client else "?"
+
+            def admit() -> None:  # a sign-up (an anonymous write): so many a client an hour
+                wait = self.sign_ups.wait(client)
+                if wait:
+                    raise Refused(429, f"too many new players from your address: {self.sign_ups.per_hour} may sign up "
+                                       f"an hour; try again in {int(wait) + 1} seconds (an existing player logs in "
+                                       "at any time)")
+            return await r(c.login, body.name, body.public, body.challenge, body.signature, admit)
 
         async def logout(request: Request) -> Any:
             return await r(c.logout, _token(request))
@@ -450,11 +491,13 @@ async def _ticking(server: Server, seconds: float, url: str) -> None:
                 said = line
 
 
-def make_app(make_club: Callable[[], Club], *, tick_seconds: float | None = None, url: str = "") -> Starlette:
+def make_app(make_club: Callable[[], Club], *, tick_seconds: float | None = None, url: str = "",
+             sign_ups: int = SIGN_UPS) -> Starlette:
     """The ASGI application (``make_club`` runs on the store thread, which keeps its connections).
     ``tick_seconds``: how often the server's clock claims games on time and sends reminders
-    (None: never by itself; the tests call ``Club.tick``); ``url``: the address reminders give."""
-    server = Server(make_club)
+    (None: never by itself; the tests call ``Club.tick``); ``url``: the address reminders give;
+    ``sign_ups``: new names a client address may register an hour (0: no limit)."""
+    server = Server(make_club, sign_ups)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:

@@ -190,7 +190,22 @@ class Club:
         made = int.from_bytes(raw[:8], "big")
         return made if made <= self.now() < made + CHALLENGE_SECONDS else None
 
-    def login(self, name: str, public: str, challenge: str, signature: str) -> dict:
+    def _name_free(self, name: str, public: str) -> None:
+        """Refused when ``name`` is another player's but for letter case (annie and Annie are one name)."""
+        folded = self.accounts.player_folded(name)
+        if folded is None or folded[0] == name:
+            return
+        if folded[1] == public:
+            raise Refused(403, f"your key {fingerprint(public)} is {folded[0]!r} on this server: log in as "
+                               f"{folded[0]!r} (names that differ only in letter case are one name here)")
+        raise Refused(403, f"the name {name!r} is taken: {folded[0]!r} plays on this server, and names that differ "
+                           "only in letter case are one name here; choose another name")
+
+    def login(self, name: str, public: str, challenge: str, signature: str,
+              admit: Callable[[], None] | None = None) -> dict:
+        """A login by ``public``'s signature of a live challenge of this server; the first login of a
+        name binds it to the key (a sign-up: ``admit`` is asked first, and refuses past the limit of
+        sign-ups of this client).  A refusal writes nothing."""
         problem = name_problem(name)
         if problem is not None:
             raise Refused(400, f"player name: {problem}")
@@ -203,10 +218,19 @@ class Club:
             raise used
         if not valid(bytes.fromhex(public), raw, login_message(self.host_public, challenge)):
             raise Refused(401, f"the signature is not {fingerprint(public)}'s over this server's challenge")
+        if self.accounts.player(name) is None:  # a sign-up
+            self._name_free(name, public)
+            taken = self.accounts.player_by_key(public)
+            if taken is not None:
+                raise Refused(403, f"your key {fingerprint(public)} is {taken!r} on this server (one name a key): "
+                                   "log in as that name, or with another identity")
+            if admit is not None:
+                admit()
         self.accounts.forget_expired(self.now())
         if not self.accounts.use_once(challenge, made + CHALLENGE_SECONDS):
             raise used
         if not self.accounts.register(name, public, self.now()):
+            self._name_free(name, public)  # another process bound it first, but for letter case
             known = self.accounts.player(name)
             if known is None:  # the name is free, the key is another name's
                 raise Refused(403, f"your key {fingerprint(public)} is {self.accounts.player_by_key(public)!r} on this "
