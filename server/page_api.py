@@ -25,6 +25,8 @@ from starlette.routing import Route
 from trvendetta.core.errors import RuleViolation
 from trvendetta.core.rng import NeedDice, NoDice, Rng
 
+from trvendetta.app import pending_line
+
 from .club import Club, Refused
 
 #: actions applied at most by one request
@@ -216,6 +218,11 @@ def _seat(club: Club, game: str, player: str) -> tuple[Any, Any, Any, Callable[[
     if player not in charter.seats:
         raise Refused(403, f"{player} has no seat in {game}")
     ruleset = loaded.ruleset
+    ended = club._ended(seen)  # a resignation or a claim: the rules' state goes on, the game does not
+    if ended is not None or ruleset.pending(loaded.state) is None:
+        line = ended.line() if ended is not None else pending_line(ruleset, loaded.state)
+        raise Refused(409, f"{game} is over ({line.removeprefix('game over: ')}): nothing moves, there is no "
+                           "decision to play")
     state, openings = club.seat_state(seen, player)
     return loaded, state, ruleset, lambda a: ruleset.encode(ruleset.sealed_action(loaded.state, a, openings))
 

@@ -109,6 +109,25 @@ def test_a_player_resigns_from_the_cli(duel):
     assert "ann resigned" in bob("show").stdout
 
 
+def test_options_and_reach_after_a_resignation_say_the_game_is_over(duel):
+    """The rules' state still has a decision pending (a resignation is the game's record, not a
+    rule): the page's options and reach must say the game is over, not list moves."""
+    club, ann, bob = duel
+    waiting = club.on_store(club.club.timing, "duel")["seat"]
+    mover = ann if waiting == "ann" else bob
+    http = httpx.Client(base_url=club.url, timeout=30)
+    assert http.get("/api/games/duel/options", headers=_session(mover)).json()["options"]  # moves, before
+    assert http.get("/api/games/duel/reach?option=0", headers=_session(mover)).status_code == 200
+    ann("resign")
+    for path in ("/api/games/duel/options", "/api/games/duel/reach?option=0", "/api/games/duel/reach"):
+        for player in (ann, bob):
+            out = http.get(path, headers=_session(player))
+            assert out.status_code == 409, (path, out.text)
+            said = out.json()["error"]
+            assert said.startswith("duel is over (ann resigned") and "nothing moves" in said, said
+    assert http.get("/api/games/duel", headers=_session(mover)).json()["options"] == []
+
+
 def test_a_player_claims_on_time_from_the_cli(duel):
     club, ann, bob = duel
     silent = club.on_store(club.club.timing, "duel")["seat"]
