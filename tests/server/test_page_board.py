@@ -119,10 +119,10 @@ def test_a_whole_game_moved_on_the_board(club, browser, tmp_path, ruleset, bob_c
     board = page.js("(() => { const r = document.querySelector('#board svg').getBoundingClientRect(); "
                     "return [r.width, r.height]; })()")
     assert board[0] >= 300 and board[1] >= 300, board  # the board is there, on a phone too
+    assert not page.errors()
     for route in ("options", "reach?option=0"):  # a game over lists no move: it says it is over
         said = page.js(f"api('GET', '/api/games/duel/{route}').then(() => 'listed', (e) => e.message)")
         assert said.startswith("duel is over (") and "nothing moves" in said, (route, said)
-    assert not page.errors()
     (tmp_path / "duel.trv").write_text(club.on_store(club.club.export, "duel", None))
     assert ann("verify", tmp_path / "duel.trv", server=False).stdout.startswith("OK:")
 
