@@ -145,8 +145,9 @@ def _chance(ruleset: Any, now: Any, way: list[Any], names: list[str], passed: li
     """A way whose last action meets chance (a roll, a hidden token turned): it still ends on the board,
     on the space that action takes the vehicle into, labelled with what may happen there.  The action is
     played once with a stand-in roll (``Rng(0)``) to see where it goes: only the events before chance
-    decides anything are said (the ruleset's own sentences), and the vehicle's first new place; nothing
-    chance decided is read, so the label tells no roll and no hidden token."""
+    decides anything are said (the ruleset's own sentences), and the space is where the vehicle stands when
+    chance comes in (for a token turned as the vehicle enters a space, before it moves: the space it enters
+    next); nothing chance decided is read, so the label tells no roll and no hidden token."""
     action = way[-1]
     try:
         events = ruleset.decide(now, action, Rng(0, 0))
@@ -157,14 +158,14 @@ def _chance(ruleset: Any, now: Any, way: list[Any], names: list[str], passed: li
     kinds: list[str] = []
     state = now
     entered: tuple[str, str] | None = None
-    for event in events:
+    for n, event in enumerate(events):
         kind = ruleset.event_kind(event)
         if ruleset.reveals(event):
             kinds.append(kind)
         elif not kinds and kind not in _PLAIN:
             said.append(ruleset.describe(event))
         state = ruleset.evolve(state, event)
-        if entered is None:
+        if entered is None and (kinds or n == len(events) - 1):  # (where it went before chance: looked at once)
             places = _places(ruleset.view(state))
             vid = moving if moving is not None else next((v for v, at in places.items() if before.get(v) != at), None)
             if vid is not None and vid in places and places[vid] != before.get(vid) and places[vid] != "start":
