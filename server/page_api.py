@@ -9,7 +9,8 @@ search plays the ruleset's own legal actions on copies of the state (``ruleset.a
 no dice, as ``trv legal --targets`` does in ``app/targets.py``): the page adds no rule.
 A way whose next action needs chance ends on the space that action enters, labelled with
 what may happen there (``chance``), so a move every way of which meets chance (a slam, a
-face-down token) is still played on the board.  Commands are left out (each way takes ``no-command``); the page offers them as buttons.
+face-down token) is still played on the board.  Commands are left out (each way takes
+``no-command``); the page offers them as buttons.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.routing import Route
 
+from trvendetta.app import pending_line
 from trvendetta.core.errors import RuleViolation
 from trvendetta.core.rng import NeedDice, NoDice, Rng
-
-from trvendetta.app import pending_line
 
 from .club import Club, Refused
 
