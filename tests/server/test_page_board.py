@@ -44,8 +44,9 @@ def ann_moves(ann) -> dict:
         ann("act", json.dumps(options[safe[0] if safe else 0]))  # her first option that is not fatal
 
 
-def bob_moves_on_the_board(page, version: int, take_back: bool, keep=None) -> str:
-    """One decision of bob's, by clicking the board when it can be; returns how it was made."""
+def bob_moves_on_the_board(page, version: int, take_back: bool, keep=None, chance: bool = False) -> str:
+    """One decision of bob's, by clicking the board when it can be; returns how it was made (``chance``:
+    a space where chance decides is clicked when one is marked)."""
     until(page, f"document.body.dataset.ready == '{version}' && document.body.dataset.yours")
     if page.js("!!document.querySelector('#board g.vehicle.movable')"):
         click_svg(page, "#board g.vehicle.movable")
@@ -58,6 +59,14 @@ def bob_moves_on_the_board(page, version: int, take_back: bool, keep=None) -> st
         until(page, f"document.body.dataset.version != '{version}'")
         return "button"
     mark = "#board .reach" if page.js("!!document.querySelector('#board .reach')") else "#board .place"
+    if chance and page.js("!!document.querySelector('#board .reach.chance')"):
+        click_svg(page, "#board .reach.chance")
+        until(page, "document.getElementById('confirm')")
+        assert "there chance decides: " in page.js("document.getElementById('preview').textContent")
+        click(page, "#send")
+        until(page, f"document.body.dataset.version != '{version}' && "
+                    "/chance decided what followed/.test(document.getElementById('status').textContent)")
+        return "chance"
     if not page.js(f"!!document.querySelector({json.dumps(mark)})"):
         click(page, "#options button[data-action]")
         until(page, f"document.body.dataset.version != '{version}'")
@@ -104,7 +113,7 @@ def test_a_whole_game_moved_on_the_board(club, browser, tmp_path, ruleset, bob_c
             break
         before = club.on_store(club.club.version, "duel")
         way = bob_moves_on_the_board(page, row["version"], take_back=not ways.get("board"),
-                                     keep=tmp_path / "preview.png")
+                                     keep=tmp_path / "preview.png", chance=not ways.get("chance"))
         ways[way] = ways.get(way, 0) + 1
         if ways.get("board") == 1 and way == "board":
             (tmp_path / "moved.png").write_bytes(shot(page))
