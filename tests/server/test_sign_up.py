@@ -7,10 +7,13 @@ from __future__ import annotations
 import base64
 
 import httpx
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from bench.browser import chromium
 from trvendetta.server import app
 from trvendetta.server.club import login_message
+from .test_browser import browser  # noqa: F401  (the fixture)
 
 
 def _login(http: httpx.Client, key: Ed25519PrivateKey, name: str) -> httpx.Response:
@@ -89,3 +92,26 @@ def test_a_store_holding_two_names_of_one_spelling_still_opens(tmp_path):
     accounts = Accounts(where)
     assert accounts.player("Annie") == ("Annie", "a2") and accounts.register("annie", "a1", 3)
     assert not accounts.register("ANNIE", "a3", 3) and accounts.player("ANNIE") is None
+
+
+@pytest.mark.skipif(chromium() is None, reason="Chromium is not installed here (.ci/run installs it)")
+def test_the_page_says_why_a_sign_up_is_refused_and_keeps_nothing(club, browser):
+    """In the browser: a name taken but for its letter case is refused in words, the page keeps no
+    key for it and stays on the sign-up form; another name then signs up."""
+    from .test_browser import click, until
+
+    club.player("ann")
+    page = browser.page(390, 844)
+    page.open(club.url + "/")
+    until(page, "document.getElementById('signup-name')")
+    page.js("document.getElementById('signup-name').value = 'ANN'; true")
+    click(page, "#signup-send")
+    until(page, "/is taken/.test(document.getElementById('status').textContent)")
+    said = page.js("document.getElementById('status').textContent")
+    assert "'ann' plays on this server" in said and "letter case" in said, said
+    assert page.js("kept('me').then((me) => me === undefined)")
+    assert page.js("!!document.getElementById('signup-name')")
+    page.js("document.getElementById('signup-name').value = 'annette'; true")
+    click(page, "#signup-send")
+    until(page, "document.getElementById('waiting') && document.getElementById('export')")
+    assert [r[0] for r in _rows(club)] == ["ann", "annette"]
