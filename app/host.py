@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from trvendetta import rulesets
 from trvendetta.core.draws import HOST_BYTES, host_game_seed, host_rng
 from trvendetta.core.errors import TrvError
+from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
 from trvendetta.replays.signatures import HOST
 from trvendetta.store import GameStore
 
@@ -65,6 +66,8 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
     for path, answer in answers:
         if answer.offer != offer.id():
             raise TrvError(f"{path} answers another offer")
+        if answer.type not in (CONTRIBUTION_1, CONTRIBUTION_2):
+            raise TrvError(f"{path} is not a contribution ({answer.type!r})")
         if answer.commit != offer.commit:
             raise TrvError(f"{path}: {answer.seat}'s contribution does not sign the offer's commitment "
                            f"({offer.commit[:16]}...)" + ("" if answer.commit else
@@ -166,6 +169,9 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     ``BOT_CONTRIBUTION``).  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
     from trvendetta.replays.charters import nonce_of
+    import msgspec
+
+    from trvendetta.replays.setups import FORMAT
     from trvendetta.replays.signatures import BOT_CONTRIBUTION
     from trvendetta.store import Charter, encode_charter
 
@@ -189,9 +195,10 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
             parse_time_control(offer.time)  # a time control this trv reads, or one clear error
         # the nonce: the offer's id and every player's answer's, so every player's answer is in the game's id
         nonce = nonce_of(offer.id(), *(answer.id() for _, answer in sorted(answers, key=lambda a: a[1].seat)))
+        # format 2: the offer itself, so that every store rebuilds the set-up and the nonce from it
         charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
                                          dict(offer.bots), time=offer.time, nonce=nonce, offer=offer.id(),
-                                         signed=sigs))
+                                         signed=sigs, v=FORMAT, offered=msgspec.Raw(msgspec.json.encode(offer))))
         game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
         rules = rulesets.get(offer.ruleset)
         pos = rules.default_position([tuple(t) for t in offer.players], 0)

@@ -225,6 +225,17 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
                    f"`trv host new {output}`")
 
 
+def derived_contribution(offer: Offer, seat: str, keyring: Any) -> Contribution:
+    """``seat``'s contribution to ``offer``, signed: its value derived from the seat key's signature over
+    the offer's commitment (``replays.setups``), so every home of the player gives the same bytes and a
+    host gets one contribution per commitment from a key, ledger or no ledger."""
+    from trvendetta.replays.setups import CONTRIBUTION_2, derivation_message, derived_value
+
+    value = derived_value(keyring.sign(seat, derivation_message(offer.commit)))
+    answer = Contribution(CONTRIBUTION_2, offer.id(), seat, value, commit=offer.commit)
+    return answer.signed(lambda body: keyring.sign(seat, body))
+
+
 @host.command(name="join")
 @click.argument("offer_file", metavar="OFFER", type=click.Path(exists=True, dir_okay=False))
 @click.option("--as", "seat", metavar="SEAT", envvar="TRV_AS", help="Your seat (default: the one whose key you hold).")
@@ -246,9 +257,7 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     from .exchange import answer_once_here
 
     def make() -> tuple[bytes, str]:
-        answer = Contribution("trv-host-join", got.id(), seat, entropy.random_bytes(HOST_BYTES).hex(),
-                              commit=got.commit)
-        return answer.signed(lambda body: Keyring(got.seats, seat).sign(seat, body)).file_bytes(), got.commit
+        return derived_contribution(got, seat, Keyring(got.seats, seat)).file_bytes(), got.commit
 
     text, again = answer_once_here(got.id(), seat, got.host, [k for s, k in got.seats.items() if s not in got.bots],
                                    got.game, make, f"the host {fingerprint(got.host)} offered you a game",

@@ -468,9 +468,7 @@ def join(ctx: click.Context, game: str) -> None:
 
 def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     from trvendetta.app.messages import Contribution, Offer
-    from trvendetta.core.draws import HOST_BYTES
 
-    from . import entropy
     from .identity import Keyring, fingerprint
 
     doc = client.get(f"/api/offers/{game}")
@@ -483,9 +481,9 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     from .exchange import answer_once_here
 
     def make() -> tuple[bytes, str]:
-        answer = Contribution("trv-host-join", offer.id(), me, entropy.random_bytes(HOST_BYTES).hex(),
-                              commit=offer.commit)
-        return answer.signed(lambda body: Keyring(offer.seats, me).sign(me, body)).file_bytes(), offer.commit
+        from .host import derived_contribution
+
+        return derived_contribution(offer, me, Keyring(offer.seats, me)).file_bytes(), offer.commit
 
     # one answer per offer, the same bytes on every route and every retry (docs/fair-play.md)
     text, again = answer_once_here(offer.id(), me, offer.host, [k for s, k in offer.seats.items()
@@ -496,7 +494,8 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     if again:
         click.echo(f"you contributed to {game} before: sending the same contribution (a second one would let the "
                    "server, which knows its seed, choose between two)")
-    out = client.post(f"/api/offers/{game}/join", {"value": answer.value, "signature": answer.sig})
+    out = client.post(f"/api/offers/{game}/join", {"value": answer.value, "signature": answer.sig,
+                                                    "kind": answer.type})
     if "waiting_for" in out:
         click.echo(f"{game}: the server committed to its seed ({offer.commit[:16]}...); waiting for "
                    f"{', '.join(out['waiting_for'])} to join: trv --server {client.base} join {game}")

@@ -30,6 +30,8 @@ class Draws:
     def __init__(self, charter: Charter | str):
         if isinstance(charter, str):
             charter = decode_charter(charter)
+        #: the game's id (event 1's hash), once walked
+        self.game_id = ""
         #: the seats in name order: each draw's RNG takes their reveals in this order
         self.seats = sorted(charter.seats)
         #: the turn order: after an actor, the other seats reveal in this order (games made before

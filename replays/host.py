@@ -68,6 +68,12 @@ class HostDraws:
         self.open: dict[str, Any] | None = None
         #: the record that revealed the seed (0: not yet)
         self.revealed_at = 0
+        #: the game's id (event 1's hash), once known: a format-2 game's draws cover it
+        self.game_id = ""
+        #: a format-2 game (``replays.setups``): each draw follows its intent's content (the game, the
+        #: record number, the action's canonical bytes), not the intent's chain hash, which holds
+        #: signature bytes a signer could vary
+        self.by_content = charter.v >= 2
 
     @property
     def checkable(self) -> bool:
@@ -115,6 +121,12 @@ class HostDraws:
     def rng_of(self, open_: dict[str, Any], game_seed: bytes | None = None) -> Any:
         """The RNG of the open draw ``open_`` (with this walk's seed, or ``game_seed``)."""
         seed = game_seed if game_seed is not None else self.game_seed
+        if self.by_content:
+            from .setups import intent_content
+
+            if not self.game_id:
+                raise Tampered(open_["number"], "a draw of a game whose first event was not walked")
+            return host_rng(seed, open_["draw"], intent_content(self.game_id, open_["number"], open_["action"]))
         return host_rng(seed, open_["draw"], open_["hash"] if self.charter.nonce else "")
 
     def rng_for(self, record: Any) -> tuple[Any, bool]:
@@ -142,6 +154,7 @@ def host_draws_at(store: Any, game: str, charter: Charter | str, upto: int | Non
     from .exchange import newest_draws, read_draw
 
     draws = HostDraws(charter)
+    draws.game_id = store.events_head(game, 1)
     records = newest_draws(store, game, upto)
     revealed = [r for r in records if r.kind == HOST_REVEAL_KIND]
     if revealed:

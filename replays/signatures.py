@@ -208,6 +208,8 @@ class SignatureCheck:
     HOST = HOST
 
     def __init__(self, charter: Charter | str | None, domain: str = ""):
+        #: the charter's text when given as text (a charter of format 2 must be canonical)
+        self.charter_text = charter if isinstance(charter, str) else ""
         if isinstance(charter, str):
             charter = decode_charter(charter)
         self.charter = charter
@@ -317,6 +319,10 @@ class SignatureCheck:
         players signed (a contribution changed, a commitment made after them, a bot seat's value
         picked by the host); None when they are, or when the game keeps no signatures (made before)."""
         charter = self.charter
+        from .setups import CONTRIBUTION_2, charter_problem
+
+        if charter is not None and (charter.v or bytes(charter.offered)):
+            return charter_problem(charter, self.charter_text, self._who, self._signed_as)
         if charter is None or charter.dice != "host" or not charter.offer:
             return None
         host = f"the host ({fingerprint(charter.host)})"
@@ -334,6 +340,11 @@ class SignatureCheck:
             except (binascii.Error, ValueError):
                 signature = b""
             if not value or len(signature) not in (64, DELEGATED_BYTES) or not self._valid(seat, signature, body):
+                if value and self._valid(seat, signature, contribution_body(charter.offer, seat, value,
+                                                                            charter.seed_commit, CONTRIBUTION_2)):
+                    return (f"{seat}'s contribution was signed by {self._who(seat)} for a charter of format 2, which "
+                            f"keeps the offer; this charter was stripped of its format by {host}: refused, never "
+                            "taken as a record made before")
                 return (f"{seat}'s contribution to the seed ({value[:16]}...) is not what {self._who(seat)} signed "
                         f"for offer {charter.offer[:16]}... and commitment {charter.seed_commit[:16]}...: {host} "
                         "changed the contribution, or committed to its seed after reading it")
@@ -341,6 +352,10 @@ class SignatureCheck:
         if extra:
             return f"the charter holds contributions of {', '.join(extra)}, who have no seat"
         return None
+
+    def _signed_as(self, seat: str, signature: bytes, body: bytes) -> bool:
+        """Whether ``signature`` is ``seat``'s (its key, or a key it delegated) over ``body``."""
+        return len(signature) in (64, DELEGATED_BYTES) and self._valid(seat, signature, body)
 
     def _entries(self, number: int, sig: bytes) -> list[tuple[str, bytes]]:
         if not sig:

@@ -423,6 +423,15 @@ class Walker:
                 raise Tampered(1, "the set-up event carries an action")
             if self.signatures is not None:
                 self.signatures.on_setup(1, record)
+                charter = self.signatures.charter
+                if charter is not None and charter.v:  # (format 2: the set-up is the offer's, rebuilt)
+                    from .setups import position_problem
+
+                    problem = position_problem(charter, self.ruleset, event)
+                    if problem:
+                        raise Tampered(1, problem)
+            if self.draws is not None:
+                self.draws.game_id = expected
             self._setup(record, event)
             queue = self._queue
         elif action is not None:
@@ -532,6 +541,9 @@ class Walker:
             return True
         if action is None:
             raise Tampered(number, "an intent carries no action")
+        if getattr(self.draws, "by_content", False) and self.ruleset.encode(action) != record.action:
+            raise Tampered(number, "the intent's action is not in its canonical form: its dice would follow "
+                                   "bytes its signer chose")
         decision = self.ruleset.pending(self.state)
         seat = decision.player if decision else None
         if self.signatures is not None:

@@ -90,6 +90,9 @@ class NewGameBody(msgspec.Struct, forbid_unknown_fields=True):
 class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
     value: str
     signature: str
+    #: the contribution's type: a value derived from the player's signature (``trv --server join``)
+    #: or a random one (the page's)
+    kind: str = "trv-host-join"
 
 
 class ActBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -253,7 +256,7 @@ class Server:
             player = await r(c.player_of, _token(request))
             body = await _json(request, JoinBody)
             game = request.path_params["game"]
-            out = await r(c.join, player, game, body.value, body.signature)
+            out = await r(c.join, player, game, body.value, body.signature, body.kind)
             self._moved(game)
             return out
 

@@ -33,6 +33,7 @@ from trvendetta.app.sealing import dealer_view, hides
 from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
+from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
                                            message, parse, revocation_body, split_delegation, valid)
 from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord, Revoke,
@@ -499,7 +500,7 @@ class Club:
         return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(), "commit": offer.commit,
                 "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined]}
 
-    def join(self, player: str, game: str, value: str, signature: str) -> dict:
+    def join(self, player: str, game: str, value: str, signature: str, kind: str = "trv-host-join") -> dict:
         """A player's contribution to an offer's seed (signed by their key, or a key they delegated
         to); the last one creates the game."""
         found = self._offer(game)
@@ -519,7 +520,9 @@ class Club:
         except (ValueError, TypeError):
             raise Refused(400, f"a contribution is {HOST_BYTES} random bytes, as hex") from None
         raw = _b64(signature, "signature", (64, DELEGATED_BYTES))
-        answer = Contribution("trv-host-join", offer.id(), player, value.lower(), commit=offer.commit)
+        if kind not in (CONTRIBUTION_1, CONTRIBUTION_2):
+            raise Refused(400, f"a contribution's kind is {CONTRIBUTION_1} or {CONTRIBUTION_2}, not {kind!r}")
+        answer = Contribution(kind, offer.id(), player, value.lower(), commit=offer.commit)
         if not self._signed(player, offer.seats[player], raw, answer.body()):
             raise Refused(403, f"the contribution is not signed by {player}'s key or a key {player} delegated to, "
                                f"over the offer's id and its commitment ({offer.commit[:16]}...)")

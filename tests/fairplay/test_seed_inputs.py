@@ -10,6 +10,7 @@ signed contributions); a second game of one offer."""
 
 import hashlib
 
+import msgspec
 import pytest
 from fairplay_helpers import host_game
 
@@ -41,7 +42,9 @@ def cheat(tmp_path, org, name: str, *, values: dict | None = None, commit: str |
     charter = Charter(dict(offer.seats), "host", {}, setup, offer.host, seed_commit, {},
                       nonce=nonce_of(offer.id(), *(answers[s].id() for s in sorted(answers))),
                       offer=offer.id() if keep_signatures else "",
-                      signed={s: a.sig for s, a in answers.items()} if keep_signatures else {})
+                      signed={s: a.sig for s, a in answers.items()} if keep_signatures else {},
+                      v=2 if keep_signatures else 0,
+                      offered=msgspec.Raw(msgspec.json.encode(offer) if keep_signatures else b""))
     rules = rulesets.get(offer.ruleset)
     store = GameStore(tmp_path / f"cheat-{name}.sqlite")
     game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in setup.items()})
@@ -50,12 +53,15 @@ def cheat(tmp_path, org, name: str, *, values: dict | None = None, commit: str |
                                 charter=encode_charter(charter), rng=host_rng(game_seed, 1))
     from trvendetta.replays.signatures import SignatureCheck
 
-    honest = SignatureCheck.contributions_problem
+    from trvendetta.replays import setups
+
+    honest, rebuilt = SignatureCheck.contributions_problem, setups.position_problem
     SignatureCheck.contributions_problem = lambda self: None  # the cheater's trv checks nothing
+    setups.position_problem = lambda *args: None
     try:
         return replays.export(store, name)
     finally:
-        SignatureCheck.contributions_problem = honest
+        SignatureCheck.contributions_problem, setups.position_problem = honest, rebuilt
 
 
 def _set_up(tmp_path, players, names):
@@ -137,13 +143,18 @@ def test_the_honest_game_imports_everywhere_and_a_second_game_of_one_offer_is_re
         out = p("verify").stdout
         assert out.startswith("OK: ") and "made before signed contributions" not in out
     # the host makes another game of the same offer (the seats in another order: another set-up from
-    # the same seed inputs), and sends the one it likes
+    # the same seed inputs), and sends the one it likes: the charter keeps the offer, so every store
+    # rebuilds the set-up from it and refuses the other one, naming the host
     record = cheat(tmp_path, org, "cup2", reorder=True)
     assert _setup_events(record) != _setup_events((tmp_path / "cup.trv").read_text())
     (tmp_path / "cup2.trv").write_text(record)
     for p in humans:
         err = p("import", tmp_path / "cup2.trv", code=1).stderr
-        assert "another game from the offer of game cup" in err and "one offer makes one game" in err
+        assert "one offer makes one game" in err and "the host (" in err, err
+    # the same game again under another name is the same game (its id): nothing new, and no second game
+    # of one offer can verify anywhere, since the offer, the contributions and the nonce fix it
+    with pytest.raises(replays.Tampered, match="the host .* started another game"):
+        replays.verify_file(replays.read_file(record.encode(), "cup2.trv"))
 
 
 @pytest.mark.parametrize("names", [("ann", "bob"), ("ann", "bob", "cyd")])
@@ -153,7 +164,13 @@ def test_another_game_from_the_same_contributions_is_refused_as_the_first_game_m
     the offer it answered, kept beside its answer."""
     org, humans = _set_up(tmp_path, players, names)
     record = cheat(tmp_path, org, "cup", reorder=True)
-    assert replays.verify_file(replays.read_file(record.encode(), "cup.trv")).events  # signatures all fine
+    with pytest.raises(replays.Tampered, match="event 1: the set-up .* is not the one the offer"):
+        replays.verify_file(replays.read_file(record.encode(), "cup.trv"))  # every store rebuilds it
     _refused_everywhere(tmp_path, record, humans, "cup",
-                        *[["the host (", f"started another game than the offer you ({p.name}) answered (cup)",
-                           "players (their order or colours) differ", "nothing imported"] for p in humans])
+                        *[["the host (", "started another game"] for p in humans])
+    # the same attack with the charter stripped to pass as a record made before signed contributions:
+    # each player's store compares the game with the offer it answered, kept beside its answer
+    (tmp_path / "cheat-cup.sqlite").unlink()
+    record = cheat(tmp_path, org, "cup", reorder=True, keep_signatures=False)
+    _refused_everywhere(tmp_path, record, humans, "cup",
+                        *[["the host (", "nothing imported"] for p in humans])

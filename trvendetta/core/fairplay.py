@@ -13,6 +13,10 @@ _Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 _Seat = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
+#: a charter's ``offered`` when it keeps none (the one default object: msgspec omits it by identity)
+NO_OFFER = msgspec.Raw()
+
+
 class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """What the players agreed on before event 1 (docs/fair-play.md): the
     public key (64 hex digits, Ed25519) each bound seat signs with; in an
@@ -53,6 +57,13 @@ class Charter(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     #: contribution nor commit after reading them; empty in games made before signed contributions
     offer: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
     signed: dict[_Seat, Annotated[str, msgspec.Meta(max_length=400)]] = {}
+    #: the charter's format (docs/fair-play.md, "Every store rebuilds the set-up"): 0 for games made
+    #: before it; 2 keeps the offer (or invitation) itself in ``offered`` and every answer's signature in
+    #: ``signed``, so every store rebuilds the set-up and the nonce from signed messages, and a host
+    #: game's draws follow each intent's content, not its signature bytes
+    v: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
+    #: the host's offer (or the inviter's invitation), its JSON as signed, compact (format 2)
+    offered: msgspec.Raw = NO_OFFER
 
 
 #: the decoders of the store's own records, each built on its first use (a Decoder resolves its
@@ -77,7 +88,8 @@ def encode_charter(charter: "Charter | None") -> str:
                                        charter.host, charter.seed_commit,
                                        dict(sorted(charter.bots.items())), list(charter.order),
                                        charter.time, charter.nonce, charter.offer,
-                                       dict(sorted(charter.signed.items())))).decode()
+                                       dict(sorted(charter.signed.items())), charter.v,
+                                       charter.offered if bytes(charter.offered) else NO_OFFER)).decode()
 
 
 def decode_charter(text: str) -> "Charter | None":

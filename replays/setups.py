@@ -1,0 +1,260 @@
+"""Every store rebuilds a game's set-up from the messages the players signed (docs/fair-play.md).
+
+A charter of format 2 (``Charter.v``) keeps the host's offer (or the inviter's invitation) itself, as
+the JSON its signer signed (``offered``), and every player's signature over its answer (``signed``):
+a host game's contributions, an exchange game's joins.  From them alone every store (verify,
+import, a club server's copy, ``trv store copy``) rebuilds
+
+- the offer's id and its signer's signature, and that the charter's seats, keys, host, commitment,
+  bot seats and time control are the offer's (:func:`charter_problem`);
+- every answer, and checks its signature by its seat's key (a host game's contribution names the
+  offer and the host's commitment; an exchange game's join the invitation, the joiner's commitment
+  and its set-up reveal): a host or an inviter cannot swap one;
+- the game's nonce (``replays.charters.nonce_of`` over the offer and every answer): nobody chooses it;
+- the set-up position (players in order, colours, crews, ruleset, position seed 0) from the offer's
+  players, compared with event 1 (:func:`position_problem`).
+
+A charter of format 0 (made before) keeps none of it; ``trv verify`` marks such a host game ("made
+before signed contributions: the host could choose the seed").  A format-0 charter cannot be
+forged from a format-2 game by stripping it: an answer made for format 2 is signed as such (a host
+contribution's type is :data:`CONTRIBUTION_2`), and each player's own store recognises the
+contribution its key derives (:func:`derivation_message`) in a charter of any format.
+
+A player's contribution of format 2 is derived, not drawn: ``value = SHA-256(prefix + its Ed25519
+signature over the host's commitment)`` (:func:`derived_value`).  Ed25519 signatures are
+deterministic, so every home of the player, with or without its ledger, gives the same bytes for
+one commitment, and a host cannot get two different contributions from one player; nor can it
+compute one (it lacks the player's key).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+#: the charter format that keeps the offer or invitation and every answer's signature
+FORMAT = 2
+#: a host game's contribution made for format 2 (its value derived from the player's signature)
+CONTRIBUTION_2 = "trv-host-join-2"
+#: a contribution of the trv before format 2 (a random value), or of a club server's page
+CONTRIBUTION_1 = "trv-host-join"
+OFFER_TYPE = "trv-host-offer"
+INVITE_TYPE = "trv-invite"
+JOIN_TYPE = "trv-join"
+
+
+def derivation_message(commit: str) -> bytes:
+    """What a player signs to derive its contribution to a host game whose commitment is ``commit``
+    (hex): the commitment alone, so one key gives one contribution per commitment, whatever offer
+    names it."""
+    return b"trvendetta host contribution 2\n" + commit.encode()
+
+
+def derived_value(signature: bytes) -> str:
+    """A format-2 contribution (hex) from the player's signature over :func:`derivation_message`."""
+    return hashlib.sha256(b"trvendetta contribution value 2\n" + signature).hexdigest()
+
+
+def intent_content(game_id: str, number: int, action: bytes) -> str:
+    """What a format-2 host game's draw covers of its intent (hex): the game, the intent's record
+    number and its action's canonical bytes, not its signature (whose bytes the signer could vary:
+    a host running a bot seat would fish for rolls by re-signing)."""
+    return hashlib.sha256(b"trvendetta intent content 1\n" + game_id.encode() + b"\n%d\n" % number
+                          + action).hexdigest()
+
+
+def _sig(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def offered_message(charter: Any, kind: type) -> Any:
+    """The offer or invitation a format-2 charter keeps, decoded (None when it keeps none, or when
+    its bytes are not that message's compact JSON: other bytes of one message would let its keeper
+    choose the game's id)."""
+    raw = bytes(charter.offered)
+    if not raw:
+        return None
+    try:
+        message = msgspec.json.decode(raw, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return message if msgspec.json.encode(message) == raw else None
+
+
+def charter_problem(charter: Any, charter_text: str, who: Callable[[str], str],
+                    signed_by: Callable[[str, bytes, bytes], bool]) -> str | None:
+    """Why a charter's set-up is not the one its messages give (None: it is, or the charter is of a
+    format that keeps none: ``replays.charters.marks`` says so).  ``who(seat)`` names a seat or
+    ``"host"`` for messages; ``signed_by(seat, signature, body)`` checks a seat's signature (a
+    delegated key included)."""
+    if charter is None or not charter.seats or not charter.dice:
+        return None
+    if charter.v > FORMAT:
+        return f"the charter is of format {charter.v}, made by a newer trv than this one (format {FORMAT})"
+    if charter.v != FORMAT:
+        if bytes(charter.offered):
+            return ("the charter keeps an offer but not its format (2): a charter stripped of its format, "
+                    "refused rather than taken as a record made before")
+        return None
+    if charter_text:
+        from trvendetta.store import decode_charter, encode_charter
+
+        if encode_charter(decode_charter(charter_text)) != charter_text:
+            return "the charter is not in its canonical form: its bytes would let whoever wrote it choose the game's id"
+    if charter.dice == "host":
+        return _host_problem(charter, who, signed_by)
+    return _exchange_problem(charter, who, signed_by)
+
+
+def _stripped(what: str) -> str:
+    return (f"the charter is of format {FORMAT} but keeps no {what}: a charter stripped of what the players "
+            "signed is refused, never taken as a record made before")
+
+
+def _host_problem(charter: Any, who: Callable[[str], str],
+                  signed_by: Callable[[str, bytes, bytes], bool]) -> str | None:
+    from .charters import nonce_of
+    from .messages import Contribution, Offer
+    from .signatures import BOT_CONTRIBUTION, fingerprint
+
+    host = f"the host ({fingerprint(charter.host)})" if charter.host else "the host"
+    offer = offered_message(charter, Offer)
+    if offer is None:
+        return _stripped("offer (or an offer in another form than the one signed)")
+    if offer.type != OFFER_TYPE or offer.id() != charter.offer:
+        return f"the offer the charter keeps is not the one it names ({charter.offer[:16]}...): {host} changed it"
+    if not offer.signed_by(offer.host):
+        return f"the offer the charter keeps is not signed by the host key it names ({fingerprint(offer.host)})"
+    differs = [what for what, ours, theirs in (
+        ("host", charter.host, offer.host), ("commitment", charter.seed_commit, offer.commit),
+        ("seats and keys", dict(charter.seats), dict(offer.seats)), ("bot seats", dict(charter.bots), dict(offer.bots)),
+        ("time control", charter.time, offer.time)) if ours != theirs]
+    if charter.commits or charter.order:
+        differs.append("exchange fields")
+    if differs:
+        return (f"the game is not the offer's ({offer.game}): its {', '.join(differs)} differ; {host} started "
+                "another game than the one its players answered")
+    ids = []
+    for seat in sorted(charter.seats):
+        value = charter.setup.get(seat, "")
+        if seat in charter.bots:
+            if value != BOT_CONTRIBUTION or seat in charter.signed:
+                return (f"{seat} is a bot seat the host runs, and {host} contributed {value[:16]}... for it instead "
+                        f"of {BOT_CONTRIBUTION[:16]}...: the host could have chosen it after reading the players'")
+            continue
+        if seat not in charter.signed:
+            return _stripped(f"signature of {who(seat)} over its contribution")
+        signature = _sig(charter.signed[seat])
+        found = None
+        for kind in (CONTRIBUTION_2, CONTRIBUTION_1):
+            answer = Contribution(kind, charter.offer, seat, value, commit=charter.seed_commit)
+            if value and signed_by(seat, signature, answer.body()):
+                found = answer
+                break
+        if found is None:
+            return (f"{seat}'s contribution to the seed ({value[:16]}...) is not what {who(seat)} signed for offer "
+                    f"{charter.offer[:16]}... and commitment {charter.seed_commit[:16]}...: {host} changed the "
+                    "contribution, or committed to its seed after reading it")
+        ids.append(found.id())
+    extra = sorted(set(charter.signed) - set(charter.seats) | set(charter.setup) - set(charter.seats))
+    if extra:
+        return f"the charter holds contributions of {', '.join(extra)}, who have no seat"
+    nonce = nonce_of(charter.offer, *ids)
+    if charter.nonce != nonce:
+        return (f"the game's nonce ({charter.nonce[:16]}...) is not the one its offer and contributions give "
+                f"({nonce[:16]}...): {host} chose it")
+    return None
+
+
+def _exchange_problem(charter: Any, who: Callable[[str], str],
+                      signed_by: Callable[[str, bytes, bytes], bool]) -> str | None:
+    from .charters import nonce_of
+    from .messages import Invite, Join
+
+    invite = offered_message(charter, Invite)
+    if invite is None:
+        return _stripped("invitation (or an invitation in another form than the one signed)")
+    creator = invite.creator
+    inviter = who(creator) if creator in charter.seats else creator
+    if invite.type != INVITE_TYPE or invite.id() != charter.offer:
+        return f"the invitation the charter keeps is not the one it names ({charter.offer[:16]}...)"
+    if creator not in invite.seats or not invite.signed_by(invite.seats[creator]):
+        return f"the invitation the charter keeps is not signed by its creator's key ({creator})"
+    differs = [what for what, ours, theirs in (
+        ("seats and keys", dict(charter.seats), dict(invite.seats)),
+        ("inviter's commitment", charter.commits.get(creator, ""), invite.commit),
+        ("turn order", list(charter.order), [p[0] for p in invite.players]), ("time control", charter.time, invite.time))
+        if ours != theirs]
+    if charter.host or charter.seed_commit or charter.bots:
+        differs.append("host fields")
+    if differs:
+        return (f"the game is not the invitation's ({invite.game}): its {', '.join(differs)} differ; {inviter} "
+                "started another game than the one its players answered")
+    ids = {}
+    for seat in sorted(charter.seats):
+        if seat == creator:
+            if seat in charter.signed:
+                return f"the charter holds a join of {inviter}, who invited"
+            continue
+        if seat not in charter.signed:
+            return _stripped(f"join of {who(seat)} (its signature over its commitment)")
+        answer = Join(JOIN_TYPE, charter.offer, seat, charter.commits.get(seat, ""), charter.setup.get(seat, ""))
+        if not signed_by(seat, _sig(charter.signed[seat]), answer.body()):
+            return (f"{seat}'s commitment and set-up reveal ({charter.commits.get(seat, '')[:16]}...) are not what "
+                    f"{who(seat)} signed in its answer to the invitation: {inviter} swapped them")
+        ids[seat] = answer.id()
+    extra = sorted(set(charter.signed) - set(charter.seats) | set(charter.commits) - set(charter.seats))
+    if extra:
+        return f"the charter holds answers of {', '.join(extra)}, who have no seat"
+    nonce = nonce_of(charter.offer, *(ids[s] for s in sorted(ids)))
+    if charter.nonce != nonce:
+        return (f"the game's nonce ({charter.nonce[:16]}...) is not the one its invitation and answers give "
+                f"({nonce[:16]}...): {inviter} chose it")
+    return None
+
+
+def position_problem(charter: Any, ruleset: Any, first_event: Any) -> str | None:
+    """Why event 1's set-up is not the one a format-2 charter's offer or invitation gives: its
+    ruleset, its players in order with their colours and crews, position seed 0 (None: it is)."""
+    if charter is None or charter.v != FORMAT or not bytes(charter.offered):
+        return None
+    from .messages import Invite, Offer
+
+    message = offered_message(charter, Offer if charter.dice == "host" else Invite)
+    if message is None:
+        return None  # (``charter_problem`` named it)
+    from trvendetta import rulesets
+
+    from .signatures import fingerprint
+
+    whose = (f"the host ({fingerprint(charter.host)})" if charter.dice == "host" else
+             f"the inviter, {message.creator} ({fingerprint(charter.seats.get(message.creator, '0' * 64))})")
+    try:
+        offered = rulesets.get(message.ruleset)
+    except Exception:  # noqa: BLE001 - an unknown ruleset is a set-up that differs
+        offered = None
+    if offered is None or offered.name != ruleset.name:
+        return (f"the game is played under {ruleset.name}, and its {('offer' if charter.dice == 'host' else 'invitation')} "
+                f"names {message.ruleset}: {whose} started another game than the one its players answered")
+    position = getattr(first_event, "position", None)
+    try:
+        expected = ruleset.default_position([tuple(p) for p in message.players], 0)
+    except Exception as exc:  # noqa: BLE001 - the rules refuse the offered players
+        return f"the offer's players are refused by the rules: {exc}"
+    if position is None or msgspec.json.encode(position) != msgspec.json.encode(expected):
+        return (f"the set-up (event 1: players, colours, crews, their order, the position's seed) is not the one the "
+                f"{'offer' if charter.dice == 'host' else 'invitation'} ({message.game}) gives: {whose} started "
+                "another game than the one its players answered")
+    return None
+
+
+__all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "charter_problem", "derivation_message", "derived_value",
+           "intent_content", "offered_message", "position_problem"]
