@@ -86,15 +86,17 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
 
 
 def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Callable[[str], bool],
-                      answers: Any, ledger: Any, started: "tuple[str, list[tuple[str, str]]] | None" = None
-                      ) -> None:
+                      answers: Any, ledger: Any, started: "tuple[str, list[tuple[str, str]]] | None" = None,
+                      derive: "Callable[[str, str], str] | None" = None) -> None:
     """In a player's store, before a host game is written (an import, a club server's copy): refuse
     it, naming the host, when the seed inputs are not the ones this player signed: its own
     contribution is not the one it gave to that offer (``answers``: ``app.ledger.Answers``), the
     host's commitment is not the offer's, it is another game than the offer's (``started``: its
     ruleset and its seats' names and colours in order, from event 1; the charter's seats, keys, bot
     seats and time control), or it is a second game of one offer (``ledger``: the game each host's
-    commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key."""
+    commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key;
+    ``derive(seat, commit)``: the contribution that seat's key derives for a commitment
+    (``replays.setups``), which finds a charter stripped of its format in any home, ledger or not."""
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
 
@@ -111,7 +113,15 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
                        f"which {host} started already: one offer makes one game (a second would let the host keep "
                        "the one it likes); nothing imported")
     keys = sorted(k for s, k in charter.seats.items() if s not in charter.bots)
+    from trvendetta.replays.setups import FORMAT
+
     for seat in mine:
+        value = charter.setup.get(seat, "")
+        if derive is not None and charter.v < FORMAT and value and value == derive(seat, charter.seed_commit):
+            raise TrvError(f"{game}: {host} stripped its charter of the offer and of the players' signatures, to pass "
+                           f"it off as a game made before signed contributions: {seat}'s contribution "
+                           f"({value[:16]}...) is the one your key derives for its commitment, which a trv that "
+                           "keeps the offer in the charter made; nothing imported")
         if charter.offer:
             given = answers.given(charter.offer, seat)
         else:  # (a game made before signed contributions names no offer: its commitment finds the answer)

@@ -75,23 +75,58 @@ class SameStore(TrvError):
 
 
 def copy_store(source: str, target: str, games: Sequence[str] = (), *,
-               tournaments: bool | None = None) -> Iterator[Copied]:
+               tournaments: bool | None = None, check: Any = None) -> Iterator[Copied]:
     """Copy ``games`` (default: every game) and the tournaments (default: every one, unless
     games were named) from the store at ``source`` into the one at ``target``, one at a
     time as the result is iterated (a tournament's ``Copied.game`` is ``tournament NAME``).
     Raises :class:`SameStore` at once, before either store is opened, when both name one
     store, and StoreError, before anything is written, when the target holds another
-    history of one of them."""
+    history of one of them, or when a game's set-up is not the one its charter's messages give
+    (:func:`setup_problem`).  ``check(game, charter, game_id, started)``: the shell's checks of a
+    game's seed inputs against the user's own answers (``app.host.check_seed_inputs``), which raise
+    TrvError; run for every game before anything is written."""
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
-    return _copy(source, target, games, not games if tournaments is None else tournaments)
+    return _copy(source, target, games, not games if tournaments is None else tournaments, check)
 
 
-def _copy(source: str, target: str, games: Sequence[str], tournaments: bool) -> Iterator[Copied]:
+def setup_problem(store: GameStore, game: str) -> str | None:
+    """Why a stored game's set-up is not the one the messages its charter keeps give (what every
+    walk checks at event 1, ``replays.setups``: the offer or invitation, every answer's signature, the
+    nonce, the position; a charter stripped of them), without re-executing the game; None: it is."""
+    from trvendetta import rulesets
+    from trvendetta.replays.setups import position_problem
+    from trvendetta.replays.signatures import SignatureCheck
+
+    meta = store.header(game)
+    if not meta.charter:
+        return None
+    check = SignatureCheck(meta.charter)
+    problem = check.contributions_problem()
+    if problem is None and check.charter is not None and check.charter.v:
+        ruleset = rulesets.get(meta.ruleset)
+        first = store.events(game, upto=1, decode=False)[0]
+        problem = position_problem(check.charter, ruleset, ruleset.decode_event(first.payload))
+    return None if problem is None else f"event 1: {problem}"
+
+
+def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, check: Any = None) -> Iterator[Copied]:
     from trvendetta.store.tournament import TournamentLog
 
     with GameStore(source) as src, GameStore(target) as dst:
         plan = [(game, _game_plan(src, dst, game)) for game in _games(src, games)]
+        for game, (how, _) in plan:  # the set-up checks an import makes, before anything is written
+            if how == "same":
+                continue
+            try:
+                problem = setup_problem(src, game)
+            except StoreError:
+                continue  # (a damaged game: the copy names it)
+            if problem:
+                raise StoreError(f"game {game!r}: {problem}; nothing was copied")
+            if check is not None:
+                meta = src.header(game)
+                check(game, meta.charter, src.events_head(game, 1), _started(src, game))
         logs = (TournamentLog(src), TournamentLog(dst))
         named = [(name, _tournament_plan(*logs, name)) for name in logs[0].names()] if tournaments else []
         for game, (how, upto) in plan:
@@ -103,6 +138,16 @@ def _copy(source: str, target: str, games: Sequence[str], tournaments: bool) -> 
                 yield _bring_up_to_date(src, dst, game, upto)
         for name, (how, upto) in named:
             yield _copy_tournament(*logs, name, how, upto)
+
+
+def _started(store: GameStore, game: str) -> tuple[str, list[tuple[str, str]]]:
+    """A stored game's ruleset and its seats' names and colours in order, from its event 1."""
+    from trvendetta import rulesets
+
+    ruleset = rulesets.get(store.header(game).ruleset)
+    first = store.events(game, upto=1, decode=False)[0]
+    state = ruleset.evolve(ruleset.initial_state(), ruleset.decode_event(first.payload))
+    return ruleset.name, [(seat.name, seat.color) for seat in ruleset.seats(state)]
 
 
 def _games(src: GameStore, games: Sequence[str]) -> list[str]:

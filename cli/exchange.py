@@ -184,9 +184,41 @@ def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game
     return text, again
 
 
+def check_commitments(charter_text: str, game: str, can_sign: Any) -> None:
+    """Refuse, before an exchange game is written in a joiner's store, a game whose charter gives one of
+    this user's seats another commitment than the one it answered the invitation with (its ledger,
+    ``answers.jsonl``): the inviter swapped it for a chain of its own, whose reveals it would know.
+    A charter of format 2 keeps each join's signature, which every store checks; this check holds for
+    a charter stripped to pass as one made before too."""
+    from trvendetta.app.ledger import Answers
+    from trvendetta.replays.signatures import fingerprint
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(charter_text) if charter_text else None
+    if charter is None or charter.dice != "exchange":
+        return
+    keys = sorted(charter.seats.values())
+    given = Answers(home() / "secrets").all()
+    for seat in sorted(charter.seats):
+        commit = charter.commits.get(seat, "")
+        if not can_sign(seat) or secret_of(commit) is not None:
+            continue
+        mine = [e for e in given if e["seat"] == seat and e["keys"] == keys
+                and (not charter.offer or e["message"] == charter.offer)]
+        if mine:
+            e = mine[-1]
+            raise TrvError(f"{game}: its charter gives {seat} the commitment {commit[:16]}..., which is not yours: you "
+                           f"({seat}) answered the invitation of {e['game']} (from key {fingerprint(e['from'])}) with "
+                           f"{e['commit'][:16]}...: the inviter swapped your commitment for one whose reveals it "
+                           "would know; nothing imported")
+
+
 def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[Invite, str, Any]:
     """The exchange game's charter from an invitation and every answer, and the set-up RNG."""
+    import msgspec
+
     from trvendetta.replays.charters import nonce_of
+    from trvendetta.replays.setups import FORMAT
     from trvendetta.store import Charter, encode_charter
 
     inv = _read(invite_file, Invite)
@@ -196,7 +228,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
         raise TrvError(f"{invite_file}: its commitment is not one of yours (no secret in {home() / 'secrets'}); "
                        "only the player who wrote the invitation creates the game")
     commits, setup = {inv.creator: inv.commit}, {inv.creator: reveal(secret, 1).hex()}
-    answers = {}
+    answers, signed = {}, {}
     for path in join_files:
         answer = _read(path, Join)
         if answer.invite != inv.id():
@@ -207,6 +239,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
             raise TrvError(f"{path}: {answer.seat}'s set-up reveal is not the value its commitment fixed")
         commits[answer.seat], setup[answer.seat] = answer.commit, answer.setup
         answers[answer.seat] = answer.id()
+        signed[answer.seat] = answer.sig
     missing = [s for s in inv.seats if s not in commits]
     if missing:
         raise TrvError(f"no answer from {', '.join(missing)} yet: give every --join FILE")
@@ -217,8 +250,11 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
         parse_time_control(inv.time)  # a time control this trv reads, or one clear error
     # the nonce: the invitation's id and every answer's, so every player's answer is in the game's id
     nonce = nonce_of(inv.id(), *(answers[s] for s in sorted(answers)))
+    # format 2: the invitation itself and each answer's signature, so that every store checks each
+    # joiner's commitment and set-up reveal are the ones that joiner signed, and rebuilds the nonce
     charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players], time=inv.time,
-                      nonce=nonce)
+                      nonce=nonce, offer=inv.id(), signed=signed, v=FORMAT,
+                      offered=msgspec.Raw(msgspec.json.encode(inv)))
     rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in sorted(inv.seats)])
     return inv, encode_charter(charter), rng
 

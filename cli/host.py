@@ -131,6 +131,7 @@ def check_seeds(charter: str, game: str, game_id: str, started: Any = None) -> N
     offer; ``started``: the game's ruleset and seats, :func:`started_as`)."""
     from trvendetta.app.host import check_seed_inputs
     from trvendetta.app.ledger import Answers
+    from trvendetta.replays.setups import derivation_message, derived_value
     from trvendetta.store import decode_charter
 
     from .exchange import ledger
@@ -139,7 +140,8 @@ def check_seeds(charter: str, game: str, game_id: str, started: Any = None) -> N
     if found is None or found.dice != "host":
         return
     keyring = Keyring(dict(found.seats))
-    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger(), started)
+    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger(), started,
+                      lambda seat, commit: derived_value(keyring.sign(seat, derivation_message(commit))))
 
 
 def started_as(gf: Any) -> "tuple[str, list[tuple[str, str]]] | None":

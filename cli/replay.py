@@ -253,6 +253,10 @@ def _check_draw(gf: Any, name: str | None) -> None:
 
         check_seeds(gf.header.charter, name or gf.header.game, gf.header.game_id, started_as(gf))
     keyring = Keyring(dict(charter.seats))
+    if not gf.header.parent and not gf.header.since:  # the commitment this user answered an invitation with
+        from .exchange import check_commitments
+
+        check_commitments(gf.header.charter, name or gf.header.game, keyring.can_sign)
     check_import(gf, name, lambda seat, commit: keyring.can_sign(seat) and secret_of(commit) is not None,
                  ledger(), host_secret)
 

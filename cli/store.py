@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import click
 
@@ -54,8 +55,13 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
     """
     from trvendetta.app.stores import SameStore, copy_store
 
+    from .host import check_seeds
+
+    def check(game: str, charter: str, game_id: str, started: Any) -> None:
+        check_seeds(charter, game, game_id, started)  # the seed inputs against this user's own answers
+
     try:
-        copies = copy_store(source or session.db, target, games, tournaments=tournaments)
+        copies = copy_store(source or session.db, target, games, tournaments=tournaments, check=check)
     except SameStore:
         raise click.UsageError("--from and --to name the same store") from None
     done = []

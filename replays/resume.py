@@ -57,8 +57,9 @@ def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any 
         from .host import HostDraws, revealed_seed
 
         draws = HostDraws(parsed, revealed_seed(parsed, records) if records is not None else None)
-    return Walker(ruleset, visitors, head=head, signatures=SignatureCheck(parsed, domain),
-                  draws=draws, **kwargs)
+    check = SignatureCheck(parsed, domain)
+    check.charter_text = charter  # (a charter of format 2 must be canonical: its text is checked)
+    return Walker(ruleset, visitors, head=head, signatures=check, draws=draws, **kwargs)
 
 
 def walker_after(store: GameStore, game: str, at: int, visitors: Any = (), **kwargs: Any) -> Walker | None:

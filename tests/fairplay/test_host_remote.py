@@ -33,13 +33,18 @@ def send(tmp_path, p, stores):
     deliver(tmp_path, packet, p, stores)
 
 
+class GameOver(AssertionError):
+    """The game ended before the situation a test looks for (random play)."""
+
+
 def until_intent(tmp_path, org, players, chooser):
     """Whoever's decision it is plays a random option and sends it, until an action waits for the
     host's dice: returns that player (the intent not sent yet)."""
     by_name = {p.name: p for p in players}
     for _ in range(300):
         legal = org("legal").stdout.splitlines()
-        assert not legal[0].startswith("the game is over")
+        if legal[0].startswith("the game is over"):
+            raise GameOver("the game is over")
         p = by_name[legal[0].split(":")[0]]
         out = p("decide", chooser.choice(legal[1:]).strip()).stdout
         if "waiting for the host's dice" in out:
@@ -80,10 +85,9 @@ def _alter(packet: str, number: int, old: str, new: str) -> str:
     return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out))
 
 
-def test_a_changed_roll_in_the_hosts_resolution_is_refused_before_the_reveal(players, tmp_path):
-    org, ann, bob = players("org", "ann", "bob")
-    host_game(tmp_path, org, [ann, bob])
-    chooser = random.Random(31)
+def _a_rolled_resolution(tmp_path, org, ann, bob, chooser):
+    """Random play until the host resolves a draw that rolls a die: (the intent's player, the other,
+    the other's version before the resolution, the resolution packet, the rolled event's match)."""
     for _ in range(20):
         p = until_intent(tmp_path, org, [ann, bob], chooser)
         other = bob if p is ann else ann
@@ -96,10 +100,29 @@ def test_a_changed_roll_in_the_hosts_resolution_is_refused_before_the_reveal(pla
         packet = (tmp_path / "resolution.trv").read_text()
         rolled = re.search(r'^(\d+) [0-9a-f]{64} (\{.*?"(?:dice|die|roll)":\[?(\d))', packet, re.M)
         if rolled:
-            break
+            return p, other, since, packet, rolled
         deliver(tmp_path, tmp_path / "resolution.trv", org, [ann, bob])
+    raise GameOver("no resolution rolled a die in 20 draws")
+
+
+def test_a_changed_roll_in_the_hosts_resolution_is_refused_before_the_reveal(players, tmp_path):
+    org, ann, bob = players("org", "ann", "bob")
+    for attempt in range(12):  # a game random play ends before a roll is played again, fresh (bounded)
+        if attempt:
+            tmp_path = tmp_path / f"again-{attempt}"
+            tmp_path.mkdir()
+            org, ann, bob = (type(org)(tmp_path, n) for n in ("org", "ann", "bob"))
+            for q in (org, ann, bob):
+                q("id", "new", q.name)
+                (tmp_path / f"{q.name}.pub").write_text(q("id", "show", q.name).stdout)
+        host_game(tmp_path, org, [ann, bob])
+        try:
+            p, other, since, packet, rolled = _a_rolled_resolution(tmp_path, org, ann, bob, random.Random(31 + attempt))
+            break
+        except GameOver:
+            continue
     else:
-        raise AssertionError("no resolution rolled a die in 20 draws")
+        raise AssertionError("no game of 12 rolled a die in a resolution")
     number, head, die = int(rolled.group(1)), rolled.group(2), rolled.group(3)
     changed = head[:-1] + ("1" if die != "1" else "2")
     (tmp_path / "forged.trv").write_text(_alter(packet, number, head, changed))
