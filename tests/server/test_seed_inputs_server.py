@@ -21,11 +21,11 @@ def test_a_server_that_answers_busy_gets_the_same_contribution_again(club, monke
     ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
     real, got = club.club.join, []
 
-    def busy(player, game, value, signature):  # "busy, join again": fishing for a second contribution
+    def busy(player, game, value, signature, *kind):  # "busy, join again": fishing for a second contribution
         got.append((value, signature))
         if len(got) == 1:
             raise Refused(503, "busy, join again")
-        return real(player, game, value, signature)
+        return real(player, game, value, signature, *kind)
 
     monkeypatch.setattr(club.club, "join", busy)
     assert "busy, join again" in bob("join", "duel", code=1).stderr
@@ -117,6 +117,14 @@ def test_a_second_game_of_one_offer_is_refused_on_the_server_route(club, monkeyp
                                  rng=host_rng(seed, 1))
 
     club.on_store(again)
+    from trvendetta.replays import setups
+
+    honest = setups.position_problem
+
+    def in_the_players_trv_only(*args):  # the server's own trv serves the game it made, unchecked
+        return honest(*args) if threading.current_thread() is threading.main_thread() else None
+
+    monkeypatch.setattr(setups, "position_problem", in_the_players_trv_only)
     # bob's store met duel (his join synced it): a second game of its offer
     err = bob("--game", "duel2", "show", code=1).stderr
     assert "another game from the offer of game duel" in err and "one offer makes one game" in err
@@ -124,4 +132,49 @@ def test_a_second_game_of_one_offer_is_refused_on_the_server_route(club, monkeyp
     err = ann("--game", "duel2", "show", code=1).stderr
     assert "started another game than the offer you (ann) answered (duel)" in err
     assert "its players (their order or colours) differ" in err
+
     assert "duel2" not in ann.local("games").stdout and "duel2" not in bob.local("games").stdout
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_a_server_that_starts_another_set_up_than_its_offer_is_refused_by_every_store(club, monkeypatch, three):
+    """The server starts the game from the players' own contributions, but with other colours (another
+    set-up, other dice from the same seed inputs): the charter keeps the offer, so every store, a
+    third party's `verify` of the record included, rebuilds the set-up from it and names the host."""
+    from trvendetta import replays, rulesets
+
+    names = ["ann", "bob", "cyd"] if three else ["ann", "bob"]
+    people = [club.player(n) for n in names]
+    players = [a for n, c in zip(names, ["red", "blue", "green"]) for a in ("--player", f"{n}:{c}:cars")]
+    people[0]("new", *players, "--name", "duel")
+    for p in people[1:-1]:
+        p("join", "duel")
+    server = club.club
+    honest_start, records = server._start, []
+
+    def other_colours(offer, joined):
+        rules = rulesets.get(offer.ruleset)
+        real = type(rules).default_position
+
+        def painted(self, triples, seed):
+            return real(self, [(n, "yellow" if i == 0 else c, crew) for i, (n, c, crew) in enumerate(triples)], seed)
+
+        with monkeypatch.context() as m:
+            m.setattr(type(rules), "default_position", painted)
+            from trvendetta.replays import setups
+
+            m.setattr(setups, "position_problem", lambda *args: None)  # the server's trv checks nothing
+            out = honest_start(offer, joined)
+            records.append(replays.export(server.service.store, "duel"))
+        return out
+
+    monkeypatch.setattr(server, "_start", other_colours)
+    err = people[-1]("join", "duel", code=1).stderr
+    assert "the host (" in err and "another game" in err, err
+    for p in people:
+        err = p("show", code=1).stderr
+        assert "the host (" in err and "another game" in err, (p, err)
+        assert "duel" not in p.local("games").stdout  # nothing written
+    [record] = records
+    with pytest.raises(replays.Tampered, match="event 1: the set-up .* is not the one the offer .* gives: the host"):
+        replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
