@@ -10,19 +10,11 @@ in one game never verifies in another; one key bound to two players' seats
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from trvendetta.store import Charter, decode_charter
 
-#: the prefix of a nonce derived from the messages that set a game up
-NONCE_PREFIX = b"trvendetta game nonce 1\n"
-
-
-def nonce_of(*parts: str) -> str:
-    """The nonce of a game set up by these messages (an invitation or offer id, then every answer's
-    id): each player's answer is in it, so nobody alone chooses it (hex)."""
-    return hashlib.sha256(NONCE_PREFIX + "\n".join(parts).encode()).hexdigest()
+from .keys import NONCE_PREFIX, nonce_of
 
 
 def _charter(charter: Charter | str | None) -> Charter | None:
@@ -47,7 +39,7 @@ def shared_keys(charter: Charter | str | None) -> list[tuple[str, list[str]]]:
 
 def shared_key_line(charter: Charter | str | None) -> str | None:
     """'one key (4e7a...) is bound to ann and bob': None when every player has a key of their own."""
-    from .signatures import fingerprint
+    from .keys import fingerprint
 
     shared = shared_keys(charter)
     if not shared:
@@ -85,4 +77,4 @@ def has_nonce(charter: Any) -> bool:
     return found is not None and bool(found.nonce)
 
 
-__all__ = ["has_nonce", "marks", "nonce_of", "shared_key_line", "shared_keys"]
+__all__ = ["NONCE_PREFIX", "has_nonce", "marks", "nonce_of", "shared_key_line", "shared_keys"]

@@ -44,7 +44,7 @@ class Signed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def signed_by(self, public_hex: str) -> bool:
         """Whether ``sig`` is the signature of key ``public_hex`` over the body."""
-        from trvendetta.replays.signatures import valid
+        from .keys import valid
 
         try:
             return valid(bytes.fromhex(public_hex), base64.b64decode(self.sig, validate=True), self.body())
@@ -138,7 +138,7 @@ class Contribution(Signed, frozen=True, forbid_unknown_fields=True):
     commit: str = ""
 
     def body(self) -> bytes:
-        from trvendetta.replays.signatures import contribution_body
+        from .keys import contribution_body
 
         if self.commit:
             return contribution_body(self.offer, self.seat, self.value, self.commit, self.type)

@@ -121,9 +121,8 @@ def _stripped(what: str) -> str:
 
 def _host_problem(charter: Any, who: Callable[[str], str],
                   signed_by: Callable[[str, bytes, bytes], bool]) -> str | None:
-    from .charters import nonce_of
+    from .keys import BOT_CONTRIBUTION, fingerprint, nonce_of
     from .messages import Contribution, Offer
-    from .signatures import BOT_CONTRIBUTION, fingerprint
 
     host = f"the host ({fingerprint(charter.host)})" if charter.host else "the host"
     offer = offered_message(charter, Offer)
@@ -176,7 +175,7 @@ def _host_problem(charter: Any, who: Callable[[str], str],
 
 def _exchange_problem(charter: Any, who: Callable[[str], str],
                       signed_by: Callable[[str, bytes, bytes], bool]) -> str | None:
-    from .charters import nonce_of
+    from .keys import nonce_of
     from .messages import Invite, Join
 
     invite = offered_message(charter, Invite)
@@ -233,7 +232,7 @@ def position_problem(charter: Any, ruleset: Any, first_event: Any) -> str | None
         return None  # (``charter_problem`` named it)
     from trvendetta import rulesets
 
-    from .signatures import fingerprint
+    from .keys import fingerprint
 
     whose = (f"the host ({fingerprint(charter.host)})" if charter.dice == "host" else
              f"the inviter, {message.creator} ({fingerprint(charter.seats.get(message.creator, '0' * 64))})")

@@ -31,10 +31,10 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 
 from trvendetta.store import Charter, decode_charter
 
+from .keys import BOT_CONTRIBUTION, contribution_body, fingerprint, valid
 from .walker import Tampered
 
 #: the prefix of every signed message (a version, so the format can change)
@@ -89,22 +89,6 @@ def resolution_body(action: bytes, payloads: list[bytes]) -> bytes:
     return b"\n".join([action, *payloads])
 
 
-def valid(public: bytes, signature: bytes, msg: bytes) -> bool:
-    """Whether ``signature`` is the Ed25519 signature of ``msg`` by the raw
-    32-byte key ``public`` (RFC 8032, as libsodium checks it: canonical S, no
-    small-order key or R)."""
-    from nacl.bindings import crypto_sign_open  # libsodium: 2.4x faster than OpenSSL's here
-    from nacl.exceptions import BadSignatureError
-
-    if len(public) != 32 or len(signature) != 64:  # the C call reads exactly these lengths
-        return False
-    try:
-        crypto_sign_open(signature + msg, public)  # a signed message is the signature, then the message
-    except BadSignatureError:
-        return False
-    return True
-
-
 #: what an action is, in words; computed only for an error message (describing each action costs a walk more
 #: than checking its run's signature)
 What = str | Callable[[], str]
@@ -112,11 +96,6 @@ What = str | Callable[[], str]
 
 def _said(what: What) -> str:
     return what if isinstance(what, str) else what()
-
-
-def fingerprint(public_hex: str) -> str:
-    """A short name of a public key to read aloud or compare: 16 hex digits."""
-    return hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
 
 
 def fork_domain(spec: str, game_id: str, at: int) -> str:
@@ -186,19 +165,6 @@ def sign_runs(steps: list[tuple[Any, ...]], seats: list[str | None], bound: Any,
         else:
             out.append(step)
     return out
-
-
-#: what a host contributes for a bot seat it runs in a game with signed contributions: a fixed value,
-#: so that the host cannot pick it after reading the players' contributions (its own seed already
-#: is its contribution)
-BOT_CONTRIBUTION = "00" * 32
-
-
-def contribution_body(offer: str, seat: str, value: str, commit: str, kind: str = "trv-host-join") -> bytes:
-    """The bytes a player signs to contribute ``value`` to a host's offer ``offer`` (its id) whose
-    commitment is ``commit`` (``app.messages.Contribution.body``, a contribution with its sig empty)."""
-    return msgspec.json.encode({"type": kind, "offer": offer, "seat": seat, "value": value, "sig": "",
-                                "commit": commit})
 
 
 class SignatureCheck:
