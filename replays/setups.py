@@ -99,6 +99,9 @@ def charter_problem(charter: Any, charter_text: str, who: Callable[[str], str],
         return None
     if charter.v > FORMAT:
         return f"the charter is of format {charter.v}, made by a newer trv than this one (format {FORMAT})"
+    if charter.v not in (0, FORMAT):
+        return (f"the charter is of format {charter.v}, which no trv makes (0: made before, {FORMAT}: keeps the "
+                "offer): a format that would skip the checks of what the players signed is refused")
     if charter.v != FORMAT:
         if bytes(charter.offered):
             return ("the charter keeps an offer but not its format (2): a charter stripped of its format, "

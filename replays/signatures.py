@@ -288,7 +288,9 @@ class SignatureCheck:
         from .setups import CONTRIBUTION_2, charter_problem
 
         if charter is not None and (charter.v or bytes(charter.offered)):
-            return charter_problem(charter, self.charter_text, self._who, self._signed_as)
+            problem = charter_problem(charter, self.charter_text, self._who, self._signed_as)
+            if problem or charter.v:
+                return problem
         if charter is None or charter.dice != "host" or not charter.offer:
             return None
         host = f"the host ({fingerprint(charter.host)})"

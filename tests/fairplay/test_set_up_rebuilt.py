@@ -109,6 +109,10 @@ def test_a_charter_stripped_of_what_the_players_signed_is_refused_not_taken_as_o
     record = _cheat_host(tmp_path, org, "s4", strip("v", "offered"))
     with pytest.raises(replays.Tampered, match="was signed by .* for a charter of format 2"):
         replays.verify_file(replays.read_file(record.encode(), "s.trv"))
+    # a format no trv makes (to skip the checks of the signed contributions): refused
+    record = _cheat_host(tmp_path, org, "s6", lambda d, o, a: d.update(v=1))
+    with pytest.raises(replays.Tampered, match="format 1, which no trv makes"):
+        replays.verify_file(replays.read_file(record.encode(), "s.trv"))
     # everything stripped: to a third party, a record made before (marked); to each player's store, in
     # its own home or in another without its ledger, the contribution its key derives: refused
     record = _cheat_host(tmp_path, org, "s5", strip("v", "offered", "offer", "signed"))
