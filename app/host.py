@@ -178,9 +178,9 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
     store then plays any bot seat that is to act (each bot seat contributes
     ``BOT_CONTRIBUTION``).  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
-    from trvendetta.replays.charters import nonce_of
     import msgspec
 
+    from trvendetta.replays.charters import nonce_of
     from trvendetta.replays.setups import FORMAT
     from trvendetta.replays.signatures import BOT_CONTRIBUTION
     from trvendetta.store import Charter, encode_charter
