@@ -28,43 +28,21 @@ from typing import Any
 
 from trvendetta import rulesets
 from trvendetta.bots import get_bot
-from trvendetta.bots.greedy import GreedyBot
+from trvendetta.bots.front import FrontBot
 from trvendetta.bots.search import DEFAULT_STEPS, SearchBot
 from trvendetta.bots.sim import seat_name
-from trvendetta.core.protocol import Decision, Ruleset
+from trvendetta.core.protocol import Ruleset
 from trvendetta.core.rng import Rng
 
 
-class FrontGreedy(GreedyBot):
-    """The greedy bot with one change: a car crew's biggest die goes to its frontmost car (the
-    greedy bot's goes to the rearmost).  Knows Vendetta's state (a bench may: ``bench/run.py`` names
-    crews too); in another ruleset, or any other decision, it is the greedy bot."""
-
-    name = "front"
-
-    def choose(self, ruleset: Ruleset, state: Any, rng: Rng, decision: Decision | None = None) -> Any:
-        decision = decision if decision is not None else ruleset.pending(state)
-        crew = {s.name: s.crew for s in ruleset.seats(state)}.get(decision.player or "") if decision else None
-        if decision is None or decision.kind != "assign" or crew != "cars" or not hasattr(state, "vehicles"):
-            return super().choose(ruleset, state, rng, decision)
-        scores = ruleset.score_options(state, decision)
-        if scores is None:
-            return rng.pick(decision.options)
-        where = {v.id: v.at[1] for v in state.vehicles if v.at is not None}
-        # the greedy score holds -y/100 (rearmost first): turn it into +y/100 (frontmost first)
-        scores = [s + 2 * where.get(getattr(a, "car", None), 0) / 100.0 if getattr(a, "car", None) in where else s
-                  for s, a in zip(scores, decision.options)]
-        top = max(scores)
-        return rng.pick([a for s, a in zip(scores, decision.options) if s == top])
-
-
 def make_bot(name: str, steps: int) -> Any:
+    """A bot by name: a registered one, ``front`` (``bots/front.py``), or ``search`` at ``steps``
+    (``search-greedy`` / ``search-random``: with the greedy bot's or random rollouts)."""
     if name == "front":
-        return FrontGreedy()
-    if name == "search":
-        return SearchBot(steps)
-    if name == "search-random":
-        return SearchBot(steps, rollout="random")
+        return FrontBot()
+    if name.startswith("search"):
+        _, _, rollout = name.partition("-")
+        return SearchBot(steps, rollout=rollout or "front")
     return get_bot(name)
 
 

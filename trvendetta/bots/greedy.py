@@ -9,6 +9,7 @@ like the random bot: uniform over the legal actions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import TrvError
@@ -26,11 +27,16 @@ class GreedyBot:
         if decision is None or not decision.options:
             raise TrvError("no decision is pending; a bot has nothing to choose")
         options = decision.options
-        scores = ruleset.score_options(state, decision)
+        scores = self.scores(ruleset, state, decision)
         if scores is None:
             return rng.pick(options)
         top = max(scores)
         return rng.pick([a for s, a in zip(scores, options) if s == top])
+
+    def scores(self, ruleset: Ruleset, state: Any, decision: Decision) -> Sequence[float] | None:
+        """A score per option of ``decision`` (higher is better), or None (random): the
+        ruleset's heuristic; a variant (``front.FrontBot``) changes some."""
+        return ruleset.score_options(state, decision)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
