@@ -131,6 +131,12 @@ class Heuristics(BaseHeuristics):
         self._own_front: set | None = None
         #: ``_space_score`` by its arguments: a step's options look ahead at overlapping spaces
         self._spaces: dict = {}
+        #: ``_index``'s maps, made on first use
+        self._tokens: dict = {}
+        self._where: dict | None = None
+        self._choppers: set = set()
+        #: the moving car, whether this step is its last and whether it is a motorcycle (``_step``)
+        self._mover: tuple | None = None
 
     def scores(self) -> list[float] | None:
         """A score per option: the crew's or the decision kind's method's; None when some
@@ -165,23 +171,25 @@ class Heuristics(BaseHeuristics):
 
     def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         """What entering ``sp`` is worth to our moving car, progress aside."""
-        b, s = self.b, self.state
-        terrain = b.terrain(s, sp)
+        s = self.state
+        terrain = self.b.terrain(s, sp)
         if terrain == "beyond":
             final = s.final_piece is not None and s.road[-1].index >= s.final_piece
             return 100.0 if final else 6.0
         if terrain in ("offboard", "impassable"):
             return NEG
         score = 0.0
-        token = b.token_at(s, sp)
+        if self._where is None:
+            self._index()
+        token = self._tokens.get(sp)
         if token is not None:
             if not token.face_up:
                 score -= 8
             else:
                 score -= {"mine": 60, "wreckage": 40, "oil-slick": 15, "mud": 4}.get(token.kind, 0)
-        if b.occupants(s, sp):
-            wreck = any(b.is_wreck(o) for o in b.occupants(s, sp))
-            if bike and not last and not wreck:
+        here = self._where.get(sp)  # type: ignore[union-attr]
+        if here:
+            if bike and not last and not here[1]:
                 score -= 1  # a motorcycle drifts through road vehicles while moving
             else:
                 score -= 5 if drift else 30
@@ -191,9 +199,25 @@ class Heuristics(BaseHeuristics):
             score -= 2
         if sp[0] in (0, s.components.lanes - 1):
             score -= 3
-        if sp in b.chopper_spaces(s):
+        if sp in self._choppers:
             score -= 50 if last else 2
         return score
+
+    def _index(self) -> None:
+        """The board's tokens, occupied spaces and choppers by space, once a decision (what
+        ``_space_score`` asks of every space it scores; the same answers as ``board``'s
+        ``token_at``, ``occupants`` and ``chopper_spaces``)."""
+        s = self.state
+        tokens: dict = {}
+        for t in s.tokens:
+            tokens.setdefault(t.at, t)  # the first on a space, as ``token_at``
+        where: dict = {}  # space -> [anyone there, a wreck there]
+        for v in s.vehicles:
+            if v.at is not None and not v.start:
+                where.setdefault(v.at, [True, False])
+        for w in s.wrecks:
+            where.setdefault(w.at, [True, False])[1] = True
+        self._tokens, self._where, self._choppers = tokens, where, self.b.chopper_spaces(s)
 
     def _clear_road(self, sp) -> bool:
         b, s = self.b, self.state
@@ -300,11 +324,14 @@ class Heuristics(BaseHeuristics):
     def _step(self, a) -> float:
         s = self.state
         t = s.turn
-        car = self._turn_car()
+        if self._mover is None:  # the same for every option of the decision
+            car = self._turn_car()
+            bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
+            last = t.moves_left <= 1 and not bonus_later
+            bike = crews.of_vehicle(s, car.id).drifts_through_vehicles  # a motorcycle
+            self._mover = (car, last, bike)
+        car, last, bike = self._mover
         sp = geometry.neighbour(car.at, a.direction, car.facing)
-        bonus_later = t.road_ok and not t.road_taken and not t.momentum and bool(s.road_die)
-        last = t.moves_left <= 1 and not bonus_later
-        bike = crews.of_vehicle(s, car.id).drifts_through_vehicles  # a motorcycle
         score = self._space(sp, last, t.drift, bike)
         if score <= NEG:
             return score
