@@ -128,7 +128,7 @@ class SeatOrder(click.Command):
               help="A player, in turn order (repeat; CREW is one of the ruleset's crews, default cars).")
 @click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
               help="A seat played by a bot, in turn order with the --player seats (repeat). KIND is "
-                   "random, greedy or search; the seat is called KIND-COLOR unless NAME is given.")
+                   "random, greedy, front or search; the seat is called KIND-COLOR unless NAME is given.")
 @click.option("--seed", type=int, help="Seed of every die roll and draw (default: drawn at random and recorded).")
 @click.option("--name", "game_id", metavar="ID", help="The game's id (default RULESET-N).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False),

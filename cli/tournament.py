@@ -203,7 +203,7 @@ def _bot_kinds(r: Any, bots: tuple[str, ...], all_bots: str | None) -> dict[str,
 
 
 @tournament.command(name="offer")
-@round_bots("Seat a bot (random, greedy or search) for PLAYER (repeat); the host runs it.")
+@round_bots("Seat a bot (random, greedy, front or search) for PLAYER (repeat); the host runs it.")
 @click.option("--id", "ident", metavar="NAME", help="Your identity as host (default: your only one).")
 @click.option("-o", "--output", "folder", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Where to write one offer per table (GAME.offer.json).")
@@ -259,7 +259,7 @@ def offer(session: Session, name: str, round_: int | None, bots: tuple[str, ...]
 
 
 @tournament.command(name="start")
-@round_bots("Seat a bot (random, greedy or search) for PLAYER (repeat).")
+@round_bots("Seat a bot (random, greedy, front or search) for PLAYER (repeat).")
 @click.option("--bots", "all_bots", metavar="KIND", help="A bot in every seat (a simulated round).")
 @click.option("--host", "host_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
               help="Host mode: create each table's host game from the offers in DIR (`trv tournament offer`).")

@@ -30,15 +30,15 @@ NAMES = rulesets.names()
 
 
 def test_registry_names_and_unknown_bot() -> None:
-    assert bot_names() == ["random", "greedy", "search"]
+    assert bot_names() == ["random", "greedy", "front", "search"]
     assert isinstance(get_bot("random"), RandomBot)
     assert isinstance(get_bot("greedy"), GreedyBot)
-    with pytest.raises(TrvError, match="unknown bot 'clever'; known: random, greedy, search"):
+    with pytest.raises(TrvError, match="unknown bot 'clever'; known: random, greedy, front, search"):
         get_bot("clever")
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "front"])
 def test_bots_choose_legal_actions_until_the_end(name: str, bot: str) -> None:
     rs = rulesets.get(name)
     state, _ = rs.new_game(new_position(rs, 3, 5))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ..core.errors import TrvError
 from .base import Bot, RandomBot
+from .front import FrontBot
 from .greedy import GreedyBot
 from .search import SearchBot
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "front": FrontBot, "search": SearchBot}
 
 
 def bot_names() -> list[str]:
