@@ -138,3 +138,28 @@ def test_a_bot_seat_plays_search_and_replays_exactly(monkeypatch: pytest.MonkeyP
                 break
         runs.append(moves)
     assert runs[0] == runs[1] and any(p == "p1" for p, _ in runs[0])
+
+
+def test_an_unknown_rollout_is_refused() -> None:
+    with pytest.raises(TrvError, match="unknown rollout 'clever'; known: front, greedy, random"):
+        SearchBot(10, rollout="clever")
+
+
+def test_the_search_never_weighs_a_disaster_while_something_else_is_legal() -> None:
+    """Progressive widening drops the options the heuristic scores as disasters (driving off the
+    road): a step decision with one never gets it chosen, whatever the budget finds."""
+    rs = rulesets.get("vendetta")
+    from trvendetta.bots.search import DISASTER
+
+    seen = 0
+    for seed in range(6):
+        for state, d in _states("vendetta", 2, seed):
+            scores = rs.score_options(state, d)
+            if scores is None or len(d.options) < 2 or min(scores) > DISASTER or max(scores) <= DISASTER:
+                continue
+            bad = {a for a, s in zip(d.options, scores) if s <= DISASTER}
+            assert SearchBot(STEPS).choose(rs, state, Rng(seed, seen), d) not in bad
+            seen += 1
+            if seen >= 4:
+                return
+    raise AssertionError(f"only {seen} step decisions with a disaster among the options")

@@ -36,6 +36,7 @@ machine, so a bot game replays exactly.  The option visited most is played
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import TrvError
@@ -46,7 +47,9 @@ from .front import FrontBot
 from .greedy import GreedyBot
 
 #: the rollout policies by name: the front-die bot by default (it beats the greedy bot nine games in ten)
-ROLLOUTS = {"front": FrontBot, "greedy": GreedyBot, "random": RandomBot}
+ROLLOUTS: dict[str, type[GreedyBot] | type[RandomBot]] = {
+    "front": FrontBot, "greedy": GreedyBot, "random": RandomBot,
+}
 
 #: engine steps a decision may spend by default: about 0.3 s of CPU for a 2-player Vendetta decision
 #: with greedy rollouts on the development machine (docs/bots.md)
@@ -57,13 +60,17 @@ MAX_ROLLOUT = 5000
 HORIZON = 40
 #: the progressive bias toward the heuristic's favourite option: ``BIAS / (visits + 1)`` added to its UCB value
 BIAS = 1.0
+#: progressive widening: a node reached ``n`` times weighs its ``2 + WIDENING * sqrt(n)`` best options
+WIDENING = 0.5
+#: an option the heuristic scores at or below this is a disaster (``vendetta/bot.py``'s ``NEG``: off the road)
+DISASTER = -500.0
 
 
 class _Node:
     """A decision in the tree: per action its visits, wins (for the one who chose it) and how
     often it was legal when this node was reached (the availability count of ISMCTS)."""
 
-    __slots__ = ("children", "visits", "wins", "avail", "prior")
+    __slots__ = ("children", "visits", "wins", "avail", "prior", "n")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
@@ -72,6 +79,8 @@ class _Node:
         self.avail: dict[Any, int] = {}
         #: the ruleset's heuristic score of each option (``score_options``), when it has one
         self.prior: dict[Any, float] = {}
+        #: how often this node was reached (what progressive widening grows with)
+        self.n = 0
 
 
 class SearchBot:
@@ -80,7 +89,7 @@ class SearchBot:
     name = "search"
 
     def __init__(self, steps: int = DEFAULT_STEPS, rollout: str = "front", exploration: float = 0.7,
-                 horizon: int = HORIZON, bias: float = BIAS) -> None:
+                 horizon: int = HORIZON, bias: float = BIAS, widening: float = WIDENING) -> None:
         if steps < 1:
             raise TrvError(f"a search needs a budget of at least one step, not {steps}")
         self.steps = steps
@@ -92,6 +101,7 @@ class SearchBot:
         self.exploration = exploration
         self.horizon = horizon
         self.bias = bias
+        self.widening = widening
         self._most = MAX_ROLLOUT  # this decision's rollout length (``choose`` sets it)
 
     def __repr__(self) -> str:
@@ -169,23 +179,19 @@ class SearchBot:
         """UCB1 over the options legal now; an untried one first, the best by the ruleset's
         heuristic (``score_options``: what the greedy bot would play is tried first), ties and a
         ruleset without one by the RNG."""
-        options = decision.options
+        options = self._widen(rs, state, decision, node)
         avail = node.avail
         for a in options:
             avail[a] = avail.get(a, 0) + 1
+        node.n += 1
         untried = [a for a in options if a not in node.visits]
+        prior = node.prior
         if untried:
             if len(untried) == 1:
                 return untried[0]
-            prior = node.prior
-            if any(a not in prior for a in untried):
-                scores = self._scores(rs, state, decision)
-                if scores is not None:
-                    prior.update(zip(options, scores))
             first = max(prior.get(a, 0.0) for a in untried)
             return rng.pick([a for a in untried if prior.get(a, 0.0) == first])
         c, bias = self.exploration, self.bias
-        prior = node.prior
         favourite = max((prior.get(a, 0.0) for a in options), default=0.0) if prior else None
         best, value = options[0], -1.0
         for a in options:
@@ -196,6 +202,27 @@ class SearchBot:
             if ucb > value:
                 best, value = a, ucb
         return best
+
+    def _widen(self, rs: Ruleset, state: Any, decision: Decision, node: _Node) -> Sequence[Any]:
+        """The options the search weighs at ``node`` now (progressive widening): by the heuristic's
+        score, best first, the first ``2 + sqrt(visits) / 2`` (``widening``), never one the heuristic
+        calls a disaster (``DISASTER``: driving off the road) while another is legal; all of them
+        when the ruleset has no heuristic or ``widening`` is 0."""
+        options = decision.options
+        prior = node.prior
+        if any(a not in prior for a in options):
+            scores = self._scores(rs, state, decision)
+            if scores is None:
+                return options
+            prior.update(zip(options, scores))
+        if not prior:
+            return options
+        ranked = sorted(options, key=lambda a: -prior[a])  # stable: the listed order breaks ties
+        if prior[ranked[0]] > DISASTER:
+            ranked = [a for a in ranked if prior[a] > DISASTER]
+        if self.widening > 0:
+            ranked = ranked[:2 + int(self.widening * math.sqrt(node.n))]
+        return ranked
 
     def _rollout(self, rs: Ruleset, state: Any, rng: Rng) -> tuple[Any, int]:
         """Play on with the rollout bot, to the end or ``horizon`` steps when the ruleset can
