@@ -51,6 +51,7 @@ the rules below and takes the best (ties broken by the seat's RNG):
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from ..core import geometry
 from ..core.bases import Heuristics as BaseHeuristics
@@ -78,13 +79,27 @@ WEIGHTS = {"operational": -0.32, "inoperable": -1.5, "place": 0.6, "front": 2.75
 def evaluate(state: State) -> dict[str, float]:
     """Each player's share of a running game, for the search bot's playouts cut short
     (``Ruleset.evaluate``): a softmax over the players of a linear score (``WEIGHTS``) of their
-    operational and inoperable vehicles and damage tokens (per vehicle the crew started with), the
-    place of their operational vehicles between the rear of the road and its front (summed per
-    vehicle, the frontmost, the rearmost), and the frontmost one's distance along five road pieces.
-    A player out has no share; the winner of a game over has it all.  Reads only the board."""
+    :func:`features`.  A player out has no share; the winner of a game over has it all.  Reads
+    only the board."""
     players = [p.name for p in state.players]
     if state.phase == "over":
         return {p: (1.0 if p == state.winner else 0.0) if state.winner else 1.0 / len(players) for p in players}
+    w = WEIGHTS
+    score = {p: sum(w[k] * x for k, x in f.items()) for p, f in features(state).items()}
+    if not score:
+        return {p: 1.0 / len(players) for p in players}
+    top = max(score.values())
+    exp = {p: math.exp(x - top) for p, x in score.items()}
+    total = sum(exp.values())
+    return {p: exp.get(p, 0.0) / total for p in players}
+
+
+def features(state: State) -> dict[str, dict[str, float]]:
+    """What :func:`evaluate` weighs, per player not out (``WEIGHTS``' keys): their operational and
+    inoperable vehicles and damage tokens (per vehicle the crew started with), the place of their
+    operational vehicles between the rear of the road and its front (summed per vehicle, the
+    frontmost, the rearmost), and the frontmost one's distance along five road pieces."""
+    players = [p.name for p in state.players]
     lo, hi = b.rear_y(state), b.front_y(state)
     span = max(1, hi - lo)
     far = 5 * 2 * state.components.rows  # type: ignore[union-attr]
@@ -92,8 +107,7 @@ def evaluate(state: State) -> dict[str, float]:
     for v in state.vehicles:
         if v.owner in mine:
             mine[v.owner].append(v)
-    w = WEIGHTS
-    score: dict[str, float] = {}
+    out: dict[str, dict[str, float]] = {}
     for p in state.players:
         if p.out:
             continue
@@ -101,18 +115,19 @@ def evaluate(state: State) -> dict[str, float]:
         n = max(1, len(vs))
         running = [v for v in vs if v.at is not None and v.status == "operational"]
         places = [0.0 if v.start else min(1.0, max(0.0, (v.at[1] - lo) / span)) for v in running]
-        score[p.name] = (w["operational"] * len(running) / n
-                         + w["inoperable"] * sum(1 for v in vs if v.at is not None and v.status == "inoperable") / n
-                         + w["place"] * sum(places) / n + w["front"] * max(places, default=0.0)
-                         + w["rear"] * min(places, default=0.0)
-                         + w["damage"] * sum(len(v.damage) for v in running) / n
-                         + w["distance"] * max((v.at[1] for v in running if not v.start), default=0) / far)
-    if not score:
-        return {p: 1.0 / len(players) for p in players}
-    top = max(score.values())
-    exp = {p: math.exp(x - top) for p, x in score.items()}
-    total = sum(exp.values())
-    return {p: exp.get(p, 0.0) / total for p in players}
+        out[p.name] = {
+            "operational": len(running) / n,
+            "inoperable": sum(1 for v in vs if v.at is not None and v.status == "inoperable") / n,
+            "place": sum(places) / n, "front": max(places, default=0.0), "rear": min(places, default=0.0),
+            "damage": sum(len(v.damage) for v in running) / n,
+            "distance": max((v.at[1] for v in running if not v.start), default=0) / far,
+        }
+    return out
+
+
+@lru_cache(maxsize=16)
+def _hits(faces: tuple) -> dict[str, int]:
+    return {size: sum(1 for f in faces if size in f) for size in "SML"}
 
 
 class Heuristics(BaseHeuristics):
@@ -125,8 +140,8 @@ class Heuristics(BaseHeuristics):
         #: the deciding player's crew, whose own scores come first (``Crew.score_option``)
         self.crew = crews.of(state, decision.player) if decision.player is not None else None
         assert state.components is not None, "a started game has its components"
-        faces = state.components.dice["shot"].faces
-        self.hits = {size: sum(1 for f in faces if size in f) for size in "SML"}
+        #: the shot die's faces that hit each size (``_hits``: a game's components are one object)
+        self.hits = _hits(state.components.dice["shot"].faces)
         self._strikes: dict | None = None
         self._own_front: set | None = None
         #: ``_space_score`` by its arguments: a step's options look ahead at overlapping spaces
@@ -135,6 +150,7 @@ class Heuristics(BaseHeuristics):
         self._tokens: dict = {}
         self._where: dict | None = None
         self._choppers: set = set()
+        self._terrains: dict = {}
         #: the moving car, whether this step is its last and whether it is a motorcycle (``_step``)
         self._mover: tuple | None = None
 
@@ -172,7 +188,7 @@ class Heuristics(BaseHeuristics):
     def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         """What entering ``sp`` is worth to our moving car, progress aside."""
         s = self.state
-        terrain = self.b.terrain(s, sp)
+        terrain = self._ground(sp)
         if terrain == "beyond":
             final = s.final_piece is not None and s.road[-1].index >= s.final_piece
             return 100.0 if final else 6.0
@@ -202,6 +218,13 @@ class Heuristics(BaseHeuristics):
         if sp in self._choppers:
             score -= 50 if last else 2
         return score
+
+    def _ground(self, sp) -> str:
+        """``board.terrain`` of ``sp``, each space asked once a decision."""
+        terrain = self._terrains.get(sp)
+        if terrain is None:
+            terrain = self._terrains[sp] = self.b.terrain(self.state, sp)
+        return terrain
 
     def _index(self) -> None:
         """The board's tokens, occupied spaces and choppers by space, once a decision (what
@@ -336,7 +359,7 @@ class Heuristics(BaseHeuristics):
         if score <= NEG:
             return score
         progress = {"F": 4.0, "FL": 2.0, "FR": 2.0}[a.direction]
-        if t.moves_left > 1 and self.b.terrain(s, sp) != "beyond":
+        if t.moves_left > 1 and self._ground(sp) != "beyond":
             nxt = max(self._space(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, False, bike)
                       for d in geometry.FRONT_ARC)
             score += max(nxt, -100.0) / 2
