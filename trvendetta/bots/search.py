@@ -10,17 +10,23 @@ For the pending decision the bot runs iterations of information-set MCTS
    is hidden from it;
 2. **select and expand**: down a tree keyed by actions, each decision taken
    by UCB1 from the deciding player's own results, counting only the children
-   legal in this iteration (after other dice an option may not exist); an
-   option not tried yet is tried first, the ruleset's heuristic's favourite
-   first (``score_options``, the greedy bot's scores: with a small budget the
-   search weighs the options the heuristic likes, not a random few); a
-   decision with one option is taken without a node;
+   legal in this iteration (after other dice an option may not exist); the
+   options weighed are the rollout bot's best (``score_options`` as the
+   front-die bot scores them) and grow with the visits (progressive
+   widening: ``2 + WIDENING * sqrt(n)`` at a node reached ``n`` times; never
+   an option scored a disaster, off the road, while another is legal): with
+   a budget of a few dozen iterations the search weighs the few options the
+   heuristic likes, not every one thinly; an option not tried yet is tried
+   first, the favourite first, and the favourite keeps a progressive bias
+   (``BIAS / (visits + 1)``); a decision with one option is taken without a
+   node;
 3. **chance**: every action is applied with the search's own RNG
    (``ruleset.apply(state, action, rng)``), so each iteration samples the dice
    and draws afresh from the engine's own chance model (an open-loop tree: the
    node after an action averages over its outcomes);
-4. **play out** with the rollout bot (the ruleset's greedy heuristic by
-   default, ``random`` for the cheap rollout) for ``horizon`` steps, and score
+4. **play out** with the rollout bot (``ROLLOUTS``: the front-die bot by
+   default, ``bots/front.py``, the greedy bot's heuristic but for a car crew's
+   biggest die; ``greedy``; ``random`` for the cheap rollout) for ``horizon`` steps, and score
    where it got to by the ruleset's ``evaluate`` (each player's share of the
    game: a cut-short playout is far less noisy than one whole game's win or
    loss); to the end when the ruleset has no ``evaluate``, the winner scoring
@@ -51,9 +57,10 @@ ROLLOUTS: dict[str, type[GreedyBot] | type[RandomBot]] = {
     "front": FrontBot, "greedy": GreedyBot, "random": RandomBot,
 }
 
-#: engine steps a decision may spend by default: about 0.3 s of CPU for a 2-player Vendetta decision
-#: with greedy rollouts on the development machine (docs/bots.md)
-DEFAULT_STEPS = 4000
+#: engine steps a decision may spend by default: about 60 ms of CPU for a 2-player Vendetta decision with
+#: front-die rollouts, far under the half second a decision may take; the strength tables in docs/bots.md
+#: are measured at this budget (whether more steps play better is not measured yet)
+DEFAULT_STEPS = 1000
 #: a rollout longer than this is cut off and scored as a draw (no ruleset's game gets near it)
 MAX_ROLLOUT = 5000
 #: the steps a rollout plays before the ruleset's ``evaluate`` scores where it got to (when it has one)
