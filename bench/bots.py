@@ -1,12 +1,12 @@
 """The bots' strength, the crews' balance and the playouts' cost (a benchmark, not a test).
 
-``python -m trvendetta.bench.bots duel [--ruleset vendetta] [--crews cars,cars] [--games 100] [--steps 4000]``
-    the search bot against ``greedy`` and against ``front`` (the greedy bot that gives its biggest die to
-    its frontmost car, not its rearmost: the best greedy car bot found), in 2-player games; game ``i``
-    has seed ``--seed + i``, the search sits in seat ``i % 2``, and with two crews the seats swap crews
-    every other pair of games, so the search plays each crew from each seat.  A table per opponent:
+``python -m bench.bots duel [--ruleset vendetta] [--crews cars,cars] [--games 100] [--steps 1000]``
+    the search bot against ``greedy`` and against ``front`` (``bots/front.py``: the greedy bot that gives
+    a car crew's biggest die to its frontmost car, not its rearmost: the best greedy car bot found), in
+    2-player games; game ``i`` has seed ``--seed + i``, the search sits in seat ``i % 2``, and with two
+    crews the seats swap crews every other pair of games, so the search plays each crew from each seat.  A table per opponent:
     wins by the search's seat and crew, with Wilson 95% intervals.
-``python -m trvendetta.bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
+``python -m bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
     one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; game ``g``
     seats crew ``(g + i) mod n`` of the crews (padded with ``cars`` to the player count) in seat ``i``,
     so each crew sits in each seat equally often.
@@ -182,7 +182,7 @@ def balance(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trvendetta.bench.bots", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
     d = sub.add_parser("duel")

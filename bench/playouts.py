@@ -1,6 +1,6 @@
 """What a playout costs, old checkout against new, beside python-chess (a benchmark, not a test).
 
-``python -m trvendetta.bench.playouts [--old TREE] [--rounds 5] [--games 5]``
+``python bench/playouts.py [--old TREE] [--rounds 5] [--games 5]``
 
 A playout is what the search bot (``bots/search.py``) runs thousands of a decision: the game played
 to its end from a state.  Measured from mid-game (the state half-way through the greedy game of each
