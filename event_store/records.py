@@ -32,7 +32,7 @@ _NAMESPACE_BYTES = bytes.fromhex("418f6096eb4b595c93feaa8ef91c2220")
 def game_key(game: str) -> str:
     """``game_uuid(game).hex`` without uuid or hashlib (``trv show``'s path imports neither): CPython's SHA-1."""
     try:
-        from _sha1 import sha1
+        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's private module: typeshed has no stub
     except ImportError:  # an interpreter built without it
         from hashlib import sha1
     digest = bytearray(sha1(_NAMESPACE_BYTES + game.encode()).digest()[:16])
@@ -77,9 +77,9 @@ def sha256_for(rows: int) -> Any:
     if rows > 256:
         return _sha256
     try:
-        from _sha256 import sha256  # CPython 3.11 (3.12 on: _sha2)
+        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11 (3.12 on: _sha2); no stub
     except ImportError:
-        from _sha2 import sha256  # type: ignore[no-redef]
+        from _sha2 import sha256  # type: ignore[import-not-found]  # as _sha256
     return sha256
 
 

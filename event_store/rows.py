@@ -83,7 +83,7 @@ class Snap(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
 
 _encode = msgspec.msgpack.Encoder().encode
 _new = tuple.__new__
-_head, _save, _snap = (msgspec.msgpack.Decoder(t) for t in (Head, Save, Snap))
+_head, _save, _snap = msgspec.msgpack.Decoder(Head), msgspec.msgpack.Decoder(Save), msgspec.msgpack.Decoder(Snap)
 
 
 def pack(value: Any, level: int = 9) -> bytes:
@@ -112,7 +112,7 @@ class Folded(NamedTuple):
 
     header: Head
     state: Any
-    count: int
+    count: int  # type: ignore[assignment]  # the field callers read; it hides tuple.count, which none calls
     head: str
     retracted: list[list[int]]
 
@@ -232,7 +232,8 @@ class Reader:
         rows += self.select(game, max(rows[0][0] if rows else since, 0), upto, False, None)
         saves = self._saves(game, rows)
         out: list[StoredEvent] = []
-        number, ruleset, actions = since, rulesets.get(name) if decode and saves else None, {}
+        number, ruleset = since, rulesets.get(name) if decode and saves else None
+        actions: dict[bytes, Any] = {}  # an action's encoding -> the action decoded once
         digest, sha256 = bytes.fromhex(previous), sha256_for(len(saves))
         for version, save in saves:
             if version > number + 1:
@@ -265,7 +266,7 @@ class Reader:
                 previous, number = h, n
             if digest[:len(save.check)] != save.check:  # (a layout 2 row holds the whole hash)
                 damage = DamagedStore(game, first, f"the hash does not follow from event {first - 1}'s")
-                damage.hashes = (previous, save.check.hex())  # type: ignore[attr-defined]  (GameStore.verify)
+                damage.hashes = (previous, save.check.hex())  # type: ignore[attr-defined]  # read by GameStore.verify
                 raise damage
         return out if upto is None else [r for r in out if r.number <= upto]
 

@@ -164,7 +164,7 @@ class GameStore(Closing):
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
             else:
-                self._index_db = self.app.recorder.datastore  # type: ignore[attr-defined]
+                self._index_db = self.app.recorder.datastore
             if self.path is not None:
                 self._check_layout()
             if first_use is not None:

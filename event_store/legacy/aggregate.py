@@ -129,7 +129,7 @@ class Game(Aggregate):
         (``GameStore._fresh``: ``reader.fold_live``)."""
         self.count += 1
         self.head = hash_
-        if type(payload) is str:
+        if isinstance(payload, str):
             payload = payload.encode()
         if kind == RETRACTION_KIND:
             r = decode_retraction(payload)
@@ -161,7 +161,7 @@ class Game(Aggregate):
             "retracted": [list(r) for r in folded.retracted], "stale": False,
         }
         return Snapshot(originator_id=game_uuid(h.name), originator_version=folded.count + cls.INITIAL_VERSION,
-                        timestamp=created, topic=cls.TOPIC, state=state).mutate(None)
+                        timestamp=created, topic=cls.TOPIC, state=state).mutate(None)  # type: ignore[return-value]  # Game's topic: a Game
 
 
 class GameSnapshot(Snapshot):
@@ -201,6 +201,7 @@ class PartedSnapshot(GameSnapshot):
     def take_parted(cls, aggregate: Any) -> tuple["PartedSnapshot", dict[str, bytes]]:
         """The snapshot, and the parts it names (``{address: JSON}``) to store."""
         ruleset = rulesets.get(aggregate.ruleset)
+        parts: dict[str, tuple[bytes, str]]  # a part's name -> (its JSON, its address)
         if aggregate.stale:  # no engine state: split's answer (a ruleset with shared parts takes no snapshot)
             rest, parts = split(b"", ruleset.shared_state)[0], {}
         else:
@@ -212,4 +213,4 @@ class PartedSnapshot(GameSnapshot):
 
 register_topic(GameSnapshot.TOPIC, GameSnapshot)
 register_topic(PartedSnapshot.TOPIC, PartedSnapshot)
-Game.Snapshot = GameSnapshot  # type: ignore[misc]
+Game.Snapshot = GameSnapshot

@@ -142,7 +142,8 @@ def _overlap(at_hashes: list[int], at_stamps: list[int]) -> bool:
 
 def _cut_out(data: bytes, spans: list[tuple[int, int, bytes]]) -> bytes:
     """``data`` with each span ``(start, length, place)`` (none overlapping) replaced by its place."""
-    out, last = [], 0
+    out: list[bytes] = []
+    last = 0
     for start, length, place in sorted(spans):
         out += (data[last:start], place)
         last = start + length

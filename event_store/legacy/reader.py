@@ -162,7 +162,7 @@ class Folded(NamedTuple):
 
     header: Header
     state: Any
-    count: int
+    count: int  # type: ignore[assignment]  # the field callers read; it hides tuple.count, which none calls
     head: str
     retracted: list[list[int]]
     modified: datetime | None  # the last record's stamp
@@ -229,7 +229,8 @@ class _Unpacker:
         self.first = 0  # the version of the chunk's first row read last (0: none)
         self.entries: list = []
         self.stamp: datetime | None = None
-        self.cut, self.cut_stamp = b"", None  # the last mark-3 stamp read, and its datetime
+        self.cut = b""  # the last mark-3 stamp read, and its datetime
+        self.cut_stamp: datetime | None = None
 
     def read(self, version: int, data: bytes) -> tuple[Any, datetime]:
         """The record a row holds (its fields as attributes) and its stamp; raises one of ``UNDECODABLE``."""
@@ -247,7 +248,7 @@ class _Unpacker:
             self.first = 0
             self.entries, self.stamp = unpack_chunk(data)
             self.first = version
-            return self.entries[0], self.stamp  # type: ignore[return-value]
+            return self.entries[0], self.stamp
         usual = split_3(data)
         if usual is not None:  # a record packed alone: its hash and stamp taken from their bytes
             text, hash_, cut = usual
@@ -343,7 +344,7 @@ class GameReader:
                     previous = decoding.lean(number + 1, block, skip, take, previous, stamp, decode, out)
                 else:  # taken as it is (runs.Records): its ruleset and schema checked where they change
                     if out:
-                        records.add_records(out)
+                        records.add_records(out)  # type: ignore[union-attr]  # read is records.read: records is set
                         out = []
                         append = out.append
                     if leans is None:
@@ -357,6 +358,7 @@ class GameReader:
                 number += take
                 continue
             if not previous:  # the last lean chunk's last hash
+                assert leans is not None  # a record after a lean chunk: that chunk's part is open
                 skip_, take_, _ = odd.get(len(leans) - 1, (0, leans[-1][4], None))
                 previous = leans[-1][3][32 * (skip_ + take_) - 32:32 * (skip_ + take_)].hex()
                 leans = None
@@ -635,16 +637,16 @@ class GameReader:
                     header = header._replace(created=created.created if created else None)
                 return Folded(header, folded[0], last.number if last else count, last.hash if last else head,
                               folded[1], last.recorded_at if last else header.created)
-        header = self.created(game)
-        if header is None:
+        made = self.created(game)
+        if made is None:
             return None
-        start = game_genesis(header.charter, header.bots, header.store_schema)
-        records = self.records(game, 0, at, start)
-        rules = rulesets.get(header.ruleset)
+        genesis = game_genesis(made.charter, made.bots, made.store_schema)
+        records = self.records(game, 0, at, genesis)
+        rules = rulesets.get(made.ruleset)
         state, retracted = fold_live(rules, records, None, (), 0, game)  # type: ignore[misc]
         last = records[-1] if records else None
-        return Folded(header, state, last.number if last else 0, last.hash if last else start,
-                      retracted, last.recorded_at if last else header.created)
+        return Folded(made, state, last.number if last else 0, last.hash if last else genesis,
+                      retracted, last.recorded_at if last else made.created)
 
     def first_unreadable(self, game: str) -> int | None:
         """The number of the first record of ``game`` that does not read or

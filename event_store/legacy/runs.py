@@ -173,6 +173,8 @@ def segments_of(records: Sequence[StoredEvent], number: int) -> Iterator[Segment
     hash of 64 lowercase hex digits as ``chain`` writes it, no decoded event: its bytes are what counts) one
     segment, and each other record a segment of its own without a hash (a walker takes it through ``feed``)."""
     i, n = 0, len(records)
+    hashes: list[bytes]
+    fields: list[bytes]
     while i < n:
         j, hashes, fields = i, [], []
         while j < n:
@@ -276,7 +278,7 @@ class _Read:
         """The object of record ``number``, made as ``GameStore.events`` makes it."""
         lean, i, stamp = self._row(number)
         if lean is None:
-            return i
+            return i  # type: ignore[return-value]  # (None, record, None): the record itself
         out: list[StoredEvent] = []
         self.decoding.lean(number, lean, i, 1, self.hash_of(number - 1), stamp, False, out)
         return out[0]
@@ -287,7 +289,7 @@ class _Read:
             return self.previous
         lean, i, _ = self._row(number)
         if lean is None:
-            return i.hash
+            return i.hash  # type: ignore[attr-defined]  # (None, record, None): the record itself
         return lean[3][32 * i:32 * i + 32].hex()
 
 
@@ -400,7 +402,7 @@ def lean_rows(decoding: Decoding, rows: Sequence[Any], since: int, previous: str
     if not all(map(gt, map(len, datas), ends)):
         return None
     try:  # an inflater a row, each dropped when done (600 of them kept at once took 7x the time: 10 MB of state)
-        bodies = list(map(inflate_lean, map(getitem, datas, map(slice, ends, repeat(None)))))
+        bodies = list(map(inflate_lean, map(getitem, datas, map(slice, ends, repeat(None)))))  # type: ignore[arg-type]  # typeshed's getitem slices any Sequence to a Sequence: here bytes to bytes
     except zlib.error:
         return None
     fields = list(map(methodcaller("split", SEP), bodies))
