@@ -5,6 +5,7 @@ does not pay for it; see ``trvendetta.store.quick``)."""
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
 from datetime import datetime
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import msgspec
@@ -212,7 +213,9 @@ class RawRecord(NamedTuple):
     schema: int
     payload: bytes
     action: bytes = b""
-    sig: bytes = b""
+    #: the signatures, or a signer ``(number, previous hash, payload) -> signatures`` that
+    #: ``GameStore.append`` calls once it knows where the record goes
+    sig: "bytes | Callable[[int, str, bytes], bytes]" = b""
     #: the wall-clock stamp to store (a copy keeps its source's); None: now
     recorded_at: datetime | None = None
 
