@@ -7,7 +7,7 @@ store is used only through ``GameStore``'s API.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -371,7 +371,7 @@ def import_packet(store: GameStore, gf: fmt.GameFile,
         raise PacketRefused("forked", f"it follows a different event {since} than this database's "
                                       f"({h.since_hash[:16]}... vs {mine_at[:16]}...)")
     theirs = list(gf.records)
-    have: list[StoredEvent] = []
+    have: Sequence[StoredEvent] = []
     if since < now:
         # the part this database has must be the same, byte for byte; the rest is applied
         have = store.events(game, since=since, decode=False)
@@ -511,7 +511,9 @@ def sign_retractions(walker: Walker, retractions: list[Retraction], groups: list
     for retraction, group in zip(retractions, groups):
         payload = encode_retraction(retraction)
         number += 1
-        needed = sorted(check.seats) if retraction.agreed else [s for s in [retraction.player] if s in check.seats]
+        taker = retraction.player
+        needed = sorted(check.seats) if retraction.agreed else [taker] if taker is not None and taker in check.seats \
+            else []
         missing = [s for s in needed if keyring is None or not keyring.can_sign(s)]
         if missing:
             what = walker.ruleset.describe_action(group.action)
@@ -520,7 +522,8 @@ def sign_retractions(walker: Walker, retractions: list[Retraction], groups: list
                            + ("an agreed undo is signed by every bound seat" if retraction.agreed else
                               "only the player taking an action back may sign it"))
         msg = message(check.domain(number), number, previous, payload)
-        sig = b" ".join(entry(seat, keyring.sign(seat, msg)) for seat in needed)
+        sig = b" ".join(entry(seat, keyring.sign(seat, msg)) for seat in needed) if keyring is not None else b""
+        # (no keyring: nobody is needed, or ``missing`` named them)
         out.append(RawRecord(RETRACTION_KIND, 1, payload, b"", sig))
         previous = chain(previous, payload, b"", sig)
     return out

@@ -55,7 +55,8 @@ def _covering(check: SignatureCheck, records: tuple, start: int, seat: str) -> A
 def signed_intents(gf: fmt.GameFile) -> dict[tuple[str, int], tuple[Any, bytes]]:
     """Every intent of a record or packet that carries its seat's valid signature (checked in the
     file's own name: a fork's intents sign the fork's domain), by (seat, draw)."""
-    from trvendetta.store import INTENT_KIND, decode_draw
+    from trvendetta.core.fairplay import decode_draw_as
+    from trvendetta.store import INTENT_KIND, Intent
 
     if not gf.header.charter:
         return {}
@@ -67,7 +68,7 @@ def signed_intents(gf: fmt.GameFile) -> dict[tuple[str, int], tuple[Any, bytes]]
         if not r.payload.startswith(mark) or not r.sig:
             continue
         try:
-            intent, entries = decode_draw(r.payload), parse(r.sig)
+            intent, entries = decode_draw_as(r.payload, Intent), parse(r.sig)
         except (ValueError, Exception):  # noqa: BLE001 - a damaged intent is no one's evidence
             continue
         for named, sig in entries:

@@ -19,7 +19,8 @@ from typing import Any
 
 from trvendetta.core.draws import draw_rng, follows
 from trvendetta.core.rng import NoDice
-from trvendetta.store import INTENT_KIND, REVEAL_KIND, Charter, Intent, Reveal, decode_charter, decode_draw
+from trvendetta.core.fairplay import charter_of, decode_draw_as
+from trvendetta.store import INTENT_KIND, REVEAL_KIND, Charter, Intent, Reveal
 
 from .walker import Tampered
 
@@ -27,9 +28,8 @@ from .walker import Tampered
 class Draws:
     """The open draw and each seat's last reveal, along a walk."""
 
-    def __init__(self, charter: Charter | str):
-        if isinstance(charter, str):
-            charter = decode_charter(charter)
+    def __init__(self, given: Charter | str):
+        charter = charter_of(given)
         #: the game's id (event 1's hash), once walked
         self.game_id = ""
         #: the seats in name order: each draw's RNG takes their reveals in this order
@@ -177,12 +177,12 @@ def newest_draws(store: Any, game: str, upto: int | None = None) -> list[Any]:
 
 def read_draw(records: list[Any], i: int) -> tuple[Intent, dict[str, bytes], bool]:
     """The intent at ``records[i]``, the reveals after it, and whether an action resolved it."""
-    intent = decode_draw(records[i].payload)
+    intent = decode_draw_as(records[i].payload, Intent)
     reveals = {intent.seat: bytes.fromhex(intent.reveal)}
     for r in records[i + 1:]:
         if r.kind != REVEAL_KIND:
             return intent, reveals, bool(r.action)
-        reveal = decode_draw(r.payload)
+        reveal = decode_draw_as(r.payload, Reveal)
         reveals[reveal.seat] = bytes.fromhex(reveal.reveal)
     return intent, reveals, False
 

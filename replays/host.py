@@ -24,7 +24,8 @@ from typing import Any
 
 from trvendetta.core.draws import host_commitment, host_game_seed, host_rng
 from trvendetta.core.rng import NoDice
-from trvendetta.store import HOST_REVEAL_KIND, Charter, HostReveal, Intent, Reveal, decode_charter, decode_draw
+from trvendetta.core.fairplay import charter_of, decode_draw_as
+from trvendetta.store import HOST_REVEAL_KIND, Charter, HostReveal, Intent, Reveal, decode_charter
 
 from .walker import UNREVEALED, Tampered
 
@@ -36,26 +37,24 @@ _MARK = b'{"type":"' + HOST_REVEAL_KIND.encode() + b'"'
 def revealed_seed(charter: Charter | str, records: Iterable[Any]) -> bytes | None:
     """The game seed, when the records hold a reveal matching the charter's commitment (else None:
     the walk then stops at a reveal that does not match, naming it)."""
-    if isinstance(charter, str):
-        charter = decode_charter(charter)
-    if charter is None or charter.dice != "host":
+    parsed = decode_charter(charter) if isinstance(charter, str) else charter
+    if parsed is None or parsed.dice != "host":
         return None
     for record in records:
         if record.payload.startswith(_MARK):
-            found = decode_draw(record.payload)
+            found = decode_draw_as(record.payload, HostReveal)
             seed, salt = bytes.fromhex(found.seed), bytes.fromhex(found.salt)
-            if host_commitment(seed, salt).hex() != charter.seed_commit:
+            if host_commitment(seed, salt).hex() != parsed.seed_commit:
                 return None
-            return host_game_seed(seed, {s: bytes.fromhex(v) for s, v in charter.setup.items()})
+            return host_game_seed(seed, {s: bytes.fromhex(v) for s, v in parsed.setup.items()})
     return None
 
 
 class HostDraws:
     """The open draw of a host game along a walk (the same hooks as ``replays.exchange.Draws``)."""
 
-    def __init__(self, charter: Charter | str, game_seed: bytes | None = None):
-        if isinstance(charter, str):
-            charter = decode_charter(charter)
+    def __init__(self, given: Charter | str, game_seed: bytes | None = None):
+        charter = charter_of(given)
         self.charter = charter
         self.order = sorted(charter.seats)
         missing = [s for s in self.order if s not in charter.setup]
@@ -121,6 +120,8 @@ class HostDraws:
     def rng_of(self, open_: dict[str, Any], game_seed: bytes | None = None) -> Any:
         """The RNG of the open draw ``open_`` (with this walk's seed, or ``game_seed``)."""
         seed = game_seed if game_seed is not None else self.game_seed
+        if seed is None:  # (rng_for asks once the seed is revealed; the host gives its own)
+            raise ValueError("a host draw's dice need the game's seed: it is neither revealed nor given")
         if self.by_content:
             from .setups import intent_content
 

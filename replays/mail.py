@@ -53,7 +53,7 @@ def unwrap(data: bytes, limit: int, source: str = "file") -> bytes:
     body: list[bytes] = []
     inside = ended = False
     for raw in data.replace(b"\r\n", b"\n").split(b"\n"):
-        line = raw[_QUOTE.match(raw).end():].strip()
+        line = _QUOTE.sub(b"", raw, count=1).strip()  # (the pattern matches at 0 always, maybe empty)
         if not inside:
             inside = line == BEGIN.encode()
             continue

@@ -19,10 +19,11 @@ record over the same game applies its new part like a packet).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from trvendetta.store import (CLAIM_KIND, HOST_REVEAL_KIND, INTENT_KIND, RESIGN_KIND, RETRACTION_KIND, REVEAL_KIND,
-                              REVOKE_KIND, decode_charter, decode_draw, decode_outcome, decode_retraction)
+                              REVOKE_KIND, HostReveal, decode_charter, decode_draw, decode_outcome, decode_retraction)
 
 from .signatures import HOST, parse
 from .walker import Visitor
@@ -63,7 +64,7 @@ def makers(walker_for: Any, ruleset: Any, charter: str, domain: str, records: li
     return _made(records, seats.actions, None, b"")
 
 
-def makers_after(records: list[Any], at: int, seats: _Seats) -> list[str | None]:
+def makers_after(records: Sequence[Any], at: int, seats: _Seats) -> list[str | None]:
     """Who made each of ``records[at:]``, from a walk resumed after record ``at`` (``seats``
     its visitor): :data:`UNKNOWN` where that depends on the records before ``at`` (a record
     no decision made, or an action appended after a reveal, takes the maker of the record
@@ -72,7 +73,7 @@ def makers_after(records: list[Any], at: int, seats: _Seats) -> list[str | None]
     return _made(records[at:], seats.actions, UNKNOWN if at else None, kind)
 
 
-def _made(records: list[Any], actions: dict[int, str | None], previous: str | None,
+def _made(records: Sequence[Any], actions: dict[int, str | None], previous: str | None,
           previous_kind: bytes) -> list[str | None]:
     out: list[str | None] = []
     for record in records:
@@ -89,8 +90,8 @@ def _made(records: list[Any], actions: dict[int, str | None], previous: str | No
             found = decode_outcome(record.payload)
             maker = getattr(found, "by", found.seat)
         elif kind in _DRAW_KINDS:
-            found = decode_draw(record.payload)
-            maker = HOST if kind == HOST_REVEAL_KIND.encode() else found.seat
+            drawn = decode_draw(record.payload)
+            maker = HOST if isinstance(drawn, HostReveal) else drawn.seat  # (a host reveal's kind)
         elif record.number in actions:
             # an exchange draw's resolution is appended by the store whose reveal completed it
             maker = previous if previous_kind == REVEAL_KIND.encode() else actions[record.number]
@@ -99,7 +100,7 @@ def _made(records: list[Any], actions: dict[int, str | None], previous: str | No
     return out
 
 
-def last_made_elsewhere(store: Any, game: str, records: list[Any], local: set[str], known: list[str]) -> int | None:
+def last_made_elsewhere(store: Any, game: str, records: Sequence[Any], local: set[str], known: list[str]) -> int | None:
     """:func:`unsent_since` of the whole game, from walks of its last actions only
     (``replays.resume.tail_walk``: further back while the answer depends on older records)."""
     from trvendetta import rulesets
@@ -132,7 +133,7 @@ def parties(charter: str) -> list[str]:
     return sorted(parsed.seats) + ([HOST] if parsed.host else [])
 
 
-def unsent_since(made: list[str | None], local: set[str], known: list[str], first: int = 1) -> int | None | str:
+def unsent_since(made: list[str | None], local: set[str], known: list[str], first: int = 1) -> int | None:
     """The number of the last record a party other than ``local`` made (everything after it
     was made here); None when no record was made elsewhere (send the whole record).  ``made``:
     the makers of the records from number ``first`` on; when ``first`` is not 1, or a maker
@@ -140,7 +141,7 @@ def unsent_since(made: list[str | None], local: set[str], known: list[str], firs
     for number in range(len(made), 0, -1):
         maker = made[number - 1]
         if maker is UNKNOWN:
-            return UNKNOWN
+            return UNKNOWN  # type: ignore[return-value]  # (mypy narrows the Any sentinel to maker's type here)
         if maker in known and maker not in local:
             return number + first - 1
     return None if first == 1 else UNKNOWN

@@ -94,6 +94,7 @@ def ended(walker: Any, record: Any, action: Any, Tampered: Any,  # noqa: N803 - 
     else:
         if resumed_after > found.after and NeedsHistory is not None:
             raise NeedsHistory(number)  # only a whole walk knows who made the records after the claimed point
+        assert isinstance(found, Claim)  # (late)
         _only_the_answer(walker, number, found, Tampered)
     check = walker.signatures
     if check is None:
@@ -173,7 +174,7 @@ def _claim(walker: Any, number: int, claim: Claim, decision: Any, seats: dict, T
         raise Tampered(number, f"a claim by {claim.by!r} against {claim.seat}: only another bound seat claims "
                                "(or a host game's host)")
     draws = walker.draws
-    if draws is not None and draws.open is not None and getattr(check, "host", ""):
+    if draws is not None and draws.open is not None and bool(getattr(check, "host", "")):
         raise Tampered(number, f"a claim against {check._who(check.HOST)}, whose dice the game waits "
                                "for: the host is no seat and has no time limit; its store answers the draw, and a "
                                "host that never does is named, with its commitment, by `trv verify` and `trv show`")

@@ -21,7 +21,7 @@ revealed, from the stored reveal or the walked records' own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from trvendetta import rulesets
@@ -45,11 +45,11 @@ def walker_for(ruleset: Any, charter: str = "", domain: str = "", visitors: Any 
     head = start if start is not None else genesis(charter)
     if not charter:
         return Walker(ruleset, visitors, head=head, **kwargs)
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
     from .exchange import Draws
 
-    parsed = decode_charter(charter)
+    parsed = charter_of(charter)
     draws: Any = None
     if parsed.dice == "exchange":
         draws = Draws(parsed)
@@ -102,7 +102,7 @@ def _revocations(store: GameStore, game: str, at: int) -> list[tuple[Any, Any]]:
             if r.payload.startswith(REVOKE_OPENING)]
 
 
-def tail_walk(store: GameStore, game: str, records: list[Any], visitors: Callable[[], list[Any]],
+def tail_walk(store: GameStore, game: str, records: Sequence[Any], visitors: Callable[[], list[Any]],
               enough: Callable[[Walker, int], bool], whole: Callable[[list[Any]], Walker]) -> tuple[Walker, list[Any]]:
     """A walk of ``game``'s last actions that is ``enough`` for the caller, else a whole walk.
 

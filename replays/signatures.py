@@ -160,7 +160,7 @@ def sign_runs(steps: list[tuple[Any, ...]], seats: list[str | None], bound: Any,
     out = []
     for i, (step, seat) in enumerate(zip(steps, seats)):
         last_of_run = i + 1 == len(steps) or seats[i + 1] != seat
-        if seat in bound and last_of_run:
+        if seat is not None and seat in bound and last_of_run:
             out.append((step[0], step[1], signer(seat)))
         else:
             out.append(step)
@@ -426,7 +426,7 @@ class SignatureCheck:
         number = record.number
         self.flush()
         self._close(None)
-        needed = set(self.seats) if agreed else ({taker} & set(self.seats))
+        needed = set(self.seats) if agreed else {s for s in self.seats if s == taker}
         entries = self._entries(number, record.sig)
         msg = message(self.domain(number), number, record.previous, record.payload)
         given = {}

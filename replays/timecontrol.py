@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from trvendetta.core.errors import TrvError
 
@@ -39,10 +39,17 @@ class TimeControl(NamedTuple):
     reserve: timedelta | None = None
     increment: timedelta = timedelta(0)
 
+    @property
+    def reserve_time(self) -> timedelta:
+        """The reserve of a control without ``per_move`` (:func:`parse_time_control` sets one of the two)."""
+        if self.reserve is None:
+            raise ValueError(f"a time control with neither a time an answer nor a reserve: {tuple(self)}")
+        return self.reserve
+
     def __str__(self) -> str:
         if self.per_move is not None:
             return duration_text(self.per_move)
-        return f"{duration_text(self.reserve)}+{duration_text(self.increment)}"
+        return f"{duration_text(self.reserve_time)}+{duration_text(self.increment)}"
 
     def __repr__(self) -> str:
         return f"parse_time_control({str(self)!r})"
@@ -51,7 +58,7 @@ class TimeControl(NamedTuple):
         """In words: "3d a move", "a reserve of 7d, plus 1d an answer"."""
         if self.per_move is not None:
             return f"{self} an answer"
-        return f"a reserve of {duration_text(self.reserve)}, plus {duration_text(self.increment)} an answer"
+        return f"a reserve of {duration_text(self.reserve_time)}, plus {duration_text(self.increment)} an answer"
 
 
 def duration_text(span: timedelta) -> str:
@@ -97,7 +104,7 @@ def parse_time_control(text: str) -> TimeControl:
             raise TrvError(f"--time {text!r}: an answer needs at least a minute; {legal}")
         return TimeControl(per_move=span)
     got = TimeControl(reserve=_duration(reserve, text), increment=_duration(increment, text))
-    if got.reserve < timedelta(minutes=1):
+    if got.reserve_time < timedelta(minutes=1):
         raise TrvError(f"--time {text!r}: the reserve needs at least a minute; {legal}")
     return got
 
@@ -141,7 +148,7 @@ class Waiting(NamedTuple):
         """"bob's move since 2026-12-01 20:30 UTC; deadline 2026-12-04 20:30 UTC (3d an answer)"."""
         what = "dice" if self.unanswered == "reveal" else "move"
         text = f"{self.seat}'s {what} since {_show(self.since)}"
-        if self.deadline is None:
+        if self.deadline is None or self.control is None:  # (a deadline comes with its control)
             return text
         text += f"; deadline {_show(self.deadline)} ({self.control.describe()})"
         if now is not None and now >= self.deadline:
@@ -176,6 +183,12 @@ def charged(stamps: list[datetime], makers: list[str | None]) -> tuple[dict[str,
     return used, answers
 
 
+@overload
+def deadline_for(control: TimeControl, since: datetime, seat: str, used: dict[str, timedelta] | None = None,
+                 answers: dict[str, int] | None = None) -> datetime: ...
+@overload
+def deadline_for(control: TimeControl | None, since: datetime, seat: str, used: dict[str, timedelta] | None = None,
+                 answers: dict[str, int] | None = None) -> datetime | None: ...
 def deadline_for(control: TimeControl | None, since: datetime, seat: str,
                  used: dict[str, timedelta] | None = None, answers: dict[str, int] | None = None) -> datetime | None:
     """When ``seat``'s time to answer, from ``since``, runs out: a move's limit, or what is left of
@@ -184,7 +197,7 @@ def deadline_for(control: TimeControl | None, since: datetime, seat: str,
         return None
     if control.per_move is not None:
         return utc(since) + control.per_move
-    left = control.reserve + control.increment * (answers or {}).get(seat, 0) - (used or {}).get(seat, timedelta(0))
+    left = control.reserve_time + control.increment * (answers or {}).get(seat, 0) - (used or {}).get(seat, timedelta(0))
     return utc(since) + max(left, timedelta(0))
 
 
@@ -199,7 +212,7 @@ def longest_answer(control: TimeControl, answers: int) -> timedelta:
     deadline is at most this after its start)."""
     if control.per_move is not None:
         return control.per_move
-    return control.reserve + control.increment * answers
+    return control.reserve_time + control.increment * answers
 
 
 __all__ = ["CLOCK_TOLERANCE", "LONGEST", "TimeControl", "Waiting", "charged", "control_of", "deadline_for", "duration_text",

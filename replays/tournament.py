@@ -449,11 +449,11 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
         raise ExportBroken(f"{source}: the first line is not {MAGIC!r}: not a tournament export")
     tags: dict[str, str] = {}
     while (text := line()) != b"":
-        m = _TAGL.match(text.decode("utf-8", "replace"))
-        if not m:
+        tag = _TAGL.match(text.decode("utf-8", "replace"))
+        if not tag:
             raise ExportBroken(f"{source}: header line {_show(text)} is not [Key \"value\"]")
         try:
-            tags[m.group(1)] = msgspec.json.decode(m.group(2), type=str)
+            tags[tag.group(1)] = msgspec.json.decode(tag.group(2), type=str)
         except msgspec.DecodeError as exc:
             raise ExportBroken(f"{source}: header line {_show(text)}: {exc}") from None
     if line() != b"% tournament events":

@@ -5,9 +5,11 @@ keeps them as records (``trvendetta.store``), the record tools check them (``trv
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one
 
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import msgspec
+
+from .errors import TrvError
 
 _Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 _Seat = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
@@ -94,6 +96,18 @@ def encode_charter(charter: "Charter | None") -> str:
 
 def decode_charter(text: str) -> "Charter | None":
     return _decoder("charter", Charter).decode(text) if text else None
+
+
+def charter_of(charter: "Charter | str") -> "Charter":
+    """The charter of a game that has one (an exchange, host or keyed game), decoded when it is text; a
+    game without one (``""``) is a :class:`TrvError` naming what was asked of it."""
+    if isinstance(charter, Charter):
+        return charter
+    decoded = decode_charter(charter)
+    if decoded is None:
+        raise TrvError("this game has no charter (no seat is bound to a key): it is not an exchange, host "
+                       "or keyed game")
+    return decoded
 
 
 def charter_dice(text: str) -> str:
@@ -209,6 +223,15 @@ def decode_outcome(payload: bytes) -> "Claim | Resign":
 
 def decode_draw(payload: bytes) -> "Intent | Reveal | HostReveal":
     return _decoder("draw", Intent | Reveal | HostReveal).decode(payload)
+
+
+_Draw = TypeVar("_Draw", "Intent", "Reveal", "HostReveal")
+
+
+def decode_draw_as(payload: bytes, of: "type[_Draw]") -> "_Draw":
+    """A draw record's payload as the one type its kind names (a record's kind is its payload's
+    ``type``): :func:`decode_draw` where the caller has read the kind already."""
+    return _decoder(f"draw:{of.__name__}", of).decode(payload)
 
 
 
