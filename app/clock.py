@@ -58,13 +58,14 @@ def waiting(store: Any, game: str, loaded: Any = None) -> Waiting | None:
         seat, unanswered = decision.player, "decision"
     since = utc(started.recorded_at)
     control = control_of(charter)
-    timed = control is not None and seat in (charter.seats if charter else {}) and seat not in charter.bots
+    timed = charter is not None and seat in charter.seats and seat not in charter.bots
     deadline = None
-    if timed and control.per_move is not None:
-        deadline = deadline_for(control, since, seat)
-    elif timed:
-        used, answers = _charged_in(store, game, meta)
-        deadline = deadline_for(control, since, seat, used, answers)
+    if control is not None and timed:
+        if control.per_move is not None:
+            deadline = deadline_for(control, since, seat)
+        else:
+            used, answers = _charged_in(store, game, meta)
+            deadline = deadline_for(control, since, seat, used, answers)
     return Waiting(seat, unanswered, loaded.version, last.hash, since, deadline, control if timed else None)
 
 

@@ -94,9 +94,10 @@ def intent_record(loaded: Any, draws: Any, game_id: str, keyring: Any, seat: str
                   secrets: Secrets) -> Any:
     """The signed intent of ``seat``'s ``action``, with ``seat``'s reveal of the next draw."""
     from trvendetta.replays.signatures import domain_at, entry, message
-    from trvendetta.store import INTENT_KIND, Intent, RawRecord, decode_charter, encode_draw
+    from trvendetta.core.fairplay import charter_of
+    from trvendetta.store import INTENT_KIND, Intent, RawRecord, encode_draw
 
-    charter = decode_charter(loaded.charter)
+    charter = charter_of(loaded.charter)
     draw = draws.next_draw
     if charter.dice == "host":  # the host's seed decides the roll: the player adds nothing
         from trvendetta.replays.host import NO_REVEAL
@@ -149,7 +150,8 @@ def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets, le
     one is in, the resolved action), each checked against and recorded in the
     ``ledger`` of this store's secrets (``app.ledger``: one reveal per draw,
     refused with both intents named); none for a fork (for looking only)."""
-    from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, decode_charter, encode_draw
+    from trvendetta.core.fairplay import charter_of
+    from trvendetta.store import REVEAL_KIND, RawRecord, Reveal, encode_draw
 
     from .ledger import claim, refuse
     from trvendetta.replays.outcomes import ended_in
@@ -159,7 +161,7 @@ def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets, le
     draws = draws_of(store, game, meta.charter)
     if draws.open is not None and ended_in(store, game):  # a claim ended it: no answer
         return Answered(before, [])
-    charter = decode_charter(meta.charter)
+    charter = charter_of(meta.charter)
     mine = [s for s in draws.seats if keyring.can_sign(s) and secrets(charter.commits[s]) is not None]
     if not meta.parent:  # this store's secrets serve this game (the first it met: see app.ledger)
         for seat in mine:
@@ -184,7 +186,9 @@ def answer_draws(store: GameStore, game: str, keyring: Any, secrets: Secrets, le
     records, added = [], []
     for seat in waiting:
         claim(ledger, charter.commits[seat], seat, ref)
-        value = reveal(secrets(charter.commits[seat]), open_["draw"])
+        secret = secrets(charter.commits[seat])
+        assert secret is not None  # (waiting: seats of ``mine``, whose secrets are here)
+        value = reveal(secret, open_["draw"])
         records.append(RawRecord(REVEAL_KIND, 1, encode_draw(Reveal(seat, open_["draw"], value.hex()))))
         open_["reveals"][seat] = value
         added.append((True, f"{seat} reveals dice for draw {open_['draw']}"))
@@ -206,7 +210,8 @@ def check_import(gf: Any, name: str | None, local: Callable[[str, str], bool], l
     on an open draw this store would answer and its ledger refuses that intent (another intent for
     the draw, another game for the secret).  ``local(seat, commitment)``: whether this store reveals
     for ``seat``; ``host_secret(commitment)``: the host's seed, when this store is the host."""
-    from trvendetta.store import INTENT_KIND, REVEAL_KIND, decode_charter, decode_draw
+    from trvendetta.core.fairplay import decode_draw_as
+    from trvendetta.store import INTENT_KIND, REVEAL_KIND, Intent, Reveal, decode_charter
 
     from .ledger import IntentRef, refuse
 
@@ -218,7 +223,7 @@ def check_import(gf: Any, name: str | None, local: Callable[[str, str], bool], l
     at = next((i for i in range(len(records) - 1, -1, -1) if records[i].payload.startswith(marks[0])), None)
     if at is None or not all(r.payload.startswith(marks[1]) for r in records[at + 1:]):
         return  # no draw open at the file's end
-    record, intent = records[at], decode_draw(records[at].payload)
+    record, intent = records[at], decode_draw_as(records[at].payload, Intent)
     ruleset = rulesets.get(gf.header.ruleset)
     ref = IntentRef(name or gf.header.game, gf.header.game_id, intent.draw, intent.seat, record.number,
                     record.hash, record.previous, record.action.decode(), (record.sig or b"").decode(),
@@ -227,7 +232,7 @@ def check_import(gf: Any, name: str | None, local: Callable[[str, str], bool], l
         if host_secret(charter.seed_commit) is not None:
             refuse(ledger, charter.seed_commit, "the host", ref)
         return
-    revealed = {intent.seat} | {decode_draw(r.payload).seat for r in records[at + 1:]}
+    revealed = {intent.seat} | {decode_draw_as(r.payload, Reveal).seat for r in records[at + 1:]}
     for seat in sorted(charter.seats):
         if seat not in revealed and local(seat, charter.commits[seat]):
             refuse(ledger, charter.commits[seat], seat, ref)
@@ -249,7 +254,7 @@ class ExchangeTurn:
             what = ruleset.describe_action(ruleset.decode_action(draws.open["action"]))
             raise TrvError(f"waiting for {draws.waiting_for()}'s dice (draw {draws.open['draw']}: "
                            f"{draws.open['seat']}'s {what!r}); import their answer first")
-        self.intent: tuple[Any, str] | None = None
+        self.intent: tuple[Any, str | None] | None = None
 
     def apply(self, ruleset: Any, state: Any, action: Any, seat: str | None) -> Any:
         from trvendetta.core.rng import NeedDice, NoDice
@@ -269,31 +274,38 @@ class ExchangeTurn:
 
         from .ledger import IntentRef, check
 
-        action, seat = self.intent
+        action, seat = self._intent()
         commit = self._commit(seat)
         if commit:  # this secret serves this game only: a copy of it under another name draws nothing
             game, game_id = self.loaded.game, self.store.events_head(self.loaded.game, 1)
             number = self.loaded.version + sum(len(step[1]) for step in steps) + 1  # the intent's, once saved
             check(self.ledger, commit, seat, IntentRef(game, game_id, self.draws.next_draw, seat, number, "", "",
                                                       "", "", self.loaded.ruleset.describe_action(action)))
-        placeholder = (action, [])
+        placeholder: tuple[Any, list[Any]] = (action, [])
         signed = sign_runs(self.store, self.loaded, self.keyring, steps + [placeholder], seats + [seat])[:-1]
         record = intent_record(self.loaded, self.draws, self.store.events_head(self.loaded.game, 1), self.keyring,
                                seat, self.loaded.ruleset.encode(action), self.secrets)
         return signed, [record]
 
+    def _intent(self) -> tuple[Any, str]:
+        """The action that needs dice and its seat (``finish``, ``recorded`` and ``note`` follow an
+        ``apply`` that met one)."""
+        if self.intent is None or self.intent[1] is None:
+            raise ValueError("no seat's action waits for dice in this turn")
+        return self.intent[0], self.intent[1]
+
     def _commit(self, seat: str) -> str:
         """The commitment of ``seat``'s secret that this intent reveals from ("" in a host game)."""
-        from trvendetta.store import decode_charter
+        from trvendetta.core.fairplay import charter_of
 
-        charter = decode_charter(self.loaded.charter)
+        charter = charter_of(self.loaded.charter)
         return "" if charter.dice == "host" else charter.commits[seat]
 
     def recorded(self) -> None:
         """After the save: the intent's draw is recorded in the ledger of the actor's secret."""
         from .ledger import claim
 
-        _, seat = self.intent
+        _, seat = self._intent()
         commit = self._commit(seat)
         if not commit:
             return
@@ -301,7 +313,7 @@ class ExchangeTurn:
         claim(self.ledger, commit, seat, intent_ref(self.store, self.loaded.game, draws.open, self.loaded.ruleset))
 
     def note(self, before: int, now: int) -> str:
-        action, seat = self.intent
+        action, seat = self._intent()
         order = self.draws.order
         nxt = order[(order.index(seat) + 1) % len(order)]
         if charter_dice(self.loaded.charter) == "host":

@@ -211,7 +211,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
                                          signed=sigs, v=FORMAT, offered=msgspec.Raw(msgspec.json.encode(offer))))
         game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
         rules = rulesets.get(offer.ruleset)
-        pos = rules.default_position([tuple(t) for t in offer.players], 0)
+        pos = rules.default_position(list(offer.players), 0)
         played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
         host.ledger.bind(offer.commit, played.loaded.game, service.store.events_head(played.loaded.game, 1))
     return played, answer_host(service.store, played.loaded.game, host)
@@ -253,13 +253,13 @@ def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
     """In the host's store, after an import or the game's creation: resolve the open draw with the
     game's seed, signed by the host; play the bot seats the host runs (a bot's action that needs
     dice is recorded as its intent and resolved at once); at the game's end reveal the seed."""
+    from trvendetta.core.fairplay import charter_of
     from trvendetta.replays.host import host_draws_at
-    from trvendetta.store import decode_charter
 
     from .exchange import looking_only
 
     meta = store.header(game)
-    charter = decode_charter(meta.charter)
+    charter = charter_of(meta.charter)
     secret = host.secret(charter.seed_commit)
     draws = host_draws_at(store, game, charter)
     before = store.version(game)

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from trvendetta.core.errors import TrvError
 from trvendetta.replays.outcomes import OUTCOME_OPENINGS
 from trvendetta.replays.timecontrol import duration_text, stamp_text
+from trvendetta.core.fairplay import charter_of
 from trvendetta.store import (CLAIM_KIND, RESIGN_KIND, Claim, GameStore, RawRecord, Resign, decode_charter,
                               decode_outcome, encode_draw)
 
@@ -135,7 +136,7 @@ def resign(store: GameStore, game: str, keyring: Any, now: datetime, seat: str |
     if ruleset.pending(loaded.state) is None:
         raise TrvError(f"game {game} is over already; nobody can resign it")
     players = [p.get("name", "") for p in ruleset.view(loaded.state).get("players", [])]
-    charter = decode_charter(loaded.charter)
+    charter = charter_of(loaded.charter)
     seat = seat or _local_seat(keyring, None, "resign")
     if seat not in players:
         raise TrvError(f"no player called {seat!r} in {game}; the players: {', '.join(players)}")
@@ -151,12 +152,19 @@ def resign(store: GameStore, game: str, keyring: Any, now: datetime, seat: str |
     return _append(store, game, RESIGN_KIND, record, seat, keyring, after, after_hash)
 
 
+def _held(outcome: Outcome | None) -> Outcome:
+    """The outcome of a record written as a claim or a resignation (which holds one)."""
+    if outcome is None:
+        raise ValueError("a claim or a resignation that holds no outcome")
+    return outcome
+
+
 def _append(store: GameStore, game: str, kind: str, record: Any, seat: str, keyring: Any, after: int,
             after_hash: str) -> Outcome:
     loaded = store.load(game)
     sign = _signer(loaded, store.events_head(game, 1), keyring, seat, after, after_hash)
     store.append(game, loaded.version, records=[RawRecord(kind, 1, encode_draw(record), b"", sign)])
-    return outcome_in(loaded.version + 1, encode_draw(record))
+    return _held(outcome_in(loaded.version + 1, encode_draw(record)))
 
 
 def _left(span: Any) -> str:
@@ -222,7 +230,7 @@ def crossed(store: GameStore, game: str, gf: Any, now: datetime | None = None) -
     _check_appended(store, game, records[-1])
     loaded = store.load(game)
     store.append(game, loaded.version, records=[RawRecord(CLAIM_KIND, 1, records[-1].payload, b"", records[-1].sig)])
-    return Late(outcome_in(loaded.version + 1, records[-1].payload), True)
+    return Late(_held(outcome_in(loaded.version + 1, records[-1].payload)), True)
 
 
 def _check_appended(store: GameStore, game: str, claim: Any) -> None:

@@ -126,9 +126,9 @@ def dealer_view(store: Any, loaded: Any, secret: "tuple[bytes, bytes] | None", s
     if secret is None or not hides(loaded.ruleset, loaded.charter):
         return loaded.state, {}
     from trvendetta.core.draws import host_favor_key, host_game_seed
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
-    charter = decode_charter(loaded.charter)
+    charter = charter_of(loaded.charter)
     key = host_favor_key(host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in charter.setup.items()}))
     records = store.events(loaded.game, upto=loaded.version)
     found = loaded.ruleset.dealt_openings(loaded.state, [r.event for r in records], key, seat)

@@ -17,7 +17,7 @@ the CLI uses this module (``tests/packaging/test_layers.py``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from trvendetta import replays
@@ -88,7 +88,7 @@ class GameService:
         command that plays makes the game current by its own save."""
         return self.store.load(game, at=at)
 
-    def events(self, game: str, upto: int | None = None, since: int = 0) -> list[Any]:
+    def events(self, game: str, upto: int | None = None, since: int = 0) -> Sequence[Any]:
         """The game's stored records ``since < number <= upto``, decoded (retractions included)."""
         return self.store.events(game, upto=upto, since=since)
 
@@ -222,21 +222,22 @@ class GameService:
         after, moves = bot_moves(ruleset, current[0], loaded.bots or {}, loaded.version + len(human))
         steps.extend((m.action, m.events) for m in moves)
         records: list[Any] = []
-        intent = draws is not None and draws.intent is not None
-        if intent:
-            steps, records = draws.finish(steps, seats)
+        turn = draws if draws is not None and draws.intent is not None else None
+        intent = turn is not None
+        if turn is not None:
+            steps, records = turn.finish(steps, seats)
         elif keyring is not None:
             steps = sign_runs(self.store, loaded, keyring, steps, seats + [m.player for m in moves])
         # the state after them: the store takes it rather than folding the events again (not with records)
         saved = self.store.append(loaded.game, loaded.version, steps=steps, records=records, state=after)
-        if intent:
-            draws.recorded()
-        note = draws.note(loaded.version, saved.version) if intent else ""
+        if turn is not None:
+            turn.recorded()
+        note = turn.note(loaded.version, saved.version) if turn is not None else ""
         if keyring is not None and not intent and shared(loaded.charter, keyring):
             note = "send it to the other players: trv send"  # a game at a distance: say what to send
         return Played(ruleset, loaded.version + 1, human, moves, saved, note, intent)
 
-    def preview(self, game: str, actions: Callable[[Any, Callable[[], Any]], Iterable[Any]], *,
+    def preview(self, game: str, actions: Callable[[Any, Callable[[], Any]], Generator[Any, None, None]], *,
                 player: str | None = None, keyring_for: Callable[[Any], Any] | None = None) -> Preview:
         """Play the actions as ``play`` would, on a copy, recording nothing (``trv turn --dry-run``).
         ``keyring_for`` as ``play``'s: in a game that deals pieces face down, the actions are chosen

@@ -339,13 +339,12 @@ class TournamentService:
                 data = read(path) if path is not None and path != t.game else None
                 if path is not None and path == t.game and self.store.exists(path):
                     data = _export(self.store, path).encode()
-                if data is None:
+                if data is None or path is None:
                     raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
                 files.append((path, data))
-            ruled = t.ruling
-            signed = ruled is not None and ruling_signed(name, ruled)
-            upheld = frozenset({ruled.claim} if signed and ruled.ruling == "upheld" else ())
-            overturned = frozenset({ruled.claim} if signed and ruled.ruling == "overturned" else ())
+            ruled = t.ruling if t.ruling is not None and ruling_signed(name, t.ruling) else None  # (signed only)
+            upheld = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "upheld" else ())
+            overturned = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "overturned" else ())
             source, data = one_of_copies(files, upheld, overturned)
             read = {source: data}.get
 

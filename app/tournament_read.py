@@ -132,15 +132,15 @@ def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_
            seat_rows: list[dict], rating_rows: list[dict]) -> None:
     with db.atomic():  # one transaction (sqlite-utils nests its own writes as savepoints)
         # delete_where passes over a table not made yet, insert_all over no rows
-        db[TOURNAMENTS].insert(tournament_row, pk="name", replace=True)
-        db[STANDINGS].delete_where("tournament = ?", [name])
-        db[SEATS].delete_where("tournament = ?", [name])
-        db[RATINGS].delete_where()
-        db[STANDINGS].insert_all(standing_rows, pk=("tournament", "player"), replace=True,
+        db.table(TOURNAMENTS).insert(tournament_row, pk="name", replace=True)
+        db.table(STANDINGS).delete_where("tournament = ?", [name])
+        db.table(SEATS).delete_where("tournament = ?", [name])
+        db.table(RATINGS).delete_where()
+        db.table(STANDINGS).insert_all(standing_rows, pk=("tournament", "player"), replace=True,
                                  columns={"rating_before": float, "rating": float, "mu": float, "sigma": float})
-        db[SEATS].insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
+        db.table(SEATS).insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
                              columns={"place": int, "points": int})
-        db[RATINGS].insert_all(rating_rows, pk="player", replace=True,
+        db.table(RATINGS).insert_all(rating_rows, pk="player", replace=True,
                                columns={"mu": float, "sigma": float, "rating": float, "last_tournament": str})
         # inside the transaction: no VACUUM; a read model written before the keys gets them now
         tables = set(db.table_names())
