@@ -13,7 +13,7 @@ MISSING = ("--png needs the optional extra 'png' (cairosvg, with the cairo libra
 def converter() -> Callable[..., Any]:
     """cairosvg's ``svg2png``; a TrvError naming the extra when it is not installed."""
     try:
-        from cairosvg import svg2png
+        from cairosvg import svg2png  # type: ignore[import-untyped]  # cairosvg ships no types
     except (ImportError, OSError):  # OSError: the package is there but not the cairo library
         raise TrvError(MISSING) from None
     return svg2png

@@ -167,12 +167,12 @@ def background(view: dict, lay: Layout) -> str:
                    f'text-anchor="end">start</text>')
     finish = board.get("finish_after")
     if finish:
-        y = lay.y_of(2 * finish)
+        fy = lay.y_of(2 * finish)
         x0, x1 = lay.LEFT - 4, lay.width - 12
-        out.append(f'<g class="finish" data-y="{y:.1f}">')
+        out.append(f'<g class="finish" data-y="{fy:.1f}">')
         for i in range(int((x1 - x0) // 8)):
-            out.append(f'<rect x="{x0 + 8 * i:.1f}" y="{y - 8 + 4 * (i % 2):.1f}" width="8" height="4" fill="#000"/>')
-        out.append(f'<text class="tile" x="{lay.LEFT - 8}" y="{y - 2:.1f}" text-anchor="end">finish</text></g>')
+            out.append(f'<rect x="{x0 + 8 * i:.1f}" y="{fy - 8 + 4 * (i % 2):.1f}" width="8" height="4" fill="#000"/>')
+        out.append(f'<text class="tile" x="{lay.LEFT - 8}" y="{fy - 2:.1f}" text-anchor="end">finish</text></g>')
     out.append(lane_letters(lay))
     for n in board.get("marks") or ():
         sp = parse(n)
@@ -317,7 +317,7 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float 
     parts.append(f'<g transform="rotate({angle:.0f})">{body}</g>')
     ink = ink_on(color)
     text = _label(v, mark, board)
-    font = (11 if len(text) > 1 else 13) if width > 14 else 8
+    font: float = (11 if len(text) > 1 else 13) if width > 14 else 8
     font = min(font, max(6.0, (width - 3) / (0.75 * max(len(text), 1))))  # the letters fit the body: no overlap
     parts.append(f'<text class="mark" y="1" fill="{ink}" style="font-size:{font:.1f}px">'
                  f'{escape(text if not out_of_action else text.lower())}</text>')
@@ -475,7 +475,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         for v, w in zip(group, widths):
             dx = 0.0 if len(group) == 1 else x + w / 2
             x += w
-            owner = v.get("owner")
+            owner = v.get("owner") or ""  # (no owner: "", no player's name)
             if last is not None and v["id"] in last.vehicles:
                 pieces.append(ring(v, lay, board, dx))
             pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), dx, scale))
@@ -483,6 +483,7 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         owner = c.get("owner")
         pieces.append(chopper(c, lay, colors.get(owner, ""), marks.get(owner, "?"),
                               SHAPES[seats.get(owner, 0) % len(SHAPES)]))
+    y: float  # (14 px, then where each line of the strip ends)
     x, y = lay.width + 12, 14
     if last is not None and caption:
         text = f"after event {last.number}: {last.sentence}"
