@@ -485,7 +485,7 @@ class Club:
                 time = str(parse_time_control(time))
             except TrvError as exc:
                 raise Refused(400, str(exc)) from None
-        offer = Offer("trv-host-offer", game, rules.name, [list(t) for t in triples], seats, self.host_public,
+        offer = Offer("trv-host-offer", game, rules.name, list(triples), seats, self.host_public,
                       self.new_seed(), time=time)
         offer = offer.signed(lambda body: self.host.keyring(self.host_public).sign(HOST, body))
         if not self.accounts.put_offer(game, offer.file_bytes().decode(), player, self.now()):
@@ -690,7 +690,7 @@ class Club:
         dealt to the player face up to that player only (the state itself, and no openings, for anyone
         else or a game that deals nothing face down).  Options are listed, and searched, from it."""
         loaded, charter = seen.loaded, seen.charter
-        if player in charter.seats and hides(loaded.ruleset, loaded.charter):
+        if player is not None and player in charter.seats and hides(loaded.ruleset, loaded.charter):
             return dealer_view(self.store, loaded, self.host.secret(charter.seed_commit), player)
         return loaded.state, {}
 
