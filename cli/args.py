@@ -18,6 +18,8 @@ from trvendetta.core.names import name_problem
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from trvendetta.core.fairplay import Charter
+
     from .common import Session
 
 
@@ -113,8 +115,8 @@ def check_name(name: str | None, option: str = "--name") -> None:
     """Game ids as `trv new --name` takes them: the one rule of ``core.names``."""
     from trvendetta.core.names import name_problem
 
-    if name is not None and name_problem(name) is not None:
-        raise click.BadParameter(name_problem(name), param_hint=option)
+    if name is not None and (problem := name_problem(name)) is not None:
+        raise click.BadParameter(problem, param_hint=option)
 
 
 def write_text(output: str, text: str) -> None:
@@ -248,7 +250,7 @@ def parse_keys(keys: tuple[str, ...], names: list[str], bots: dict[str, str], *,
     return encode_charter(charter)
 
 
-def refuse_shared(charter: object) -> None:
+def refuse_shared(charter: Charter | str | None) -> None:
     """One clear refusal of a charter that binds one key to two players (docs/fair-play.md)."""
     from trvendetta.replays.charters import shared_key_line
 
@@ -265,7 +267,8 @@ def timed(charter: str, time: str | None) -> str:
     if not time:
         return charter
     from trvendetta.app.clock import parse_time_control
-    from trvendetta.store import decode_charter, encode_charter
+    from trvendetta.core.fairplay import charter_of
+    from trvendetta.store import encode_charter
 
     control = parse_time_control(time)  # one clear error naming the forms
     if not charter:
@@ -273,7 +276,7 @@ def timed(charter: str, time: str | None) -> str:
                                "(a claim on time is signed by the waiting player)")
     import msgspec
 
-    return encode_charter(msgspec.structs.replace(decode_charter(charter), time=str(control)))
+    return encode_charter(msgspec.structs.replace(charter_of(charter), time=str(control)))
 
 
 def time_option(fn):

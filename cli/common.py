@@ -246,11 +246,11 @@ def seen(session: Session, game: Any) -> Any:
     if not game.charter or not getattr(ruleset, "hidden_information", False):
         return game.state
     from trvendetta.app.sealing import local_view
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
     from .identity import Keyring
 
-    keyring = Keyring(dict(decode_charter(game.charter).seats))
+    keyring = Keyring(dict(charter_of(game.charter).seats))
     openings, _ = local_view(session.store(), game, keyring)
     return ruleset.private_view(game.state, openings, sorted(keyring.local))
 

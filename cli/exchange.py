@@ -105,13 +105,13 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
       trv invite --player ann:red --player bob:blue --key ann=ann --key bob=bob.pub --name duel -o invite.json
     """
     from .args import parse_keys, parse_player, seats_position, timed
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
     rules = rulesets.get(ruleset)
     refuse_hidden(rules)
     triples = [parse_player(p) for p in players]
     names = [t[0] for t in triples]
-    seats = dict(decode_charter(parse_keys(keys, names, {})).seats)  # one key, two seats: refused
+    seats = dict(charter_of(parse_keys(keys, names, {})).seats)  # one key, two seats: refused
     if sorted(seats) != sorted(names):
         missing = ", ".join(n for n in names if n not in seats)
         raise click.BadParameter(f"an exchange game binds every seat to a key; no key for {missing}",
@@ -121,9 +121,9 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
     creator = creator or (mine[0] if len(mine) == 1 else None)
     if creator is None or creator not in mine:
         raise TrvError("say which seat is yours with --as SEAT (one whose key is among your identities)")
-    control = decode_charter(timed(parse_keys(keys, names, {}), time)).time
+    control = charter_of(timed(parse_keys(keys, names, {}), time)).time
     _, commit = new_secret()
-    inv = Invite("trv-invite", game, rules.name, [list(t) for t in triples], seats, creator, commit, time=control)
+    inv = Invite("trv-invite", game, rules.name, list(triples), seats, creator, commit, time=control)
     inv = inv.signed(lambda body: _signer_for(seats, creator).sign(creator, body))
     Path(output).write_bytes(inv.file_bytes())
     others = ", ".join(s for s in names if s != creator)

@@ -182,10 +182,10 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
         return new_exchange(session, invite_file, join_files, game_id, as_json)
     if join_files:
         raise click.UsageError("--join answers an invitation: give it with --invite FILE")
-    if game_id is not None and name_problem(game_id) is not None:
-        raise click.BadParameter(name_problem(game_id), param_hint="--name")
-    if seed is not None and seed_problem(seed) is not None:
-        raise click.BadParameter(seed_problem(seed), param_hint="--seed")
+    if game_id is not None and (problem := name_problem(game_id)) is not None:
+        raise click.BadParameter(problem, param_hint="--name")
+    if seed is not None and (problem := seed_problem(seed)) is not None:
+        raise click.BadParameter(problem, param_hint="--seed")
     seats: dict[str, str] = {}
     if position is not None:
         explicit = click.get_current_context().get_parameter_source("ruleset") != ParameterSource.DEFAULT
@@ -236,20 +236,20 @@ def new(session: Session, players: tuple[str, ...], bots: tuple[str, ...], seed:
     charter = timed(charter, time)
     played = service(session).new_game(rules, pos, game_id, bots=seats, charter=charter)
     if as_json:
-        from trvendetta.store import decode_charter
+        from trvendetta.core.fairplay import charter_of
 
-        bound = dict(decode_charter(charter).seats) if charter else {}
+        bound = dict(charter_of(charter).seats) if charter else {}
         echo_json(played_json(played, seed=rules.seed(played.state), setup_events=played.first - 1, bot_seats=seats,
                                keys=bound))
         return
     click.echo(played.loaded.game)
-    bots = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
-    click.echo(f"{rules.name} game, seed {rules.seed(played.state)}, {played.first - 1} events{bots}")
+    bot_note = f", bots {', '.join(f'{n} ({k})' for n, k in seats.items())}" if seats else ""
+    click.echo(f"{rules.name} game, seed {rules.seed(played.state)}, {played.first - 1} events{bot_note}")
     if charter:
         from .identity import fingerprint
-        from trvendetta.store import decode_charter
+        from trvendetta.core.fairplay import charter_of
 
-        parsed = decode_charter(charter)
+        parsed = charter_of(charter)
         click.echo("seats bound to keys: " + ", ".join(f"{s} ({fingerprint(k)})" for s, k in parsed.seats.items()))
         time_line(parsed)
         from trvendetta.replays.charters import shared_key_line
@@ -297,16 +297,17 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
     """``trv new --invite``: the set-up's chance comes from every player's first reveal."""
     from .exchange import charter_from_invite
     from .identity import fingerprint
+    from trvendetta.core.fairplay import charter_of
     from trvendetta.store import decode_charter
 
     from .exchange import ledger
 
     inv, charter, rng = charter_from_invite(invite_file, join_files)
     rules = rulesets.get(inv.ruleset)
-    pos = rules.default_position([tuple(t) for t in inv.players], 0)
+    pos = rules.default_position(list(inv.players), 0)
     name = game_id or inv.game
-    if name_problem(name) is not None:
-        raise click.BadParameter(name_problem(name), param_hint="--name")
+    if (problem := name_problem(name)) is not None:
+        raise click.BadParameter(problem, param_hint="--name")
     with ledger().locked(inv.commit):  # two `trv new --invite` of one invitation at once make one game too
         made = ledger().bound(inv.commit)
         if made is not None:  # one game per secret: a second would be a copy, or another choice of answers
@@ -315,7 +316,7 @@ def new_exchange(session: Session, invite_file: str, join_files: tuple[str, ...]
         played = service(session).new_game(rules, pos, name, charter=charter, rng=rng)
         game = played.loaded
         ledger().bind(inv.commit, game.game, service(session).store.events_head(game.game, 1))
-    bound = decode_charter(charter).seats
+    bound = charter_of(charter).seats
     if as_json:
         echo_json(played_json(played, exchange=True, keys=dict(bound),
                               send=[s for s in bound if s != inv.creator]))
@@ -363,7 +364,7 @@ def games_(session: Session, as_json: bool) -> None:
     if not found and not damaged:
         click.echo("no games yet; try `trv new --player ann:red:cars --player bob:blue:cars` or `trv demo`")
         return
-    rows = [("ID", "RULESET", "PLAYERS", "ROUND", "STATUS", "LAST ACTIVITY", "TO ANSWER")]
+    rows: list[tuple[str, ...]] = [("ID", "RULESET", "PLAYERS", "ROUND", "STATUS", "LAST ACTIVITY", "TO ANSWER")]
     timed = any(w is not None for _, w in clocks.values())  # the last column only where a game is signed
     for g in found:
         status = f"won by {g.winner}" if g.status == "over" and g.winner else g.status

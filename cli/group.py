@@ -93,7 +93,7 @@ class LazyGroup(TrvGroup):
         if ctx.params.get("server"):
             return super().format_commands(ctx, formatter)
         names = [n for n in self.list_commands(ctx) if n in SUMMARIES and n not in self.commands
-                 or (self.get_command(ctx, n) is not None and not self.get_command(ctx, n).hidden)]
+                 or ((command := self.get_command(ctx, n)) is not None and not command.hidden)]
         if not names:
             return
         limit = formatter.width - 6 - max(len(n) for n in names)

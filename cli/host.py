@@ -44,11 +44,11 @@ def host_identity(ident: str | None) -> Any:
     return mine[0]
 
 
-def write_offer(output: Any, game: str, ruleset: str, triples: list, seats: dict[str, str], bots: dict[str, str],
+def write_offer(output: Any, game: str, ruleset: str, triples: list[tuple[str, str, str]], seats: dict[str, str], bots: dict[str, str],
                 host_public: str, time: str = "") -> Offer:
     """Commit to a fresh secret seed and write the signed offer of a host game to ``output``."""
     commit = _new_seed()
-    made = Offer("trv-host-offer", game, ruleset, [list(t) for t in triples], seats, host_public, commit, bots=bots,
+    made = Offer("trv-host-offer", game, ruleset, list(triples), seats, host_public, commit, bots=bots,
                  time=time)
     made = made.signed(lambda body: _host_keyring(host_public).sign(HOST, body))
     Path(output).write_bytes(made.file_bytes())
@@ -190,7 +190,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     seat's name; the record's charter declares them."""
     from .args import seats_position, timed
     from .games import parse_bot, parse_keys, parse_player
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
     rules = ruleset_arg(ruleset)
     if not players and not bots:
@@ -199,7 +199,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
     robots = [parse_bot(b) for b in bots]
     names = [t[0] for t in triples]
     charter = parse_keys(keys, names, {})
-    seats = dict(decode_charter(charter).seats) if charter else {}
+    seats = dict(charter_of(charter).seats) if charter else {}
     if sorted(seats) != sorted(names):
         missing = ", ".join(n for n in names if n not in seats)
         raise click.BadParameter(f"a host game binds every seat to a key; no key for {missing}", param_hint="--key")
@@ -216,7 +216,7 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
 
     # the host sees every roll: it plays no seat (a bot's excepted), and no key plays two
     refuse_shared(Charter(seats, host=mine[0].public, bots={name: kind for name, _, _, kind in robots}))
-    control = decode_charter(timed(charter, time)).time if time else ""
+    control = charter_of(timed(charter, time)).time if time else ""
     write_offer(output, game, rules.name, triples, seats, {name: kind for name, _, _, kind in robots}, mine[0].public,
                 control)
     if names:
@@ -287,8 +287,8 @@ def new(session: Session, offer_file: str, join_files: tuple[str, ...], game_id:
 
     got = read_offer(offer_file)
     name = game_id or got.game
-    if name_problem(name) is not None:
-        raise click.BadParameter(name_problem(name), param_hint="--name")
+    if (problem := name_problem(name)) is not None:
+        raise click.BadParameter(problem, param_hint="--name")
     played, (before, added, _) = create_host_game(session, got, offer_file,
                                                [(f, read_contribution(f)) for f in join_files], name)
     rules = played.ruleset

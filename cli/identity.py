@@ -155,8 +155,10 @@ def _private(identity: Identity) -> Any:
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise TrvError(f"{identity.key_file} can be read by others (mode {stat.S_IMODE(mode):o}); "
                        f"make it private with: chmod 600 {identity.key_file}")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     key = serialization.load_pem_private_key(identity.key_file.read_bytes(), password=None)
-    if key.public_key().public_bytes_raw().hex() != identity.public:
+    if not isinstance(key, Ed25519PrivateKey) or key.public_key().public_bytes_raw().hex() != identity.public:
         raise TrvError(f"{identity.key_file} does not hold the key of {identity.key_file.with_suffix('.pub')}")
     return key
 
@@ -295,6 +297,7 @@ def id_revoke(ctx: click.Context, url: str, ident: str | None, name: str | None)
     """Revoke every browser key you let act for you on the club server at URL (a lost laptop), and end
     the sessions its pages opened: the same as `trv login --revoke URL`."""
     root = ctx.find_root()
+    assert isinstance(root.command, click.Group)  # (trv's command group)
     login = root.command.get_command(root, "login")  # (through the command group: no import of cli.serve here)
     assert login is not None
     ctx.invoke(login, url=url, ident=ident, name=name, browser=False, yes=False, email=None, revoke=True)
@@ -315,9 +318,9 @@ def acting_seat(player: str | None) -> str | None:
 
 def keyring_for(loaded: Any, player: str | None) -> Keyring:
     """The local identities bound to ``loaded``'s seats (``loaded.charter``)."""
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
-    charter = decode_charter(loaded.charter)
+    charter = charter_of(loaded.charter)
     acting = acting_seat(player)
     if acting is not None and acting not in charter.seats:
         bound = ", ".join(sorted(charter.seats))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import click
 import msgspec
 
@@ -217,7 +220,7 @@ def parse_flags(ruleset, args: list[str], parent: click.Context | None = None) -
     return ctx.params, ctx.meta.get("trv.order", [])
 
 
-def ruleset_flags(ruleset, values: dict, order: list[str] = ()) -> dict:
+def ruleset_flags(ruleset, values: dict, order: Sequence[str] = ()) -> dict:
     """The flags of ``ruleset`` from the parsed values; a flag given that
     belongs to another ruleset (or repeated where this one takes one) is a
     usage error naming the ruleset it belongs to."""
@@ -318,7 +321,7 @@ def turn(session: Session, player: str | None, seen_at: int | None, as_json: boo
       trv turn --move 6:3+road:F,F,F,F --chopper blue-4 --shoot 5:blue-6
     """
     notes: list = []  # FlagProblems reported after a die roll changed the turn
-    chance = [False]
+    chance: list[bool | str] = [False]  # whether chance changed the turn, then what did
 
     def observe(events) -> None:
         if chance[0]:
@@ -332,7 +335,7 @@ def turn(session: Session, player: str | None, seen_at: int | None, as_json: boo
                 chance.append(rules.describe(event))  # what changed the turn, named in the message
                 return
 
-    rules = None
+    rules: Any = None  # the game's ruleset, once ``actions`` is asked for the turn's actions
     # an exchange or host game stops at the first action that needs the other players' (or the
     # host's) dice: ``left`` keeps the driver and the state there, to name the flags not played
     left: dict = {}

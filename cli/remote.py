@@ -122,6 +122,12 @@ class Client:
         return self.request("POST", path, body)
 
 
+def _server(ctx: click.Context) -> str:
+    """The URL of `trv --server URL COMMAND` (the group's context holds the option)."""
+    assert ctx.parent is not None  # (a command of the --server group)
+    return ctx.parent.params["server"]
+
+
 def client_for(url: str) -> tuple[Client, dict]:
     base = base_url(url)
     saved = saved_login(base)
@@ -450,7 +456,7 @@ def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset:
 
     With --time, a player whose deadline passes (by the server's clock) loses on time: the
     server appends a claim it signs as the host."""
-    client, saved = client_for(ctx.parent.params["server"])
+    client, saved = client_for(_server(ctx))
     offer = client.post("/api/games", {"players": list(players), "name": game, "ruleset": ruleset,
                                        "time": time_control})
     click.echo(offer["game"])
@@ -462,7 +468,7 @@ def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset:
 @click.pass_context
 def join(ctx: click.Context, game: str) -> None:
     """Contribute to the seed of a game you were offered on the server (signed with your key)."""
-    client, saved = client_for(ctx.parent.params["server"])
+    client, saved = client_for(_server(ctx))
     _join(ctx, client, saved, game)
 
 
@@ -518,7 +524,7 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
 @click.pass_context
 def games(ctx: click.Context, as_json: bool) -> None:
     """Your games on the server, and the ones waiting on you."""
-    client, saved = client_for(ctx.parent.params["server"])
+    client, saved = client_for(_server(ctx))
     doc = client.get("/api/me")
     if as_json:
         click.echo(json.dumps(doc, indent=2))

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,10 @@ from .clock import now as clock_now
 from .args import check_name, game_arg as _game_arg, read_untrusted, write_text
 from .common import (Session, after_option, complete_game, echo_json, event_number, game_option, json_option, pass_session,
                      played_json, print_played, service, use_color)
+
+if TYPE_CHECKING:
+    from .cosign import WithSignatures
+    from .identity import Keyring
 
 
 def record_lines(store: Any, game: str, since: int) -> list[dict]:
@@ -193,9 +197,9 @@ def _answer(svc: Any, store: Any, game: str, file: str, reply: str | None, doc: 
         else:
             from .exchange import ledger, secret_of
             from .identity import Keyring, acting_seat
-            from trvendetta.store import decode_charter
+            from trvendetta.core.fairplay import charter_of
 
-            keyring = Keyring(dict(decode_charter(store.header(game).charter).seats), acting_seat(None))
+            keyring = Keyring(dict(charter_of(store.header(game).charter).seats), acting_seat(None))
             before, added, note = svc.answer_draws(game, keyring, secret_of, ledger())
         if note:
             click.echo(note)
@@ -222,9 +226,9 @@ def _reply_line(svc: Any, store: Any, game: str) -> str:
     """Whom the reply goes to; when the game now waits on this store's own seat, that its
     player may play first: `trv send` then carries the reply and the move in one mail."""
     from .identity import Keyring
-    from trvendetta.store import decode_charter
+    from trvendetta.core.fairplay import charter_of
 
-    seats = dict(decode_charter(store.header(game).charter).seats)
+    seats = dict(charter_of(store.header(game).charter).seats)
     keyring = Keyring(seats)
     others = [seat for seat in seats if not keyring.can_sign(seat)]
     line = f"send it to {', '.join(others) or 'the other players'}"
@@ -396,12 +400,12 @@ def undo(session: Session, whole_turn: bool, agreed: bool, ask: bool, sign_file:
     svc = service(session)
     name = session.game_id()
     meta = svc.store.header(name)
-    keyring = None
+    keyring: Keyring | WithSignatures | None = None
     if meta.charter:  # seats bound to keys: the retraction is signed (docs/fair-play.md)
         from .identity import Keyring, acting_seat
-        from trvendetta.store import decode_charter
+        from trvendetta.core.fairplay import charter_of
 
-        keyring = Keyring(dict(decode_charter(meta.charter).seats), acting_seat(None))
+        keyring = Keyring(dict(charter_of(meta.charter).seats), acting_seat(None))
     if (ask or sign_file) and not output:
         raise click.UsageError("--ask and --sign write a file: give -o FILE")
     if whole_turn and (ask or sign_file or with_files):
@@ -411,9 +415,11 @@ def undo(session: Session, whole_turn: bool, agreed: bool, ask: bool, sign_file:
         from . import cosign
 
         if ask:
+            assert output is not None  # (refused above without -o)
             click.echo(cosign.ask(svc.store, name, output))
             return
         if sign_file:
+            assert output is not None  # (refused above without -o)
             click.echo(cosign.sign(svc.store, name, sign_file, output, keyring))
             return
         if not agreed:
@@ -556,10 +562,11 @@ def _verify_against(target: str | None, against: str, doc: dict, as_json: bool) 
     if not as_json:
         for line in found.lines:
             click.echo(line)
+    split = found.split or 0  # (an equivocator is found where the records split)
     if found.equivocator == disputes.HOST:
-        raise TrvError(f"the host signed two different resolutions of one intent after event {found.split - 1}")
+        raise TrvError(f"the host signed two different resolutions of one intent after event {split - 1}")
     if found.equivocator:
-        raise TrvError(f"{found.equivocator} signed two different games after event {found.split - 1}")
+        raise TrvError(f"{found.equivocator} signed two different games after event {split - 1}")
     if found.split is not None:
         raise TrvError(f"the records split at event {found.split}")
     if found.problems:
