@@ -215,7 +215,7 @@ class RawRecord(NamedTuple):
     action: bytes = b""
     #: the signatures, or a signer ``(number, previous hash, payload) -> signatures`` that
     #: ``GameStore.append`` calls once it knows where the record goes
-    sig: "bytes | Callable[[int, str, bytes], bytes]" = b""
+    sig: bytes | Callable[[int, str, bytes], bytes] = b""
     #: the wall-clock stamp to store (a copy keeps its source's); None: now
     recorded_at: datetime | None = None
 
