@@ -47,7 +47,8 @@ class Signed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         from .keys import valid
 
         try:
-            return valid(bytes.fromhex(public_hex), base64.b64decode(self.sig, validate=True), self.body())
+            sig = self.sig  # type: ignore[attr-defined]  # each subclass declares it (its place in the JSON)
+            return valid(bytes.fromhex(public_hex), base64.b64decode(sig, validate=True), self.body())
         except ValueError:
             return False
 

@@ -83,7 +83,7 @@ def offered_message(charter: Any, kind: type) -> Any:
     if not raw:
         return None
     try:
-        message = msgspec.json.decode(raw, type=kind)
+        message: object = msgspec.json.decode(raw, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     return message if msgspec.json.encode(message) == raw else None
