@@ -86,17 +86,20 @@ def contributions(offer: Offer, answers: list[tuple[str, Contribution]],
 
 
 def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Callable[[str], bool],
-                      answers: Any, ledger: Any, started: "tuple[str, list[tuple[str, str]]] | None" = None,
-                      derive: "Callable[[str, str], str] | None" = None) -> None:
+                      answers: Any, ledger: Any, started: "tuple[str, list[tuple[str, str]]] | None" = None) -> None:
     """In a player's store, before a host game is written (an import, a club server's copy): refuse
     it, naming the host, when the seed inputs are not the ones this player signed: its own
     contribution is not the one it gave to that offer (``answers``: ``app.ledger.Answers``), the
     host's commitment is not the offer's, it is another game than the offer's (``started``: its
     ruleset and its seats' names and colours in order, from event 1; the charter's seats, keys, bot
     seats and time control), or it is a second game of one offer (``ledger``: the game each host's
-    commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key;
-    ``derive(seat, commit)``: the contribution that seat's key derives for a commitment
-    (``replays.setups``), which finds a charter stripped of its format in any home, ledger or not."""
+    commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key.
+
+    The answers are looked up by the players' keys and the host's commitment, never by an offer id
+    or a host key the charter names (a cheating host writes those): a game whose commitment this
+    player never answered, among players it answered an offer for that never started, is one whose
+    host committed after reading the contributions, under whatever name or identity."""
+    from trvendetta.replays.setups import CONTRIBUTION_2
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
 
@@ -113,47 +116,40 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
                        f"which {host} started already: one offer makes one game (a second would let the host keep "
                        "the one it likes); nothing imported")
     keys = sorted(k for s, k in charter.seats.items() if s not in charter.bots)
-    from trvendetta.replays.setups import FORMAT
-
+    among = [e for e in answers.all() if e["keys"] == keys and answers.to_host(e)]  # offers to these players
     for seat in mine:
         value = charter.setup.get(seat, "")
-        if derive is not None and charter.v < FORMAT and value and value == derive(seat, charter.seed_commit):
-            raise TrvError(f"{game}: {host} stripped its charter of the offer and of the players' signatures, to pass "
-                           f"it off as a game made before signed contributions: {seat}'s contribution "
-                           f"({value[:16]}...) is the one your key derives for its commitment, which a trv that "
-                           "keeps the offer in the charter made; nothing imported")
-        if charter.offer:
-            given = answers.given(charter.offer, seat)
-        else:  # (a game made before signed contributions names no offer: its commitment finds the answer)
-            given = next((e for e in answers.all() if e["seat"] == seat and e["from"] == charter.host
-                          and e["commit"] == charter.seed_commit), None)
+        # by the keys and the commitment (a seat's name is the host's to write too): this seat's answer first
+        answered = sorted((e for e in among if e["commit"] == charter.seed_commit), key=lambda e: e["seat"] != seat)
+        given = answered[0] if answered else None
         if given is None:
-            open_ = [e for e in answers.all() if e["seat"] == seat and e["from"] == charter.host
-                     and e["keys"] == keys and ledger.bound(e["commit"]) is None]
-            if not charter.offer and open_:
+            open_ = [e for e in among if ledger.bound(e["commit"]) is None]
+            if open_ and not charter.signed:  # (a signed contribution shows the commitment came first)
                 e = open_[-1]
                 raise TrvError(f"{game}: {host} started it with commitment {charter.seed_commit[:16]}..., which is "
-                               f"not the one of the offer you ({seat}) answered ({e['game']}, commitment "
-                               f"{e['commit'][:16]}..., at {e['at']}): a host that commits after reading the "
-                               "contributions chooses the seed; nothing imported")
+                               f"not the one of the offer you ({seat}) answered ({e['game']}, from key "
+                               f"{fingerprint(e['from'])}, commitment {e['commit'][:16]}..., at {e['at']}), which "
+                               "never started: a host that commits after reading the contributions chooses the "
+                               "seed; nothing imported")
             continue  # (the charter's signature of the seat, checked by the walk, shows its key signed it)
         from .messages import Contribution
 
         answer = Contribution.decode(given["answer"].encode(), "your recorded answer")
-        if given["commit"] != charter.seed_commit:
-            raise TrvError(f"{game}: {host} started it with commitment {charter.seed_commit[:16]}..., which is not "
-                           f"the one of the offer you ({seat}) answered ({given['commit'][:16]}...): a host that "
-                           "commits after reading the contributions chooses the seed; nothing imported")
-        if charter.setup.get(seat) != answer.value:
-            raise TrvError(f"{game}: {host} started it with {charter.setup.get(seat, '')[:16]}... as {seat}'s "
+        if value != answer.value:
+            raise TrvError(f"{game}: {host} started it with {value[:16]}... as {seat}'s "
                            f"contribution to the seed, and you contributed {answer.value[:16]}... to its offer "
                            f"({given['game']}): the host chose your part of the seed; nothing imported")
-        if given.get("offer"):
-            differs = _not_the_offer(charter, Offer.decode(given["offer"].encode(), "your recorded offer"), started)
-            if differs:
-                raise TrvError(f"{game}: {host} started another game than the offer you ({seat}) answered "
-                               f"({given['game']}): its {differs} differ; from one set of contributions a host "
-                               "that starts the game it likes chooses the dice; nothing imported")
+        if answer.type == CONTRIBUTION_2 and not charter.v:
+            raise TrvError(f"{game}: {host} stripped its charter of the offer and of the players' signatures, to pass "
+                           f"it off as a game made before signed contributions: you ({seat}) answered its commitment "
+                           f"({charter.seed_commit[:16]}...) for {given['game']} with a contribution of format 2, "
+                           "which a trv that keeps the offer in the charter made; nothing imported")
+        differs = given.get("offer") and _not_the_offer(charter, Offer.decode(given["offer"].encode(),
+                                                                               "your recorded offer"), started)
+        if differs:
+            raise TrvError(f"{game}: {host} started another game than the offer you ({seat}) answered "
+                           f"({given['game']}): its {differs} differ; from one set of contributions a host "
+                           "that starts the game it likes chooses the dice; nothing imported")
 
 
 def _not_the_offer(charter: Any, offer: Offer, started: "tuple[str, list[tuple[str, str]]] | None") -> str:

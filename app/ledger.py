@@ -193,24 +193,49 @@ class Answers:
         with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry, sort_keys=True) + "\n")
 
-    def unstarted(self, ledger: Ledger, sender: str, keys: list[str], message: str) -> list[dict[str, Any]]:
-        """Earlier answers to ``sender`` among the same players (the same keys) whose game never
-        started here (this store never met it: its commitment serves no game in ``ledger``)."""
-        return [e for e in self.all() if e["from"] == sender and e["keys"] == sorted(keys)
+    @staticmethod
+    def to_host(entry: dict[str, Any]) -> bool:
+        """Whether an answer was given to a host's offer (a contribution), not to an invitation."""
+        if entry.get("offer"):
+            return True
+        try:
+            return str(json.loads(entry["answer"]).get("type", "")).startswith("trv-host-join")
+        except (ValueError, AttributeError):
+            return False
+
+    def unstarted(self, ledger: Ledger, keys: list[str], message: str) -> list[dict[str, Any]]:
+        """Earlier answers among the same players (the same keys), from any sender (a host or
+        inviter may offer under another identity), whose game never started here (this store
+        never met it: its commitment serves no game in ``ledger``)."""
+        return [e for e in self.all() if e["keys"] == sorted(keys)
                 and e["message"] != message and ledger.bound(e["commit"]) is None]
 
 
 def answer_once(answers: Answers, ledger: Ledger, *, message: str, seat: str, sender: str, keys: list[str],
-                game: str, at: str, make: Any, offer: str = "") -> tuple[bytes, bool, list[dict[str, Any]]]:
+                game: str, at: str, make: Any, offer: str = "", commit: str = "",
+                ) -> tuple[bytes, bool, list[dict[str, Any]]]:
     """The answer to message ``message`` for ``seat``: the one given before (True), else
-    ``make() -> (answer bytes, commitment)``, recorded (False); and the earlier answers to the
-    same sender among the same players whose game never started (to be shown).  ``offer``: the
-    host's offer answered (its file's text), kept with the answer."""
+    ``make() -> (answer bytes, commitment)``, recorded (False); and the earlier answers among
+    the same players whose game never started (to be shown).  ``offer``: the host's offer
+    answered (its file's text), kept with the answer; ``commit``: its commitment, which is
+    answered once: a second offer (another id, any host identity) reusing a commitment this user
+    answered is refused (its host, who read the first answers, would know its dice)."""
     with ledger.locked("answers"):  # two `trv join` at once give one answer too
         first = answers.given(message, seat)
         if first is not None:
             return first["answer"].encode(), True, []
-        earlier = answers.unstarted(ledger, sender, keys, message)
+        if commit:
+            reused = next((e for e in answers.all() if e["commit"] == commit and answers.to_host(e)
+                           and e["message"] != message), None)
+            if reused is not None:
+                from trvendetta.replays.keys import fingerprint
+
+                raise TrvError(f"this offer's commitment ({commit[:16]}...) is one you answered already, in an offer "
+                               f"of game {reused['game']} from key {fingerprint(reused['from'])} (at {reused['at']}): "
+                               "a host that offers again with an answered commitment has read the seed's inputs and "
+                               "could choose the game's set-up; nothing answered: ask for an offer with a fresh "
+                               "commitment")
+        earlier = answers.unstarted(ledger, keys, message)
         answer, commit = make()
         answers.record(message=message, seat=seat, sender=sender, keys=keys, commit=commit, game=game, at=at,
                        answer=answer, offer=offer)

@@ -91,14 +91,14 @@ def check_ruling(name: str, t: Any, checked: Any) -> None:
 
 def ruling_signed(name: str, ruled: tev.ClaimRuled) -> bool:
     """Whether the ruling's signature is its organiser's over :func:`~trvendetta.tournament.events.ruling_message`."""
-    import base64
+    from trvendetta.replays.keys import canonical_b64
 
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(ruled.by)).verify(
-            base64.b64decode(ruled.sig, validate=True), tev.ruling_message(name, ruled))
+            canonical_b64(ruled.sig) or b"", tev.ruling_message(name, ruled))
     except (InvalidSignature, ValueError):
         return False
     return True

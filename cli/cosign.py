@@ -99,6 +99,7 @@ class WithSignatures:
     """A keyring that also holds signatures the other players made for one retraction."""
 
     def __init__(self, keyring: Any, paths: tuple[str, ...], charter: Any, domain: str):
+        from trvendetta.replays.keys import canonical_b64
         from trvendetta.replays.signatures import SignatureCheck
 
         self.keyring, self.seats = keyring, keyring.seats
@@ -108,10 +109,11 @@ class WithSignatures:
             request = read(path)
             msg = message_of(request, domain)
             for seat, text in request.sigs.items():
-                try:
-                    sig = base64.b64decode(text, validate=True)
-                except ValueError:
-                    raise TrvError(f"{path}: {seat}'s signature is not base64") from None
+                found = canonical_b64(text)
+                if found is None:
+                    raise TrvError(f"{path}: {seat}'s signature is not base64 in its canonical spelling "
+                                   "(b64encode of its bytes)")
+                sig = found
                 if not check._valid(seat, sig, msg):
                     raise TrvError(f"{path}: the signature named {seat} is not {seat}'s over this retraction")
                 self.given[seat] = (msg, sig)

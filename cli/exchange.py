@@ -168,7 +168,7 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
 
 
 def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game: str, make: Any,
-                     who: str, offer: str = "") -> tuple[bytes, bool]:
+                     who: str, offer: str = "", commit: str = "") -> tuple[bytes, bool]:
     """The answer to an invitation or offer, given once (``app.ledger.answer_once``) from this
     user's secrets; an earlier one between the same players that never became a game is named."""
     from datetime import datetime, timezone
@@ -177,9 +177,13 @@ def answer_once_here(message: str, seat: str, sender: str, keys: list[str], game
 
     at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     text, again, earlier = answer_once(Answers(home() / "secrets"), ledger(), message=message, seat=seat,
-                                       sender=sender, keys=keys, game=game, at=at, make=make, offer=offer)
+                                       sender=sender, keys=keys, game=game, at=at, make=make, offer=offer,
+                                       commit=commit)
+    from .identity import fingerprint
+
     for e in earlier:
-        click.echo(f"{who} before, at {e['at']}, and never started that game ({e['game']}): a second invitation "
+        by = "" if e["from"] == sender else f" (from another key, {fingerprint(e['from'])})"
+        click.echo(f"{who} before{by}, at {e['at']}, and never started that game ({e['game']}): a second invitation "
                    "lets the one who sends it choose between two set-ups")
     return text, again
 
@@ -194,17 +198,19 @@ def check_commitments(charter_text: str, game: str, can_sign: Any) -> None:
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
 
+    from trvendetta.replays.setups import FORMAT
+
     charter = decode_charter(charter_text) if charter_text else None
-    if charter is None or charter.dice != "exchange":
-        return
+    if charter is None or charter.dice != "exchange" or charter.v == FORMAT:
+        return  # (format 2 keeps every join's signature, which every store checks, in any home)
     keys = sorted(charter.seats.values())
     given = Answers(home() / "secrets").all()
     for seat in sorted(charter.seats):
         commit = charter.commits.get(seat, "")
         if not can_sign(seat) or secret_of(commit) is not None:
             continue
-        mine = [e for e in given if e["seat"] == seat and e["keys"] == keys
-                and (not charter.offer or e["message"] == charter.offer)]
+        # looked up by the players' keys, never by an invitation id the charter names (its writer names it)
+        mine = [e for e in given if e["keys"] == keys and not Answers.to_host(e)]
         if mine:
             e = mine[-1]
             raise TrvError(f"{game}: its charter gives {seat} the commitment {commit[:16]}..., which is not yours: you "

@@ -131,7 +131,6 @@ def check_seeds(charter: str, game: str, game_id: str, started: Any = None) -> N
     offer; ``started``: the game's ruleset and seats, :func:`started_as`)."""
     from trvendetta.app.host import check_seed_inputs
     from trvendetta.app.ledger import Answers
-    from trvendetta.replays.setups import derivation_message, derived_value
     from trvendetta.store import decode_charter
 
     from .exchange import ledger
@@ -140,8 +139,7 @@ def check_seeds(charter: str, game: str, game_id: str, started: Any = None) -> N
     if found is None or found.dice != "host":
         return
     keyring = Keyring(dict(found.seats))
-    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger(), started,
-                      lambda seat, commit: derived_value(keyring.sign(seat, derivation_message(commit))))
+    check_seed_inputs(charter, game, game_id, keyring.can_sign, Answers(home() / "secrets"), ledger(), started)
 
 
 def started_as(gf: Any) -> "tuple[str, list[tuple[str, str]]] | None":
@@ -229,11 +227,12 @@ def offer(players: tuple[str, ...], keys: tuple[str, ...], bots: tuple[str, ...]
 
 def derived_contribution(offer: Offer, seat: str, keyring: Any) -> Contribution:
     """``seat``'s contribution to ``offer``, signed: its value derived from the seat key's signature over
-    the offer's commitment (``replays.setups``), so every home of the player gives the same bytes and a
-    host gets one contribution per commitment from a key, ledger or no ledger."""
+    the offer's commitment and id (``replays.setups``), so every home of the player gives the same bytes
+    and a host gets one contribution per offer from a key, ledger or no ledger, and none it could
+    know before its offer (a second offer with an answered commitment gets other values)."""
     from trvendetta.replays.setups import CONTRIBUTION_2, derivation_message, derived_value
 
-    value = derived_value(keyring.sign(seat, derivation_message(offer.commit)))
+    value = derived_value(keyring.sign(seat, derivation_message(offer.commit, offer.id())))
     answer = Contribution(CONTRIBUTION_2, offer.id(), seat, value, commit=offer.commit)
     return answer.signed(lambda body: keyring.sign(seat, body))
 
@@ -263,7 +262,7 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
 
     text, again = answer_once_here(got.id(), seat, got.host, [k for s, k in got.seats.items() if s not in got.bots],
                                    got.game, make, f"the host {fingerprint(got.host)} offered you a game",
-                                   got.file_bytes().decode())
+                                   got.file_bytes().decode(), got.commit)
     Path(output).write_bytes(text)
     if again:
         click.echo(f"you answered this offer before: wrote the same contribution to {output} (a second one would "

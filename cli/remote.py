@@ -495,7 +495,7 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     text, again = answer_once_here(offer.id(), me, offer.host, [k for s, k in offer.seats.items()
                                                                 if s not in offer.bots],
                                    offer.game, make, f"the server {fingerprint(offer.host)} offered you a game",
-                                   offer.file_bytes().decode())
+                                   offer.file_bytes().decode(), offer.commit)
     answer = Contribution.decode(text, "your recorded contribution")
     if again:
         click.echo(f"you contributed to {game} before: sending the same contribution (a second one would let the "

@@ -57,9 +57,22 @@ def marks(charter: Charter | str | None) -> list[str]:
     if line:
         out.append(f"shared key: {line} (made with --allow-shared-key): the record does not show "
                    "different players; tournaments refuse it")
-    if found.dice == "host" and not found.offer:
-        out.append("made before signed contributions: the host could choose the seed (the record keeps no "
-                   "player's signature over its contribution, nor over the host's commitment)")
+    from .setups import FORMAT
+
+    # by the charter's format (``Charter.v``): what a format keeps is checked by every store (a charter
+    # missing what its format keeps is refused, never marked); format 0 is what trv wrote before
+    if found.v < FORMAT and found.dice == "host":
+        if found.signed:  # format 0 with the offer's id and signed contributions (checked), no offer
+            out.append("made before the set-up was kept (format 0): the players' signatures over their "
+                       "contributions and the host's commitment are checked, but the record keeps no offer, so its "
+                       "seat order, colours and nonce are the host's word, not rebuilt from what the players signed")
+        else:
+            out.append("made before signed contributions: the host could choose the seed (the record keeps no "
+                       "player's signature over its contribution, nor over the host's commitment)")
+    elif found.v < FORMAT and found.dice == "exchange":
+        out.append("made before signed joins (format 0): the record keeps no invitation nor any join's signature, "
+                   "so a player's commitment and the turn order are the inviter's word (each player's own store "
+                   "checks its commitment)")
     if not found.nonce:
         if found.dice:
             out.append("made before one-reveal-per-draw: fork fishing was possible (a player could have "

@@ -4,6 +4,8 @@ and a game's nonce from the messages that set it up."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 
 import msgspec
@@ -34,6 +36,18 @@ def valid(public: bytes, signature: bytes, msg: bytes) -> bool:
     return True
 
 
+def canonical_b64(text: str) -> bytes | None:
+    """The bytes of a signature or key written in base64, or None when ``text`` is not base64 in
+    its one canonical spelling (``b64encode(b64decode(text)) == text``): the decoder ignores the
+    spare bits of the last character, so 64 bytes have 16 spellings, and a record or message that
+    kept any of them would let its writer vary what hashes over it (a game's id, its draws)."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if base64.b64encode(raw).decode() == text else None
+
+
 def fingerprint(public_hex: str) -> str:
     """A short name of a public key to read aloud or compare: 16 hex digits."""
     return hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
@@ -52,4 +66,4 @@ def contribution_body(offer: str, seat: str, value: str, commit: str, kind: str 
                                 "commit": commit})
 
 
-__all__ = ["BOT_CONTRIBUTION", "NONCE_PREFIX", "contribution_body", "fingerprint", "nonce_of", "valid"]
+__all__ = ["BOT_CONTRIBUTION", "NONCE_PREFIX", "canonical_b64", "contribution_body", "fingerprint", "nonce_of", "valid"]

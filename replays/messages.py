@@ -44,11 +44,12 @@ class Signed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def signed_by(self, public_hex: str) -> bool:
         """Whether ``sig`` is the signature of key ``public_hex`` over the body."""
-        from .keys import valid
+        from .keys import canonical_b64, valid
 
+        # (another spelling of the same bytes is refused: see ``decode``)
+        raw = canonical_b64(self.sig)  # type: ignore[attr-defined]  # each subclass declares it (its place in the JSON)
         try:
-            sig = self.sig  # type: ignore[attr-defined]  # each subclass declares it (its place in the JSON)
-            return valid(bytes.fromhex(public_hex), base64.b64decode(sig, validate=True), self.body())
+            return raw is not None and valid(bytes.fromhex(public_hex), raw, self.body())
         except ValueError:
             return False
 
@@ -59,10 +60,17 @@ class Signed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     @classmethod
     def decode(cls: type[M], data: bytes, source: str) -> M:
         """The message in ``data`` (read from ``source``), strictly: one clear error if it is not one."""
+        from .keys import canonical_b64
+
         try:
-            return msgspec.json.decode(data, type=cls)
+            message = msgspec.json.decode(data, type=cls)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise TrvError(f"{source} is not a trv {cls.__name__.lower()}: {exc}") from None
+        if canonical_b64(message.sig) is None:  # type: ignore[attr-defined]
+            raise TrvError(f"{source}: its field sig is not base64 in its canonical spelling (b64encode of its "
+                           "bytes): another spelling of one signature would let its sender vary what hashes over "
+                           "it; refused")
+        return message
 
 
 class Invite(Signed, frozen=True, forbid_unknown_fields=True):

@@ -29,8 +29,6 @@ compute one (it lacks the player's key).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -48,11 +46,12 @@ INVITE_TYPE = "trv-invite"
 JOIN_TYPE = "trv-join"
 
 
-def derivation_message(commit: str) -> bytes:
-    """What a player signs to derive its contribution to a host game whose commitment is ``commit``
-    (hex): the commitment alone, so one key gives one contribution per commitment, whatever offer
-    names it."""
-    return b"trvendetta host contribution 2\n" + commit.encode()
+def derivation_message(commit: str, offer: str) -> bytes:
+    """What a player signs to derive its contribution to the host's offer ``offer`` (its id, hex)
+    whose commitment is ``commit`` (hex): both, so one key gives one contribution per offer, and a
+    second offer reusing an answered commitment gets contributions its host cannot know in advance
+    (the player's trv refuses to answer it anyway: ``app.ledger.answer_once``)."""
+    return b"trvendetta host contribution 3\n" + commit.encode() + b"\n" + offer.encode()
 
 
 def derived_value(signature: bytes) -> str:
@@ -69,10 +68,21 @@ def intent_content(game_id: str, number: int, action: bytes) -> str:
 
 
 def _sig(text: str) -> bytes:
-    try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return b""
+    from .keys import canonical_b64
+
+    return canonical_b64(text) or b""
+
+
+def _spelling_problem(charter: Any) -> str | None:
+    """Why a charter's signatures are not in their one base64 spelling (None: they are): each kept
+    string is hashed into the game's id, so another spelling of one signature is another game."""
+    from .keys import canonical_b64
+
+    for seat, text in sorted(charter.signed.items()):
+        if canonical_b64(text) is None:
+            return (f"the charter's field signed.{seat} is not base64 in its canonical spelling (b64encode of its "
+                    "bytes): other spellings of one signature would let whoever wrote the charter choose the game's id")
+    return None
 
 
 def offered_message(charter: Any, kind: type) -> Any:
@@ -95,17 +105,34 @@ def charter_problem(charter: Any, charter_text: str, who: Callable[[str], str],
     format that keeps none: ``replays.charters.marks`` says so).  ``who(seat)`` names a seat or
     ``"host"`` for messages; ``signed_by(seat, signature, body)`` checks a seat's signature (a
     delegated key included)."""
-    if charter is None or not charter.seats or not charter.dice:
+    if charter is None or not charter.seats:
         return None
     if charter.v > FORMAT:
         return f"the charter is of format {charter.v}, made by a newer trv than this one (format {FORMAT})"
     if charter.v not in (0, FORMAT):
         return (f"the charter is of format {charter.v}, which no trv makes (0: made before, {FORMAT}: keeps the "
                 "offer): a format that would skip the checks of what the players signed is refused")
+    if not charter.dice:  # a local game: format 0, no offer, no answers, as every trv wrote it
+        if charter.v or charter.offer or charter.signed or bytes(charter.offered):
+            return ("the charter of a game without a host or an exchange of dice keeps a format, an offer or "
+                    "answers, which no trv wrote: refused")
+        return None
+    spelling = _spelling_problem(charter)
+    if spelling:
+        return spelling
     if charter.v != FORMAT:
         if bytes(charter.offered):
             return ("the charter keeps an offer but not its format (2): a charter stripped of its format, "
                     "refused rather than taken as a record made before")
+        # format 0, as released trv wrote it: a host game with no offer and no signature, or with the
+        # offer's id and every player's signature (checked by ``SignatureCheck``); an exchange game
+        # with neither
+        if charter.dice == "exchange" and (charter.offer or charter.signed):
+            return ("the charter is of format 0 and keeps an invitation's id or joins' signatures, which no trv "
+                    f"wrote in that format (an exchange game keeps them in format {FORMAT}): refused")
+        if charter.dice == "host" and charter.signed and not charter.offer:
+            return ("the charter is of format 0 and keeps the players' signatures without the offer they answered, "
+                    "which no trv wrote: refused")
         return None
     if charter_text:
         from trvendetta.store import decode_charter, encode_charter
@@ -133,10 +160,16 @@ def _host_problem(charter: Any, who: Callable[[str], str],
         return _stripped("offer (or an offer in another form than the one signed)")
     if offer.type != OFFER_TYPE or offer.id() != charter.offer:
         return f"the offer the charter keeps is not the one it names ({charter.offer[:16]}...): {host} changed it"
+    if _sig(offer.sig) == b"" and offer.sig:
+        return ("the offer the charter keeps has its field sig in another base64 spelling than its canonical one "
+                f"(b64encode of its bytes): {host} could choose the game's id by its spelling")
     if not offer.signed_by(offer.host):
         return f"the offer the charter keeps is not signed by the host key it names ({fingerprint(offer.host)})"
+    if charter.seed_commit != offer.commit:
+        return (f"the game's commitment ({charter.seed_commit[:16]}...) is not the offer's ({offer.commit[:16]}...): "
+                f"{host} started it with another seed, one it could commit to after reading the contributions")
     differs = [what for what, ours, theirs in (
-        ("host", charter.host, offer.host), ("commitment", charter.seed_commit, offer.commit),
+        ("host", charter.host, offer.host),
         ("seats and keys", dict(charter.seats), dict(offer.seats)), ("bot seats", dict(charter.bots), dict(offer.bots)),
         ("time control", charter.time, offer.time)) if ours != theirs]
     if charter.commits or charter.order:
@@ -188,6 +221,9 @@ def _exchange_problem(charter: Any, who: Callable[[str], str],
     inviter = who(creator) if creator in charter.seats else creator
     if invite.type != INVITE_TYPE or invite.id() != charter.offer:
         return f"the invitation the charter keeps is not the one it names ({charter.offer[:16]}...)"
+    if _sig(invite.sig) == b"" and invite.sig:
+        return ("the invitation the charter keeps has its field sig in another base64 spelling than its canonical "
+                "one (b64encode of its bytes): the inviter could choose the game's id by its spelling")
     if creator not in invite.seats or not invite.signed_by(invite.seats[creator]):
         return f"the invitation the charter keeps is not signed by its creator's key ({creator})"
     differs = [what for what, ours, theirs in (

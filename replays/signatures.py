@@ -26,7 +26,6 @@ a walk, so nothing else is computed per action unless a check fails
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +33,7 @@ from typing import Any
 
 from trvendetta.store import Charter, decode_charter
 
-from .keys import BOT_CONTRIBUTION, contribution_body, fingerprint, valid
+from .keys import BOT_CONTRIBUTION, canonical_b64, contribution_body, fingerprint, valid
 from .walker import Tampered
 
 #: the prefix of every signed message (a version, so the format can change)
@@ -127,10 +126,11 @@ def parse(sig: bytes) -> list[tuple[str, bytes]]:
         seat, colon, text = entry.partition(b":")
         if not colon or not seat:
             raise ValueError(f"{entry[:40]!r} is not SEAT:SIGNATURE")
-        try:
-            raw = base64.b64decode(text, validate=True)
-        except binascii.Error:
-            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not base64") from None
+        found = canonical_b64(text.decode("ascii", "replace"))
+        if found is None:
+            raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not base64 in its canonical "
+                             "spelling (b64encode of its bytes): another spelling would change the record's hash")
+        raw = found
         if len(raw) not in (64, DELEGATED_BYTES):
             raise ValueError(f"the signature of {seat.decode('utf-8', 'replace')} is not 64 bytes "
                              f"(nor {DELEGATED_BYTES}: one made with a delegated key)")
@@ -287,7 +287,7 @@ class SignatureCheck:
         charter = self.charter
         from .setups import CONTRIBUTION_2, charter_problem
 
-        if charter is not None and (charter.v or bytes(charter.offered)):
+        if charter is not None:
             problem = charter_problem(charter, self.charter_text, self._who, self._signed_as)
             if problem or charter.v:
                 return problem
@@ -303,10 +303,7 @@ class SignatureCheck:
                             "players' contributions")
                 continue
             body = contribution_body(charter.offer, seat, value, charter.seed_commit)
-            try:
-                signature = base64.b64decode(charter.signed.get(seat, ""), validate=True)
-            except (binascii.Error, ValueError):
-                signature = b""
+            signature = canonical_b64(charter.signed.get(seat, "")) or b""
             if not value or len(signature) not in (64, DELEGATED_BYTES) or not self._valid(seat, signature, body):
                 if value and self._valid(seat, signature, contribution_body(charter.offer, seat, value,
                                                                             charter.seed_commit, CONTRIBUTION_2)):
@@ -462,10 +459,7 @@ class SignatureCheck:
                                    f"({fingerprint(self.host)})")
         if found.keys != sorted(set(found.keys)):
             raise Tampered(number, f"{what} names its keys out of order or twice")
-        try:
-            signature = base64.b64decode(found.sig, validate=True)
-        except (binascii.Error, ValueError):
-            signature = b""
+        signature = canonical_b64(found.sig) or b""
         body = revocation_body(seat, found.server, found.at, found.keys)
         if len(signature) != 64 or not valid(self._keys[seat], signature, body):
             made = self._signer(signature, body) if len(signature) == 64 else "no signature of 64 bytes"

@@ -33,6 +33,7 @@ from trvendetta.app.sealing import dealer_view, hides
 from trvendetta.core.draws import HOST_BYTES
 from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
+from trvendetta.replays.keys import canonical_b64
 from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
                                            message, parse, revocation_body, split_delegation, valid)
@@ -99,10 +100,9 @@ def pairing_code(token: str, public: str) -> str:
 
 
 def _b64(text: str, what: str, sizes: tuple[int, ...]) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise Refused(400, f"{what} is not base64") from None
+    raw = canonical_b64(text) if isinstance(text, str) else None
+    if raw is None:
+        raise Refused(400, f"{what} is not base64 in its canonical spelling (b64encode of its bytes)")
     if len(raw) not in sizes:
         raise Refused(400, f"{what} is {len(raw)} bytes, not {' or '.join(map(str, sizes))}")
     return raw

@@ -128,7 +128,7 @@ def test_a_host_that_commits_after_reading_the_contributions_is_refused(players,
     later = new_seed(org.home)  # a fresh seed, made once every contribution is in
     record = cheat(tmp_path, org, "late", commit=later)
     _refused_everywhere(tmp_path, record, humans, "late",
-                        *[["the host (", f"commitment {later[:16]}", "after reading"] for _ in humans])
+                        *[["the host (", "commitment", later[:16], "after reading"] for _ in humans])
     # with the signatures stripped: each player's store finds its answer to that host unstarted
     record = cheat(tmp_path, org, "late2", commit=new_seed(org.home), keep_signatures=False)
     _refused_everywhere(tmp_path, record, humans, "late2",

@@ -7,7 +7,7 @@ each player with their own store and home, records and packets as files, 2 and 3
 - a host re-signing its bot's intents (and its resolutions) with other valid signatures, to fish
   for other dice;
 - an inviter swapping a joiner's commitment;
-- a lost ledger, or a second home: the same contribution, and a stripped charter still found;
+- a lost ledger, or a second home: the same contribution (a stripped charter there: marked, as made before);
 - `trv store copy` of a cheated game."""
 
 import hashlib
@@ -114,14 +114,18 @@ def test_a_charter_stripped_of_what_the_players_signed_is_refused_not_taken_as_o
     with pytest.raises(replays.Tampered, match="format 1, which no trv makes"):
         replays.verify_file(replays.read_file(record.encode(), "s.trv"))
     # everything stripped: to a third party, a record made before (marked); to each player's store, in
-    # its own home or in another without its ledger, the contribution its key derives: refused
+    # its own home, its answer to that commitment (a contribution of format 2): refused
     record = _cheat_host(tmp_path, org, "s5", strip("v", "offered", "offer", "signed"))
     verified = replays.verify_file(replays.read_file(record.encode(), "s.trv"))
     assert verified.events
     _refused(tmp_path, record, humans, "s5", "the host (", "stripped its charter", "nothing imported")
+    # in a home without the ledger nothing tells it from a record made before (a contribution is derived
+    # from the offer's id too, which the stripped record does not keep): it is marked, never passed as clean
     for p in humans:
         (p.home / "secrets" / "answers.jsonl").unlink()  # a lost ledger (or a second home with the key)
-    _refused(tmp_path, record, humans, "s5", "the host (", "stripped its charter", "the one your key derives")
+    (tmp_path / "s5-sent.trv").write_text(record)
+    out = humans[0]("verify", tmp_path / "s5-sent.trv").stdout
+    assert "made before signed contributions: the host could choose the seed" in out
 
 
 # ------------------------------------------------------------------ a nonce the host chose (item 6)
@@ -373,7 +377,7 @@ def test_store_copy_runs_the_checks_an_import_runs(players, tmp_path):
     assert "game 'cheat': event 1: the game's nonce" in err and "nothing was copied" in err
     assert not GameStore(tmp_path / "bob-copy.sqlite").exists("cheat")
     # everything stripped: a third party's store copy takes it (a record made before, marked); bob's
-    # own refuses it (the contribution his key derives), as his import does
+    # own refuses it (his answer to that commitment, of format 2), as his import does
     stripped = _cheat_host(tmp_path, org, "bare", lambda d, o, a: [d.pop(f) for f in ("v", "offered", "offer",
                                                                                         "signed")])
     assert stripped
