@@ -178,3 +178,67 @@ def test_a_server_that_starts_another_set_up_than_its_offer_is_refused_by_every_
     [record] = records
     with pytest.raises(replays.Tampered, match="event 1: the set-up .* is not the one the offer .* gives: the host"):
         replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
+
+
+@pytest.mark.parametrize("v", [1, 0])
+def test_a_server_that_writes_another_charter_format_with_its_own_value_for_bob_is_refused(club, monkeypatch, v):
+    """Red team row 5: the club server starts the game with its own value for bob, its charter written in
+    a format no trv made (1), or in format 0 with the signatures and the offer dropped (a game passed off
+    as made before), naming a made-up offer id; the server's own trv checks nothing."""
+    import trvendetta.store as store_mod
+    from trvendetta.replays.signatures import SignatureCheck
+
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    server = club.club
+    honest, real_encode = SignatureCheck.contributions_problem, store_mod.encode_charter
+
+    def checks_in_the_players_trv_only(self):
+        return honest(self) if threading.current_thread() is threading.main_thread() else None
+
+    def another_format(ch):
+        if threading.current_thread() is not threading.main_thread() and ch is not None and ch.dice == "host":
+            ch = msgspec.structs.replace(ch, v=v, offer="cd" * 32 if v else "", signed={}, offered=msgspec.Raw(b""))
+        return real_encode(ch)
+
+    def own_value(offer, joined):
+        given = Contribution.decode(joined["bob"].encode(), "bob")
+        answers = [(seat, msgspec.structs.replace(given, value="ab" * 32) if seat == "bob"
+                    else Contribution.decode(text.encode(), seat)) for seat, text in sorted(joined.items())]
+        monkeypatch.setattr(store_mod, "encode_charter", another_format)
+        try:
+            server.service.new_host_game(offer, offer.game, answers, offer.game, server.host, lambda a, k: True)
+        finally:
+            monkeypatch.setattr(store_mod, "encode_charter", real_encode)
+        server.accounts.drop_offer(offer.game)
+        return server.game_doc(offer.game, None)
+
+    monkeypatch.setattr(SignatureCheck, "contributions_problem", checks_in_the_players_trv_only)
+    monkeypatch.setattr(server, "_start", own_value)
+    err = bob("join", "duel", code=1).stderr
+    assert "nothing imported" in err and "the host (" in err, err
+    assert "as bob's contribution" in err or "format 1, which no trv makes" in err, err
+    assert "nothing imported" in bob("show", code=1).stderr  # every later sync refuses it too
+    err = ann("show", code=1).stderr  # ann's store: her own answer, by the players' keys and the commitment
+    assert "nothing imported" in err or "format 1, which no trv makes" in err, err
+    for p in (ann, bob):
+        assert "duel" not in p.local("games").stdout  # nothing written
+
+
+def test_a_server_that_offers_again_with_an_answered_commitment_is_refused(club, monkeypatch):
+    """Red team row 12: the server offers ann, bob and cyd a game; bob answers, cyd not yet; the server
+    offers again under a new name with the same commitment and the seats in another order (bob's
+    answer to the first told it bob's part of the seed): every player's `trv --server join` refuses."""
+    ann, bob, cyd = club.player("ann"), club.player("bob"), club.player("cyd")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--player", "cyd:green:cars", "--name", "first")
+    bob("join", "first")
+    server = club.club
+    first, _ = club.on_store(server._offer, "first")
+    monkeypatch.setattr(server, "new_seed", lambda: first.commit)  # the same commitment again
+    err = ann("new", "--player", "bob:blue:cars", "--player", "ann:red:cars", "--player", "cyd:green:cars",
+              "--name", "second", code=1).stderr  # (the offer is made; ann's own answer is refused)
+    assert "this offer's commitment" in err and "one you answered already" in err and "first" in err
+    for p in (bob, ann):
+        err = p("join", "second", code=1).stderr
+        assert "one you answered already, in an offer of game first" in err and "nothing answered" in err
+    assert "bob" not in club.on_store(server._offer, "second")[1]  # the server got nothing from bob
