@@ -14,17 +14,22 @@ import, a club server's copy, ``trv store copy``) rebuilds
 - the set-up position (players in order, colours, crews, ruleset, position seed 0) from the offer's
   players, compared with event 1 (:func:`position_problem`).
 
-A charter of format 0 (made before) keeps none of it; ``trv verify`` marks such a host game ("made
-before signed contributions: the host could choose the seed").  A format-0 charter cannot be
-forged from a format-2 game by stripping it: an answer made for format 2 is signed as such (a host
-contribution's type is :data:`CONTRIBUTION_2`), and each player's own store recognises the
-contribution its key derives (:func:`derivation_message`) in a charter of any format.
+Only the formats a released trv wrote are accepted, each with every check it carries; any other
+format number is refused.  A charter of format 0 (made before) keeps no offer; ``trv verify`` marks
+such a game by its format (``replays.charters.marks``), and a format-0 charter holding what no trv
+wrote in that format is refused.  A format-0 charter cannot be forged from a format-2 game by
+stripping it and keeping the signatures: an answer made for format 2 is signed as such (a host
+contribution's type is :data:`CONTRIBUTION_2`); stripped of them too, each player's store finds
+its own answer to the commitment in its ledger (``app.host.check_seed_inputs``).
 
 A player's contribution of format 2 is derived, not drawn: ``value = SHA-256(prefix + its Ed25519
-signature over the host's commitment)`` (:func:`derived_value`).  Ed25519 signatures are
-deterministic, so every home of the player, with or without its ledger, gives the same bytes for
-one commitment, and a host cannot get two different contributions from one player; nor can it
-compute one (it lacks the player's key).
+signature over the host's commitment and the offer's id)`` (:func:`derived_value`).  Ed25519
+signatures are deterministic, so every home of the player, with or without its ledger, gives the
+same bytes for one offer, and a host cannot get two different contributions from one player; nor
+can it compute one (it lacks the player's key), even by offering again with an answered commitment.
+
+Every signature a charter keeps (``signed``, the offer's ``sig``) must be base64 in its canonical
+spelling (``replays.keys.canonical_b64``): each other spelling would be another game id.
 """
 
 from __future__ import annotations
