@@ -39,8 +39,9 @@ class PlayFavor(BaseAction, tag="play-favor", omit_defaults=True, frozen=True):
     nonce: str | None = None
 
     def describe(self) -> str:
-        if self.favor == "killer-pillar":
-            return f"favor killer-pillar {self.pillars[0] or '-'} {self.pillars[-1]}"
+        if self.favor == "killer-pillar":  # (an action without its pillars is described, then refused)
+            first, last = (self.pillars[0], self.pillars[-1]) if self.pillars else ("", "-")
+            return f"favor killer-pillar {first or '-'} {last}"
         if self.favor == "precision":
             return f"favor precision {self.die} {self.face}"
         return " ".join(w for w in ("favor", self.favor, self.shot, self.target) if w)
