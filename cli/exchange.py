@@ -195,10 +195,9 @@ def check_commitments(charter_text: str, game: str, can_sign: Any) -> None:
     A charter of format 2 keeps each join's signature, which every store checks; this check holds for
     a charter stripped to pass as one made before too."""
     from trvendetta.app.ledger import Answers
+    from trvendetta.replays.setups import FORMAT
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
-
-    from trvendetta.replays.setups import FORMAT
 
     charter = decode_charter(charter_text) if charter_text else None
     if charter is None or charter.dice != "exchange" or charter.v == FORMAT:
