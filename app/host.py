@@ -95,10 +95,11 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
     seats and time control), or it is a second game of one offer (``ledger``: the game each host's
     commitment serves here).  ``can_sign(seat)``: whether a local identity holds the seat's key.
 
-    The answers are looked up by the players' keys and the host's commitment, never by an offer id
-    or a host key the charter names (a cheating host writes those): a game whose commitment this
-    player never answered, among players it answered an offer for that never started, is one whose
-    host committed after reading the contributions, under whatever name or identity."""
+    The answers are looked up by the player's key and the host's commitment, never by an offer id,
+    a seat's name or a host key the charter names (a cheating host writes those): a game without
+    signed contributions whose commitment this key never answered, while an offer it answered never
+    started, is one whose host committed after reading the contributions, under whatever name,
+    identity or set of players."""
     from trvendetta.replays.setups import CONTRIBUTION_2
     from trvendetta.replays.signatures import fingerprint
     from trvendetta.store import decode_charter
@@ -115,10 +116,11 @@ def check_seed_inputs(charter_text: str, game: str, game_id: str, can_sign: Call
         raise TrvError(f"{game} is another game from the offer of game {made['bind']} ({made['id'][:16]}...), "
                        f"which {host} started already: one offer makes one game (a second would let the host keep "
                        "the one it likes); nothing imported")
-    keys = sorted(k for s, k in charter.seats.items() if s not in charter.bots)
-    among = [e for e in answers.all() if e["keys"] == keys and answers.to_host(e)]  # offers to these players
+    offers = [e for e in answers.all() if answers.to_host(e)]
     for seat in mine:
         value = charter.setup.get(seat, "")
+        # this key's answers to any host's offer (a host may add or drop a player, or rename a seat)
+        among = [e for e in offers if charter.seats[seat] in e["keys"]]
         # by the keys and the commitment (a seat's name is the host's to write too): this seat's answer first
         answered = sorted((e for e in among if e["commit"] == charter.seed_commit), key=lambda e: e["seat"] != seat)
         given = answered[0] if answered else None

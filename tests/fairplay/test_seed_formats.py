@@ -213,6 +213,16 @@ def test_a_stripped_game_under_a_second_host_identity_is_refused_by_the_players_
         # a third party cannot tell it from a record made before: marked
         assert "made before signed contributions: the host could choose the seed" in \
             org("verify", path).stdout
+    # the next route: another set of players (a seat of the host's own added), so that no answer has
+    # the same keys: each player's answers are found by its own key
+    offer = _read(tmp_path / "offer.json", Offer)
+    more = msgspec.structs.replace(offer, players=[*offer.players, ["cyd", "green", "cars"]],
+                                   seats=dict(offer.seats, cyd=key2))
+    answers = {p.stem: _read(p, Contribution) for p in tmp_path.glob("*.json") if p.name != "offer.json"}
+    answers["cyd"] = Contribution("trv-host-join", more.id(), "cyd", "cd" * 32)
+    path = forge(tmp_path, org, "cup3", values={"bob": "ab" * 32}, commit=new_seed(org.home), v=0, offer_id="",
+                 signed=False, offered=False, offer=more, answers=answers)
+    _refused_by_all(path, [ann, bob], "not the one of the offer you", "which never started", "nothing imported")
 
 
 # ------------------------------------------------------------------ a commitment answered once (row 3)
