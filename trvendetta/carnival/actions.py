@@ -104,7 +104,7 @@ class FlyChopper(BaseAction, tag="fly-chopper", frozen=True):
 
 OWN = (WitnessMe, PlayFavor, NoFavor, FireWeapon, Thwump, ThwumpRoll, AutoCannon, FlyChopper)
 # a union built when the module loads: no checker can read its members (hence the ignore)
-Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type, attr-defined]
+Action = Union[OWN + vact.Action.__args__]  # type: ignore[valid-type]
 
 
 

@@ -12,7 +12,8 @@ from msgspec.structs import replace
 
 from ..core.turnflags import FlagProblem, TurnFlag
 from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
-from ..vendetta.actions import NoShoot, Shoot, ShootCommand
+from ..vendetta.actions import NoShoot, Shoot
+from ..vendetta.crews.bigrig.actions import ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
 from .favors import known

@@ -248,7 +248,7 @@ OWN = (CarnivalStarted, TilesLaid, FavorsPlaced, Faced, TileEntered, ScrapGained
        ShotTaken, PassedThrough, WildRoll, Energized, ChopperFaced, EffectPaused, AfterHit, AfterHitResolved,
        JumpRolled, JumpAimed)
 # a union built when the module loads: no checker can read its members (hence the ignore)
-Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type, attr-defined]
+Event = Union[OWN + tuple(t for t in vev.Event.__args__ if t is not vev.GameStarted)]  # type: ignore[valid-type]
 
 
 #: what each kind of ShotTaken says (the kind as it is stored is no sentence: "ann's after shot")

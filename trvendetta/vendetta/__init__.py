@@ -17,7 +17,7 @@ from ..core.errors import PositionError
 from ..core.protocol import Decision, Later, PlayedRuleset
 from ..core.rng import Rng
 from ..rulesets import register
-from . import events, view
+from . import events, parts, view
 from . import components as comp
 from .components_v1 import v1
 from .evolve import evolve
@@ -53,10 +53,26 @@ class TurnFlags:
         return tuple(obj.base_flags) + crew_flags(obj.crews())
 
 
+class Registered:
+    """``Vendetta.event_type`` and ``action_type``: the tagged union of every event (or action)
+    type registered with :mod:`.parts` (base Vendetta's and each crew's), assembled on first use
+    (the actions' only by deciding code) and again once a crew registers another."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if self.kind == "events":
+            return parts.events()
+        from . import actions  # noqa: F401  (base Vendetta's actions register themselves on import)
+
+        return parts.actions()
+
+
 P = TypeVar("P", bound=Position)  # Vendetta's position or an extension's (Carnival's)
 
 
-class Vendetta(PlayedRuleset[State, Any, events.Event]):
+class Vendetta(PlayedRuleset[State, Any, Any]):
     name = "vendetta"
     title = "Thunder Road: Vendetta"
     rules_version = events.RULES_VERSION
@@ -64,8 +80,8 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
     min_players = 2
     max_players = 4
     max_events = 50_000
-    action_type = Later("trvendetta.vendetta.actions:Action")
-    event_type = events.Event
+    action_type: ClassVar[Any] = Registered("actions")
+    event_type: ClassVar[Any] = Registered("events")
     state_type = State
     position_type: ClassVar[type[Position]] = Position  # a ruleset built on Vendetta's may extend it
     #: the flags of every crew's turn; ``turn_flags`` adds each crew's own for the crews it takes
@@ -81,6 +97,11 @@ class Vendetta(PlayedRuleset[State, Any, events.Event]):
         #: or was asked about: states are immutable, so this only saves work
         #: (re-execution asks for the decision of the state ``apply`` just made)
         self._last: tuple = (None, None)
+        parts.on_change(self._forget_decoders)
+
+    def _forget_decoders(self) -> None:
+        """A crew registered another event or action type: the decoders built from the old unions go."""
+        self._union = self._kinds = self._action_dec = None
 
     @property
     def components(self) -> comp.Components:

@@ -6,9 +6,10 @@ Tags are stable strings; ``trv legal --json`` prints these objects and
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-from typing import Union
+from typing import Any
 
 from ..core.bases import BaseAction
+from . import parts
 
 
 class AssignDie(BaseAction, tag="assign", frozen=True):
@@ -75,57 +76,28 @@ class SlamMove(BaseAction, tag="slam-move", frozen=True):
     vehicle: str
 
 
-class SetSteering(BaseAction, tag="steering", frozen=True):
-    """The Big Rig: the round's first die on Hydraulic Steering (lane changes)."""
-
-    die: int
 
 
-class AssignSection(BaseAction, tag="assign-section", frozen=True):
-    """The Big Rig: a die to a command of a section not used this round."""
-
-    section: str
-    command: str
-    die: int
 
 
-class ShootCommand(BaseAction, tag="shoot-command", frozen=True):
-    """Fire at a Big Rig section, naming an undamaged command it may hit."""
-
-    target: str
-    command: str
 
 
-class PlaceDamage(BaseAction, tag="place-damage", frozen=True):
-    """The Big Rig's player places a minor damage token on an undamaged command."""
 
-    section: str
-    command: str
-
-
-class CowCatcher(BaseAction, tag="cow-catcher", frozen=True):
-    """Move the vehicle the Cow Catcher met to the rig's front left or front right."""
-
-    direction: str
+#: base Vendetta's action types (a crew's own are registered from its package: ``vendetta/crews``)
+OWN = (AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll, SlamMove)
+for _cls in OWN:
+    parts.action(_cls)
 
 
-class DispenseHazard(BaseAction, tag="dispense-hazard", frozen=True):
-    """Hazard Dispenser: a random token face down on an empty space of the rear arc (or none)."""
-
-    at: str | None = None
-
-
-class RerollShot(BaseAction, tag="reroll-shot", frozen=True):
-    """Targeting Computer: reroll the shot (or keep it)."""
-
-    reroll: bool
+def __getattr__(name: str) -> type[Any]:
+    """``Action``: the union of every registered action type (``parts.actions``); any other
+    name: a crew's action type of that name (``actions.SetSteering``), for the rules that use it."""
+    if name == "Action":
+        return parts.actions()
+    return parts.named("actions", name)
 
 
-Action = Union[AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll,
-               SlamMove, SetSteering, AssignSection, ShootCommand, PlaceDamage, CowCatcher, DispenseHazard, RerollShot]
-
-
-def describe_action(action: Action) -> str:
+def describe_action(action: Any) -> str:
     """The printed name of an action (what ``trv decide`` matches)."""
     match action:
         case AssignDie(car, die, momentum):
@@ -150,20 +122,9 @@ def describe_action(action: Action) -> str:
             return "reroll" if reroll else "accept"
         case SlamMove(vehicle):
             return f"move {vehicle}"
-        case SetSteering(die):
-            return f"steering {die}"
-        case AssignSection(section, command, die):
-            return f"assign {die} to {section} {command}"
-        case ShootCommand(target, command):
-            return f"shoot {target} {command}"
-        case PlaceDamage(section, command):
-            return f"damage {section} {command}"
-        case CowCatcher(direction):
-            return f"cow-catcher {direction}"
-        case DispenseHazard(at):
-            return f"hazard {at}" if at else "no-hazard"
-        case RerollShot(reroll):
-            return "reroll-shot" if reroll else "keep-shot"
+    own = parts.ACTIONS.get(type(action))
+    if own is not None:  # a crew's own action
+        return own(action)
     if hasattr(action, "describe"):  # another ruleset's own action (Carnival's favors, weapons)
         return action.describe()
     raise TypeError(f"not a Vendetta action: {action!r}")

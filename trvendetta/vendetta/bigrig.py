@@ -28,11 +28,13 @@ from . import board as b
 from . import effects as fx
 from . import sectionboard
 from . import events as ev
+from .crews.bigrig.events import CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched, SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet
 from ..core.protocol import Decision
 from ..core.turnflags import TurnFlag
 from . import crew as crews
-from .actions import AssignSection, CowCatcher, DispenseHazard, NoShoot, Pass, PlaceDamage, RerollShot, SetSteering
-from .actions import ShootCommand, Step
+from .actions import NoShoot, Pass, Step
+from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering
+from .crews.bigrig.actions import ShootCommand
 from .cars import Cars, shot_options
 from .context import Ctx, Suspend
 from .model import State
@@ -200,10 +202,10 @@ def step(ctx: Ctx, direction: str) -> None:
         if t.cow and not b.is_wreck(other):
             owner = b.owner_of(ctx.state, other)
             chooser = owner if owner is not None and not b.player(ctx.state, owner).out else t.player
-            ctx.emit(ev.CowCatcherMet(other, chooser))
+            ctx.emit(CowCatcherMet(other, chooser))
             raise Suspend()
         if t.cow and b.is_wreck(other):
-            ctx.emit(ev.CowCatcherMet(other, t.player))
+            ctx.emit(CowCatcherMet(other, t.player))
             raise Suspend()
         fx.slam(ctx, front.id, other, to)
         return
@@ -241,7 +243,7 @@ def cow_push(ctx: Ctx, player: str, direction: str) -> None:
     front left or front right."""
     assert ctx.state.cow is not None, "the Cow Catcher met a vehicle"
     vid, _ = ctx.state.cow
-    ctx.emit(ev.CowCatcherPush(player, vid, direction))
+    ctx.emit(CowCatcherPush(player, vid, direction))
     at = b.position_of(ctx.state, vid)
     if at is not None:
         fx.enter(ctx, vid, geometry.neighbour(at, direction, "F"), "push", direction)
@@ -255,7 +257,7 @@ def missile_launcher(ctx: Ctx, player: str) -> None:
     front = sections(ctx.state, player)["front"]
     centre = geometry.neighbour(geometry.neighbour(front.at, "F", front.facing), "F", front.facing)
     face, scripted = ctx.roll("shot")
-    ctx.emit(ev.MissileLaunched(player, b.nm(centre), face, scripted))
+    ctx.emit(MissileLaunched(player, b.nm(centre), face, scripted))
     spaces = [centre] + [geometry.neighbour(centre, d) for d in ("F", "FR", "BR", "B", "BL", "FL")]
     hit = [v.id for sp in spaces for v in ctx.state.vehicles
            if v.at == sp and not v.start and v.size in face]
@@ -380,27 +382,27 @@ class BigRig(Cars):
         match action:
             case SetSteering(die):
                 assert t is not None, "steering is set in a turn"
-                ctx.emit(ev.SteeringSet(t.player, die))
+                ctx.emit(SteeringSet(t.player, die))
             case AssignSection(section, command, die):
                 assert t is not None, "a section is assigned in a turn"
                 active = command_active(s, t.player, section, command)
-                ctx.emit(ev.SectionAssigned(t.player, section, command, die, active))
+                ctx.emit(SectionAssigned(t.player, section, command, die, active))
                 if active and command == "repair":
                     v = sections(ctx.state, t.player)[section]
                     if v.damage:  # Repair: before moving, remove one damage token from the section
-                        ctx.emit(ev.SectionRepaired(v.id, v.damage[-1]))
+                        ctx.emit(SectionRepaired(v.id, v.damage[-1]))
             case PlaceDamage(section, command):
                 assert decision.player is not None, "the rig's player places its damage"
-                ctx.emit(ev.DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
+                ctx.emit(DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
             case CowCatcher(direction):
                 assert decision.player is not None, "a player answers the Cow Catcher"
                 cow_push(ctx, decision.player, direction)
             case DispenseHazard(at):
                 assert t is not None, "a hazard is dispensed in a turn"
-                ctx.emit(ev.HazardDispensed(t.player, at))
+                ctx.emit(HazardDispensed(t.player, at))
             case RerollShot(reroll):
                 assert t is not None, "a shot is rerolled in a turn"
-                ctx.emit(ev.ShotRerollChosen(t.player, reroll))
+                ctx.emit(ShotRerollChosen(t.player, reroll))
                 if reroll:
                     assert t.car is not None and t.shot_target is not None, "the turn's car shot at a target"
                     fx.fire(ctx, t.car, t.shot_target)

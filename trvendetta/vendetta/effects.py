@@ -17,6 +17,7 @@ from ..core import geometry
 from . import board as b
 from . import crew as crews
 from . import events as ev
+from .crews.bigrig.events import BigRigDamaged
 from . import sectionboard
 from .context import Ctx, GameEnds, Suspend
 
@@ -287,7 +288,7 @@ def rig_damage(ctx: Ctx, vid: str, cause: str, command: str | None = None) -> No
     v = b.vehicle(ctx.state, vid)
     if v.at is None:
         return
-    ctx.emit(ev.BigRigDamaged(v.owner, vid if command else None, command, cause))
+    ctx.emit(BigRigDamaged(v.owner, vid if command else None, command, cause))
     limit = sectionboard.ELIMINATED_AT
     if b.rig_damage_count(ctx.state, v.owner) >= limit:
         eliminate_rig(ctx, v.owner, f"the Big Rig holds {limit} minor damage tokens")

@@ -8,9 +8,10 @@ deciding did.  ``describe`` gives one short sentence per event.
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-from typing import ClassVar, Union
+from typing import Any, ClassVar
 
 from ..core.events import BaseEvent, GameOver, PlayerOut, TurnEnded
+from . import parts
 from .components import Components
 from .position import Position
 
@@ -93,20 +94,6 @@ class DieAssigned(_Event, tag="die-assigned", frozen=True):
     momentum: bool = False
 
 
-class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned", frozen=True):
-    """The Final Five: a die to a second motorcycle, which moves after the first (001: Step 1)."""
-
-    player: str
-    car: str
-    die: int
-    momentum: bool = False
-
-
-class SecondMotorcycleUp(_Event, tag="second-motorcycle", frozen=True):
-    """The Final Five: the first motorcycle has moved and shot; the second one's move begins."""
-
-    player: str
-    car: str
 
 
 class MotorcycleDrifted(_Event, tag="motorcycle-drifted", frozen=True):
@@ -132,43 +119,9 @@ class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen", frozen=True):
     vehicle: str
 
 
-class SteeringSet(_Event, tag="steering-set", frozen=True):
-    """The Big Rig's first die of the round goes on Hydraulic Steering: that many lane changes."""
-
-    player: str
-    die: int
 
 
-class SectionAssigned(_Event, tag="section-assigned", frozen=True):
-    """The Big Rig: a die to a command of a section; ``active`` is False when the
-    command is damaged (or an Air Attack in round 1): the die then only moves the rig."""
 
-    player: str
-    section: str
-    command: str
-    die: int
-    active: bool
-
-
-class SectionRepaired(_Event, tag="section-repaired", frozen=True):
-    section: str
-    command: str
-
-
-class BigRigDamaged(_Event, tag="bigrig-damaged", frozen=True):
-    """A minor damage token on the Big Rig: on ``command`` of ``section`` (a shot
-    names it), or, when ``command`` is None, to be placed by the rig's player."""
-
-    player: str
-    section: str | None
-    command: str | None
-    cause: str
-
-
-class DamagePlaced(_Event, tag="damage-placed", frozen=True):
-    player: str
-    section: str
-    command: str
 
 
 class OffRoadPlaced(_Event, tag="off-road-placed", frozen=True):
@@ -183,35 +136,9 @@ class ChopperReturned(_Event, tag="chopper-returned", frozen=True):
     cause: str
 
 
-class CowCatcherMet(_Event, tag="cow-catcher-met", frozen=True):
-    vehicle: str
-    chooser: str
 
 
-class CowCatcherPush(_Event, tag="cow-catcher-push", frozen=True):
-    player: str
-    vehicle: str
-    direction: str
 
-
-class MissileLaunched(_Event, tag="missile-launched", frozen=True):
-    """The Big Rig's Missile Launcher rolls the shot die."""
-
-    reveals: ClassVar[bool] = True
-    player: str
-    at: str  # the space two in front of the front section
-    face: str
-    scripted: bool = False
-
-
-class HazardDispensed(_Event, tag="hazard-dispensed", frozen=True):
-    player: str
-    at: str | None  # None: the player placed no token
-
-
-class ShotRerollChosen(_Event, tag="shot-reroll", frozen=True):
-    player: str
-    reroll: bool
 
 
 class MinorDamageTaken(_Event, tag="minor-damage", frozen=True):
@@ -381,16 +308,26 @@ class FinalPieceSet(_Event, tag="final-piece", frozen=True):
     index: int
 
 
-Event = Union[
-    GameStarted, RoadLaid, HazardsPlaced, InitiativeRolled, FirstPlayerChosen, RoundStarted, RoundEnded, DiceRolled,
-    RoadDieRolled, TurnStarted, DieAssigned, SecondMotorcycleAssigned, SecondMotorcycleUp, MotorcycleDrifted, SlamDirectionRolled,
-    SlamVehicleChosen, MinorDamageTaken, SteeringSet, SectionAssigned, SectionRepaired, BigRigDamaged, DamagePlaced,
-    OffRoadPlaced, ChopperReturned, CowCatcherMet, CowCatcherPush, MissileLaunched, HazardDispensed, ShotRerollChosen,
-    Passed, CommandUsed, ChopperPlaced, MoveStarted, VehicleMoved,
-    TokenRevealed, TokenReturned, WreckPlaced, WreckRemoved, DieRolled, SlamStarted, SlamRolled, SlamAnswered,
-    SlamResolved, DriftUsed, MovementEnded, MoveFinished, RoadBonusChosen, ShotFired, DamageDrawn, DamageIgnored, CarDisabled,
-    CarRepaired, VehicleEliminated, TileRemoved, TileAdded, FinalPieceSet, TurnEnded, PlayerOut, GameOver,
-]
+#: base Vendetta's event types (a crew's own are registered from its package: ``vendetta/crews``)
+OWN = (
+    GameStarted, RoadLaid, HazardsPlaced, InitiativeRolled, FirstPlayerChosen, RoundStarted, RoundEnded,
+    DiceRolled, RoadDieRolled, TurnStarted, DieAssigned, MotorcycleDrifted, SlamDirectionRolled, SlamVehicleChosen,
+    MinorDamageTaken, OffRoadPlaced, ChopperReturned, Passed, CommandUsed, ChopperPlaced, MoveStarted,
+    VehicleMoved, TokenRevealed, TokenReturned, WreckPlaced, WreckRemoved, DieRolled, SlamStarted, SlamRolled,
+    SlamAnswered, SlamResolved, DriftUsed, MovementEnded, MoveFinished, RoadBonusChosen, ShotFired, DamageDrawn,
+    DamageIgnored, CarDisabled, CarRepaired, VehicleEliminated, TileRemoved, TileAdded, FinalPieceSet, TurnEnded,
+    PlayerOut, GameOver,
+)
+for _cls in OWN:
+    parts.event(_cls)
+
+
+def __getattr__(name: str) -> type[Any]:
+    """``Event``: the union of every registered event type (``parts.events``); any other
+    name: a crew's event type of that name (``events.SteeringSet``), for the rules that use it."""
+    if name == "Event":
+        return parts.events()
+    return parts.named("events", name)
 
 
 #: how a PlayerOut's stored reason reads: it names cars, though a crew may be motorcycles or
@@ -398,7 +335,7 @@ Event = Union[
 OUT_REASON = {"all cars eliminated": "all vehicles eliminated", "no operational car": "no operational vehicle"}
 
 
-def describe(event: Event) -> str:
+def describe(event: BaseEvent) -> str:
     """One short human sentence for an event."""
     match event:
         case GameStarted(position, rules_version):
@@ -424,10 +361,6 @@ def describe(event: Event) -> str:
             return f"{player}'s turn ({number})"
         case DieAssigned(player, car, die, momentum):
             return f"{player} assigns {die} to {car}" + (" as momentum (1 space)" if momentum else "")
-        case SecondMotorcycleAssigned(player, car, die, momentum):
-            return f"{player} assigns {die} to {car}" + (" to coast (1 space)" if momentum else "") + ", to move second"
-        case SecondMotorcycleUp(player, car):
-            return f"{player} moves the second motorcycle, {car}"
         case MotorcycleDrifted(car, past):
             return f"{car} rides into {past}'s space (a motorcycle slams only where its move ends)"
         case SlamDirectionRolled(direction, moved, chooser):
@@ -435,31 +368,10 @@ def describe(event: Event) -> str:
             return f"slam direction die: {direction} (no slam die with a motorcycle or the Big Rig); {who}"
         case SlamVehicleChosen(player, vehicle):
             return f"{player} moves {vehicle} in the slam"
-        case SteeringSet(player, die):
-            return f"{player} sets Hydraulic Steering to {die} (lane changes this round)"
-        case SectionAssigned(player, section, command, die, active):
-            return f"{player} assigns {die} to the {section} section's {command}" + ("" if active else " (it only moves)")
-        case SectionRepaired(section, command):
-            return f"the {section} section's {command} is repaired"
-        case BigRigDamaged(player, section, command, cause):
-            where = f"on the {section} section's {command}" if command else f"for {player} to place"
-            return f"the Big Rig takes a minor damage token {where} ({cause})"
-        case DamagePlaced(player, section, command):
-            return f"{player} places the minor damage token on the {section} section's {command}"
         case OffRoadPlaced(at, cause):
             return f"an off-road token is placed at {at} ({cause})"
         case ChopperReturned(owner, cause):
             return f"{owner}'s chopper is returned ({cause})"
-        case CowCatcherMet(vehicle, chooser):
-            return f"the Cow Catcher meets {vehicle}; {chooser} moves it front left or front right"
-        case CowCatcherPush(player, vehicle, direction):
-            return f"{player} moves {vehicle} {direction} off the Cow Catcher"
-        case MissileLaunched(player, at, face):
-            return f"{player}'s missile launcher fires at {at}; shot die: {face}"
-        case HazardDispensed(player, at):
-            return f"{player}'s hazard dispenser drops a token face down at {at}" if at else f"{player} drops no hazard"
-        case ShotRerollChosen(player, reroll):
-            return f"{player} {'rerolls the shot (Targeting Computer)' if reroll else 'keeps the shot'}"
         case MinorDamageTaken(vehicle, cause):
             return f"{vehicle} takes a minor damage token ({cause})"
         case Passed(player, die):
@@ -529,4 +441,7 @@ def describe(event: Event) -> str:
             return f"{player} is out ({OUT_REASON.get(reason, reason)})"
         case GameOver(winner, reason):
             return f"game over: {winner} wins ({reason})" if winner else f"game over: no winner ({reason})"
+    own = parts.EVENTS.get(type(event))
+    if own is not None:  # a crew's own event
+        return own(event)
     raise TypeError(f"not a Vendetta event: {event!r}")

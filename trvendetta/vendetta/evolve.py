@@ -12,6 +12,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from . import components as comp
+from . import parts
 from . import events as ev
 from .components_v1 import v1
 from .board import sq, start_space
@@ -19,15 +20,9 @@ from .model import Chopper, Player, Slam, State, Tile, Token, Turn, Vehicle, Wre
 
 MINOR = "minor"  # a minor damage token (001): not from the damage pile
 
-_HANDLERS: dict[type, Callable[[State, object], State]] = {}
-
-
-def handles(cls):
-    def register(fn):
-        _HANDLERS[cls] = fn
-        return fn
-
-    return register
+#: the fold's table: every registered event type's handler (a crew registers its own: ``parts.fold``)
+_HANDLERS: dict[type, Callable[[Any, Any], Any]] = parts.FOLDS
+handles = parts.fold
 
 
 def evolve(state: State, event) -> State:
@@ -223,13 +218,6 @@ def _assigned(state: State, e: ev.DieAssigned) -> State:
     return _turn(state, car=e.car, die=e.die, momentum=e.momentum, phase="command")
 
 
-@handles(ev.SecondMotorcycleAssigned)
-def _second_assigned(state: State, e: ev.SecondMotorcycleAssigned) -> State:
-    p = next(p for p in state.players if p.name == e.player)
-    state = _player(state, e.player, dice=_spend(p.dice, e.die))
-    return _turn(state, second=e.car, second_die=e.die, second_momentum=e.momentum, phase="command-done")
-
-
 def _mark_moved(state: State, t: Turn) -> State:
     """The turn's vehicle has had its move: moved this round, or one more coast."""
     assert t.car is not None, "a turn's vehicle moved"
@@ -237,14 +225,6 @@ def _mark_moved(state: State, t: Turn) -> State:
     if t.momentum:
         return _vehicle(state, t.car, momentum=v.momentum + 1)
     return _vehicle(state, t.car, moved=True)
-
-
-@handles(ev.SecondMotorcycleUp)
-def _second(state: State, e: ev.SecondMotorcycleUp) -> State:
-    t = state.turn
-    assert t is not None, "the second motorcycle moves in a turn"
-    state = _mark_moved(state, t)
-    return replace(state, turn=Turn(t.player, "command-done", t.second, t.second_die, t.second_momentum))
 
 
 @handles(ev.MotorcycleDrifted)
@@ -268,48 +248,6 @@ def _slam_chosen(state: State, e: ev.SlamVehicleChosen) -> State:
     return replace(state, slam=replace(slam, slam="TOP" if e.vehicle == slam.top else "BOTTOM", chooser=None))
 
 
-@handles(ev.SteeringSet)
-def _steering(state: State, e: ev.SteeringSet) -> State:
-    p = next(p for p in state.players if p.name == e.player)
-    return _player(state, e.player, dice=_spend(p.dice, e.die), steering=e.die, steering_set=True)
-
-
-@handles(ev.SectionAssigned)
-def _section(state: State, e: ev.SectionAssigned) -> State:
-    p = next(p for p in state.players if p.name == e.player)
-    state = _player(state, e.player, dice=_spend(p.dice, e.die), sections_used=p.sections_used + (e.section,))
-    on = e.active
-    phase = "airstrike-place" if on and e.command == "airstrike" else "command-done"
-    return _turn(state, car=f"{p.color}-front", die=e.die, section=e.section, command=e.command, active=on,
-                 cow=on and e.command == "cow-catcher", targeting=on and e.command == "targeting-computer",
-                 phase=phase)
-
-
-@handles(ev.SectionRepaired)
-def _section_repaired(state: State, e: ev.SectionRepaired) -> State:
-    v = next(v for v in state.vehicles if v.id == e.section)
-    damage = list(v.damage)
-    damage.remove(e.command)
-    return _vehicle(state, e.section, damage=tuple(damage))
-
-
-@handles(ev.BigRigDamaged)
-def _bigrig_damaged(state: State, e: ev.BigRigDamaged) -> State:
-    if e.command is None:
-        p = next(p for p in state.players if p.name == e.player)
-        return _player(state, e.player, unplaced=p.unplaced + 1)
-    assert e.section is not None, "a placed damage names its section"
-    v = next(v for v in state.vehicles if v.id == e.section)
-    return _vehicle(state, e.section, damage=v.damage + (e.command,))
-
-
-@handles(ev.DamagePlaced)
-def _damage_placed(state: State, e: ev.DamagePlaced) -> State:
-    p = next(p for p in state.players if p.name == e.player)
-    v = next(v for v in state.vehicles if v.id == e.section)
-    return _vehicle(_player(state, e.player, unplaced=p.unplaced - 1), e.section, damage=v.damage + (e.command,))
-
-
 @handles(ev.OffRoadPlaced)
 def _off_road(state: State, e: ev.OffRoadPlaced) -> State:
     at = sq(e.at)
@@ -327,33 +265,6 @@ def _chopper_returned(state: State, e: ev.ChopperReturned) -> State:
     the damage token; under v1 ``turn-ended`` follows at once, in the same action)."""
     state = replace(state, choppers=tuple(replace(c, at=None) if c.owner == e.owner else c for c in state.choppers))
     return _turn(state, phase="ending") if state.turn is not None else state
-
-
-@handles(ev.CowCatcherMet)
-def _cow_met(state: State, e: ev.CowCatcherMet) -> State:
-    return _turn(replace(state, cow=(e.vehicle, e.chooser)), cow=False)
-
-
-@handles(ev.CowCatcherPush)
-def _cow_push(state: State, e: ev.CowCatcherPush) -> State:
-    return replace(state, cow=None)
-
-
-@handles(ev.MissileLaunched)
-def _missile(state: State, e: ev.MissileLaunched) -> State:
-    return pop_script(_turn(state, after_done=True), "shot", e.scripted)
-
-
-@handles(ev.HazardDispensed)
-def _dispensed(state: State, e: ev.HazardDispensed) -> State:
-    if e.at is not None:
-        state = replace(state, tokens=state.tokens + (Token(sq(e.at)),))
-    return _turn(state, after_done=True)
-
-
-@handles(ev.ShotRerollChosen)
-def _shot_reroll(state: State, e: ev.ShotRerollChosen) -> State:
-    return _turn(state, targeting=False, phase="shoot" if e.reroll else "done")
 
 
 @handles(ev.MinorDamageTaken)

@@ -30,6 +30,7 @@ from . import board as b
 from . import crew as crews
 from . import effects as fx
 from . import events as ev
+from .crews.finalfive.events import SecondMotorcycleAssigned, SecondMotorcycleUp
 from .actions import AssignDie, NoCommand, Pass, RoadBonus
 from .cars import Cars
 from .model import State
@@ -126,7 +127,7 @@ class FinalFive(Cars):
     def assigned(self, ctx, car: str, die: int, momentum: bool) -> None:
         t = ctx.state.turn
         if t.phase == "command":  # in the command decision: the second motorcycle
-            ctx.emit(ev.SecondMotorcycleAssigned(t.player, car, die, momentum))
+            ctx.emit(SecondMotorcycleAssigned(t.player, car, die, momentum))
         else:
             ctx.emit(ev.DieAssigned(t.player, car, die, momentum))
 
@@ -135,7 +136,7 @@ class FinalFive(Cars):
         t = ctx.state.turn
         if t.second is None:
             return False
-        ctx.emit(ev.SecondMotorcycleUp(t.player, t.second))
+        ctx.emit(SecondMotorcycleUp(t.player, t.second))
         return True
 
     def move_ends(self, ctx, car) -> bool:

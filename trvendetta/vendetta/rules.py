@@ -20,7 +20,7 @@ from . import effects as fx
 from . import events as ev
 from . import crew as crews
 from . import bigrig, cars, finalfive  # noqa: F401 (each registers its crew: the rules ask crews by name)
-from .actions import ShootCommand
+from .crews.bigrig.actions import ShootCommand
 from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
 from .model import State

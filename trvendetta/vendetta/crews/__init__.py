@@ -1,0 +1,25 @@
+"""The built-in crews' own parts, one package each (``crews/<crew>/``).
+
+A crew's package holds what only it has: ``events.py`` (its event types,
+their describe functions and the fold's handlers) and ``actions.py`` (its
+action types and their describe functions), each registering them with
+:mod:`..parts` when imported.  Their rules (``Crew``) stay where the crew
+registers itself (:mod:`..crew`).  :func:`load` imports one kind of part of
+every package here, found by listing this package: no file names a crew.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from importlib import import_module
+
+
+def load(kind: str) -> None:
+    """Import the ``kind`` module (``events`` or ``actions``) of every crew package here."""
+    for info in pkgutil.iter_modules(__path__):
+        if info.ispkg:
+            try:
+                import_module(f"{__name__}.{info.name}.{kind}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{info.name}.{kind}":
+                    raise
