@@ -50,7 +50,8 @@ class TurnFlags:
             return getattr(owner, "base_flags", ())
         from .notation import crew_flags
 
-        return tuple(obj.base_flags) + crew_flags(obj.crews())
+        names = obj.crews()
+        return tuple(_vehicle_choices(f, obj.components, names) for f in obj.base_flags) + crew_flags(names)
 
 
 class Registered:
@@ -67,6 +68,20 @@ class Registered:
         from . import actions  # noqa: F401  (base Vendetta's actions register themselves on import)
 
         return parts.actions()
+
+
+def _vehicle_choices(flag: Any, components: comp.Components, names: tuple[str, ...]) -> Any:
+    """The ``--car`` flag (a vehicle named by its name, as the cars' ``small``) with the names of
+    the vehicles of every crew of ``names`` whose vehicles are named so (``kind`` None), in order:
+    the choices come from the crews, a registered one's included, not from a fixed list."""
+    if flag.name != "car" or not flag.choices:
+        return flag
+    c = comp.with_crews(components, names)
+    choices = tuple(dict.fromkeys(v for n in names if n in c.crews and c.crews[n].kind is None
+                                  for v in c.crews[n].vehicles))
+    if choices == flag.choices:
+        return flag
+    return msgspec.structs.replace(flag, choices=choices, metavar="|".join(choices))
 
 
 P = TypeVar("P", bound=Position)  # Vendetta's position or an extension's (Carnival's)
@@ -114,8 +129,8 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         return State()
 
     def start(self, position: Position, rng=None) -> list:
-        return _rules().start(validate(position, self.components, self.name), self.components, rng,
-                              self.initial_state())
+        c = comp.with_crews(self.components, (p.crew for p in position.players))
+        return _rules().start(validate(position, c, self.name), c, rng, self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game
@@ -191,17 +206,19 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
         seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
+        c = comp.with_crews(self.components, (p.crew for p in seats))
         return self._check_colors(validate(Position(players=seats, ruleset=self.name, seed=seed, road=road),
-                                           self.components, self.name))
+                                           c, self.name))
 
     def position_from_dict(self, data: dict) -> Position:
-        return self._check_colors(from_dict(data, self.components, self.name))
+        return self._check_colors(from_dict(data, comp.with_crews(self.components, comp.extra_crews()), self.name))
 
     def colors(self) -> tuple[str, ...]:
         return tuple(view.ANSI)
 
     def crews(self) -> tuple[str, ...]:
-        return tuple(self.components.crews)
+        """The crews of its components, and every crew registered to join them (``comp.register_crew``)."""
+        return tuple(dict.fromkeys([*self.components.crews, *comp.extra_crews()]))
 
     def _check_colors(self, position: P) -> P:
         """A new game's colours are ones the board can draw (games already

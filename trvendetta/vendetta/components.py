@@ -314,6 +314,34 @@ def load(folder: Path | None = None) -> Components:
     return comps
 
 
+#: crews kept outside the data files (a plug-in's, :func:`register_crew`), each with the vehicle
+#: kinds it brings; a new game's components take one only when a seat plays it (:func:`with_crews`)
+_EXTRA: dict[str, tuple[Crew, tuple[VehicleKind, ...]]] = {}
+
+
+def register_crew(crew: Crew, vehicles: tuple[VehicleKind, ...] = ()) -> Crew:
+    """Make ``crew`` (and the vehicle kinds it brings) a crew new games may seat."""
+    _EXTRA[crew.name] = (crew, vehicles)
+    return crew
+
+
+def extra_crews() -> tuple[str, ...]:
+    """The names of the crews registered with :func:`register_crew`."""
+    return tuple(_EXTRA)
+
+
+def with_crews(c: Components, names) -> Components:
+    """``c`` with the registered crews among ``names`` (and their vehicle kinds) that it lacks:
+    a game's recorded components hold only the crews it may seat, so a game seating none of
+    them records the same components as before any was registered."""
+    add = [n for n in dict.fromkeys(names) if n in _EXTRA and n not in c.crews]
+    if not add:
+        return c
+    kinds = {k.name: k for n in add for k in _EXTRA[n][1]}
+    return msgspec.structs.replace(c, crews={**c.crews, **{n: _EXTRA[n][0] for n in add}},
+                                   vehicles={**c.vehicles, **kinds})
+
+
 def default() -> Components:
     """The shipped components, read from the data files (at set-up only: a
     game's rules and fold take its components from its first event)."""

@@ -173,5 +173,8 @@ class State(msgspec.Struct, frozen=True):
     winner: str | None = None
     end_reason: str | None = None
     script: dict[str, tuple[str, ...]] = {}
+    #: what a crew keeps of its own, by player: counters its events fold (a plug-in crew's;
+    #: the built-in crews' round state is still in fields of ``Player`` and ``Turn``)
+    crew_state: dict[str, dict[str, int]] = {}
     #: the game's components, from its first event (None only before it)
     components: Components | None = None
