@@ -69,3 +69,59 @@ def test_the_scan_finds_a_hard_wired_name(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text('"""Plays vendetta with the cars."""\nDEFAULT = "vendetta"\nseat = ("ann", "red", "cars")\n')
     assert named(sample, _names(), tmp_path) == ["sample.py:2: 'vendetta'", "sample.py:3: 'cars'"]
+
+
+# ------------------------------------------------------------------ crews outside their packages
+#: the crews built into Vendetta, and the files that are each one's own: its rules module
+#: (``vendetta/<crew>.py``) and its package of events and actions (``vendetta/crews/<crew>/``)
+BUILT_IN_CREWS = ("bigrig", "finalfive")
+
+
+def _own(path: Path, crew: str) -> bool:
+    if not path.is_relative_to(ROOT):
+        return False
+    rel = path.relative_to(ROOT).as_posix()
+    return rel == f"trvendetta/vendetta/{crew}.py" or rel.startswith(f"trvendetta/vendetta/crews/{crew}/")
+
+
+#: files outside a crew's own that still name it (a literal of its name, or an import of its
+#: package), each with what keeps it there; the list may only shrink (issue 46)
+NAMING_A_CREW = {
+    "trvendetta/carnival/board.py": "the Final Five's entry slots in the arena",
+    "trvendetta/carnival/driver.py": "Carnival's turn flags answer a shot at a Big Rig section",
+    "trvendetta/carnival/position.py": "the arena refuses the Big Rig in a position",
+    "trvendetta/carnival/ruleset.py": "the arena takes every crew but the Big Rig",
+    "trvendetta/vendetta/board.py": "is_rig: the rules ask whether a vehicle is a rig section",
+    "trvendetta/vendetta/components.py": "a crew's data: the Big Rig's sections are vehicles of their own kind",
+    "trvendetta/vendetta/crewlooks.py": "the Big Rig's and the Final Five's looks",
+    "trvendetta/vendetta/effects.py": "a Big Rig section's minor damage",
+    "trvendetta/vendetta/evolve.py": "the Big Rig's set-up, steering and damage pile (its state is in Player and Turn)",
+    "trvendetta/vendetta/notation.py": "the Big Rig's turn flags (the turn driver knows each crew's)",
+    "trvendetta/vendetta/position.py": "the Big Rig's and the Final Five's position checks",
+    "trvendetta/vendetta/rules.py": "a shot naming a Big Rig command",
+}
+
+
+def naming_a_crew(path: Path, crews: tuple[str, ...]) -> list[str]:
+    """The crews of ``crews`` that ``path`` names: as a string literal, or by importing its package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value in crews:
+            found.add(node.value)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.update(part for part in node.module.split(".") if part in crews)
+    return sorted(c for c in found if not _own(path, c))
+
+
+def test_the_files_outside_a_crews_package_that_name_it_are_known():
+    assert set(BUILT_IN_CREWS) <= set(rulesets.get("vendetta").crews())
+    files = [p for folder in ("trvendetta", *SHELL) for p in (ROOT / folder).rglob("*.py")]
+    found = {str(p.relative_to(ROOT)): naming_a_crew(p, BUILT_IN_CREWS) for p in files}
+    assert sorted(path for path, crews in found.items() if crews) == sorted(NAMING_A_CREW)
+
+
+def test_the_crew_scan_finds_a_literal_and_an_import(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""The bigrig, in a sentence."""\nfrom .crews.finalfive.events import X\nif crew == "bigrig":\n    pass\n')
+    assert naming_a_crew(sample, BUILT_IN_CREWS) == ["bigrig", "finalfive"]
