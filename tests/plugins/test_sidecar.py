@@ -1,5 +1,5 @@
 """A crew with an action, an event and state of its own plays in base Vendetta games beside
-the cars (``tests/plugins/sidecar``): Vendetta's decoders, describe functions and fold are
+the cars (``tests/plugins/sidecar``: the outriders, two cars and a sidecar): Vendetta's decoders, describe functions and fold are
 assembled from what is registered (``vendetta/parts.py``), so importing the package is all
 it takes, and no file of the project names it."""
 
@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-import sidecar  # noqa: E402  (registers the sidecar crew, its action, event and fold)
+import sidecar  # noqa: E402  (registers the outriders crew, its action, event and fold)
 
 from conformance.test_random_play import GameChecker  # noqa: E402
 from trvendetta import rulesets  # noqa: E402
@@ -29,13 +29,13 @@ from trvendetta.vendetta import crew, parts  # noqa: E402
 from trvendetta.vendetta.actions import AssignDie  # noqa: E402
 
 RS = rulesets.get("vendetta")
-SEATS = [("ann", "red", "sidecar"), ("bob", "blue", "cars")]
+SEATS = [("ann", "red", "outriders"), ("bob", "blue", "cars")]
 
 
 def _first_turn(vehicle: str, seed: int = 3):
-    """A base Vendetta game of two sidecar crews whose first player assigned a die to its
+    """A base Vendetta game of two outrider crews whose first player assigned a die to its
     ``vehicle`` (whoever won the initiative): its name and the state."""
-    state, _ = RS.new_game(RS.default_position([("ann", "red", "sidecar"), ("bob", "blue", "sidecar")], seed))
+    state, _ = RS.new_game(RS.default_position([("ann", "red", "outriders"), ("bob", "blue", "outriders")], seed))
     p = next(p for p in state.players if p.name == RS.pending(state).player)
     return p.name, RS.apply(state, AssignDie(f"{p.color}-{vehicle}", p.dice[0]))[0]
 
@@ -46,11 +46,11 @@ def _at_command():
 
 
 def test_importing_the_package_registers_it_and_no_project_file_names_it():
-    assert crew.named("sidecar") is sidecar.SIDECAR
-    assert "sidecar" in RS.crews()
+    assert crew.named("outriders") is sidecar.SIDECAR
+    assert "outriders" in RS.crews()
     assert sidecar.ThrowFlare in typing.get_args(RS.action_type)
     assert sidecar.FlareThrown in typing.get_args(RS.event_type)
-    literals = {"sidecar", "throw-flare", "flare-thrown", "flare"}
+    literals = {"outriders", "sidecar", "throw-flare", "flare-thrown", "flare"}
     for folder in ("trvendetta", "cli", "app", "replays", "event_store", "pictures", "server", "bench"):
         for path in (ROOT / folder).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -91,9 +91,9 @@ def test_a_game_without_the_crew_records_what_it_did_before():
     """Registering a crew adds it to the components only of a game that seats it: a game of
     cars records the shipped components, so its events are what they were."""
     _, events = RS.new_game(RS.default_position([("ann", "red", "cars"), ("bob", "blue", "cars")], 3))
-    assert "sidecar" not in events[0].components.crews and "sidecar" not in events[0].components.vehicles
+    assert "outriders" not in events[0].components.crews and "sidecar" not in events[0].components.vehicles
     _, events = RS.new_game(RS.default_position(SEATS, 3))
-    assert events[0].components.crews["sidecar"] == sidecar.CREW
+    assert events[0].components.crews["outriders"] == sidecar.CREW
     assert RS.restart(events[0])[0] == events[0]
 
 
@@ -113,7 +113,7 @@ def test_a_type_registered_after_the_decoders_were_built_is_decoded():
         parts._changed("events")
 
 
-@pytest.mark.parametrize("crews", [("sidecar", "cars"), ("sidecar", "finalfive", "bigrig")])
+@pytest.mark.parametrize("crews", [("outriders", "cars"), ("outriders", "finalfive", "bigrig")])
 def test_random_games_with_it_conform(crews):
     for seed in range(2):
         GameChecker("vendetta", len(crews), seed, crews=crews).run()
@@ -134,11 +134,11 @@ def trv(tmp_path):
 
 
 def test_the_cli_plays_it(trv, tmp_path):
-    assert "vendetta game" in trv("new", "--player", "ann:red:sidecar", "--player", "bob:blue:cars",
+    assert "vendetta game" in trv("new", "--player", "ann:red:outriders", "--player", "bob:blue:cars",
                                   "--seed", "4").stdout
     view = json.loads(trv("show", "--json").stdout)
-    assert [p["crew"] for p in view["players"]] == ["sidecar", "cars"]
-    assert view["pending"]["player"] == "ann"  # seed 4's initiative: the sidecar crew plays first
+    assert [p["crew"] for p in view["players"]] == ["outriders", "cars"]
+    assert view["pending"]["player"] == "ann"  # seed 4's initiative: the outriders play first
     assert "red-sidecar" in trv("show").stdout
     picture = tmp_path / "board.svg"
     trv("show", "--svg", str(picture))
@@ -155,14 +155,14 @@ def test_the_cli_plays_it(trv, tmp_path):
     trv("import", str(record), "--name", "copy")
     assert "red-sidecar's passenger throws a flare" in trv("log", "--game", "copy").stdout
     trv("verify", "--game", "copy")
-    out = trv("sim", "--crews", "sidecar,cars", "--games", "2", "--quiet").stdout
+    out = trv("sim", "--crews", "outriders,cars", "--games", "2", "--quiet").stdout
     assert "2 games" in out
 
 
 def test_trv_turn_lists_its_flag_and_its_vehicle(trv):
     help_text = trv("turn", "--help").stdout
     assert "--flare" in help_text and "small|medium|large|sidecar" in help_text
-    trv("new", "--player", "ann:red:cars", "--player", "bob:blue:sidecar", "--seed", "4")
+    trv("new", "--player", "ann:red:cars", "--player", "bob:blue:outriders", "--seed", "4")
     die = json.loads(trv("show", "--json").stdout)["players"][0]["dice"][0]
     before = trv("show", "--json").stdout
     refused = trv("turn", "--car", "small", "--assign", str(die), "--flare", code=1).stderr

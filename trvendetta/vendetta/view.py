@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from . import board as b
-from . import crewlooks  # noqa: F401 (registers the Final Five's and the Big Rig's looks)
+from .crews import load as _load_crews
 from .crew import CARS_LOOK, LOOKS
 from .model import State
+
+_load_crews("looks")  # the built-in crews' looks (``crews/<crew>/looks.py``) register themselves
 
 ANSI = {"red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "purple": 35, "cyan": 36, "white": 37,
         "black": 90, "orange": 91, "pink": 95}

@@ -1,6 +1,6 @@
 """A crew kept outside the package that plays in base Vendetta games beside the cars.
 
-The ``sidecar`` crew is two cars (small, large) and a motorcycle with a sidecar
+The ``outriders`` crew is two cars (small, large) and a motorcycle with a sidecar
 (``sidecar``, a Medium vehicle).  When the sidecar takes the turn's die, its
 passenger may throw a flare instead of a command (at most :data:`FLARES` a
 game): an action (``ThrowFlare``, ``trv turn --flare``), an event
@@ -29,8 +29,8 @@ from trvendetta.vendetta import board as b
 from trvendetta.vendetta.actions import NoCommand
 from trvendetta.vendetta.cars import Cars
 
-NAME = "sidecar"
-#: flares a sidecar crew throws in a game, at most
+NAME = "outriders"
+#: flares one crew throws in a game, at most
 FLARES = 2
 
 CREW = comp.register_crew(comp.Crew(NAME, ("small", "sidecar", "large"), 4),
@@ -52,7 +52,7 @@ parts.event(FlareThrown, describe=lambda e: f"{e.car}'s passenger throws a flare
 
 
 def thrown(state: Any, player: str) -> int:
-    """The flares ``player``'s sidecar crew has thrown this game (its own state)."""
+    """The flares ``player``'s crew has thrown this game (its own state)."""
     return state.crew_state.get(player, {}).get("flares", 0)
 
 

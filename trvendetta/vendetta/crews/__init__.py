@@ -1,10 +1,11 @@
 """The built-in crews' own parts, one package each (``crews/<crew>/``).
 
 A crew's package holds what only it has: ``events.py`` (its event types,
-their describe functions and the fold's handlers) and ``actions.py`` (its
+their describe functions and the fold's handlers), ``actions.py`` (its
 action types and their describe functions), each registering them with
-:mod:`..parts` when imported.  Their rules (``Crew``) stay where the crew
-registers itself (:mod:`..crew`).  :func:`load` imports one kind of part of
+:mod:`..parts` when imported, and ``looks.py`` (how it is shown,
+``crew.register_looks``).  Its rules (``Crew``) are ``vendetta/<crew>.py``,
+imported with the deciding code.  :func:`load` imports one kind of part of
 every package here, found by listing this package: no file names a crew.
 """
 
@@ -15,7 +16,7 @@ from importlib import import_module
 
 
 def load(kind: str) -> None:
-    """Import the ``kind`` module (``events`` or ``actions``) of every crew package here."""
+    """Import the ``kind`` module (``events``, ``actions`` or ``looks``) of every crew package here."""
     for info in pkgutil.iter_modules(__path__):
         if info.ispkg:
             try:

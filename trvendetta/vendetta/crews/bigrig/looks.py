@@ -1,30 +1,17 @@
-"""How the Final Five and the Big Rig are shown: their :class:`~.crew.Looks`.
+"""How the Big Rig is shown: its :class:`~trvendetta.vendetta.crew.Looks`.
 
-Kept apart from their rules (``finalfive.py``, ``bigrig.py``), which import the
-deciding code: drawing a game imports only this (tests/cli/test_show_startup.py).
-The views ask a player's crew for its looks (``crew.LOOKS``) and never which
-crew it is; a crew kept anywhere else registers its own with
-``crew.register_looks`` (or looks like the cars).
-"""
+Kept apart from its rules (``vendetta/bigrig.py``), which import the deciding code:
+drawing a game imports only this (tests/cli/test_show_startup.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import board as b
-from . import crew as crews
+from ... import board as b
+from ... import crew as crews
 
 if TYPE_CHECKING:  # for the type checker only
-    from .model import Player, Vehicle
-
-
-class Motorcycles(crews.Looks):
-    """The Final Five: a motorcycle is narrow and shows its marking 1-5 (``R3``)."""
-
-    width = 0.3
-
-    def sign(self, v: Vehicle) -> str:
-        return v.id[-1] if v.kind == "motorcycle" else v.size
+    from ...model import Player, Vehicle
 
 
 class Rig(crews.Looks):
@@ -53,5 +40,4 @@ class Rig(crews.Looks):
         return f"    {v.id:<16} {where:<6} {v.status:<12} {dmg}"
 
 
-MOTORCYCLES = crews.register_looks("finalfive", Motorcycles())
 RIG = crews.register_looks("bigrig", Rig())
