@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..core.errors import PositionError
 from ..core.protocol import Decision
-from ..vendetta import Vendetta
+from ..vendetta import Registered, Vendetta
+from ..vendetta.events import GameStarted
 from ..vendetta.model import State
 from ..vendetta.position import Position
 from . import actions as cact
@@ -31,8 +32,9 @@ class Carnival(Vendetta):
     min_players = 2
     max_players = 4
     max_events = 50_000
-    event_type = cev.Event
-    action_type = cact.Action
+    #: Vendetta's registered types (its crews' included) with the Carnival's own
+    event_type = Registered("events", cev.OWN, (GameStarted,))
+    action_type = Registered("actions", cact.OWN)
     base_flags = TURN_FLAGS
     state_type = CarnivalState
     position_type = CarnivalPosition

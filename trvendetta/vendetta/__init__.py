@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+import typing
 from typing import Any, ClassVar, TypeVar
 
 from ..core.errors import PositionError
@@ -57,17 +58,27 @@ class TurnFlags:
 class Registered:
     """``Vendetta.event_type`` and ``action_type``: the tagged union of every event (or action)
     type registered with :mod:`.parts` (base Vendetta's and each crew's), assembled on first use
-    (the actions' only by deciding code) and again once a crew registers another."""
+    (the actions' only by deciding code) and again once a crew registers another.  A ruleset
+    built on Vendetta's adds its ``own`` types and leaves out those it replaces (``without``:
+    the Carnival's set-up event replaces Vendetta's)."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
+    def __init__(self, kind: str, own: tuple[type, ...] = (), without: tuple[type, ...] = ()) -> None:
+        self.kind, self.own, self.without = kind, own, without
+        self._built: tuple[Any, Any] = (None, None)  # (the registry's union, this one built from it)
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if self.kind == "events":
-            return parts.events()
-        from . import actions  # noqa: F401  (base Vendetta's actions register themselves on import)
+            base = parts.events()
+        else:
+            from . import actions  # noqa: F401  (base Vendetta's actions register themselves on import)
 
-        return parts.actions()
+            base = parts.actions()
+        if not self.own and not self.without:
+            return base
+        if self._built[0] is not base:
+            kept = tuple(t for t in typing.get_args(base) if t not in self.without)
+            self._built = (base, typing.Union[self.own + kept])
+        return self._built[1]
 
 
 def _vehicle_choices(flag: Any, components: comp.Components, names: tuple[str, ...]) -> Any:
