@@ -76,13 +76,6 @@ class SlamMove(BaseAction, tag="slam-move", frozen=True):
     vehicle: str
 
 
-
-
-
-
-
-
-
 #: base Vendetta's action types (a crew's own are registered from its package: ``vendetta/crews``)
 OWN = (AssignDie, Pass, NoCommand, UseCommand, PlaceChopper, Step, RoadBonus, Shoot, NoShoot, SlamReroll, SlamMove)
 for _cls in OWN:

@@ -3,7 +3,10 @@
 Each is a tagged msgspec struct (the tag is its stable name in the store);
 spaces are written by name (``c5``).  A roll carries ``scripted=True`` when a
 position's script forced it, so folding consumes the script exactly as
-deciding did.  ``describe`` gives one short sentence per event.
+deciding did.  ``describe`` gives one short sentence per event.  These are base
+Vendetta's (``OWN``); a crew's own are registered from its package
+(``vendetta/crews/<crew>/events.py``) and ``Event``, the union the ruleset
+decodes with, is assembled from every registered one (``parts.events``).
 """
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
@@ -94,8 +97,6 @@ class DieAssigned(_Event, tag="die-assigned", frozen=True):
     momentum: bool = False
 
 
-
-
 class MotorcycleDrifted(_Event, tag="motorcycle-drifted", frozen=True):
     """A motorcycle drifts through a space holding another road vehicle (no slam)."""
 
@@ -119,11 +120,6 @@ class SlamVehicleChosen(_Event, tag="slam-vehicle-chosen", frozen=True):
     vehicle: str
 
 
-
-
-
-
-
 class OffRoadPlaced(_Event, tag="off-road-placed", frozen=True):
     """An off-road token: the space is off-road from now on; a token there is removed."""
 
@@ -134,11 +130,6 @@ class OffRoadPlaced(_Event, tag="off-road-placed", frozen=True):
 class ChopperReturned(_Event, tag="chopper-returned", frozen=True):
     owner: str
     cause: str
-
-
-
-
-
 
 
 class MinorDamageTaken(_Event, tag="minor-damage", frozen=True):
