@@ -50,9 +50,10 @@ def test_importing_the_package_registers_it_and_no_project_file_names_it():
     assert "outriders" in RS.crews()
     assert sidecar.ThrowFlare in typing.get_args(RS.action_type)
     assert sidecar.FlareThrown in typing.get_args(RS.event_type)
-    carnival = rulesets.get("carnival")  # a ruleset built on Vendetta's takes the registered types too
+    carnival = rulesets.get("carnival")  # a ruleset built on Vendetta's decodes the registered types too,
     assert sidecar.FlareThrown in typing.get_args(carnival.event_type)
     assert sidecar.ThrowFlare in typing.get_args(carnival.action_type)
+    assert "outriders" not in carnival.crews()  # but seats only the crews registered for it
     literals = {"outriders", "sidecar", "throw-flare", "flare-thrown", "flare"}
     for folder in ("trvendetta", "cli", "app", "replays", "event_store", "pictures", "server", "bench"):
         for path in (ROOT / folder).rglob("*.py"):

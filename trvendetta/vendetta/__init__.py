@@ -52,7 +52,7 @@ class TurnFlags:
         from .notation import crew_flags
 
         names = obj.crews()
-        return tuple(_vehicle_choices(f, obj.components, names) for f in obj.base_flags) + crew_flags(names)
+        return tuple(_vehicle_choices(f, obj.components, names, obj.name) for f in obj.base_flags) + crew_flags(names)
 
 
 class Registered:
@@ -81,13 +81,13 @@ class Registered:
         return self._built[1]
 
 
-def _vehicle_choices(flag: Any, components: comp.Components, names: tuple[str, ...]) -> Any:
+def _vehicle_choices(flag: Any, components: comp.Components, names: tuple[str, ...], ruleset: str) -> Any:
     """The ``--car`` flag (a vehicle named by its name, as the cars' ``small``) with the names of
     the vehicles of every crew of ``names`` whose vehicles are named so (``kind`` None), in order:
     the choices come from the crews, a registered one's included, not from a fixed list."""
     if flag.name != "car" or not flag.choices:
         return flag
-    c = comp.with_crews(components, names)
+    c = comp.with_crews(components, names, ruleset)
     choices = tuple(dict.fromkeys(v for n in names if n in c.crews and c.crews[n].kind is None
                                   for v in c.crews[n].vehicles))
     if choices == flag.choices:
@@ -140,7 +140,7 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         return State()
 
     def start(self, position: Position, rng=None) -> list:
-        c = comp.with_crews(self.components, (p.crew for p in position.players))
+        c = comp.with_crews(self.components, (p.crew for p in position.players), self.name)
         return _rules().start(validate(position, c, self.name), c, rng, self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
@@ -217,19 +217,20 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
                                     f"{' or '.join(self.START_TILES)}")
             road = (self.START_TILES[start_tile],)
         seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
-        c = comp.with_crews(self.components, (p.crew for p in seats))
+        c = comp.with_crews(self.components, (p.crew for p in seats), self.name)
         return self._check_colors(validate(Position(players=seats, ruleset=self.name, seed=seed, road=road),
                                            c, self.name))
 
     def position_from_dict(self, data: dict) -> Position:
-        return self._check_colors(from_dict(data, comp.with_crews(self.components, comp.extra_crews()), self.name))
+        c = comp.with_crews(self.components, comp.extra_crews(self.name), self.name)
+        return self._check_colors(from_dict(data, c, self.name))
 
     def colors(self) -> tuple[str, ...]:
         return tuple(view.ANSI)
 
     def crews(self) -> tuple[str, ...]:
-        """The crews of its components, and every crew registered to join them (``comp.register_crew``)."""
-        return tuple(dict.fromkeys([*self.components.crews, *comp.extra_crews()]))
+        """The crews of its components, and every crew registered to join its games (``comp.register_crew``)."""
+        return tuple(dict.fromkeys([*self.components.crews, *comp.extra_crews(self.name)]))
 
     def _check_colors(self, position: P) -> P:
         """A new game's colours are ones the board can draw (games already

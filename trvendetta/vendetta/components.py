@@ -315,26 +315,29 @@ def load(folder: Path | None = None) -> Components:
 
 
 #: crews kept outside the data files (a plug-in's, :func:`register_crew`), each with the vehicle
-#: kinds it brings; a new game's components take one only when a seat plays it (:func:`with_crews`)
-_EXTRA: dict[str, tuple[Crew, tuple[VehicleKind, ...]]] = {}
+#: kinds it brings and the rulesets that take it; a new game's components take one only when a
+#: seat plays it (:func:`with_crews`)
+_EXTRA: dict[str, tuple[Crew, tuple[VehicleKind, ...], tuple[str, ...]]] = {}
 
 
-def register_crew(crew: Crew, vehicles: tuple[VehicleKind, ...] = ()) -> Crew:
-    """Make ``crew`` (and the vehicle kinds it brings) a crew new games may seat."""
-    _EXTRA[crew.name] = (crew, vehicles)
+def register_crew(crew: Crew, vehicles: tuple[VehicleKind, ...] = (), rulesets: tuple[str, ...] = ()) -> Crew:
+    """Make ``crew`` (and the vehicle kinds it brings) a crew new games of the rulesets called
+    ``rulesets`` may seat (none named: every ruleset built on Vendetta's)."""
+    _EXTRA[crew.name] = (crew, vehicles, rulesets)
     return crew
 
 
-def extra_crews() -> tuple[str, ...]:
-    """The names of the crews registered with :func:`register_crew`."""
-    return tuple(_EXTRA)
+def extra_crews(ruleset: str) -> tuple[str, ...]:
+    """The names of the crews registered with :func:`register_crew` that ``ruleset`` takes."""
+    return tuple(n for n, (_, _, takes) in _EXTRA.items() if not takes or ruleset in takes)
 
 
-def with_crews(c: Components, names) -> Components:
-    """``c`` with the registered crews among ``names`` (and their vehicle kinds) that it lacks:
-    a game's recorded components hold only the crews it may seat, so a game seating none of
-    them records the same components as before any was registered."""
-    add = [n for n in dict.fromkeys(names) if n in _EXTRA and n not in c.crews]
+def with_crews(c: Components, names, ruleset: str) -> Components:
+    """``c`` with the registered crews among ``names`` that ``ruleset`` takes (and their vehicle
+    kinds) and ``c`` lacks: a game's recorded components hold only the crews it may seat, so a
+    game seating none of them records the same components as before any was registered."""
+    extra = extra_crews(ruleset)
+    add = [n for n in dict.fromkeys(names) if n in extra and n not in c.crews]
     if not add:
         return c
     kinds = {k.name: k for n in add for k in _EXTRA[n][1]}

@@ -34,7 +34,7 @@ NAME = "outriders"
 FLARES = 2
 
 CREW = comp.register_crew(comp.Crew(NAME, ("small", "sidecar", "large"), 4),
-                          (comp.VehicleKind("sidecar", "M"),))
+                          (comp.VehicleKind("sidecar", "M"),), rulesets=("vendetta",))
 
 
 # ------------------------------------------------------------------ the action and the event
