@@ -33,7 +33,8 @@ class FrontBot(GreedyBot):
         scores = ruleset.score_options(state, decision)
         if scores is None or decision.kind != "assign" or not hasattr(state, "vehicles"):
             return scores
-        if next((s.crew for s in ruleset.seats(state) if s.name == decision.player), None) != "cars":
+        # a car crew is the ruleset's default crew: the Big Rig and the Final Five keep greedy's order
+        if next((s.crew for s in ruleset.seats(state) if s.name == decision.player), None) != ruleset.default_crew:
             return scores
         where = {v.id: v.at[1] for v in state.vehicles if v.at is not None}
         # the greedy score holds -y/100 (rearmost first): +2y/100 makes it +y/100 (frontmost first)
