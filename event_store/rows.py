@@ -287,6 +287,15 @@ class Reader:
                 raise DamagedStore(game, version, f"the hash does not follow from event {version - 1}'s")
         return digest.hex() if number == upto else None
 
+    def end(self, game: str) -> tuple[int, bytes] | None:
+        """The number of the game's last record and the check its row stores (the first ``CHECK`` bytes of
+        the hash after it); None: no record (or no such game)."""
+        rows = self.select(game, None, None, True, 1)
+        if not rows or rows[0][0] == 0:
+            return None
+        version, save = self._saves(game, rows)[0]
+        return version + len(save.records) - 1, save.check
+
     def last(self, game: str) -> int | None:
         """The number of the game's last record (0: none yet; None: no such game)."""
         rows = self.select(game, None, None, True, 1)

@@ -99,6 +99,20 @@ class Closing:
         self.close()
 
 
+class _Chain:
+    """What this process verified of one game's rows (``GameStore.trust_own_reads``): ``hashes[n]`` the
+    chain hash after record ``n`` (0: the genesis), through the records it read checked or wrote itself;
+    ``records`` the records ``1..len(records)`` as a checked read returned them (decoded, stamped);
+    ``indexed`` the count at which the games index was last checked against them."""
+
+    __slots__ = ("hashes", "records", "indexed")
+
+    def __init__(self, genesis: str):
+        self.hashes: list[str] = [genesis]
+        self.records: list[StoredEvent] = []
+        self.indexed = -1
+
+
 class GameStore(Closing):
     """An event store of games: an SQLite file, memory (``:memory:``), or a PostgreSQL database
     (``postgresql://USER@HOST:PORT/DB[?schema=NAME]``); see ``trvendetta.store.location``."""
@@ -143,6 +157,9 @@ class GameStore(Closing):
         if self.path is not None and self.read_only:  # read in place, leaving no file beside it
             env.update({"SQLITE_DBNAME": location.read_uri(self.path), "CREATE_TABLE": "n"})
         self._loaded: dict[str, Folded] = {}  # the last few games loaded or saved, most recent last
+        #: the chains this process verified or wrote, by game (None: every read checks from the rows)
+        self._chains: dict[str, _Chain] | None = None
+        self._chains_kept = 0
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
@@ -172,6 +189,18 @@ class GameStore(Closing):
         finally:
             if first_use is not None:
                 first_use.close()
+
+    def trust_own_reads(self, games: int = 256) -> None:
+        """For a long-running process (``trv serve``): the records of up to ``games`` games that this
+        process read checked from their genesis, or wrote itself, are kept and not checked again on
+        each read; a read checks only the rows after them (from the kept hash, as any read checks rows),
+        and the games index when those rows end elsewhere than the last check found.  Rows this process
+        did not verify are checked as always (docs/store.md, "Every row is checked as it is read"); a
+        kept record is never read again, so damage done to it later is found by ``verify`` and by every
+        other process, not by this one.  A load of a game this process saved or loaded last, still at
+        the count and head it left (its last row read to see), starts from that state."""
+        self._chains, self._chains_kept = {}, games
+        self.KEEP_LOADED = max(self.KEEP_LOADED, games)
 
     def _prepare(self, env: dict[str, str], lock_timeout: float) -> Any:
         """Before the library opens the store: refuse one of an older layout (see the functions)."""
@@ -333,6 +362,14 @@ class GameStore(Closing):
         self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
         self._checked = None
         self._keep(after)
+        known = self._chains.get(g.header.name) if self._chains is not None else None
+        if known is not None:
+            if len(known.hashes) == before + 1 and known.hashes[-1] == g.head:  # written by this process
+                known.hashes.extend(h for _, _, h in out)
+                if index is not None:
+                    known.indexed = before + len(out)
+            elif len(known.hashes) > before:
+                del self._chains[g.header.name]  # not the chain this process knew: read it again
         return after.loaded()
 
     def _overlaid(self, rows: list[Row]) -> Reader:
@@ -428,6 +465,9 @@ class GameStore(Closing):
     # --------------------------------------------------------------- reads
     def load(self, game: str, at: int | None = None) -> Loaded:
         """The game after its last event, or after event ``at`` (DamagedStore: see docs/store.md)."""
+        if at is None and self._chains is not None and (kept := self._kept(game)) is not None:
+            self._keep(kept)
+            return kept.loaded()
         g = self._get(game, at)
         if at is None:
             self._check_index(g.header, g.count, g.head)
@@ -465,10 +505,60 @@ class GameStore(Closing):
     def ruleset_of(self, game: str) -> Any:
         return rulesets.get(self._header(game).ruleset)
 
+    def _kept(self, game: str) -> Folded | None:
+        """The game as this process last saved or loaded it, when its last row still ends there with
+        that head (``trust_own_reads``)."""
+        g = self._loaded.get(game)
+        if g is None:
+            return None
+        end = self._read(self.reader.end, game)
+        if end is None or end[0] != g.count or bytes.fromhex(g.head)[:len(end[1])] != end[1]:
+            return None
+        return g
+
+    def _known(self, game: str, upto: int | None, since: int) -> list[StoredEvent] | None:
+        """``events`` from the chain this process verified (``trust_own_reads``), checking only the rows
+        after it; None where the ordinary read answers (an odd range, a game not stored)."""
+        assert self._chains is not None
+        if since < 0 or (upto is not None and upto < since):
+            return None
+        known = self._chains.get(game)
+        if known is not None and upto is not None and upto <= len(known.records):
+            self._chains[game] = self._chains.pop(game)  # the most recently used last
+            return known.records[since:upto]  # rows this process checked: stored once, never changed
+        header = self._read(self.reader.header, game)
+        if header is None:
+            return None
+        if known is None:
+            known = _Chain(header.genesis)
+        top = len(known.records)
+        new = self._read(self.reader.stored, game, top, upto, known.hashes[top], True, header)
+        for r in new:
+            if r.number < len(known.hashes) and known.hashes[r.number] != r.hash:  # not what this process wrote
+                self._chains.pop(game, None)
+                return None
+        count = new[-1].number if new else top
+        if since > count:
+            return None  # (the ordinary read names the missing event)
+        if (upto is None or count < upto) and known.indexed != count:  # the read reached the last stored row
+            self._check_index(header, count, new[-1].hash if new else known.hashes[top])
+            known.indexed = count
+        known.records.extend(new)
+        del known.hashes[top + 1:]
+        known.hashes.extend(r.hash for r in new)
+        self._chains.pop(game, None)
+        self._chains[game] = known
+        while len(self._chains) > self._chains_kept:
+            del self._chains[next(iter(self._chains))]
+        return known.records[since:upto]
+
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
                stamped: bool = True) -> Sequence[StoredEvent]:
         """Stored events ``since < number <= upto``, each checked against the chain (``decode=False``:
-        ``event`` None; ``stamped=False``: ``recorded_at`` None, for a reader that has no use for it)."""
+        ``event`` None; ``stamped=False``: ``recorded_at`` None, for a reader that has no use for it;
+        a store that trusts its own reads may give both anyway)."""
+        if self._chains is not None and (found := self._known(game, upto, since)) is not None:
+            return found
         previous = self.events_head(game, since)
         records = self._read(self.reader.stored, game, since, upto, previous, decode, stamped=stamped)
         count = records[-1].number if records else since
@@ -480,6 +570,9 @@ class GameStore(Closing):
         """The chain hash after event ``number`` (the genesis for 0), checked as a load up to it checks it."""
         if number == 0:
             return self._header(game).genesis
+        known = self._chains.get(game) if self._chains is not None else None
+        if known is not None and 0 < number < len(known.hashes):
+            return known.hashes[number]
         found = self._read(self.reader.checked_hash, game, number)
         if found is None:
             self._header(game)  # GameNotFound first
