@@ -289,10 +289,10 @@ class Reader:
 
     def end(self, game: str) -> tuple[int, bytes] | None:
         """The number of the game's last record and the check its row stores (the first ``CHECK`` bytes of
-        the hash after it); None: no record (or no such game)."""
+        the hash after it; ``(0, b"")``: no record yet); None: no such game."""
         rows = self.select(game, None, None, True, 1)
         if not rows or rows[0][0] == 0:
-            return None
+            return (0, b"") if rows else None
         version, save = self._saves(game, rows)[0]
         return version + len(save.records) - 1, save.check
 

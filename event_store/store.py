@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Self
@@ -160,6 +160,9 @@ class GameStore(Closing):
         #: the chains this process verified or wrote, by game (None: every read checks from the rows)
         self._chains: dict[str, _Chain] | None = None
         self._chains_kept = 0
+        #: within ``one_look``: each game's end (last record, its row's check) as first read, and as this
+        #: process's own appends left it
+        self._ends: dict[str, tuple[int, bytes] | None] | None = None
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
@@ -201,6 +204,30 @@ class GameStore(Closing):
         the count and head it left (its last row read to see), starts from that state."""
         self._chains, self._chains_kept = {}, games
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
+
+    @contextmanager
+    def one_look(self) -> Iterator[None]:
+        """A store that trusts its own reads: within this, each game's end is read once (its last row), and
+        then known from this process's own appends (a request of the server: it sees the store as it first
+        looked, plus its own writes).  An append is still refused when another process appended first
+        (``GameMovedOn``), after which the game's end is read again."""
+        if self._chains is None or self._ends is not None:
+            yield
+            return
+        self._ends = {}
+        try:
+            yield
+        finally:
+            self._ends = None
+
+    def _end(self, game: str) -> tuple[int, bytes] | None:
+        """The game's last record and its row's check (None: no such game), once within ``one_look``."""
+        ends = self._ends
+        if ends is None:
+            return self._read(self.reader.end, game)
+        if game not in ends:
+            ends[game] = self._read(self.reader.end, game)
+        return ends[game]
 
     def _prepare(self, env: dict[str, str], lock_timeout: float) -> Any:
         """Before the library opens the store: refuse one of an older layout (see the functions)."""
@@ -275,6 +302,8 @@ class GameStore(Closing):
             if g.count == expected_version:
                 self._check_index(g.header, g.count, g.head)  # never on top of a cut-off tail
         if g.count != expected_version:
+            if self._ends is not None:
+                self._ends.pop(game, None)
             now = self.version(game)
             if now > expected_version:
                 raise GameMovedOn(now)
@@ -283,8 +312,13 @@ class GameStore(Closing):
             self._keep(g)
             return g.loaded()
         count = g.count
-        return self._commit(g, rulesets.get(g.header.ruleset), events, steps, records,
-                            lambda: self._moved_on(game, count), state)
+        try:
+            return self._commit(g, rulesets.get(g.header.ruleset), events, steps, records,
+                                lambda: self._moved_on(game, count), state)
+        except BaseException:
+            if self._ends is not None:
+                self._ends.pop(game, None)  # read again: another process may have appended
+            raise
 
     def _moved_on(self, game: str, count: int) -> StoreError:
         """Why an append after ``count`` events was refused: GameMovedOn when a fresh read finds more
@@ -362,6 +396,8 @@ class GameStore(Closing):
         self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
         self._checked = None
         self._keep(after)
+        if self._ends is not None:
+            self._ends[g.header.name] = (after.count, bytes.fromhex(after.head)[:CHECK] if after.count else b"")
         known = self._chains.get(g.header.name) if self._chains is not None else None
         if known is not None:
             if len(known.hashes) == before + 1 and known.hashes[-1] == g.head:  # written by this process
@@ -493,7 +529,10 @@ class GameStore(Closing):
         return {n for first, last in self._get(game, at).retracted for n in range(first, last + 1)}
 
     def version(self, game: str) -> int:
-        """The number of events stored for ``game`` (reads its last row only)."""
+        """The number of events stored for ``game`` (reads its last row only; once within ``one_look``)."""
+        end = self._end(game) if self._ends is not None else None
+        if end is not None:
+            return end[0]
         last = self._read(self.reader.last, game)
         if last is None:
             raise self._not_found(game)
@@ -511,7 +550,7 @@ class GameStore(Closing):
         g = self._loaded.get(game)
         if g is None:
             return None
-        end = self._read(self.reader.end, game)
+        end = self._end(game)
         if end is None or end[0] != g.count or bytes.fromhex(g.head)[:len(end[1])] != end[1]:
             return None
         return g
@@ -526,6 +565,11 @@ class GameStore(Closing):
         if known is not None and upto is not None and upto <= len(known.records):
             self._chains[game] = self._chains.pop(game)  # the most recently used last
             return known.records[since:upto]  # rows this process checked: stored once, never changed
+        if known is not None and upto is None and self._ends is not None and since <= len(known.records) and \
+                known.indexed == len(known.records) and self._ends.get(game) == (
+                    len(known.records), bytes.fromhex(known.hashes[len(known.records)])[:CHECK]
+                    if known.records else b""):
+            return known.records[since:]  # it ends where this process's last look and check found it
         header = self._read(self.reader.header, game)
         if header is None:
             return None

@@ -177,7 +177,12 @@ class Server:
         self._drawing = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-replay")
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, lambda: fn(*args))
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._looking, fn, args)
+
+    def _looking(self, fn: Callable[..., Any], args: tuple) -> Any:
+        """One request's work on the store thread: each game's end is read once in it (``one_look``)."""
+        with self.club.store.one_look():
+            return fn(*args)
 
     def close(self) -> None:
         self._drawing.shutdown()

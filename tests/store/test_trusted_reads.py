@@ -93,3 +93,27 @@ def test_a_store_that_does_not_opt_in_checks_every_read(toy, db):
         assert edit_record(db, record.hash, edit) == 1
         with pytest.raises(DamagedStore):
             plain.events("g")  # the same process: it read the record before, and checks it again
+
+
+def test_one_look_reads_a_games_end_once_and_an_append_still_finds_another_processes(toy, db):
+    from trvendetta.store import GameMovedOn
+
+    with GameStore(db) as writer, GameStore(db) as trusting:
+        trusting.trust_own_reads()
+        new(writer, toy)
+        play(writer, toy, "g", 3)
+        with trusting.one_look():
+            seen = trusting.version("g")
+            records = trusting.events("g")
+            version, events = _next(toy, trusting)
+            writer.append("g", version, events)  # another process, during this look
+            assert trusting.version("g") == seen == records[-1].number  # the look's own view
+            with pytest.raises(GameMovedOn):
+                trusting.append("g", version, events)
+            assert trusting.version("g") == seen + len(events)  # read again after the refusal
+            assert _same(trusting.events("g"), writer.events("g"))
+            version, events = _next(toy, trusting)
+            mine = trusting.append("g", version, events)
+            assert trusting.version("g") == mine.version  # its own append, known without a read
+            assert _same(trusting.events("g"), writer.events("g"))
+        assert trusting.version("g") == writer.version("g")
