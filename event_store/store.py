@@ -180,6 +180,8 @@ class GameStore(Closing):
                 self.app = _App(env={**env, "SQLITE_DBNAME": uri, "CREATE_TABLE": "n"})
                 self.read_only, self.read_only_why = True, "its folder cannot hold SQLite's -wal and -shm files"
             self._open()
+            if self.schema is not None:
+                _check_without_a_round_trip(self.app.recorder, getattr(self, "commands", None))
             if where.kind == "memory":
                 self._memory_index = SQLiteConnection(":memory:")
                 self._index_db: Any = self._memory_index
@@ -546,14 +548,31 @@ class GameStore(Closing):
 
     def _kept(self, game: str) -> Folded | None:
         """The game as this process last saved or loaded it, when its last row still ends there with
-        that head (``trust_own_reads``)."""
+        that head, or folded on from there with the records another process appended since, each
+        checked as any read checks them (``trust_own_reads``)."""
         g = self._loaded.get(game)
         if g is None:
             return None
         end = self._end(game)
-        if end is None or end[0] != g.count or bytes.fromhex(g.head)[:len(end[1])] != end[1]:
+        if end is None or end[0] < g.count:
             return None
-        return g
+        if end[0] == g.count:
+            return g if bytes.fromhex(g.head)[:len(end[1])] == end[1] else None
+        known = self._chains.get(game) if self._chains is not None else None
+        if known is None or len(known.hashes) <= g.count or known.hashes[g.count] != g.head:
+            return None
+        records = self._known(game, None, g.count)
+        if not records or records[0].previous != g.head:
+            return None
+        try:
+            folded = fold_live(rulesets.get(g.header.ruleset), records, g.state, g.retracted, g.count, game)
+        except DamagedStore:
+            raise
+        except Exception:  # noqa: BLE001  (the ordinary load names what is wrong)
+            return None
+        if folded is None:  # a retraction takes back an event the state holds: the ordinary load
+            return None
+        return Folded(g.header, folded[0], records[-1].number, records[-1].hash, folded[1])
 
     def _known(self, game: str, upto: int | None, since: int) -> list[StoredEvent] | None:
         """``events`` from the chain this process verified (``trust_own_reads``), checking only the rows
@@ -820,6 +839,46 @@ class GameStore(Closing):
         self._loaded[g.header.name] = g
         while len(self._loaded) > self.KEEP_LOADED:
             del self._loaded[next(iter(self._loaded))]
+
+
+#: seconds a pooled PostgreSQL connection is handed out on the local check alone (``_still_connected``)
+PING_SECONDS = 2.0
+
+
+def _check_without_a_round_trip(*recorders: Any) -> None:
+    """The pools of a PostgreSQL store check a connection before handing it out (a restart of the server
+    must not leave dead ones in them) by :func:`_still_connected`, not by a round trip each time."""
+    seen: set[int] = set()
+    for recorder in recorders:
+        pool = getattr(getattr(recorder, "datastore", None), "pool", None)
+        if pool is not None and id(pool) not in seen and getattr(pool, "_check", None) is not None:
+            seen.add(id(pool))
+            pool._check = _still_connected
+
+
+_pinged: dict[int, float] = {}
+
+
+def _still_connected(conn: Any) -> None:
+    """Whether a pooled connection still works, as a pool's check (raises when not): a round trip when
+    the server sent the idle connection anything (a restart or a terminated backend sends an error and
+    closes it: an idle connection of a store is sent nothing else), else at most every ``PING_SECONDS``
+    a connection (one whose peer vanished without a word)."""
+    import select
+
+    import psycopg
+
+    pg = conn.pgconn
+    if conn.closed or pg.status != psycopg.pq.ConnStatus.OK:
+        raise psycopg.OperationalError("the connection is closed")
+    now = time.monotonic()
+    if select.select([pg.socket], [], [], 0)[0] or now - _pinged.get(id(conn), -PING_SECONDS) >= PING_SECONDS:
+        from psycopg_pool import ConnectionPool
+
+        ConnectionPool.check_connection(conn)
+        if len(_pinged) > 64:
+            _pinged.clear()
+        _pinged[id(conn)] = now
 
 
 def _params(row: Row) -> tuple[str, int, str, bytes]:

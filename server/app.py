@@ -265,10 +265,12 @@ class Server:
             self._moved(game)
             return out
 
-        async def game(request: Request) -> Any:
-            token = _token(request)
-            player = await r(c.player_of, token) if token else None
-            return Response(await r(c.game_json, request.path_params["game"], player), media_type="application/json")
+        def game_json(token: str | None, game: str) -> bytes:
+            return c.game_json(game, c.player_of(token) if token else None)
+
+        async def game(request: Request) -> Any:  # one trip to the store thread: the session, then the game
+            return Response(await r(game_json, _token(request), request.path_params["game"]),
+                            media_type="application/json")
 
         async def export(request: Request) -> Any:
             since = request.query_params.get("since")

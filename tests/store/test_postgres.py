@@ -156,3 +156,25 @@ def test_many_processes_open_a_new_store_at_once(pg_url):
         assert proc.wait() == 0, proc.stderr.read()
     with GameStore(pg_url) as s:
         assert s.list_games() == []
+
+
+def test_a_store_writes_on_after_its_connections_are_terminated(pg_url, toy, monkeypatch):
+    """A restart of the server ends every connection of the pool: the pool's check finds each (the
+    error the server sent the idle connection) and hands out a new one, so a write (which the library
+    does not retry) goes through, and so does every read."""
+    import uuid
+
+    name = f"trv-test-{uuid.uuid4().hex[:12]}"
+    monkeypatch.setenv("PGAPPNAME", name)
+    with GameStore(pg_url) as s:
+        s.trust_own_reads()
+        new(s, toy)
+        play(s, toy, "g", 2)
+        for _ in range(2):  # twice: the pool's replacements are checked in turn
+            with psycopg.connect(pg_url.split("?")[0], autocommit=True, application_name="killer") as conn:
+                killed = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE application_name = %s", (name,)).fetchall()
+            assert killed
+            before = s.version("g")
+            after = play(s, toy, "g", 2)
+            assert after.version > before and s.events("g")[-1].hash == after.head
