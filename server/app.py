@@ -171,6 +171,9 @@ class Server:
             print(f"trv serve: finishing the open draws failed: {_short(exc)}", file=sys.stderr)
         self._watchers: dict[str, set[asyncio.Event]] = {}
         self._versions: dict[str, int] = {}  # the watched games' versions, as last looked at
+        #: a watched game's version being read (one read for all its streams), and its moves seen here
+        self._reading: dict[str, asyncio.Future] = {}
+        self._moves: dict[str, int] = {}
         self._watching: asyncio.Task | None = None
         #: replay pages drawn, by game: (version, head, page); drawn on their own thread
         self._replays: dict[str, tuple[int, str, str]] = {}
@@ -426,9 +429,7 @@ class Server:
             end = loop.time() + STREAM_SECONDS
             quiet = 0.0
             while loop.time() < end:
-                version = self._versions.get(game)
-                if version is None:
-                    version = self._versions[game] = await self.run(self.club.version, game)
+                version = await self._version(game)
                 if version != last:
                     last = version
                     quiet = loop.time()
@@ -446,9 +447,33 @@ class Server:
             if not self._watchers[game]:
                 del self._watchers[game]
                 self._versions.pop(game, None)
+                self._moves.pop(game, None)
+
+    async def _version(self, game: str) -> int:
+        """A watched game's version: as last looked at, else read once on the store thread for every
+        stream that asks meanwhile (a move wakes every stream of its game: one read, not one a stream)."""
+        version = self._versions.get(game)
+        if version is not None:
+            return version
+        moves = self._moves.get(game, 0)
+        reading = self._reading.get(game)
+        if reading is None:
+            reading = self._reading[game] = asyncio.ensure_future(self.run(self.club.version, game))
+
+            def done(future: asyncio.Future) -> None:
+                if self._reading.get(game) is future:
+                    del self._reading[game]
+            reading.add_done_callback(done)
+        version = await asyncio.shield(reading)
+        if self._moves.get(game, 0) == moves and game in self._watchers:  # (else a move since: read again)
+            self._versions[game] = version
+        return version
 
     def _moved(self, game: str) -> None:
         self._versions.pop(game, None)
+        self._reading.pop(game, None)
+        if game in self._watchers:
+            self._moves[game] = self._moves.get(game, 0) + 1
         for event in self._watchers.get(game, ()):
             event.set()
 

@@ -240,3 +240,42 @@ def test_a_full_disk_is_said_not_taken_for_a_row_that_exists(club):
     assert http.post("/api/login", json=login).status_code == 200  # the challenge was never used
     assert http.post("/api/games", json=offer, headers=_session(ann)).status_code == 200
     http.close()
+
+
+def test_a_move_wakes_every_stream_of_its_game_with_one_read_of_its_version(duel, monkeypatch):
+    """Thirty pages follow the game being played: the move's answer wakes them all, and the store
+    thread reads the game's version once for them, not once a stream."""
+    import socket
+
+    from trvendetta.server import app as server_app
+
+    club, ann, bob = duel
+    monkeypatch.setattr(server_app, "POLL_SECONDS", 3600.0)  # (no look for other processes' moves meanwhile)
+    streams = []
+    for _ in range(30):
+        s = socket.create_connection(("127.0.0.1", club.port), timeout=30)
+        s.sendall(b"GET /api/games/duel/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        streams.append(s)
+
+    def data_lines(s, n):
+        got = b""
+        while got.count(b"data: ") < n:
+            chunk = s.recv(65536)
+            assert chunk, got
+            got += chunk
+        return got
+    try:
+        for s in streams:
+            data_lines(s, 1)  # each stream has said the version it starts at
+        reads = []
+        real = club.club.version
+        monkeypatch.setattr(club.club, "version", lambda game: reads.append(game) or real(game))
+        mover = club.on_store(club.club.game_doc, "duel", None)["pending"]["player"]
+        who = ann if mover == "ann" else bob
+        who("act", json.dumps(json.loads(who("legal", "--json").stdout)[0]))
+        for s in streams:
+            assert b"data: " in data_lines(s, 1)  # each stream said the move
+        assert 1 <= reads.count("duel") <= 3, reads  # one read a wake-up (the act may answer twice: its roll)
+    finally:
+        for s in streams:
+            s.close()
