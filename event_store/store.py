@@ -197,7 +197,7 @@ class GameStore(Closing):
 
     def trust_own_reads(self, games: int = 256) -> None:
         """For a long-running process (``trv serve``): the records of up to ``games`` games that this
-        process read checked from their genesis, or wrote itself, are kept and not checked again on
+        process read whole, checked from their genesis (and then wrote itself), are kept and not checked again on
         each read; a read checks only the rows after them (from the kept hash, as any read checks rows),
         and the games index when those rows end elsewhere than the last check found.  Rows this process
         did not verify are checked as always (docs/store.md, "Every row is checked as it is read"); a
@@ -589,6 +589,8 @@ class GameStore(Closing):
                     len(known.records), bytes.fromhex(known.hashes[len(known.records)])[:CHECK]
                     if known.records else b""):
             return known.records[since:]  # it ends where this process's last look and check found it
+        if known is None and since > 0:
+            return None  # kept from a whole read only: a tail's read (the clock's look at every game) as always
         header = self._read(self.reader.header, game)
         if header is None:
             return None

@@ -117,3 +117,25 @@ def test_one_look_reads_a_games_end_once_and_an_append_still_finds_another_proce
             assert trusting.version("g") == mine.version  # its own append, known without a read
             assert _same(trusting.events("g"), writer.events("g"))
         assert trusting.version("g") == writer.version("g")
+
+
+def test_a_tail_read_of_a_game_not_kept_is_checked_as_always(toy, db):
+    """A game is kept only from a whole read: the clock's look at the tail of every game (more than
+    are kept) reads as any store reads, the rows before the tail checked too."""
+    from tamper import edit_record
+
+    with GameStore(db) as trusting:
+        trusting.trust_own_reads(games=1)
+        for name, seed in (("g", 7), ("h", 8)):
+            new(trusting, toy, name, seed=seed)
+            play(trusting, toy, name, 5)
+        trusting.events("h")  # kept; "g" is not (one game kept)
+        with GameStore(db) as plain:
+            record = plain.events("g", upto=2)[1]
+
+        def edit(doc: dict) -> None:
+            doc["payload"] = doc["payload"].replace('"n":', '"n":1')
+
+        assert edit_record(db, record.hash, edit) == 1
+        with pytest.raises(DamagedStore):
+            trusting.events("g", since=trusting.version("g") - 2)
