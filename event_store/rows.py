@@ -179,6 +179,9 @@ class Reader:
     def __init__(self, events: Select, snapshots: Select):
         self.select, self.select_snaps = events, snapshots
         self._headers: dict[str, Head] = {}  # a header row is written once, with its game: read once
+        #: the last row a read that reached a game's end read: (game, its last record, the row's version, its
+        #: bytes; ``0, b""``: no record)
+        self.last_row: tuple[str, int, int, bytes] | None = None
 
     def save_of(self, version: int, topic: str, state: bytes) -> Save:
         """A command row's records (ValueError and the like: the row does not read)."""
@@ -268,6 +271,9 @@ class Reader:
                 damage = DamagedStore(game, first, f"the hash does not follow from event {first - 1}'s")
                 damage.hashes = (previous, save.check.hex())  # type: ignore[attr-defined]  # read by GameStore.verify
                 raise damage
+        if upto is None:  # the read reached the game's last row: as it read it, checked (GameStore's kept games)
+            self.last_row = (game, number, rows[-1][0], bytes(rows[-1][2])) if rows else \
+                (game, 0, 0, b"") if since == 0 else None
         return out if upto is None else [r for r in out if r.number <= upto]
 
     def links(self, game: str, upto: int, previous: str) -> str | None:
@@ -287,14 +293,30 @@ class Reader:
                 raise DamagedStore(game, version, f"the hash does not follow from event {version - 1}'s")
         return digest.hex() if number == upto else None
 
-    def end(self, game: str) -> tuple[int, bytes] | None:
-        """The number of the game's last record and the check its row stores (the first ``CHECK`` bytes of
-        the hash after it; ``(0, b"")``: no record yet); None: no such game."""
+    def end(self, game: str) -> tuple[int, int, bytes] | None:
+        """The game's last row: (the number of its last record, the row's version, its bytes); ``(0, 0, b"")``:
+        no record yet; None: no such game."""
         rows = self.select(game, None, None, True, 1)
         if not rows or rows[0][0] == 0:
-            return (0, b"") if rows else None
+            return (0, 0, b"") if rows else None
         version, save = self._saves(game, rows)[0]
-        return version + len(save.records) - 1, save.check
+        return version + len(save.records) - 1, version, bytes(rows[0][2])
+
+    def row_follows(self, game: str, version: int, state: bytes, hashes: Sequence[str], upto: int) -> bool:
+        """Whether the command row ``version`` (``state``: its bytes) holds record ``upto`` and its records,
+        each re-hashed from ``hashes[version - 1]``, are ``hashes``' (those it has) and end at its check."""
+        if not 0 < version <= upto or version - 1 >= len(hashes):
+            return False
+        try:
+            save = self.save_of(version, SAVE_TOPIC, state)
+        except BAD:
+            return False
+        digest, sha256 = bytes.fromhex(hashes[version - 1]), sha256_for(1)
+        for n, r in enumerate(save.records, version):
+            digest = link(digest, r.payload, r.action, r.sig, sha256)
+            if n < len(hashes) and digest.hex() != hashes[n]:
+                return False
+        return version + len(save.records) - 1 >= upto and digest[:len(save.check)] == save.check
 
     def last(self, game: str) -> int | None:
         """The number of the game's last record (0: none yet; None: no such game)."""

@@ -160,9 +160,13 @@ class GameStore(Closing):
         #: the chains this process verified or wrote, by game (None: every read checks from the rows)
         self._chains: dict[str, _Chain] | None = None
         self._chains_kept = 0
-        #: within ``one_look``: each game's end (last record, its row's check) as first read, and as this
-        #: process's own appends left it
-        self._ends: dict[str, tuple[int, bytes] | None] | None = None
+        #: within ``one_look``: each game's last row (``Reader.end``) as first read, and as this process's own
+        #: appends left it; and the games whose kept state was found to be the store's (or written) in it
+        self._ends: dict[str, tuple[int, int, bytes] | None] | None = None
+        self._looked: set[str] = set()
+        #: a kept game's last row as this process read it checked or wrote it: (its last record, the row's
+        #: version, its bytes) (``trust_own_reads``)
+        self._tails: dict[str, tuple[int, int, bytes]] = {}
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
@@ -216,14 +220,14 @@ class GameStore(Closing):
         if self._chains is None or self._ends is not None:
             yield
             return
-        self._ends = {}
+        self._ends, self._looked = {}, set()
         try:
             yield
         finally:
-            self._ends = None
+            self._ends, self._looked = None, set()
 
-    def _end(self, game: str) -> tuple[int, bytes] | None:
-        """The game's last record and its row's check (None: no such game), once within ``one_look``."""
+    def _end(self, game: str) -> tuple[int, int, bytes] | None:
+        """The game's last row (``Reader.end``; None: no such game), once within ``one_look``."""
         ends = self._ends
         if ends is None:
             return self._read(self.reader.end, game)
@@ -299,6 +303,9 @@ class GameStore(Closing):
         the action recorded on its first event), ``events`` without an action, ``records`` given bytes
         (imports, retractions).  GameMovedOn (nothing written) if the game has moved on since."""
         g = self._loaded.pop(game, None)
+        if g is not None and g.count == expected_version and self._chains is not None and not self._fresh(game, g):
+            self._forget(game)  # not the game as this process left it: read as any append reads it
+            g = None
         if g is None or g.count != expected_version:  # else loaded (and checked) or written by this store
             g = self._get(game, expected_version)
             if g.count == expected_version:
@@ -306,6 +313,7 @@ class GameStore(Closing):
         if g.count != expected_version:
             if self._ends is not None:
                 self._ends.pop(game, None)
+                self._looked.discard(game)
             now = self.version(game)
             if now > expected_version:
                 raise GameMovedOn(now)
@@ -320,6 +328,7 @@ class GameStore(Closing):
         except BaseException:
             if self._ends is not None:
                 self._ends.pop(game, None)  # read again: another process may have appended
+                self._looked.discard(game)
             raise
 
     def _moved_on(self, game: str, count: int) -> StoreError:
@@ -398,8 +407,13 @@ class GameStore(Closing):
         self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
         self._checked = None
         self._keep(after)
-        if self._ends is not None:
-            self._ends[g.header.name] = (after.count, bytes.fromhex(after.head)[:CHECK] if after.count else b"")
+        if self._chains is not None:
+            last = [r for r in rows if r.topic == SAVE_TOPIC]
+            tail = (after.count, last[-1].originator_version, bytes(last[-1].state)) if last else (0, 0, b"")
+            self._tails[g.header.name] = tail
+            if self._ends is not None:
+                self._ends[g.header.name] = tail
+                self._looked.add(g.header.name)
         known = self._chains.get(g.header.name) if self._chains is not None else None
         if known is not None:
             if len(known.hashes) == before + 1 and known.hashes[-1] == g.head:  # written by this process
@@ -510,6 +524,8 @@ class GameStore(Closing):
         if at is None:
             self._check_index(g.header, g.count, g.head)
             self._keep(g)
+            if self._ends is not None and game in self._tails:
+                self._looked.add(game)
         elif g.count != at:
             raise StoreError(f"game {game!r} has {g.count} events; --at must be 1 to {g.count}")
         return g.loaded()
@@ -547,17 +563,22 @@ class GameStore(Closing):
         return rulesets.get(self._header(game).ruleset)
 
     def _kept(self, game: str) -> Folded | None:
-        """The game as this process last saved or loaded it, when its last row still ends there with
-        that head, or folded on from there with the records another process appended since, each
-        checked as any read checks them (``trust_own_reads``)."""
+        """The game as this process last saved or loaded it, when the store still ends with the last row as
+        this process read or wrote it (its bytes, not only its check) and the games index and snapshots
+        agree (``_fresh``), or folded on from there with the records another process appended since, each
+        checked as any read checks them (``trust_own_reads``); None (and the kept game dropped): a plain load."""
         g = self._loaded.get(game)
         if g is None:
             return None
         end = self._end(game)
         if end is None or end[0] < g.count:
+            self._forget(game)
             return None
         if end[0] == g.count:
-            return g if bytes.fromhex(g.head)[:len(end[1])] == end[1] else None
+            if self._fresh(game, g):
+                return g
+            self._forget(game)
+            return None
         known = self._chains.get(game) if self._chains is not None else None
         if known is None or len(known.hashes) <= g.count or known.hashes[g.count] != g.head:
             return None
@@ -574,33 +595,70 @@ class GameStore(Closing):
             return None
         return Folded(g.header, folded[0], records[-1].number, records[-1].hash, folded[1])
 
+    def _fresh(self, game: str, g: Folded) -> bool:
+        """Whether the kept ``g`` is still the stored game: its last row is the one this process read
+        checked or wrote after ``g.count`` records, byte for byte, and the games index and the snapshots
+        say what they say to a plain load (``_check_index``: DamagedStore as there).  Once within ``one_look``."""
+        if self._ends is not None and game in self._looked:
+            return True
+        end, tail = self._end(game), self._tails.get(game)
+        if end is None or tail is None or tail[0] != g.count or end != tail:
+            return False
+        self._check_index(g.header, g.count, g.head)
+        if self._ends is not None:
+            self._looked.add(game)
+        return True
+
+    def _forget(self, game: str) -> None:
+        """Drop what this process kept of ``game``: the next read of it is a plain one."""
+        self._loaded.pop(game, None)
+        self._tails.pop(game, None)
+        self._looked.discard(game)
+        if self._chains is not None:
+            self._chains.pop(game, None)
+
+    def _holds(self, game: str, known: _Chain, number: int) -> bool:
+        """Whether the stored row holding record ``number`` (of those kept) is still on the kept chain: read
+        and its records re-hashed from the kept hash before it (a rolled-back or forked file is not)."""
+        rows = self._read(self.reader.select, game, None, number, True, 1)
+        return bool(rows) and self.reader.row_follows(game, rows[0][0], bytes(rows[0][2]), known.hashes, number)
+
     def _known(self, game: str, upto: int | None, since: int) -> list[StoredEvent] | None:
-        """``events`` from the chain this process verified (``trust_own_reads``), checking only the rows
-        after it; None where the ordinary read answers (an odd range, a game not stored)."""
+        """``events`` from the chain this process verified (``trust_own_reads``), when the stored row holding
+        its last wanted record is still on it (``_holds``), checking only the rows after it; None where the
+        ordinary read answers (an odd range, a game not stored, a file that is no longer the kept chain)."""
         assert self._chains is not None
         if since < 0 or (upto is not None and upto < since):
             return None
         known = self._chains.get(game)
         if known is not None and upto is not None and upto <= len(known.records):
+            if upto and not self._holds(game, known, upto):
+                self._forget(game)
+                return None
             self._chains[game] = self._chains.pop(game)  # the most recently used last
             return known.records[since:upto]  # rows this process checked: stored once, never changed
-        if known is not None and upto is None and self._ends is not None and since <= len(known.records) and \
-                known.indexed == len(known.records) and self._ends.get(game) == (
-                    len(known.records), bytes.fromhex(known.hashes[len(known.records)])[:CHECK]
-                    if known.records else b""):
+        top = len(known.records) if known is not None else 0
+        if known is not None and upto is None and self._ends is not None and since <= top and \
+                known.indexed == top and (end := self._end(game)) is not None and end[0] == top:
+            if top and not self.reader.row_follows(game, end[1], end[2], known.hashes, top):
+                self._forget(game)
+                return None
             return known.records[since:]  # it ends where this process's last look and check found it
         if known is None and since > 0:
             return None  # kept from a whole read only: a tail's read (the clock's look at every game) as always
+        if known is not None and top and not self._holds(game, known, top):
+            self._forget(game)  # rolled back or forked since: read as it is
+            return None
         header = self._read(self.reader.header, game)
         if header is None:
             return None
         if known is None:
             known = _Chain(header.genesis)
-        top = len(known.records)
+        self.reader.last_row = None
         new = self._read(self.reader.stored, game, top, upto, known.hashes[top], True, header)
         for r in new:
             if r.number < len(known.hashes) and known.hashes[r.number] != r.hash:  # not what this process wrote
-                self._chains.pop(game, None)
+                self._forget(game)
                 return None
         count = new[-1].number if new else top
         if since > count:
@@ -608,6 +666,7 @@ class GameStore(Closing):
         if (upto is None or count < upto) and known.indexed != count:  # the read reached the last stored row
             self._check_index(header, count, new[-1].hash if new else known.hashes[top])
             known.indexed = count
+        self._note_tail(game, count)
         known.records.extend(new)
         del known.hashes[top + 1:]
         known.hashes.extend(r.hash for r in new)
@@ -616,6 +675,12 @@ class GameStore(Closing):
         while len(self._chains) > self._chains_kept:
             del self._chains[next(iter(self._chains))]
         return known.records[since:upto]
+
+    def _note_tail(self, game: str, count: int) -> None:
+        """Keep the last row the reader just read checked, when it ends the game after ``count`` records."""
+        last = self.reader.last_row
+        if self._chains is not None and last is not None and last[0] == game and last[1] == count:
+            self._tails[game] = last[1:]
 
     def events(self, game: str, upto: int | None = None, since: int = 0, *, decode: bool = True,
                stamped: bool = True) -> Sequence[StoredEvent]:
@@ -637,7 +702,9 @@ class GameStore(Closing):
             return self._header(game).genesis
         known = self._chains.get(game) if self._chains is not None else None
         if known is not None and 0 < number < len(known.hashes):
-            return known.hashes[number]
+            if self._holds(game, known, number):  # (its row still on the kept chain)
+                return known.hashes[number]
+            self._forget(game)
         found = self._read(self.reader.checked_hash, game, number)
         if found is None:
             self._header(game)  # GameNotFound first
@@ -802,9 +869,12 @@ class GameStore(Closing):
     def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
             raise StoreError(f"event number {at} is negative")
+        self.reader.last_row = None
         folded = self._read(self.reader.load, game, at)
         if folded is None:
             raise self._not_found(game)
+        if at is None:
+            self._note_tail(game, folded.count)
         return folded
 
     def _not_found(self, game: str) -> StoreError:
@@ -840,6 +910,7 @@ class GameStore(Closing):
         self._loaded.pop(g.header.name, None)
         self._loaded[g.header.name] = g
         while len(self._loaded) > self.KEEP_LOADED:
+            self._tails.pop(next(iter(self._loaded)), None)
             del self._loaded[next(iter(self._loaded))]
 
 
