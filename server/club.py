@@ -558,11 +558,12 @@ class Club:
         return seen.loaded, seen.charter
 
     def _seen(self, game: str, version: int | None = None) -> _Seen:
-        """The game as it stands (its worked-out version, or loaded now if it moved on)."""
-        if version is None:
-            version = self.version(game)
+        """The game as it stands (its worked-out version, or loaded now if it moved on).  Without ``version``
+        the store is asked (a load: the store's kept game, when its last row is still the one it read, else
+        read anew), and what was worked out is used only for the same version and head (a file rolled back
+        and played on to the same length is another game)."""
         seen = self._seen_games.get(game)
-        if seen is not None and seen.version == version >= 0:
+        if version is not None and seen is not None and seen.version == version >= 0:
             self._seen_games[game] = self._seen_games.pop(game)  # the most recently used last
             return seen
         try:
@@ -571,6 +572,9 @@ class Club:
             if self.accounts.offer(game) is not None:
                 raise Refused(404, f"{game} is an offer waiting for contributions (GET /api/offers/{game})") from None
             raise Refused(404, f"no game called {game!r} on this server") from None
+        if seen is not None and (seen.version, seen.loaded.head) == (loaded.version, loaded.head):
+            self._seen_games[game] = self._seen_games.pop(game)
+            return seen
         return self._keep(loaded)
 
     def _keep(self, loaded: Any) -> _Seen:
