@@ -164,6 +164,7 @@ class GameStore(Closing):
         #: appends left it; and the games whose kept state was found to be the store's (or written) in it
         self._ends: dict[str, tuple[int, int, bytes] | None] | None = None
         self._looked: set[str] = set()
+        self._chained: set[str] = set()  # (within ``one_look``: games whose stored last row ends the kept chain)
         #: a kept game's last row as this process read it checked or wrote it: (its last record, the row's
         #: version, its bytes) (``trust_own_reads``)
         self._tails: dict[str, tuple[int, int, bytes]] = {}
@@ -220,11 +221,11 @@ class GameStore(Closing):
         if self._chains is None or self._ends is not None:
             yield
             return
-        self._ends, self._looked = {}, set()
+        self._ends, self._looked, self._chained = {}, set(), set()
         try:
             yield
         finally:
-            self._ends, self._looked = None, set()
+            self._ends, self._looked, self._chained = None, set(), set()
 
     def _end(self, game: str) -> tuple[int, int, bytes] | None:
         """The game's last row (``Reader.end``; None: no such game), once within ``one_look``."""
@@ -422,6 +423,7 @@ class GameStore(Closing):
                     known.indexed = before + len(out)
             elif len(known.hashes) > before:
                 del self._chains[g.header.name]  # not the chain this process knew: read it again
+                self._chained.discard(g.header.name)
         return after.loaded()
 
     def _overlaid(self, rows: list[Row]) -> Reader:
@@ -614,12 +616,23 @@ class GameStore(Closing):
         self._loaded.pop(game, None)
         self._tails.pop(game, None)
         self._looked.discard(game)
+        self._chained.discard(game)
         if self._chains is not None:
             self._chains.pop(game, None)
 
     def _holds(self, game: str, known: _Chain, number: int) -> bool:
         """Whether the stored row holding record ``number`` (of those kept) is still on the kept chain: read
-        and its records re-hashed from the kept hash before it (a rolled-back or forked file is not)."""
+        and its records re-hashed from the kept hash before it (a rolled-back or forked file is not).
+        Within ``one_look``, once a game: the stored last row, when it ends the kept chain, answers for
+        every kept record (the store as the request first looked at it)."""
+        if self._ends is not None:
+            if game in self._chained:
+                return True
+            end, top = self._end(game), len(known.hashes) - 1
+            if end is not None and end[0] == top and (
+                    top == 0 or self.reader.row_follows(game, end[1], end[2], known.hashes, top)):
+                self._chained.add(game)
+                return True
         rows = self._read(self.reader.select, game, None, number, True, 1)
         return bool(rows) and self.reader.row_follows(game, rows[0][0], bytes(rows[0][2]), known.hashes, number)
 
@@ -640,7 +653,7 @@ class GameStore(Closing):
         top = len(known.records) if known is not None else 0
         if known is not None and upto is None and self._ends is not None and since <= top and \
                 known.indexed == top and (end := self._end(game)) is not None and end[0] == top:
-            if top and not self.reader.row_follows(game, end[1], end[2], known.hashes, top):
+            if not self._holds(game, known, top):
                 self._forget(game)
                 return None
             return known.records[since:]  # it ends where this process's last look and check found it
