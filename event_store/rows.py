@@ -296,10 +296,13 @@ class Reader:
     def end(self, game: str) -> tuple[int, int, bytes] | None:
         """The game's last row: (the number of its last record, the row's version, its bytes); ``(0, 0, b"")``:
         no record yet; None: no such game."""
-        rows = self.select(game, None, None, True, 1)
+        return self.end_of(game, self.select(game, None, None, True, 1))
+
+    def end_of(self, game: str, rows: Sequence[tuple[int, str, bytes]]) -> tuple[int, int, bytes] | None:
+        """:meth:`end` from the game's last row as read (``rows``: it, or none)."""
         if not rows or rows[0][0] == 0:
             return (0, 0, b"") if rows else None
-        version, save = self._saves(game, rows)[0]
+        version, save = self._saves(game, rows[:1])[0]
         return version + len(save.records) - 1, version, bytes(rows[0][2])
 
     def row_follows(self, game: str, version: int, state: bytes, hashes: Sequence[str], upto: int) -> bool:

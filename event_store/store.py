@@ -24,7 +24,7 @@ from trvendetta.core.names import check_name
 from . import location
 from .errors import (CHECK_HINT, ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError,
                      StoreReadOnly)
-from .index import HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, copy_of
+from .index import COLUMNS, HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, _info, copy_of
 from .location import MEMORY
 from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
                       RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
@@ -205,10 +205,13 @@ class GameStore(Closing):
         process read whole, checked from their genesis (and then wrote itself), are kept and not checked again on
         each read; a read checks only the rows after them (from the kept hash, as any read checks rows),
         and the games index when those rows end elsewhere than the last check found.  Rows this process
-        did not verify are checked as always (docs/store.md, "Every row is checked as it is read"); a
-        kept record is never read again, so damage done to it later is found by ``verify`` and by every
-        other process, not by this one.  A load of a game this process saved or loaded last, still at
-        the count and head it left (its last row read to see), starts from that state."""
+        did not verify are checked as always (docs/store.md, "Every row is checked as it is read").  What
+        is kept is used only while the store ends as this process left it: a load or append of a game it
+        saved or loaded last starts from that state when the stored last row is byte for byte the one it
+        read or wrote and the games index and snapshots agree (``_fresh``); kept records are served when the
+        stored row holding the last one re-hashes from the kept chain (``_holds``); else the game is read as
+        a plain store reads it.  A kept row before the last is not read again, so damage done to it later
+        is found by ``verify`` and by every other process, not by this one."""
         self._chains, self._chains_kept = {}, games
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
 
@@ -572,12 +575,12 @@ class GameStore(Closing):
         g = self._loaded.get(game)
         if g is None:
             return None
-        end = self._end(game)
+        end, seen = self._first_look(game)
         if end is None or end[0] < g.count:
             self._forget(game)
             return None
         if end[0] == g.count:
-            if self._fresh(game, g):
+            if self._fresh(game, g, end, seen):
                 return g
             self._forget(game)
             return None
@@ -597,19 +600,69 @@ class GameStore(Closing):
             return None
         return Folded(g.header, folded[0], records[-1].number, records[-1].hash, folded[1])
 
-    def _fresh(self, game: str, g: Folded) -> bool:
-        """Whether the kept ``g`` is still the stored game: its last row is the one this process read
-        checked or wrote after ``g.count`` records, byte for byte, and the games index and the snapshots
-        say what they say to a plain load (``_check_index``: DamagedStore as there).  Once within ``one_look``."""
+    def _fresh(self, game: str, g: Folded, end: Any = False, seen: tuple[GameInfo | None, int] | None = None) -> bool:
+        """Whether the kept ``g`` is still the stored game: its last row (``end``, as ``_first_look`` read
+        it with ``seen``) is the one this process read checked or wrote after ``g.count`` records, byte for
+        byte, and the games index and the snapshots say what they say to a plain load (``_check_index``:
+        DamagedStore as there).  Once within ``one_look``."""
         if self._ends is not None and game in self._looked:
             return True
-        end, tail = self._end(game), self._tails.get(game)
+        if end is False:
+            end, seen = self._first_look(game)
+        tail = self._tails.get(game)
         if end is None or tail is None or tail[0] != g.count or end != tail:
             return False
-        self._check_index(g.header, g.count, g.head)
+        self._check_index(g.header, g.count, g.head, seen)
         if self._ends is not None:
             self._looked.add(game)
         return True
+
+    def _first_look(self, game: str) -> tuple[tuple[int, int, bytes] | None, tuple[GameInfo | None, int] | None]:
+        """The game's end (``_end``), and with it, when this is the request's first look at the game and
+        the store can, its games index row and the version of its latest application row (a snapshot past
+        the end is damage), read in one statement: a server's kept load is one round trip."""
+        if self._ends is not None and game in self._ends:
+            return self._ends[game], None
+        looked = self._look(game)
+        if looked is None:
+            return self._end(game), None
+        if self._ends is not None:
+            self._ends[game] = looked[0]
+        return looked[0], looked[1:]
+
+    def _look(self, game: str) -> tuple[tuple[int, int, bytes] | None, GameInfo | None, int] | None:
+        """The game's last row (``Reader.end``), its games index row (None: none) and its latest application
+        row's version (0: none), in one statement; None where they are read apart (memory, or a table this
+        statement cannot read: the reads apart name what is wrong)."""
+        if self.location.kind == "memory":
+            return None
+        if self.schema is None:
+            commands, app, games, mark = "stored_commands", "stored_events", TABLE, "?"
+            key = game_uuid(game)  # (as the library's SQLite recorder writes a UUID: its hex; either spelling)
+            keys: list[Any] = [key.hex, str(key), game, game]
+        else:
+            commands, app = f'"{self.schema}".{PG_COMMANDS_TABLE}', f'"{self.schema}".{PG_EVENTS_TABLE}'
+            games, mark = f'"{self.schema}".{TABLE}', "%s"
+            keys = [game_uuid(game), game_uuid(game), game_uuid(game), game]
+        columns = ", ".join(f"g.{c} AS g_{c}" for c in COLUMNS)
+        sql = (f"SELECT c.originator_version AS c_version, c.topic AS c_topic, c.state AS c_state, "
+               f"(SELECT max(originator_version) FROM {app} WHERE originator_id IN ({mark}, {mark})) AS snap, "
+               f"{columns} "
+               f"FROM (SELECT 1 AS one) AS one LEFT JOIN (SELECT originator_version, topic, state FROM {commands} "
+               f"WHERE originator_id = {mark} ORDER BY originator_version DESC LIMIT 1) AS c ON 1 = 1 "
+               f"LEFT JOIN {games} AS g ON g.id = {mark}")
+        try:
+            with self._index_db.transaction(commit=False) as c:
+                c.execute(sql, keys)
+                r = c.fetchone()
+        except Exception as exc:  # noqa: BLE001  (a server that does not answer is said so by the reads apart)
+            if type(exc).__module__.startswith("psycopg") and not isinstance(exc, _pg_sql_errors()):
+                raise
+            return None
+        rows = [] if r["c_version"] is None else [(r["c_version"], r["c_topic"], bytes(r["c_state"]))]
+        end = self._read(self.reader.end_of, game, rows)
+        info = None if r["g_id"] is None else _info({c: r[f"g_{c}"] for c in COLUMNS})
+        return end, info, r["snap"] or 0
 
     def _forget(self, game: str) -> None:
         """Drop what this process kept of ``game``: the next read of it is a plain one."""
@@ -847,12 +900,14 @@ class GameStore(Closing):
                 raise DamagedStore(game, None, f"the database file is damaged ({detail})") from None
             raise DamagedStore(game, None, f"it cannot be read ({detail})") from None
 
-    def _check_index(self, header: Head, count: int, head: str) -> None:
+    def _check_index(self, header: Head, count: int, head: str,
+                     seen: tuple[GameInfo | None, int] | None = None) -> None:
         """The games index must not name events the store lacks, nor another head for the same count (a
-        read that ended after record ``count`` with ``head``); a row that does not read is damage too."""
+        read that ended after record ``count`` with ``head``); a row that does not read is damage too
+        (``seen``: the index row and the latest application row's version, as ``_look`` read them)."""
         name = header.name
         try:
-            row = self.index.get(name)
+            row = self.index.get(name) if seen is None else seen[0]
         except TrvError:
             raise
         except Exception:  # noqa: BLE001  no table to read (verify reports it)
@@ -870,7 +925,8 @@ class GameStore(Closing):
             raise DamagedStore(name, row.version, f"the games index says it has {row.version} events (head "
                                                   f"{str(row.head)[:16]}...), the store holds {count}, and event "
                                                   f"{row.version}'s hash is not that head")
-        after = self._read(self.reader.select_snaps, name, count, None, True, 1)
+        after = self._read(self.reader.select_snaps, name, count, None, True, 1) if seen is None else \
+            [(seen[1],)] if seen[1] > count else []
         if after:  # a snapshot is another account of the game: one past the last record is a cut-off tail
             last = after[0][0]
             raise DamagedStore(name, count + 1, f"events {count + 1}-{last} are missing: the store holds {count}, "
@@ -965,6 +1021,13 @@ def _still_connected(conn: Any) -> None:
         if len(_pinged) > 64:
             _pinged.clear()
         _pinged[id(conn)] = now
+
+
+def _pg_sql_errors() -> tuple[type[Exception], ...]:
+    """psycopg's errors of a statement (a table it cannot read), not of a server that does not answer."""
+    import psycopg
+
+    return (psycopg.errors.ProgrammingError, psycopg.errors.DataError)
 
 
 def _params(row: Row) -> tuple[str, int, str, bytes]:

@@ -184,6 +184,7 @@ def test_the_index_row_and_snapshots_are_checked_for_a_kept_game(where, toy, att
         done = play(s, toy, "g", 6)
         s.events("g")
         s.load("g")
+        assert s._look("g") is not None  # (the end, index row and snapshots in one statement)
         with GameStore(where) as other:
             with other._index_db.transaction(commit=True) as cursor:
                 if attack == "index head":
