@@ -652,9 +652,14 @@ class GameStore(Closing):
                f"WHERE originator_id = {mark} ORDER BY originator_version DESC LIMIT 1) AS c ON 1 = 1 "
                f"LEFT JOIN {games} AS g ON g.id = {mark}")
         try:
-            with self._index_db.transaction(commit=False) as c:
-                c.execute(sql, keys)
-                r = c.fetchone()
+            if self.schema is None:
+                with self._index_db.transaction(commit=False) as c:
+                    c.execute(sql, keys)
+                    r = c.fetchone()
+            else:  # one statement on its own (autocommit, prepared): one round trip, as the library's selects
+                with self._index_db.get_connection() as conn, conn.cursor() as c:
+                    c.execute(sql, keys, prepare=True)
+                    r = c.fetchone()
         except Exception as exc:  # noqa: BLE001  (a server that does not answer is said so by the reads apart)
             if type(exc).__module__.startswith("psycopg") and not isinstance(exc, _pg_sql_errors()):
                 raise
