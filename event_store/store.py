@@ -418,14 +418,15 @@ class GameStore(Closing):
             if self._ends is not None:
                 self._ends[g.header.name] = tail
                 self._looked.add(g.header.name)
-        known = self._chains.get(g.header.name) if self._chains is not None else None
-        if known is not None:
+        chains = self._chains
+        known = chains.get(g.header.name) if chains is not None else None
+        if chains is not None and known is not None:
             if len(known.hashes) == before + 1 and known.hashes[-1] == g.head:  # written by this process
                 known.hashes.extend(h for _, _, h in out)
                 if index is not None:
                     known.indexed = before + len(out)
             elif len(known.hashes) > before:
-                del self._chains[g.header.name]  # not the chain this process knew: read it again
+                del chains[g.header.name]  # not the chain this process knew: read it again
                 self._chained.discard(g.header.name)
         return after.loaded()
 

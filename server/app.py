@@ -464,10 +464,10 @@ class Server:
                 if self._reading.get(game) is future:
                     del self._reading[game]
             reading.add_done_callback(done)
-        version = await asyncio.shield(reading)
+        read: int = await asyncio.shield(reading)
         if self._moves.get(game, 0) == moves and game in self._watchers:  # (else a move since: read again)
-            self._versions[game] = version
-        return version
+            self._versions[game] = read
+        return read
 
     def _moved(self, game: str) -> None:
         self._versions.pop(game, None)
