@@ -1020,7 +1020,9 @@ def _still_connected(conn: Any) -> None:
     if conn.closed or pg.status != psycopg.pq.ConnStatus.OK:
         raise psycopg.OperationalError("the connection is closed")
     now = time.monotonic()
-    if select.select([pg.socket], [], [], 0)[0] or now - _pinged.get(id(conn), -PING_SECONDS) >= PING_SECONDS:
+    waiting = select.poll()  # poll, not select: select refuses a descriptor past 1023 (a busy process)
+    waiting.register(pg.socket, select.POLLIN)
+    if waiting.poll(0) or now - _pinged.get(id(conn), -PING_SECONDS) >= PING_SECONDS:
         from psycopg_pool import ConnectionPool
 
         ConnectionPool.check_connection(conn)

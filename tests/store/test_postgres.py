@@ -178,3 +178,28 @@ def test_a_store_writes_on_after_its_connections_are_terminated(pg_url, toy, mon
             before = s.version("g")
             after = play(s, toy, "g", 2)
             assert after.version > before and s.events("g")[-1].hash == after.head
+
+
+def test_a_process_with_a_thousand_files_open_still_reaches_postgresql(pg_url, toy):
+    """A busy process (a server holding hundreds of event streams) has descriptors past 1023; the pool's
+    check of a connection must still hand it out (``select`` refuses such a descriptor, and every
+    command then said "couldn't get a connection after 10.00 sec")."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.skip(f"this machine lets a process open {hard} files, fewer than {wanted}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        with GameStore(pg_url) as store:
+            made = new(store, toy, "busy")
+            assert store.load("busy").version == made.version
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
