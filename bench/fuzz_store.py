@@ -1,6 +1,6 @@
 """Random row and page mutations of an SQLite store, and what trv's commands do with them (issue 42).
 
-``python -m trvendetta.bench.fuzz_store [--trials 300] [--seed 1]`` (a few minutes; not a timed test)
+``python -m bench.fuzz_store [--trials 300] [--seed 1]`` (a few minutes; not a timed test)
 
 A template store holds games with several snapshots and games with none.  Each trial copies it and makes
 one random mutation behind trv's back: a bit flipped in a command row, a row deleted (a cut-off tail or a
@@ -141,7 +141,7 @@ def run(db: Path, *args: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trvendetta.bench.fuzz_store", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.fuzz_store", description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)

@@ -1,6 +1,6 @@
 """Random bit flips over old stores, each upgraded with ``trv store upgrade``: what the upgrade did.
 
-``python -m trvendetta.bench.upgrade_fuzz [--flips 150] [--seed 150] [FIXTURE ...]``
+``python -m bench.upgrade_fuzz [--flips 150] [--seed 150] [FIXTURE ...]``
 
 Each fixture of ``tests/store/fixtures`` (by default four: the first layout, chunks, mark 6 and layout 2)
 gets ``--flips`` copies, each with one bit flipped at a random place past the file's header, and each copy
