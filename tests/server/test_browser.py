@@ -39,7 +39,11 @@ def _until(page, condition: str, ms: int) -> None:
             if (ok || Date.now() > end) {{ clearInterval(t); resolve(ok); }}
         }}, 25);
     }})""")
-    assert ok, f"the page never showed: {condition}; it says {page.js('document.body.innerText')[:800]!r}"
+    if not ok:  # what the player sees beside the board, and what the page's script threw
+        side = page.js("(document.querySelector('.side') || document.body).innerText")
+        status = page.js("(document.getElementById('status') || {}).textContent")
+        raise AssertionError(f"the page never showed: {condition}; status {status!r}; it says "
+                             f"{side[:800]!r}; errors {page.errors()!r}")
 
 
 def click(page, selector: str) -> str:

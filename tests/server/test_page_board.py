@@ -16,13 +16,23 @@ pytestmark = pytest.mark.skipif(chromium() is None, reason="Chromium is not inst
 
 
 def click_svg(page, selector: str) -> None:
-    """A real mouse click on an element of the board's drawing (scrolled into view first)."""
-    rect = page.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
-        e.scrollIntoView({{block: "center", inline: "center"}}); const r = e.getBoundingClientRect();
-        const x = r.x + r.width / 2, y = r.y + r.height / 2, top = document.elementFromPoint(x, y);
-        return {{x, y, seen: !!top && (top === e || e.contains(top))}}; }})()""")
-    assert rect["seen"], f"{selector} is not visible where it is: a player cannot click it"
-    page.click(rect["x"], rect["y"])
+    """A real mouse click on an element of the board's drawing (scrolled into view first).
+
+    The click must land on the element: if the page's layout moved between measuring and clicking
+    (the header's status or connection line re-wrapping on a phone, a stream message), the mouse
+    hits something else, so the element is measured again and clicked again, as a player would."""
+    for _ in range(3):
+        rect = page.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            e.scrollIntoView({{block: "center", inline: "center"}}); const r = e.getBoundingClientRect();
+            const x = r.x + r.width / 2, y = r.y + r.height / 2, top = document.elementFromPoint(x, y);
+            window.__hit = false;
+            e.addEventListener("click", () => {{ window.__hit = true; }}, {{once: true, capture: true}});
+            return {{x, y, seen: !!top && (top === e || e.contains(top))}}; }})()""")
+        assert rect["seen"], f"{selector} is not visible where it is: a player cannot click it"
+        page.click(rect["x"], rect["y"])
+        if page.js("window.__hit"):
+            return
+    raise AssertionError(f"three clicks on {selector} all landed elsewhere: the page kept moving under the mouse")
 
 
 def shot(page) -> bytes:
