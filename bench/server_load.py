@@ -190,6 +190,10 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRV_")}
     env.update(TRV_HOME=str(tmp / "club"), NO_COLOR="1")
     trv = [python, "-m", "trvendetta.cli.main"]
+    serving = trv
+    if args.profile:  # this checkout's bench/server_profile.py wraps the server (run by its path: bench/ on sys.path)
+        serving = [python, str(Path(__file__).with_name("server_profile.py")),
+                   f"{args.profile}-{label.split()[0]}-{{port}}.prof", "--"]
     # the servers run from the temporary folder: no checkout's trvendetta/ shadows the one installed
     subprocess.run([*trv, "id", "new", "club"], env=env, check=True, capture_output=True, cwd=tmp)
     ports = [free_port() for _ in range(args.servers)]
@@ -200,7 +204,8 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
     try:
         # the first creates the tables; the others then open them
         for i, port in enumerate(ports):
-            procs.append(subprocess.Popen([*trv, "--store", url, "serve", "--id", "club", "--port", str(port),
+            run_as = [a.format(port=port) for a in serving]
+            procs.append(subprocess.Popen([*run_as, "--store", url, "serve", "--id", "club", "--port", str(port),
                                            "--clock", "3600", *unlimited], env=env, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True, cwd=tmp))
             for _ in range(300):
@@ -306,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="Also run the servers with this interpreter (another checkout's venv: the previous main's), "
                          "before this one's; repeat for more.")
     ap.add_argument("--repeat", type=int, default=1, help="Runs of each (interleaved), for the spread.")
+    ap.add_argument("--profile", metavar="PREFIX", default="",
+                    help="Run each server under cProfile in every thread (bench.server_profile): PREFIX-RUN-PORT.prof "
+                         "(the profiler slows the server: its figures say where the time goes, not how much).")
     args = ap.parse_args(argv)
     if args.store == "postgresql" and not os.environ.get("TRV_TEST_POSTGRES"):
         print("set $TRV_TEST_POSTGRES (postgresql://USER@127.0.0.1:5432/DB) for --store postgresql", file=sys.stderr)
