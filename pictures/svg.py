@@ -20,8 +20,11 @@ name, not by colour alone (grey-scale prints, colour-blind readers).
 
 from __future__ import annotations
 
+import threading
 from html import escape
 from typing import Any, NamedTuple
+
+import msgspec
 
 from trvendetta.core.drawing import Drawing, drawing_named, register_drawing
 from trvendetta.core.layout import Layout, lane_letters, parse
@@ -195,15 +198,36 @@ class RoadDrawing:
     """The road of tiles the view's ``road`` and ``board`` entries declare (the default: a
     board that names no drawing, the road's ``Board.drawing``)."""
 
+    def __init__(self) -> None:
+        self._drawn: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
     def layout(self, view: dict) -> Layout:
         board = view.get("board") or {}
         low, high = _y_range(view)
         return Layout(board.get("grid", "brick"), int(board.get("lanes", 6)), low, high)
 
     def background(self, view: dict, lay: Layout) -> str:
-        return background(view, lay)
+        """:func:`background`, drawn once for each road, board and layout (it reads nothing else of the
+        view): a game's road changes far less often than its pieces, and drawing every space's outline
+        was about a third of a club server's document of a move (docs/performance.md)."""
+        try:
+            key = (lay.grid, lay.lanes, lay.y_low, lay.y_high,
+                   msgspec.json.encode([view.get("road"), view.get("board")]))
+        except (TypeError, msgspec.EncodeError):  # (a view that is not JSON: drawn, not kept)
+            return background(view, lay)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = background(view, lay)
+            with self._lock:  # (the replay viewer draws on a thread of its own)
+                self._drawn[key] = drawn
+                while len(self._drawn) > BACKGROUNDS_KEPT:
+                    del self._drawn[next(iter(self._drawn))]
+        return drawn
 
 
+#: road backgrounds kept drawn (the oldest forgotten first)
+BACKGROUNDS_KEPT = 64
 ROAD = register_drawing("road", RoadDrawing())
 
 

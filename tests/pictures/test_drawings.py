@@ -68,3 +68,31 @@ def test_the_pictures_import_no_ruleset_or_board():
                 assert not node.module.startswith(rulesets), (path.name, node.module)
             elif isinstance(node, ast.Import):
                 assert not any(a.name.startswith(rulesets) for a in node.names), path.name
+
+
+def test_the_road_kept_drawn_is_redrawn_when_its_road_board_or_layout_changes():
+    """The road's background is drawn once for each road, board and layout (a club server draws a game's
+    board at every move): whatever changes any of them is drawn anew, never taken from an earlier game."""
+    from trvendetta.pictures.svg import background
+
+    rs, events = random_game("vendetta", 2, 1)
+    state = rs.initial_state()
+    for e in events:
+        state = rs.evolve(state, e)
+    view = rs.view(state)
+    lay = ROAD.layout(view)
+    first = ROAD.background(view, lay)
+    assert first == background(view, lay)
+    assert ROAD.background(view, lay) is first  # kept
+    board = dict(view["board"])
+    spaces = [f"{lane}{n}" for lane in "abcdef" for n in range(1, 4)]
+    board["terrain"] = {**(board.get("terrain") or {}), "mud": spaces}
+    muddy = dict(view, board=board)
+    redrawn = ROAD.background(muddy, lay)
+    assert redrawn == background(muddy, lay) != first
+    road = [dict(piece, name=f"{piece.get('name', '')}x") for piece in view["road"]]
+    renamed = dict(view, road=road)
+    assert ROAD.background(renamed, lay) == background(renamed, lay) != first
+    taller = Layout(lay.grid, lay.lanes, lay.y_low, lay.y_high + 4)
+    assert ROAD.background(view, taller) == background(view, taller) != first
+    assert ROAD.background(view, lay) == first
