@@ -171,6 +171,9 @@ class GameStore(Closing):
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
+        #: commands this store committed (``defer_sync``: the caller's ``sync`` makes them durable)
+        self.commits = 0
+        self._deferred = False
         self.lock_timeout = lock_timeout
         #: the last integrity check: the connection it ran on, its data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
@@ -214,6 +217,39 @@ class GameStore(Closing):
         is found by ``verify`` and by every other process, not by this one."""
         self._chains, self._chains_kept = {}, games
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
+
+    def defer_sync(self) -> bool:
+        """For a server that answers a write only once :meth:`sync` returned after it (``trv serve``): on an
+        SQLite file, a command's commit no longer waits for its own fsync (``PRAGMA synchronous=NORMAL`` on
+        this store's writer: a commit still lands whole or not at all, and a process killed after it loses
+        nothing; power lost before the next ``sync`` may take back the commits since the last), so one
+        ``sync`` makes every command committed before it durable at once: a group commit, each command in a
+        transaction of its own.  False (nothing changed) for any other store: PostgreSQL's commit is durable
+        when it returns."""
+        if self.location.kind != "sqlite" or self.read_only:
+            return False
+        self._deferred = True
+        if self._writer is not None:
+            self._writer.conn.execute("PRAGMA synchronous=NORMAL")
+        return True
+
+    def sync(self) -> None:
+        """Make every command committed so far durable (``defer_sync``): an fsync of the write-ahead log,
+        which holds every commit since the last checkpoint (a checkpoint fsyncs the log, then the database
+        file, before the log is used again); of the database file when there is no log.  Thread-safe:
+        called while this store's own thread commits more (those are durable at the next call)."""
+        if self.path is None:
+            return
+        for target in (self.path.with_name(self.path.name + "-wal"), self.path):
+            try:
+                fd = os.open(target, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            return
 
     @contextmanager
     def one_look(self) -> Iterator[None]:
@@ -485,6 +521,7 @@ class GameStore(Closing):
                         c.execute(self.commands.insert_events_statement, (_pg_rows(self.commands, commands),))
                 if index is not None:
                     table.put(index, stamp=used, cursor=c)
+            self.commits += 1
         except (IntegrityError, sqlite3.IntegrityError):
             raise conflict() from None
 
@@ -499,6 +536,8 @@ class GameStore(Closing):
             return self._index_db.transaction(commit=True)
         if self._writer is None:
             self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
+            if self._deferred:
+                self._writer.conn.execute("PRAGMA synchronous=NORMAL")
         return self._writer.transaction(commit=True)
 
     def _snapshot_row(self, g: Folded | None, rules: Any, before: int) -> Row | None:

@@ -156,6 +156,71 @@ def _token(request: Request) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
 
+class _Syncer:
+    """A group commit: a thread that makes the store's commits durable (``GameStore.sync``, an fsync) for
+    the requests waiting on them, every commit made before an fsync started covered by it.  While one fsync
+    runs, the store thread goes on with other requests, and the commits they make wait for the next: one
+    fsync for every commit of that while, where each commit waited for its own on the store thread."""
+
+    def __init__(self, sync: Callable[[], None]):
+        self._sync = sync
+        self._cond = threading.Condition()
+        self._wanted = self._done = 0  # the store's count of commits: waited for, and known durable
+        self._waiting: list[tuple[int, asyncio.Future, asyncio.AbstractEventLoop]] = []
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="trv-sync", daemon=True)
+        self._thread.start()
+
+    async def synced(self, commits: int) -> None:
+        """Once the store's first ``commits`` commits are durable (an OSError when the fsync failed)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self._cond:
+            if self._done >= commits:
+                return
+            self._waiting.append((commits, future, loop))
+            self._wanted = max(self._wanted, commits)
+            self._cond.notify()
+        await future
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._wanted <= self._done and not self._closing:
+                    self._cond.wait()
+                if self._wanted <= self._done:
+                    return
+                target = self._wanted  # (every commit it counts returned before this fsync starts)
+            failed: OSError | None = None
+            try:
+                self._sync()
+            except OSError as exc:
+                failed = exc
+            with self._cond:
+                if failed is None:
+                    self._done = max(self._done, target)
+                ready = [w for w in self._waiting if w[0] <= target]
+                self._waiting = [w for w in self._waiting if w[0] > target]
+            for _, future, loop in ready:
+                with contextlib.suppress(RuntimeError):  # (its loop closed: nobody waits for the answer)
+                    loop.call_soon_threadsafe(_settle, future, failed)
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify()
+        self._thread.join(10)
+
+
+def _settle(future: asyncio.Future, failed: OSError | None) -> None:
+    if future.done():
+        return
+    if failed is None:
+        future.set_result(None)
+    else:
+        future.set_exception(failed)
+
+
 class Server:
     """The routes over one :class:`Club`, whose work runs on one thread (the store's)."""
 
@@ -163,8 +228,14 @@ class Server:
         self.sign_ups = Throttle(sign_ups)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-store")
         self.club: Club = self._pool.submit(make_club).result()
+        #: a group commit (SQLite): commits do not wait for their fsync, answers do (one fsync for all that
+        #: were committed meanwhile); None where a commit is durable when it returns (PostgreSQL)
+        self._syncer = _Syncer(self.club.store.sync) if self._pool.submit(self.club.store.defer_sync).result() \
+            else None
         try:  # whatever a crash left waiting on the host (an intent stored, not rolled) is finished now
             self._pool.submit(self.club.resolve_open).result()
+            if self._syncer is not None:
+                self.club.store.sync()
         except Exception as exc:  # noqa: BLE001  the clock tries again
             import sys
 
@@ -180,15 +251,31 @@ class Server:
         self._drawing = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-replay")
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._looking, fn, args)
+        """``fn(*args)`` on the store thread; what it committed is durable before its answer (or its error)
+        is: its commit is synced with every other commit made meanwhile (``_Syncer``)."""
+        ok, out, wrote = await asyncio.get_running_loop().run_in_executor(self._pool, self._looking, fn, args)
+        if wrote and self._syncer is not None:
+            await self._syncer.synced(wrote)
+        if not ok:
+            raise out
+        return out
 
-    def _looking(self, fn: Callable[..., Any], args: tuple) -> Any:
-        """One request's work on the store thread: each game's end is read once in it (``one_look``)."""
-        with self.club.store.one_look():
-            return fn(*args)
+    def _looking(self, fn: Callable[..., Any], args: tuple) -> tuple[bool, Any, int]:
+        """One request's work on the store thread: each game's end is read once in it (``one_look``).  What
+        it returned or raised, and the store's count of commits after it when it committed anything."""
+        store = self.club.store
+        before = store.commits
+        try:
+            with store.one_look():
+                out: tuple[bool, Any] = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001  (raised again by ``run``, once what was committed is synced)
+            out = (False, exc)
+        return (*out, store.commits if store.commits != before else 0)
 
     def close(self) -> None:
         self._drawing.shutdown()
+        if self._syncer is not None:
+            self._syncer.close()
         self._pool.submit(self.club.close).result()
         self._pool.shutdown()
 

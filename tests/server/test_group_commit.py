@@ -1,0 +1,73 @@
+"""The club server's group commit on SQLite: a command's commit does not wait for its own fsync, but its
+answer waits for an fsync that started after it (``server.app._Syncer``), one fsync for all the commits
+made meanwhile; an fsync that fails is an error, never a 200."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from trvendetta.server.app import _Syncer
+
+from .test_recovery import _act, duel  # noqa: F401  (the fixture)
+
+
+def test_a_move_is_answered_only_once_an_fsync_after_its_commit_returned(duel):  # noqa: F811
+    server = duel["club"].app.state.server
+    store = server.club.store
+    synced: list[int] = []
+    real = server._syncer._sync
+
+    def sync() -> None:
+        started = store.commits  # (every commit counted here returned before this fsync)
+        real()
+        synced.append(started)
+    server._syncer._sync = sync
+    for _ in range(3):
+        response = _act(duel)
+        assert response.status_code == 200, response.text
+        assert synced and max(synced) >= store.commits  # its commits (the move, the roll) are durable
+
+
+def test_a_failed_fsync_is_an_error_not_a_recorded_move(duel):  # noqa: F811
+    server = duel["club"].app.state.server
+    real = server._syncer._sync
+    failing = [True]
+
+    def sync() -> None:
+        if failing[0]:
+            raise OSError(5, "Input/output error")
+        real()
+    server._syncer._sync = sync
+    response = _act(duel)
+    assert response.status_code == 503, response.text
+    assert "store failed" in response.json()["error"] and "Input/output error" in response.json()["error"]
+    failing[0] = False
+    assert _act(duel).status_code == 200  # the next fsync covers it, and the game goes on
+
+
+def test_commits_made_during_one_fsync_share_the_next():
+    calls: list[int] = []
+    entered, release = threading.Event(), threading.Event()
+
+    def sync() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            entered.set()
+            release.wait(30)
+    syncer = _Syncer(sync)
+
+    async def main() -> None:
+        first = asyncio.ensure_future(syncer.synced(1))
+        await asyncio.sleep(0)  # (it asks for the first fsync)
+        assert await asyncio.get_running_loop().run_in_executor(None, entered.wait, 30)
+        later = [asyncio.ensure_future(syncer.synced(n)) for n in (2, 3, 4)]  # committed during it
+        await asyncio.sleep(0)
+        release.set()
+        await asyncio.wait_for(asyncio.gather(first, *later), 30)
+        await asyncio.wait_for(syncer.synced(4), 30)  # durable already: no fsync more
+    try:
+        asyncio.run(main())
+    finally:
+        syncer.close()
+    assert len(calls) == 2
