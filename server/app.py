@@ -172,7 +172,7 @@ class _Syncer:
         self._thread.start()
 
     async def synced(self, commits: int) -> None:
-        """Once the store's first ``commits`` commits are durable (an OSError when the fsync failed)."""
+        """Once the store's first ``commits`` commits are durable (the fsync's error when it failed)."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         with self._cond:
@@ -191,10 +191,10 @@ class _Syncer:
                 if self._wanted <= self._done:
                     return
                 target = self._wanted  # (every commit it counts returned before this fsync starts)
-            failed: OSError | None = None
+            failed: Exception | None = None
             try:
                 self._sync()
-            except OSError as exc:
+            except Exception as exc:  # noqa: BLE001  (each request waiting on it answers it as a failed store)
                 failed = exc
             with self._cond:
                 if failed is None:
@@ -212,7 +212,7 @@ class _Syncer:
         self._thread.join(10)
 
 
-def _settle(future: asyncio.Future, failed: OSError | None) -> None:
+def _settle(future: asyncio.Future, failed: Exception | None) -> None:
     if future.done():
         return
     if failed is None:
