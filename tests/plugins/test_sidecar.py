@@ -69,7 +69,8 @@ def test_its_action_event_and_state_play_in_a_vendetta_game():
     after, events = RS.apply(state, sidecar.ThrowFlare())
     thrown = [e for e in events if isinstance(e, sidecar.FlareThrown)]
     assert thrown == [sidecar.FlareThrown(name, car)]
-    assert after.crew_state == {name: {"flares": 1}} and sidecar.thrown(after, name) == 1
+    mine = next(p for p in after.players if p.name == name)
+    assert mine.crew_state == sidecar.Flares(1) and sidecar.thrown(after, name) == 1
     assert RS.sentence(thrown[0]) == f"{car}'s passenger throws a flare"
     assert RS.describe_action(sidecar.ThrowFlare()) == "flare"
     data = RS.encode(thrown[0])
@@ -80,7 +81,9 @@ def test_its_action_event_and_state_play_in_a_vendetta_game():
 
 def test_its_flares_run_out():
     name, state = _at_command()
-    spent = msgspec.structs.replace(state, crew_state={name: {"flares": sidecar.FLARES}})
+    spent = msgspec.structs.replace(state, players=tuple(
+        msgspec.structs.replace(p, crew_state=sidecar.Flares(sidecar.FLARES)) if p.name == name else p
+        for p in state.players))
     assert sidecar.ThrowFlare() not in RS.pending(spent).options
     assert sidecar.ThrowFlare() in RS.pending(state).options
 
@@ -152,7 +155,10 @@ def test_the_cli_plays_it(trv, tmp_path):
     out = trv("turn", "--car", "sidecar", "--assign", str(die), "--flare", "--no-shoot").stdout
     assert "red-sidecar's passenger throws a flare" in out
     assert "red-sidecar's passenger throws a flare" in trv("log").stdout
-    assert json.loads(trv("show", "--json").stdout)["pending"]["player"] == "bob"
+    shown = json.loads(trv("show", "--json").stdout)  # its state, decoded from the store's copy of the game
+    assert shown["pending"]["player"] == "bob"
+    assert [p.get("flares_thrown") for p in shown["players"]] == [1, None]
+    assert "flares thrown: 1 of 2" in trv("show").stdout
     trv("verify")
     record = tmp_path / "game.trv"
     trv("export", "--output", str(record))

@@ -5,6 +5,7 @@ import pytest
 from trvendetta.core.errors import PositionError, RuleViolation
 from trvendetta.vendetta.actions import (AssignSection, CowCatcher, DispenseHazard, PlaceChopper, PlaceDamage,
                                          RerollShot, SetSteering, Shoot, ShootCommand)
+from trvendetta.vendetta.crews.bigrig.state import rig
 
 from .helpers import RS, AssignDie, NoCommand, NoShoot, RoadBonus, Step, at, b, car, ev, game, kinds, play
 
@@ -59,7 +60,7 @@ def test_the_first_die_of_the_round_goes_on_hydraulic_steering():
     state, _ = rig_game()
     assert RS.pending(state).kind == "steering"
     state, _ = play(state, SetSteering(2))
-    assert b.player(state, "ann").steering == 2 and b.player(state, "ann").dice == (3, 1, 3)
+    assert rig(b.player(state, "ann")).steering == 2 and b.player(state, "ann").dice == (3, 1, 3)
     assert RS.pending(state).kind == "assign"
 
 
@@ -96,7 +97,7 @@ def test_several_lane_changes_in_one_turn():
     state, _ = rig_game()
     state, _ = play(state, SetSteering(3), AssignSection("rear", "targeting-computer", 3))
     state, _ = steps(state, "FR", "FR", "FL")
-    assert b.player(state, "ann").steering == 0 and at(state, "red-front") == "d4"
+    assert rig(b.player(state, "ann")).steering == 0 and at(state, "red-front") == "d4"
 
 
 def test_the_rulebook_movement_example_one_lane_change_through_an_impassable_space():
@@ -108,7 +109,7 @@ def test_the_rulebook_movement_example_one_lane_change_through_an_impassable_spa
     state, _ = rig_game([{"id": "blue-medium", "at": "c5"}], terrain=[{"at": "d4", "kind": "impassable"}])
     state, _ = play(state, SetSteering(2), AssignSection("rear", "targeting-computer", 3))
     state, events = steps(state, "F", "FR")  # c4, then the impassable d4 (front right)
-    assert b.player(state, "ann").steering == 1  # flipped down by one
+    assert rig(b.player(state, "ann")).steering == 1  # flipped down by one
     assert kinds(events, ev.OffRoadPlaced)[0].at == "d4"
     assert b.terrain(state, b.sq("d4")) == "offroad"
     assert car(state, "red-front").status == "operational"  # Dependable: not eliminated

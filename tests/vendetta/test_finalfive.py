@@ -4,6 +4,7 @@ import pytest
 
 from trvendetta.core.errors import PositionError, RuleViolation
 from trvendetta.vendetta.actions import PlaceChopper, Shoot, SlamMove, SlamReroll
+from trvendetta.vendetta.crews.finalfive.state import second_of
 
 from .helpers import RS, AssignDie, NoCommand, NoShoot, RoadBonus, Step, UseCommand, at, b, car, ev, game, kinds, play
 
@@ -82,7 +83,7 @@ def test_once_per_round_one_motorcycle_and_one_command_instead():
     state, _ = play(state, AssignDie("red-bike1", 4))
     assert "nitro 2" in options(state)
     state, events = play(state, UseCommand("nitro", 2))
-    assert state.turn.second is None and state.turn.moves_left == 6
+    assert second_of(state.turn).second is None and state.turn.moves_left == 6
     state, _ = steps(state, *"FFFFFF")
     state, _ = play(state, RoadBonus(False))
     state, _ = play(state, AssignDie("blue-small", 3), NoCommand(), Step("F"), Step("F"), Step("F"))

@@ -97,3 +97,18 @@ def test_an_old_store_verifies_and_shows_what_main_showed(store, name):
     shown = json.loads(result.stdout)
     for key, value in GAMES[name]["view"].items():
         assert shown[key] == value, key
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_state_of_the_current_shape_is_never_taken_for_the_old_one(name):
+    """The crews' structs have fields of the old flat fields' names (the Big Rig's ``steering``):
+    only where a player's fields run on after ``turns`` is a state of the old shape."""
+    from trvendetta.vendetta import stored
+
+    game = GAMES[name]
+    rs = rulesets.get(game["ruleset"])
+    for number, state in _folds(game):
+        data = rs.encode(state)
+        assert not stored.old_shape(data) and rs.decode_state(data) == state, number
+        if str(number) in game["states"]:
+            assert stored.old_shape(game["states"][str(number)].encode())

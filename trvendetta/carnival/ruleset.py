@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.errors import PositionError
 from ..core.protocol import Decision
-from ..vendetta import Registered, Vendetta
+from ..vendetta import Registered, Vendetta, stored
 from ..vendetta.events import GameStarted
 from ..vendetta.model import State
 from ..vendetta.position import Position
@@ -101,7 +101,9 @@ class Carnival(Vendetta):
         return self._check_colors(from_dict(data, self.carnival))
 
     def decode_state(self, data: bytes | str) -> CarnivalState:
-        return self._state_dec.decode(data)
+        """A stored state (the Final Five's second motorcycle of one saved while it was a flat
+        field of the turn lifted into its struct: ``vendetta.stored.decode``)."""
+        return stored.decode(data, self.state_type, self._state_dec)
 
     def sentence(self, event) -> str:
         return cev.describe(event)

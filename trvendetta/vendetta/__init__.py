@@ -18,7 +18,7 @@ from ..core.errors import PositionError
 from ..core.protocol import Decision, Later, PlayedRuleset
 from ..core.rng import Rng
 from ..rulesets import register
-from . import events, parts, view
+from . import events, parts, stored, view
 from . import components as comp
 from .components_v1 import v1
 from .evolve import evolve
@@ -124,6 +124,8 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         #: (re-execution asks for the decision of the state ``apply`` just made)
         self._last: tuple = (None, None)
         parts.on_change(self._forget_decoders)
+        #: a state's crews' own structs decode as the registered types their tags name
+        self._state_dec = msgspec.json.Decoder(self.state_type, dec_hook=parts.decode_crew_state)
 
     def _forget_decoders(self) -> None:
         """A crew registered another event or action type: the decoders built from the old unions go."""
@@ -242,9 +244,10 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         return position
 
     def decode_state(self, data: bytes | str) -> State:
-        """A stored state; one saved before states carried their components
-        (an old snapshot) is upcast with ``components_v1.v1()``."""
-        state = super().decode_state(data)
+        """A stored state; one saved while the crews' state was flat fields of players and
+        turns has them lifted into the crews' structs (``stored.decode``), and one saved before
+        states carried their components (an old snapshot) is upcast with ``components_v1.v1()``."""
+        state = stored.decode(data, self.state_type, self._state_dec)
         if state.components is None and state.phase != "new":
             state = msgspec.structs.replace(state, components=v1())
         return state

@@ -35,6 +35,7 @@ from . import crew as crews
 from .actions import NoShoot, Pass, Step
 from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering
 from .crews.bigrig.actions import ShootCommand
+from .crews.bigrig.state import rig, rig_turn
 from .cars import Cars, shot_options
 from .context import Ctx, Suspend
 from .model import State
@@ -68,7 +69,7 @@ def assign_options(state: State, name: str) -> list:
         return [Pass()]
     out = []
     for section in SECTIONS:
-        if section in p.sections_used:
+        if section in rig(p).sections_used:
             continue
         for command in sectionboard.COMMANDS[section]:
             for d in dice:
@@ -93,7 +94,7 @@ def step_options(state: State) -> list:
     assert front.at is not None, "the moving rig is on the road"
     out = []
     for d in ("FL", "F", "FR"):
-        if d != "F" and b.player(state, t.player).steering <= 0:
+        if d != "F" and rig(b.player(state, t.player)).steering <= 0:
             continue
         to = geometry.neighbour(front.at, d, front.facing)
         if not 0 <= to[0] < state.components.lanes:
@@ -199,12 +200,13 @@ def step(ctx: Ctx, direction: str) -> None:
         other = others[0]
         t = ctx.state.turn
         assert t is not None, "the rig steps in its turn"
-        if t.cow and not b.is_wreck(other):
+        cow = rig_turn(t).cow
+        if cow and not b.is_wreck(other):
             owner = b.owner_of(ctx.state, other)
             chooser = owner if owner is not None and not b.player(ctx.state, owner).out else t.player
             ctx.emit(CowCatcherMet(other, chooser))
             raise Suspend()
-        if t.cow and b.is_wreck(other):
+        if cow and b.is_wreck(other):
             ctx.emit(CowCatcherMet(other, t.player))
             raise Suspend()
         fx.slam(ctx, front.id, other, to)
@@ -280,10 +282,11 @@ def rig_shoot(state: State, name: str) -> Decision | None:
     section's front arc or the rear section's rear arc (001 Step 4)."""
     t = state.turn
     assert t is not None and t.car is not None, "the rig shoots in its turn"
-    if t.active and t.command == "hazard-dispenser" and not t.after_done:
+    rt = rig_turn(t)
+    if rt.active and rt.command == "hazard-dispenser" and not rt.after_done:
         return Decision(name, "hazard-dispense", tuple(hazard_options(state, name)),
                         "Hazard Dispenser: a token face down in the rear arc?")
-    if t.active and t.command == "missile-launcher" and not t.after_done:
+    if rt.active and rt.command == "missile-launcher" and not rt.after_done:
         return None  # fired automatically (BigRig.fires_itself)
     front = b.vehicle(state, t.car)
     if front.at is None:
@@ -326,7 +329,7 @@ class BigRig(Cars):
         if state.cow is not None:  # the Cow Catcher met a vehicle: its chooser may be that vehicle's owner
             return Decision(state.cow[1], "cow-catcher", tuple(cow_options(state)),
                             f"the Cow Catcher met {state.cow[0]}: move it front left or front right")
-        if player.unplaced and not player.out:
+        if rig(player).unplaced and not player.out:
             return Decision(player.name, "place-damage", tuple(placement_options(state, player.name)),
                             "place a minor damage token on the Big Rig")
         return None
@@ -334,24 +337,24 @@ class BigRig(Cars):
     def decision(self, state: State, name: str, t) -> Decision | None:
         if t.phase == "shot-reroll":
             return Decision(name, "shot-reroll", (RerollShot(True), RerollShot(False)),
-                            f"Targeting Computer: reroll the shot at {t.shot_target}?")
+                            f"Targeting Computer: reroll the shot at {rig_turn(t).shot_target}?")
         return super().decision(state, name, t)
 
     def assign(self, state: State, name: str) -> Decision | None:
         p = b.player(state, name)
-        if not p.steering_set and p.dice:
+        if not rig(p).steering_set and p.dice:
             return Decision(name, "steering", tuple(steering_options(state, name)),
                             "a die on Hydraulic Steering (lane changes this round)")
         return Decision(name, "assign", tuple(assign_options(state, name)), "assign a die to a section's command")
 
     def move(self, state: State, name: str, t, car) -> Decision | None:
-        if t.moves_left > 0 and t.section is not None:
+        if t.moves_left > 0 and rig_turn(t).section is not None:
             steps = step_options(state)
             return Decision(name, "step", tuple(steps), f"{t.moves_left} moves left") if steps else None
         return super().move(state, name, t, car)
 
     def shoot(self, state: State, name: str, t, car) -> Decision | None:
-        if t.section is not None:
+        if rig_turn(t).section is not None:
             return rig_shoot(state, name)
         return super().shoot(state, name, t, car)
 
@@ -371,7 +374,7 @@ class BigRig(Cars):
     # ------------------------------------------------------------- resolving
     def step(self, ctx: Ctx, direction: str) -> None:
         assert ctx.state.turn is not None, "a step is taken in a turn"
-        if ctx.state.turn.section is not None:
+        if rig_turn(ctx.state.turn).section is not None:
             step(ctx, direction)
         else:
             super().step(ctx, direction)
@@ -404,8 +407,9 @@ class BigRig(Cars):
                 assert t is not None, "a shot is rerolled in a turn"
                 ctx.emit(ShotRerollChosen(t.player, reroll))
                 if reroll:
-                    assert t.car is not None and t.shot_target is not None, "the turn's car shot at a target"
-                    fx.fire(ctx, t.car, t.shot_target)
+                    target = rig_turn(t).shot_target
+                    assert t.car is not None and target is not None, "the turn's car shot at a target"
+                    fx.fire(ctx, t.car, target)
             case _:
                 return False
         return True
@@ -413,17 +417,19 @@ class BigRig(Cars):
     def start_move(self, ctx: Ctx) -> None:
         t = ctx.state.turn
         assert t is not None, "a move starts in a turn"
-        if t.section is None:
+        own = rig_turn(t)
+        if own.section is None:
             super().start_move(ctx)
             return
         assert t.car is not None, "the rig's section moves"
         car = b.vehicle(ctx.state, t.car)  # the road die only with Traction Drive
-        ctx.emit(ev.MoveStarted(car.id, t.die, t.active and t.command == "traction-drive"))
+        ctx.emit(ev.MoveStarted(car.id, t.die, own.active and own.command == "traction-drive"))
 
     def fires_itself(self, ctx: Ctx) -> bool:
         t = ctx.state.turn
         assert t is not None, "the rig fires in its turn"
-        if t.active and t.command == "missile-launcher" and not t.after_done:
+        own = rig_turn(t)
+        if own.active and own.command == "missile-launcher" and not own.after_done:
             missile_launcher(ctx, t.player)
             return True
         return False

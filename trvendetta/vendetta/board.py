@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core import geometry
+from .crews.bigrig.state import rig
 from .model import Space, State, Vehicle
 from .road import front_y, rear_y, tile_terrain, token_at  # noqa: F401 (read here by the rules and views)
 
@@ -141,7 +142,7 @@ def section_name(vid: str) -> str:
 
 def rig_damage_count(state: State, name: str) -> int:
     """Minor damage tokens on the rig: on its commands and still to be placed."""
-    return sum(len(v.damage) for v in rig_sections(state, name).values()) + player(state, name).unplaced
+    return sum(len(v.damage) for v in rig_sections(state, name).values()) + rig(player(state, name)).unplaced
 
 
 def live_players(state: State) -> list[str]:

@@ -64,17 +64,18 @@ def _count(pile: dict[str, int], kind: str, delta: int) -> dict[str, int]:
 def _started(state: State, e: ev.GameStarted) -> State:
     pos = e.position
     c = e.components if e.components is not None else v1()  # the upcast of a game recorded before
+    folds = {p.crew: parts.fold_of(p.crew) for p in pos.players}  # what each crew sets up its own way
     players = tuple(
-        Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns) for p in pos.players
+        folds[p.crew].player(Player(p.name, p.color, p.crew, tuple(p.dice or ()), p.command_used, False, p.turns), pos)
+        for p in pos.players
     )
-    players = tuple(_bigrig_setup(p, pos) if p.crew == "bigrig" else p for p in players)
     listed = {v.id: v for v in pos.vehicles}
     all_ids = [(p, f"{p.color}-{name}", name) for p in pos.players for name in c.crews[p.crew].vehicles]
     vehicles = []
     for i, (p, vid, name) in enumerate(all_ids):
         setup = listed.get(vid)
         crew = c.crews[p.crew]
-        if crew.kind == "bigrig":  # the rig's three sections wait in one lane
+        if folds[p.crew].one_lane:  # the crew's vehicles (a rig's three sections) wait in one lane
             i = next(j for j, x in enumerate(all_ids) if x[0] is p) + 1
         lane = (i * c.lanes) // len(all_ids)
         kind = crew.kind_of(name)
@@ -86,18 +87,8 @@ def _started(state: State, e: ev.GameStarted) -> State:
         else:  # a space; number 0 ("c0") is the starting area's space in that lane
             at = sq(setup.at)
             v = Vehicle(vid, p.name, kind, size, at, start=at[1] < 0, sections=sections)
-        if setup is not None and v.status != "eliminated" and crew.kind == "bigrig":
-            v = replace(v, damage=tuple(setup.damage), moved=setup.moved, momentum=setup.momentum)
-        elif setup is not None and v.status != "eliminated":
-            inoperable = len(setup.damage) >= crew.slots
-            v = replace(
-                v,
-                damage=tuple(setup.damage),
-                status="inoperable" if inoperable else "operational",
-                facing="B" if inoperable else setup.facing,
-                moved=setup.moved,
-                momentum=setup.momentum,
-            )
+        if setup is not None and v.status != "eliminated":
+            v = folds[p.crew].vehicle(v, setup, crew.slots)
         vehicles.append(v)
     hazard_pile = dict(c.hazards)
     tokens = []
@@ -106,9 +97,10 @@ def _started(state: State, e: ev.GameStarted) -> State:
         if t.kind is not None:
             hazard_pile[t.kind] -= 1
     damage_pile = dict(c.damage)
+    crew_of = {p.name: p.crew for p in pos.players}
     for v in vehicles:
         for d in v.damage:
-            if d != MINOR and not v.kind.startswith("bigrig"):
+            if d != MINOR and folds[crew_of[v.owner]].pile_damage:
                 damage_pile[d] -= 1
     wrecks = tuple(Wreck(f"wreck-{i + 1}", sq(w.at)) for i, w in enumerate(pos.wrecks))
     chop = {ch.owner: ch.at for ch in pos.choppers}
@@ -142,17 +134,6 @@ def _started(state: State, e: ev.GameStarted) -> State:
     )
 
 
-def _bigrig_setup(p: Player, pos) -> Player:
-    """A position's Big Rig round state (docs/positions.md): ``command_used`` = the
-    steering die is set, the front section's ``momentum`` = lane changes left,
-    a section's ``moved`` = it took a die this round."""
-    listed = {v.id: v for v in pos.vehicles}
-    front = listed.get(f"{p.color}-front")
-    used = tuple(s for s in ("rear", "mid", "front") if getattr(listed.get(f"{p.color}-{s}"), "moved", False))
-    return replace(p, command_used=False, steering_set=p.command_used,
-                   steering=front.momentum if front is not None else 0, sections_used=used)
-
-
 @handles(ev.RoadLaid)
 def _road(state: State, e: ev.RoadLaid) -> State:
     return replace(state, road=tuple(Tile(s, e.first + i) for i, s in enumerate(e.road)), tile_pile=e.pile)
@@ -182,7 +163,8 @@ def _round_started(state: State, e: ev.RoundStarted) -> State:
 def _round_ended(state: State, e: ev.RoundEnded) -> State:
     return replace(
         state,
-        players=tuple(replace(p, dice=(), command_used=False, turns=0, steering=0, steering_set=False, sections_used=())
+        players=tuple(replace(p, dice=(), command_used=False, turns=0,
+                              crew_state=p.crew_state if p.crew_state is None else p.crew_state.round_ended())
                       for p in state.players),
         vehicles=tuple(replace(v, moved=False, momentum=0) for v in state.vehicles),
         turn_number=0,
@@ -316,8 +298,8 @@ def _moved(state: State, e: ev.VehicleMoved) -> State:
     # the starting area: the row behind piece 0 on the road, behind each road tile in the arena (the board's)
     state = _vehicle(state, e.vehicle, at=to, start=state.board.is_start(state, to))
     t = state.turn
-    if e.how == "step" and e.direction != "F" and t is not None and t.section is not None and t.car == e.vehicle:
-        state = _player(state, t.player, steering=next(p for p in state.players if p.name == t.player).steering - 1)
+    if t is not None and t.crew_state is not None:  # what the crew's turn does with a move (the rig's steering)
+        state = t.crew_state.moved(state, e)
     if t is not None and t.car == e.vehicle:
         if e.how == "step":
             state = _turn(state, moves_left=max(0, t.moves_left - e.cost), road_ok=t.road_ok and not e.offroad)
@@ -417,8 +399,11 @@ def _road_bonus(state: State, e: ev.RoadBonusChosen) -> State:
 def _shot(state: State, e: ev.ShotFired) -> State:
     t = state.turn
     if t is not None and t.phase in ("shoot", "airstrike-target"):
-        if t.phase == "shoot" and t.targeting and not e.hit:
-            state = _turn(state, phase="shot-reroll", shot_target=e.target)  # the Targeting Computer may reroll
+        crews_own = None  # a miss the crew treats its own way (the Targeting Computer's reroll)
+        if t.phase == "shoot" and not e.hit and t.crew_state is not None:
+            crews_own = t.crew_state.missed(state, e)
+        if crews_own is not None:
+            state = crews_own
         else:
             state = _turn(state, phase="done" if t.phase == "shoot" else "airstrike-done")
     return pop_script(state, "shot", e.scripted)
@@ -460,9 +445,10 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
         return replace(state, wrecks=tuple(w for w in state.wrecks if w.id != e.vehicle))
     v = next(v for v in state.vehicles if v.id == e.vehicle)
     pile = state.damage_pile
-    for d in v.damage:
-        if d != MINOR and not v.kind.startswith("bigrig"):
-            pile = _count(pile, d, +1)
+    if v.damage and parts.fold_of(next(p for p in state.players if p.name == v.owner).crew).pile_damage:
+        for d in v.damage:
+            if d != MINOR:
+                pile = _count(pile, d, +1)
     state = replace(state, damage_pile=pile)
     if state.turn is not None and state.turn.car == e.vehicle:
         state = _turn(state, moves_left=0, stopped=True)

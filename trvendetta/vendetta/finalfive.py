@@ -31,6 +31,7 @@ from . import crew as crews
 from . import effects as fx
 from . import events as ev
 from .crews.finalfive.events import SecondMotorcycleAssigned, SecondMotorcycleUp
+from .crews.finalfive.state import second_of
 from .actions import AssignDie, NoCommand, Pass, RoadBonus
 from .cars import Cars
 from .model import State
@@ -134,9 +135,10 @@ class FinalFive(Cars):
     def next_vehicle(self, ctx) -> bool:
         """001: "Then, move and shoot with the other one"."""
         t = ctx.state.turn
-        if t.second is None:
+        second = second_of(t).second
+        if second is None:
             return False
-        ctx.emit(SecondMotorcycleUp(t.player, t.second))
+        ctx.emit(SecondMotorcycleUp(t.player, second))
         return True
 
     def move_ends(self, ctx, car) -> bool:

@@ -8,7 +8,7 @@ turn being played.  Spaces are ``(lane, y)`` tuples (see core.geometry).
 
 # annotations are evaluated at import (no __future__ import): msgspec compiles a string one (tests/cli/test_show_startup.py)
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -16,6 +16,38 @@ from .components import Components
 from .road import ROAD, Board
 
 Space = tuple[int, int]
+
+
+class CrewPlayer:
+    """What a crew keeps of its own on a player (``Player.crew_state``): a frozen msgspec struct
+    of the crew's package that also derives from this class, tagged (``tag_field="crew"``) and
+    registered with :func:`.parts.state`, so a stored state decodes it (the tagged union of the
+    registered types, ``parts.decode_crew_state``).  The Big Rig's Hydraulic Steering, sections
+    used and damage to place are one (``crews/bigrig/state.py``).  Base Vendetta's fold asks it
+    only what the methods here say; the crew's own events' handlers change the rest."""
+
+    __slots__ = ()
+
+    def round_ended(self) -> "CrewPlayer | None":
+        """What is left of it when the round ends (``round-ended``): all of it, unless a crew says."""
+        return self
+
+
+class CrewTurn:
+    """What a crew keeps of its own in the turn being played (``Turn.crew_state``), registered
+    as :class:`CrewPlayer` is: the Big Rig's section and command, the Final Five's second
+    motorcycle.  Base Vendetta's events that the crew's turn treats its own way ask it here."""
+
+    __slots__ = ()
+
+    def moved(self, state: "State", e: Any) -> "State":
+        """``state`` after a ``vehicle-moved`` of this turn was folded (the Big Rig's lane changes)."""
+        return state
+
+    def missed(self, state: "State", e: Any) -> "State | None":
+        """The state after the turn's shot missed (``shot-fired`` in the shoot step), when the crew
+        treats a miss its own way (the Targeting Computer's reroll); None: as any other shot."""
+        return None
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -26,12 +58,8 @@ class Player(msgspec.Struct, frozen=True):
     command_used: bool = False
     out: bool = False
     turns: int = 0  # turns taken this round
-    #: the Big Rig: lane changes left on Hydraulic Steering, whether its die is set this round,
-    #: the sections that took a die this round, minor damage tokens still to be placed
-    steering: int = 0
-    steering_set: bool = False
-    sections_used: tuple[str, ...] = ()
-    unplaced: int = 0
+    #: what its crew keeps of its own (None: nothing; the cars keep nothing)
+    crew_state: CrewPlayer | None = None
 
 
 class Vehicle(msgspec.Struct, frozen=True):
@@ -108,19 +136,8 @@ class Turn(msgspec.Struct, frozen=True):
     road_taken: bool = False
     chopper: Space | None = None  # where this turn's air attack placed the chopper
     oil: tuple[Space, ...] = ()  # oil slicks already slid on this turn (each once)
-    #: the Final Five: the second motorcycle of the turn, moved after the first (its die, coasting)
-    second: str | None = None
-    second_die: int = 0
-    second_momentum: bool = False
-    #: the Big Rig: the section and command the die went to; ``active`` unless the command is damaged
-    section: str | None = None
-    command: str | None = None
-    active: bool = False
-    cow: bool = False  # the Cow Catcher is ready for the first vehicle met
-    targeting: bool = False  # the Targeting Computer's reroll is ready
-    after_done: bool = False  # the after-move command has been resolved
-    shot_target: str | None = None  # the Targeting Computer may reroll this shot
-    shot_command: str | None = None
+    #: what the player's crew keeps of its own in this turn (None: nothing yet)
+    crew_state: CrewTurn | None = None
 
 
 class Slam(msgspec.Struct, frozen=True):
@@ -173,8 +190,5 @@ class State(msgspec.Struct, frozen=True):
     winner: str | None = None
     end_reason: str | None = None
     script: dict[str, tuple[str, ...]] = {}
-    #: what a crew keeps of its own, by player: counters its events fold (a plug-in crew's;
-    #: the built-in crews' round state is still in fields of ``Player`` and ``Turn``)
-    crew_state: dict[str, dict[str, int]] = {}
     #: the game's components, from its first event (None only before it)
     components: Components | None = None

@@ -17,6 +17,7 @@ from . import bigrig
 from . import board as b
 from . import crew as crews
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
+from .crews.bigrig.state import rig_turn
 from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action
 from .rules import explain, pending
@@ -184,9 +185,10 @@ class TurnDriver:
                 return f"{car.id} is {car.status}"
             if t.stopped:
                 return f"{car.id}'s movement ended early{where} (a slam, a hazard, damage or mud)"
-            if b.is_rig(state, car.id) and not (t.active and t.command == "traction-drive"):
+            own = rig_turn(t)
+            if b.is_rig(state, car.id) and not (own.active and own.command == "traction-drive"):
                 return ("the Big Rig takes the road die only when it moves with Traction Drive "
-                        f"(--command traction-drive; this move's command: {t.command if t.active else 'none'})")
+                        f"(--command traction-drive; this move's command: {own.command if own.active else 'none'})")
             if not t.road_ok or (not car.start and b.terrain(state, car.at) not in ("road", "start")):
                 return f"{car.id} did not start on the road or left it (now{where})"
             if not state.road_die:

@@ -1,12 +1,19 @@
 """The open parts of Vendetta's rules: action and event types, their describe
-functions and the fold's handlers, registered by whoever brings them.
+functions, the fold's handlers and the crews' own state, registered by whoever
+brings them.
 
 Base Vendetta registers its own (``events.py``, ``actions.py``, ``evolve.py``);
 each crew registers the ones only it has from its own package (the built-in
 crews' under ``vendetta/crews/``, found there by :mod:`.crews`; a crew kept
 anywhere else from its own module, when imported).  The msgspec tagged unions
-the ruleset decodes with (``Vendetta.event_type``, ``action_type``) and the
-fold's table are assembled from what is registered: no file lists them.
+the ruleset decodes with (``Vendetta.event_type``, ``action_type``, and a
+state's ``Player.crew_state`` and ``Turn.crew_state``: :func:`decode_crew_state`)
+and the fold's table are assembled from what is registered: no file lists them.
+
+A crew's own state is a struct of its package (:func:`state`); what base
+Vendetta's set-up and damage do differently for its vehicles is its
+:class:`CrewFold` (:func:`crew_fold`), and how an old state's flat fields of it
+become its struct, its upcast (:func:`upcast`).
 
 A ruleset built on Vendetta's (Carnival) adds its own types to these unions.
 Registering a type after a union was built makes the next :func:`events` or
@@ -17,7 +24,13 @@ Registering a type after a union was built makes the next :func:`events` or
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
+
+import msgspec
+from msgspec.structs import replace
+
+if TYPE_CHECKING:  # for the type checker only
+    from .model import Player, Vehicle
 
 #: every registered event type, in registration order, with its describe function
 #: (None: base Vendetta's ``events.describe`` says it)
@@ -26,6 +39,10 @@ EVENTS: dict[type, Callable[[Any], str] | None] = {}
 ACTIONS: dict[type, Callable[[Any], str] | None] = {}
 #: the fold: event type -> ``handler(state, event) -> state`` (``evolve.evolve`` reads it)
 FOLDS: dict[type, Callable[[Any, Any], Any]] = {}
+#: every registered crew state type (a ``model.CrewPlayer`` or ``model.CrewTurn`` struct)
+STATES: list[type] = []
+#: how each crew's own state was kept before it had a struct: (player, turn) upcasts (:func:`upcast`)
+UPCASTS: list[tuple[Callable[[dict], dict | None], Callable[[dict], dict | None]]] = []
 
 _built: dict[str, Any] = {}
 _listeners: list[Callable[[], None]] = []
@@ -60,6 +77,85 @@ def fold(cls: type) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any]
         return fn
 
     return add
+
+
+def state(cls: type) -> type:
+    """Register a crew's state type (a class decorator): a frozen msgspec struct deriving from
+    ``model.CrewPlayer`` or ``model.CrewTurn``, tagged with a name of its own (``tag_field="crew"``)."""
+    STATES.append(cls)
+    _state_unions.clear()
+    return cls
+
+
+_state_unions: dict[type, Any] = {}
+
+
+def decode_crew_state(kind: type, obj: Any) -> Any:
+    """The decoders' ``dec_hook`` for ``Player.crew_state`` and ``Turn.crew_state`` (``kind``: the
+    field's base class): ``obj`` as the registered state type its tag names (the built-in crews'
+    loaded first).  A crew registered later joins the next decode."""
+    union = _state_unions.get(kind)
+    if union is None:
+        _load("state")
+        types = tuple(t for t in STATES if issubclass(t, kind))
+        if not types:
+            raise NotImplementedError(f"no crew state is registered for {kind.__name__}")
+        union = _state_unions[kind] = Union[types]
+    return msgspec.convert(obj, union)
+
+
+def upcast(player: Callable[[dict], dict | None], turn: Callable[[dict], dict | None]) -> None:
+    """Register how a crew's state that older states kept as flat fields of ``Player`` and
+    ``Turn`` (the Big Rig's, the Final Five's) becomes its struct: ``player(fields)`` and
+    ``turn(fields)`` take an old player's or turn's fields (a dict), remove the crew's own
+    from it and return its ``crew_state`` (the struct's fields and tag) or None."""
+    UPCASTS.append((player, turn))
+
+
+def upcasts() -> list[tuple[Callable[[dict], dict | None], Callable[[dict], dict | None]]]:
+    """Every registered upcast, the built-in crews' loaded first."""
+    _load("state")
+    return UPCASTS
+
+
+class CrewFold:
+    """What base Vendetta's fold does with a crew's vehicles and player where it differs by
+    crew: set-up (``game-started``) and the damage pile.  A crew registers its own
+    (:func:`crew_fold`); the cars' (and any crew's that registers none) is this."""
+
+    #: its vehicles wait in one lane of the starting area (the Big Rig's three sections)
+    one_lane: bool = False
+    #: its vehicles' damage tokens come from the damage pile (and go back to it); the Big Rig's
+    #: sections hold damaged commands instead
+    pile_damage: bool = True
+
+    def player(self, p: Player, pos: Any) -> Player:
+        """Its player at set-up from the position ``pos`` (its own state, docs/positions.md)."""
+        return p
+
+    def vehicle(self, v: Vehicle, setup: Any, slots: int) -> Vehicle:
+        """One of its vehicles at set-up, as the position's ``setup`` lists it (``slots``:
+        the crew's damage slots): damaged, inoperable (facing back), moved, coasting."""
+        inoperable = len(setup.damage) >= slots
+        return replace(v, damage=tuple(setup.damage), status="inoperable" if inoperable else "operational",
+                       facing="B" if inoperable else setup.facing, moved=setup.moved, momentum=setup.momentum)
+
+
+CARS_FOLD = CrewFold()
+#: the registered crew folds by crew name (:func:`fold_of`)
+CREW_FOLDS: dict[str, CrewFold] = {}
+
+
+def crew_fold(name: str, fold: CrewFold) -> CrewFold:
+    """Fold the crew called ``name``'s vehicles and player as ``fold`` says."""
+    CREW_FOLDS[name] = fold
+    return fold
+
+
+def fold_of(name: str) -> CrewFold:
+    """The crew called ``name``'s fold (the built-in crews' loaded first; none: the cars')."""
+    _load("state")
+    return CREW_FOLDS.get(name, CARS_FOLD)
 
 
 def on_change(listener: Callable[[], None]) -> None:

@@ -4,19 +4,22 @@ The ``outriders`` crew is two cars (small, large) and a motorcycle with a sideca
 (``sidecar``, a Medium vehicle).  When the sidecar takes the turn's die, its
 passenger may throw a flare instead of a command (at most :data:`FLARES` a
 game): an action (``ThrowFlare``, ``trv turn --flare``), an event
-(``FlareThrown``) and state of its own (the flares thrown, in
-``State.crew_state``).  Otherwise it plays the cars' turn.
+(``FlareThrown``) and state of its own (``Flares``, the flares its player has
+thrown: a struct in ``Player.crew_state``, which snapshots keep and ``trv show``
+shows).  Otherwise it plays the cars' turn.
 
 Importing this package is all it takes: it registers its crew data
 (``components.register_crew``), its action and event types, their describe
-functions and fold handler (``parts``), its rules (``crew.register``) and its
-looks (``crew.register_looks``); no file of the project names it.
+functions, its fold handler and its state type (``parts``), its rules
+(``crew.register``) and its looks (``crew.register_looks``); no file of the
+project names it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from trvendetta.core.bases import BaseAction
@@ -28,6 +31,7 @@ from trvendetta.vendetta import crew, parts
 from trvendetta.vendetta import board as b
 from trvendetta.vendetta.actions import NoCommand
 from trvendetta.vendetta.cars import Cars
+from trvendetta.vendetta.model import CrewPlayer
 
 NAME = "outriders"
 #: flares one crew throws in a game, at most
@@ -51,16 +55,28 @@ parts.action(ThrowFlare, describe=lambda a: "flare")
 parts.event(FlareThrown, describe=lambda e: f"{e.car}'s passenger throws a flare")
 
 
+@parts.state
+class Flares(msgspec.Struct, CrewPlayer, frozen=True, tag=NAME, tag_field="crew"):
+    """What the crew keeps of its own on its player: the flares thrown this game."""
+
+    thrown: int = 0
+
+
+def flares(p: Any) -> Flares:
+    """Player ``p``'s flares (none thrown while it keeps no state)."""
+    return p.crew_state if isinstance(p.crew_state, Flares) else Flares()
+
+
 def thrown(state: Any, player: str) -> int:
     """The flares ``player``'s crew has thrown this game (its own state)."""
-    return state.crew_state.get(player, {}).get("flares", 0)
+    return flares(b.player(state, player)).thrown
 
 
 @parts.fold(FlareThrown)
 def _thrown(state: Any, e: FlareThrown) -> Any:
-    mine = state.crew_state.get(e.player, {})
-    crew_state = {**state.crew_state, e.player: {**mine, "flares": mine.get("flares", 0) + 1}}
-    return replace(state, crew_state=crew_state, turn=replace(state.turn, phase="command-done"))
+    players = tuple(replace(p, crew_state=Flares(flares(p).thrown + 1)) if p.name == e.player else p
+                    for p in state.players)
+    return replace(state, players=players, turn=replace(state.turn, phase="command-done"))
 
 
 # ------------------------------------------------------------------ the rules
@@ -101,10 +117,16 @@ SIDECAR = crew.register(NAME, Sidecar())
 
 
 class SidecarLooks(crew.Looks):
-    """The sidecar is drawn with a ``C``; the cars as cars."""
+    """The sidecar is drawn with a ``C``; the cars as cars; the flares thrown on the dashboard."""
 
     def sign(self, v: Any) -> str:
         return "C" if v.kind == "sidecar" else v.size
+
+    def player(self, p: Any) -> dict:
+        return {"flares_thrown": flares(p).thrown}
+
+    def dashboard(self, p: Any) -> str:
+        return super().dashboard(p) + f"  flares thrown: {flares(p).thrown} of {FLARES}"
 
 
 LOOKS = crew.register_looks(NAME, SidecarLooks())

@@ -9,8 +9,9 @@ from msgspec.structs import replace
 from ... import parts
 from ...board import sq
 from ...events import _Event
-from ...evolve import _player, _spend, _turn, _vehicle, handles, pop_script
+from ...evolve import _spend, _vehicle, handles, pop_script
 from ...model import State, Token
+from .state import rig, with_rig, with_rig_turn
 
 
 class SteeringSet(_Event, tag="steering-set", frozen=True):
@@ -32,7 +33,7 @@ parts.event(SteeringSet, describe=_say_SteeringSet)
 @handles(SteeringSet)
 def _steering(state: State, e: SteeringSet) -> State:
     p = next(p for p in state.players if p.name == e.player)
-    return _player(state, e.player, dice=_spend(p.dice, e.die), steering=e.die, steering_set=True)
+    return with_rig(state, e.player, steering=e.die, steering_set=True, player={"dice": _spend(p.dice, e.die)})
 
 
 class SectionAssigned(_Event, tag="section-assigned", frozen=True):
@@ -61,12 +62,13 @@ parts.event(SectionAssigned, describe=_say_SectionAssigned)
 @handles(SectionAssigned)
 def _section(state: State, e: SectionAssigned) -> State:
     p = next(p for p in state.players if p.name == e.player)
-    state = _player(state, e.player, dice=_spend(p.dice, e.die), sections_used=p.sections_used + (e.section,))
+    state = with_rig(state, e.player, sections_used=rig(p).sections_used + (e.section,),
+                     player={"dice": _spend(p.dice, e.die)})
     on = e.active
     phase = "airstrike-place" if on and e.command == "airstrike" else "command-done"
-    return _turn(state, car=f"{p.color}-front", die=e.die, section=e.section, command=e.command, active=on,
-                 cow=on and e.command == "cow-catcher", targeting=on and e.command == "targeting-computer",
-                 phase=phase)
+    return with_rig_turn(state, section=e.section, command=e.command, active=on, cow=on and e.command == "cow-catcher",
+                         targeting=on and e.command == "targeting-computer",
+                         turn={"car": f"{p.color}-front", "die": e.die, "phase": phase})
 
 
 class SectionRepaired(_Event, tag="section-repaired", frozen=True):
@@ -117,7 +119,7 @@ parts.event(BigRigDamaged, describe=_say_BigRigDamaged)
 def _bigrig_damaged(state: State, e: BigRigDamaged) -> State:
     if e.command is None:
         p = next(p for p in state.players if p.name == e.player)
-        return _player(state, e.player, unplaced=p.unplaced + 1)
+        return with_rig(state, e.player, unplaced=rig(p).unplaced + 1)
     assert e.section is not None, "a placed damage names its section"
     v = next(v for v in state.vehicles if v.id == e.section)
     return _vehicle(state, e.section, damage=v.damage + (e.command,))
@@ -143,7 +145,7 @@ parts.event(DamagePlaced, describe=_say_DamagePlaced)
 def _damage_placed(state: State, e: DamagePlaced) -> State:
     p = next(p for p in state.players if p.name == e.player)
     v = next(v for v in state.vehicles if v.id == e.section)
-    return _vehicle(_player(state, e.player, unplaced=p.unplaced - 1), e.section, damage=v.damage + (e.command,))
+    return _vehicle(with_rig(state, e.player, unplaced=rig(p).unplaced - 1), e.section, damage=v.damage + (e.command,))
 
 
 class CowCatcherMet(_Event, tag="cow-catcher-met", frozen=True):
@@ -162,7 +164,7 @@ parts.event(CowCatcherMet, describe=_say_CowCatcherMet)
 
 @handles(CowCatcherMet)
 def _cow_met(state: State, e: CowCatcherMet) -> State:
-    return _turn(replace(state, cow=(e.vehicle, e.chooser)), cow=False)
+    return with_rig_turn(replace(state, cow=(e.vehicle, e.chooser)), cow=False)
 
 
 class CowCatcherPush(_Event, tag="cow-catcher-push", frozen=True):
@@ -208,7 +210,7 @@ parts.event(MissileLaunched, describe=_say_MissileLaunched)
 
 @handles(MissileLaunched)
 def _missile(state: State, e: MissileLaunched) -> State:
-    return pop_script(_turn(state, after_done=True), "shot", e.scripted)
+    return pop_script(with_rig_turn(state, after_done=True), "shot", e.scripted)
 
 
 class HazardDispensed(_Event, tag="hazard-dispensed", frozen=True):
@@ -229,7 +231,7 @@ parts.event(HazardDispensed, describe=_say_HazardDispensed)
 def _dispensed(state: State, e: HazardDispensed) -> State:
     if e.at is not None:
         state = replace(state, tokens=state.tokens + (Token(sq(e.at)),))
-    return _turn(state, after_done=True)
+    return with_rig_turn(state, after_done=True)
 
 
 class ShotRerollChosen(_Event, tag="shot-reroll", frozen=True):
@@ -248,4 +250,4 @@ parts.event(ShotRerollChosen, describe=_say_ShotRerollChosen)
 
 @handles(ShotRerollChosen)
 def _shot_reroll(state: State, e: ShotRerollChosen) -> State:
-    return _turn(state, targeting=False, phase="shoot" if e.reroll else "done")
+    return with_rig_turn(state, targeting=False, turn={"phase": "shoot" if e.reroll else "done"})

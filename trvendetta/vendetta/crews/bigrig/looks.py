@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ... import board as b
 from ... import crew as crews
+from .state import rig
 
 if TYPE_CHECKING:  # for the type checker only
     from ...model import Player, Vehicle
@@ -22,8 +23,9 @@ class Rig(crews.Looks):
     SIGNS = {"bigrig-rear": "<", "bigrig-mid": "=", "bigrig-front": ">"}
 
     def player(self, p: Player) -> dict:
-        return {"steering": p.steering, "steering_set": p.steering_set, "sections_used": list(p.sections_used),
-                "damage_to_place": p.unplaced}
+        own = rig(p)
+        return {"steering": own.steering, "steering_set": own.steering_set, "sections_used": list(own.sections_used),
+                "damage_to_place": own.unplaced}
 
     def vehicle(self, v: Vehicle) -> dict:
         return {"section": b.section_name(v.id), "damaged_commands": list(v.damage), "moved": False, "momentum": 0}
@@ -32,8 +34,9 @@ class Rig(crews.Looks):
         return self.SIGNS.get(v.kind, v.size)
 
     def dashboard(self, p: Player) -> str:
-        return (f"  steering: {p.steering if p.steering_set else 'to set'}  sections used: "
-                f"{', '.join(p.sections_used) or '-'}" + (f"  damage to place: {p.unplaced}" if p.unplaced else ""))
+        own = rig(p)
+        return (f"  steering: {own.steering if own.steering_set else 'to set'}  sections used: "
+                f"{', '.join(own.sections_used) or '-'}" + (f"  damage to place: {own.unplaced}" if own.unplaced else ""))
 
     def vehicle_line(self, v: Vehicle, where: str) -> str:
         dmg = ", ".join(f"{c} damaged" for c in v.damage) or "no damage"

@@ -8,6 +8,7 @@ from ... import parts
 from ...events import _Event
 from ...evolve import _mark_moved, _player, _spend, _turn, handles
 from ...model import State, Turn
+from .state import SecondBike, second_of
 
 
 class SecondMotorcycleAssigned(_Event, tag="second-motorcycle-assigned", frozen=True):
@@ -34,7 +35,7 @@ parts.event(SecondMotorcycleAssigned, describe=_say_SecondMotorcycleAssigned)
 def _second_assigned(state: State, e: SecondMotorcycleAssigned) -> State:
     p = next(p for p in state.players if p.name == e.player)
     state = _player(state, e.player, dice=_spend(p.dice, e.die))
-    return _turn(state, second=e.car, second_die=e.die, second_momentum=e.momentum, phase="command-done")
+    return _turn(state, crew_state=SecondBike(e.car, e.die, e.momentum), phase="command-done")
 
 
 class SecondMotorcycleUp(_Event, tag="second-motorcycle", frozen=True):
@@ -58,4 +59,5 @@ def _second(state: State, e: SecondMotorcycleUp) -> State:
     t = state.turn
     assert t is not None, "the second motorcycle moves in a turn"
     state = _mark_moved(state, t)
-    return replace(state, turn=Turn(t.player, "command-done", t.second, t.second_die, t.second_momentum))
+    bike = second_of(t)
+    return replace(state, turn=Turn(t.player, "command-done", bike.second, bike.second_die, bike.second_momentum))
