@@ -95,7 +95,6 @@ NAMING_A_CREW = {
     "trvendetta/vendetta/components.py": "a crew's data: the Big Rig's sections are vehicles of their own kind",
     "trvendetta/vendetta/effects.py": "a Big Rig section's minor damage",
     "trvendetta/vendetta/notation.py": "the Big Rig's turn flags (the turn driver knows each crew's)",
-    "trvendetta/vendetta/position.py": "the Big Rig's and the Final Five's position checks",
     "trvendetta/vendetta/rules.py": "a shot naming a Big Rig command",
 }
 

@@ -53,6 +53,24 @@ def test_a_position_places_the_rig_as_a_train():
         rig_game(train=[{"id": "red-front", "at": "c3"}])
     with pytest.raises(PositionError, match="damaged commands"):
         rig_game(train=[dict(TRAIN[0]), dict(TRAIN[1]), dict(TRAIN[2], damage=["repair"])])
+    with pytest.raises(PositionError, match="the Big Rig faces F"):
+        rig_game(train=[dict(TRAIN[0]), dict(TRAIN[1]), dict(TRAIN[2], facing="FL")])
+    with pytest.raises(PositionError, match="only the front section's momentum"):
+        rig_game(train=[dict(TRAIN[0], momentum=1), dict(TRAIN[1]), dict(TRAIN[2])])
+    with pytest.raises(PositionError, match="two players chose the bigrig crew"):
+        game(players=[dict(RIG), dict(RIG, name="bob", color="blue")])
+
+
+def test_a_rigs_damaged_commands_are_not_the_damage_piles_tokens():
+    """A position's section damage names commands: it is not counted against the damage pile
+    (whose tokens a car may still hold as many of as the pile has)."""
+    state, _ = rig_game(train=[dict(TRAIN[0]), dict(TRAIN[1]), dict(TRAIN[2], damage=["cow-catcher"])])
+    assert rig_sections_damage(state) == {"red-front": ("cow-catcher",)}
+    assert state.damage_pile == RS.components.damage
+
+
+def rig_sections_damage(state) -> dict:
+    return {v.id: v.damage for v in state.vehicles if v.owner == "ann" and v.damage}
 
 
 # ------------------------------------------------------------------ assign

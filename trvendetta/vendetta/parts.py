@@ -12,8 +12,9 @@ and the fold's table are assembled from what is registered: no file lists them.
 
 A crew's own state is a struct of its package (:func:`state`); what base
 Vendetta's set-up and damage do differently for its vehicles is its
-:class:`CrewFold` (:func:`crew_fold`), and how an old state's flat fields of it
-become its struct, its upcast (:func:`upcast`).
+:class:`CrewFold` (:func:`crew_fold`), how an old state's flat fields of it
+become its struct, its upcast (:func:`upcast`), and what a position may say of
+it, its ``position.CrewCheck`` (:func:`crew_check`).
 
 A ruleset built on Vendetta's (Carnival) adds its own types to these unions.
 Registering a type after a union was built makes the next :func:`events` or
@@ -156,6 +157,22 @@ def fold_of(name: str) -> CrewFold:
     """The crew called ``name``'s fold (the built-in crews' loaded first; none: the cars')."""
     _load("state")
     return CREW_FOLDS.get(name, CARS_FOLD)
+
+
+#: the registered position checks by crew name (``position.CrewCheck``; :func:`check_of`)
+CREW_CHECKS: dict[str, Any] = {}
+
+
+def crew_check(name: str, check: Any) -> Any:
+    """Check what a position says of the crew called ``name`` as ``check`` (a ``position.CrewCheck``) says."""
+    CREW_CHECKS[name] = check
+    return check
+
+
+def check_of(name: str) -> Any:
+    """The crew called ``name``'s position check (the built-in crews' loaded first), or None: the cars'."""
+    _load("position")
+    return CREW_CHECKS.get(name)
 
 
 def on_change(listener: Callable[[], None]) -> None:

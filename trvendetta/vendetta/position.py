@@ -16,8 +16,7 @@ from ..core.bases import Strict
 from ..core.errors import PositionError
 from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
-from . import sectionboard
-
+from . import parts
 
 
 class PlayerSetup(Strict, frozen=True):
@@ -89,6 +88,40 @@ class Position(Strict, frozen=True):
     script: Script = Script()
 
 
+class CrewCheck:
+    """What a position may say of a crew's vehicles: the cars' (and any crew's that registers
+    none); a crew registers its own with ``parts.crew_check`` (the Big Rig's and the Final
+    Five's in ``crews/<crew>/position.py``)."""
+
+    #: a game has at most one player of this crew (each expansion crew is one set)
+    one_a_game: bool = False
+
+    def vehicle(self, field: str, v: VehicleSetup, spec: comp.Crew) -> None:
+        """One of its vehicles as the position lists it (``field``: where, ``spec``: the crew's data)."""
+        self.damage(field, v)
+        if not 0 <= v.momentum <= spec.coast:
+            raise PositionError(f"{field}.momentum", f"momentum (coasting) is 0 to {spec.coast}")
+
+    def damage(self, field: str, v: VehicleSetup) -> None:
+        """The damage tokens a car holds: at most two of the pile's kinds."""
+        if len(v.damage) > 2:
+            raise PositionError(f"{field}.damage", "a car holds at most two damage tokens")
+        for t in v.damage:
+            if t not in comp.DAMAGE_KINDS:
+                raise PositionError(f"{field}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
+
+    def crew(self, pos: "Position", p: PlayerSetup) -> None:
+        """The crew of player ``p`` as a whole, once its vehicles were checked one by one."""
+
+
+CARS_CHECK = CrewCheck()
+
+
+def check_of(crew: str) -> CrewCheck:
+    """The position check of the crew called ``crew``."""
+    return parts.check_of(crew) or CARS_CHECK
+
+
 def validate(pos: Position, components: comp.Components, ruleset: str = "vendetta") -> Position:
     """Check a position against the rules and the game's components; returns
     it unchanged or raises PositionError.  ``ruleset``: the ruleset playing it,
@@ -143,8 +176,9 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
         raise PositionError("first_piece", "needs the road's three tile sides")
     low, top = c.rows * pos.first_piece + 1, c.rows * (pos.first_piece + 3)
     ids = {f"{p.color}-{v}": p for p in pos.players for v in c.crews[p.crew].vehicles}
-    for crew in ("finalfive", "bigrig"):
-        if sum(1 for p in pos.players if p.crew == crew) > 1:
+    crew_checks = {crew: check_of(crew) for crew in dict.fromkeys(p.crew for p in pos.players)}
+    for crew, check in crew_checks.items():
+        if check.one_a_game and sum(1 for p in pos.players if p.crew == crew) > 1:
             raise PositionError("players", f"two players chose the {crew} crew; a game has at most one")
     occupied: dict[tuple[int, int], str] = {}
     seen_ids = set()
@@ -157,29 +191,7 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
         seen_ids.add(v.id)
         if v.facing not in comp.FACINGS:
             raise PositionError(f"{f}.facing", f"{v.facing!r}; a vehicle faces one of {', '.join(comp.FACINGS)}")
-        spec = c.crews[ids[v.id].crew]
-        if spec.kind == "bigrig":
-            section = v.id.rsplit("-", 1)[1]
-            allowed = sectionboard.targetable(section)
-            if len(set(v.damage)) != len(v.damage) or any(t not in allowed for t in v.damage):
-                raise PositionError(f"{f}.damage", f"the {section} section's damaged commands, each once, among "
-                                                   f"{', '.join(allowed)}")
-            if v.facing != "F":
-                raise PositionError(f"{f}.facing", "the Big Rig faces F")
-            if not 0 <= v.momentum <= (3 if section == "front" else 0):
-                raise PositionError(f"{f}.momentum", "only the front section's momentum is used: lane changes left "
-                                                     "on Hydraulic Steering, 0 to 3")
-        elif spec.kind == "motorcycle":
-            if len(v.damage) > 1 or any(t != "minor" for t in v.damage):
-                raise PositionError(f"{f}.damage", "a motorcycle holds at most one damage token, 'minor'")
-        else:
-            if len(v.damage) > 2:
-                raise PositionError(f"{f}.damage", "a car holds at most two damage tokens")
-            for t in v.damage:
-                if t not in comp.DAMAGE_KINDS:
-                    raise PositionError(f"{f}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
-        if spec.kind != "bigrig" and not 0 <= v.momentum <= spec.coast:
-            raise PositionError(f"{f}.momentum", f"momentum (coasting) is 0 to {spec.coast}")
+        crew_checks[ids[v.id].crew].vehicle(f, v, c.crews[ids[v.id].crew])
         in_start = v.at == "start" or (v.at not in ("eliminated",) and _start_lane(v.at, c.lanes) is not None)
         if in_start and pos.first_piece:
             raise PositionError(f"{f}.at", "the starting area is gone once the first piece is removed")
@@ -188,7 +200,8 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
             if space in occupied:
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
             occupied[space] = v.id
-    _check_rigs(pos, c)
+    for p in pos.players:
+        crew_checks[p.crew].crew(pos, p)
     for i, w in enumerate(pos.wrecks):
         space = _on_road(w.at, f"wrecks[{i}].at", top, low, c.lanes)
         if space in occupied:
@@ -220,8 +233,8 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
         raise PositionError("tokens", f"{len(tokens)} tokens; there are {sum(c.hazards.values())}")
     held: dict[str, int] = {}
     for v in pos.vehicles:
-        if c.crews[ids[v.id].crew].kind == "bigrig":
-            continue  # a section's damage names its damaged commands
+        if not parts.fold_of(ids[v.id].crew).pile_damage:
+            continue  # its damage is no pile's tokens (a Big Rig section's: its damaged commands)
         for t in v.damage:
             if t != "minor":
                 held[t] = held.get(t, 0) + 1
@@ -254,31 +267,6 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
 
 def _die(value: int) -> str:
     return str(value) if abs(value) < 10**6 else "a number that large"
-
-
-def _check_rigs(pos: Position, c: comp.Components) -> None:
-    """The Big Rig's sections are listed all three or none, and stand as a train:
-    all in the starting area, or each section next to the one in front of it."""
-    for p in pos.players:
-        if p.crew != "bigrig":
-            continue
-        listed = {v.id.rsplit("-", 1)[1]: v for v in pos.vehicles if v.id.startswith(p.color + "-")}
-        if not listed:
-            continue
-        if len(listed) != 3:
-            raise PositionError("vehicles", f"list all three sections of {p.color}'s Big Rig (rear, mid, front), or none")
-        where = [listed[s].at for s in ("rear", "mid", "front")]
-        if any(w == "eliminated" for w in where):
-            if not all(w == "eliminated" for w in where):
-                raise PositionError("vehicles", "the Big Rig's sections are eliminated together")
-            continue
-        if all(w == "start" for w in where):
-            continue
-        spaces = [parse_space(w, "vehicles.at") for w in where]
-        for behind, ahead, name in ((spaces[0], spaces[1], "rear"), (spaces[1], spaces[2], "mid")):
-            if behind not in [geometry.neighbour(ahead, d) for d in ("B", "BL", "BR", "FL", "FR")]:
-                raise PositionError("vehicles", f"{p.color}-{name} must stand next to the section in front of it "
-                                                f"({', '.join(where)}, rear to front)")
 
 
 def _start_lane(text: str, lanes: int) -> int | None:

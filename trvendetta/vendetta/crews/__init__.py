@@ -3,7 +3,8 @@
 A crew's package holds what only it has: ``state.py`` (what it keeps of its
 own on a player and in a turn, ``model.CrewPlayer`` and ``model.CrewTurn``
 structs, and how base Vendetta's fold treats its vehicles, ``parts.CrewFold``),
-``events.py`` (its event types,
+``position.py`` (what a position may say of its vehicles,
+``position.CrewCheck``), ``events.py`` (its event types,
 their describe functions and the fold's handlers), ``actions.py`` (its
 action types and their describe functions), each registering them with
 :mod:`..parts` when imported, and ``looks.py`` (how it is shown,
@@ -19,7 +20,7 @@ from importlib import import_module
 
 
 def load(kind: str) -> None:
-    """Import the ``kind`` module (``state``, ``events``, ``actions`` or ``looks``) of every crew package here."""
+    """Import the ``kind`` module (``state``, ``position``, ``events``, ``actions`` or ``looks``) of every crew package here."""
     for info in pkgutil.iter_modules(__path__):
         if info.ispkg:
             try:
