@@ -178,3 +178,20 @@ def test_trv_turn_lists_its_flag_and_its_vehicle(trv):
     refused = trv("turn", "--car", "small", "--assign", str(die), "--flare", code=1).stderr
     assert "--flare" in refused and "nothing was played" in refused
     assert trv("show", "--json").stdout == before
+
+
+def test_a_crew_state_must_be_tagged_as_the_others_are():
+    """Every crew's state decodes as one tagged union: a type tagged otherwise is refused when it
+    registers, not when a stored state fails to decode."""
+    from trvendetta.vendetta.model import CrewPlayer
+
+    class Untagged(msgspec.Struct, CrewPlayer, frozen=True):
+        n: int = 0
+
+    class OtherField(msgspec.Struct, frozen=True, tag="odd", tag_field="kind"):
+        n: int = 0
+
+    for cls in (Untagged, OtherField):
+        with pytest.raises(TypeError, match="tag_field='crew'"):
+            parts.state(cls)
+        assert cls not in parts.STATES

@@ -82,7 +82,11 @@ def fold(cls: type) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any]
 
 def state(cls: type) -> type:
     """Register a crew's state type (a class decorator): a frozen msgspec struct deriving from
-    ``model.CrewPlayer`` or ``model.CrewTurn``, tagged with a name of its own (``tag_field="crew"``)."""
+    ``model.CrewPlayer`` or ``model.CrewTurn``, tagged with a name of its own (``tag_field="crew"``:
+    the registered types decode as one tagged union, whose members share their tag field)."""
+    config = getattr(cls, "__struct_config__", None)
+    if config is None or config.tag_field != "crew" or not isinstance(config.tag, str):
+        raise TypeError(f"{cls.__name__}: a crew's state is a msgspec struct tagged with tag_field='crew'")
     STATES.append(cls)
     _state_unions.clear()
     return cls
