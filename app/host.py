@@ -170,11 +170,11 @@ def _not_the_offer(charter: Any, offer: Offer, started: "tuple[str, list[tuple[s
 
 
 def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tuple[str, Contribution]],
-                  name: str, host: HostKeys, signed: "Callable[[Contribution, str], bool] | None" = None
-                  ) -> tuple[Any, Answered]:
+                  name: str, host: HostKeys, signed: "Callable[[Contribution, str], bool] | None" = None,
+                  play_bots: bool = True, bots: "Callable[[str], Any] | None" = None) -> tuple[Any, Answered]:
     """The host game of ``offer`` with the players' contributions; the host's
     store then plays any bot seat that is to act (each bot seat contributes
-    ``BOT_CONTRIBUTION``).  Returns what
+    ``BOT_CONTRIBUTION``; ``play_bots`` and ``bots`` as :func:`answer_host`'s).  Returns what
     ``GameService.new_game`` played and what :func:`answer_host` added."""
     import msgspec
 
@@ -212,7 +212,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
         pos = rules.default_position(list(offer.players), 0)
         played = service.new_game(rules, pos, name, charter=charter, rng=host_rng(game_seed, 1))
         host.ledger.bind(offer.commit, played.loaded.game, service.store.events_head(played.loaded.game, 1))
-    return played, answer_host(service.store, played.loaded.game, host)
+    return played, answer_host(service.store, played.loaded.game, host, bots, play_bots)
 
 
 def _signer(keys: Any, spec: str, game_id: str, name: str = HOST) -> Any:
@@ -247,10 +247,14 @@ class _Game:
         self.loaded = self.store.append(self.loaded.game, self.loaded.version, **kwargs)
 
 
-def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
+def answer_host(store: GameStore, game: str, host: HostKeys,
+                bots: "Callable[[str], Any] | None" = None, play_bots: bool = True) -> Answered:
     """In the host's store, after an import or the game's creation: resolve the open draw with the
     game's seed, signed by the host; play the bot seats the host runs (a bot's action that needs
-    dice is recorded as its intent and resolved at once); at the game's end reveal the seed."""
+    dice is recorded as its intent and resolved at once); at the game's end reveal the seed.
+    ``bots(kind)``: the bot that plays a seat of that kind (default ``bots.registry.get_bot``);
+    ``play_bots=False``: the bot seats are left to the caller (:func:`bot_turn`, :func:`play_bot`),
+    which thinks elsewhere (a club server, off its store thread)."""
     from trvendetta.core.fairplay import charter_of
     from trvendetta.replays.host import host_draws_at
 
@@ -279,14 +283,84 @@ def answer_host(store: GameStore, game: str, host: HostKeys) -> Answered:
     for _ in range(MAX_ACTIONS_PER_COMMAND):
         if draws.open is not None:
             _resolve(g, seed, added)
-        elif not _bot_acts(g, added):
+            continue
+        turn = _bot_turn(g) if play_bots else None
+        if turn is None:
             break
+        _record_bot(g, turn, turn.choose(bots), added)
     else:
         raise TrvError(f"the bot seats took {MAX_ACTIONS_PER_COMMAND} actions and the game is not over; giving up")
     if g.loaded.ruleset.pending(g.loaded.state) is None:  # game over: every roll becomes checkable
         g.append(records=[_reveal_record(secret, g.sign())])
         added.append((True, "the host reveals the game's secret seed: every roll can now be checked"))
     return Answered(before, added)
+
+
+class BotTurn(NamedTuple):
+    """A decision a bot seat the host runs is to take, with everything its bot reads: the state as
+    the seat sees it (the favors dealt face down to it opened, nobody else's), the bot's RNG.
+    :meth:`choose` is pure (no store, no key), so a server runs it on a thread of its own."""
+
+    game: str
+    #: the game's version and head the turn was read at (the bot's action is recorded only there)
+    version: int
+    head: str
+    seat: str
+    kind: str
+    ruleset: Any
+    state: Any
+    seen: Any
+    rng: Any
+    decision: Any
+    openings: "dict[str, tuple[str, str]] | None"
+
+    def choose(self, bots: "Callable[[str], Any] | None" = None) -> Any:
+        """The bot's action (sealed with its opening when it plays a favor dealt face down)."""
+        from trvendetta.bots.registry import get_bot
+
+        bot = (bots or get_bot)(self.kind)
+        action = bot.choose(self.ruleset, self.seen, self.rng, self.decision)
+        if self.openings:
+            action = self.ruleset.sealed_action(self.state, action, self.openings)
+        return action
+
+
+def bot_turn(store: GameStore, game: str, host: HostKeys) -> BotTurn | None:
+    """The decision a bot seat this host runs is to take now (None: the game waits on no such seat,
+    on the host's dice, or is over; or this is not its host's store)."""
+    from trvendetta.core.fairplay import charter_of
+    from trvendetta.replays.host import host_draws_at
+    from trvendetta.replays.outcomes import ended_in
+
+    meta = store.header(game)
+    charter = charter_of(meta.charter)
+    if charter is None or not charter.bots or meta.parent or host.secret(charter.seed_commit) is None:
+        return None
+    draws = host_draws_at(store, game, charter)
+    if draws.revealed_at or draws.open is not None or ended_in(store, game):
+        return None
+    return _bot_turn(_Game(store, game, charter, draws, _As(host.keyring(charter.host)), host.ledger))
+
+
+def play_bot(store: GameStore, game: str, host: HostKeys, turn: BotTurn, action: Any) -> Answered:
+    """Record the bot's ``action`` for ``turn`` (signed with the host's key under the seat's name),
+    then answer as :func:`answer_host` does (the dice it waits for, the reveal at the end), leaving
+    the next bot decision to the caller.  GameMovedOn when the game is no longer where the turn was
+    read (another process played it, or a player's claim ended the game)."""
+    from trvendetta.core.fairplay import charter_of
+    from trvendetta.replays.host import host_draws_at
+    from trvendetta.store import GameMovedOn
+
+    before = store.version(game)
+    current = bot_turn(store, game, host)
+    if current is None or (current.version, current.head, current.seat) != (turn.version, turn.head, turn.seat):
+        raise GameMovedOn(before)
+    charter = charter_of(store.header(game).charter)
+    g = _Game(store, game, charter, host_draws_at(store, game, charter), _As(host.keyring(charter.host)), host.ledger)
+    added: list[tuple[bool, str]] = []
+    _record_bot(g, current, action, added)
+    after = answer_host(store, game, host, play_bots=False)
+    return Answered(before, added + after.added)
 
 
 def _resolve(g: _Game, seed: bytes, added: list) -> None:
@@ -317,27 +391,31 @@ def _resolve(g: _Game, seed: bytes, added: list) -> None:
     added.extend((True, ruleset.describe(e)) for e in events)
 
 
-def _bot_acts(g: _Game, added: list) -> bool:
-    """When the game waits on a bot seat the host runs: its bot chooses, and the action is recorded
-    signed with the host's key under the seat's name (one that needs dice: as its intent, which
-    opens the next draw).  False when the decision is not such a bot's."""
-    from trvendetta.bots.registry import get_bot
+def _bot_turn(g: _Game) -> BotTurn | None:
+    """When the game waits on a bot seat the host runs: what its bot reads to choose (None: the
+    decision is not such a bot's)."""
     from trvendetta.bots.seats import bot_rng
-    from trvendetta.core.rng import NeedDice, NoDice
-
-    from .exchange import intent_record
 
     ruleset, state, charter = g.loaded.ruleset, g.loaded.state, g.charter
     decision = ruleset.pending(state)
     if decision is None or decision.player not in charter.bots or charter.seats.get(decision.player) != charter.host:
-        return False
-    seat, kind = decision.player, charter.bots[decision.player]
+        return None
+    seat = decision.player
     seen, openings = state, _bot_openings(g, seat)
     if openings is not None:  # the bot looks at the favors dealt to it, face down to everyone else
         seen = ruleset.private_view(state, openings, [seat])
-    action = get_bot(kind).choose(ruleset, seen, bot_rng(ruleset, state, g.loaded.version), decision)
-    if openings:
-        action = ruleset.sealed_action(state, action, openings)
+    return BotTurn(g.loaded.game, g.loaded.version, g.loaded.head, seat, charter.bots[seat], ruleset, state, seen,
+                   bot_rng(ruleset, state, g.loaded.version), decision, openings)
+
+
+def _record_bot(g: _Game, turn: BotTurn, action: Any, added: list) -> None:
+    """The bot's action, recorded signed with the host's key under the seat's name (one that needs
+    dice: as its intent, which opens the next draw)."""
+    from trvendetta.core.rng import NeedDice, NoDice
+
+    from .exchange import intent_record
+
+    ruleset, state, seat, kind = g.loaded.ruleset, g.loaded.state, turn.seat, turn.kind
     what = ruleset.describe_action(action)
     try:
         after, events = ruleset.apply(state, action, NoDice())
@@ -350,11 +428,10 @@ def _bot_acts(g: _Game, added: list) -> bool:
                         "number": g.loaded.version, "hash": g.loaded.head,
                         "previous": g.store.events_head(g.loaded.game, g.loaded.version - 1), "sig": b""}
         added.append((True, f"{seat} (bot {kind}) waits for the host's dice for {what!r}"))
-        return True
+        return
     g.append(steps=[(action, events, g.sign(seat))], state=after)
     added.append((False, f"{seat} (bot {kind}): {what}"))
     added.extend((True, ruleset.describe(e)) for e in events)
-    return True
 
 
 def _bot_openings(g: _Game, seat: str) -> "dict[str, tuple[str, str]] | None":
@@ -395,4 +472,5 @@ def reveal_seed(store: GameStore, game: str, host: HostKeys) -> int:
     return before
 
 
-__all__ = ["HostKeys", "answer_host", "check_seed_inputs", "contributions", "new_host_game", "reveal_seed"]
+__all__ = ["BotTurn", "HostKeys", "answer_host", "bot_turn", "check_seed_inputs", "contributions", "new_host_game",
+           "play_bot", "reveal_seed"]

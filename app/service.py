@@ -307,21 +307,23 @@ class GameService:
         return answer_draws(self.store, game, keyring, secrets, ledger)
 
     def new_host_game(self, offer: Any, offer_file: str, answers: list[tuple[str, Any]], name: str, host: Any,
-                      signed: Any = None) -> tuple[Played, Any]:
+                      signed: Any = None, **bots: Any) -> tuple[Played, Any]:
         """The host game of ``offer`` (``app.messages.Offer``) with every player's
         contribution, created in this (the host's) store; then the bot seats the
         host runs play (``app.host.new_host_game``; ``host``: ``app.host.HostKeys``;
-        ``signed``: how a contribution's signature is checked, ``app.host.contributions``)."""
+        ``signed``: how a contribution's signature is checked, ``app.host.contributions``;
+        ``bots``: ``play_bots`` and ``bots``, as ``answer_host`` takes them)."""
         from .host import new_host_game
 
-        return new_host_game(self, offer, offer_file, answers, name, host, signed)
+        return new_host_game(self, offer, offer_file, answers, name, host, signed, **bots)
 
-    def answer_host(self, game: str, host: Any) -> Any:
+    def answer_host(self, game: str, host: Any, **bots: Any) -> Any:
         """In a host game's host store, after an import: resolve the open draw,
-        play the host's bot seats, reveal the seed at the end (``app.exchange.Answered``)."""
+        play the host's bot seats, reveal the seed at the end (``app.exchange.Answered``;
+        ``bots``: ``play_bots`` and ``bots`` of ``app.host.answer_host``)."""
         from .host import answer_host
 
-        return answer_host(self.store, game, host)
+        return answer_host(self.store, game, host, **bots)
 
     def reveal_seed(self, game: str, host: Any) -> int:
         """The host's signed reveal of its seed, appended; the records before it."""

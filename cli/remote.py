@@ -450,15 +450,25 @@ class _Remote:
 @click.option("--ruleset", default=DEFAULT_RULESET, show_default=True)
 @click.option("--time", "time_control", default="", metavar="CONTROL",
               help="A time control: 3d an answer, or 7d+1d (a reserve and an increment); the server's clock rules.")
+@click.option("--bot", "bots", multiple=True, metavar="KIND:COLOR:CREW[:NAME]",
+              help="A bot seat, after the players (repeat): the server runs it and signs its actions.")
 @click.pass_context
-def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset: str, time_control: str) -> None:
+def new(ctx: click.Context, players: tuple[str, ...], game: str | None, ruleset: str, time_control: str,
+        bots: tuple[str, ...]) -> None:
     """Offer a game on the server; it starts once every player has contributed to its seed.
 
     With --time, a player whose deadline passes (by the server's clock) loses on time: the
-    server appends a claim it signs as the host."""
+    server appends a claim it signs as the host.  Bot seats (--bot, as `trv host offer
+    --bot`) are run by the server: it plays them as soon as the game waits on them and signs
+    their actions with its own key; the dice follow its committed seed and the players'
+    contributions as for any seat."""
+    from .games import parse_bot
+
+    for b in bots:
+        parse_bot(b)  # a bot seat the server would refuse is said here, before anything is sent
     client, saved = client_for(_server(ctx))
     offer = client.post("/api/games", {"players": list(players), "name": game, "ruleset": ruleset,
-                                       "time": time_control})
+                                       "time": time_control, "bots": list(bots)})
     click.echo(offer["game"])
     _join(ctx, client, saved, offer["game"])
 

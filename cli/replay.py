@@ -664,7 +664,8 @@ def signature_summary(result: Any) -> str:
         keys = result.walker.signatures.seats
         host = getattr(result.walker.signatures, "host", "")
         parts.append("bot seats: " + ", ".join(
-            f"{seat} ({kind}, run by " + ("the host" if keys[seat] == host else f"key {fingerprint(keys[seat])}") + ")"
+            f"{seat} ({kind}, run by " + (f"the host, key {fingerprint(host)}" if keys[seat] == host else
+                                          f"key {fingerprint(keys[seat])}") + ")"
             for seat, kind in bots.items()))
     host = getattr(result.walker.signatures, "host", "")
     if host:

@@ -43,9 +43,14 @@ DELEGATION_DAYS = 30
 @click.option("--sign-ups", "sign_ups", default=10, show_default=True, type=click.IntRange(0, 1_000_000),
               metavar="N", help="New players one client address may sign up an hour (0: no limit; behind a proxy "
                                 "every client has the proxy's address).")
+@click.option("--bot-games", "bot_games", default=2, show_default=True, type=click.IntRange(0, 1000), metavar="N",
+              help="Open games (and offers) with bot seats one player may have at once (0: no bot seats).")
+@click.option("--search-steps", "search_steps", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
+              help="The search bot's step budget on this server [default: the bot's own, 1000: about 60 ms of "
+                   "CPU a Vendetta decision].")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str | None, public_url: str | None,
-          tick: float, sign_ups: int) -> None:
+          tick: float, sign_ups: int, bot_games: int, search_steps: int | None) -> None:
     """Run a club server over this store: players play its games in the browser or with `trv --server`.
 
     The server hosts every game (it commits to each game's seed before the
@@ -69,16 +74,18 @@ def serve(ctx: click.Context, host: str, port: int, ident: str | None, smtp: str
 
     me = host_identity(ident)
     where = ctx.obj.db
-    app = make_app(club_maker(where, home(), me.public, smtp), tick_seconds=tick,
+    app = make_app(club_maker(where, home(), me.public, smtp, bot_games=bot_games, search_steps=search_steps),
+                   tick_seconds=tick,
                    url=(public_url or f"http://{host}:{port}").rstrip("/"), sign_ups=sign_ups)
     mails = f"; reminders through {_mailer(smtp)}" if smtp else ""
     click.echo(f"trv serve: {where} as {me.name} ({me.fingerprint}) on http://{host}:{port}/{mails}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
 
-def club_maker(where: str, at: Path, public: str, smtp: str | None = None) -> Any:
+def club_maker(where: str, at: Path, public: str, smtp: str | None = None, **bots: Any) -> Any:
     """What makes the server's :class:`~trvendetta.server.club.Club` (on its store thread): the
-    store at ``where``, hosting as the identity ``public`` of the home ``at`` (its key and seeds)."""
+    store at ``where``, hosting as the identity ``public`` of the home ``at`` (its key and seeds);
+    ``bots``: ``bot_games`` and ``search_steps`` (server/bots.py)."""
     from . import entropy
     from .host import host_keys, new_seed
 
@@ -89,7 +96,7 @@ def club_maker(where: str, at: Path, public: str, smtp: str | None = None) -> An
         from trvendetta.server.club import Club
 
         return Club(where, keys, public, new_seed=lambda: new_seed(at), mailer=_mailer(smtp),
-                    random_bytes=lambda n: entropy.random_bytes(n))
+                    random_bytes=lambda n: entropy.random_bytes(n), **bots)
     return club
 
 

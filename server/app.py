@@ -85,6 +85,8 @@ class NewGameBody(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     ruleset: str = DEFAULT_RULESET
     time: str = ""
+    #: bot seats after the players, ``KIND:COLOR:CREW[:NAME]`` (server/bots.py)
+    bots: list[str] = []
 
 
 class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -232,6 +234,10 @@ class Server:
         #: were committed meanwhile); None where a commit is durable when it returns (PostgreSQL)
         self._syncer = _Syncer(self.club.store.sync) if self._pool.submit(self.club.store.defer_sync).result() \
             else None
+        self.club.inline_bots = False  # the bots think on their own thread (``play_bots``), not the store's
+        #: where every bot seat's bot thinks: one thread, so one game's search never holds up the store's
+        self._thinking = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-bots")
+        self._bots: dict[str, asyncio.Future] = {}  # a game's bots at play (one a game)
         try:  # whatever a crash left waiting on the host (an intent stored, not rolled) is finished now
             self._pool.submit(self.club.resolve_open).result()
             if self._syncer is not None:
@@ -273,11 +279,68 @@ class Server:
         return (*out, store.commits if store.commits != before else 0)
 
     def close(self) -> None:
+        self._thinking.shutdown()
         self._drawing.shutdown()
         if self._syncer is not None:
             self._syncer.close()
         self._pool.submit(self.club.close).result()
         self._pool.shutdown()
+
+    async def play_bots(self, game: str) -> int | None:
+        """Play ``game``'s bot seats while it waits on one; the game's version after (None: no bot
+        played).  Each decision is read on the store thread, thought out on the bots' thread and
+        recorded on the store thread again, so other requests go on between; one run a game (a
+        second call waits for the first), and the run goes on if the request that started it is
+        dropped."""
+        running = self._bots.get(game)
+        if running is None or running.done():
+            running = self._bots[game] = asyncio.ensure_future(self._bot_run(game))
+            running.add_done_callback(lambda f: self._bots.pop(game, None) if self._bots.get(game) is f else None)
+        return await asyncio.shield(running)
+
+    async def _bot_run(self, game: str) -> int | None:
+        from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
+
+        loop = asyncio.get_running_loop()
+        club, version = self.club, None
+        for _ in range(MAX_ACTIONS_PER_COMMAND):
+            try:
+                turn = await self.run(club.bot_turn, game)
+                if turn is None:
+                    break
+                action = await loop.run_in_executor(self._thinking, club.bot_think, turn)
+                played = await self.run(club.bot_play, turn, action)
+            except Exception as exc:  # noqa: BLE001  the store failed: the clock or the next start plays it
+                import sys
+
+                print(f"trv serve: game {game!r} waits on a bot seat and its move failed ({_short(exc)}); the "
+                      "clock tries it again each round", file=sys.stderr)
+                break
+            if played is not None:
+                version = played
+                self._moved(game)
+        return version
+
+    async def bots_due(self) -> None:
+        """The games ``resolve_open`` found waiting on a bot seat (a crash after a player's move,
+        before the bot's), played now, one after another."""
+        for game in list(self.club.bots_due):
+            await self.play_bots(game)
+
+    async def _answer_bots(self, game: str, out: dict, doc: bool = False) -> dict:
+        """A move's answer: when its game has bot seats, they play first, and the answer is the
+        game after them (``doc``: the whole game document, as a join that starts a game answers)."""
+        if not out.pop("_bots", False):
+            return out
+        version = await self.play_bots(game)
+        if version is None:
+            return out
+        if doc:
+            return await self.run(self.club.game_doc, game, None)
+        if "added" in out:
+            out["added"] += version - out["version"]
+        out["version"] = version
+        return out
 
     @staticmethod
     def api(handler: Callable) -> Callable:
@@ -341,7 +404,7 @@ class Server:
             if request.method == "POST":
                 player = await r(c.player_of, _token(request))
                 body = await _json(request, NewGameBody)
-                return await r(c.new_game, player, body.players, body.name, body.ruleset, body.time)
+                return await r(c.new_game, player, body.players, body.name, body.ruleset, body.time, body.bots)
             return await r(c.games, None)
 
         async def offer(request: Request) -> Any:
@@ -353,7 +416,7 @@ class Server:
             game = request.path_params["game"]
             out = await r(c.join, player, game, body.value, body.signature, body.kind)
             self._moved(game)
-            return out
+            return await self._answer_bots(game, out, doc=True)
 
         def game_json(token: str | None, game: str) -> bytes:
             return c.game_json(game, c.player_of(token) if token else None)
@@ -375,7 +438,7 @@ class Server:
             game = request.path_params["game"]
             out = await r(c.packet, player, game, data)
             self._moved(game)
-            return out
+            return await self._answer_bots(game, out)
 
         async def act(request: Request) -> Any:
             player = await r(c.player_of, _token(request))
@@ -383,7 +446,7 @@ class Server:
             game = request.path_params["game"]
             out = await r(c.act, player, game, body.action, body.version, body.signature)
             self._moved(game)
-            return out
+            return await self._answer_bots(game, out)
 
         async def resign(request: Request) -> Any:
             player = await r(c.player_of, _token(request))
@@ -603,6 +666,7 @@ async def _ticking(server: Server, seconds: float, url: str) -> None:
         await asyncio.sleep(seconds)
         try:
             await server.run(server.club.tick, None, url)
+            await server.bots_due()
             said = ""
         except Exception as exc:  # noqa: BLE001  (a failed round is tried again at the next; said once a cause)
             import sys
@@ -623,6 +687,7 @@ def make_app(make_club: Callable[[], Club], *, tick_seconds: float | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
+        await server.bots_due()  # a game a crash left waiting on a bot seat goes on before the first request
         task = asyncio.create_task(_ticking(server, tick_seconds, url)) if tick_seconds else None
         yield
         if task is not None:

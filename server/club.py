@@ -53,6 +53,8 @@ PAIRING_SECONDS = 600
 RECORDS_KEPT = 64
 #: the longest a browser's delegation may run
 MAX_DELEGATION_SECONDS = 90 * 24 * 3600
+#: open games (and offers) with bot seats one player may have at once (`trv serve --bot-games`)
+BOT_GAMES = 2
 
 
 class Refused(Exception):
@@ -139,7 +141,7 @@ class Club:
 
     def __init__(self, store: str, host: HostKeys, host_public: str, *, new_seed: Callable[[], str],
                  clock: Callable[[], float] = time.time, random_bytes: Callable[[int], bytes] = os.urandom,
-                 mailer: Any = None):
+                 mailer: Any = None, bot_games: int = BOT_GAMES, search_steps: int | None = None):
         self.store = GameStore(store)
         self.store.trust_own_reads()  # what this process checked or wrote is not checked again each read
         self.service = GameService(self.store)
@@ -154,6 +156,13 @@ class Club:
         self._records: dict[str, tuple[int, str]] = {}
         #: why a game's host step last failed (said on stderr once per cause, not every clock round)
         self._stuck: dict[str, str] = {}
+        #: bot seats (server/bots.py): how many open games with them a player may have, the search's budget
+        self.bot_games, self.search_steps = bot_games, search_steps
+        #: whether the bot seats play within the request that reached them (this object alone); the HTTP
+        #: server sets it False and plays them itself, thinking on a thread of its own (``server.app``)
+        self.inline_bots = True
+        #: the games ``resolve_open`` found waiting on a bot seat it left to the HTTP server
+        self.bots_due: list[str] = []
 
     def close(self) -> None:
         self.accounts.close()
@@ -444,9 +453,12 @@ class Club:
             return None
         return Offer.decode(found[0].encode(), game), found[1]
 
-    def new_game(self, player: str, players: list[str], name: str | None, ruleset: str, time: str = "") -> dict:
+    def new_game(self, player: str, players: list[str], name: str | None, ruleset: str, time: str = "",
+                 bots: list[str] | None = None) -> dict:
         """Offer a host game of this server: the seed committed now, every seat bound to its
-        player's registered key; the game starts when every player has contributed."""
+        player's registered key; the game starts when every player has contributed.  ``bots``:
+        bot seats after the players (``KIND:COLOR:CREW[:NAME]``, as `trv host offer --bot`), which
+        the server runs, each bound to the server's key (server/bots.py)."""
         try:
             rules = rulesets.get(ruleset)
         except (KeyError, TrvError) as exc:
@@ -457,13 +469,20 @@ class Club:
             if len(parts) not in (2, 3) or any(name_problem(p) for p in parts):
                 raise Refused(400, f"{str(text)[:60]!r}: give each player as NAME:COLOR[:CREW]")
             triples.append((parts[0], parts[1], parts[2] if len(parts) == 3 else ""))
+        if player not in [t[0] for t in triples]:
+            raise Refused(403, f"you ({player}) are not among the players; a player offers their own games")
+        from .bots import bot_seats
+
+        robots = bot_seats(self, player, bots or [])
+        triples += [(name, color, crew) for name, color, crew, _ in robots]
         names = [t[0] for t in triples]
         if len(set(names)) != len(names):
-            raise Refused(400, "a player is named twice")
-        if player not in names:
-            raise Refused(403, f"you ({player}) are not among the players; a player offers their own games")
-        seats = {}
+            raise Refused(400, "a player is named twice" if not robots else
+                               "a seat is named twice (a bot seat is named KIND-COLOR unless you give it a NAME)")
+        seats = {name: self.host_public for name, _, _, _ in robots}
         for seat in names:
+            if seat in seats:
+                continue
             known = self.accounts.player(seat)
             if known is None:
                 raise Refused(400, f"{seat} has never logged in to this server (trv login URL): no key to bind "
@@ -487,7 +506,7 @@ class Club:
             except TrvError as exc:
                 raise Refused(400, str(exc)) from None
         offer = Offer("trv-host-offer", game, rules.name, list(triples), seats, self.host_public,
-                      self.new_seed(), time=time)
+                      self.new_seed(), bots={name: kind for name, _, _, kind in robots}, time=time)
         offer = offer.signed(lambda body: self.host.keyring(self.host_public).sign(HOST, body))
         if not self.accounts.put_offer(game, offer.file_bytes().decode(), player, self.now()):
             raise Refused(409, f"there is an offer called {game!r} already")
@@ -499,7 +518,8 @@ class Club:
             raise Refused(404, f"no offer called {game!r} (it may have become a game: GET /api/games/{game})")
         offer, joined = found
         return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(), "commit": offer.commit,
-                "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined]}
+                "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined and s not in offer.bots],
+                "bots": dict(offer.bots)}
 
     def join(self, player: str, game: str, value: str, signature: str, kind: str = "trv-host-join") -> dict:
         """A player's contribution to an offer's seed (signed by their key, or a key they delegated
@@ -508,6 +528,9 @@ class Club:
         if found is None:
             raise Refused(404, f"no offer called {game!r} waiting for contributions")
         offer, joined = found
+        if player in offer.bots:
+            raise Refused(403, f"{player} is a bot seat in {game}: the server contributes for it (a fixed value, "
+                               "never one it chooses)")
         if player not in offer.seats:
             raise Refused(403, f"{player} has no seat in {game}")
         if player in joined:
@@ -536,9 +559,9 @@ class Club:
                 raise Refused(409, f"{player} contributed to {game} already, or it started")
             joined = found[1]
         joined = dict(joined, **{player: answer.file_bytes().decode()})
-        if any(s not in joined for s in offer.seats):
+        if any(s not in joined and s not in offer.bots for s in offer.seats):
             return self.offer_doc(game)
-        return self._start(offer, joined)
+        return self._bots_after(self._start(offer, joined), offer)
 
     def _start(self, offer: Offer, joined: dict) -> dict:
         answers = [(f"{seat}'s contribution", Contribution.decode(text.encode(), seat)) for seat, text in
@@ -547,7 +570,8 @@ class Club:
         def signed(answer: Contribution, key: str) -> bool:
             return self._signed(answer.seat, key, base64.b64decode(answer.sig), answer.body())
         try:
-            self.service.new_host_game(offer, offer.game, answers, offer.game, self.host, signed)
+            self.service.new_host_game(offer, offer.game, answers, offer.game, self.host, signed,
+                                       **self._bot_options())
         except GameExists:
             pass  # another process started it with the same contributions
         self.accounts.drop_offer(offer.game)
@@ -642,8 +666,9 @@ class Club:
             offer = Offer.decode(text.encode(), game)
             if player is None or player in offer.seats:
                 offers.append({"game": game, "players": list(offer.seats), "joined": sorted(joined),
-                               "waiting_for": [s for s in offer.seats if s not in joined]})
-                if player is not None and player in offer.seats and player not in joined:
+                               "waiting_for": [s for s in offer.seats if s not in joined and s not in offer.bots],
+                               "bots": dict(offer.bots)})
+                if player is not None and player in offer.seats and player not in joined and player not in offer.bots:
                     waiting.append(game)
         declined = [] if player is None else [
             {"game": game, "by": by, "at": at} for game, by, at in self.accounts.declined(player, self.now() - 30 * 86400)]
@@ -789,7 +814,45 @@ class Club:
                     reminded.append((info.id, w.seat))
                 except OSError:  # smtplib.SMTPException too: a mail server refusing stops no game
                     pass
-        return {"claimed": claimed, "reminded": reminded, "resolved": resolved}
+        return {"claimed": claimed, "reminded": reminded, "resolved": resolved, "bots": list(self.bots_due)}
+
+    # ------------------------------------------------------------- bot seats (server/bots.py)
+    def _bot_options(self) -> dict:
+        """How the host's step treats the bot seats: played now (``inline_bots``), with this server's
+        bots, or left to the HTTP server (``bot_turn``, ``bot_think``, ``bot_play``)."""
+        from .bots import make_bot
+
+        return {"play_bots": self.inline_bots, "bots": lambda kind: make_bot(kind, self.search_steps)}
+
+    def _bots_after(self, out: dict, charter: Any) -> dict:
+        """A request's answer, marked (``_bots``, taken off by the route) when its game has bot seats the
+        HTTP server is to play now."""
+        if charter.bots and not self.inline_bots:
+            out["_bots"] = True
+        return out
+
+    def bot_turn(self, game: str) -> Any:
+        """The decision a bot seat of ``game`` is to take now (``app.host.BotTurn``), or None."""
+        from trvendetta.app.host import bot_turn
+
+        return bot_turn(self.store, game, self.host)
+
+    def bot_think(self, turn: Any) -> Any:
+        """The bot's action for ``turn``: pure, touches neither the store nor a key (any thread)."""
+        from .bots import make_bot
+
+        return turn.choose(lambda kind: make_bot(kind, self.search_steps))
+
+    def bot_play(self, turn: Any, action: Any) -> int | None:
+        """Record the bot's action (signed with the server's key under the seat's name) and roll the
+        dice it waits for; the game's version after, or None when the game moved on meanwhile."""
+        from trvendetta.app.host import play_bot
+
+        try:
+            play_bot(self.store, turn.game, self.host, turn, action)
+        except GameMovedOn:
+            return None
+        return self.store.version(turn.game)
 
     def export(self, game: str, since: int | None) -> str:
         """The record (kept, for the version it was made at: a whole game's export walks every record),
@@ -810,6 +873,9 @@ class Club:
 
     def _seated(self, game: str, player: str) -> tuple[Any, Any]:
         loaded, charter = self._load(game)
+        if player in charter.bots:
+            raise Refused(403, f"{player} is a bot seat in {game}: the server plays it, signed with its own key, "
+                               "and no player moves for it")
         if player not in charter.seats or charter.seats[player] == self.host_public:
             raise Refused(403, f"{player} has no seat in {game}")
         if self._key(player) != charter.seats[player]:
@@ -820,7 +886,7 @@ class Club:
         """A packet a player's `trv` made (its actions signed with the player's key): imported into
         the host's store like a mailed one (every signature and event checked, nothing written if
         anything is wrong), then the server resolves the draw it opened and answers bots."""
-        self._seated(game, player)
+        _, charter = self._seated(game, player)
         try:
             gf = replays.read_file(data, f"{player}'s packet")
         except TrvError as exc:
@@ -843,7 +909,7 @@ class Club:
             raise Refused(422 if isinstance(exc, replays.AuditError) else 409, str(exc)) from None
         self._finish(game, self.store.version(game))
         after = self.store.version(game)
-        return {"game": game, "version": after, "added": after - before}
+        return self._bots_after({"game": game, "version": after, "added": after - before}, charter)
 
     def _finish(self, game: str, recorded: int) -> None:
         """After a player's records were stored (event ``recorded``): the host rolls the draw they
@@ -851,7 +917,7 @@ class Club:
         gone), the records stay stored and the answer says so: the server rolls the dice at its
         next start or clock round (``resolve_open``), so no game waits for ever."""
         try:
-            self.service.answer_host(game, self.host)
+            self.service.answer_host(game, self.host, **self._bot_options())
         except GameMovedOn:
             pass  # another process rolled them
         except TrvError as exc:  # the host's ledger refused the draw (one reveal per draw)
@@ -867,7 +933,7 @@ class Club:
         crash or a full disk interrupted goes on by itself.  The games it finished."""
         from trvendetta.replays.host import host_draws_at
 
-        done = []
+        done, self.bots_due = [], []
         for info in self.store.list_games():
             try:
                 meta = self.store.header(info.id)
@@ -877,10 +943,14 @@ class Club:
                 draws = host_draws_at(self.store, info.id, charter)
                 if draws.revealed_at:
                     continue
-                if draws.open is None and info.status != "over" and not outcome_of(self.store, info.id):
+                # a bot seat to play (its player's move stored, the bot's not yet: a crash in between)
+                bot = bool(charter.bots) and info.status != "over" and self.bot_turn(info.id) is not None
+                if draws.open is None and info.status != "over" and not outcome_of(self.store, info.id) and not bot:
                     continue
-                if self.service.answer_host(info.id, self.host).added:
+                if self.service.answer_host(info.id, self.host, **self._bot_options()).added:
                     done.append(info.id)
+                if not self.inline_bots and charter.bots and self.bot_turn(info.id) is not None:
+                    self.bots_due.append(info.id)
             except (GameMovedOn, TrvError):
                 continue  # another process finished it, or the ledger refuses (said when a player asks)
             except Exception as exc:  # noqa: BLE001  one game that cannot be finished stops no other game
@@ -993,7 +1063,7 @@ class Club:
         if played.waits_for_dice or charter.bots or ruleset.pending(saved.state) is None:
             # the host rolls the draw it opened, plays its bots, or reveals the seed at the end
             self._finish(game, saved.version)
-            return {"game": game, "version": self.store.version(game)}
+            return self._bots_after({"game": game, "version": self.store.version(game)}, charter)
         self._keep(saved)  # the next request starts from the state the store just took
         return {"game": game, "version": saved.version}
 
