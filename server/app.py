@@ -302,7 +302,7 @@ class Server:
         from trvendetta.app.decisions import MAX_ACTIONS_PER_COMMAND
 
         loop = asyncio.get_running_loop()
-        club, version = self.club, None
+        club, version, missed = self.club, None, 0
         for _ in range(MAX_ACTIONS_PER_COMMAND):
             try:
                 turn = await self.run(club.bot_turn, game)
@@ -316,9 +316,13 @@ class Server:
                 print(f"trv serve: game {game!r} waits on a bot seat and its move failed ({_short(exc)}); the "
                       "clock tries it again each round", file=sys.stderr)
                 break
-            if played is not None:
-                version = played
-                self._moved(game)
+            if played is None:  # the game moved on while the bot thought (another process): think again
+                missed += 1
+                if missed >= 3:
+                    break
+                continue
+            version, missed = played, 0
+            self._moved(game)
         return version
 
     async def bots_due(self) -> None:

@@ -75,8 +75,8 @@ def bot_seats(club: Any, player: str, given: list[str]) -> list[tuple[str, str, 
                                "(give the bot another NAME: KIND:COLOR:CREW:NAME)")
     open_ = open_bot_games(club, player)
     if len(open_) >= club.bot_games:
-        raise Refused(429, f"you have {len(open_)} open games or offers with bot seats ({', '.join(open_)}); this "
-                           f"server plays at most {club.bot_games} at once for a player: finish or resign one first")
+        raise Refused(429, f"this server plays bot seats in at most {club.bot_games} open games or offers of a "
+                           f"player at once, and yours are {', '.join(open_)}: finish or resign one first")
     return robots
 
 

@@ -222,6 +222,7 @@ function offerForm(me) {
   const form = el("form", { class: "offer", id: "offer" },
     field("you", "me", `${me.player}:red:cars`, "name:colour:crew"),
     field("opponent(s), comma-separated", "others", "", "bob:blue:cars"),
+    field("bot seats the server plays, comma-separated", "bots", "", "greedy:blue:cars (random, greedy, front, search)"),
     field("ruleset", "ruleset", "vendetta"),
     field("time (e.g. 3d or 7d+1d; empty: none)", "time", ""),
     field("game name (optional)", "name", ""),
@@ -231,7 +232,8 @@ function offerForm(me) {
     const f = new FormData(form);
     const players = [f.get("me"), ...String(f.get("others")).split(",")].map((p) => p.trim()).filter(Boolean);
     try {
-      const body = { players, ruleset: f.get("ruleset") || "vendetta", time: f.get("time") || "" };
+      const bots = String(f.get("bots") || "").split(",").map((b) => b.trim()).filter(Boolean);
+      const body = { players, bots, ruleset: f.get("ruleset") || "vendetta", time: f.get("time") || "" };
       if (f.get("name")) body.name = f.get("name");
       const out = await api("POST", "/api/games", body);
       const game = out.game || body.name;

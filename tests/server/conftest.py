@@ -70,7 +70,8 @@ class _Server(uvicorn.Server):
 class Club:
     """A running server: its address, its store file and home, and a way to make players."""
 
-    def __init__(self, root: Path, store: str, home: Path | None = None):
+    def __init__(self, root: Path, store: str, home: Path | None = None, **options):
+        """``options``: the Club's (``bot_games``, ``search_steps``: `trv serve --bot-games`, ...)."""
         self.root, self.store = root, store
         self.home = home or root / "home-club"
         if home is None:  # a new club; another process of the same club shares its home (key and seeds)
@@ -86,7 +87,7 @@ class Club:
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = make_app(club_maker(store, self.home, self.public))
+        self.app = make_app(club_maker(store, self.home, self.public, **options))
         self.server = _Server(uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
@@ -118,6 +119,20 @@ def club(tmp_path):
     c = Club(tmp_path, str(tmp_path / "club.sqlite"))
     yield c
     c.stop()
+
+
+@pytest.fixture
+def clubs(tmp_path):
+    """Starts clubs: ``clubs(root, store, home=None, **options)`` (``home``: the same club started
+    again; ``options``: the Club's, such as ``bot_games``); each is stopped at the test's end."""
+    made: list[Club] = []
+
+    def start(root: Path, store: str, home: Path | None = None, **options) -> Club:
+        made.append(Club(root, store, home=home, **options))
+        return made[-1]
+    yield start
+    for c in reversed(made):
+        c.stop()
 
 
 @pytest.fixture

@@ -3,9 +3,20 @@ runs; the record verifies offline and names the bot seat, run by the server's ke
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
 
 from trvendetta import replays
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fairplay"))
+from fairplay_helpers import rechain  # noqa: E402
 
 
 def play_alone(ann, game, limit=2000):
@@ -40,3 +51,251 @@ def test_a_whole_game_against_a_server_bot_verifies_and_names_it(club, tmp_path)
     result = replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
     assert result.walker.signatures.seats["robo"] == club.public
     assert result.signed.get("robo", 0) > 0 and result.signed.get("ann", 0) > 0
+
+
+# ---------------------------------------------------------------- a crash before the bot's move
+
+def _session(p) -> dict:
+    saved = json.loads(next((p.home / "servers").glob("*.json")).read_text())
+    return {"Authorization": f"Bearer {saved['token']}"}
+
+
+def _row(p, game):
+    return next(g for g in json.loads(p("games", "--json").stdout)["games"] if g["game"] == game)
+
+
+def frozen_on_the_bot(club, ann, game="duel"):
+    """ann plays until her move is stored and the server's bot move after it fails (a full disk):
+    the game waits on the bot seat.  The version it stopped at."""
+    failed = []
+
+    def bot_play(turn, action):
+        failed.append(turn.version)
+        raise sqlite3.OperationalError("database or disk is full")
+    club.club.bot_play = bot_play
+    for _ in range(200):
+        row = _row(ann, game)
+        if row["waiting_on"] == "robo":
+            assert failed and row["version"] == failed[-1]
+            return row["version"]
+        assert row["waiting_on"] == "ann", row
+        action = json.loads(ann("legal", "--json", "--game", game).stdout)[0]
+        ann("act", "--game", game, json.dumps(action))
+    raise AssertionError("the game never waited on the bot")
+
+
+@pytest.fixture
+def bot_duel(club):
+    ann = club.player("ann")
+    ann("new", "--player", "ann:red:cars", "--bot", "greedy:blue:cars:robo", "--name", "duel")
+    return ann
+
+
+def test_a_restarted_server_plays_the_bot_move_a_crash_left_waiting(club, bot_duel, clubs, tmp_path):
+    ann = bot_duel
+    stopped = frozen_on_the_bot(club, ann)
+    club.stop()
+    again = clubs(tmp_path, club.store, home=club.home)  # the next start of the same club
+    doc = httpx.get(f"{again.url}/api/games/duel", timeout=60).json()
+    assert doc["version"] > stopped and doc["pending"]["player"] == "ann", doc["pending"]
+    # the bot's moves reach the player through the normal sync (the club, at its new address)
+    ann.url = again.url
+    ann("login", again.url, server=False)
+    assert "robo" in ann("log", "--game", "duel").stdout.split(f"{stopped:>5}.")[-1]
+    replays.verify_file(replays.read_file(again.club.export("duel", None).encode(), "duel.trv"))
+
+
+def _packet_signed_for_the_bot(club, keys, tmp_path, head: str) -> bytes:
+    """robo's next move as the server would record it (played in a copy of its store), re-signed by
+    ann's key over the very message and re-chained (anyone can recompute the unkeyed chain): the
+    packet a cheating player would post for the bot seat."""
+    from trvendetta.app import GameService
+    from trvendetta.app.host import bot_turn, play_bot
+    from trvendetta.replays.signatures import domain_at, message
+    from trvendetta.store import GameStore, chain
+
+    copy = tmp_path / "copy.sqlite"
+    src, dst = sqlite3.connect(club.store), sqlite3.connect(copy)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    with GameStore(str(copy)) as store:
+        before = store.version("duel")
+        turn = bot_turn(store, "duel", club.club.host)
+        play_bot(store, "duel", club.club.host, turn, turn.choose())
+        packet = GameService(store).export("duel", since=before)
+        gf = replays.read_file(packet.encode(), "packet")
+        game_id, domain = store.events_head("duel", 1), store.header("duel").domain
+    out, previous, action, sig, resigned = [], head, b"", b"", False
+    for line in packet.split("\n"):
+        if line.startswith("> "):
+            action = line[2:].encode()
+        elif line.startswith("+ robo:") and not resigned:
+            number = int(re.search(r"^(\d+) ", packet[packet.index(line):].split("\n", 2)[1]).group(1))
+            msg = message(domain_at(domain or "", game_id, number), number, previous, action)
+            line = "+ robo:" + base64.b64encode(keys.sign("ann", msg)).decode()
+            sig, resigned = line[2:].encode(), True
+        elif line.startswith("+ "):
+            sig = line[2:].encode()
+        else:
+            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+            if mm:
+                previous = chain(previous, mm.group(3).encode(), action, sig)
+                line = f"{mm.group(1)} {previous} {mm.group(3)}"
+                action, sig = b"", b""
+        out.append(line)
+    assert resigned and gf.records
+    return re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', "\n".join(out)).encode()
+
+
+def test_a_player_cannot_move_for_the_bot_seat(club, bot_duel, tmp_path):
+    ann = bot_duel
+    stopped = frozen_on_the_bot(club, ann)
+    from trvendetta.cli.identity import Keyring
+    from trvendetta.replays.signatures import message
+
+    http = httpx.Client(base_url=club.url, timeout=60)
+    doc = http.get("/api/games/duel").json()
+    assert doc["pending"]["player"] == "robo"
+    legal = club.on_store(lambda: club.club._load("duel")[0])
+    action = legal.ruleset.encode(legal.ruleset.legal_actions(legal.state)[0]).decode()
+    keys = Keyring({"ann": club.club.accounts.player("ann")[1]}, "ann", ann.home)
+    sig = keys.sign("ann", message(doc["domain"], doc["version"] + 1, doc["head"], action.encode()))
+    answer = http.post("/api/games/duel/act", headers=_session(ann),
+                       json={"action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()})
+    assert answer.status_code == 403 and "robo's decision, not ann's" in answer.json()["error"]
+    # the next route: a packet holding the bot's move, signed by ann's key under robo's name
+    forged = _packet_signed_for_the_bot(club, keys, tmp_path, doc["head"])
+    answer = http.post("/api/games/duel/packet", content=forged, headers=_session(ann))
+    assert answer.status_code == 409, answer.text
+    assert "is not signed by robo" in answer.json()["error"] and "made with ann's key" in answer.json()["error"]
+    # and one who signs up as the bot's name: the seat is the server's key, not theirs
+    robo = club.player("robo")
+    answer = http.post("/api/games/duel/act", headers=_session(robo),
+                       json={"action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()})
+    assert answer.status_code == 403 and "robo is a bot seat in duel" in answer.json()["error"], answer.text
+    assert club.club.store.version("duel") == stopped  # nothing was stored
+    http.close()
+
+
+def test_the_server_plays_no_seat_the_charter_did_not_give_a_bot(club, clubs, tmp_path):
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+    bob("join", "duel")
+    for _ in range(100):  # until the game waits on bob
+        row = _row(ann, "duel")
+        if row["waiting_on"] == "bob":
+            break
+        ann("act", json.dumps(json.loads(ann("legal", "--json").stdout)[0]))
+    version = club.club.store.version("duel")
+    assert club.on_store(club.club.bot_turn, "duel") is None
+    club.on_store(club.club.tick)  # the server's clock (and its start-up's open work) plays no one
+    assert club.club.store.version("duel") == version
+    # a bot seat named like a player of the server would take that player's seat
+    ann("new", "--player", "ann:red:cars", "--bot", "greedy:blue:cars:bob", code=1)
+    club.stop()
+    again = clubs(tmp_path, club.store, home=club.home)
+    assert again.club.store.version("duel") == version
+
+
+def test_bot_seats_are_bounded_by_player(clubs, tmp_path):
+    c = clubs(tmp_path, str(tmp_path / "club.sqlite"), bot_games=1)
+    ann = c.player("ann")
+    ann("new", "--player", "ann:red:cars", "--bot", "random:blue:cars", "--name", "one")
+    err = ann("new", "--player", "ann:red:cars", "--bot", "random:blue:cars", "--name", "two", code=1).stderr
+    assert "at most 1 open games or offers of a player at once, and yours are one" in err, err
+    assert not c.club.store.exists("two") and c.club.accounts.offer("two") is None
+    ann("new", "--player", "ann:red:cars", "--bot", "nobot:blue:cars", code=2)  # said before anything is sent
+    off = clubs(tmp_path / "off", str(tmp_path / "off.sqlite"), bot_games=0)
+    err = off.player("ann")("new", "--player", "ann:red:cars", "--bot", "random:blue:cars", code=1).stderr
+    assert "plays no bot seats" in err
+
+
+def test_a_search_bot_seat_plays_a_whole_game(clubs, tmp_path):
+    c = clubs(tmp_path, str(tmp_path / "club.sqlite"), search_steps=20)
+    ann = c.player("ann")
+    ann("new", "--player", "ann:red:cars", "--bot", "search:blue:cars:deep", "--name", "deep")
+    assert play_alone(ann, "deep")["status"] == "over"
+    out = ann.local("verify", "--game", "deep").stdout  # the player's copy of the game
+    assert "bot seats: deep (search, run by the host" in out, out
+
+
+# ---------------------------------------------------------------- forged records
+@pytest.fixture
+def bot_record(club, bot_duel):
+    play_alone(bot_duel, "duel")
+    return bot_duel, club.club.export("duel", None)
+
+
+def test_verify_refuses_a_bot_move_signed_by_another_key(bot_record, tmp_path):
+    """The server's word covers the bot's choices only under its own key: a record whose bot move
+    is signed by another key (a player's, over the very message) is refused."""
+    from trvendetta.cli.identity import Keyring
+    from trvendetta.replays.signatures import domain_at, message
+
+    ann, record = bot_record
+    gf = replays.read_file(record.encode(), "duel.trv")
+    m = re.search(r"^(\d+) ([0-9a-f]{64}) .*\n> (.*)\n\+ robo:(\S+)\n(\d+) ", record, re.M)
+    assert m
+    number, previous, action = int(m.group(5)), m.group(2), m.group(3)
+    keys = Keyring({"ann": gf.header.charter and json.loads(gf.header.charter)["seats"]["ann"]}, "ann", ann.home)
+    msg = message(domain_at(gf.header.domain or "", gf.header.game_id, number), number, previous, action.encode())
+    sig = base64.b64encode(keys.sign("ann", msg)).decode()
+    forged = rechain(record.replace(f"+ robo:{m.group(4)}", f"+ robo:{sig}", 1))
+    (tmp_path / "forged.trv").write_text(forged)
+    err = ann("verify", tmp_path / "forged.trv", code=1, server=False, multiline=True).stderr
+    assert f"event {number}" in err and "robo" in err, err
+
+
+def _with_charter(record: str, charter) -> str:
+    """The record with another charter (a ``store.Charter``, encoded canonically), its whole chain
+    (event 1's hash, the GameId) recomputed from it: what anyone can recompute.  The signatures stay."""
+    from trvendetta.store import chain, encode_charter, genesis
+
+    text = encode_charter(charter)
+    out, previous, action, sig = [], genesis(text), b"", b""
+    first = None
+    for line in record.split("\n"):
+        if line.startswith("[Charter "):
+            line = "[Charter " + json.dumps(text) + "]"
+        elif line.startswith("> "):
+            action = line[2:].encode()
+        elif line.startswith("+ "):
+            sig = line[2:].encode()
+        else:
+            mm = re.match(r"^(\d+) ([0-9a-f]{64}) (\{.*)$", line)
+            if mm:
+                previous = chain(previous, mm.group(3).encode(), action, sig)
+                first = first or previous
+                line = f"{mm.group(1)} {previous} {mm.group(3)}"
+                action, sig = b"", b""
+        out.append(line)
+    forged = "\n".join(out)
+    forged = re.sub(r'\[Head "[0-9a-f]{64}"\]', f'[Head "{previous}"]', forged)
+    return re.sub(r'\[GameId "[0-9a-f]{64}"\]', f'[GameId "{first}"]', forged)
+
+
+def test_verify_refuses_a_charter_forged_to_make_a_person_a_bot(bot_record, club, tmp_path):
+    """A record whose charter declares ann's seat a bot (her games would then not count as hers)."""
+    import msgspec
+
+    from trvendetta.app.messages import Offer
+    from trvendetta.replays.signatures import HOST
+    from trvendetta.store import decode_charter
+
+    ann, record = bot_record
+    charter = decode_charter(replays.read_file(record.encode(), "duel.trv").header.charter)
+    # the charter alone: its offer, signed by the server, still says ann is a person
+    alone = msgspec.structs.replace(charter, bots={**charter.bots, "ann": "greedy"})
+    (tmp_path / "alone.trv").write_text(_with_charter(record, alone))
+    err = ann("verify", tmp_path / "alone.trv", code=1, server=False, multiline=True).stderr
+    assert err.startswith("Error: event 1: ") and "its bot seats differ" in err, err
+    # the next route, open to the server alone (it holds the key that signs offers): the offer too,
+    # signed again; ann's signed contribution answers the offer she was sent, not this one
+    offered = Offer.decode(bytes(charter.offered), "offer")
+    changed = msgspec.structs.replace(offered, bots={**offered.bots, "ann": "greedy"}, sig="")
+    changed = changed.signed(lambda body: club.club.host.keyring(club.public).sign(HOST, body))
+    both = msgspec.structs.replace(alone, offered=msgspec.Raw(msgspec.json.encode(changed)), offer=changed.id())
+    (tmp_path / "both.trv").write_text(_with_charter(record, both))
+    err = ann("verify", tmp_path / "both.trv", code=1, server=False, multiline=True).stderr
+    assert err.startswith("Error: event 1: ") and "ann is a bot seat the host runs" in err, err

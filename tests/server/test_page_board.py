@@ -286,3 +286,22 @@ def test_a_player_signs_up_in_the_browser(club, browser):
     bob_lines = [line for line in record.splitlines() if line.startswith("+ bob:")]
     assert bob_lines and all(len(line) == len("+ bob:") + 88 for line in bob_lines)  # 64 bytes: his own key
     assert not page.errors()
+
+
+def test_a_game_with_a_bot_seat_offered_from_the_page(club, browser):
+    """The page's offer form takes bot seats (the server plays them): the game starts at bob's
+    contribution, nobody else's is awaited, and it opens on the page."""
+    bob = club.player("bob", login=False)
+    page = browser.page(1366, 768)
+    pair(club, bob, page)
+    until(page, "document.getElementById('offer-bots')")
+    page.js("""document.getElementById('offer-me').value = 'bob:blue:cars';
+               document.getElementById('offer-bots').value = 'greedy:red:cars:robo';
+               document.getElementById('offer-name').value = 'withabot'; true""")
+    click(page, "#offer-send")
+    until(page, "location.pathname === '/play/withabot' && document.getElementById('board')")
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(club.on_store(lambda: club.club.store.header("withabot").charter))
+    assert charter.bots == {"robo": "greedy"} and charter.seats["robo"] == club.public
+    assert not page.errors()

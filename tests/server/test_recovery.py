@@ -56,11 +56,11 @@ def _disk_fills_before_the_roll(club) -> list:
     real = service.answer_host
     failed: list = []
 
-    def answer_host(game, host):
+    def answer_host(game, host, **bots):
         if service.waiting(game):
             failed.append(game)
             raise sqlite3.OperationalError("database or disk is full")
-        return real(game, host)
+        return real(game, host, **bots)
     service.answer_host = answer_host
     return failed
 
@@ -162,7 +162,7 @@ def test_one_game_the_host_cannot_roll_stops_no_other_game(duel, capsys):
     _frozen(duel)
     club = duel["club"]
 
-    def answer_host(game, host):
+    def answer_host(game, host, **bots):
         raise ValueError("not enough values to unpack (expected 2, got 0)")  # host_secret on an empty file
     club.club.service.answer_host = answer_host
     duel["ann"]("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "late", "--time", "1h")
