@@ -299,3 +299,51 @@ def test_verify_refuses_a_charter_forged_to_make_a_person_a_bot(bot_record, club
     (tmp_path / "both.trv").write_text(_with_charter(record, both))
     err = ann("verify", tmp_path / "both.trv", code=1, server=False, multiline=True).stderr
     assert err.startswith("Error: event 1: ") and "ann is a bot seat the host runs" in err, err
+
+
+def test_a_bot_thinking_holds_up_no_other_request(club, bot_duel):
+    """The bot thinks on a thread of its own: while it does, the store thread answers others (here
+    the bot is held mid-thought until another player's requests were answered)."""
+    import threading
+
+    from trvendetta.cli.identity import Keyring
+    from trvendetta.replays.signatures import message
+
+    ann = bot_duel
+    held, thinking = threading.Event(), threading.Event()
+    think = club.club.bot_think
+
+    def slow(turn):
+        thinking.set()
+        assert held.wait(60), "the test never let the bot go on"
+        return think(turn)
+    club.club.bot_think = slow
+    keys = Keyring({"ann": club.club.accounts.player("ann")[1]}, "ann", ann.home)
+    answers = []
+
+    def ann_moves():  # ann's moves over HTTP until one reaches the bot (its answer waits for the bot)
+        with httpx.Client(base_url=club.url, timeout=90) as http:
+            for _ in range(100):
+                doc = http.get("/api/games/duel", headers=_session(ann)).json()
+                action = doc["options"][0]["action"]
+                sig = keys.sign("ann", message(doc["domain"], doc["version"] + 1, doc["head"], action.encode()))
+                answers.append(http.post("/api/games/duel/act", headers=_session(ann), json={
+                    "action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()}))
+                if thinking.is_set():
+                    return
+    mover = threading.Thread(target=ann_moves)
+    mover.start()
+    try:
+        assert thinking.wait(60), "ann's moves never reached the bot"
+        bob = club.player("bob")  # a sign-up, a login and a game offered, while the bot thinks
+        bob("new", "--player", "bob:blue:cars", "--player", "ann:red:cars", "--name", "other")
+        doc = httpx.get(f"{club.url}/api/games/duel", timeout=60).json()
+        assert doc["pending"]["player"] == "robo"  # ann's move is stored, the bot's not yet
+        answered = len(answers)  # (ann's move that reached the bot is not answered yet)
+    finally:
+        held.set()
+        mover.join(90)
+    assert len(answers) == answered + 1 and answers[-1].status_code == 200, answers[-1].text
+    after = httpx.get(f"{club.url}/api/games/duel", timeout=60).json()
+    assert after["version"] == answers[-1].json()["version"] > doc["version"]
+    assert after["pending"]["player"] == "ann"
