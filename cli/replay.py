@@ -607,6 +607,11 @@ def _verify_one(session: Session, target: str | None, claim: str | None, doc: di
             raise TrvError(f"the claim differs from the record: {diff}")
         lines.append(f"claim matches the record after event {number}")
     doc.update(ok=True, events=result.events, head=result.head, signed=result.signed, unsigned=result.unsigned)
+    sigs = result.walker.signatures
+    keys, host = getattr(sigs, "seats", {}), getattr(sigs, "host", "")
+    # the bot seats the charter declares, each with the key that signs its moves (whoever runs it)
+    doc["bot_seats"] = {seat: {"kind": kind, "key": keys.get(seat, ""), "run_by_host": bool(host) and keys.get(seat) == host}
+                        for seat, kind in getattr(sigs, "bots", {}).items()}
     lines.append(f"OK: {result.events} events, head {result.head}")
     from trvendetta.core.events import script_size
 

@@ -48,6 +48,8 @@ def test_a_whole_game_against_a_server_bot_verifies_and_names_it(club, tmp_path)
 
     # the bot seat, its kind and the key that runs it: the server's (the one `trv login` names)
     assert f"bot seats: robo (greedy, run by the host, key {fingerprint(club.public)})" in verified, verified
+    doc = json.loads(ann("verify", str(path), "--json", server=False).stdout)
+    assert doc["bot_seats"] == {"robo": {"kind": "greedy", "key": club.public, "run_by_host": True}}
     result = replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
     assert result.walker.signatures.seats["robo"] == club.public
     assert result.signed.get("robo", 0) > 0 and result.signed.get("ann", 0) > 0
