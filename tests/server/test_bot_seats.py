@@ -107,6 +107,18 @@ def test_a_restarted_server_plays_the_bot_move_a_crash_left_waiting(club, bot_du
     replays.verify_file(replays.read_file(again.club.export("duel", None).encode(), "duel.trv"))
 
 
+def test_the_servers_clock_plays_the_bot_move_a_failure_left_waiting(club, bot_duel):
+    import asyncio
+
+    stopped = frozen_on_the_bot(club, bot_duel)
+    del club.club.bot_play  # the disk has room again
+    assert club.on_store(club.club.tick)["bots"] == ["duel"]
+    asyncio.run(club.app.state.server.bots_due())  # what `trv serve --clock` runs after each round
+    doc = httpx.get(f"{club.url}/api/games/duel", timeout=60).json()
+    assert doc["version"] > stopped and doc["pending"]["player"] == "ann"
+    assert club.on_store(club.club.tick)["bots"] == []
+
+
 def _packet_signed_for_the_bot(club, keys, tmp_path, head: str) -> bytes:
     """robo's next move as the server would record it (played in a copy of its store), re-signed by
     ann's key over the very message and re-chained (anyone can recompute the unkeyed chain): the
