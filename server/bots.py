@@ -22,6 +22,8 @@ from typing import Any
 
 from trvendetta.core.names import name_problem
 
+from .refused import Refused
+
 
 def make_bot(kind: str, search_steps: int | None) -> Any:
     """The bot the server plays a seat of ``kind`` with (the search at this server's budget)."""
@@ -38,8 +40,6 @@ def parse_bot(text: Any) -> tuple[str, str, str, str]:
     """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind), as `trv host offer --bot` reads it
     (``cli.games.parse_bot``); a Refused naming the problem."""
     from trvendetta.bots import bot_names
-
-    from .club import Refused
 
     parts = text.split(":") if isinstance(text, str) else []
     if len(parts) not in (3, 4) or not all(p for i, p in enumerate(parts) if i != 2):
@@ -60,8 +60,6 @@ def bot_seats(club: Any, player: str, given: list[str]) -> list[tuple[str, str, 
     """The bot seats ``player`` asks for, checked: each well formed, none named like a player of this
     server (a bot seat takes no one's name), and within the player's allowance of open games with
     bot seats (``club.bot_games``)."""
-    from .club import Refused
-
     if not isinstance(given, list):
         raise Refused(400, "bots: a list of KIND:COLOR:CREW[:NAME]")
     if not given:

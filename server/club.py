@@ -41,6 +41,7 @@ from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound
                               decode_charter, encode_draw)
 
 from .accounts import Accounts, digest
+from .refused import Refused
 
 #: what a player signs to log in: this, the server's key, and the challenge
 LOGIN_PREFIX = b"trvendetta login 1\n"
@@ -55,17 +56,6 @@ RECORDS_KEPT = 64
 MAX_DELEGATION_SECONDS = 90 * 24 * 3600
 #: open games (and offers) with bot seats one player may have at once (`trv serve --bot-games`)
 BOT_GAMES = 2
-
-
-class Refused(Exception):
-    """A request the server turns down: an HTTP status and one message naming the problem."""
-
-    def __init__(self, status: int, message: str, **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        #: more of the answer (``recorded``: the event a refused request's records were stored up to)
-        self.extra = extra
 
 
 def _short(exc: BaseException) -> str:
