@@ -14,16 +14,21 @@
 
 Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
 as ``trv sim``'s); ``--jobs N`` spreads the games over N processes (the results do not depend on it).
+``--out FILE`` appends each game's result to FILE (one JSON line) as it finishes and, run again, plays
+only the games FILE lacks: a run cut short loses at most the games in progress, and rerunning the same
+command with a finished FILE prints its tables without playing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from trvendetta import rulesets
@@ -88,22 +93,51 @@ def _run(job: tuple) -> dict:
     name, seed, bots, crews, steps = job
     rs = rulesets.get(name)
     out = play(rs, seed, [make_bot(b, steps) for b in bots], crews, time.process_time)
-    out.update(bots=bots, crews=crews)
+    out.update(key=_key(job), ruleset=name, bots=list(bots), crews=list(crews), steps=steps)
     return out
 
 
-def _map(jobs: list, n: int) -> list[dict]:
-    if n <= 1:
-        out = []
-        for j in jobs:
-            out.append(_run(j))
+def _key(job: tuple) -> str:
+    """What identifies a game in an ``--out`` file: ruleset, seed, bots, crews and search budget."""
+    name, seed, bots, crews, steps = job
+    return json.dumps([name, seed, list(bots), list(crews), steps])
+
+
+def _map(jobs: list, n: int, out: str | None = None) -> list[dict]:
+    """Play ``jobs`` on ``n`` processes, in job order; with ``out``, the games already in that file
+    are read, not played, and each game played is appended to it as soon as it ends."""
+    done: dict[str, dict] = {}
+    if out and Path(out).exists():
+        for line in Path(out).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                done[r["key"]] = r
+    todo = [j for j in jobs if _key(j) not in done]
+    if done:
+        print(f"{len(jobs) - len(todo)} of {len(jobs)} games read from {out}", file=sys.stderr)
+    sink = open(out, "a") if out else None
+    try:
+        if n <= 1:
+            results = map(_run, todo)
+        else:
+            import multiprocessing
+
+            pool = multiprocessing.get_context().Pool(n)
+            results = pool.imap_unordered(_run, todo)
+        for r in results:
+            done[r["key"]] = r
+            if sink:
+                sink.write(json.dumps(r) + "\n")
+                sink.flush()
             print(".", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        return out
-    import multiprocessing
-
-    with multiprocessing.get_context().Pool(n) as pool:
-        return list(pool.imap(_run, jobs))
+        if n > 1:
+            pool.close()
+            pool.join()
+    finally:
+        if sink:
+            sink.close()
+    return [done[_key(j)] for j in jobs]
 
 
 # ------------------------------------------------------------------------------------- duel
@@ -120,7 +154,7 @@ def duel(args: argparse.Namespace) -> None:
             order = crews if (g // 2) % 2 == 0 else crews[::-1]
             bots = ["search", opponent] if me == 0 else [opponent, "search"]
             jobs.append((args.ruleset, args.seed + g, bots, list(order), args.steps))
-        results = _map(jobs, args.jobs)
+        results = _map(jobs, args.jobs, args.out)
         print(f"\nsearch against {opponent}:")
         rows: dict[tuple, list[int]] = {}
         cpu: list[float] = []
@@ -158,7 +192,7 @@ def balance(args: argparse.Namespace) -> None:
             pool = crews + ["cars"] * (players - len(crews))  # seats past the crews play cars, as in trv sim
             mix = [pool[(g + i) % len(pool)] for i in range(players)]  # each crew in each seat in turn
             jobs.append((args.ruleset, seed, [args.bot] * players, list(mix), args.steps))
-        results = _map(jobs, args.jobs)
+        results = _map(jobs, args.jobs, args.out)
         by_crew: dict[str, list[int]] = {}
         by_seat: dict[int, list[int]] = {}
         for r in results:
@@ -193,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     d.add_argument("--jobs", type=int, default=1)
+    d.add_argument("--out", help="a JSON-lines file of the games' results: appended as they end, read when rerun")
     b = sub.add_parser("balance")
     b.add_argument("--ruleset", default="vendetta")
     b.add_argument("--bot", default="search")
@@ -202,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--out", help="a JSON-lines file of the games' results: appended as they end, read when rerun")
     args = parser.parse_args(argv)
     {"duel": duel, "balance": balance}[args.what](args)
 
