@@ -1,4 +1,4 @@
-"""`trv demo`: four built-in players (the greedy bot) play a whole game, a frame a turn."""
+"""`trv demo`: four built-in players (the search bot) play a whole game, a frame a turn."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ BOT_STREAM = 1000
               help="Which game to play.")
 @click.option("--players", "count", type=click.IntRange(2, 4), default=4, show_default=True,
               help="How many built-in players.")
-@click.option("--bot", "kind", default="greedy", show_default=True, metavar="KIND",
-              help="How the players choose: greedy (each decision's best by the rules' heuristic) or random.")
+@click.option("--bot", "kind", default="search", show_default=True, metavar="KIND",
+              help="How the players choose: search (the strongest: a tree search over the rules' chance), "
+                   "front or greedy (each decision's best by the rules' heuristic: instant), or random.")
 @click.option("--quiet", is_flag=True, help="Print only the final board and the result.")
 @click.option("--frames/--no-frames", default=None,
               help="Draw the board after every turn [default: when stdout is a terminal].")
@@ -45,19 +46,22 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, kind: str
          frames: bool | None, delay: float | None) -> None:
     """Watch built-in players play a whole game, turn by turn.
 
-    The players are the greedy bot (`trv sim --bot greedy`): each decision's
-    best option by the ruleset's own heuristic, ties broken by the seed.  On a
-    terminal the board is drawn after every turn, with a short pause; piped,
-    the game is printed one sentence an event, then the final board.  The
-    game is kept in memory unless --db (or $TRV_DB) names a store, so a demo
-    leaves nothing behind by default.
+    The players are the search bot, the strongest there is (`trv sim --bot
+    search`, docs/bots.md): a turn's thinking takes about a frame's pause
+    and counts toward it, so the demo keeps its pace; piped there is no
+    pause and a 4-player game takes about 15 seconds of CPU (--bot greedy:
+    under one).  The same seed plays the same game.  On a
+    terminal the board is drawn after every turn; piped, the game is printed
+    one sentence an event, then the final board.  The game is kept in memory
+    unless --db (or $TRV_DB) names a store, so a demo leaves nothing behind
+    by default.
 
     \b
     Examples:
       trv demo
       trv demo --seed 7 --players 2
       trv demo --delay 0            # frames, no pause
-      trv demo --bot random --no-frames
+      trv demo --bot greedy --no-frames
       trv --db demo.sqlite demo --seed 7 && trv --db demo.sqlite log
     """
     from trvendetta.bots import bot_names, get_bot
@@ -74,7 +78,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, kind: str
     games = service(session)
     loaded = games.new_game(rules, rules.default_position(players, seed), stem=f"demo-{seed}").loaded
     name, state, version = loaded.game, loaded.state, loaded.version
-    terminal = sys.stdout.isatty()
+    terminal = _terminal()
     framed = (terminal if frames is None else frames) and not quiet
     wait = (TERMINAL_DELAY if delay is None else delay) if framed and terminal else 0.0
     say = (lambda text: None) if quiet else click.echo
@@ -93,6 +97,7 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, kind: str
         yield picked[-1][1]
 
     turn: list[str] = []
+    shown = time.monotonic()  # when the last frame was drawn: the bots' thinking since counts toward the pause
     while not rules.is_over(state):
         played = games.play(name, player, after=loaded)  # the game as the last play saved it
         loaded = played.loaded
@@ -108,16 +113,22 @@ def demo(session: Session, seed: int | None, ruleset: str, count: int, kind: str
                 say(line)
             turn = []
         elif ended or rules.is_over(state):
-            frame(rules, state, version, turn, color, clear=terminal)
-            turn = []
             if wait:
-                time.sleep(wait)
+                time.sleep(max(0.0, wait - (time.monotonic() - shown)))
+            frame(rules, state, version, turn, color, clear=terminal)
+            shown = time.monotonic()
+            turn = []
         if len(picked) > 100 * MAX_ACTIONS_PER_COMMAND:
             raise TrvError(f"no winner after {len(picked)} actions; giving up")
     if not framed:
         click.echo(rules.render(state, color=color))
     click.echo(f"winner: {rules.winner(state) or 'nobody'}")
     click.echo(f"{version} events, {len(picked)} actions, seed {seed}")
+
+
+def _terminal() -> bool:
+    """Whether the demo draws for a person (frames and pauses by default) or into a pipe."""
+    return sys.stdout.isatty()
 
 
 def frame(rules, state, version: int, turn: list[str], color: bool, clear: bool) -> None:

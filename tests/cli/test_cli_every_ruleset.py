@@ -13,7 +13,7 @@ NAMES = rulesets.names()
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_demo_game_is_stored_and_reads_back(trv, name):
-    out = trv("demo", "--ruleset", name, "--seed", "1", "--players", "2", "--quiet").stdout
+    out = trv("demo", "--ruleset", name, "--seed", "1", "--players", "2", "--bot", "greedy", "--quiet").stdout
     winner = re.search(r"^winner: (\S+)$", out, re.M)[1]
     winner = None if winner == "nobody" else winner  # a game may end with no winner (the arena: no car left)
     events = int(re.search(r"^(\d+) events, ", out, re.M)[1])

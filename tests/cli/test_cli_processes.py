@@ -110,7 +110,7 @@ def test_trv_demo_as_a_real_process(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     env.pop("TRV_DB", None)
     env.pop("TRV_STORE", None)
-    proc = subprocess.run([sys.executable, "-m", "trvendetta.cli.main", "demo", "--seed", "3"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "trvendetta.cli.main", "demo", "--seed", "3", "--bot", "greedy"], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "winner: " in proc.stdout and " events, " in proc.stdout

@@ -141,7 +141,7 @@ def test_fork_keeps_the_parent_current_unless_switch(tmp_path):
 
 
 def test_demo_delay_is_accepted_and_never_waits_when_piped():
-    out = run("demo", "--seed", "3", "--players", "2", "--delay", "30", "--quiet").stdout
+    out = run("demo", "--seed", "3", "--players", "2", "--bot", "greedy", "--delay", "30", "--quiet").stdout
     assert "winner:" in out
 
 

@@ -213,12 +213,12 @@ def test_the_demo_draws_a_frame_a_turn_with_greedy_players_and_never_waits_when_
     waits: list[float] = []
     monkeypatch.setattr(demo.time, "sleep", waits.append)
     db = tmp_path / "demo.sqlite"
-    out = run("--db", db, "demo", "--seed", "3", "--players", "2", "--frames", "--delay", "5").stdout
+    out = run("--db", db, "demo", "--seed", "3", "--players", "2", "--bot", "greedy", "--frames", "--delay", "5").stdout
     assert out.startswith("demo game demo-3: vendetta, seed 3, players ann, bob (greedy bots)")
     turns = run("--db", db, "log").stdout.count("'s turn ends")
     assert turns > 10 and out.count("\nround ") == turns + 1  # a board after every turn, and at the end
     assert waits == []  # piped: never a pause
-    piped = run("demo", "--seed", "3", "--players", "2").stdout
+    piped = run("demo", "--seed", "3", "--players", "2", "--bot", "greedy").stdout
     assert piped.count("\nround ") == 1  # piped without --frames: the sentences, then the final board
     assert piped.splitlines()[-2:] == out.splitlines()[-2:]  # the same game: the players choose by the seed
     assert "(greedy bots)" in piped and "winner: " in piped
@@ -227,3 +227,49 @@ def test_the_demo_draws_a_frame_a_turn_with_greedy_players_and_never_waits_when_
 def test_the_demo_names_an_unknown_bot_as_a_usage_error():
     err = run("demo", "--bot", "gredy", code=2).stderr
     assert "unknown bot 'gredy' (did you mean 'greedy'?)" in err
+
+
+def test_the_demo_plays_the_search_bot_by_default():
+    out = run("demo", "--ruleset", "toy", "--seed", "4", "--players", "2").stdout
+    assert "(search bots)" in out.splitlines()[0]
+    named = run("demo", "--ruleset", "toy", "--seed", "4", "--players", "2", "--bot", "search").stdout
+    assert named == out  # the default is the search, and the same seed plays the same game
+    greedy = run("demo", "--ruleset", "toy", "--seed", "4", "--players", "2", "--bot", "greedy").stdout
+    assert "(greedy bots)" in greedy.splitlines()[0]
+
+
+def test_the_demo_counts_the_bots_thinking_toward_a_frames_pause(monkeypatch):
+    """On a terminal a frame waits --delay seconds after the last, less what the bots took: a slow bot
+    never slows the demo below its pace, a fast one does not speed it up."""
+    import trvendetta.bots
+    import trvendetta.cli.demo as demo
+
+    clock = [100.0]
+    choices: list[int] = [0]  # the bots' choices since the last pause
+    waits: list[tuple[float, int]] = []
+
+    class Slow:
+        """The greedy bot, a quarter of a second a choice on the demo's (fake) clock."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def choose(self, *args):
+            clock[0] += 0.25
+            choices[0] += 1
+            return self.inner.choose(*args)
+
+    def sleep(seconds):
+        waits.append((seconds, choices[0]))
+        clock[0] += seconds
+        choices[0] = 0
+
+    get_bot = trvendetta.bots.get_bot
+    monkeypatch.setattr(trvendetta.bots, "get_bot", lambda kind: Slow(get_bot(kind)))
+    monkeypatch.setattr(demo, "_terminal", lambda: True)
+    monkeypatch.setattr(demo.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(demo.time, "sleep", sleep)
+    run("demo", "--seed", "3", "--players", "2", "--bot", "greedy", "--delay", "1")
+    assert len(waits) > 10
+    assert all(w == max(0.0, 1 - 0.25 * n) for w, n in waits), waits
+    assert {w for w, _ in waits} > {0.0, 0.75}  # some turns thought longer than the pause, some less

@@ -53,6 +53,6 @@ def test_wheel_installs_one_namespace(tmp_path):
                           "print(m.__file__); print(s.__file__)"], env=env, cwd=tmp_path,
                          capture_output=True, text=True, check=True).stdout.split()
     assert all(line.startswith(str(site)) for line in out), out
-    demo = subprocess.run([str(site / "bin" / "trv"), "demo", "--seed", "1"], env=env, cwd=tmp_path,
+    demo = subprocess.run([str(site / "bin" / "trv"), "demo", "--seed", "1", "--bot", "greedy"], env=env, cwd=tmp_path,
                           capture_output=True, text=True)
     assert demo.returncode == 0 and "winner: " in demo.stdout, demo.stderr

@@ -238,9 +238,9 @@ def test_export_to_stdout_and_every_new_command_has_help(tmp_path, trv, toy):
 
 
 def test_doc_example_is_the_record_of_trv_demo_seed_1(tmp_path, trv):
-    """docs/notation.md shows the real record of `trv demo --seed 1` (header and moves)."""
+    """docs/notation.md shows the real record of `trv demo --seed 1 --bot greedy` (header and moves)."""
     db = tmp_path / "demo.sqlite"
-    trv(db, "demo", "--seed", "1", "--quiet")
+    trv(db, "demo", "--seed", "1", "--bot", "greedy", "--quiet")
     text = trv(db, "export", "demo-1").stdout
     doc = (ROOT / "docs" / "notation.md").read_text("utf-8")
     example = doc.split("```trv\n", 1)[1].split("```", 1)[0]
