@@ -10,6 +10,9 @@
     one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; game ``g``
     seats crew ``(g + i) mod n`` of the crews (padded with ``cars`` to the player count) in seat ``i``,
     so each crew sits in each seat equally often.
+``python -m bench.bots report FILE...``
+    the tables of the games ``--out`` files hold (below), without playing: a run cut short is
+    reported as far as it got, its games and seeds named.
 (The playouts' cost is ``bench/playouts.py``.)
 
 Every game is reproducible from its seed and the bots (each seat's RNG is ``Rng(seed, 1000 + seat)``,
@@ -155,27 +158,32 @@ def duel(args: argparse.Namespace) -> None:
             bots = ["search", opponent] if me == 0 else [opponent, "search"]
             jobs.append((args.ruleset, args.seed + g, bots, list(order), args.steps))
         results = _map(jobs, args.jobs, args.out)
-        print(f"\nsearch against {opponent}:")
-        rows: dict[tuple, list[int]] = {}
-        cpu: list[float] = []
-        for r in results:
-            me = r["bots"].index("search")
-            key = (me + 1, r["crews"][me])
-            won = r["winner"] == me + 1
-            for k in (key, ("all", "")):
-                rows.setdefault(k, [0, 0])
-                rows[k][0] += won
-                rows[k][1] += 1
-            if r["decisions"][me]:
-                cpu.append(r["spent"][me] / r["decisions"][me])
-        for (seat, crew), (k, n) in sorted(rows.items(), key=lambda kv: str(kv[0])):
-            label = "all seats" if seat == "all" else f"seat p{seat} as {crew}"
-            print(f"  {label:24} {rate(k, n)}")
-        if cpu:
-            print(f"  CPU a decision (search, decisions of 2+ options): median {1000 * statistics.median(cpu):.0f} ms "
-                  f"({1000 * min(cpu):.0f}-{1000 * max(cpu):.0f}) over games")
-        print("  seeds won by the search: " + " ".join(str(r["seed"]) for r in results
-                                                    if r["winner"] == r["bots"].index("search") + 1))
+        duel_table(opponent, results)
+
+
+def duel_table(opponent: str, results: list[dict]) -> None:
+    """The search's wins against ``opponent`` by its seat and crew, its CPU a decision, the seeds it won."""
+    print(f"\nsearch against {opponent}:")
+    rows: dict[tuple, list[int]] = {}
+    cpu: list[float] = []
+    for r in results:
+        me = r["bots"].index("search")
+        key = (me + 1, r["crews"][me])
+        won = r["winner"] == me + 1
+        for k in (key, ("all", "")):
+            rows.setdefault(k, [0, 0])
+            rows[k][0] += won
+            rows[k][1] += 1
+        if r["decisions"][me]:
+            cpu.append(r["spent"][me] / r["decisions"][me])
+    for (seat, crew), (k, n) in sorted(rows.items(), key=lambda kv: str(kv[0])):
+        label = "all seats" if seat == "all" else f"seat p{seat} as {crew}"
+        print(f"  {label:24} {rate(k, n)}")
+    if cpu:
+        print(f"  CPU a decision (search, decisions of 2+ options): median {1000 * statistics.median(cpu):.0f} ms "
+              f"({1000 * min(cpu):.0f}-{1000 * max(cpu):.0f}) over games")
+    print("  seeds won by the search: " + " ".join(str(r["seed"]) for r in results
+                                                if r["winner"] == r["bots"].index("search") + 1))
 
 
 # ---------------------------------------------------------------------------------- balance
@@ -193,26 +201,64 @@ def balance(args: argparse.Namespace) -> None:
             mix = [pool[(g + i) % len(pool)] for i in range(players)]  # each crew in each seat in turn
             jobs.append((args.ruleset, seed, [args.bot] * players, list(mix), args.steps))
         results = _map(jobs, args.jobs, args.out)
-        by_crew: dict[str, list[int]] = {}
-        by_seat: dict[int, list[int]] = {}
-        for r in results:
-            for i, c in enumerate(r["crews"]):
-                won = r["winner"] == i + 1
-                by_crew.setdefault(c or "-", [0, 0])
-                by_crew[c or "-"][0] += won
-                by_crew[c or "-"][1] += 1
-                by_seat.setdefault(i + 1, [0, 0])
-                by_seat[i + 1][0] += won
-                by_seat[i + 1][1] += 1
-        print(f"\n{players} players ({len(results)} games; a crew's rate is of the seats it played, "
-              f"fair is {100 / players:.0f}%):")
-        for c, (k, n) in sorted(by_crew.items()):
-            print(f"  crew {c:12} {rate(k, n)}")
-        for s, (k, n) in sorted(by_seat.items()):
-            print(f"  seat p{s:<11} {rate(k, n)}")
-        none = sum(1 for r in results if r["winner"] is None)
-        if none:
-            print(f"  no winner: {none}")
+        balance_table(players, results)
+
+
+def balance_table(players: int, results: list[dict]) -> None:
+    """Win rates by crew and by seat of ``results``, games of ``players`` players."""
+    by_crew: dict[str, list[int]] = {}
+    by_seat: dict[int, list[int]] = {}
+    for r in results:
+        for i, c in enumerate(r["crews"]):
+            won = r["winner"] == i + 1
+            by_crew.setdefault(c or "-", [0, 0])
+            by_crew[c or "-"][0] += won
+            by_crew[c or "-"][1] += 1
+            by_seat.setdefault(i + 1, [0, 0])
+            by_seat[i + 1][0] += won
+            by_seat[i + 1][1] += 1
+    print(f"\n{players} players ({len(results)} games; a crew's rate is of the seats it played, "
+          f"fair is {100 / players:.0f}%):")
+    for c, (k, n) in sorted(by_crew.items()):
+        print(f"  crew {c:12} {rate(k, n)}")
+    for s, (k, n) in sorted(by_seat.items()):
+        print(f"  seat p{s:<11} {rate(k, n)}")
+    none = sum(1 for r in results if r["winner"] is None)
+    if none:
+        print(f"  no winner: {none}")
+
+
+# ----------------------------------------------------------------------------------- report
+def report(args: argparse.Namespace) -> None:
+    """The tables of whatever games ``--out`` files hold, without playing: a run cut short is reported
+    as far as it got (the games and seeds are printed with each table)."""
+    groups: dict[tuple, list[dict]] = {}
+    for name in args.files:
+        for line in Path(name).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                bots = r["bots"]
+                if len(set(bots)) == 1:
+                    key: tuple = ("balance", r["ruleset"], bots[0], r["steps"] if bots[0].startswith("search") else None,
+                                  len(bots))
+                else:
+                    other = next(b for b in bots if b != "search")
+                    key = ("duel", r["ruleset"], ",".join(sorted(set(r["crews"]))), r["steps"], other)
+                groups.setdefault(key, []).append(r)
+    for key, results in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        results.sort(key=lambda r: r["seed"])
+        seeds = [r["seed"] for r in results]
+        span = (f"seeds {seeds[0]}..{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1))
+                else "seeds " + " ".join(map(str, seeds)))
+        if key[0] == "duel":
+            _, ruleset, crews, steps, other = key
+            print(f"\n== {ruleset}, crews {crews}, search steps {steps}: {len(results)} game{'s' * (len(results) != 1)}, {span}")
+            duel_table(other, results)
+        else:
+            _, ruleset, bot, steps, players = key
+            budget = f" (steps {steps})" if steps else ""
+            print(f"\n== {ruleset}: bot {bot}{budget} against itself: {span}")
+            balance_table(players, results)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -238,8 +284,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     b.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     b.add_argument("--jobs", type=int, default=1)
     b.add_argument("--out", help="a JSON-lines file of the games' results: appended as they end, read when rerun")
+    r = sub.add_parser("report")
+    r.add_argument("files", nargs="+", help="--out files of duel or balance runs")
     args = parser.parse_args(argv)
-    {"duel": duel, "balance": balance}[args.what](args)
+    {"duel": duel, "balance": balance, "report": report}[args.what](args)
 
 
 if __name__ == "__main__":

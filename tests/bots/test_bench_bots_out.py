@@ -60,3 +60,23 @@ def test_another_budget_is_another_game(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(bots, "_run", lambda job: played.append(job[4]) or run(job))
     bots.main([*ARGS[:-1], "6", "--out", str(out)])
     assert played == [6, 6] and len(out.read_text().splitlines()) == 4
+
+
+def test_report_prints_the_tables_of_a_file_as_far_as_it_got(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    duel, balance = tmp_path / "duel.jsonl", tmp_path / "balance.jsonl"
+    bots.main([*ARGS, "--out", str(duel)])
+    table = capsys.readouterr().out.split("\n\n", 1)[1]  # the run's table, after its header line
+    bots.main(["balance", "--bot", "greedy", "--players", "3", "--games", "6", "--out", str(balance)])
+    shares = capsys.readouterr().out.split("\n\n", 1)[1]
+
+    monkeypatch.setattr(bots, "_run", lambda job: pytest.fail("report plays nothing"))
+    bots.main(["report", str(duel), str(balance)])
+    out = capsys.readouterr().out
+    assert "== vendetta, crews cars, search steps 5: 2 games, seeds 5..6\n\n" + table in out
+    assert "== vendetta: bot greedy against itself: seeds 1..6\n\n" + shares in out
+
+    duel.write_text(duel.read_text().splitlines()[1] + "\n")  # a run cut after one game
+    bots.main(["report", str(duel)])
+    out = capsys.readouterr().out
+    assert "1 game, seeds 6..6" in out and "all seats                " in out
