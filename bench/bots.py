@@ -182,6 +182,7 @@ def duel_table(opponent: str, results: list[dict]) -> None:
     if cpu:
         print(f"  CPU a decision (search, decisions of 2+ options): median {1000 * statistics.median(cpu):.0f} ms "
               f"({1000 * min(cpu):.0f}-{1000 * max(cpu):.0f}) over games")
+        print("  " + _game_cpu([r["spent"][r["bots"].index("search")] for r in results], "the search's"))
     print("  seeds won by the search: " + " ".join(str(r["seed"]) for r in results
                                                 if r["winner"] == r["bots"].index("search") + 1))
 
@@ -226,6 +227,13 @@ def balance_table(players: int, results: list[dict]) -> None:
     none = sum(1 for r in results if r["winner"] is None)
     if none:
         print(f"  no winner: {none}")
+    if results and results[0]["bots"][0].startswith("search"):
+        print("  " + _game_cpu([sum(r["spent"]) for r in results], "every seat's"))
+
+
+def _game_cpu(seconds: list[float], whose: str) -> str:
+    return (f"CPU a game ({whose} decisions): median {statistics.median(seconds):.1f} s "
+            f"({min(seconds):.1f}-{max(seconds):.1f})")
 
 
 # ----------------------------------------------------------------------------------- report
