@@ -5,7 +5,7 @@
     a car crew's biggest die to its frontmost car, not its rearmost: the best greedy car bot found), in
     2-player games; game ``i`` has seed ``--seed + i``, the search sits in seat ``i % 2``, and with two
     crews the seats swap crews every other pair of games, so the search plays each crew from each seat.  A table per opponent:
-    wins by the search's seat and crew, with Wilson 95% intervals.
+    wins by the search's seat and crew, with Wilson 95% intervals, and the seeds the search did not win.
 ``python -m bench.bots balance [--ruleset vendetta] [--bot search] [--players 2,3,4] [--crews ...]``
     one bot against itself: win rates by crew, player count and seat, Wilson 95% intervals; game ``g``
     seats crew ``(g + i) mod n`` of the crews (padded with ``cars`` to the player count) in seat ``i``,
@@ -162,7 +162,7 @@ def duel(args: argparse.Namespace) -> None:
 
 
 def duel_table(opponent: str, results: list[dict]) -> None:
-    """The search's wins against ``opponent`` by its seat and crew, its CPU a decision, the seeds it won."""
+    """The search's wins against ``opponent`` by its seat and crew, its CPU, the seeds it did not win."""
     print(f"\nsearch against {opponent}:")
     rows: dict[tuple, list[int]] = {}
     cpu: list[float] = []
@@ -183,8 +183,8 @@ def duel_table(opponent: str, results: list[dict]) -> None:
         print(f"  CPU a decision (search, decisions of 2+ options): median {1000 * statistics.median(cpu):.0f} ms "
               f"({1000 * min(cpu):.0f}-{1000 * max(cpu):.0f}) over games")
         print("  " + _game_cpu([r["spent"][r["bots"].index("search")] for r in results], "the search's"))
-    print("  seeds won by the search: " + " ".join(str(r["seed"]) for r in results
-                                                if r["winner"] == r["bots"].index("search") + 1))
+    lost = [str(r["seed"]) for r in results if r["winner"] != r["bots"].index("search") + 1]
+    print("  seeds the search did not win: " + (" ".join(lost) or "none"))
 
 
 # ---------------------------------------------------------------------------------- balance
