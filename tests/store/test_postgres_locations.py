@@ -1,6 +1,7 @@
 """PostgreSQL locations a user may mistype, servers that do not answer, and an upgrade into a schema
 stopped half-way: one clear line each, nothing created (docs/store.md)."""
 
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -37,21 +38,26 @@ def test_a_schema_named_twice_is_refused():
         location.postgres_env("postgresql://ann@db/club?schema=a&schema=b")
 
 
-def _schemas(base):
+def _schemas(base, mine=None):
+    """The server's schemas; given ``mine`` (this test's schema), less those of other tests running beside
+    this one (``t_`` and sixteen hex digits, the ``pg_url`` fixture's, and what is made from them)."""
     import psycopg
 
     with psycopg.connect(base) as conn:
-        return {n for (n,) in conn.execute("SELECT nspname FROM pg_namespace")}
+        names = {n for (n,) in conn.execute("SELECT nspname FROM pg_namespace")}
+    if mine is None:
+        return names
+    return {n for n in names if not re.match(r"t_[0-9a-f]{16}", n) or n.startswith(mine)}
 
 
 @pytest.mark.parametrize("schema", ["select", "information_schema", "pg_catalog", "", "uf_newline%0a"])
 def test_the_cli_refuses_them_in_one_line_and_creates_nothing(pg_url, schema):
-    base = pg_url.split("?")[0]
-    before = _schemas(base)
+    base, mine = pg_url.split("?")[0], pg_url.rsplit("schema=", 1)[1]
+    before = _schemas(base, mine)
     result = CliRunner().invoke(cli, ["--store", f"{base}?schema={schema}", "games"], env=ENV)
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1, result.output
     assert "schema" in result.stderr and "Traceback" not in result.output
-    assert _schemas(base) == before
+    assert _schemas(base, mine) == before
     if schema == "information_schema":
         import psycopg
 
@@ -169,13 +175,13 @@ def test_a_schema_with_a_cut_off_game_is_named_and_nothing_is_created(pg_url):
         con.close()
         conn.execute(f'DELETE FROM "{schema}".trvstore_events WHERE originator_id = %s AND originator_version > 230',
                      [game_uuid("long")])
-    before = _schemas(base)
+    before = _schemas(base, schema)
     try:
         result = CliRunner().invoke(cli, ["--store", pg_url, "store", "upgrade"], env=ENV)
         assert result.exit_code == 1, result.output
         lines = result.stderr.strip().splitlines()
         assert lines[0].startswith("game 'long': the games index says 276 events") and len(lines) == 2
-        assert _schemas(base) == before
+        assert _schemas(base, schema) == before
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             for name in (f"{schema}_v3", f"{schema}_v3_upgrading"):
@@ -238,12 +244,13 @@ def test_a_read_on_a_schema_without_a_store_says_so_and_creates_nothing(pg_url, 
     that writes). A read says there is no store there, in one line, and the server is as it was."""
     base = pg_url.split("?")[0]
     url = f"{pg_url}_none"
-    before = _schemas(base)
+    mine = pg_url.rsplit("schema=", 1)[1]
+    before = _schemas(base, mine)
     result = CliRunner().invoke(cli, ["--store", url, *command], env=ENV)
     assert result.exit_code == 1, result.output
     assert result.stderr == f"Error: no game store at {url}; create a game there with `trv new --player " \
                             "NAME:COLOR ...` (or give --db / $TRV_DB)\n"
-    assert _schemas(base) == before
+    assert _schemas(base, mine) == before
 
 
 def test_a_default_target_schema_too_long_asks_for_to():
