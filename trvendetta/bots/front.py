@@ -36,7 +36,8 @@ class FrontBot(GreedyBot):
         # a car crew is the ruleset's default crew: the Big Rig and the Final Five keep greedy's order
         if next((s.crew for s in ruleset.seats(state) if s.name == decision.player), None) != ruleset.default_crew:
             return scores
-        where = {v.id: v.at[1] for v in state.vehicles if v.at is not None}
+        board = state.board  # how far along the board each vehicle is (its geometry: ``progress``)
+        where = {v.id: board.progress(v.at) for v in state.vehicles if v.at is not None}
         # the greedy score holds -y/100 (rearmost first): +2y/100 makes it +y/100 (frontmost first)
         return [s + 2 * where[car] / 100.0 if (car := getattr(a, "car", None)) in where else s
                 for s, a in zip(scores, decision.options)]

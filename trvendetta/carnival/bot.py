@@ -70,7 +70,7 @@ class CarnivalHeuristics(bot.Heuristics):
         if isinstance(a, WitnessMe):
             return 1.0 if s.round >= 3 else -1.0
         if isinstance(a, FlyChopper):  # the best target in the chosen front arc
-            arc = geometry.arc(self.b.sq(a.at), a.facing)
+            arc = s.board.arc(self.b.sq(a.at), a.facing)
             return max((self._target_score(v.id) for v in s.vehicles if v.at in arc and not v.start), default=0.0)
         if isinstance(a, (FireWeapon, AutoCannon)):
             return self._weapon_target(a.target)
@@ -112,7 +112,7 @@ class CarnivalHeuristics(bot.Heuristics):
         s = self.state
         car = self.b.vehicle(s, jump.car)
         occupied = {v.at for v in s.vehicles if v.at is not None and not v.start and v.id != car.id}
-        landing, outcome, shaken = weapons.thwump(s.arena, car.at, direction, jump.spaces, occupied)
+        landing, outcome, shaken = weapons.thwump(s.arena, car.at, direction, jump.spaces, occupied, s.board)
         if outcome == "eliminated" or landing in arena.impassable(s.arena, s.raised):
             return -100.0
         if outcome == "slam":
@@ -134,7 +134,7 @@ class CarnivalHeuristics(bot.Heuristics):
         v = self.b.vehicle(s, moved) if not self.b.is_wreck(moved) else None
         if v is None or v.at is None:
             return None
-        return moved if geometry.neighbour(v.at, s.slam.direction, v.facing) == spot else None
+        return moved if s.board.neighbour(v.at, s.slam.direction, v.facing) == spot else None
 
     def _space_score(self, sp, last: bool, drift: bool = False, bike: bool = False) -> float:
         score = super()._space_score(sp, last, drift, bike)
@@ -150,7 +150,7 @@ class CarnivalHeuristics(bot.Heuristics):
             score += 5
         if spaces.where(s.arena, sp) == "arena" and car is not None:
             foes = [v for v in s.vehicles if v.at is not None and not v.start and v.owner != self.me]
-            arc = set(geometry.arc(sp, car.facing))
+            arc = set(s.board.arc(sp, car.facing))
             score += 3 * sum(1 for v in foes if v.at in arc)
         elif spaces.where(s.arena, sp) == "road":
             score -= 2
@@ -160,7 +160,7 @@ class CarnivalHeuristics(bot.Heuristics):
         if a.direction in geometry.FRONT_ARC:
             return super()._step(a)
         car = self._turn_car()  # a Bootleg Turn's step to the side or back
-        sp = geometry.neighbour(car.at, a.direction, car.facing)
+        sp = self.state.board.neighbour(car.at, a.direction, car.facing)
         return self._space_score(sp, self.state.turn.moves_left <= 1)
 
     def _empty_spaces(self):
@@ -173,7 +173,7 @@ class CarnivalHeuristics(bot.Heuristics):
             car = self._turn_car()
             if car is None or car.start:
                 return -1.0
-            ahead = geometry.neighbour(car.at, "F", car.facing)
+            ahead = self.state.board.neighbour(car.at, "F", car.facing)
             clear = self.b.terrain(self.state, ahead) in ("road", "arena") and not self.b.occupants(self.state, ahead)
             return 20.0 + a.die if clear else -1.0
         return super()._command(a)

@@ -144,7 +144,8 @@ def weapon_targets(state, car, weapon: str) -> list[str]:
         return []
     if weapon == "laser-kebab":
         occupied = {v.at: v.id for v in state.vehicles if v.at is not None and not v.start and v.id != car.id}
-        return [occupied[s] for s in weapons.laser_kebab_targets(state.arena, car.at, car.facing, set(occupied))]
+        return [occupied[s] for s in weapons.laser_kebab_targets(state.arena, car.at, car.facing, set(occupied),
+                                                                  state.board)]
     return shot_targets(state, car)
 
 
@@ -158,7 +159,7 @@ def bootleg_steps(state, car) -> tuple:
     here = spaces.where(state.arena, car.at)
     out = []
     for relative in geometry.DIRECTIONS:
-        to = geometry.neighbour(car.at, relative, car.facing)
+        to = state.board.neighbour(car.at, relative, car.facing)
         if here == "arena" and spaces.where(state.arena, to) == "road":
             continue
         out.append(Step(relative))

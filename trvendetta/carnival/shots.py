@@ -27,7 +27,7 @@ def weapon_shot(ctx, car: str, target: str, weapon: str) -> None:
         occupied = {v.at for v in ctx.state.vehicles if v.at is not None and not v.start}
         here = b.position_of(ctx.state, target)
         assert here is not None, "a car that was hit is on the board"
-        for sp in weapons.cluster_spaces(here, occupied - {here}):
+        for sp in weapons.cluster_spaces(here, occupied - {here}, ctx.state.board):
             for vid in b.occupants(ctx.state, sp):
                 face_down(ctx, vid, cause)
     if weapon == "big-friendly-gun":
@@ -117,7 +117,7 @@ def _jump(ctx, car: str, direction: str, distance: int, counts: bool) -> None:
     v = b.vehicle(ctx.state, car)
     assert v.at is not None, "the Thwumper's car is on the board"
     occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
-    landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, distance, occupied)
+    landing, _, _ = weapons.thwump(ctx.state.arena, v.at, direction, distance, occupied, ctx.state.board)
     if counts:  # the shoot step's jump (its shot): Double Barrel's comes before moving
         ctx.emit(cev.ShotTaken(v.owner, "thwump"))
     ctx.state.board.pause(ctx, "thwump", car, landing, "thwump", direction)  # rules v3: Killer Pillar before it lands
@@ -129,7 +129,7 @@ def land(ctx, car: str, landing, direction: str) -> None:
     while it was in the air may have changed it): on a car, a slam; clear, a
     face-down damage token to each adjacent car."""
     occupied = {x.at for x in ctx.state.vehicles if x.at is not None and not x.start and x.id != car}
-    _, outcome, shaken = weapons.thwump(ctx.state.arena, landing, direction, 0, occupied)
+    _, outcome, shaken = weapons.thwump(ctx.state.arena, landing, direction, 0, occupied, ctx.state.board)
     fx.enter(ctx, car, landing, "thwump", direction)
     if outcome not in ("slam", "eliminated") and b.vehicle(ctx.state, car).at == landing:
         for sp in shaken:

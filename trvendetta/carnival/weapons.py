@@ -2,13 +2,16 @@
 (rulebook "Super-Weapons", "Clarifications: Super-Weapons").
 
 Pure: spaces and facings in, spaces and counts out; the ruleset resolves the
-shots, damage and slams with Vendetta's effects.
+shots, damage and slams with Vendetta's effects.  Lines, neighbours and jumps
+are the board's (``grid``: the game's ``state.board``, whose geometry is the
+arena's; the plain grid unless told).
 """
 
 from __future__ import annotations
 
 from ..core import geometry
 from ..core.rng import Rng
+from ..vendetta.road import ROAD, Geometry
 from . import arena
 from .components import ArenaSide
 
@@ -31,12 +34,13 @@ def shoots_normally(weapon: str | None) -> bool:
     return weapon != "thwumper"
 
 
-def laser_kebab_targets(side: ArenaSide, space: Space, facing: str, occupied: set[Space]) -> list[Space]:
+def laser_kebab_targets(side: ArenaSide, space: Space, facing: str, occupied: set[Space],
+                        grid: Geometry = ROAD) -> list[Space]:
     """Laser Kebab: any car in a straight line from the front arc, not only the
     first, on a road tile too; the line ends at the edge of the board."""
     out = []
     for relative in geometry.FRONT_ARC:
-        for s in geometry.straight_line(space, relative, facing):
+        for s in grid.line(space, relative, facing):
             if arena.where(side, s) == "off":
                 break
             if s in occupied:
@@ -44,9 +48,9 @@ def laser_kebab_targets(side: ArenaSide, space: Space, facing: str, occupied: se
     return out
 
 
-def cluster_spaces(target: Space, occupied: set[Space]) -> list[Space]:
+def cluster_spaces(target: Space, occupied: set[Space], grid: Geometry = ROAD) -> list[Space]:
     """Cluster Missiles: each car adjacent to the target first takes a face-down damage token."""
-    return [s for s in (geometry.neighbour(target, d) for d in geometry.DIRECTIONS) if s in occupied]
+    return [s for s in grid.arc(target, "F", geometry.DIRECTIONS) if s in occupied]
 
 
 def big_friendly_gun_tokens(open_slots: int) -> tuple[int, int]:
@@ -56,17 +60,15 @@ def big_friendly_gun_tokens(open_slots: int) -> tuple[int, int]:
 
 
 def thwump(side: ArenaSide, space: Space, direction: str, distance: int,
-           occupied: set[Space]) -> tuple[Space, str, list[Space]]:
+           occupied: set[Space], grid: Geometry = ROAD) -> tuple[Space, str, list[Space]]:
     """The Thwumper: the car jumps ``distance`` (the stunt die) spaces in a
     straight line in any direction, ignoring the spaces between: (landing
     space, its outcome, spaces given a face-down damage token).  Landing on a
     car is a slam (no tokens); landing off the board eliminates."""
-    landing = space
-    for _ in range(distance):
-        landing = geometry.neighbour(landing, direction)
+    landing = grid.reach(space, direction, distance)
     where = arena.where(side, landing)
     if where == "off":
         return landing, "eliminated", []
     if landing in occupied:
         return landing, "slam", []
-    return landing, where, cluster_spaces(landing, occupied - {space})
+    return landing, where, cluster_spaces(landing, occupied - {space}, grid)

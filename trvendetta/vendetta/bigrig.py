@@ -23,6 +23,8 @@ with all three sections on it.
 
 from __future__ import annotations
 
+import itertools
+
 from ..core import geometry
 from . import board as b
 from . import effects as fx
@@ -87,7 +89,8 @@ def command_active(state: State, name: str, section: str, command: str) -> bool:
 
 def step_options(state: State) -> list:
     """The rig steps F, or FL/FR while Hydraulic Steering has lane changes; it
-    never steers off the side of the road (it cannot be eliminated so)."""
+    never steers off the board (it cannot be eliminated so): the board says where a
+    step lands (a ring road's lanes wrap)."""
     t = state.turn
     assert t is not None and t.car is not None and state.components is not None, "the rig steps in its turn"
     front = b.vehicle(state, t.car)
@@ -96,8 +99,7 @@ def step_options(state: State) -> list:
     for d in ("FL", "F", "FR"):
         if d != "F" and rig(b.player(state, t.player)).steering <= 0:
             continue
-        to = geometry.neighbour(front.at, d, front.facing)
-        if not 0 <= to[0] < state.components.lanes:
+        if state.board.terrain(state, state.board.neighbour(front.at, d, front.facing)) == "offboard":
             continue
         out.append(Step(d))
     return out
@@ -122,7 +124,7 @@ def targetable_commands(state: State, vid: str) -> list[str]:
 
 def rear_arc(state: State, name: str) -> list:
     rear = sections(state, name)["rear"]
-    return geometry.arc(rear.at, rear.facing, geometry.REAR_ARC)
+    return list(state.board.arc(rear.at, rear.facing, geometry.REAR_ARC))
 
 
 def hazard_spaces(state: State, name: str) -> list[str]:
@@ -162,7 +164,7 @@ def step(ctx: Ctx, direction: str) -> None:
     rig = sections(s, t.player)
     front = rig["front"]
     assert front.at is not None, "the moving rig is on the road"
-    to = geometry.neighbour(front.at, direction, front.facing)
+    to = s.board.neighbour(front.at, direction, front.facing)
     if b.terrain(s, to) == "beyond":
         if s.final_piece is not None and s.road[-1].index >= s.final_piece:
             ctx.emit(ev.VehicleMoved(front.id, b.nm(front.at), b.nm(to), "step", direction, 1))
@@ -248,7 +250,7 @@ def cow_push(ctx: Ctx, player: str, direction: str) -> None:
     ctx.emit(CowCatcherPush(player, vid, direction))
     at = b.position_of(ctx.state, vid)
     if at is not None:
-        fx.enter(ctx, vid, geometry.neighbour(at, direction, "F"), "push", direction)
+        fx.enter(ctx, vid, ctx.state.board.neighbour(at, direction, "F"), "push", direction)
 
 
 def missile_launcher(ctx: Ctx, player: str) -> None:
@@ -257,10 +259,11 @@ def missile_launcher(ctx: Ctx, player: str) -> None:
     hits its size (each as its crew takes minor damage: a car puts a minor
     damage token in a damage slot)."""
     front = sections(ctx.state, player)["front"]
-    centre = geometry.neighbour(geometry.neighbour(front.at, "F", front.facing), "F", front.facing)
+    board = ctx.state.board
+    centre = board.neighbour(board.neighbour(front.at, "F", front.facing), "F", front.facing)
     face, scripted = ctx.roll("shot")
     ctx.emit(MissileLaunched(player, b.nm(centre), face, scripted))
-    spaces = [centre] + [geometry.neighbour(centre, d) for d in ("F", "FR", "BR", "B", "BL", "FL")]
+    spaces = [centre, *board.arc(centre, "F", ("F", "FR", "BR", "B", "BL", "FL"))]
     hit = [v.id for sp in spaces for v in ctx.state.vehicles
            if v.at == sp and not v.start and v.size in face]
     for vid in hit:
@@ -486,9 +489,7 @@ def section_score(h, a) -> float:
     if a.command == "repair":
         return score + (20.0 if v.damage else -10.0)
     front = rig["front"]
-    ahead = [geometry.neighbour(front.at, "F", front.facing)]
-    for _ in range(a.die - 1):
-        ahead.append(geometry.neighbour(ahead[-1], "F", front.facing))
+    ahead = list(itertools.islice(s.board.line(front.at, "F", front.facing), a.die))
     busy = any(b.occupants(s, sp) for sp in ahead if b.on_board(s, sp))
     if a.command == "cow-catcher":
         return score + (3.0 if busy else 0.0)

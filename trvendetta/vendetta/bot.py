@@ -100,7 +100,8 @@ def features(state: State) -> dict[str, dict[str, float]]:
     operational vehicles between the rear of the road and its front (summed per vehicle, the
     frontmost, the rearmost), and the frontmost one's distance along five road pieces."""
     players = [p.name for p in state.players]
-    lo, hi = b.rear_y(state), b.front_y(state)
+    board = state.board
+    lo, hi = board.extent(state)
     span = max(1, hi - lo)
     far = 5 * 2 * state.components.rows  # type: ignore[union-attr]
     mine: dict[str, list] = {p: [] for p in players}
@@ -114,13 +115,13 @@ def features(state: State) -> dict[str, dict[str, float]]:
         vs = mine[p.name]
         n = max(1, len(vs))
         running = [v for v in vs if v.at is not None and v.status == "operational"]
-        places = [0.0 if v.start else min(1.0, max(0.0, (v.at[1] - lo) / span)) for v in running]
+        places = [0.0 if v.start else min(1.0, max(0.0, (board.progress(v.at) - lo) / span)) for v in running]
         out[p.name] = {
             "operational": len(running) / n,
             "inoperable": sum(1 for v in vs if v.at is not None and v.status == "inoperable") / n,
             "place": sum(places) / n, "front": max(places, default=0.0), "rear": min(places, default=0.0),
             "damage": sum(len(v.damage) for v in running) / n,
-            "distance": max((v.at[1] for v in running if not v.start), default=0) / far,
+            "distance": max((board.progress(v.at) for v in running if not v.start), default=0) / far,
         }
     return out
 
@@ -174,7 +175,7 @@ class Heuristics(BaseHeuristics):
         return [v for v in self.state.vehicles if v.owner == self.me and v.at is not None]
 
     def _y(self, v) -> int:
-        return v.at[1] if v.at is not None else 10**6
+        return self.state.board.progress(v.at) if v.at is not None else 10**6
 
     def _target_score(self, oid: str) -> float:
         b = self.b
@@ -213,7 +214,7 @@ class Heuristics(BaseHeuristics):
             score -= 4
         elif terrain == "offroad":
             score -= 2
-        if sp[0] in (0, s.components.lanes - 1):
+        if s.board.at_side(s, sp):
             score -= 3
         if sp in self._choppers:
             score -= 50 if last else 2
@@ -284,7 +285,7 @@ class Heuristics(BaseHeuristics):
         if a.command == "nitro":
             if car is None or car.start or b.terrain(s, car.at) != "road":
                 return -1.0
-            ahead = geometry.neighbour(car.at, "F", car.facing)
+            ahead = s.board.neighbour(car.at, "F", car.facing)
             return 20.0 + a.die if self._clear_road(ahead) else -1.0
         if a.command == "drift":
             if car is None or car.start:
@@ -311,29 +312,25 @@ class Heuristics(BaseHeuristics):
                 score = self._target_score(oid)
                 if score <= 0:
                     continue
-                for sp in geometry.arc(at, "F", geometry.REAR_ARC):
+                for sp in s.board.arc(at, "F", geometry.REAR_ARC):
                     if sp in empty and score > out.get(sp, 0.0):
                         out[sp] = score
             self._strikes = out
         return self._strikes
 
     def _empty_spaces(self):
-        """Where a chopper may fly: road spaces with no vehicle, wreck or chopper."""
+        """Where a chopper may fly: the board's chopper spaces with no vehicle, wreck or chopper."""
         b, s = self.b, self.state
         busy = {v.at for v in s.vehicles if v.at is not None and not v.start}
         busy |= {w.at for w in s.wrecks} | b.chopper_spaces(s)
-        return [
-            (lane, y)
-            for y in range(b.rear_y(s), b.front_y(s))
-            for lane in range(self.state.components.lanes)
-            if (lane + y) % 2 == 0 and (lane, y) not in busy
-        ]
+        return [sp for sp, _ in s.board.chopper_spaces(s) if sp not in busy]
 
     def _airstrike_place(self, a) -> float:
         sp = self.b.sq(a.at)
         if self._own_front is None:  # the spaces in front of our operational cars, once a decision
             self._own_front = {
-                f for v in self._mine() if not v.start and v.status == "operational" for f in geometry.arc(v.at, v.facing)
+                f for v in self._mine() if not v.start and v.status == "operational"
+                for f in self.state.board.arc(v.at, v.facing)
             }
         return self._strike_map().get(sp, 0.0) - (0.5 if sp in self._own_front else 0.0)
 
@@ -354,14 +351,14 @@ class Heuristics(BaseHeuristics):
             bike = crews.of_vehicle(s, car.id).drifts_through_vehicles  # a motorcycle
             self._mover = (car, last, bike)
         car, last, bike = self._mover
-        sp = geometry.neighbour(car.at, a.direction, car.facing)
+        board = s.board
+        sp = board.neighbour(car.at, a.direction, car.facing)
         score = self._space(sp, last, t.drift, bike)
         if score <= NEG:
             return score
         progress = {"F": 4.0, "FL": 2.0, "FR": 2.0}[a.direction]
         if t.moves_left > 1 and self._ground(sp) != "beyond":
-            nxt = max(self._space(geometry.neighbour(sp, d, car.facing), t.moves_left == 2, False, bike)
-                      for d in geometry.FRONT_ARC)
+            nxt = max(self._space(ahead, t.moves_left == 2, False, bike) for ahead in board.arc(sp, car.facing))
             score += max(nxt, -100.0) / 2
         return score + progress
 
@@ -381,7 +378,7 @@ class Heuristics(BaseHeuristics):
         else:
             sp, want = car.at, True
             for _ in range(s.road_die or 0):
-                sp = geometry.neighbour(sp, "F", car.facing)
+                sp = s.board.neighbour(sp, "F", car.facing)
                 if self.b.terrain(s, sp) == "beyond":
                     break
                 if not self._clear_road(sp):
@@ -393,7 +390,7 @@ class Heuristics(BaseHeuristics):
     def _cow_catcher(self, a) -> float:
         b, s = self.b, self.state
         at = b.position_of(s, s.cow[0])
-        to = geometry.neighbour(at, a.direction, "F")
+        to = s.board.neighbour(at, a.direction, "F")
         return self._space_score(to, True) if b.terrain(s, to) != "beyond" else 0.0
 
     def _slam_choose(self, a) -> float:
@@ -401,9 +398,9 @@ class Heuristics(BaseHeuristics):
         push is safe, the one further back (it is the likelier to be lost) on a tie."""
         b, s = self.b, self.state
         v = b.vehicle(s, a.vehicle)
-        to = geometry.neighbour(v.at, s.slam.direction, v.facing)
+        to = s.board.neighbour(v.at, s.slam.direction, v.facing)
         safe = b.terrain(s, to) not in ("offboard", "impassable", "rear")
-        return (10.0 if safe else 0.0) - v.at[1] / 100.0
+        return (10.0 if safe else 0.0) - s.board.progress(v.at) / 100.0
 
     def _slam_reroll(self, a) -> float:
         b, s = self.b, self.state
@@ -412,6 +409,6 @@ class Heuristics(BaseHeuristics):
         at = b.position_of(s, moved)
         reroll = False
         if at is not None and b.owner_of(s, moved) == self.me:
-            to = geometry.neighbour(at, slam.direction, b.facing_of(s, moved))
+            to = s.board.neighbour(at, slam.direction, b.facing_of(s, moved))
             reroll = b.terrain(s, to) in ("offboard", "impassable")
         return 1.0 if a.reroll == reroll else 0.0

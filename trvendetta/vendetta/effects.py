@@ -13,7 +13,6 @@ their chains too (a dazed car's moves left ride in the pause).
 
 from __future__ import annotations
 
-from ..core import geometry
 from . import board as b
 from . import crew as crews
 from . import events as ev
@@ -167,7 +166,7 @@ def hazard(ctx: Ctx, vid: str, kind: str, at) -> bool:
         face, scripted = ctx.roll("direction")
         ctx.emit(ev.DieRolled("direction", face, f"oil slick at {b.nm(at)}", scripted))
         v = b.vehicle(ctx.state, vid)
-        return enter(ctx, vid, geometry.neighbour(at, face, v.facing), "slide", face)
+        return enter(ctx, vid, ctx.state.board.neighbour(at, face, v.facing), "slide", face)
     if kind == "mine":
         ctx.emit(ev.TokenReturned(b.nm(at), "mine"))
         damage(ctx, vid, "a mine")
@@ -324,8 +323,8 @@ def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
         ctx.emit(ev.DieRolled("direction", d, f"{vid} blast off", sd))
         n, sn = ctx.roll("stunt")
         ctx.emit(ev.DieRolled("stunt", n, f"{vid} blast off", sn))
-        dl, dy = geometry.OFFSETS[ctx.state.board.direction_die(v.facing, d)]
-        to = (v.at[0] + dl * int(n), v.at[1] + dy * int(n))
+        board = ctx.state.board
+        to = board.reach(v.at, board.direction_die(v.facing, d), int(n))
         ctx.state.board.pause(ctx, "blast-off", vid, to, "blast-off", d)
         enter(ctx, vid, to, "blast-off", d)
     else:
@@ -337,7 +336,7 @@ def shrapnel(ctx: Ctx, vid: str, face: str) -> None:
     vehicle in that straight line, on the board, takes 1 damage."""
     v = b.vehicle(ctx.state, vid)
     assert v.at is not None, "shrapnel flies from a vehicle on the road"
-    for space in geometry.straight_line(v.at, face, v.facing):
+    for space in ctx.state.board.line(v.at, face, v.facing):
         if not b.on_board(ctx.state, space):
             break
         hit = b.occupants(ctx.state, space, exclude=vid)

@@ -10,12 +10,17 @@ overrides the road's hooks where it differs, as python-chess's variant
 boards override a base board's; everything it does not override is the
 road's rule.
 
-The protocol's parts: the spaces (terrain, on the board, the starting area,
-why leaving one eliminates), moving (a vehicle's steps and neighbours by
-facing, the direction die, entering a space, forced moves, slams), what may
-shoot from where and where a chopper may land, and the hooks a board's own
-game adds to the turn (decisions and actions of its own, dice it sets,
-effects it pauses, what an event earns, the round's end).
+The protocol's parts: its geometry (:class:`Geometry`: a space's neighbour
+in a direction, arcs, straight lines, how far along the board a space is,
+whether it lies beside a side edge: every rule, crew and bot asks these of
+the state's board, never the grid of ``core/geometry.py``, so a board whose
+lanes wrap, the ring road of ``tests/plugins/ringroad``, plays everywhere),
+the spaces (terrain, on the board, the starting area, why leaving one
+eliminates), moving (a vehicle's steps, the direction die, entering a space,
+forced moves, slams), what may shoot from where and where a chopper may
+land, and the hooks a board's own game adds to the turn (decisions and
+actions of its own, dice it sets, effects it pauses, what an event earns,
+the round's end).
 
 Pure: nothing here reads a file or keeps anything between calls.  (A state's
 ``components`` is None only before its first event, when no board is asked:
@@ -26,7 +31,7 @@ hot paths.)
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from ..core import geometry
 
@@ -38,7 +43,53 @@ if TYPE_CHECKING:  # for the type checker only (the model imports this module)
 Space = tuple[int, int]
 
 
-class Board(Protocol):
+class Geometry(Protocol):
+    """Where spaces lie on a board: what rules, effects, crews and bots ask instead of
+    doing arithmetic on ``(lane, y)`` (rules-facts.md section 1: the staggered grid).
+
+    Directions are relative to a facing (``F FR BR B BL FL``, :mod:`..core.geometry`);
+    a board whose spaces join otherwise than the plain grid's (lanes that wrap, an
+    arena's hexagons turned) overrides :meth:`neighbour`, and arcs, lines and reaches
+    follow, as the road's are built on it.
+    """
+
+    def neighbour(self, space: Space, relative: str, facing: str) -> Space:
+        """Where one step ``relative`` to a vehicle facing ``facing`` lands (on the board
+        or off it: :meth:`Board.terrain` says which)."""
+        ...
+
+    def arc(self, space: Space, facing: str, directions: tuple[str, ...] = geometry.FRONT_ARC) -> tuple[Space, ...]:
+        """The spaces of an arc (``directions``, the front arc unless told: shots, the
+        Cow Catcher; the Big Rig's rear arc is ``core.geometry.REAR_ARC``)."""
+        ...
+
+    def line(self, space: Space, relative: str, facing: str) -> Iterator[Space]:
+        """The spaces in a straight line from ``space`` (not including it), without end:
+        the caller stops where the board ends (Shrapnel, the Laser Kebab)."""
+        ...
+
+    def reach(self, space: Space, direction: str, n: int) -> Space:
+        """Where ``n`` steps in a straight line in the absolute ``direction`` land
+        (Blast Off's stunt die, a jump), ignoring the spaces between."""
+        ...
+
+    def progress(self, space: Space) -> int:
+        """How far along the board ``space`` lies, in half-spaces (the road: toward the
+        Finish Line): the bots' frontmost and rearmost vehicles."""
+        ...
+
+    def extent(self, state: State) -> tuple[int, int]:
+        """The :meth:`progress` of the board's rear edge and of its first space beyond
+        the front (the bots' place of a vehicle between the two)."""
+        ...
+
+    def at_side(self, state: State, space: Space) -> bool:
+        """Whether ``space`` lies beside a side edge of the board (one step sideways
+        leaves it: the bots keep clear)."""
+        ...
+
+
+class Board(Geometry, Protocol):
     """What Vendetta's rules ask of the board a game is played on."""
 
     #: how a picture draws it: the name of a drawing (``core/drawing.py``) its view's
@@ -70,14 +121,6 @@ class Board(Protocol):
         ...
 
     # ---------------------------------------------------------------- moving
-    def neighbour(self, space: Space, relative: str, facing: str) -> Space:
-        """The space one step ``relative`` to a vehicle facing ``facing``."""
-        ...
-
-    def arc(self, space: Space, facing: str) -> tuple[Space, ...]:
-        """The front arc of a vehicle facing ``facing`` (shots, the Cow Catcher)."""
-        ...
-
     def direction_die(self, facing: str, face: str) -> str:
         """The absolute direction of a direction-die face for a vehicle facing ``facing``."""
         ...
@@ -259,13 +302,37 @@ class Road:
     def fatal_exit(self, state: State, space: Space) -> str:
         return f"leaves the road at {geometry.name(space)} (eliminated)"
 
+    # -------------------------------------------------------------- geometry
+    #: the plain grid's step (``core.geometry.neighbour``, called without a method's frame:
+    #: the rules ask it in their hottest loops)
+    neighbour = staticmethod(geometry.neighbour)
+
+    def arc(self, space: Space, facing: str, directions: tuple[str, ...] = geometry.FRONT_ARC) -> tuple[Space, ...]:
+        step = self.neighbour
+        return tuple([step(space, d, facing) for d in directions])
+
+    def line(self, space: Space, relative: str, facing: str) -> Iterator[Space]:
+        step = self.neighbour
+        while True:
+            space = step(space, relative, facing)
+            yield space
+
+    def reach(self, space: Space, direction: str, n: int) -> Space:
+        step = self.neighbour
+        for _ in range(n):
+            space = step(space, direction, "F")
+        return space
+
+    def progress(self, space: Space) -> int:
+        return space[1]
+
+    def extent(self, state: State) -> tuple[int, int]:
+        return rear_y(state), front_y(state)
+
+    def at_side(self, state: State, space: Space) -> bool:
+        return space[0] in (0, state.components.lanes - 1)  # type: ignore[union-attr]
+
     # ---------------------------------------------------------------- moving
-    def neighbour(self, space: Space, relative: str, facing: str) -> Space:
-        return geometry.neighbour(space, relative, facing)
-
-    def arc(self, space: Space, facing: str) -> tuple[Space, ...]:
-        return tuple(geometry.arc(space, facing))
-
     def direction_die(self, facing: str, face: str) -> str:
         return geometry.turn(facing, face)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from ..core import geometry
 from ..core.errors import RuleViolation
 from ..core.protocol import Decision
 from ..core.rng import Rng
@@ -152,7 +151,7 @@ def fatal_step(state: State, car_id: str, direction: str) -> str | None:
     car = b.vehicle(state, car_id)
     if car.at is None:
         return None
-    to = geometry.neighbour(car.at, direction, car.facing)
+    to = state.board.neighbour(car.at, direction, car.facing)  # where the board says it lands (a ring road wraps)
     return crews.of_vehicle(state, car_id).fatal_step(state, car, to)
 
 
