@@ -21,9 +21,10 @@ Seeded random games; at every step:
   with ``is_over``/``winner``, and ``score_options`` gives a score per
   option (or None), so the greedy bot can play every ruleset.
 
-The toy ruleset of the store tests and the dunes of ``tests/plugins`` (a
-board and a crew of their own) plug in by importing their own modules (each
-registers itself) and are checked like the built-in ones.
+The toy ruleset of the store tests, the dunes of ``tests/plugins`` (a
+board and a crew of their own) and its ring road (a board whose lanes wrap)
+plug in by importing their own modules (each registers itself) and are
+checked like the built-in ones.
 
 The quick sample runs in the default suite; ``-m slow`` runs 10,000 games.
 """
@@ -45,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "store"))
 import toy_ruleset  # noqa: E402,F401  (registers the toy ruleset, from its own module only)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
 import dunes  # noqa: E402,F401  (registers the dunes ruleset, its board and its crew, from its own module only)
+import ringroad  # noqa: E402,F401  (registers the ringroad ruleset and its board, from its own package only)
 
 
 def _configs() -> list[tuple[str, int]]:
