@@ -368,9 +368,9 @@ def scroll(ctx: Ctx, oid: str) -> None:
     lead, rear = s.road[-1], s.road[0]
     c = s.components
     assert c is not None, "a started game has its components"
-    hi = c.half * (rear.index + 1)
+    board = s.board
     for v in s.vehicles:
-        if v.at is not None and v.at[1] < hi:
+        if v.at is not None and board.piece(s, v.at) <= rear.index:  # on the rear piece, or behind it
             crews.of_vehicle(s, v.id).left_behind(ctx, v)  # each crew's vehicle as its crew says (the Big Rig's trail)
     sides = [name for name in c.tiles()[c.sides[rear.side].tile]]
     ctx.emit(ev.TileRemoved(rear.side, rear.index, ctx.rng.pick(sides)))
@@ -428,7 +428,7 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
     for lane, row, need in c.sides[side].hazards:
         if players is not None and need > players:
             continue
-        space = (lane, c.half * index + 2 * row + lane % 2)
+        space = s.board.piece_space(s, index, lane, row)
         if space in taken or len(spaces) >= available:
             continue
         spaces.append(b.nm(space))

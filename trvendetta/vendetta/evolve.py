@@ -458,17 +458,17 @@ def _eliminated(state: State, e: ev.VehicleEliminated) -> State:
 @handles(ev.TileRemoved)
 def _tile_removed(state: State, e: ev.TileRemoved) -> State:
     assert state.components is not None, "a started game has its components"
-    half = state.components.half
-    lo, hi = half * e.index, half * (e.index + 1)
+    piece = state.board.piece  # which road piece a space lies on (the board's geometry)
     pile = state.hazard_pile
     tokens = []
     for t in state.tokens:
-        if lo <= t.at[1] < hi:
+        if piece(state, t.at) == e.index:
             if t.kind is not None:
                 pile = _count(pile, t.kind, +1)
         else:
             tokens.append(t)
-    choppers = tuple(replace(c, at=None) if c.at is not None and c.at[1] < hi else c for c in state.choppers)
+    choppers = tuple(replace(c, at=None) if c.at is not None and piece(state, c.at) <= e.index else c
+                     for c in state.choppers)
     return replace(
         state,
         road=state.road[1:],
@@ -476,7 +476,7 @@ def _tile_removed(state: State, e: ev.TileRemoved) -> State:
         tokens=tuple(tokens),
         hazard_pile=pile,
         choppers=choppers,
-        wrecks=tuple(w for w in state.wrecks if w.at[1] >= hi),
+        wrecks=tuple(w for w in state.wrecks if piece(state, w.at) > e.index),
     )
 
 

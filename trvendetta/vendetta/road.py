@@ -116,6 +116,16 @@ class Board(Geometry, Protocol):
         """Why a vehicle entering ``space`` (off the board) is eliminated."""
         ...
 
+    def piece(self, state: State, space: Space) -> int:
+        """The index of the road piece ``space`` lies on (behind piece 0: below 0): what
+        goes with the rear piece when the road scrolls (rules-facts.md, scrolling)."""
+        ...
+
+    def piece_space(self, state: State, index: int, lane: int, row: int) -> Space:
+        """The space of ``lane`` and ``row`` (0: its rearmost) of road piece ``index``
+        (a tile's hazard spaces as ``tiles.txt`` prints them)."""
+        ...
+
     def fatal_exit(self, state: State, space: Space) -> str:
         """``trv legal``'s note for a step off the board onto ``space``."""
         ...
@@ -295,6 +305,12 @@ class Road:
 
     def is_start(self, state: State, space: Space) -> bool:
         return space[1] < 0  # the starting area is the row behind piece 0
+
+    def piece(self, state: State, space: Space) -> int:
+        return space[1] // (2 * state.components.rows)  # type: ignore[union-attr]
+
+    def piece_space(self, state: State, index: int, lane: int, row: int) -> Space:
+        return (lane, 2 * state.components.rows * index + 2 * row + lane % 2)  # type: ignore[union-attr]
 
     def off_cause(self, state: State, space: Space) -> str:
         return f"left the road {'at the side' if not 0 <= space[0] < state.components.lanes else 'at the rear'}"  # type: ignore[union-attr]
