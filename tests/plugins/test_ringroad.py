@@ -127,6 +127,30 @@ def test_blast_off_lands_round_the_ring():
         assert (car.at and b.nm(car.at)) == lands
 
 
+def test_the_big_rig_steers_and_dispenses_round_the_ring():
+    """The rig's steps are offered unless they land off the board (``bigrig.step_options``), and
+    its Hazard Dispenser's rear arc is the board's: from lane a both reach lane f on the ring."""
+    seen = {}
+    for rs in (RING, ROAD):
+        pos = {"ruleset": "vendetta", "seed": 3, "road_die": 1, "round": 2, "active_player": "ann",
+               "first_player": "ann", "fill": "road", "tokens": [],
+               "players": [{"name": "ann", "color": "red", "crew": "bigrig", "dice": [1, 2, 3, 4]},
+                           {"name": "bob", "color": "blue", "dice": [3, 3, 5, 6]}],
+               "vehicles": [{"id": "red-rear", "at": "a3"}, {"id": "red-mid", "at": "a4"},
+                            {"id": "red-front", "at": "a5"}]}
+        state, _ = rs.new_game(rs.position_from_dict(pos))
+        for name in ("steering 4", "assign 1 to rear hazard-dispenser"):
+            state, _ = rs.apply(state, rs.parse_action(state, name))
+        steps = [rs.describe_action(o) for o in rs.pending(state).options]
+        state, _ = rs.apply(state, Step(steps[0]))
+        seen[rs.name] = (steps, {s: b.nm(b.vehicle(state, f"red-{s}").at) for s in ("rear", "mid", "front")},
+                         [rs.describe_action(o) for o in rs.pending(state).options])
+    assert seen["ringroad"] == (["FL", "F", "FR"], {"rear": "a4", "mid": "a5", "front": "f5"},
+                                ["hazard f3", "hazard a3", "hazard b3", "no-hazard"])
+    assert seen["vendetta"] == (["F", "FR"], {"rear": "a4", "mid": "a5", "front": "a6"},
+                                ["hazard a3", "hazard b3", "no-hazard"])
+
+
 def test_the_greedy_bot_sees_the_ring():
     """Its look-ahead asks the board: FL from a5 is a step like another on the ring (no side edge
     to keep clear of), certain loss on the plain road."""
