@@ -104,6 +104,11 @@ def duel(club, browser, width: int, height: int):
     until(page, "document.querySelector('[data-join=duel]')")
     assert click(page, "[data-join=duel]") == "Join duel"
     until(page, "location.pathname === '/play/duel' && document.body.dataset.version")
+    # the join's answer came after the game started, so the server's version is the one the page will
+    # settle on: wait until it is drawn and marked, so no later redraw (a stream message for a version
+    # the page's first read missed) wipes a question a test is about to answer
+    version = club.on_store(club.club.version, "duel")
+    until(page, f"document.body.dataset.ready == '{version}'")
     return ann, bob, page
 
 
