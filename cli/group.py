@@ -78,7 +78,7 @@ SUMMARIES = {
 }
 #: with --server URL, these are the server's (``cli/remote.py``); the rest run on the local copy
 SERVER_COMMANDS = {"new": "trvendetta.cli.remote:new", "join": "trvendetta.cli.remote:join",
-                   "games": "trvendetta.cli.remote:games"}
+                   "games": "trvendetta.cli.remote:games", "decline": "trvendetta.cli.remote:decline"}
 
 
 class LazyGroup(TrvGroup):

@@ -30,10 +30,10 @@ from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
 from .identity import home
 
 #: the commands `trv --server` runs: on the local copy, after a sync (and, for the playing ones,
-#: posting what they recorded); `new`, `join` and `games` are the server's
+#: posting what they recorded); `new`, `join`, `games` and `decline` are the server's
 SYNCED = ("show", "legal", "log", "export", "turn", "act", "decide", "resign", "claim")
 PLAYING = ("turn", "act", "decide", "resign")
-REMOTE = ("new", "join", "games", "login", "logout", "id", "serve")
+REMOTE = ("new", "join", "games", "decline", "login", "logout", "id", "serve")
 TIMEOUT = 60
 
 
@@ -280,7 +280,7 @@ def before_command(ctx: click.Context, url: str) -> None:
     if name in REMOTE or name is None:
         return
     if name not in SYNCED:
-        raise click.UsageError(f"trv --server runs {', '.join(SYNCED + REMOTE[:3])}; {name!r} works on a local "
+        raise click.UsageError(f"trv --server runs {', '.join(SYNCED + REMOTE[:4])}; {name!r} works on a local "
                                "store (drop --server)")
     client, saved = client_for(url)
     games = client.get("/api/me")
@@ -529,6 +529,17 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     click.echo(pending_line(loaded.ruleset, loaded.state))
 
 
+@click.command(name="decline")
+@click.argument("game", metavar="GAME")
+@click.pass_context
+def decline(ctx: click.Context, game: str) -> None:
+    """Decline an offer you are among the players of, or withdraw one you made, before it is a game
+    (POST /api/offers/GAME/decline): the server drops it and its players see who declined it."""
+    client, saved = client_for(_server(ctx))
+    client.post(f"/api/offers/{game}/decline", {})
+    click.echo(f"{saved['name']} declined {game}: the server dropped the offer")
+
+
 @click.command(name="games")
 @click.option("--json", "as_json", is_flag=True, help="Print the server's JSON.")
 @click.pass_context
@@ -555,4 +566,4 @@ def games(ctx: click.Context, as_json: bool) -> None:
                f"nothing waits on you ({saved['name']})")
 
 
-__all__ = ["Client", "ServerRefused", "Unreachable", "before_command", "games", "join", "new", "sync"]
+__all__ = ["Client", "ServerRefused", "Unreachable", "before_command", "decline", "games", "join", "new", "sync"]

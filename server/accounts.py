@@ -241,6 +241,13 @@ class Accounts:
         return [(r[0], r[1], json.loads(r[2])) for r in
                 self.all("SELECT game, offer, joined FROM trv_server_offers ORDER BY created, game")]
 
+    def offers_of(self, name: str) -> list[tuple[str, str, dict]]:
+        """(game, offer file, {seat: contribution file}) of the offers ``name`` made or contributed to:
+        the ones that are theirs (an offer that merely names them is another player's)."""
+        rows = [(r[0], r[1], json.loads(r[2]), r[3]) for r in
+                self.all("SELECT game, offer, joined, creator FROM trv_server_offers ORDER BY created, game")]
+        return [(game, offer, joined) for game, offer, joined, creator in rows if creator == name or name in joined]
+
     def add_contribution(self, game: str, seat: str, contribution: str, before: dict) -> bool:
         """Add a seat's contribution if the offer still holds exactly ``before`` (another process's
         join in between: False, and the caller reads the offer again)."""

@@ -74,19 +74,23 @@ def bot_seats(club: Any, player: str, given: list[str]) -> list[tuple[str, str, 
     open_ = open_bot_games(club, player)
     if len(open_) >= club.bot_games:
         raise Refused(429, f"this server plays bot seats in at most {club.bot_games} open games or offers of a "
-                           f"player at once, and yours are {', '.join(open_)}: finish or resign one first")
+                           f"player at once, and yours are {', '.join(open_)}: free one first (finish or resign a game: "
+                           "trv --server URL resign --game G; withdraw an offer: trv --server URL decline G, "
+                           "or POST /api/offers/G/decline)")
     return robots
 
 
 def open_bot_games(club: Any, player: str) -> list[str]:
-    """``player``'s offers and unfinished games with bot seats, on this server."""
+    """``player``'s offers (the ones they made or contributed to) and unfinished games with bot seats,
+    on this server.  An offer another player made that names them but they never answered is not
+    counted: anyone may name anyone in an offer, so counting it would let a stranger use up their
+    allowance; they decline it or leave it, and it takes none of their slots."""
     from trvendetta.app.messages import Offer
     from trvendetta.store import decode_charter
 
     found = []
-    for game, text, _ in club.accounts.offers():
-        offer = Offer.decode(text.encode(), game)
-        if offer.bots and player in offer.seats:
+    for game, text, _ in club.accounts.offers_of(player):  # not an offer that merely names them
+        if Offer.decode(text.encode(), game).bots:
             found.append(game)
     for info in club.store.list_games():
         if info.status == "over" or player not in info.players:

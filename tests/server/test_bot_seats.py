@@ -225,6 +225,49 @@ def test_bot_seats_are_bounded_by_player(clubs, tmp_path):
     assert "plays no bot seats" in err
 
 
+def test_a_stranger_cannot_fill_a_players_bot_allowance_with_offers_naming_them(club):
+    """The attack: a fresh account names the victim in offers with bot seats up to the victim's
+    allowance (2); the victim never answered them, so they are not his and take none of his slots."""
+    from trvendetta.server.bots import open_bot_games
+
+    ann, mallory = club.player("ann"), club.player("mallory")
+    for game in ("bait1", "bait2"):
+        mallory("new", "--player", "mallory:red:cars", "--player", "ann:blue:cars", "--bot", "random:green:cars",
+                "--name", game)
+    assert club.on_store(open_bot_games, club.club, "mallory") == ["bait1", "bait2"]  # hers: she made them
+    assert club.on_store(open_bot_games, club.club, "ann") == []
+    # the victim still offers his own bot games, as many as the allowance
+    for game in ("mine1", "mine2"):
+        ann("new", "--player", "ann:red:cars", "--bot", "random:blue:cars:robo", "--name", game)
+    err = ann("new", "--player", "ann:red:cars", "--bot", "random:blue:cars", "--name", "three", code=1).stderr
+    assert _yours(err) == {"mine1", "mine2"}, err  # the refusal names his own, and how to free one
+    assert "trv --server URL resign --game G" in err, err
+    assert "trv --server URL decline G" in err and "POST /api/offers/G/decline" in err, err
+    # the next route: contribute to the bait for the victim.  A join is the session's player's own,
+    # checked against their key: mallory's session contributes as mallory (done already), never as ann
+    r = httpx.post(f"{club.url}/api/offers/bait1/join", headers=_session(mallory), timeout=60,
+                   json={"value": "00" * 32, "signature": "AA", "kind": "derived"})
+    assert r.status_code >= 400 or r.json().get("waiting_for") == ["ann"], r.text
+    assert "ann" not in club.club.accounts.offer("bait1")[1]
+    assert set(club.on_store(open_bot_games, club.club, "ann")) == {"mine1", "mine2"}
+    # resigning a game of his frees a slot ...
+    ann("resign", "--game", "mine2")
+    # ... and an offer he contributed to is his: a game he agreed to play
+    ann("join", "bait1")
+    err = ann("new", "--player", "ann:red:cars", "--bot", "random:blue:cars", "--name", "three", code=1).stderr
+    assert _yours(err) == {"bait1", "mine1"}, err
+    # the bait he never answered he may decline (`trv --server URL decline G`), or leave: it costs him nothing
+    assert "declined bait2" in ann("decline", "bait2").stdout
+    assert club.club.accounts.offer("bait2") is None
+    assert club.on_store(open_bot_games, club.club, "mallory") == ["bait1"]
+
+
+def _yours(refusal: str) -> set[str]:
+    """The games a bot-seat refusal (429) says are the player's."""
+    found = re.search(r"yours are ([^:]*):", refusal)
+    assert found, refusal
+    return set(found.group(1).split(", "))
+
 def test_a_search_bot_seat_plays_a_whole_game(clubs, tmp_path):
     c = clubs(tmp_path, str(tmp_path / "club.sqlite"), search_steps=20)
     ann = c.player("ann")
