@@ -89,6 +89,11 @@ def parse_bot(text: str) -> tuple[str, str, str, str]:
                                  param_hint="--bot")
     name = parts[3] if len(parts) == 4 else f"{kind}-{color}"
     _check_names(text, {"COLOR": color, "NAME": name}, "--bot")
+    from trvendetta.bots import seat_name_problem
+
+    reserved = seat_name_problem(name)
+    if reserved is not None:
+        raise click.BadParameter(f"{text!r}: {reserved}", param_hint="--bot")
     return name, color, crew, kind
 
 

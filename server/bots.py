@@ -39,7 +39,7 @@ def make_bot(kind: str, search_steps: int | None) -> Any:
 def parse_bot(text: Any) -> tuple[str, str, str, str]:
     """``KIND:COLOR:CREW[:NAME]`` -> (name, color, crew, kind), as `trv host offer --bot` reads it
     (``cli.games.parse_bot``); a Refused naming the problem."""
-    from trvendetta.bots import bot_names
+    from trvendetta.bots import bot_names, seat_name_problem
 
     parts = text.split(":") if isinstance(text, str) else []
     if len(parts) not in (3, 4) or not all(p for i, p in enumerate(parts) if i != 2):
@@ -53,6 +53,9 @@ def parse_bot(text: Any) -> tuple[str, str, str, str]:
         problem = name_problem(value) if value else None
         if problem is not None:
             raise Refused(400, f"{text!r}: {what}: {problem}")
+    reserved = seat_name_problem(name)
+    if reserved is not None:
+        raise Refused(400, f"{text!r}: {reserved}")
     return name, color, crew, kind
 
 
@@ -80,6 +83,28 @@ def bot_seats(club: Any, player: str, given: list[str]) -> list[tuple[str, str, 
     return robots
 
 
+def bot_seat_game(club: Any, name: str) -> str | None:
+    """An open offer or unfinished game of this server with a bot seat called ``name`` (in any letter
+    case, as player names are compared), or None: a sign-up under that name is refused while it is
+    open, so the name means one thing in that game (docs/server.md, "Bot seats")."""
+    from trvendetta.app.messages import Offer
+    from trvendetta.store import decode_charter
+
+    folded = name.casefold()
+    for game, text, _ in club.accounts.offers():
+        if any(seat.casefold() == folded for seat in Offer.decode(text.encode(), game).bots):
+            return game
+    for info in club.store.list_games():
+        if info.status == "over" or not any(p.casefold() == folded for p in info.players):
+            continue
+        meta = club.store.header(info.id)
+        charter = decode_charter(meta.charter) if meta.charter else None
+        if charter is not None and any(seat.casefold() == folded for seat in charter.bots) and \
+                club._ended(club._seen(info.id, info.version)) is None:
+            return info.id
+    return None
+
+
 def open_bot_games(club: Any, player: str) -> list[str]:
     """``player``'s offers (the ones they made or contributed to) and unfinished games with bot seats,
     on this server.  An offer another player made that names them but they never answered is not
@@ -103,4 +128,4 @@ def open_bot_games(club: Any, player: str) -> list[str]:
     return found
 
 
-__all__ = ["bot_seats", "make_bot", "open_bot_games", "parse_bot"]
+__all__ = ["bot_seat_game", "bot_seats", "make_bot", "open_bot_games", "parse_bot"]

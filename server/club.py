@@ -221,6 +221,12 @@ class Club:
             raise Refused(401, f"the signature is not {fingerprint(public)}'s over this server's challenge")
         if self.accounts.player(name) is None:  # a sign-up
             self._name_free(name, public)
+            from .bots import bot_seat_game
+
+            seated = bot_seat_game(self, name)
+            if seated is not None:  # the name would mean two seats there (server/bots.py)
+                raise Refused(403, f"the name {name!r} is a bot seat in {seated} on this server (the server plays "
+                                   "it): choose another name (it is free again once that game is over)")
             taken = self.accounts.player_by_key(public)
             if taken is not None:
                 raise Refused(403, f"your key {fingerprint(public)} is {taken!r} on this server (one name a key): "

@@ -183,8 +183,14 @@ def test_a_player_cannot_move_for_the_bot_seat(club, bot_duel, tmp_path):
     answer = http.post("/api/games/duel/packet", content=forged, headers=_session(ann))
     assert answer.status_code == 409, answer.text
     assert "is not signed by robo" in answer.json()["error"] and "made with ann's key" in answer.json()["error"]
-    # and one who signs up as the bot's name: the seat is the server's key, not theirs
-    robo = club.player("robo")
+    # and one who signs up as the bot's name: refused while the game is open (tests/server/test_sign_up.py);
+    # past that (a sign-up that raced the offer), the seat is the server's key, not theirs
+    robo = club.player("robo", login=False)
+    assert "robo' is a bot seat in duel" in robo("login", club.url, server=False, code=1).stderr
+    from trvendetta.cli.identity import identities
+
+    club.on_store(club.club.accounts.register, "robo", identities(robo.home)[0].public, club.club.now())
+    robo("login", club.url, server=False)  # a login of a player now, no sign-up
     answer = http.post("/api/games/duel/act", headers=_session(robo),
                        json={"action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()})
     assert answer.status_code == 403 and "robo is a bot seat in duel" in answer.json()["error"], answer.text
@@ -210,6 +216,25 @@ def test_the_server_plays_no_seat_the_charter_did_not_give_a_bot(club, clubs, tm
     club.stop()
     again = clubs(tmp_path, club.store, home=club.home)
     assert again.club.store.version("duel") == version
+
+
+def test_a_bot_seat_is_not_named_like_whoever_runs_it(club, tmp_path):
+    """``host``, ``club``, ``server`` (any letter case) read like the runner itself: refused by the
+    CLI before anything is sent, and by the server for a client that sends it anyway."""
+    ann = club.player("ann")
+    for name in ("host", "Club", "SERVER"):
+        err = ann("new", "--player", "ann:red:cars", "--bot", f"greedy:blue:cars:{name}", "--name", "g",
+                  code=2).stderr
+        assert f"a bot seat cannot be called {name!r}" in err, err
+    answer = httpx.post(f"{club.url}/api/games", headers=_session(ann), timeout=60,
+                        json={"players": ["ann:red:cars"], "name": "g", "bots": ["greedy:blue:cars:server"]})
+    assert answer.status_code == 400 and "cannot be called 'server'" in answer.json()["error"], answer.text
+    assert club.club.accounts.offer("g") is None and not club.club.store.exists("g")
+    # the same rule for a host's and a hot-seat game's bot seats (the CLI's one parse_bot)
+    ann("new", "--player", "ann:red:cars", "--bot", "greedy:blue:cars:host", "--db", str(tmp_path / "x.sqlite"),
+        server=False, code=2)
+    ann("new", "--player", "ann:red:cars", "--bot", "greedy:blue:cars:hostile", "--db", str(tmp_path / "x.sqlite"),
+        "--name", "fine", server=False)
 
 
 def test_bot_seats_are_bounded_by_player(clubs, tmp_path):

@@ -50,6 +50,34 @@ def test_sign_ups_from_one_address_are_limited_and_a_refusal_writes_nothing(club
     assert again.status_code == 403 and "log in as that name" in again.json()["error"]
 
 
+def test_a_sign_up_under_the_name_of_a_bot_seat_in_an_open_game_is_refused(club):
+    """A person signing up as ``robo`` while robo is a bot seat in an open offer or game would make
+    the name mean two seats there: refused, in any letter case, nothing written; free again once
+    the game is over."""
+    ann = club.player("ann")
+    bob = club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--bot", "random:green:cars:robo",
+        "--name", "offered")
+    http = httpx.Client(base_url=club.url, timeout=30)
+    before = (_rows(club), _tokens(club))
+    for name in ("robo", "ROBO"):
+        refused = _login(http, Ed25519PrivateKey.generate(), name)
+        assert refused.status_code == 403, refused.text
+        assert "'%s' is a bot seat in offered" % name in refused.json()["error"], refused.text
+    assert (_rows(club), _tokens(club)) == before
+    # the offer becomes a game: still refused while it is open
+    bob("join", "offered")
+    assert club.club.store.exists("offered")
+    refused = _login(http, Ed25519PrivateKey.generate(), "robo")
+    assert refused.status_code == 403 and "bot seat in offered" in refused.json()["error"], refused.text
+    # once the game is over the name is free (the old record binds robo to the server's key)
+    ann("resign", "--game", "offered")
+    assert _login(http, Ed25519PrivateKey.generate(), "robo").status_code == 200
+    # and a bot seat is then not named like that player (the rule the other way round)
+    ann("new", "--player", "ann:red:cars", "--bot", "random:green:cars:robo", code=1)
+    http.close()
+
+
 def test_the_throttle_counts_each_address_and_gives_a_token_back_in_time():
     now = [0.0]
     limit = app.Throttle(3, clock=lambda: now[0])
