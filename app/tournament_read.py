@@ -10,7 +10,7 @@ import sqlite_utils
 from openskill.models import PlackettLuce
 
 from trvendetta.tournament import model
-from trvendetta.tournament.standings import decided, standings
+from trvendetta.tournament.standings import decided, rated_places, standings
 
 TOURNAMENTS = "trv_tournaments"
 STANDINGS = "trv_tournament_standings"
@@ -64,7 +64,7 @@ def carried_ratings(all_states: list[model.State], upto: str | None = None) -> t
     for st in all_states:
         if st.name == upto:
             before = dict(ratings)
-        ratings = rate([(st.name, list(g.places)) for g in decided(st)], ratings)
+        ratings = rate([(st.name, rated_places(g)) for g in decided(st)], ratings)
     return ratings, before
 
 
@@ -74,13 +74,14 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
     loaded = log.load(name)
     state = loaded.state
     ratings, before = carried_ratings(all_states, name)
-    after = rate([(name, list(g.places)) for g in decided(state)], before)  # at the end of this tournament
+    after = rate([(name, rated_places(g)) for g in decided(state)], before)  # at the end of this tournament
     created = state.created
     assert created is not None
     standing_rows = []
     for s in standings(state):
         row = msgspec.to_builtins(s)
         row["places"] = list(s.places)  # stored as a JSON list
+        row["bot_games"] = s.bot_games  # (a row of every standing has it, 0 included)
         b, a = before.get(s.player), rating_row(s.player, after.get(s.player))  # its rating after this one
         row.update(tournament=name, rating_before=b.ordinal if b else None, rating=a["rating"], mu=a["mu"],
                    sigma=a["sigma"])
@@ -89,6 +90,7 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
     for r in state.rounds:
         for t in r.tables:
             places = model.table_places(t)
+            bots = t.reported.bots if t.reported is not None and isinstance(t.reported.bots, tuple) else ()
             outs = {p: (how, by) for p, how, by in t.out}
             for i, p in enumerate(t.players, 1):
                 place = places.get(p) if places else None
@@ -96,7 +98,7 @@ def project(store: Any, log: Any, name: str) -> list[dict]:
                 seat_rows.append({
                     "tournament": name, "round": r.round, "table_no": t.table, "seat": i, "player": p,
                     "place": place, "points": model.points_for(created.scoring, place) if place else None,
-                    "outcome": how, "declared_by": by,
+                    "outcome": how, "declared_by": by, "bot": int(p in bots),
                     "game": t.reported.game if t.reported else t.game, "reason": t.reason,
                 })
     paired = len(state.rounds)
@@ -136,9 +138,10 @@ def _write(db: sqlite_utils.Database, name: str, tournament_row: dict, standing_
         db.table(STANDINGS).delete_where("tournament = ?", [name])
         db.table(SEATS).delete_where("tournament = ?", [name])
         db.table(RATINGS).delete_where()
-        db.table(STANDINGS).insert_all(standing_rows, pk=("tournament", "player"), replace=True,
+        # alter: a read model written before a column was added gets it (bot_games, bot)
+        db.table(STANDINGS).insert_all(standing_rows, pk=("tournament", "player"), replace=True, alter=True,
                                  columns={"rating_before": float, "rating": float, "mu": float, "sigma": float})
-        db.table(SEATS).insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True,
+        db.table(SEATS).insert_all(seat_rows, pk=("tournament", "round", "table_no", "seat"), replace=True, alter=True,
                              columns={"place": int, "points": int})
         db.table(RATINGS).insert_all(rating_rows, pk="player", replace=True,
                                columns={"mu": float, "sigma": float, "rating": float, "last_tournament": str})

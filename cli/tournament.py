@@ -399,11 +399,14 @@ def report(session: Session, name: str, game_or_record: tuple[str, ...], table: 
         echo_json({"tournament": name, "round": r, "table": table, "game": result.game, "events": result.events,
                    "game_id": result.game_id, "head": result.head, "end": result.end,
                    "places": dict(sorted(final.items(), key=lambda x: (x[1], x[0]))),
-                   "signed_by": sorted(checked.bound) if result.signed else [], "host": bool(checked.host)})
+                   "signed_by": sorted(checked.bound) if result.signed else [], "host": bool(checked.host),
+                   "bot_seats": list(result.bots or ())})
         return
     signed = f"; signed by {', '.join(sorted(checked.bound))}" if result.signed else ""
     if checked.host:
         signed += "; host game, every roll checked against the host's seed"
+    if result.bots:  # (their seats score; ratings leave them out of a game with a person in it)
+        signed += f"; played by a bot: {', '.join(result.bots)}"
     click.echo(f"round {r} table {table}: {result.game} verified ({result.events} events{signed}) - {places}")
 
 
@@ -515,7 +518,7 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
         echo_json(rows)
         return
     cols = ["rank", "player", "points", "games", "places", "opponents_points", "head_to_head", "cars",
-            "rating_before", "rating", "dropped", "why"]
+            "rating_before", "rating", "dropped", "why", "bot_games"]
     if as_csv:
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
@@ -528,7 +531,8 @@ def standings_(session: Session, name: str, as_json: bool, as_csv: bool) -> None
     for r in rows:
         before = "new" if r["rating_before"] is None else f"{r['rating_before']:.2f}"
         after = "-" if r["rating"] is None else f"{r['rating']:.2f}"
-        table.append((str(r["rank"]), r["player"] + (" (dropped)" if r["dropped"] else ""), str(r["points"]),
+        marks = (" (dropped)" if r["dropped"] else "") + (f" (bot: {r['bot_games']})" if r.get("bot_games") else "")
+        table.append((str(r["rank"]), r["player"] + marks, str(r["points"]),
                       str(r["games"]), ",".join(map(str, r["places"])) or "-", f"{r['opponents_points']:.2f}",
                       str(r["head_to_head"]),
                       str(r["cars"]), f"{before} -> {after}", r["why"]))

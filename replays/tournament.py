@@ -40,6 +40,7 @@ import msgspec
 from trvendetta import rulesets
 from trvendetta.core.errors import TrvError
 from trvendetta.store import GENESIS, DamagedStore, chain, decode_charter
+from trvendetta.store.records import decode_bots
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
 from trvendetta.tournament.places import finishing_places, running_cars
@@ -104,8 +105,20 @@ class Checked(NamedTuple):
     claim: str = ""
 
 
+def bot_seats(charter: Any, bots: dict[str, str] | None, bots_unchained: bool, players: list[str]) -> tuple[str, ...]:
+    """The seats of a verified record a bot played: those its charter declares bots (a host's or a
+    club server's, bound to the runner's key) and those its Bots tag names when the hash chain
+    covers the tag (a hot-seat game's, a tournament table's ``--bot``).  A Bots tag outside the
+    chain (a game stored before bot seats were chained) proves nothing and marks no seat."""
+    named = set(charter.bots) if charter is not None else set()
+    if not bots_unchained:
+        named |= set(bots or {})
+    return tuple(p for p in players if p in named)
+
+
 def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Verified, records: Any,
-            charter: str, domain: str, start: str, parent: str = "", parent_at: int = 0) -> Checked:
+            charter: str, domain: str, start: str, parent: str = "", parent_at: int = 0,
+            bots: dict[str, str] | None = None) -> Checked:
     if verified.note:
         raise ResultRefused(f"game {game}: {verified.note}")
     if parent:
@@ -125,8 +138,9 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
     if not places:
         raise ResultRefused(f"game {game} names no players")
     bound = dict(parsed.seats) if parsed else {}
+    robots = bot_seats(parsed, bots, verified.bots_unchained, [p.player for p in places])
     result = tev.ResultReported(round_, table, game, records[0].hash, verified.head, verified.events, places, end,
-                                signed=bool(bound))
+                                signed=bool(bound), bots=robots or msgspec.UNSET)
     host = parsed.host if parsed is not None and parsed.dice == "host" else ""
     claim = ""
     if ended is not None and ended.how == "time":
@@ -188,7 +202,7 @@ def result_of_game(store: Any, game: str, round_: int, table: int) -> Checked:
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
     return _result(round_, table, game, ruleset, verified, store.events(game), meta.charter, meta.domain,
-                   meta.genesis, meta.parent, meta.parent_at)
+                   meta.genesis, meta.parent, meta.parent_at, meta.bots)
 
 
 def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int) -> Checked:
@@ -204,7 +218,7 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
         raise ResultRefused(f"{source} does not verify ({first}); its result cannot count") from None
     ruleset = rulesets.get(gf.header.ruleset)
     checked = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records), gf.header.charter,
-                      gf.header.domain, gf.genesis, gf.header.parent, gf.header.parent_at)
+                      gf.header.domain, gf.genesis, gf.header.parent, gf.header.parent_at, decode_bots(gf.header.bots))
     result, game = checked.result, gf.header.game
     if store.exists(game):
         mine = store.events(game, decode=False)
@@ -514,6 +528,13 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
         if verified.head != res.head or places != res.places:
             raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result does not match the "
                                f"record of game {res.game} (head or finishing places differ)")
+        charter = decode_charter(gf.header.charter) if gf.header.charter else None
+        robots = bot_seats(charter, decode_bots(gf.header.bots), verified.bots_unchained, [p.player for p in places])
+        # (unset: a result counted before results named their bot seats, rated as it was then)
+        if not isinstance(res.bots, msgspec.UnsetType) and res.bots != robots:
+            raise ExportBroken(f"{source}: round {res.round} table {res.table}: the result's bot seats "
+                               f"({', '.join(res.bots or ()) or 'none'}) are not the ones the record of game "
+                               f"{res.game} declares ({', '.join(robots) or 'none'})")
     if len(records) != len(reported):
         raise ExportBroken(f"{source}: {len(records)} game records for {len(reported)} reported results")
     table = standings(state)

@@ -309,6 +309,38 @@ def bot_record(club, bot_duel):
     return bot_duel, club.club.export("duel", None)
 
 
+def test_a_tournament_marks_the_server_bot_seat_and_rates_no_one_by_it(bot_record, tmp_path):
+    """A club-server game counted as a tournament table: the charter's bot seat is marked in the
+    result, `report` and the standings; ratings leave it out (and a game of one person and a bot
+    rates no one)."""
+    ann, record = bot_record
+    path = tmp_path / "duel.trv"
+    path.write_text(record)
+    db = str(tmp_path / "cup.sqlite")
+
+    def org(*args, code=0):
+        return ann("--db", db, "tournament", *args, server=False, code=code)
+    org("new", "cup", "--rounds", "1", "--pod-size", "2", "--seed", "1")
+    org("register", "cup", "ann", "robo")
+    org("pair", "cup")
+    # the attack first: a record whose charter makes ann a bot too (her seat then marked, her loss
+    # unrated) does not verify, so it is not counted
+    import msgspec
+
+    from trvendetta.store import decode_charter
+
+    charter = decode_charter(replays.read_file(record.encode(), "duel.trv").header.charter)
+    (tmp_path / "forged.trv").write_text(_with_charter(record, msgspec.structs.replace(
+        charter, bots={**charter.bots, "ann": "greedy"})))
+    err = org("report", "cup", "--table", "1", str(tmp_path / "forged.trv"), code=1).stderr
+    assert "does not verify" in err and "its result cannot count" in err, err
+    out = org("report", "cup", "--table", "1", str(path)).stdout
+    assert "played by a bot: robo" in out and "signed by ann, robo" in out, out
+    rows = {r["player"]: r for r in json.loads(org("standings", "cup", "--json").stdout)}
+    assert rows["robo"]["bot_games"] == 1 and rows["ann"]["bot_games"] == 0
+    assert rows["ann"]["rating"] is None and rows["robo"]["rating"] is None  # one person: nothing to rate
+
+
 def test_verify_refuses_a_bot_move_signed_by_another_key(bot_record, tmp_path):
     """The server's word covers the bot's choices only under its own key: a record whose bot move
     is signed by another key (a player's, over the very message) is refused."""

@@ -114,6 +114,10 @@ class ResultReported(TournamentEvent, tag="result-reported", frozen=True):
     places: tuple[Place, ...]
     end: str = ""  # the game's own reason for ending
     signed: bool = False  # the record binds seats to keys, and every action of those seats was signed
+    #: the seats a bot played: the record's charter declares them bots (a host's or a club server's bot
+    #: seats), or its chained Bots tag does (a tournament table's ``--bot``).  Unset (not written) when
+    #: there are none, so a result counted before results named their bot seats keeps its bytes
+    bots: tuple[Name, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Conceded(TournamentEvent, tag="player-conceded", frozen=True):

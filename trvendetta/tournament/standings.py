@@ -14,6 +14,11 @@ Order (docs/tournament.md; each is used only when everything above is level):
    the order is total and reproducible.
 
 Players who dropped stay in the standings with what they played.
+
+A seat a bot played (``ResultReported.bots``: the record's charter or chained Bots tag declares
+it) scores for its entrant like any seat, and is marked: ``bot_games`` counts them.  Ratings
+(:func:`rated_places`) leave such seats out of a game that also had a person in it; a game of
+bots only rates its bots, who are then the entrants (docs/tournament.md, "Ratings").
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import msgspec
 from .model import State, points_for, table_places
 
 
-class Standing(msgspec.Struct, frozen=True):
+class Standing(msgspec.Struct, frozen=True, omit_defaults=True):
     rank: int
     player: str
     points: int
@@ -39,6 +44,9 @@ class Standing(msgspec.Struct, frozen=True):
     lot: str
     dropped: bool
     why: str  # how the tie-breaks put the player below the one above
+    #: decided games in which a bot played this player's seat (0, the default, is not written, so the
+    #: standings of a tournament with no bot seats keep their bytes)
+    bot_games: int = 0
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -48,6 +56,7 @@ class GameResult(msgspec.Struct, frozen=True):
     table: int
     game: str  # "" for a table decided by concessions and no-shows alone
     places: tuple[tuple[str, int], ...]  # (player, place) in seat order
+    bots: tuple[str, ...] = ()  # the seats a bot played (``ResultReported.bots``)
 
 
 def decided(state: State) -> list[GameResult]:
@@ -58,8 +67,17 @@ def decided(state: State) -> list[GameResult]:
             places = table_places(t)
             if places is not None:
                 game = t.reported.game if t.reported else ""
-                out.append(GameResult(r.round, t.table, game, tuple((p, places[p]) for p in t.players)))
+                bots = t.reported.bots if t.reported and isinstance(t.reported.bots, tuple) else ()
+                out.append(GameResult(r.round, t.table, game, tuple((p, places[p]) for p in t.players), bots))
     return out
+
+
+def rated_places(game: GameResult) -> list[tuple[str, int]]:
+    """The (player, place) pairs a rating counts: every seat but the bots' when the game also had a
+    person in it (a bot's result is not its entrant's skill); every seat in a game of bots only (the
+    bots are the entrants, as in a simulated tournament, and their ratings compare bots)."""
+    people = [(p, place) for p, place in game.places if p not in game.bots]
+    return people if people else list(game.places)
 
 
 def _lot(seed: int, player: str) -> str:
@@ -76,8 +94,11 @@ def standings(state: State) -> list[Standing]:
     places: dict[str, list[int]] = defaultdict(list)
     met: dict[str, list[str]] = defaultdict(list)
     cars: dict[str, int] = defaultdict(int)
+    by_bots: dict[str, int] = defaultdict(int)
     results = decided(state)
     for g in results:
+        for p in g.bots:
+            by_bots[p] += 1
         for p, place in g.places:
             points[p] = points.get(p, 0) + points_for(scoring, place)
             places[p].append(place)
@@ -115,7 +136,7 @@ def standings(state: State) -> list[Standing]:
     for i, p in enumerate(order):
         why = _why(p, order[i - 1] if i else None, points, opp, h2h, cars, created.seed)
         out.append(Standing(i + 1, p, points[p], len(places[p]), tuple(places[p]), opp(p), h2h[p], cars[p],
-                            _lot(created.seed, p), p in dropped, why))
+                            _lot(created.seed, p), p in dropped, why, by_bots[p]))
     return out
 
 
