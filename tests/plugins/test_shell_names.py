@@ -87,10 +87,7 @@ def _own(path: Path, crew: str) -> bool:
 #: files outside a crew's own that still name it (a literal of its name, or an import of its
 #: package), each with what keeps it there; the list may only shrink (issue 46)
 NAMING_A_CREW = {
-    "trvendetta/carnival/board.py": "the Final Five's entry slots in the arena",
     "trvendetta/carnival/driver.py": "Carnival's turn flags answer a shot at a Big Rig section",
-    "trvendetta/carnival/position.py": "the arena refuses the Big Rig in a position",
-    "trvendetta/carnival/ruleset.py": "the arena takes every crew but the Big Rig",
     "trvendetta/vendetta/board.py": "is_rig: the rules ask whether a vehicle is a rig section",
     "trvendetta/vendetta/components.py": "a crew's data: the Big Rig's sections are vehicles of their own kind",
     "trvendetta/vendetta/effects.py": "a Big Rig section's minor damage",

@@ -105,7 +105,9 @@ def may_shoot_from(side: ArenaSide, space: Space) -> bool:
 def entry_slots(side: ArenaSide, entered: tuple[int, ...], final_five: bool = False) -> tuple[int, ...]:
     """The road tiles (slot numbers) a player's next car may make its first
     move of round 1 onto, given the slots its earlier cars first moved onto,
-    in order: one "that you have not previously moved a car onto"; the Final
+    in order: one "that you have not previously moved a car onto".  With
+    ``final_five`` (a crew whose ``Crew.enters_tiles_again``), once every tile
+    was entered on the next vehicles take different tiles again: the Final
     Five's first three motorcycles take three different tiles and the last
     two "any two different road boards" ("Entering the Arena", "Big Rig Final 5")."""
     slots = tuple(s.number for s in side.slots)

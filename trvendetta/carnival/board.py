@@ -23,6 +23,7 @@ from typing import Literal
 
 from ..core import geometry
 from ..vendetta import board as b
+from ..vendetta import crew as crews
 from ..vendetta import events as vev
 from ..vendetta.actions import AssignDie, Step
 from ..vendetta.context import Suspend
@@ -116,8 +117,8 @@ class ArenaBoard(Road):
             slot = spaces.slot_number(side, at) if at is not None else None
             assert slot is not None, "a car in the start area waits behind a slot"
             entered += (slot,)  # the Final Five's first motorcycle
-        final_five = b.player(state, name).crew == "finalfive"
-        open_slots = arena.entry_slots(side, entered, final_five)
+        again = crews.named(b.player(state, name).crew).enters_tiles_again
+        open_slots = arena.entry_slots(side, entered, again)
         out = []
         for o in options:
             if isinstance(o, AssignDie) and not o.momentum:

@@ -20,7 +20,17 @@ from ..vendetta import position as vpos
 from . import arena
 from .components import DECREES, PARTY_FAVORS, PILLARS, SIDES, SUPER_WEAPONS, CarnivalComponents
 
+#: the words the Big Rig is refused with (its ``Crew.arena_refusal``, 002); a position seating a
+#: crew the arena does not take is refused with whatever words that crew declares (:func:`validate`)
 BIG_RIG = "The Big Rig is not allowed in the arena. Tina was very clear about that."
+
+
+def arena_refusal(crew: str) -> str | None:
+    """Why the crew called ``crew`` may not play in the arena (its ``Crew.arena_refusal``), or None."""
+    from ..vendetta import crew as crews
+    from ..vendetta import rules  # noqa: F401  (registers the built-in crews' rules)
+
+    return crews.named(crew).arena_refusal
 
 
 class CarnivalScript(vpos.Script, frozen=True):
@@ -62,8 +72,9 @@ def validate(pos: CarnivalPosition, c: CarnivalComponents) -> CarnivalPosition:
     if pos.ruleset != "carnival":
         raise PositionError("ruleset", f"{pos.ruleset!r} is not 'carnival'")
     for i, p in enumerate(pos.players):
-        if p.crew == "bigrig":
-            raise PositionError(f"players[{i}].crew", BIG_RIG)
+        refusal = arena_refusal(p.crew)
+        if refusal is not None:
+            raise PositionError(f"players[{i}].crew", refusal)
     low, high = c.game.players
     if not low <= len(pos.players) <= high:
         raise PositionError("players", f"{len(pos.players)} players; Carnival of Chaos is for {low} to {high}")

@@ -21,7 +21,7 @@ from . import events as cev
 from . import setup, view
 from .driver import TURN_FLAGS, CarnivalDriver
 from .model import CarnivalState
-from .position import CarnivalPosition, from_dict, validate
+from .position import CarnivalPosition, arena_refusal, from_dict, validate
 
 
 class Carnival(Vendetta):
@@ -58,14 +58,26 @@ class Carnival(Vendetta):
         return self.carnival.vendetta
 
     def crews(self) -> tuple[str, ...]:
-        return tuple(c for c in super().crews() if c != "bigrig")  # "not allowed in the arena"
+        """Vendetta's crews that the arena takes: none that declares an ``arena_refusal`` (002)."""
+        return tuple(c for c in super().crews() if arena_refusal(c) is None)
+
+    def _with_crews(self, names) -> comp.CarnivalComponents:
+        """Its components with the registered crews among ``names`` that it takes
+        (``vendetta.components.with_crews``): a game seating none records what it did before."""
+        from msgspec.structs import replace
+
+        from ..vendetta import components as vcomp
+
+        v = vcomp.with_crews(self.carnival.vendetta, names, self.name)
+        return self.carnival if v is self.carnival.vendetta else replace(self.carnival, vendetta=v)
 
     def initial_state(self) -> CarnivalState:
         return CarnivalState()
 
     def start(self, position: Position, rng=None) -> list:
         assert isinstance(position, CarnivalPosition), "a Carnival game starts from its own position_type"
-        return setup.start(validate(position, self.carnival), self.carnival, rng)
+        c = self._with_crews(p.crew for p in position.players)
+        return setup.start(validate(position, c), c, rng)
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game recorded."""
@@ -95,10 +107,12 @@ class Carnival(Vendetta):
 
         seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
         pos = CarnivalPosition(players=seats, seed=seed, side=side or comp.SIDES[0])
-        return self._check_colors(validate(pos, self.carnival))
+        return self._check_colors(validate(pos, self._with_crews(p.crew for p in seats)))
 
     def position_from_dict(self, data: dict) -> CarnivalPosition:
-        return self._check_colors(from_dict(data, self.carnival))
+        from ..vendetta import components as vcomp
+
+        return self._check_colors(from_dict(data, self._with_crews(vcomp.extra_crews(self.name))))
 
     def decode_state(self, data: bytes | str) -> CarnivalState:
         """A stored state (the Final Five's second motorcycle of one saved while it was a flat

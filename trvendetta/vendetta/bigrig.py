@@ -309,6 +309,8 @@ class BigRig(Cars):
     waits = True
     slam_rank = 2
     out_sets_final_piece = True  # 001 Getting Eliminated: the finish line at once
+    #: 002 "Using Other Expansions": "The Big Rig? No. Absolutely not."
+    arena_refusal: str | None = "The Big Rig is not allowed in the arena. Tina was very clear about that."
     #: its ``trv turn`` flags (Vendetta's driver, ``notation.py``, maps them onto its decisions)
     turn_flags: tuple[TurnFlag, ...] = (
         TurnFlag("steering", "int", metavar="N",

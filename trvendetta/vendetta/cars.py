@@ -48,6 +48,9 @@ class Cars:
     out_sets_final_piece = False
     vehicle_noun = "car"
     coast_word = "momentum"
+    #: the arena takes the cars, each entering on a road tile of its own (002 "Entering the Arena")
+    arena_refusal: str | None = None
+    enters_tiles_again = False
     #: the assign decision's prompt
     assign_prompt = "assign a die to a car"
     #: the cars' turn takes the flags of every crew's (``notation.TURN_FLAGS``), none of its own

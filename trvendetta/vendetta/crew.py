@@ -12,11 +12,11 @@ installed one is imported on first use of its name, through the
 ``trvendetta.crews`` entry points: :mod:`trvendetta.plugins`).
 
 The protocol's parts: the decisions of the crew's turn (and the ``trv turn``
-flags that answer them) (what it assigns, its
-command, its steps, its shot), what waits for its player outside the turn,
-its own actions, how its vehicles move (starting a move, the next vehicle of
-the turn, a move's end), how they take damage and how they are targeted, and
-what happens to them under a chopper.
+flags that answer them) (what it assigns, its command, its steps, its shot),
+what waits for its player outside the turn, whether and how it enters
+Carnival's arena, its own actions, how its vehicles move (starting a move,
+the next vehicle of the turn, a move's end), how they take damage and how
+they are targeted, and what happens to them under a chopper.
 """
 
 from __future__ import annotations
@@ -53,6 +53,17 @@ class Crew(Protocol):
     #: the Final Five's ``--bike``): a ruleset's ``turn_flags`` add them for each
     #: crew it takes, tagged with the crew's name (``notation.crew_flags``)
     turn_flags: tuple[TurnFlag, ...]
+
+    # ------------------------------------------------------------- in Carnival of Chaos's arena
+    #: why the crew may not play in the arena, in the rulebook's words, or None: it plays there
+    #: (002 "Using Other Expansions": the Big Rig is "not allowed in the arena"); Carnival seats
+    #: only the crews with none, and a position seating another is refused with these words
+    arena_refusal: str | None
+    #: once its vehicles have entered the arena on every road tile, the next ones may enter on
+    #: tiles used before, again each on a different one (002: the Final Five's "final two
+    #: motorcycles can enter on any two different road boards"); without it, a crew's first
+    #: entries of round 1 each take a tile none of its vehicles has entered on yet
+    enters_tiles_again: bool
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player: Player) -> Decision | None:

@@ -103,6 +103,9 @@ class FinalFive(Cars):
     vehicle_noun = "motorcycle"
     coast_word = "coasting"
     slam_rank = 0
+    #: 002 "Using Other Expansions": the first three motorcycles enter on different road tiles, the
+    #: final two "on any two different road boards"
+    enters_tiles_again = True
     assign_prompt = "assign a die to a motorcycle"
     #: its ``trv turn`` flag: a grouping flag, one group per motorcycle (Vendetta's driver,
     #: ``notation.py``, plays the groups in order)
