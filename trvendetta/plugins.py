@@ -3,19 +3,22 @@
 A distribution declares, in its ``pyproject.toml``::
 
     [project.entry-points."trvendetta.rulesets"]
-    ringroad = "ringroad"      # a module that registers the ruleset called "ringroad" when imported
+    ringroad = "trv_ringroad"   # a module that registers the ruleset called "ringroad" when imported
 
     [project.entry-points."trvendetta.crews"]
-    sidecar = "ringroad"       # a module that registers the crew called "sidecar" (crew.register)
+    outriders = "trv_sidecar"   # a module that registers the crew called "outriders" (crew.register)
 
 The entry point's name is the name it registers; its value is a module (or
 an object in one: ``pkg.mod:RULESET``) whose import registers it, as the
 built-in packages register themselves.  The entry points are read only when
 a name is not registered yet (``rulesets.get``, ``rulesets.names``,
 ``crew.named``), never at start-up: ``trv --help`` and ``trv --version`` read
-no distribution's metadata (tests/packaging/test_startup.py).  A board has
-no name of its own to be found by: it comes with its ruleset's state type
-(``State.board``), and its drawing registers itself with the ruleset's view.
+no distribution's metadata (tests/packaging/test_startup.py).  Every crew
+plug-in is imported (:func:`load_all`) when the crews a ruleset takes are
+listed, and when a game holds an event of a type none registered.  A board
+has no name of its own to be found by, and no group: it comes with its
+ruleset's state type (``State.board``), and its drawing registers itself
+with the ruleset's view.
 """
 
 from __future__ import annotations
@@ -30,20 +33,42 @@ RULESETS = "trvendetta.rulesets"
 CREWS = "trvendetta.crews"
 
 _FOUND: dict[str, dict[str, Any]] = {}
+#: the groups whose every plug-in was imported (:func:`load_all`)
+_ALL: set[str] = set()
 
 
 def declared(group: str) -> dict[str, Any]:
-    """The entry points of ``group`` by name, read once per process (the first
-    distribution on the path that declares a name wins, as Python's import does)."""
+    """The entry points of ``group`` by name, read once per process with those of the other
+    groups here (the first distribution on the path that declares a name wins, as Python's
+    import does)."""
     found = _FOUND.get(group)
     if found is None:
         from importlib.metadata import entry_points
 
-        found = {}
-        for ep in entry_points(group=group):
-            found.setdefault(ep.name, ep)
-        _FOUND[group] = found
+        every = entry_points()  # one scan of the distributions for every group read here
+        for g in dict.fromkeys((group, RULESETS, CREWS)):
+            _FOUND[g] = {}
+            for ep in every.select(group=g):
+                _FOUND[g].setdefault(ep.name, ep)
+        found = _FOUND[group]
     return found
+
+
+def load_all(group: str) -> bool:
+    """Import every plug-in ``group`` declares (once per process): what lists the crews a
+    ruleset seats, or decodes a game, needs those that join it, whatever their names.  One
+    that does not load is passed over, as ``rulesets.names`` passes over a ruleset (asked
+    for by name, :func:`load` says why).  True the first time (something may have
+    registered), False once done."""
+    if group in _ALL:
+        return False
+    _ALL.add(group)
+    for name in declared(group):
+        try:
+            load(group, name)
+        except TrvError:
+            continue
+    return True
 
 
 def load(group: str, name: str) -> Any:

@@ -83,6 +83,15 @@ def _tagged(union: Any) -> tuple[bytes, dict[bytes, Any], dict[bytes, Any]]:
     return opening, {msgspec.json.encode(c.tag)[1:-1]: t for c, t in zip(configs, types) if c is not None}, {}
 
 
+def _plugged_in() -> bool:
+    """Import every installed crew plug-in (``trvendetta.crews``), whose event and action types
+    join the unions of the rulesets it plays in: True the first time, when some may have
+    registered (a game seating one is read before anything asked for its crew by name)."""
+    from .. import plugins
+
+    return plugins.load_all(plugins.CREWS)
+
+
 class Later:
     """A class attribute imported on first use, from ``"module:name"``: a ruleset's
     ``action_type`` or ``turn_flags`` when only its deciding code needs that module
@@ -399,7 +408,8 @@ class Ruleset(Generic[S, A, E]):
         event or the same error either way).  Building the union's decoder resolves
         every event type (about 9 M instructions for Vendetta's 56, an eighth of what
         `trv show` adds to the import floor), while a load meets a couple of dozen
-        kinds; each kind's decoder is built the first time one is read."""
+        kinds; each kind's decoder is built the first time one is read.  A tag no
+        type has imports the installed crew plug-ins first (once: :func:`_plugged_in`)."""
         if self._kinds is None:
             self._kinds = _tagged(self.event_type)
         opening, types, decoders = self._kinds
@@ -412,6 +422,9 @@ class Ruleset(Generic[S, A, E]):
                 decoder = decoders[tag] = msgspec.json.Decoder(types[tag])
             if decoder is not None:
                 return decoder.decode(data)
+            if tag not in types and _plugged_in():  # a type an installed crew plug-in brings: once more
+                self._union = self._kinds = self._action_dec = None
+                return self.decode_event(data)
         return self._union_decoder().decode(data)
 
     def _union_decoder(self) -> Any:

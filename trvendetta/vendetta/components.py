@@ -328,7 +328,11 @@ def register_crew(crew: Crew, vehicles: tuple[VehicleKind, ...] = (), rulesets: 
 
 
 def extra_crews(ruleset: str) -> tuple[str, ...]:
-    """The names of the crews registered with :func:`register_crew` that ``ruleset`` takes."""
+    """The names of the crews registered with :func:`register_crew` that ``ruleset`` takes
+    (every installed crew plug-in imported first: the ``trvendetta.crews`` entry points)."""
+    from .. import plugins
+
+    plugins.load_all(plugins.CREWS)
     return tuple(n for n, (_, _, takes) in _EXTRA.items() if not takes or ruleset in takes)
 
 
