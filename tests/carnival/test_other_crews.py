@@ -9,6 +9,7 @@ from trvendetta.vendetta import components as comp
 from trvendetta.vendetta import crew
 from trvendetta.vendetta.actions import AssignDie
 from trvendetta.vendetta.cars import Cars
+from trvendetta.vendetta.finalfive import FinalFive
 
 from .helpers import RS, game
 
@@ -46,7 +47,7 @@ def test_entering_tiles_again_is_the_crews_word(monkeypatch, again):
     """The Final Five's fifth motorcycle after entries on tiles 2, 3, 1 and 3: only tiles 1 and 2 are
     open to a crew that enters tiles again (bike5, behind tile 3, may not take the die); to one that
     does not no tile is left, and the rule that cannot be kept lets every motorcycle take it."""
-    monkeypatch.setattr(crew.named("finalfive"), "enters_tiles_again", again)
+    monkeypatch.setattr(FinalFive, "enters_tiles_again", again)
     players = [{"name": "ann", "color": "red", "crew": "finalfive", "dice": [4, 2, 3, 1, 5, 6], "turns": 1},
                {"name": "bob", "color": "blue", "dice": [3, 3, 5, 6], "turns": 1}]
     starts = {"red-bike1": 1, "red-bike2": 2, "red-bike3": 3, "red-bike4": 2, "red-bike5": 3}
