@@ -958,10 +958,16 @@ class GameStore(Closing):
         except Exception:  # noqa: BLE001  no table to read (verify reports it)
             return
         if row is not None and row.version > count:
-            if self.version(name) > count and self._get(name, None).count > count:
-                return  # not damage: another command appended since
-            raise DamagedStore(name, count + 1, f"events {count + 1}-{row.version} are missing: the store holds "
-                                                f"{count}, the games index says {row.version}")
+            # the index is read after the rows (a statement of its own): another process may have appended
+            # between the two; the rows it wrote with that index row are then stored, on from ``head``
+            later = self._appended(name, count, head, row.version)
+            if later is None:
+                raise DamagedStore(name, count + 1, f"events {count + 1}-{row.version} are missing: the store "
+                                                    f"holds {count}, the games index says {row.version}")
+            if later.hash != row.head:
+                raise DamagedStore(name, row.version, f"the games index says its head is {str(row.head)[:16]}..., "
+                                                      f"the events' is {later.hash[:16]}...")
+            count, head = row.version, later.hash  # (what follows is checked against the game as it is now)
         if row is not None and row.version == count and row.head != head:
             raise DamagedStore(name, count, f"the games index says its head is {str(row.head)[:16]}..., "
                                             f"the events' is {head[:16]}...")
@@ -972,13 +978,30 @@ class GameStore(Closing):
                                                   f"{row.version}'s hash is not that head")
         after = self._read(self.reader.select_snaps, name, count, None, True, 1) if seen is None else \
             [(seen[1],)] if seen[1] > count else []
-        if after:  # a snapshot is another account of the game: one past the last record is a cut-off tail
+        if after and self._appended(name, count, head, after[0][0]) is None:
+            # a snapshot is another account of the game: one past the last record is a cut-off tail (unless
+            # another process appended it since the rows were read, as above)
             last = after[0][0]
             raise DamagedStore(name, count + 1, f"events {count + 1}-{last} are missing: the store holds {count}, "
                                                 f"a snapshot is of event {last}")
         if row is None and count:  # one transaction writes a command's rows and its index row: a lost row is damage
             raise DamagedStore(name, count + 1, f"the games index has no row for it: the store holds {count} "
                                                 f"events, and events after them may be missing")
+
+    def _appended(self, game: str, count: int, head: str, upto: int) -> StoredEvent | None:
+        """Record ``upto`` of ``game`` as stored now, when the store holds it on from a read that ended after
+        record ``count`` with ``head``: the rows after it read again, each checked as any read checks them
+        (not the end the request first looked at: ``one_look``); None when it does not (the game's last row
+        read backwards, then its rows in order, as a damaged table index can hide them from one of the two)."""
+        last = self._read(self.reader.last, game)
+        if last is None or last < upto:
+            return None
+        before = self.reader.last_row  # (what ``_note_tail`` is to keep: the read that came before this one)
+        try:
+            later = self._read(self.reader.stored, game, count, upto, head, False, stamped=False)
+        finally:
+            self.reader.last_row = before
+        return later[-1] if later and later[-1].number == upto else None
 
     def _get(self, game: str, at: int | None) -> Folded:
         if at is not None and at < 0:
