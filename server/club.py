@@ -63,6 +63,15 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
 
 
+def _store_down(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database does not answer (PostgreSQL's connection lost or none to be had
+    from the pool): no one game's failure."""
+    import sys
+
+    psycopg = sys.modules.get("psycopg")  # imported only by a server on PostgreSQL
+    return psycopg is not None and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
+
+
 def login_message(host_public: str, challenge: str) -> bytes:
     return b"%s%s\n%s" % (LOGIN_PREFIX, host_public.encode(), challenge.encode())
 
@@ -146,6 +155,8 @@ class Club:
         self._records: dict[str, tuple[int, str]] = {}
         #: why a game's host step last failed (said on stderr once per cause, not every clock round)
         self._stuck: dict[str, str] = {}
+        #: why a game's part of the clock's round last failed (said once per cause, as ``_stuck``)
+        self._failing: dict[str, str] = {}
         #: bot seats (server/bots.py): how many open games with them a player may have, the search's budget
         self.bot_games, self.search_steps = bot_games, search_steps
         #: whether the bot seats play within the request that reached them (this object alone); the HTTP
@@ -777,40 +788,75 @@ class Club:
         from datetime import datetime, timezone
 
         from trvendetta.app import outcome
-        from trvendetta.app.clock import waiting
 
         from .reminders import reminder
 
         now = now or datetime.fromtimestamp(self.clock(), timezone.utc)
         resolved = self.resolve_open()
-        claimed, reminded = [], []
+        claimed, reminded, failed = [], [], []
         keyring = self.host.keyring(self.host_public)
-        for info in self.store.list_games():
+        for info in self._games():
             if info.status == "over":
                 continue
-            try:
-                loaded, charter = self._load(info.id)
-            except Refused:
-                continue
-            w = waiting(self.store, info.id)
-            if w is None or w.seat not in charter.seats or w.seat == HOST:
-                continue
-            if w.deadline is not None and now >= w.deadline:
-                try:
-                    outcome.claim(self.store, info.id, keyring, now)
-                    claimed.append(info.id)
-                except (GameMovedOn, TrvError):
-                    pass  # another process claimed it, or the player answered just now
-                continue
-            address = self.accounts.email(w.seat) if self.mailer is not None else ""
-            if address and self.accounts.remind_once(info.id, w.after):
-                subject, body = reminder(w.seat, info.id, base_url, w.line())
-                try:
-                    self.mailer.send(address, subject, body)
-                    reminded.append((info.id, w.seat))
-                except OSError:  # smtplib.SMTPException too: a mail server refusing stops no game
+            try:  # one game's failure stops no other game's part of the round (said once a cause)
+                w = self._timed(info.id)
+                if w is None:
                     pass
-        return {"claimed": claimed, "reminded": reminded, "resolved": resolved, "bots": list(self.bots_due)}
+                elif w.deadline is not None and now >= w.deadline:
+                    try:
+                        outcome.claim(self.store, info.id, keyring, now)
+                        claimed.append(info.id)
+                    except (GameMovedOn, TrvError):
+                        pass  # another process claimed it, or the player answered just now
+                else:
+                    address = self.accounts.email(w.seat) if self.mailer is not None else ""
+                    if address and self.accounts.remind_once(info.id, w.after):
+                        subject, body = reminder(w.seat, info.id, base_url, w.line())
+                        try:
+                            self.mailer.send(address, subject, body)
+                            reminded.append((info.id, w.seat))
+                        except OSError:  # smtplib.SMTPException too: a mail server refusing stops no game
+                            pass
+            except Exception as exc:  # noqa: BLE001
+                if _store_down(exc):
+                    raise  # no game's failure: the round fails, and is tried again
+                failed.append(info.id)
+                self._say_failed(info.id, "its part of the clock's round (time-outs, reminders)", exc)
+                continue
+            self._failing.pop(info.id, None)
+        return {"claimed": claimed, "reminded": reminded, "resolved": resolved, "bots": list(self.bots_due),
+                "failed": failed}
+
+    def _timed(self, game: str) -> Any:
+        """Whose answer ``game`` waits for, by the server's clock (``app.clock.Waiting``), when a seat of it
+        the server's clock looks after (not the host's own); None when none."""
+        from trvendetta.app.clock import waiting
+
+        try:
+            _, charter = self._load(game)
+        except Refused:
+            return None
+        w = waiting(self.store, game)
+        return None if w is None or w.seat not in charter.seats or w.seat == HOST else w
+
+    def _games(self) -> list[Any]:
+        """The games index's rows, most recently used first, for the server's clock: a row that does not
+        read is said on stderr (once a cause) and left out, so it stops no other game's part of a round."""
+        damaged: list[Exception] = []
+        games = self.store.list_games(damaged)
+        for exc in damaged:
+            self._say_failed(str(getattr(exc, "game", "?")), "reading its games index row", exc)
+        return games
+
+    def _say_failed(self, game: str, what: str, exc: Exception) -> None:
+        """Say on stderr that ``what`` of ``game`` failed, once for each cause (the clock tries each round)."""
+        cause = _short(exc)
+        if self._failing.get(game) != cause:
+            import sys
+
+            print(f"trv serve: game {game!r}: {what} failed ({cause}); the clock tries it again each round",
+                  file=sys.stderr)
+            self._failing[game] = cause
 
     # ------------------------------------------------------------- bot seats (server/bots.py)
     def _bot_options(self) -> dict:
@@ -930,7 +976,7 @@ class Club:
         from trvendetta.replays.host import host_draws_at
 
         done, self.bots_due = [], []
-        for info in self.store.list_games():
+        for info in self._games():
             try:
                 meta = self.store.header(info.id)
                 charter = decode_charter(meta.charter) if meta.charter else None

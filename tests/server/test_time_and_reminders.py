@@ -121,3 +121,45 @@ def test_a_bad_smtp_address_is_one_message():
             Mailer.from_url(url)
     m = Mailer.from_url("smtps://club:s3cret@mail.example.org?from=club@example.org")
     assert (m.port, m.tls, m.password) == (465, "ssl", "s3cret") and "s3cret" not in str(m)
+
+
+@pytest.mark.parametrize("damage", ["index ahead", "index row unreadable"])
+def test_a_damaged_game_stops_no_other_games_time_out(club, tmp_path, capsys, damage):
+    """The server's clock takes each game's part of its round on its own: a damaged game, listed before a
+    healthy one whose time ran out, is said on stderr (once, naming it) and the healthy one is claimed."""
+    import sqlite3
+
+    ann, bob = started(club)
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "broken", "--time", "1h")
+    bob("join", "broken")
+    edit = "version = version + 2" if damage == "index ahead" else "status = 'lost'"
+    with sqlite3.connect(tmp_path / "club.sqlite") as con:
+        con.execute(f"UPDATE trv_games SET {edit} WHERE id = 'broken'")
+        listed = [r[0] for r in con.execute("SELECT id FROM trv_games ORDER BY last_used DESC, id")]
+    con.close()
+    assert listed == ["broken", "duel"]  # the damaged game's part of the round comes first
+    deadline = parse_stamp(club.on_store(club.club.timing, "duel")["deadline"])
+    capsys.readouterr()
+    first = club.on_store(club.club.tick, deadline + timedelta(seconds=1))
+    assert first["claimed"] == ["duel"]
+    assert first["failed"] == (["broken"] if damage == "index ahead" else [])  # (a row that does not read: not listed)
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.startswith("trv serve: game 'broken': ") and "DamagedStore" in said, said
+    assert "tries it again each round" in said
+    club.on_store(club.club.tick, deadline + timedelta(seconds=2))
+    assert capsys.readouterr().err == ""  # said once a cause, not every round
+    assert '"type":"trv-claim"' in club.club.export("duel", None)
+
+
+def test_a_database_that_does_not_answer_fails_the_clocks_whole_round(club, monkeypatch):
+    """No game's failure: the round is said once as the round's (server/app.py), not once a game."""
+    psycopg = pytest.importorskip("psycopg")
+    started(club)
+
+    def down(game):
+        raise psycopg.OperationalError("the connection is lost")
+
+    monkeypatch.setattr(club.club, "_timed", down)
+    with pytest.raises(psycopg.OperationalError):
+        club.on_store(club.club.tick, None)
+    assert club.club._failing == {}
