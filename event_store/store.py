@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
@@ -1057,13 +1058,34 @@ PING_SECONDS = 2.0
 
 def _check_without_a_round_trip(*recorders: Any) -> None:
     """The pools of a PostgreSQL store check a connection before handing it out (a restart of the server
-    must not leave dead ones in them) by :func:`_still_connected`, not by a round trip each time."""
+    must not leave dead ones in them) by :func:`_still_connected`, not by a round trip each time; one
+    found dead replaces every connection the pool holds (``_drained_on_failure``)."""
     seen: set[int] = set()
     for recorder in recorders:
         pool = getattr(getattr(recorder, "datastore", None), "pool", None)
         if pool is not None and id(pool) not in seen and getattr(pool, "_check", None) is not None:
             seen.add(id(pool))
-            pool._check = _still_connected
+            pool._check = _drained_on_failure(pool)
+
+
+def _drained_on_failure(pool: Any) -> Callable[[Any], None]:
+    """A pool's check (:func:`_still_connected`) that, when a connection fails it, has the pool replace all
+    the others it holds too (psycopg_pool's ``drain``): a restart or a terminated server process drops every
+    connection at once, and psycopg_pool tries the next one only after a back-off (1, 2, 4 s...), so a
+    request met each dead connection in turn (3 s for three; after drops every few seconds, the pool's
+    whole timeout and a 503) while new connections were ready in milliseconds."""
+    owner = weakref.ref(pool)
+
+    def check(conn: Any) -> None:
+        try:
+            _still_connected(conn)
+        except Exception:
+            found = owner()
+            if found is not None and hasattr(found, "drain"):  # (psycopg_pool 3.2 on)
+                found.drain()
+            raise
+
+    return check
 
 
 _pinged: dict[int, float] = {}

@@ -180,6 +180,29 @@ def test_a_store_writes_on_after_its_connections_are_terminated(pg_url, toy, mon
             assert after.version > before and s.events("g")[-1].hash == after.head
 
 
+def test_one_dead_connection_found_replaces_every_connection_the_pool_holds(pg_url, toy):
+    """A drop ends every connection at once; psycopg_pool tries the next held one only after a back-off
+    (1, 2, 4 s...), so a request met each dead one in turn (three: 3 s; drops every few seconds: its
+    whole 10 s and a 503, though new connections were ready).  The first found dead has the others
+    replaced too: the request meets one dead connection, then a new one."""
+    with GameStore(pg_url) as s:
+        s.trust_own_reads()
+        new(s, toy)
+        count = play(s, toy, "g", 2).version
+        pool = s.app.recorder.datastore.pool
+        held = [pool.getconn() for _ in range(pool.max_size)]  # the pool holds as many as it may
+        pids = [c.info.backend_pid for c in held]
+        for conn in held:
+            pool.putconn(conn)
+        with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+            for pid in pids:  # (each waited for: its process has ended, its error sent)
+                assert conn.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()[0]
+        lost = pool.get_stats().get("connections_lost", 0)
+        assert s.version("g") == count
+        assert pool.get_stats().get("connections_lost", 0) - lost == 1
+        assert play(s, toy, "g", 1).version > count
+
+
 def test_a_process_with_a_thousand_files_open_still_reaches_postgresql(pg_url, toy):
     """A busy process (a server holding hundreds of event streams) has descriptors past 1023; the pool's
     check of a connection must still hand it out (``select`` refuses such a descriptor, and every
