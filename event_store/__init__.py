@@ -5,7 +5,7 @@ The rows: docs/store.md."""
 from typing import TYPE_CHECKING, Any
 
 from .errors import (ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, NotAfter, SchemaError, StoreError,
-                     StoreReadOnly)
+                     StoreReadOnly, StoreUnsynced)
 from .location import MEMORY, default_db_path
 # the store's own records and types, and the fair-play records it stores (trvendetta.core.fairplay)
 from .records import (BOTS_CHAINED, CLAIM_KIND, GENESIS, HOST_REVEAL_KIND, INTENT_KIND, RESIGN_KIND,

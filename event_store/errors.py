@@ -38,6 +38,19 @@ class StoreReadOnly(StoreError):
                          "log, legal, verify, export work); to play, ask its owner, or copy it where you can write")
 
 
+class StoreUnsynced(Exception):
+    """A write to a store whose fsync failed (``GameStore.sync``): the operating system may have dropped the
+    pages that fsync was to write and count them written, so a later fsync that succeeds proves nothing of
+    the commits before it, and nothing more is chained onto them.  Not a ``TrvError``: it is no refusal of
+    a command, and no caller that turns those into an answer (a 4xx) may take it for one."""
+
+    def __init__(self, path: object, why: str):
+        self.why = why
+        super().__init__(f"the game store {path} takes no more writes in this process: {why}, so what it "
+                         "committed since its last fsync that succeeded may not be on disk; restart the process, "
+                         "which reads the store as it is on disk")
+
+
 class GameMovedOn(StoreError):
     """Optimistic concurrency: someone else appended since this command loaded the game."""
 

@@ -24,7 +24,7 @@ from trvendetta.core.names import check_name
 
 from . import location
 from .errors import (CHECK_HINT, ChainBroken, DamagedStore, GameExists, GameMovedOn, GameNotFound, StoreError,
-                     StoreReadOnly)
+                     StoreReadOnly, StoreUnsynced)
 from .index import COLUMNS, HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, _info, copy_of
 from .location import MEMORY
 from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
@@ -175,6 +175,8 @@ class GameStore(Closing):
         #: commands this store committed (``defer_sync``: the caller's ``sync`` makes them durable)
         self.commits = 0
         self._deferred = False
+        #: why this store takes no more writes: an fsync of ``sync`` failed (``StoreUnsynced``)
+        self.unsynced: str | None = None
         self.lock_timeout = lock_timeout
         #: the last integrity check: the connection it ran on, its data_version then, what it found
         self._checked: tuple[Any, int, list[str]] | None = None
@@ -238,9 +240,17 @@ class GameStore(Closing):
         """Make every command committed so far durable (``defer_sync``): an fsync of the write-ahead log,
         which holds every commit since the last checkpoint (a checkpoint fsyncs the log, then the database
         file, before the log is used again); of the database file when there is no log.  Thread-safe:
-        called while this store's own thread commits more (those are durable at the next call)."""
+        called while this store's own thread commits more (those are durable at the next call).
+
+        An fsync that fails stops this store's writes for good (``unsynced``; every later ``sync`` and
+        every write raise ``StoreUnsynced``): after an I/O error the operating system may drop the pages
+        it could not write and count them clean, so a later fsync that succeeds says nothing of the
+        commits before it, and a commit chained onto them could be answered as durable and lost with
+        them.  A process started afterwards reads the store as it is on disk (docs/store.md, "Writes")."""
         if self.path is None:
             return
+        if self.unsynced is not None:
+            raise StoreUnsynced(self.path, self.unsynced)
         for target in (self.path.with_name(self.path.name + "-wal"), self.path):
             try:
                 fd = os.open(target, os.O_RDONLY)
@@ -248,6 +258,9 @@ class GameStore(Closing):
                 continue
             try:
                 os.fsync(fd)
+            except OSError as exc:
+                self.unsynced = f"an fsync of {target.name} failed ({exc.strerror or exc})"
+                raise StoreUnsynced(self.path, self.unsynced) from exc
             finally:
                 os.close(fd)
             return
@@ -532,7 +545,10 @@ class GameStore(Closing):
 
     def _writing(self) -> Any:
         """A write transaction: on SQLite, of the store's own connection to the file (``BEGIN IMMEDIATE``,
-        waiting up to the lock timeout for another writer); else the library's (docs/store.md, "Writes")."""
+        waiting up to the lock timeout for another writer); else the library's (docs/store.md, "Writes").
+        After a failed fsync (``sync``): ``StoreUnsynced``, nothing written."""
+        if self.unsynced is not None:
+            raise StoreUnsynced(self.path, self.unsynced)
         if self.path is None:
             return self._index_db.transaction(commit=True)
         if self._writer is None:
@@ -558,6 +574,8 @@ class GameStore(Closing):
         """Mark ``game`` as the most recently used one."""
         if self.read_only:
             raise StoreReadOnly(self.path, self.read_only_why)
+        if self.unsynced is not None:
+            raise StoreUnsynced(self.path, self.unsynced)
         self.index.touch(game)
 
     # --------------------------------------------------------------- reads
