@@ -203,6 +203,8 @@ class _Syncer:
                     self._done = max(self._done, target)
                 ready = [w for w in self._waiting if w[0] <= target]
                 self._waiting = [w for w in self._waiting if w[0] > target]
+                if failed is not None:  # asked for again only by those still waiting (no fsync in a loop)
+                    self._wanted = max([self._done, *(w[0] for w in self._waiting)])
             for _, future, loop in ready:
                 with contextlib.suppress(RuntimeError):  # (its loop closed: nobody waits for the answer)
                     loop.call_soon_threadsafe(_settle, future, failed)

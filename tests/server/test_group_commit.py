@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from trvendetta.server.app import _Syncer
 
 from .test_recovery import _act, duel  # noqa: F401  (the fixture)
@@ -44,6 +46,26 @@ def test_a_failed_fsync_is_an_error_not_a_recorded_move(duel):  # noqa: F811
     assert "store failed" in response.json()["error"] and "Input/output error" in response.json()["error"]
     failing[0] = False
     assert _act(duel).status_code == 200  # the next fsync covers it, and the game goes on
+
+
+def test_a_failed_sync_is_not_tried_again_in_a_loop():
+    """Once the requests waiting on a failed sync are answered, the thread waits for the next commit:
+    it does not call the failing disk again and again."""
+    calls: list[int] = []
+
+    def sync() -> None:
+        calls.append(1)
+        raise OSError(5, "Input/output error")
+    syncer = _Syncer(sync)
+
+    async def main() -> None:
+        with pytest.raises(OSError):
+            await asyncio.wait_for(syncer.synced(1), 30)
+    try:
+        asyncio.run(main())
+    finally:
+        syncer.close()
+    assert len(calls) == 1 and not syncer._thread.is_alive()
 
 
 def test_commits_made_during_one_fsync_share_the_next():
