@@ -35,7 +35,7 @@ from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
 from trvendetta.replays.keys import canonical_b64
 from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
-from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, fingerprint,
+from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, entry, fingerprint,
                                            message, parse, revocation_body, split_delegation, valid)
 from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord, Revoke,
                               decode_charter, encode_draw)
@@ -1064,6 +1064,10 @@ class Club:
         loaded, charter = self._seated(game, player)
         seen = self._seen(game, loaded.version)
         if version != loaded.version:
+            if 0 <= version < loaded.version and self._posted_again(game, player, version, action, signature):
+                # its answer was lost, or said the store failed: answered as a packet sent again is
+                self._finish(game, loaded.version)
+                return {"game": game, "version": self.store.version(game), "added": 0}
             raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
                                f"after event {version}); load it again")
         ruleset = loaded.ruleset
@@ -1108,6 +1112,15 @@ class Club:
             return self._bots_after({"game": game, "version": self.store.version(game)}, charter)
         self._keep(saved)  # the next request starts from the state the store just took
         return {"game": game, "version": saved.version}
+
+    def _posted_again(self, game: str, player: str, version: int, action: str, signature: str) -> bool:
+        """Whether the game's record after event ``version`` is this very action of ``player``'s, with this
+        very signature: the same request posted again, not a move on a game that moved on."""
+        raw = canonical_b64(signature) if isinstance(signature, str) else None
+        if raw is None:
+            return False
+        found = self.store.events(game, upto=version + 1, since=version, decode=False, stamped=False)
+        return bool(found) and found[0].action == action.encode() and found[0].sig == entry(player, raw)
 
 
 def resign_payload(player: str, version: int, head: str, at: str) -> bytes:
