@@ -384,8 +384,7 @@ class _Remote:
                 self._fail(f"not sent: {exc}; your copy keeps the move you signed, and the next command "
                            "compares it with the server's record")
             answer = {"version": exc.doc["recorded"]}
-            click.echo(f"the server stored your move but has not rolled its dice yet ({exc.doc['error']})",
-                       err=True)
+            click.echo(f"the server stored your move, and says: {exc.doc['error']}", err=True)
         self.synced = sync_store(svc, self.client, self.game, answer["version"])
         self.added = self.synced > mine
         if self.added:

@@ -69,6 +69,8 @@ class Accounts:
         loc = location.parse(where)
         self.postgres = loc.kind == "postgresql"
         self._target = loc.target
+        #: why these tables take no more writes (the store's failed fsync: ``GameStore.sync``), raised by each
+        self.stopped: Exception | None = None
         if self.postgres:
             self.db: Any = self._connect()
         else:
@@ -89,6 +91,8 @@ class Accounts:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Statements that land together or not at all."""
+        if self.stopped is not None:
+            raise self.stopped
         if self.postgres:
             with self.db.transaction():
                 yield
@@ -139,6 +143,9 @@ class Accounts:
         return list(self._execute(sql, args).fetchall())
 
     def run(self, sql: str, *args: Any) -> int:
+        """A write (``stopped``: refused, nothing written)."""
+        if self.stopped is not None:
+            raise self.stopped
         return self._execute(sql, args).rowcount
 
     # ------------------------------------------------------------ players

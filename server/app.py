@@ -25,6 +25,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Route
 
 from trvendetta.rulesets import DEFAULT as DEFAULT_RULESET
+from trvendetta.store import StoreUnsynced
 
 from .club import Club, Refused, _short
 
@@ -216,6 +217,32 @@ class _Syncer:
         self._thread.join(10)
 
 
+def _writes_stopped(why: str) -> str:
+    """The answer to a write after a failed fsync (``GameStore.sync``: the process takes no more)."""
+    return (f"the server takes no more moves or other writes until it is restarted: {why}, so what it stored "
+            "since its last fsync that succeeded may not be on disk; it reads its store as it is on disk when it "
+            "starts again (games can still be read)")
+
+
+def _not_durable(ok: bool, out: Any, failed: Exception) -> Refused:
+    """The answer to a request whose records are stored but not known to be on disk (the fsync after them
+    failed): a 503 with ``recorded``, the event its game's records reached, when its answer names one."""
+    recorded = None
+    if ok and isinstance(out, dict) and isinstance(out.get("version"), int):
+        recorded = out["version"]
+    elif isinstance(out, Refused) and isinstance(out.extra.get("recorded"), int):
+        recorded = out.extra["recorded"]
+    what = "what your request stored is" if recorded is None else \
+        f"your request is recorded (the game is at event {recorded}) but"
+    extra = {} if recorded is None else {"recorded": recorded}
+    if not isinstance(failed, StoreUnsynced):  # (no fsync failed: the log could not be opened)
+        return Refused(503, f"{what} not known to be on disk: its store failed ({_short(failed)}); try again shortly",
+                       **extra)
+    then = "" if recorded is None else f": load the game then to see whether event {recorded} is there"
+    return Refused(503, f"{what} not known to be on disk: {failed.why}; the server takes no more writes until it is "
+                        f"restarted, and then reads its store as it is on disk{then}", **extra)
+
+
 def _settle(future: asyncio.Future, failed: Exception | None) -> None:
     if future.done():
         return
@@ -234,8 +261,9 @@ class Server:
         self.club: Club = self._pool.submit(make_club).result()
         #: a group commit (SQLite): commits do not wait for their fsync, answers do (one fsync for all that
         #: were committed meanwhile); None where a commit is durable when it returns (PostgreSQL)
-        self._syncer = _Syncer(self.club.store.sync) if self._pool.submit(self.club.store.defer_sync).result() \
-            else None
+        self._syncer = _Syncer(self._sync) if self._pool.submit(self.club.store.defer_sync).result() else None
+        #: the failed fsync after which this process takes no writes (``_sync``), until it is restarted
+        self._stopped: StoreUnsynced | None = None
         self.club.inline_bots = False  # the bots think on their own thread (``play_bots``), not the store's
         #: where every bot seat's bot thinks: one thread, so one game's search never holds up the store's
         self._thinking = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-bots")
@@ -243,7 +271,7 @@ class Server:
         try:  # whatever a crash left waiting on the host (an intent stored, not rolled) is finished now
             self._pool.submit(self.club.resolve_open).result()
             if self._syncer is not None:
-                self.club.store.sync()
+                self._sync()
         except Exception as exc:  # noqa: BLE001  the clock tries again
             import sys
 
@@ -260,17 +288,28 @@ class Server:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the store thread; what it committed is durable before its answer (or its error)
-        is: its commit is synced with every other commit made meanwhile (``_Syncer``)."""
+        is: its commit is synced with every other commit made meanwhile (``_Syncer``).  When that fsync
+        failed, or one did before (``_stopped``), the answer is a 503 saying what was recorded
+        (``_not_durable``)."""
         ok, out, wrote = await asyncio.get_running_loop().run_in_executor(self._pool, self._looking, fn, args)
-        if wrote and self._syncer is not None:
-            await self._syncer.synced(wrote)
+        if wrote is not None and self._syncer is not None:
+            failed: Exception | None = self._stopped
+            if failed is None:
+                try:
+                    await self._syncer.synced(wrote)
+                except Exception as exc:  # noqa: BLE001  (a failed fsync: StoreUnsynced)
+                    failed = exc
+            if failed is not None:
+                raise _not_durable(ok, out, failed)
         if not ok:
             raise out
         return out
 
-    def _looking(self, fn: Callable[..., Any], args: tuple) -> tuple[bool, Any, int]:
+    def _looking(self, fn: Callable[..., Any], args: tuple) -> tuple[bool, Any, int | None]:
         """One request's work on the store thread: each game's end is read once in it (``one_look``).  What
-        it returned or raised, and the store's count of commits after it when it committed anything."""
+        it returned or raised, and the store's count of commits to be durable before it is answered: after it
+        when it committed anything, or when its answer names records stored before it (a request sent again:
+        an answer marked ``_stored``, taken off here, or a refusal that says what was ``recorded``); else None."""
         store = self.club.store
         before = store.commits
         try:
@@ -278,7 +317,24 @@ class Server:
                 out: tuple[bool, Any] = (True, fn(*args))
         except Exception as exc:  # noqa: BLE001  (raised again by ``run``, once what was committed is synced)
             out = (False, exc)
-        return (*out, store.commits if store.commits != before else 0)
+        answer = out[1]
+        stored = (isinstance(answer, dict) and bool(answer.pop("_stored", False))) or \
+            (isinstance(answer, Refused) and "recorded" in answer.extra)
+        return (*out, store.commits if store.commits != before or stored else None)
+
+    def _sync(self) -> None:
+        """The store's fsync (``_Syncer``'s, and the one at start-up).  One that failed stops every write of
+        this process, to the server's own tables too, until it is restarted: a later fsync that succeeds
+        says nothing of the commits it failed to write (``GameStore.sync``, docs/server.md)."""
+        try:
+            self.club.store.sync()
+        except StoreUnsynced as exc:
+            if self._stopped is None:
+                import sys
+
+                self._stopped = self.club.accounts.stopped = exc
+                print(f"trv serve: {exc}", file=sys.stderr)
+            raise
 
     def close(self) -> None:
         self._thinking.shutdown()
@@ -357,6 +413,8 @@ class Server:
                 out = await handler(request)
             except Refused as exc:
                 return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+            except StoreUnsynced as exc:  # a write after a failed fsync: refused, nothing written
+                return JSONResponse({"error": _writes_stopped(exc.why)}, status_code=503)
             except Exception as exc:  # noqa: BLE001  the store or the disk failed: one line, never a trace
                 return JSONResponse({"error": f"the server could not answer: its store failed ({_short(exc)}); "
                                               "try again shortly"}, status_code=503)

@@ -944,7 +944,7 @@ class Club:
             # stopped between storing it and rolling; roll it now
             self._finish(game, before)
             after = self.store.version(game)
-            return {"game": game, "version": after, "added": 0}
+            return {"game": game, "version": after, "added": 0, "_stored": True}
         except GameMovedOn as exc:
             raise Refused(409, str(exc)) from None
         except TrvError as exc:
@@ -1067,7 +1067,7 @@ class Club:
             if 0 <= version < loaded.version and self._posted_again(game, player, version, action, signature):
                 # its answer was lost, or said the store failed: answered as a packet sent again is
                 self._finish(game, loaded.version)
-                return {"game": game, "version": self.store.version(game), "added": 0}
+                return {"game": game, "version": self.store.version(game), "added": 0, "_stored": True}
             raise Refused(409, f"game moved on since you loaded it (now at event {loaded.version}, you signed "
                                f"after event {version}); load it again")
         ruleset = loaded.ruleset

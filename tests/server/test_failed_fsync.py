@@ -1,15 +1,38 @@
-"""A move posted again: the same signed body, its answer lost, is answered as recorded (``added: 0``),
-never as a game that moved on."""
+"""An fsync of the server's store that fails (the disk's EIO, injected: ``os.fsync`` raises while the test
+says so), then works again.  The request it covered was committed: its 503 says what was recorded; the
+same request posted again is answered as recorded, never as a game that moved on; and the process takes
+no more writes, since a later fsync that succeeds says nothing of the pages the failed one lost, until
+it is restarted, reading its store as it is on disk."""
 
 from __future__ import annotations
 
 import base64
+import errno
+import os
 
 import httpx
+import pytest
 
+from trvendetta import replays
 from trvendetta.replays.signatures import message
 
+from .conftest import Club
 from .test_recovery import duel  # noqa: F401  (the fixture)
+
+
+@pytest.fixture
+def disk(monkeypatch):
+    """``os.fsync`` raising EIO while ``disk["failing"]`` (every fsync of this process: the server's)."""
+    real = os.fsync
+    state = {"failing": False, "failed": 0}
+
+    def fsync(fd: int) -> None:
+        if state["failing"]:
+            state["failed"] += 1
+            raise OSError(errno.EIO, "Input/output error")
+        real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    return state
 
 
 def _signed(d: dict) -> tuple[str, dict]:
@@ -30,6 +53,29 @@ def _played(d: dict, moves: int) -> None:
     for _ in range(moves):
         response = _post(d, *_signed(d))
         assert response.status_code == 200, response.text
+
+
+def _fsync_fails_once(d: dict, disk: dict) -> tuple[str, dict, dict]:
+    """Two moves, then one whose fsync fails (the disk works again after it): its mover, body, answer."""
+    _played(d, 2)
+    mover, body = _signed(d)
+    disk["failing"] = True
+    try:
+        response = _post(d, mover, body)
+    finally:
+        disk["failing"] = False
+    assert disk["failed"] and response.status_code == 503, response.text
+    return mover, body, response.json()
+
+
+def test_a_failed_fsync_says_the_move_is_recorded_but_not_known_on_disk(duel, disk):  # noqa: F811
+    mover, body, answer = _fsync_fails_once(duel, disk)
+    store = duel["club"].club.store
+    assert answer["recorded"] == store.version("duel") > body["version"]  # the move (and its roll) committed
+    error = answer["error"]
+    assert "\n" not in error and f"recorded (the game is at event {answer['recorded']})" in error, error
+    assert "not known to be on disk" in error and "Input/output error" in error and "restarted" in error, error
+    assert duel["http"].get("/api/games/duel").json()["version"] == answer["recorded"]  # what a reader sees
 
 
 def test_the_same_action_posted_again_is_answered_as_recorded(duel):  # noqa: F811
@@ -54,3 +100,53 @@ def test_the_same_action_posted_again_is_answered_as_recorded(duel):  # noqa: F8
     assert stale.status_code == 409 and "moved on" in stale.json()["error"], stale.text
     changed = dict(body, action='{"not":"the action"}')
     assert _post(duel, mover, changed).status_code == 409
+
+
+def test_after_a_failed_fsync_no_write_is_taken_until_a_restart(duel, disk):  # noqa: F811
+    """The next route round it: the disk works again, yet the server stores nothing more (a later fsync
+    that succeeds proves nothing of the pages the failed one lost); reads go on."""
+    mover, body, answer = _fsync_fails_once(duel, disk)
+    store = duel["club"].club.store
+    fsyncs = disk["failed"]
+    refused = _post(duel, *_signed(duel))  # the next move
+    assert refused.status_code == 503, refused.text
+    error = refused.json()["error"]
+    assert "\n" not in error and "no more moves or other writes until it is restarted" in error, error
+    assert "fsync" in error and "Input/output error" in error, error
+    assert store.version("duel") == answer["recorded"]  # nothing written
+    again = _post(duel, mover, body)  # the failed request again: still not known to be on disk
+    assert again.status_code == 503 and again.json()["recorded"] == answer["recorded"], again.text
+    # an anonymous write (a sign-up) and a new offer are refused the same way
+    newcomer = duel["club"].player("cat", login=False)
+    failed = newcomer("login", duel["club"].url, server=False, code=1)
+    assert "no more moves or other writes" in failed.stderr, failed.stderr
+    offer = duel["http"].post("/api/games", headers=duel["auth"]["ann"],
+                              json={"players": ["ann:red:cars", "bob:blue:cars"], "name": "later"})
+    assert offer.status_code == 503 and "until it is restarted" in offer.json()["error"], offer.text
+    assert duel["club"].club.accounts.offer("later") is None
+    # reads: the game, its record, the lists, a player's own page
+    assert duel["http"].get("/api/games/duel").json()["version"] == answer["recorded"]
+    assert duel["http"].get("/api/games/duel/record").status_code == 200
+    assert duel["http"].get("/api/games").status_code == 200
+    assert duel["http"].get("/api/me", headers=duel["auth"]["ann"]).status_code == 200
+    assert duel["http"].get("/api/challenge").status_code == 200
+    assert store.version("duel") == answer["recorded"] and disk["failed"] == fsyncs  # and no fsync tried
+
+
+def test_a_restart_after_a_failed_fsync_reads_the_store_and_plays_on(duel, disk, tmp_path):  # noqa: F811
+    mover, body, answer = _fsync_fails_once(duel, disk)
+    club = duel["club"]
+    club.stop()
+    again = Club(tmp_path, club.store, home=club.home)  # the next start, reading the file as it is on disk
+    try:
+        with httpx.Client(base_url=again.url, timeout=60) as http:
+            d = {**duel, "club": again, "http": http}
+            repost = _post(d, mover, body)
+            assert repost.status_code == 200, repost.text
+            assert repost.json() == {"game": "duel", "version": answer["recorded"], "added": 0}
+            _played(d, 2)  # both players, on top of it
+            assert again.club.store.version("duel") > answer["recorded"]
+        record = again.club.export("duel", None)
+        replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
+    finally:
+        again.stop()
