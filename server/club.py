@@ -38,7 +38,7 @@ from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, entry, fingerprint,
                                            message, parse, revocation_body, split_delegation, valid)
 from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord, Revoke,
-                              decode_charter, encode_draw)
+                              StoreUnsynced, decode_charter, encode_draw)
 
 from .accounts import Accounts, digest
 from .refused import Refused
@@ -65,9 +65,11 @@ def _short(exc: BaseException) -> str:
 
 def _store_down(exc: BaseException) -> bool:
     """Whether ``exc`` says the database does not answer (PostgreSQL's connection lost or none to be had
-    from the pool): no one game's failure."""
+    from the pool) or takes no writes (a failed fsync: ``StoreUnsynced``): no one game's failure."""
     import sys
 
+    if isinstance(exc, StoreUnsynced):
+        return True
     psycopg = sys.modules.get("psycopg")  # imported only by a server on PostgreSQL
     return psycopg is not None and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
 
@@ -995,6 +997,8 @@ class Club:
                     self.bots_due.append(info.id)
             except (GameMovedOn, TrvError):
                 continue  # another process finished it, or the ledger refuses (said when a player asks)
+            except StoreUnsynced:
+                raise  # no game's failure: the store takes no writes until the server is restarted
             except Exception as exc:  # noqa: BLE001  one game that cannot be finished stops no other game
                 cause = f"{type(exc).__name__}: {exc}"
                 if self._stuck.get(info.id) != cause:

@@ -133,6 +133,25 @@ def test_after_a_failed_fsync_no_write_is_taken_until_a_restart(duel, disk):  # 
     assert store.version("duel") == answer["recorded"] and disk["failed"] == fsyncs  # and no fsync tried
 
 
+def test_after_a_failed_fsync_the_clock_claims_nothing(duel, disk):  # noqa: F811
+    """The clock's round is a writer too: a game whose player ran out of time is not claimed, and the
+    round fails as a whole (said once on stderr by the clock), not as one game's failure."""
+    from datetime import timedelta
+
+    from trvendetta.app.clock import parse_stamp
+    from trvendetta.store import StoreUnsynced
+
+    club = duel["club"]
+    duel["ann"]("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "late", "--time", "1h")
+    duel["bob"]("join", "late")
+    deadline = parse_stamp(club.on_store(club.club.timing, "late")["deadline"])
+    _fsync_fails_once(duel, disk)
+    version = club.club.store.version("late")
+    with pytest.raises(StoreUnsynced):
+        club.on_store(club.club.tick, deadline + timedelta(seconds=1))
+    assert club.club.store.version("late") == version
+
+
 def test_a_restart_after_a_failed_fsync_reads_the_store_and_plays_on(duel, disk, tmp_path):  # noqa: F811
     mover, body, answer = _fsync_fails_once(duel, disk)
     club = duel["club"]
