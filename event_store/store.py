@@ -100,6 +100,11 @@ class Closing:
         self.close()
 
 
+#: ``_first_look``'s answer for a kept game whose store nothing but this process wrote since it was last found
+#: to be the stored one (``PRAGMA data_version`` unchanged): its end is the kept tail, and nothing is read
+_QUIET: tuple[GameInfo | None, int] = (None, -1)
+
+
 class _Chain:
     """What this process verified of one game's rows (``GameStore.trust_own_reads``): ``hashes[n]`` the
     chain hash after record ``n`` (0: the genesis), through the records it read checked or wrote itself;
@@ -169,6 +174,11 @@ class GameStore(Closing):
         #: a kept game's last row as this process read it checked or wrote it: (its last record, the row's
         #: version, its bytes) (``trust_own_reads``)
         self._tails: dict[str, tuple[int, int, bytes]] = {}
+        #: SQLite: each kept game's ``PRAGMA data_version`` of the writer's connection, read before the look
+        #: that found the kept game to be the stored one (``_quiet_since``); and that of the look under way
+        self._quiet: dict[str, int] = {}
+        self._looking_at: dict[str, int] = {}
+        self._version_now: int | None = None  # (within ``one_look``: read once a request)
         self._index: GameIndex | None = None
         self._memory_index: SQLiteConnection | None = None
         self._writer: SQLiteConnection | None = None  # SQLite: a command's writes (GameStore._writing)
@@ -216,8 +226,9 @@ class GameStore(Closing):
         saved or loaded last starts from that state when the stored last row is byte for byte the one it
         read or wrote and the games index and snapshots agree (``_fresh``); kept records are served when the
         stored row holding the last one re-hashes from the kept chain (``_holds``); else the game is read as
-        a plain store reads it.  A kept row before the last is not read again, so damage done to it later
-        is found by ``verify`` and by every other process, not by this one."""
+        a plain store reads it.  On SQLite that look is skipped while no other connection committed to the
+        file since it last found the kept game stored (``_data_version``).  A kept row before the last is not
+        read again, so damage done to it later is found by ``verify`` and by every other process, not by this one."""
         self._chains, self._chains_kept = {}, games
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
 
@@ -279,6 +290,30 @@ class GameStore(Closing):
             yield
         finally:
             self._ends, self._looked, self._chained = None, set(), set()
+            self._version_now = None
+            self._looking_at.clear()
+
+    def _data_version(self) -> int | None:
+        """SQLite (``trust_own_reads``): ``PRAGMA data_version`` of this store's writer connection, which
+        changes whenever another connection (of any process) commits to the file and not for this store's
+        own commits; once a request within ``one_look``.  None where there is none to read (memory,
+        PostgreSQL, a store opened to read only)."""
+        if self.path is None or self.read_only or self._chains is None:
+            return None
+        if self._ends is not None and self._version_now is not None:
+            return self._version_now
+        try:
+            if self._writer is None:
+                self._quiet.clear()  # (stamps of another connection's counter mean nothing on this one)
+                self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
+                if self._deferred:
+                    self._writer.conn.execute("PRAGMA synchronous=NORMAL")
+            version = int(self._writer.conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None  # (the reads name what is wrong)
+        if self._ends is not None:
+            self._version_now = version
+        return version
 
     def _end(self, game: str) -> tuple[int, int, bytes] | None:
         """The game's last row (``Reader.end``; None: no such game), once within ``one_look``."""
@@ -552,6 +587,7 @@ class GameStore(Closing):
         if self.path is None:
             return self._index_db.transaction(commit=True)
         if self._writer is None:
+            self._quiet.clear()
             self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
             if self._deferred:
                 self._writer.conn.execute("PRAGMA synchronous=NORMAL")
@@ -671,7 +707,11 @@ class GameStore(Closing):
         tail = self._tails.get(game)
         if end is None or tail is None or tail[0] != g.count or end != tail:
             return False
-        self._check_index(g.header, g.count, g.head, seen)
+        if seen is not _QUIET:
+            self._check_index(g.header, g.count, g.head, seen)
+            version = self._looking_at.pop(game, None)
+            if version is not None:
+                self._quiet[game] = version  # the store was as this process left it when it was read at this
         if self._ends is not None:
             self._looked.add(game)
         return True
@@ -682,7 +722,15 @@ class GameStore(Closing):
         the end is damage), read in one statement: a server's kept load is one round trip."""
         if self._ends is not None and game in self._ends:
             return self._ends[game], None
+        version = self._data_version()
+        if version is not None and self._quiet.get(game) == version and (tail := self._tails.get(game)) is not None:
+            if self._ends is not None:  # nothing but this store's own commits since the game was last found kept
+                self._ends[game] = tail
+            return tail, _QUIET
+        self._looking_at.pop(game, None)
         looked = self._look(game)
+        if looked is not None and version is not None:
+            self._looking_at[game] = version  # read before the look: a commit during it changes it
         if looked is None:
             return self._end(game), None
         if self._ends is not None:
@@ -732,6 +780,7 @@ class GameStore(Closing):
         """Drop what this process kept of ``game``: the next read of it is a plain one."""
         self._loaded.pop(game, None)
         self._tails.pop(game, None)
+        self._quiet.pop(game, None)
         self._looked.discard(game)
         self._chained.discard(game)
         if self._chains is not None:
