@@ -276,7 +276,7 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
             "moves": moves, "moves_per_s": round(moves / wall, 1),
             "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
             "p99_ms": round(q[98] * 1000, 1), "max_ms": round(lat[-1] * 1000, 1) if lat else None,
-            "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 1) if moves else None,
+            "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 2) if moves else None,
             "statuses": results["status"], "events": events, "unverified": bad, "lost": lost, "doubled": doubled,
             "client_cpu_s": round(client_cpu, 1), "failed_pairs": len(results["errors"]),
             "errors": results["errors"][:5],

@@ -9,7 +9,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Self
 from uuid import UUID
@@ -28,10 +28,10 @@ from .errors import (CHECK_HINT, ChainBroken, DamagedStore, GameExists, GameMove
 from .index import COLUMNS, HAS_LATEST, TABLE, GameIndex, GameInfo, SQLiteConnection, _info, copy_of
 from .location import MEMORY
 from .records import (COPY_INTERVAL, RETRACTION_KIND, SNAPSHOT_INTERVAL, STORE_KINDS, STORE_SCHEMA, GameHeader, Loaded,
-                      RawRecord, Retraction, StoredEvent, chain, decode_bots, encode_bots, encode_retraction,
-                      event_schema, game_uuid)
+                      RawRecord, Retraction, StoredEvent, chain, decode_bots, decode_payload, encode_bots,
+                      encode_retraction, event_schema, game_uuid)
 from .rows import (CHECK, HEAD_TOPIC, NAME_TOPIC, ROW_MAX, SAVE_TOPIC, SNAP_TOPIC, Folded, Head, Reader, Rec,
-                   Save, Snap, SnapshotRead, fold_live, micros, pack)
+                   Save, Snap, SnapshotRead, _EPOCH, fold_live, micros, pack)
 from .rows import kind_of as rows_kind_of
 
 #: this layout: an SQLite file's ``PRAGMA user_version`` (docs/store.md, "Older stores")
@@ -510,6 +510,8 @@ class GameStore(Closing):
                 known.hashes.extend(h for _, _, h in out)
                 if index is not None:
                     known.indexed = before + len(out)
+                if len(known.records) == before:  # the records as a read of these rows returns them
+                    known.records.extend(_as_read(rules, pending, out))
             elif len(known.hashes) > before:
                 del chains[g.header.name]  # not the chain this process knew: read it again
                 self._chained.discard(g.header.name)
@@ -1121,6 +1123,20 @@ class GameStore(Closing):
 
 #: seconds a pooled PostgreSQL connection is handed out on the local check alone (``_still_connected``)
 PING_SECONDS = 2.0
+
+
+def _as_read(rules: Any, pending: list[StoredEvent], out: list[tuple[Rec, datetime, str]]) -> list[StoredEvent]:
+    """A command's records as ``Reader.stored`` reads them back from its rows: event and action decoded from
+    their bytes, the row's stamp to the microsecond (``GameStore._commit``: a server's kept chain takes its
+    own writes without reading them)."""
+    found = []
+    for r, (_, at, _) in zip(pending, out):
+        kind = rows_kind_of(r.payload)
+        event = decode_payload(rules, kind, r.schema, r.payload)
+        action = rules.decode_action(r.action) if r.action and kind not in STORE_KINDS else None
+        found.append(StoredEvent(r.number, kind, rules.name, r.schema, r.payload, r.hash, r.previous,
+                                 _EPOCH + timedelta(microseconds=micros(at)), event, r.action, action, r.sig))
+    return found
 
 
 def _check_without_a_round_trip(*recorders: Any) -> None:

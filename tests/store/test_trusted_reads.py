@@ -139,3 +139,31 @@ def test_a_tail_read_of_a_game_not_kept_is_checked_as_always(toy, db):
         assert edit_record(db, record.hash, edit) == 1
         with pytest.raises(DamagedStore):
             trusting.events("g", since=trusting.version("g") - 2)
+
+
+def test_its_own_writes_are_served_as_a_read_of_their_rows_returns_them(toy, db):
+    """A kept chain takes the records this process writes without reading their rows back: each field as a
+    plain read returns it (the event and the action decoded from their bytes, the row's stamp), for
+    actions, events without one and a retraction."""
+    from trvendetta.store import Retraction
+
+    with GameStore(db) as trusting, GameStore(db) as plain:
+        trusting.trust_own_reads()
+        new(trusting, toy)
+        trusting.events("g")  # kept from a whole read
+        for turn in range(4):
+            g = trusting.load("g")
+            action = toy.legal_actions(g.state)[0]
+            done = trusting.append("g", g.version, steps=[(action, toy.apply(g.state, action)[1])])
+        trusting.retract("g", done.version, Retraction(g.version + 1, done.version, None))
+        version, events = _next(toy, trusting)
+        trusting.append("g", version, events)
+        reads = []
+        stored = trusting.reader.stored
+        trusting.reader.stored = lambda *a, **k: reads.append(a) or stored(*a, **k)
+        with trusting.one_look():
+            mine = trusting.events("g")
+        assert not reads  # nothing read back
+        theirs = plain.events("g")
+        assert [r.decoded_action for r in theirs if r.action]  # (actions were recorded)
+        assert list(mine) == list(theirs)
