@@ -1,7 +1,7 @@
 """Load on a club: `trv serve` processes on one store, simulated players (docs/server.md).
 
     python -m bench.server_load [--players 50] [--seconds 60] [--store sqlite|postgresql]
-        [--servers N] [--idle-streams N] [--compare OTHER_PYTHON] [--repeat N]
+        [--servers N] [--route player|game] [--idle-streams N] [--compare OTHER_PYTHON] [--repeat N]
 
 ``--store postgresql`` needs $TRV_TEST_POSTGRES (a database it may make a schema in); every run
 needs the server extra.  ``--compare`` runs the same load on servers started with another
@@ -9,11 +9,15 @@ checkout's interpreter (the previous main: ``git worktree add /tmp/oldmain ed005
 there), each run after the other, so both are measured on the same machine in one go.  Every
 request goes to 127.0.0.1 only; the run is bounded (``--seconds``, then every game in play is
 left where it is) and stops the servers it started.  One JSON line a run: moves a second, p50/p99
-of a move's request, the servers' CPU per move (from /proc), lost/doubled/unverified moves.
+of a move's request, the servers' CPU per move (from /proc; on PostgreSQL also the CPU of the
+database's backends serving them), lost/doubled/unverified moves.
 Each simulated player has its own key,
 logs in by signing the server's challenge, and plays as the page does: reads the game
 (``GET /api/games/G``), picks a legal option (seeded), signs it over the game's chain and posts
-it (``POST /api/games/G/act``).  The two players of a game use different server processes.
+it (``POST /api/games/G/act``).  With several servers, ``--route player`` (the default) gives each
+player a process of their own (the two players of a game use different processes); ``--route game``
+sends every request about a game to one process, picked by a hash of its name, as a proxy routing
+on the game in the address would (docs/server.md, "Running it for a club").
 When a game ends its players start another.  Afterwards every game's record is exported and
 verified, and each one's actions are matched against the moves the players were told were
 taken: none lost, none doubled.  Reports p50 and p99 of a move's request and moves a second.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import http.client
 import json
 import os
@@ -35,6 +40,7 @@ import tempfile
 import threading
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -77,12 +83,25 @@ def login_message(server: str, challenge: str) -> bytes:
 
 
 class Sim:
-    def __init__(self, name: str, port: int, seed: int):
+    def __init__(self, name: str, port: int, seed: int, ports: list[int] | None = None):
         self.name = name
         self.key = Ed25519PrivateKey.from_private_bytes(random.Random(seed).randbytes(32))
         self.public = self.key.public_key().public_bytes_raw().hex()
         self.http = Http(port)
         self.rng = random.Random(seed)
+        #: ``--route game``: the servers, a game's requests going to one picked by its name
+        self.ports = ports or []
+        self._https = {port: self.http}
+
+    def on(self, game: str) -> Http:
+        """The connection a request about ``game`` goes through."""
+        if not self.ports:
+            return self.http
+        port = self.ports[zlib.crc32(game.encode()) % len(self.ports)]
+        if port not in self._https:
+            self._https[port] = Http(port)
+            self._https[port].token = self.http.token  # (sessions are the store's: any process knows them)
+        return self._https[port]
 
     def login(self) -> None:
         _, got = self.http.call("GET", "/api/challenge")
@@ -96,11 +115,11 @@ class Sim:
     def join(self, game: str) -> None:
         from trvendetta.app.messages import Contribution
 
-        _, offer = self.http.call("GET", f"/api/offers/{game}")
+        _, offer = self.on(game).call("GET", f"/api/offers/{game}")
         value = self.rng.randbytes(32).hex()
         # signed as `trv --server URL join` signs it: the offer's id and the host's commitment
         body = Contribution("trv-host-join", offer["id"], self.name, value, commit=offer["commit"]).body()
-        status, out = self.http.call("POST", f"/api/offers/{game}/join",
+        status, out = self.on(game).call("POST", f"/api/offers/{game}/join",
                                      {"value": value, "signature": base64.b64encode(self.key.sign(body)).decode()})
         assert status == 200, out
 
@@ -124,7 +143,7 @@ def _play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threadin
     while time.monotonic() < end:
         game = f"load-{a.name}-{n}"
         n += 1
-        status, out = a.http.call("POST", "/api/games", {"players": [f"{a.name}:red:cars", f"{b.name}:blue:cars"],
+        status, out = a.on(game).call("POST", "/api/games", {"players": [f"{a.name}:red:cars", f"{b.name}:blue:cars"],
                                                          "name": game})
         assert status == 200, out
         a.join(game)
@@ -134,11 +153,11 @@ def _play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threadin
             results["games"][game] = taken
         idle = 0
         while time.monotonic() < end:
-            status, doc = a.http.call("GET", f"/api/games/{game}")
+            status, doc = a.on(game).call("GET", f"/api/games/{game}")
             if doc.get("over"):
                 break
             mover = players[doc["pending"]["player"]]
-            status, doc = mover.http.call("GET", f"/api/games/{game}")  # through the mover's own server
+            status, doc = mover.on(game).call("GET", f"/api/games/{game}")  # through the mover's own server
             if not doc.get("options"):
                 idle += 1
                 time.sleep(0.01 * min(idle, 10))
@@ -147,7 +166,7 @@ def _play_pair(a: Sim, b: Sim, n: int, end: float, results: dict, lock: threadin
             option = mover.rng.choice(doc["options"])
             sig = mover.key.sign(message(doc["domain"], doc["version"] + 1, doc["head"], option["action"]))
             t0 = time.perf_counter()
-            status, out = mover.http.call("POST", f"/api/games/{game}/act",
+            status, out = mover.on(game).call("POST", f"/api/games/{game}/act",
                                           {"action": option["action"], "version": doc["version"],
                                            "signature": base64.b64encode(sig).decode()})
             took = time.perf_counter() - t0
@@ -165,6 +184,33 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pg_backends(base: str, pids: list[int]) -> set[int]:
+    """The PostgreSQL backends serving the processes ``pids`` (Linux, the database on this machine): their
+    sockets' local ports matched with ``pg_stat_activity``'s client ports."""
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        inodes.add(link[8:-1])
+        except OSError:
+            continue
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL").fetchall()
+    return {pid for pid, port in rows if port in ports}
 
 
 def idle_streams(port: int, game: str, n: int) -> list[socket.socket]:
@@ -216,7 +262,8 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
                     time.sleep(0.1)
             else:
                 raise RuntimeError(f"server on port {port} did not start: {procs[-1].stderr.read()}")
-        sims = [Sim(f"p{i:02d}", ports[i % len(ports)], i) for i in range(args.players)]
+        sims = [Sim(f"p{i:02d}", ports[i % len(ports)], i, ports if args.route == "game" else None)
+                for i in range(args.players)]
         for s in sims:
             s.login()
         streams: list[socket.socket] = []
@@ -236,12 +283,17 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
                    for i in range(0, len(sims) - 1, 2)]
         cpu0 = os.times()
         server_cpu0 = sum(cpu_seconds(p.pid) for p in procs)
+        backends0 = {b: cpu_seconds(b) for b in pg_backends(base, [p.pid for p in procs])} \
+            if args.store == "postgresql" else {}
         for t in threads:
             t.start()
         for t in threads:
             t.join(args.seconds + 120)
         wall = time.monotonic() - start
         server_cpu = sum(cpu_seconds(p.pid) for p in procs) - server_cpu0
+        # (a backend that started during the run counts whole; one that ended during it is missed)
+        db_cpu = sum(cpu_seconds(b) - backends0.get(b, 0.0) for b in pg_backends(base, [p.pid for p in procs])) \
+            if args.store == "postgresql" else 0.0
         client_cpu = sum(os.times()[:2]) - sum(cpu0[:2])
         for s in streams:
             s.close()
@@ -277,6 +329,8 @@ def run(args: argparse.Namespace, python: str, label: str) -> dict:
             "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
             "p99_ms": round(q[98] * 1000, 1), "max_ms": round(lat[-1] * 1000, 1) if lat else None,
             "server_cpu_ms_per_move": round(server_cpu / moves * 1000, 2) if moves else None,
+            "db_cpu_ms_per_move": round(db_cpu / moves * 1000, 2) if moves and args.store == "postgresql" else None,
+            "route": args.route,
             "statuses": results["status"], "events": events, "unverified": bad, "lost": lost, "doubled": doubled,
             "client_cpu_s": round(client_cpu, 1), "failed_pairs": len(results["errors"]),
             "errors": results["errors"][:5],
@@ -306,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
                     help="An SQLite file, or a fresh schema in $TRV_TEST_POSTGRES.")
     ap.add_argument("--servers", type=int, default=1, help="Server processes on the one store.")
+    ap.add_argument("--route", choices=("player", "game"), default="player",
+                    help="With several servers: each player on a process of their own (a game's two players on "
+                         "two), or each game on one process (a hash of its name), as a proxy routing on the game "
+                         "in the address does.")
     ap.add_argument("--idle-streams", type=int, default=0, help="Event streams held open, idle, during the run.")
     ap.add_argument("--compare", metavar="PYTHON", action="append", default=[],
                     help="Also run the servers with this interpreter (another checkout's venv: the previous main's), "
