@@ -1117,8 +1117,10 @@ class GameStore(Closing):
         self._loaded.pop(g.header.name, None)
         self._loaded[g.header.name] = g
         while len(self._loaded) > self.KEEP_LOADED:
-            self._tails.pop(next(iter(self._loaded)), None)
-            del self._loaded[next(iter(self._loaded))]
+            oldest = next(iter(self._loaded))
+            self._tails.pop(oldest, None)
+            self._quiet.pop(oldest, None)
+            del self._loaded[oldest]
 
 
 #: seconds a pooled PostgreSQL connection is handed out on the local check alone (``_still_connected``)
