@@ -175,7 +175,7 @@ class GameStore(Closing):
         #: version, its bytes) (``trust_own_reads``)
         self._tails: dict[str, tuple[int, int, bytes]] = {}
         #: SQLite: each kept game's ``PRAGMA data_version`` of the writer's connection, read before the look
-        #: that found the kept game to be the stored one (``_quiet_since``); and that of the look under way
+        #: that found the kept game to be the stored one (``_first_look``); and that of the look under way
         self._quiet: dict[str, int] = {}
         self._looking_at: dict[str, int] = {}
         self._version_now: int | None = None  # (within ``one_look``: read once a request)
@@ -511,7 +511,8 @@ class GameStore(Closing):
                 if index is not None:
                     known.indexed = before + len(out)
                 if len(known.records) == before:  # the records as a read of these rows returns them
-                    known.records.extend(_as_read(rules, pending, out))
+                    with suppress(Exception):  # (committed: one that does not decode is read back instead)
+                        known.records.extend(_as_read(rules, pending, out))
             elif len(known.hashes) > before:
                 del chains[g.header.name]  # not the chain this process knew: read it again
                 self._chained.discard(g.header.name)
@@ -713,7 +714,7 @@ class GameStore(Closing):
             self._check_index(g.header, g.count, g.head, seen)
             version = self._looking_at.pop(game, None)
             if version is not None:
-                self._quiet[game] = version  # the store was as this process left it when it was read at this
+                self._quiet[game] = version  # the store was as this process left it at this counter
         if self._ends is not None:
             self._looked.add(game)
         return True
