@@ -493,7 +493,8 @@ class GameStore(Closing):
             after = self._read(self._overlaid(rows).load, g.header.name)
             assert after is not None
             index = self._row(after, copy=True)
-        self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict)
+        self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict,
+                    self._guard(g.header.name, before) if before else None)
         self._checked = None
         self._keep(after)
         if self._chains is not None:
@@ -534,8 +535,34 @@ class GameStore(Closing):
             return found if limit is None else found[:limit]
         return Reader(overlay, self.reader.select_snaps)
 
+    def _guard(self, game: str, count: int) -> Callable[[Any], None] | None:
+        """SQLite, a store that trusts its own reads: a check run under the command's write lock that the game
+        still ends as this process read or wrote it after ``count`` records.  While ``PRAGMA data_version`` is
+        the counter at which the game was last found stored, nothing else committed since; otherwise its last
+        row is read again, and a game another connection appended to, cut or rolled back in the meantime
+        (after the request's look, or a quiet request's first counter read) is refused (GameMovedOn, or
+        DamagedStore where its rows are damaged), nothing written."""
+        if self.path is None or self._chains is None:
+            return None
+
+        def guard(c: Any) -> None:
+            c.execute("PRAGMA data_version")
+            version = int(c.fetchone()[0])
+            if self._quiet.get(game) == version:
+                return
+            end, tail = self._read(self.reader.end, game), self._tails.get(game)
+            if end is not None and end[0] == count and (tail is None or end == tail):
+                self._quiet[game] = version  # found as this process left it, under the write lock
+                return
+            self._forget(game)
+            if self._ends is not None:
+                self._ends.pop(game, None)
+            now = self._get(game, None).count  # (DamagedStore where the rows are damaged)
+            raise GameMovedOn(now)
+        return guard
+
     def _write(self, commands: list[Row], name: Row | None, snapshot: Row | None, index: dict | None,
-               stamp: datetime, conflict: Any) -> None:
+               stamp: datetime, conflict: Any, guard: Callable[[Any], None] | None = None) -> None:
         """Store a command: its rows, a new game's name row, a snapshot and the game's index row, in one
         transaction (docs/store.md, "Writes"); on PostgreSQL the application table's rows (name, snapshot)
         by its recorder's own statements, after its own table lock, in the same transaction."""
@@ -553,6 +580,8 @@ class GameStore(Closing):
                     table.put(index, stamp=used)
                 return
             with self._writing() as c:
+                if guard is not None and self.schema is None:
+                    guard(c)
                 if self.schema is None:
                     if name is not None:  # (listed already by an earlier try, when names were written alone)
                         with suppress(sqlite3.IntegrityError):

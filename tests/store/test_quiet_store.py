@@ -14,7 +14,7 @@ import pytest
 
 from test_kept_reads_attacked import _copy, _cut_after, _drop_index_row, _edit, _move, _moves, _refused, _restore
 from test_store import new, play
-from trvendetta.store import DamagedStore, GameStore
+from trvendetta.store import DamagedStore, GameMovedOn, GameStore
 
 
 class _Counted(GameStore):
@@ -180,3 +180,67 @@ def test_a_commit_landing_just_after_the_look_is_seen_by_the_next_request(toy, d
         assert _request(s, lambda: s.load("g")) == (mine, 1)  # as the look found it
         loaded, looks = _request(s, lambda: s.load("g"))
         assert looks == 1 and (loaded.version, loaded.head) == (s.theirs.version, s.theirs.head)
+
+
+# ------------------------------------------------ inside one request: the write lock checks again
+def _rows(db) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT count(*) FROM stored_commands").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_a_file_rolled_back_inside_a_request_is_not_appended_to(toy, db):
+    """The counter is read at the request's first look (game h); g, quiet, is not looked at.  A copy of
+    the file from before g's last moves is restored after that, inside the request: the append on top
+    of the kept g would chain onto records the file no longer holds, and is refused, nothing written."""
+    with _quiet_game(toy, db) as s:
+        copy = _copy(db)
+        _moves(toy, s, 2)
+        new(s, toy, name="h", target=100)
+        s.load("h")
+        with s.one_look():
+            s.load("h")  # the request's counter is read here
+            g = s.load("g")  # quiet: the kept g, nothing read
+            _restore(db, copy)
+            rows = _rows(db)
+            with pytest.raises(GameMovedOn):
+                s.append("g", g.version, toy.apply(g.state, toy.legal_actions(g.state)[0])[1])
+            assert _rows(db) == rows
+        with GameStore(db) as fresh:
+            stored = fresh.load("g")
+        assert stored.version == g.version - 2
+        assert _request(s, lambda: _move(toy, s))[0].version == stored.version + 1
+
+
+def test_the_last_row_cut_inside_a_request_is_not_appended_to(toy, db):
+    with _quiet_game(toy, db) as s:
+        new(s, toy, name="h", target=100)
+        s.load("h")
+        with s.one_look():
+            s.load("h")
+            g = s.load("g")
+            _cut_after(db, g.version - 1)
+            rows = _rows(db)
+            with pytest.raises((GameMovedOn, DamagedStore)):
+                s.append("g", g.version, toy.apply(g.state, toy.legal_actions(g.state)[0])[1])
+            assert _rows(db) == rows
+
+
+def test_another_games_commit_inside_a_request_does_not_refuse_the_append(toy, db):
+    """The next route: the check under the write lock must not refuse a game nobody touched because
+    another connection committed elsewhere (it reads g's last row again, finds it kept, and stamps it)."""
+    with _quiet_game(toy, db) as s:
+        with s.one_look():
+            g = s.load("g")
+            con = sqlite3.connect(db)
+            with con:
+                con.execute("CREATE TABLE IF NOT EXISTS other (x)")
+                con.execute("INSERT INTO other VALUES (1)")
+            con.close()
+            done = s.append("g", g.version, toy.apply(g.state, toy.legal_actions(g.state)[0])[1])
+        assert done.version == g.version + 1
+        assert _request(s, lambda: s.load("g"))[1] == 0  # found kept under the lock: quiet again
+        with GameStore(db) as fresh:
+            assert fresh.load("g").head == done.head
