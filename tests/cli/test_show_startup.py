@@ -98,9 +98,16 @@ def test_trv_show_loads_neither_the_application_layer_nor_binascii(tmp_path):
     assert [m for m in modules if m.split(".")[:2] == ["trvendetta", "app"] or m == "binascii"] == []
 
 
-#: what only deciding needs: the rules (set-up, the pending decision, decide), the actions, the Big
-#: Rig's and the Final Five's rules, and the ``trv turn`` flags
-DECIDING = {"rules", "actions", "effects", "context", "bigrig", "finalfive", "notation", "bot"}
+#: what only deciding needs: the rules (set-up, the pending decision, decide), the actions, the
+#: ``trv turn`` flags, and of each crew's package (``vendetta/crews/<crew>/``) its rules and flags
+DECIDING = {"rules", "actions", "effects", "context", "notation", "bot"}
+CREW_DECIDING = {"rules", "flags"}
+
+
+def _deciding(module: str) -> bool:
+    parts = module.split(".")
+    return len(parts) > 2 and parts[:2] == ["trvendetta", "vendetta"] and (
+        parts[2] in DECIDING or (parts[2] == "crews" and parts[-1] in CREW_DECIDING))
 
 
 def test_trv_show_of_a_finished_game_imports_none_of_the_rules_that_decide(tmp_path):
@@ -108,8 +115,10 @@ def test_trv_show_of_a_finished_game_imports_none_of_the_rules_that_decide(tmp_p
     imported when something asks for a decision (the waiting line of a game in play)."""
     modules = _show(tmp_path, finished=True)["modules"]
     assert {"trvendetta.vendetta.events", "trvendetta.vendetta.evolve", "trvendetta.vendetta.view"} <= set(modules)
-    assert [m for m in modules if m.startswith("trvendetta.vendetta.") and m.split(".")[2] in DECIDING] == []
-    assert {f"trvendetta.vendetta.{m}" for m in ("rules", "actions")} <= set(_show(tmp_path)["modules"])
+    assert [m for m in modules if _deciding(m)] == []
+    playing = set(_show(tmp_path)["modules"])
+    assert {f"trvendetta.vendetta.{m}" for m in ("rules", "actions")} <= playing
+    assert {f"trvendetta.vendetta.crews.{c}.rules" for c in ("bigrig", "finalfive")} <= playing
 
 
 @pytest.mark.parametrize("ruleset", ["vendetta", "carnival", "classic"])

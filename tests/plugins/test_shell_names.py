@@ -72,8 +72,8 @@ def test_the_scan_finds_a_hard_wired_name(tmp_path):
 
 
 # ------------------------------------------------------------------ crews outside their packages
-#: the crews built into Vendetta, and the files that are each one's own: its rules module
-#: (``vendetta/<crew>.py``) and its package of events and actions (``vendetta/crews/<crew>/``)
+#: the crews built into Vendetta, and the files that are each one's own: its package
+#: (``vendetta/crews/<crew>/``: its rules, state, events, actions, flags and looks)
 BUILT_IN_CREWS = ("bigrig", "finalfive")
 
 
@@ -81,7 +81,7 @@ def _own(path: Path, crew: str) -> bool:
     if not path.is_relative_to(ROOT):
         return False
     rel = path.relative_to(ROOT).as_posix()
-    return rel == f"trvendetta/vendetta/{crew}.py" or rel.startswith(f"trvendetta/vendetta/crews/{crew}/")
+    return rel.startswith(f"trvendetta/vendetta/crews/{crew}/")
 
 
 #: files outside a crew's own that still name it (a literal of its name, or an import of its

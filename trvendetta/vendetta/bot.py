@@ -38,9 +38,9 @@ the rules below and takes the best (ties broken by the seat's RNG):
 * **cow-catcher**: a vehicle met by the Big Rig's Cow Catcher goes to the
   safer of front left and front right (its owner decides, whatever their crew).
 * **A crew's own** (``Crew.score_option``, asked first for each option of its
-  player's decisions): the Final Five's (``finalfive.py``: the second
+  player's decisions): the Final Five's (``crews/finalfive/rules.py``: the second
   motorcycle's die scores above every command but a repair) and the Big Rig's
-  (``bigrig.py``: steering, the section die, where a minor damage token goes,
+  (``crews/bigrig/rules.py``: steering, the section die, where a minor damage token goes,
   the Targeting Computer's reroll, the Hazard Dispenser's token).  A
   motorcycle's step treats a road vehicle as something to drift through,
   unless it is the last step (``Crew.drifts_through_vehicles``).

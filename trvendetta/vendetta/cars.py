@@ -3,7 +3,7 @@ every other crew builds on (rules: shared/seeds/000_*.txt, "Your Turn").
 
 A turn: assign a die to a car, maybe a command with a second die (Nitro,
 Drift, Repair, Air Attack), move (the road die after), shoot.  The Final
-Five (``finalfive.py``) and the Big Rig (``bigrig.py``) subclass
+Five and the Big Rig (``crews/<crew>/rules.py``) subclass
 :class:`Cars` and override where their turn differs.
 """
 

@@ -13,7 +13,7 @@ import msgspec
 
 from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
-from . import bigrig
+from .crews.bigrig import rules as bigrig
 from . import board as b
 from . import crew as crews
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand

@@ -18,7 +18,8 @@ from . import components as comp
 from . import effects as fx
 from . import events as ev
 from . import crew as crews
-from . import bigrig, cars, finalfive  # noqa: F401 (each registers its crew: the rules ask crews by name)
+from . import cars  # noqa: F401 (the cars register themselves: the rules ask crews by name)
+from .crews import load as _load_crews
 from .crews.bigrig.actions import ShootCommand
 from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
@@ -26,6 +27,8 @@ from .model import State
 from .position import Position
 
 RULES_VERSION = ev.RULES_VERSION
+
+_load_crews("rules")  # the built-in crews' rules (``crews/<crew>/rules.py``) register themselves
 
 
 # ------------------------------------------------------------------ set-up

@@ -8,8 +8,8 @@ structs, and how base Vendetta's fold treats its vehicles, ``parts.CrewFold``),
 their describe functions and the fold's handlers), ``actions.py`` (its
 action types and their describe functions), each registering them with
 :mod:`..parts` when imported, and ``looks.py`` (how it is shown,
-``crew.register_looks``).  Its rules (``Crew``) are ``vendetta/<crew>.py``,
-imported with the deciding code.  :func:`load` imports one kind of part of
+``crew.register_looks``), and ``rules.py`` (its rules, a registered ``crew.Crew``,
+loaded by ``vendetta/rules.py`` with the deciding code).  :func:`load` imports one kind of part of
 every package here, found by listing this package: no file names a crew.
 """
 
@@ -20,7 +20,7 @@ from importlib import import_module
 
 
 def load(kind: str) -> None:
-    """Import the ``kind`` module (``state``, ``position``, ``events``, ``actions`` or ``looks``) of every crew package here."""
+    """Import the ``kind`` module (``state``, ``position``, ``events``, ``actions``, ``looks`` or ``rules``) of every crew package here."""
     for info in pkgutil.iter_modules(__path__):
         if info.ispkg:
             try:

@@ -1,1 +1,1 @@
-"""The Big Rig's own events and actions (its rules: ``vendetta/bigrig.py``)."""
+"""The Big Rig's own events and actions (its rules: ``rules.py``)."""

@@ -1,6 +1,6 @@
 """How the Big Rig is shown: its :class:`~trvendetta.vendetta.crew.Looks`.
 
-Kept apart from its rules (``vendetta/bigrig.py``), which import the deciding code:
+Kept apart from its rules (``rules.py``), which import the deciding code:
 drawing a game imports only this (tests/cli/test_show_startup.py)."""
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The Final Five's own events (its rules: ``vendetta/finalfive.py``)."""
+"""The Final Five's own events (its rules: ``rules.py``)."""

@@ -24,17 +24,17 @@ choice of order.
 
 from __future__ import annotations
 
-from ..core.protocol import Decision
-from ..core.turnflags import TurnFlag
-from . import board as b
-from . import crew as crews
-from . import effects as fx
-from . import events as ev
-from .crews.finalfive.events import SecondMotorcycleAssigned, SecondMotorcycleUp
-from .crews.finalfive.state import second_of
-from .actions import AssignDie, NoCommand, Pass, RoadBonus
-from .cars import Cars
-from .model import State
+from ....core.protocol import Decision
+from ....core.turnflags import TurnFlag
+from ... import board as b
+from ... import crew as crews
+from ... import effects as fx
+from ... import events as ev
+from .events import SecondMotorcycleAssigned, SecondMotorcycleUp
+from .state import second_of
+from ...actions import AssignDie, NoCommand, Pass, RoadBonus
+from ...cars import Cars
+from ...model import State
 
 CREW = "finalfive"
 

@@ -25,22 +25,22 @@ from __future__ import annotations
 
 import itertools
 
-from ..core import geometry
-from . import board as b
-from . import effects as fx
-from . import sectionboard
-from . import events as ev
-from .crews.bigrig.events import CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched, SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet
-from ..core.protocol import Decision
-from ..core.turnflags import TurnFlag
-from . import crew as crews
-from .actions import NoShoot, Pass, Step
-from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering
-from .crews.bigrig.actions import ShootCommand
-from .crews.bigrig.state import rig, rig_turn
-from .cars import Cars, shot_options
-from .context import Ctx, Suspend
-from .model import State
+from ....core import geometry
+from ... import board as b
+from ... import effects as fx
+from ... import sectionboard
+from ... import events as ev
+from .events import CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched, SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet
+from ....core.protocol import Decision
+from ....core.turnflags import TurnFlag
+from ... import crew as crews
+from ...actions import NoShoot, Pass, Step
+from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering
+from .actions import ShootCommand
+from .state import rig, rig_turn
+from ...cars import Cars, shot_options
+from ...context import Ctx, Suspend
+from ...model import State
 
 CREW = "bigrig"
 SECTIONS = sectionboard.SECTIONS
@@ -168,8 +168,8 @@ def step(ctx: Ctx, direction: str) -> None:
     if b.terrain(s, to) == "beyond":
         if s.final_piece is not None and s.road[-1].index >= s.final_piece:
             ctx.emit(ev.VehicleMoved(front.id, b.nm(front.at), b.nm(to), "step", direction, 1))
-            from ..core.events import GameOver
-            from .context import GameEnds
+            from ....core.events import GameOver
+            from ...context import GameEnds
 
             ctx.emit(GameOver(t.player, f"{front.id} crossed the Finish Line"))
             raise GameEnds()
