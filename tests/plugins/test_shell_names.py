@@ -88,11 +88,7 @@ def _own(path: Path, crew: str) -> bool:
 #: package), each with what keeps it there; the list may only shrink (issue 46)
 NAMING_A_CREW = {
     "trvendetta/carnival/driver.py": "Carnival's turn flags answer a shot at a Big Rig section",
-    "trvendetta/vendetta/board.py": "is_rig: the rules ask whether a vehicle is a rig section",
-    "trvendetta/vendetta/components.py": "a crew's data: the Big Rig's sections are vehicles of their own kind",
-    "trvendetta/vendetta/effects.py": "a Big Rig section's minor damage",
     "trvendetta/vendetta/notation.py": "the Big Rig's turn flags (the turn driver knows each crew's)",
-    "trvendetta/vendetta/rules.py": "a shot naming a Big Rig command",
 }
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core import geometry
-from .crews.bigrig.state import rig
 from .model import Space, State, Vehicle
 from .road import front_y, rear_y, tile_terrain, token_at  # noqa: F401 (read here by the rules and views)
 
@@ -123,26 +122,6 @@ def crew_of(state: State, name: str):
     c = state.components
     assert c is not None, "a game's components come with its first event"
     return c.crews[player(state, name).crew]
-
-
-def is_rig(state: State, oid: str) -> bool:
-    """A section of the Big Rig (001: The Big Rig)."""
-    return not is_wreck(oid) and vehicle(state, oid).kind.startswith("bigrig")
-
-
-def rig_sections(state: State, name: str) -> dict:
-    """The Big Rig of player ``name``: section (rear, mid, front) -> vehicle."""
-    color = player(state, name).color
-    return {s: vehicle(state, f"{color}-{s}") for s in ("rear", "mid", "front")}
-
-
-def section_name(vid: str) -> str:
-    return vid.rsplit("-", 1)[1]
-
-
-def rig_damage_count(state: State, name: str) -> int:
-    """Minor damage tokens on the rig: on its commands and still to be placed."""
-    return sum(len(v.damage) for v in rig_sections(state, name).values()) + rig(player(state, name)).unplaced
 
 
 def live_players(state: State) -> list[str]:

@@ -74,11 +74,11 @@ class Crew(msgspec.Struct, frozen=True):
     slots: int = 2
     coast: int = 2
 
-    def kind_of(self, vehicle: str) -> str:
-        """A vehicle's kind; each section of a many-section kind (the Big Rig) is a
-        vehicle of kind ``KIND-NAME`` (``bigrig-rear``, ``bigrig-mid``, ``bigrig-front``)."""
-        if self.kind == "bigrig":
-            return f"bigrig-{vehicle}"
+    def kind_of(self, vehicle: str, kinds: dict[str, VehicleKind]) -> str:
+        """A vehicle's kind; each section of a kind of many sections (``kinds``: the
+        components' vehicle kinds; the Big Rig's three) is a vehicle of kind ``KIND-NAME``."""
+        if self.kind is not None and self.kind in kinds and kinds[self.kind].sections > 1:
+            return f"{self.kind}-{vehicle}"
         return self.kind or vehicle
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 from . import board as b
 from . import crew as crews
 from . import events as ev
-from .crews.bigrig.events import BigRigDamaged
-from . import sectionboard
 from .context import Ctx, GameEnds, Suspend
 
 STOP, GO = False, True
@@ -117,16 +115,18 @@ def enter(ctx: Ctx, oid: str, to, how: str, direction: str) -> bool:
     return GO
 
 
-def fire(ctx: Ctx, shooter: str, target: str, command: str | None = None) -> None:
-    """Firing: roll the shot die; a face hits every size it shows; a hit wreck
-    is removed, a hit car takes one damage, a hit Big Rig section a minor
-    damage token on the command the shooter named."""
+def shot(ctx: Ctx, shooter: str, target: str) -> bool:
+    """Roll the shot die at ``target``: a face hits every size it shows; whether it hit."""
     face, scripted = ctx.roll("shot")
     hit = b.size_of(ctx.state, target) in face
     ctx.emit(ev.ShotFired(shooter, target, face, hit, scripted))
-    if hit and command is not None:
-        rig_damage(ctx, target, f"a shot by {shooter}", command)
-    elif hit:
+    return hit
+
+
+def fire(ctx: Ctx, shooter: str, target: str) -> None:
+    """Firing: a hit wreck is removed, a hit vehicle takes one damage as its crew does
+    (a crew's own shot, as one naming a Big Rig section's command, is its own action)."""
+    if shot(ctx, shooter, target):
         damage(ctx, target, f"a shot by {shooter}")
 
 
@@ -280,26 +280,6 @@ def damage(ctx: Ctx, oid: str, cause: str) -> None:
     crews.of_vehicle(s, oid).damage(ctx, v, cause)
 
 
-def rig_damage(ctx: Ctx, vid: str, cause: str, command: str | None = None) -> None:
-    """One minor damage token on the Big Rig (001 Taking Damage): on ``command``
-    of the section when a shot named it, else for the rig's player to place.
-    The rig is never stopped by damage; six tokens eliminate it."""
-    v = b.vehicle(ctx.state, vid)
-    if v.at is None:
-        return
-    ctx.emit(BigRigDamaged(v.owner, vid if command else None, command, cause))
-    limit = sectionboard.ELIMINATED_AT
-    if b.rig_damage_count(ctx.state, v.owner) >= limit:
-        eliminate_rig(ctx, v.owner, f"the Big Rig holds {limit} minor damage tokens")
-
-
-def eliminate_rig(ctx: Ctx, owner: str, cause: str) -> None:
-    """The Big Rig is eliminated: every section leaves the road (001 Getting Eliminated)."""
-    for v in b.rig_sections(ctx.state, owner).values():
-        if v.at is not None:
-            ctx.emit(ev.VehicleEliminated(v.id, cause))
-
-
 def damage_effect(ctx: Ctx, vid: str, token: str) -> None:
     v = b.vehicle(ctx.state, vid)
     if v.at is None or token == "dent":
@@ -436,5 +416,5 @@ def place_hazards(ctx: Ctx, index: int, side: str, players: int | None) -> None:
         ctx.emit(ev.HazardsPlaced(tuple(spaces)))
 
 
-__all__ = ["enter", "dazed_steps", "slam", "motorcycle_slam", "rig_damage", "eliminate_rig", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
+__all__ = ["enter", "dazed_steps", "slam", "motorcycle_slam", "settle_outs", "end_for_last_player", "roll_slam", "resolve_slam", "damage", "eliminate", "scroll", "place_hazards",
            "Suspend", "GameEnds"]

@@ -78,7 +78,7 @@ def _started(state: State, e: ev.GameStarted) -> State:
         if folds[p.crew].one_lane:  # the crew's vehicles (a rig's three sections) wait in one lane
             i = next(j for j, x in enumerate(all_ids) if x[0] is p) + 1
         lane = (i * c.lanes) // len(all_ids)
-        kind = crew.kind_of(name)
+        kind = crew.kind_of(name, c.vehicles)
         size, sections = c.vehicles[kind].size, c.vehicles[kind].sections
         if (setup is None and pos.first_piece == 0) or (setup is not None and setup.at == "start"):
             v = Vehicle(vid, p.name, kind, size, start_space(lane), start=True, sections=sections)

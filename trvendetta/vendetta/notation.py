@@ -17,7 +17,7 @@ from .crews.bigrig import rules as bigrig
 from . import board as b
 from . import crew as crews
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
-from .crews.bigrig.state import rig_turn
+from .crews.bigrig.state import is_rig, rig_turn
 from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action
 from .rules import explain, pending
@@ -186,7 +186,7 @@ class TurnDriver:
             if t.stopped:
                 return f"{car.id}'s movement ended early{where} (a slam, a hazard, damage or mud)"
             own = rig_turn(t)
-            if b.is_rig(state, car.id) and not (own.active and own.command == "traction-drive"):
+            if is_rig(state, car.id) and not (own.active and own.command == "traction-drive"):
                 return ("the Big Rig takes the road die only when it moves with Traction Drive "
                         f"(--command traction-drive; this move's command: {own.command if own.active else 'none'})")
             if not t.road_ok or (not car.start and b.terrain(state, car.at) not in ("road", "start")):
@@ -202,7 +202,7 @@ class TurnDriver:
             targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
             if not targets:
                 return f"nothing in {car.id}'s front arc{where} to fire at"
-            spent = [x for x in targets if b.is_rig(state, x) and not bigrig.targetable_commands(state, x)]
+            spent = [x for x in targets if is_rig(state, x) and not bigrig.targetable_commands(state, x)]
             if spent and len(spent) == len(targets):
                 return (f"{', '.join(spent)}: every command a shot may aim at is damaged, so it is no target; "
                         f"nothing else is in {car.id}'s front arc{where}")

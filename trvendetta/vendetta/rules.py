@@ -20,7 +20,6 @@ from . import events as ev
 from . import crew as crews
 from . import cars  # noqa: F401 (the cars register themselves: the rules ask crews by name)
 from .crews import load as _load_crews
-from .crews.bigrig.actions import ShootCommand
 from .actions import describe_action, AssignDie, NoCommand, NoShoot, Pass, PlaceChopper, RoadBonus, Shoot, SlamMove, SlamReroll, Step, UseCommand
 from .context import Ctx, GameEnds, Suspend
 from .model import State
@@ -295,12 +294,7 @@ def _resolve(ctx: Ctx, decision: Decision, action) -> None:
             assert decision.player is not None, "a player chooses the vehicle a slam moves"
             ctx.emit(ev.SlamVehicleChosen(decision.player, vehicle))
             fx.resolve_slam(ctx)
-        case ShootCommand(target, command):
-            assert t is not None, "a shot is fired in a turn"
-            shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
-            assert shooter is not None, "the turn's car shoots"
-            fire(ctx, shooter, target, command)
-        case _:  # a crew's own actions (the Big Rig's, whoever answers them), else the board's
+        case _:  # a crew's own actions (the Big Rig's, a shot at its section included, whoever answers them), else the board's
             if not any(crews.named(crew).resolve(ctx, decision, action) for crew in dict.fromkeys(p.crew for p in s.players)):
                 s.board.resolve(ctx, decision, action)
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ... import board as b
 from ... import crew as crews
-from .state import rig
+from .state import rig, section_name
 
 if TYPE_CHECKING:  # for the type checker only
     from ...model import Player, Vehicle
@@ -28,7 +27,7 @@ class Rig(crews.Looks):
                 "damage_to_place": own.unplaced}
 
     def vehicle(self, v: Vehicle) -> dict:
-        return {"section": b.section_name(v.id), "damaged_commands": list(v.damage), "moved": False, "momentum": 0}
+        return {"section": section_name(v.id), "damaged_commands": list(v.damage), "moved": False, "momentum": 0}
 
     def sign(self, v: Vehicle) -> str:
         return self.SIGNS.get(v.kind, v.size)

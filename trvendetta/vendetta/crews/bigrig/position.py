@@ -7,7 +7,8 @@ from ....core import geometry
 from ....core.errors import PositionError
 from ....core.setup import parse_space
 from ... import components as comp
-from ... import parts, sectionboard
+from ... import parts
+from . import sectionboard
 from ...position import CrewCheck, Position, PlayerSetup, VehicleSetup
 
 NAME = "bigrig"

@@ -26,21 +26,21 @@ from __future__ import annotations
 import itertools
 
 from ....core import geometry
-from ... import board as b
-from ... import effects as fx
-from ... import sectionboard
-from ... import events as ev
-from .events import CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched, SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet
 from ....core.protocol import Decision
 from ....core.turnflags import TurnFlag
+from ... import board as b
 from ... import crew as crews
+from ... import effects as fx
+from ... import events as ev
 from ...actions import NoShoot, Pass, Step
-from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering
-from .actions import ShootCommand
-from .state import rig, rig_turn
 from ...cars import Cars, shot_options
 from ...context import Ctx, Suspend
 from ...model import State
+from . import sectionboard
+from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
+from .events import (BigRigDamaged, CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched,
+                     SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet)
+from .state import damage_count, rig, rig_turn, section_name, sections
 
 CREW = "bigrig"
 SECTIONS = sectionboard.SECTIONS
@@ -51,9 +51,31 @@ def is_big_rig(state: State, name: str) -> bool:
     return b.player(state, name).crew == CREW
 
 
-sections = b.rig_sections
-section_name = b.section_name
-damage = fx.rig_damage
+def damage(ctx: Ctx, vid: str, cause: str, command: str | None = None) -> None:
+    """One minor damage token on the Big Rig (001 Taking Damage): on ``command``
+    of the section when a shot named it, else for the rig's player to place.
+    The rig is never stopped by damage; six tokens eliminate it."""
+    v = b.vehicle(ctx.state, vid)
+    if v.at is None:
+        return
+    ctx.emit(BigRigDamaged(v.owner, vid if command else None, command, cause))
+    limit = sectionboard.ELIMINATED_AT
+    if damage_count(ctx.state, v.owner) >= limit:
+        eliminate(ctx, v.owner, f"the Big Rig holds {limit} minor damage tokens")
+
+
+def eliminate(ctx: Ctx, owner: str, cause: str) -> None:
+    """The Big Rig is eliminated: every section leaves the road (001 Getting Eliminated)."""
+    for v in sections(ctx.state, owner).values():
+        if v.at is not None:
+            ctx.emit(ev.VehicleEliminated(v.id, cause))
+
+
+def fire_at_command(ctx: Ctx, shooter: str, target: str, command: str) -> None:
+    """A shot at a section naming one of its commands (001 Getting Shot): a hit puts a
+    minor damage token on that command."""
+    if fx.shot(ctx, shooter, target):
+        damage(ctx, target, f"a shot by {shooter}", command)
 
 
 # ----------------------------------------------------------------- options
@@ -371,7 +393,7 @@ class BigRig(Cars):
     def fatal_step(self, state: State, car, to) -> str | None:
         """Dependable: impassable is a minor damage; the sixth one eliminates."""
         terrain = b.terrain(state, to)
-        last = b.rig_damage_count(state, car.owner) + 1 >= sectionboard.ELIMINATED_AT
+        last = damage_count(state, car.owner) + 1 >= sectionboard.ELIMINATED_AT
         if terrain == "impassable" and b.token_at(state, to) is None and last:
             return f"drives into impassable terrain at {b.nm(to)} (the sixth minor damage: eliminated)"
         return None
@@ -401,20 +423,25 @@ class BigRig(Cars):
                         ctx.emit(SectionRepaired(v.id, v.damage[-1]))
             case PlaceDamage(section, command):
                 assert decision.player is not None, "the rig's player places its damage"
-                ctx.emit(DamagePlaced(decision.player, b.rig_sections(s, decision.player)[section].id, command))
+                ctx.emit(DamagePlaced(decision.player, sections(s, decision.player)[section].id, command))
             case CowCatcher(direction):
                 assert decision.player is not None, "a player answers the Cow Catcher"
                 cow_push(ctx, decision.player, direction)
             case DispenseHazard(at):
                 assert t is not None, "a hazard is dispensed in a turn"
                 ctx.emit(HazardDispensed(t.player, at))
+            case ShootCommand(target, command):  # any player's shot at a section (or their chopper's)
+                assert t is not None, "a shot is fired in a turn"
+                shooter = f"{t.player}'s chopper" if t.phase == "airstrike-target" else t.car
+                assert shooter is not None, "the turn's car shoots"
+                fire_at_command(ctx, shooter, target, command)
             case RerollShot(reroll):
                 assert t is not None, "a shot is rerolled in a turn"
                 ctx.emit(ShotRerollChosen(t.player, reroll))
                 if reroll:
-                    target = rig_turn(t).shot_target
-                    assert t.car is not None and target is not None, "the turn's car shot at a target"
-                    fx.fire(ctx, t.car, target)
+                    missed = rig_turn(t).shot_target
+                    assert t.car is not None and missed is not None, "the turn's car shot at a target"
+                    fx.fire(ctx, t.car, missed)
             case _:
                 return False
         return True
@@ -440,16 +467,16 @@ class BigRig(Cars):
         return False
 
     def damage(self, ctx: Ctx, v, cause: str) -> None:
-        fx.rig_damage(ctx, v.id, cause)
+        damage(ctx, v.id, cause)
 
     def minor_damage(self, ctx: Ctx, vid: str, cause: str) -> None:
-        fx.rig_damage(ctx, vid, cause)
+        damage(ctx, vid, cause)
 
     def left_behind(self, ctx: Ctx, v) -> None:
         """Dumped only with every section on the rear piece (or trailing off it): the front
         decides; otherwise the sections behind it trail off the back of the road and follow it back on."""
         if v.kind == "bigrig-front":
-            fx.eliminate_rig(ctx, v.owner, "dumped off the rear piece when it was removed")
+            eliminate(ctx, v.owner, "dumped off the rear piece when it was removed")
 
     def under_chopper(self, ctx: Ctx, v, chopper_owner: str) -> bool:
         solid(ctx, v.id, chopper_owner)
@@ -483,7 +510,7 @@ def section_score(h, a) -> float:
     of a damaged section first; a command that will do something now (Traction Drive, the Cow
     Catcher with a vehicle ahead, an Air Attack with a target)."""
     s = h.state
-    rig = b.rig_sections(s, h.me)
+    rig = sections(s, h.me)
     v = rig[a.section]
     score = 2.0 * a.die
     if a.command in v.damage:

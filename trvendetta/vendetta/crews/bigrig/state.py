@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ... import board as b
 from ... import parts
 from ...model import CrewPlayer, CrewTurn, Player, State, Turn, Vehicle
 
@@ -73,6 +74,26 @@ def rig_turn(t: Turn) -> RigTurn:
     """The Big Rig's state of turn ``t`` (the default before its die went to a section)."""
     s = t.crew_state
     return s if isinstance(s, RigTurn) else NO_TURN
+
+
+def is_rig(state: State, oid: str) -> bool:
+    """A section of the Big Rig (001: The Big Rig): a vehicle of its kind, not a wreck."""
+    return not b.is_wreck(oid) and b.vehicle(state, oid).kind.startswith(NAME)
+
+
+def sections(state: State, name: str) -> dict:
+    """The Big Rig of player ``name``: section (rear, mid, front) -> vehicle."""
+    color = b.player(state, name).color
+    return {s: b.vehicle(state, f"{color}-{s}") for s in ("rear", "mid", "front")}
+
+
+def section_name(vid: str) -> str:
+    return vid.rsplit("-", 1)[1]
+
+
+def damage_count(state: State, name: str) -> int:
+    """Minor damage tokens on the rig: on its commands and still to be placed."""
+    return sum(len(v.damage) for v in sections(state, name).values()) + rig(b.player(state, name)).unplaced
 
 
 def with_rig(state: State, name: str, **changes: Any) -> State:
