@@ -87,8 +87,6 @@ def _own(path: Path, crew: str) -> bool:
 #: files outside a crew's own that still name it (a literal of its name, or an import of its
 #: package), each with what keeps it there; the list may only shrink (issue 46)
 NAMING_A_CREW = {
-    "trvendetta/carnival/driver.py": "Carnival's turn flags answer a shot at a Big Rig section",
-    "trvendetta/vendetta/notation.py": "the Big Rig's turn flags (the turn driver knows each crew's)",
 }
 
 

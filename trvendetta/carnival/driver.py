@@ -13,7 +13,6 @@ from msgspec.structs import replace
 from ..core.turnflags import FlagProblem, TurnFlag
 from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot
-from ..vendetta.crews.bigrig.actions import ShootCommand
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
 from .favors import known
@@ -170,7 +169,7 @@ class CarnivalDriver(TurnDriver):
                 self.declined = (self.turn_key, extras(state))
             return NoFavor()  # In the Mood for Mayhem!'s second shot without --second-shot: declined
         if d.kind == "shoot" and "shoot" not in self.flags and not any(
-                isinstance(o, (Shoot, ShootCommand, FireWeapon, Thwump, ThwumpRoll)) for o in d.options):
+                isinstance(o, (*self.shots, FireWeapon, Thwump, ThwumpRoll)) for o in d.options):
             return NoShoot()  # only favors were offered after moving, none asked for: nothing to shoot at
         return None
 

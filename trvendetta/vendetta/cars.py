@@ -63,6 +63,9 @@ class Cars:
     def flag_action(self, state: State, decision: Decision, flags: dict) -> tuple[Any, tuple[str, ...]] | None:
         return None  # Vendetta's driver answers from the flags every crew's turn takes
 
+    def flag_part(self, driver: Any) -> Any:
+        return None  # the flags every crew's turn takes are the driver's own
+
     def score_option(self, h: Any, option: Any) -> float | None:
         return None  # the ruleset's heuristics (vendetta/bot.py) are the cars' own
 

@@ -5,18 +5,18 @@ its vehicles, dice, die and coasts); what the crew *does* is a :class:`Crew`
 found here by that name (a crew of the data with no implementation of its
 own plays the cars' turn).  Vendetta's rules (``rules.py``, ``effects.py``) ask
 the crew instead of testing which one it is: the cars (``cars.Cars``, the
-base every crew builds on), the Final Five (``finalfive.FinalFive``) and the
-Big Rig (``bigrig.BigRig``) each register themselves, and a crew kept
+base every crew builds on), the Final Five and the Big Rig (``crews/<crew>/rules.py``)
+each register themselves, and a crew kept
 anywhere else plugs in by calling :func:`register` from its own module (an
 installed one is imported on first use of its name, through the
 ``trvendetta.crews`` entry points: :mod:`trvendetta.plugins`).
 
-The protocol's parts: the decisions of the crew's turn (and the ``trv turn``
-flags that answer them) (what it assigns, its command, its steps, its shot),
-what waits for its player outside the turn, whether and how it enters
-Carnival's arena, its own actions, how its vehicles move (starting a move,
-the next vehicle of the turn, a move's end), how they take damage and how
-they are targeted, and what happens to them under a chopper.
+The protocol's parts: the decisions of the crew's turn (what it assigns, its
+command, its steps, its shot) and the ``trv turn`` flags that answer them (its
+part of the turn driver), what waits for its player outside the turn, whether
+and how it enters Carnival's arena, its own actions, how its vehicles move
+(starting a move, the next vehicle of the turn, a move's end), how they take
+damage and how they are targeted, and what happens to them under a chopper.
 """
 
 from __future__ import annotations
@@ -83,12 +83,21 @@ class Crew(Protocol):
         """``trv turn``: the action the crew's own flags (``flags``: every flag given, by key)
         answer ``decision`` of its player's turn with, and the keys of the flags it used;
         None: Vendetta's driver answers it from the flags it knows (``notation.TurnDriver``,
-        which also maps the Big Rig's and the Final Five's flags).  The driver checks the
-        action against the decision's options, as it checks its own."""
+        with the crews' parts, :meth:`flag_part`).  The driver checks the action against the
+        decision's options, as it checks its own."""
         ...
 
     def fatal_step(self, state: State, car: Vehicle, to: Any) -> str | None:
         """What makes a step of ``car`` onto ``to`` certain elimination, or None."""
+        ...
+
+    # ------------------------------------------------------------- its part of trv turn
+    def flag_part(self, driver: Any) -> Any:
+        """Its part of Vendetta's ``trv turn`` driver ``driver``: a ``notation.FlagPart`` that
+        maps its own flags onto its decisions (and onto those it brings to other players'
+        turns: a shot at a Big Rig section), asked at fixed points of each decision; None
+        when it has none (its flags, if any, answered by :meth:`flag_action` alone).  Built
+        once per ``trv turn``, so it may keep what the turn used of its flags."""
         ...
 
     # ------------------------------------------------------------- resolving

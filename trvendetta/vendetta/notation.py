@@ -5,28 +5,30 @@ candidate action and checked against the legal options, so there is no
 second copy of the rules here.  Every flag given must answer a decision of
 the turn: a flag the turn could not use becomes a :class:`FlagProblem`
 naming it, why, and what was legal (see ``core.turnflags``).
+
+The flags here are every crew's turn (:data:`TURN_FLAGS`).  A crew's own flags
+(``Crew.turn_flags``) come with its part of the driver (a :class:`FlagPart`,
+``Crew.flag_part``: the Big Rig's and the Final Five's in ``crews/<crew>/flags.py``),
+which the driver asks at fixed points of each decision; a crew may instead answer
+its own decisions with ``Crew.flag_action`` alone.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import msgspec
 
 from ..core.errors import RuleViolation
 from ..core.turnflags import FlagProblem, TurnFlag, option
-from .crews.bigrig import rules as bigrig
 from . import board as b
 from . import crew as crews
 from .actions import AssignDie, NoCommand, NoShoot, PlaceChopper, RoadBonus, Shoot, SlamReroll, Step, UseCommand
-from .crews.bigrig.state import is_rig, rig_turn
-from .crews.bigrig.actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .actions import describe_action
 from .rules import explain, pending
 
-COMMANDS = ("nitro", "drift", "repair", "airstrike")
-
-#: the flags of every crew's turn (the cars'); a crew's own are its ``Crew.turn_flags`` (the Big
-#: Rig's in ``bigrig.py``, the Final Five's ``--bike`` in ``finalfive.py``), which a ruleset adds
-#: for the crews it takes (:func:`crew_flags`, ``Vendetta.turn_flags``)
+#: the flags of every crew's turn (the cars'); a crew's own are its ``Crew.turn_flags``, which a
+#: ruleset adds for the crews it takes (:func:`crew_flags`, ``Vendetta.turn_flags``)
 TURN_FLAGS = (
     TurnFlag("car", metavar="small|medium|large", choices=("small", "medium", "large"), help="The car to move this turn (with --assign)."),
     TurnFlag("assign", "int", metavar="N", help="The movement die to assign to it."),
@@ -58,23 +60,87 @@ def crew_flags(names) -> tuple[TurnFlag, ...]:
     return tuple(out)
 
 
-#: the turn's decisions in order, and the flags that answer each
-STAGES = ("steering", "assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus",
-          "hazard-dispense", "shoot", "shot-reroll")
+#: the turn's decisions in order, and the flags that answer each (a crew's part adds its own)
+STAGES = ("assign", "command", "airstrike-place", "airstrike-target", "step", "road-bonus", "shoot")
 STAGE_OF = {"car": "assign", "assign": "assign", "momentum": "assign", "command": "command",
             "command_die": "command", "repair": "command", "airstrike_at": "airstrike-place",
             "airstrike_target": "airstrike-target", "path": "step", "road_die": "road-bonus",
-            "no_road_die": "road-bonus", "shoot": "shoot", "no_shoot": "shoot", "reroll": "slam-reroll",
-            "steering": "steering", "section": "assign", "hazard_at": "hazard-dispense", "target_command": "shoot",
-            "reroll_shot": "shot-reroll"}
-#: decisions that may come at any point of a Big Rig turn, each answered by its own flag
-ANYTIME = {"place-damage": "place_damage", "cow-catcher": "cow_catcher"}
+            "no_road_die": "road-bonus", "shoot": "shoot", "no_shoot": "shoot", "reroll": "slam-reroll"}
 #: flags that decline: satisfied when their decision does not come (there was nothing to decline)
 DECLINING = {"no_road_die", "no_shoot"}
+#: what a crew's part answers when the decision is not its to answer: the driver goes on
+NOT_MINE: Any = object()
 
 
-def _legal(d) -> tuple[str, ...]:
+def legal(d) -> tuple[str, ...]:
+    """The options of decision ``d`` as a problem lists them."""
     return tuple(describe_action(o) for o in d.options) if d is not None else ()
+
+
+class FlagPart:
+    """One crew's part of the driver (``Crew.flag_part``): the decisions its own flags answer,
+    where they come in the turn, and the hooks the driver asks at fixed points of each
+    decision.  ``driver`` is the :class:`TurnDriver` it is part of: its ``flags`` (every flag
+    given), ``used``, ``problems`` and :meth:`TurnDriver.checked`.  This base answers nothing."""
+
+    #: its own decisions (stages), each with the stage it comes right after ("": first)
+    stages: dict[str, str] = {}
+    #: each of its flags (by key) and the stage it answers
+    stage_of: dict[str, str] = {}
+    #: decisions that may come at any point of a turn, each with the flag (key) answering it
+    anytime: dict[str, str] = {}
+    #: its own shot actions (a shot at one of its vehicles), besides ``Shoot``
+    shots: tuple[type, ...] = ()
+
+    def __init__(self, driver: TurnDriver) -> None:
+        self.driver = driver
+        self.flags = driver.flags
+
+    def check(self, state, d) -> None:
+        """Before anything is played at ``d``: a RuleViolation for flags that cannot apply to this turn."""
+
+    def drive(self, state, d) -> Any:
+        """``d``'s answer when the crew drives the whole turn its own way (the Final Five's
+        ``--bike`` groups), asked before any other flag; else NOT_MINE."""
+        return NOT_MINE
+
+    def anytime_answer(self, state, d) -> Any:
+        """The answer to ``d``, one of its :attr:`anytime` decisions, or None (no flag answers it)."""
+        return None
+
+    def answer(self, state, d) -> Any:
+        """``d``'s answer from its flags, asked before the driver's own stages (the flags of
+        earlier stages already checked); else NOT_MINE."""
+        return NOT_MINE
+
+    def aim(self, target: str) -> Any:
+        """A shot flag's ``target`` as the crew's own shot at it (the command aimed at on a Big
+        Rig section), or None: a plain ``Shoot``."""
+        return None
+
+    def refused(self, state, d, action) -> str | None:
+        """Why a flag's ``action``, not an option of ``d``, is refused, when the crew says it
+        better than the rules (a section shot at without naming a command); else None."""
+        return None
+
+    def why(self, stage: str, key: str, state, last, t, car) -> str | None:
+        """Why flag ``key`` of ``stage`` answered nothing this turn, when the crew knows (``last``:
+        the turn's last state seen, ``t`` its turn, ``car`` the turn's vehicle); else None."""
+        return None
+
+    def finish(self, state, d, waiting: bool) -> None:
+        """At the end: a problem for each of its own flags not used (``waiting``: the turn
+        waits on ``d``)."""
+
+
+def _parts(driver: TurnDriver, declared: tuple[TurnFlag, ...]) -> list[FlagPart]:
+    """The parts of the crews whose flags the ruleset declares, in the order it declares them."""
+    out = []
+    for name in dict.fromkeys(f.crew for f in declared if f.crew):
+        part = crews.named(name).flag_part(driver)
+        if part is not None:
+            out.append(part)
+    return out
 
 
 class TurnDriver:
@@ -93,11 +159,6 @@ class TurnDriver:
                       if v is not None and v not in ((), []) and (v is not False or k == "reroll")}
         self.path = list(flags.get("path") or [])
         self.explicit_path = flags.get("path") is not None
-        #: the Final Five: one group of flags per motorcycle (``--bike N --assign N ...``)
-        self.bikes = [dict(g, path=list(g["path"]) if g.get("path") is not None else None, used=set())
-                      for g in flags.get("bikes") or ()]
-        self.checked: set[str] = set()
-        self._placed = 0  # --place-damage values used so far
         self.turn_key: tuple | None = None
         self.player: str | None = None
         self.used: set[str] = set()
@@ -110,6 +171,20 @@ class TurnDriver:
         self.last = None  # the last state of this turn seen with our decision pending
         self.accepted = 0  # problems the player has been told of after a die roll; play goes on
         self._refused_at = None  # the state at which a flag was last refused (never asked twice)
+        #: the crews' parts (:class:`FlagPart`), and what they add to the stages
+        self.parts = _parts(self, declared)
+        self.stages = list(STAGES)
+        self.stage_of = dict(STAGE_OF)
+        self.anytime: dict[str, FlagPart] = {}
+        self.anytime_keys: set[str] = set()
+        self.shots: tuple[type, ...] = (Shoot,)
+        for part in self.parts:
+            for stage, after in part.stages.items():
+                self.stages.insert(self.stages.index(after) + 1 if after else 0, stage)
+            self.stage_of.update(part.stage_of)
+            self.anytime.update(dict.fromkeys(part.anytime, part))
+            self.anytime_keys.update(part.anytime.values())
+            self.shots += part.shots
 
     def go_on(self) -> bool:
         """After a die roll changed the turn: accept the problems so far (they
@@ -128,7 +203,7 @@ class TurnDriver:
 
     def _problem(self, key: str, why: str, d=None) -> None:
         self.used.add(key)  # reported once
-        self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
+        self.problems.append(FlagProblem(self._text(key), why, legal(d)))
 
     def _car_id(self, state, name: str) -> str:
         car = self.flags.get("car")
@@ -138,12 +213,12 @@ class TurnDriver:
 
     def _past(self, state, d, stage: str) -> None:
         """The turn reached ``stage``: flags of earlier decisions not used could not be."""
-        here = STAGES.index(stage)
+        here = self.stages.index(stage)
         for key in list(self.flags):
             if key in self.used or key in DECLINING or key == "path":
                 continue
-            st = STAGE_OF.get(key)
-            if st in STAGES and STAGES.index(st) < here:
+            st = self.stage_of.get(key)
+            if st in self.stages and self.stages.index(st) < here:
                 self._problem(key, self._why(key, state, reached=stage), d)
 
     def _why(self, key: str, state, reached: str | None = None) -> str:
@@ -154,7 +229,8 @@ class TurnDriver:
         p = b.player(state, self.player) if self.player else None
         car = b.vehicle(state, t.car) if t is not None and t.car else None
         where = f" at {b.nm(car.at)}" if car is not None and car.at is not None else ""
-        stage = STAGE_OF.get(key)
+        stage = self.stage_of.get(key) or ""
+        crew_why = next((w for part in self.parts if (w := part.why(stage, key, state, last, t, car))), None)
         if stage == "assign":
             return f"the turn is past assigning a die (pending: {reached})" if reached else "no die to assign"
         if stage == "command":
@@ -170,8 +246,8 @@ class TurnDriver:
         if stage in ("airstrike-place", "airstrike-target"):
             if self.flags.get("command") != "airstrike":
                 return "no air attack this turn (use --command airstrike)"
-            if "section" in self.flags and last.round <= 1:
-                return "there is no air attack in round 1: the die on the airstrike only moves the rig"
+            if crew_why:
+                return crew_why
             chopper = next((c.at for c in state.choppers if c.owner == self.player), None)
             if key == "airstrike_target" and chopper is not None:
                 return f"nothing in the chopper's front arc at {b.nm(chopper)} to fire at"
@@ -185,10 +261,8 @@ class TurnDriver:
                 return f"{car.id} is {car.status}"
             if t.stopped:
                 return f"{car.id}'s movement ended early{where} (a slam, a hazard, damage or mud)"
-            own = rig_turn(t)
-            if is_rig(state, car.id) and not (own.active and own.command == "traction-drive"):
-                return ("the Big Rig takes the road die only when it moves with Traction Drive "
-                        f"(--command traction-drive; this move's command: {own.command if own.active else 'none'})")
+            if crew_why:
+                return crew_why
             if not t.road_ok or (not car.start and b.terrain(state, car.at) not in ("road", "start")):
                 return f"{car.id} did not start on the road or left it (now{where})"
             if not state.road_die:
@@ -199,25 +273,20 @@ class TurnDriver:
                 return "no car moved this turn"
             if car.status != "operational" or car.at is None:
                 return f"{car.id} is {car.status} and cannot fire"
-            targets = b.front_arc_targets(state, car.at, car.facing, exclude=car.id)
-            if not targets:
+            if not b.front_arc_targets(state, car.at, car.facing, exclude=car.id):
                 return f"nothing in {car.id}'s front arc{where} to fire at"
-            spent = [x for x in targets if is_rig(state, x) and not bigrig.targetable_commands(state, x)]
-            if spent and len(spent) == len(targets):
-                return (f"{', '.join(spent)}: every command a shot may aim at is damaged, so it is no target; "
-                        f"nothing else is in {car.id}'s front arc{where}")
-            return f"the turn ended before {car.id} could fire"
+            return crew_why or f"the turn ended before {car.id} could fire"
         if stage == "slam-reroll":
             return f"no slam reroll was {self.player}'s to decide"
-        return self._not_theirs(key, state) or "no decision of this turn takes it"
+        return crew_why or self._not_theirs(key, state) or "no decision of this turn takes it"
 
     def _not_theirs(self, key: str, state) -> str:
-        """Why a crew's own flag (one this driver's stages do not know: a plug-in crew's, which its
-        ``Crew.flag_action`` answers) is no flag of this turn: the player plays another crew; "" when
-        it is theirs.  (The Big Rig's flags are the stages' own: ``--target-command`` aims any
-        crew's shot at a section, and the Cow Catcher may ask a wreck's owner.)"""
+        """Why a crew's own flag that no stage takes (a plug-in crew's, which its
+        ``Crew.flag_action`` answers) is no flag of this turn: the player plays another crew; ""
+        when it is theirs.  (A crew's stages may answer another crew's player: a shot aimed at a
+        Big Rig section's command, the Cow Catcher asking a wreck's owner.)"""
         crew = self.crew_of.get(key)
-        if crew is None or key in STAGE_OF or key in ANYTIME.values() or self.player is None:
+        if crew is None or key in self.stage_of or key in self.anytime_keys or self.player is None:
             return ""
         theirs = b.player(state, self.player).crew
         return "" if theirs == crew else f"a flag of the {crew} crew's turn; {self.player} plays the {theirs}"
@@ -251,78 +320,13 @@ class TurnDriver:
         self._problem("path", f"{len(self.path)} step(s) not driven: {why}", d)
         self.path = []
 
-    def _bike_id(self, state, name: str, text) -> str:
-        text = str(text)
-        if "-" in text:
-            return text
-        return f"{b.player(state, name).color}-{text if text.startswith('bike') else 'bike' + text}"
+    def shot(self, target: str) -> Any:
+        """A shot flag's ``target`` as an action: a crew's own shot at it (``FlagPart.aim``), or ``Shoot``."""
+        return next((a for part in self.parts if (a := part.aim(target)) is not None), None) or Shoot(target)
 
-    def _group(self, state):
-        """The flag group of the motorcycle now moving (None if it has none)."""
-        t = state.turn
-        for g in self.bikes:
-            if self._bike_id(state, t.player, g["bike"]) == t.car:
-                return g
-        return None
-
-    def _next_bike(self, state, d):
-        """The Final Five's turn from ``--bike`` groups (see cli.play.flag_groups)."""
-        f, kind = self.flags, d.kind
-        if kind == "assign":
-            g = self.bikes[0]
-            if g.get("assign") is None:
-                return None
-            g["used"] |= {"assign", "momentum"}
-            return AssignDie(self._bike_id(state, d.player, g["bike"]), int(g["assign"]), g["momentum"])
-        if kind == "command":
-            if len(self.bikes) > 1:
-                g = self.bikes[1]
-                if f.get("command"):
-                    raise RuleViolation("trv turn --bike", "two --bike groups and --command: once a round the Final Five "
-                                        "may give one die to a motorcycle and one to a command, not both",
-                                        [describe_action(o) for o in d.options])
-                if g.get("assign") is None:
-                    return None
-                g["used"] |= {"assign", "momentum"}
-                return AssignDie(self._bike_id(state, d.player, g["bike"]), int(g["assign"]), g["momentum"])
-            if not f.get("command") and NoCommand() not in d.options:
-                raise RuleViolation("trv turn --bike", "the Final Five gives two dice to two motorcycles each turn "
-                                    "while an unmoved one is left: add a second --bike group, or --command "
-                                    "(once a round); nothing was played", [describe_action(o) for o in d.options])
-            return self._command(state, d)
-        g = self._group(state)
-        if g is None:
-            return None if kind in ("step", "road-bonus", "shoot") else self._plain(state, d)
-        if kind == "step":
-            if state.turn.car not in self.checked:
-                self.checked.add(state.turn.car)
-                path = g["path"] or []
-                most = state.turn.moves_left + ((state.road_die or 0) if g["road_die"] else 0)
-                if len(path) > most:
-                    raise RuleViolation("trv turn --path", f"--path for --bike {g['bike']} has {len(path)} steps but "
-                                        f"its move has at most {most} ({','.join(path)}); nothing was played")
-            if g["path"]:
-                return Step(g["path"].pop(0).strip().upper())
-            return None if g["path"] is not None else Step("F")
-        if kind == "road-bonus":
-            g["used"].add("road_die")
-            return RoadBonus(g["road_die"])
-        if kind == "shoot":
-            g["used"] |= {"shoot", "no_shoot"}
-            if g["shoot"]:
-                command = f.get("target_command")  # a Big Rig section: the command aimed at
-                if command:
-                    self.used.add("target_command")
-                action = self._checked(state, d, "shoot", ShootCommand(g["shoot"], command) if command
-                                       else Shoot(g["shoot"]))
-                if action is None:  # the problem names the motorcycle's own flags
-                    self.problems[-1] = msgspec.structs.replace(self.problems[-1],
-                                                                flag=f"--bike {g['bike']} --shoot {g['shoot']}")
-                return action
-            return NoShoot() if g["no_shoot"] else None
-        return self._plain(state, d)
-
-    def _command(self, state, d):
+    def command(self, state, d) -> Any:
+        """``--command`` (with ``--command-die``, and ``--repair`` for a repair) as an action, as a
+        crew that drives its own turn reads it: None without the die."""
         f = self.flags
         command = f.get("command")
         if not command:
@@ -336,17 +340,6 @@ class TurnDriver:
         if die is None:
             return None
         return UseCommand(command, int(die), target)
-
-    def _plain(self, state, d):
-        """Decisions that are no vehicle's own: the air strike and slam answers."""
-        f, kind = self.flags, d.kind
-        if kind == "airstrike-place":
-            return PlaceChopper(f["airstrike_at"]) if f.get("airstrike_at") else None
-        if kind == "airstrike-target":
-            return self._air_shot(state, d)
-        if kind == "slam-reroll":
-            return None if f.get("reroll") is None else SlamReroll(bool(f["reroll"]))
-        return None
 
     # --------------------------------------------------------------- play
     def next(self, state):
@@ -367,18 +360,17 @@ class TurnDriver:
         if d is None or (state.round, state.turn_number) != self.turn_key or d.player != self.player:
             return None
         self.last = state
-        if "reroll_shot" in self.flags and self.flags.get("command") != "targeting-computer":
-            raise RuleViolation("trv turn --reroll-shot", "--reroll-shot can never apply to this turn: only the "
-                                "Targeting Computer rerolls a missed shot, on the turn its die is assigned "
-                                "(--section rear --command targeting-computer --assign N); nothing was played")
+        for part in self.parts:
+            part.check(state, d)
         own = crews.of(state, d.player).flag_action(state, d, self.flags)
         if own is not None:  # the crew's own flags answer it (a plug-in crew's: ``Crew.flag_action``)
             action, keys = own
             self.used |= set(keys)
-            return self._checked(state, d, keys[0], action)
-        if self.bikes:  # the Final Five's --bike groups (each group checked in _bike_problems)
-            self.used |= set(self.flags)
-            return self._next_bike(state, d)
+            return self.checked(state, d, keys[0], action)
+        for part in self.parts:
+            action = part.drive(state, d)
+            if action is not NOT_MINE:
+                return action
         f = self.flags
         kind = d.kind
         if kind == "slam-reroll":
@@ -386,39 +378,19 @@ class TurnDriver:
                 self.used.add("reroll")
                 return SlamReroll(bool(f["reroll"]))
             return None
-        if kind in ANYTIME:
-            return self._anytime(state, d)
-        if kind not in STAGES:
+        if kind in self.anytime:
+            return self.anytime[kind].anytime_answer(state, d)
+        if kind not in self.stages:
             return None  # a decision no flag answers (answer it with `trv decide`)
         self._past(state, d, kind)
         if len(self.problems) > self.accepted:
             return None
-        if kind == "steering":
-            if "steering" not in f:
-                return None
-            self.used.add("steering")
-            return self._checked(state, d, "steering", SetSteering(int(f["steering"])))
-        if kind == "assign" and "section" in f:
-            if "command" not in f or "assign" not in f:
-                self._problem("section", "needs --command (the section's command) and --assign (the die)", d)
-                return None
-            self.used |= {"section", "command", "assign"}
-            return self._checked(state, d, "section", AssignSection(f["section"], f["command"], int(f["assign"])))
-        if kind == "hazard-dispense":
-            self.used.add("hazard_at")  # no --hazard-at: no token, as no --command is no command
-            return self._checked(state, d, "hazard_at", DispenseHazard(f.get("hazard_at")))
-        if kind == "shot-reroll":
-            if "reroll_shot" not in f:
-                return None
-            self.used.add("reroll_shot")
-            return RerollShot(bool(f["reroll_shot"]))
+        for part in self.parts:
+            action = part.answer(state, d)
+            if action is not NOT_MINE:
+                return action
         if kind == "airstrike-target":
-            return self._air_shot(state, d)
-        if kind == "shoot" and "target_command" in f:
-            if "shoot" not in f:
-                return None
-            self.used |= {"shoot", "no_shoot", "target_command"}
-            return self._checked(state, d, "shoot", ShootCommand(f["shoot"], f["target_command"]))
+            return self.air_shot(state, d)
         if kind == "assign":
             if "car" not in f and "assign" not in f:
                 return None
@@ -451,7 +423,7 @@ class TurnDriver:
             if "airstrike_at" not in f:
                 return None
             self.used.add("airstrike_at")
-            return self._checked(state, d, "airstrike_at", PlaceChopper(f["airstrike_at"]))
+            return self.checked(state, d, "airstrike_at", PlaceChopper(f["airstrike_at"]))
         if kind == "step":
             if not self.path_checked:
                 self.path_checked = True
@@ -465,7 +437,7 @@ class TurnDriver:
                 self.driven += 1
                 step = self.path.pop(0).strip().upper()
                 self._note_fatal(state, step)
-                return self._checked(state, d, "path", Step(step))
+                return self.checked(state, d, "path", Step(step))
             if self.explicit_path:
                 return None
             return self._straight_ahead(state, d)
@@ -490,20 +462,20 @@ class TurnDriver:
                 return None
             self.used |= {"shoot", "no_shoot"}
             if "shoot" in f:
-                return self._checked(state, d, "shoot", Shoot(f["shoot"]))
+                return self.checked(state, d, "shoot", Shoot(f["shoot"]))
             return NoShoot() if "no_shoot" in f else None
         return None
 
-    def _air_shot(self, state, d):
-        """The air attack's shot: ``--airstrike-target`` (``none`` holds fire; a Big Rig section
-        with ``--target-command``).  Without it the chopper's shot is never skipped in silence:
-        the decision only comes with something in the chopper's arc, so that is a problem
-        naming what it could fire at."""
+    def air_shot(self, state, d):
+        """The air attack's shot: ``--airstrike-target`` (``none`` holds fire; a crew's own shot
+        at one of its vehicles, :meth:`shot`).  Without it the chopper's shot is never skipped in
+        silence: the decision only comes with something in the chopper's arc, so that is a
+        problem naming what it could fire at."""
         f = self.flags
         target = f.get("airstrike_target")
         if target is None:
             chopper = next((c.at for c in state.choppers if c.owner == d.player), None)
-            targets = sorted({o.target for o in d.options if isinstance(o, (Shoot, ShootCommand))})
+            targets = sorted({o.target for o in d.options if isinstance(o, self.shots)})
             where = f" at {b.nm(chopper)}" if chopper is not None else ""
             key = "airstrike_at" if "airstrike_at" in f else "command"
             self._refused_at = state
@@ -513,51 +485,21 @@ class TurnDriver:
         self.used.add("airstrike_target")
         if str(target).lower() == "none":
             return NoShoot()
-        if "target_command" in f:
-            self.used.add("target_command")
-            return self._checked(state, d, "airstrike_target", ShootCommand(target, f["target_command"]))
-        return self._checked(state, d, "airstrike_target", Shoot(target))
+        return self.checked(state, d, "airstrike_target", self.shot(target))
 
-    def _anytime(self, state, d):
-        """A Big Rig decision that may come at any point of its turn: where a
-        minor damage token goes (``--place-damage``, one per token, in order),
-        where the Cow Catcher puts a wreck (``--cow-catcher``)."""
-        f = self.flags
-        key = ANYTIME[d.kind]
-        if d.kind == "place-damage":
-            queue = f.get("place_damage") or []
-            done = self._placed
-            if done >= len(queue):
-                return None
-            self._placed = done + 1
-            if self._placed == len(queue):
-                self.used.add(key)
-            section, _, command = str(queue[done]).partition(":")
-            return self._checked(state, d, key, PlaceDamage(section, command))
-        if key not in f:
-            return None
-        self.used.add(key)
-        return self._checked(state, d, key, CowCatcher(str(f[key]).upper()))
-
-    def _checked(self, state, d, key: str, action):
+    def checked(self, state, d, key: str, action):
         """``action`` if it answers ``d``; else a problem naming the flag (with
         the rules' own explanation) and None."""
         if action in d.options:
             return action
         self._refused_at = state
-        if isinstance(action, Shoot) and any(isinstance(o, ShootCommand) and o.target == action.target
-                                             for o in d.options):
-            self.used.add(key)
-            commands = [o.command for o in d.options if isinstance(o, ShootCommand) and o.target == action.target]
-            self.problems.append(FlagProblem(self._text(key), f"{action.target} is a Big Rig section: name the "
-                                             f"command aimed at with --target-command ({', '.join(commands)})",
-                                             _legal(d)))
-            return None
-        if isinstance(action, Shoot) and d.kind == "shoot":
+        why = next((w for part in self.parts if (w := part.refused(state, d, action))), None)
+        if why is None and isinstance(action, Shoot) and d.kind == "shoot":
             car = b.vehicle(state, state.turn.car)
             why = f"{action.target} is not in {car.id}'s front arc at {b.nm(car.at)}"
+        if why is not None:
             self.used.add(key)
-            self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
+            self.problems.append(FlagProblem(self._text(key), why, legal(d)))
             return None
         try:
             explain(state, action)
@@ -569,9 +511,9 @@ class TurnDriver:
             self.path.insert(0, action.direction)
             text = option("path", self.path)
             self.path = []
-            self.problems.append(FlagProblem(text, why, _legal(d)))
+            self.problems.append(FlagProblem(text, why, legal(d)))
             return None
-        self.problems.append(FlagProblem(self._text(key), why, _legal(d)))
+        self.problems.append(FlagProblem(self._text(key), why, legal(d)))
         return None
 
     def _straight_ahead(self, state, d):
@@ -585,44 +527,8 @@ class TurnDriver:
             raise RuleViolation("trv turn: the default path is straight ahead",
                                 f"the straight-ahead step F from {b.nm(b.vehicle(state, t.car).at)} {fatal}; "
                                 f"nothing was played; spell the path out with --path "
-                                f"(steps that are not fatal: {', '.join(safe) or 'none'})", _legal(d))
+                                f"(steps that are not fatal: {', '.join(safe) or 'none'})", legal(d))
         return Step("F")
-
-    def _bike_problems(self, state, d, waiting: bool) -> None:
-        """Each ``--bike`` group's flags that its motorcycle's turn did not use."""
-        for g in self.bikes:
-            head = f"--bike {g['bike']}"
-            if g["path"]:
-                self.problems.append(FlagProblem(f"{head} --path {','.join(g['path'])}",
-                                                 f"{len(g['path'])} step(s) not driven (its move ended early)",
-                                                 _legal(d) if waiting else ()))
-                g["path"] = []
-            for key in ("assign", "road_die", "shoot"):
-                if g.get(key) and key not in g["used"]:
-                    why = (f"not reached: the turn waits on {d.player}'s {d.kind} first" if waiting else
-                           self._bike_road_why(state, g) if key == "road_die" else
-                           "no shot was possible" if key == "shoot" else "the motorcycle took no die")
-                    value = "" if key == "road_die" else f" {g[key]}"
-                    self.problems.append(FlagProblem(f"{head} --{key.replace('_', '-')}{value}", why,
-                                                     _legal(d) if waiting else (), waits=waiting))
-                    g["used"].add(key)
-
-    def _bike_road_why(self, state, g: dict) -> str:
-        """Why a ``--bike`` group's ``--road-die`` was not offered, from where its motorcycle is."""
-        car = b.vehicle(state, self._bike_id(state, self.player, g["bike"])) if self.player else None
-        if car is None:
-            return "the road die was not offered"
-        if car.at is None:
-            return f"the road die was not offered: {car.id} is {car.status}"
-        where = b.nm(car.at)
-        if g.get("momentum"):
-            return "a momentum move cannot take the road die"
-        if b.terrain(state, car.at) not in ("road", "start"):
-            return f"the road die was not offered: {car.id} left the road (now at {where}, {b.terrain(state, car.at)})"
-        if not state.road_die:
-            return "the road die was not offered: no road die is showing"
-        return (f"the road die was not offered: {car.id}'s movement ended early at {where} (a slam, a hazard, "
-                "damage or mud)")
 
     def unplayed(self, state) -> list[FlagProblem]:
         """The turn stopped before ``state``'s decision (an exchange or host game's action waits for
@@ -636,13 +542,11 @@ class TurnDriver:
     def finish(self, state) -> list[FlagProblem]:
         """Every flag given that was not used, with why (call after ``next`` returned None)."""
         d = pending(state)
-        if self.bikes:
-            same = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
-                and state.turn.player == self.player
-            self._bike_problems(state, d, same and d is not None)
         same_turn = self.turn_key == (state.round, state.turn_number) and state.turn is not None \
             and state.turn.player == self.player
         waiting = same_turn and d is not None
+        for part in self.parts:
+            part.finish(state, d, waiting)
         if self.path and not (waiting and d is not None and d.player == self.player and d.kind == "step"):
             self._path_left(state, d if waiting else None)  # (a shorter --path just waits on the next step)
         for key in list(self.flags):

@@ -24,6 +24,7 @@ with all three sections on it.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from ....core import geometry
 from ....core.protocol import Decision
@@ -333,7 +334,7 @@ class BigRig(Cars):
     out_sets_final_piece = True  # 001 Getting Eliminated: the finish line at once
     #: 002 "Using Other Expansions": "The Big Rig? No. Absolutely not."
     arena_refusal: str | None = "The Big Rig is not allowed in the arena. Tina was very clear about that."
-    #: its ``trv turn`` flags (Vendetta's driver, ``notation.py``, maps them onto its decisions)
+    #: its ``trv turn`` flags (its part of the driver, :meth:`flag_part`, maps them onto its decisions)
     turn_flags: tuple[TurnFlag, ...] = (
         TurnFlag("steering", "int", metavar="N",
                  help="Big Rig: the round's first die, on Hydraulic Steering (that many lane changes this round)."),
@@ -350,6 +351,11 @@ class BigRig(Cars):
         TurnFlag("reroll-shot", "switch", help="Big Rig Targeting Computer: reroll (or keep) a missed shot."),
         TurnFlag("cow-catcher", metavar="FL|FR", help="Big Rig Cow Catcher met a wreck: where it goes."),
     )
+
+    def flag_part(self, driver: Any) -> Any:
+        from .flags import RigFlags  # with the turn driver only
+
+        return RigFlags(driver)
 
     # ------------------------------------------------------------- deciding
     def waiting(self, state: State, player) -> Decision | None:

@@ -24,6 +24,8 @@ choice of order.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ....core.protocol import Decision
 from ....core.turnflags import TurnFlag
 from ... import board as b
@@ -107,14 +109,19 @@ class FinalFive(Cars):
     #: final two "on any two different road boards"
     enters_tiles_again = True
     assign_prompt = "assign a die to a motorcycle"
-    #: its ``trv turn`` flag: a grouping flag, one group per motorcycle (Vendetta's driver,
-    #: ``notation.py``, plays the groups in order)
+    #: its ``trv turn`` flag: a grouping flag, one group per motorcycle (its part of the
+    #: driver, :meth:`flag_part`, plays the groups in order)
     turn_flags: tuple[TurnFlag, ...] = (
         TurnFlag("bike", metavar="N", multiple=True,
                  help="Final Five: a motorcycle (1-5) to move; the --assign, --momentum, --path, --road-die, "
                       "--shoot and --no-shoot after it are its own. At most two groups (the first moves first).",
                  groups=("assign", "momentum", "path", "road_die", "shoot", "no_shoot"), most=2, noun="motorcycle"),
     )
+
+    def flag_part(self, driver: Any) -> Any:
+        from .flags import BikeFlags  # with the turn driver only
+
+        return BikeFlags(driver)
 
     def assign_options(self, state: State, name: str) -> list:
         return first_options(state, name)
