@@ -43,7 +43,7 @@ from trvendetta.store import GENESIS, DamagedStore, chain, decode_charter
 from trvendetta.store.records import decode_bots
 from trvendetta.tournament import events as tev
 from trvendetta.tournament import model
-from trvendetta.tournament.places import finishing_places, running_cars
+from trvendetta.tournament.places import finishing_places
 from trvendetta.tournament.standings import Standing, standings
 
 from . import audit
@@ -88,7 +88,7 @@ def _places(ruleset: Any, records: Any, charter: str = "", domain: str = "", sta
     before = [(g, p) for g, p, n in outs.outs if ended is None or n <= ended.record.after]  # (not a late answer's)
     out = before + ([(ended.number, ended.loser)] if ended is not None else [])
     places = finishing_places(players, None if ended is not None else ruleset.winner(state), out,
-                              {p: running_cars(state, p) for p in players})
+                              {p: ruleset.running(state, p) for p in players})
     reason = ended.sentence if ended is not None else str(getattr(state, "end_reason", "") or "")
     return state, places, reason, ended
 

@@ -27,9 +27,6 @@ ALLOWED = {
     ("trvendetta/rulesets.py", "carnival"): "the registry of built-in rulesets",
     # a homonym: the standings' "cars" column (cars still running, a tie-break), not the crew
     ("cli/tournament.py", "cars"): "the standings' column of cars still running",
-    # a homonym, and a seam still to close: the tournament counts running pieces by reading the
-    # state's "vehicles" (Vendetta's) or "cars" (the 1986 game's) field
-    ("trvendetta/tournament/places.py", "cars"): "a state field's name (issue 46: to go through the ruleset)",
 }
 
 

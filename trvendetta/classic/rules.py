@@ -272,6 +272,9 @@ class Classic(PlayedRuleset[State, Action, ev.Event]):
     def pieces(self, state: State) -> tuple[str, ...]:
         return tuple(c.id for c in state.cars)
 
+    def running(self, state: State, player: str) -> int:
+        return sum(1 for c in state.cars if c.owner == player and c.status == "running")
+
     def score_options(self, state: State, decision: Decision) -> list[float] | None:
         """The greedy bot's heuristics: ``classic/bot.py``."""
         from .bot import score_options

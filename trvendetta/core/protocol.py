@@ -216,6 +216,11 @@ class Ruleset(Generic[S, A, E]):
         """The ids of the pieces that can be eliminated (vehicles, cars)."""
         return ()
 
+    def running(self, state: S, player: str) -> int:
+        """How many of ``player``'s pieces can still race (a tournament's tie-break: the cars
+        still running at the end of a game)."""
+        return 0
+
     def elimination(self, event: E) -> str | None:
         """The cause, in words, when ``event`` takes a piece out of play."""
         return None

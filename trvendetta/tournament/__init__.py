@@ -6,8 +6,8 @@ in the shell (``trvendetta.app.tournament_read``)."""
 from . import events
 from .model import State, TournamentError, evolve, fold
 from .pairing import History, history_of, pair, table_sizes
-from .places import finishing_places, running_cars
+from .places import finishing_places
 from .standings import GameResult, Standing, decided, standings
 
 __all__ = ["events", "State", "TournamentError", "evolve", "fold", "History", "history_of", "pair", "table_sizes",
-           "finishing_places", "running_cars", "GameResult", "Standing", "decided", "standings"]
+           "finishing_places", "GameResult", "Standing", "decided", "standings"]

@@ -19,7 +19,7 @@ from .model import competition_places
 def finishing_places(players: Sequence[str], winner: str | None, outs: Sequence[tuple[int, str]],
                      cars: Mapping[str, int]) -> tuple[Place, ...]:
     """``outs``: (action number, player) for each player-out event, in order;
-    ``cars``: running cars per player at the end.  Places in seat order."""
+    ``cars``: running cars per player at the end (``Ruleset.running``).  Places in seat order."""
     out_group: dict[str, int] = {}
     for group, player in outs:
         out_group.setdefault(player, group)
@@ -33,13 +33,3 @@ def finishing_places(players: Sequence[str], winner: str | None, outs: Sequence[
         tiers.append([p for p in players if out_group.get(p) == group and p != winner])
     places = competition_places([t for t in tiers if t])
     return tuple(Place(p, places[p], cars.get(p, 0)) for p in players)
-
-
-def running_cars(state: object, player: str) -> int:
-    """Cars (any vehicle) of ``player`` still able to race at the end of a game."""
-    n = 0
-    for field in ("vehicles", "cars"):
-        for v in getattr(state, field, ()) or ():
-            if getattr(v, "owner", None) == player and getattr(v, "status", "") in ("operational", "running"):
-                n += 1
-    return n

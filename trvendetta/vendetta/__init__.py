@@ -194,6 +194,9 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
     def pieces(self, state: State) -> tuple[str, ...]:
         return tuple(v.id for v in state.vehicles)
 
+    def running(self, state: State, player: str) -> int:
+        return sum(1 for v in state.vehicles if v.owner == player and v.status == "operational")
+
     def elimination(self, event) -> str | None:
         return event.cause if isinstance(event, events.VehicleEliminated) else None
 
