@@ -24,6 +24,7 @@ import ringroad  # noqa: E402  (registers the ringroad ruleset and its board)
 from conformance.test_random_play import GameChecker  # noqa: E402
 from trvendetta import rulesets  # noqa: E402
 from trvendetta.cli.main import cli  # noqa: E402
+from trvendetta.core.errors import PositionError  # noqa: E402
 from trvendetta.core.rng import Rng  # noqa: E402
 from trvendetta.vendetta import board as b  # noqa: E402
 from trvendetta.vendetta import bot  # noqa: E402
@@ -216,3 +217,22 @@ def test_trv_new_and_sim_take_it(trv):
                                   "--seed", "4").stdout
     assert json.loads(trv("show", "--json").stdout)["pending"]["kind"] == "assign"
     assert "2 games" in trv("sim", "--ruleset", "ringroad", "--games", "2", "--quiet").stdout
+
+
+def test_a_big_rig_may_stand_across_the_wrap_on_the_ring_and_not_on_the_road():
+    """A crew's position check asks the board (``CrewCheck.crew``'s ``board``): the rig's front
+    in lane a with its mid section behind it round the ring in lane f is a train on the ring,
+    and sections apart on the plain road."""
+    ring = ringroad.RING
+    front = b.sq("a6")
+    mid = ring.neighbour(front, "BL", "F")
+    rear = ring.neighbour(mid, "B", "F")
+    assert b.nm(mid)[0] == "f"  # round the ring
+    pos = {"ruleset": "vendetta", "seed": 3, "round": 2, "fill": "road", "tokens": [],
+           "players": [{"name": "ann", "color": "red", "crew": "bigrig"}, {"name": "bob", "color": "blue"}],
+           "vehicles": [{"id": "red-front", "at": "a6"}, {"id": "red-mid", "at": b.nm(mid)},
+                        {"id": "red-rear", "at": b.nm(rear)}]}
+    placed = RING.position_from_dict(pos)
+    assert [v.at for v in placed.vehicles] == ["a6", b.nm(mid), b.nm(rear)]
+    with pytest.raises(PositionError, match="red-mid must stand next to the section in front of it"):
+        ROAD.position_from_dict(pos)

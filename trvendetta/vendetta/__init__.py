@@ -143,15 +143,15 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
 
     def start(self, position: Position, rng=None) -> list:
         c = comp.with_crews(self.components, (p.crew for p in position.players), self.name)
-        return _rules().start(validate(position, c, self.name), c, rng, self.initial_state())
+        return _rules().start(validate(position, c, self.name, self.state_type.board), c, rng, self.initial_state())
 
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game
         recorded (``components_v1.v1()`` for a game recorded before components were); ``rng``:
         an exchange game's set-up draw (docs/fair-play.md)."""
         c = first_event.components
-        return _rules().start(validate(first_event.position, c or v1(), self.name), c, rng, self.initial_state(),
-                              first_event.rules_version)
+        pos = validate(first_event.position, c or v1(), self.name, self.state_type.board)
+        return _rules().start(pos, c, rng, self.initial_state(), first_event.rules_version)
 
     def pending(self, state: State) -> Decision | None:
         last = self._last
@@ -224,11 +224,11 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         seats = tuple(PlayerSetup(n, c, crew or self.default_crew) for n, c, crew in players)
         c = comp.with_crews(self.components, (p.crew for p in seats), self.name)
         return self._check_colors(validate(Position(players=seats, ruleset=self.name, seed=seed, road=road),
-                                           c, self.name))
+                                           c, self.name, self.state_type.board))
 
     def position_from_dict(self, data: dict) -> Position:
         c = comp.with_crews(self.components, comp.extra_crews(self.name), self.name)
-        return self._check_colors(from_dict(data, c, self.name))
+        return self._check_colors(from_dict(data, c, self.name, self.state_type.board))
 
     def colors(self) -> tuple[str, ...]:
         return tuple(view.ANSI)

@@ -17,6 +17,7 @@ from ..core.errors import PositionError
 from ..core.setup import Name, check_count, check_script, check_seats, decode_position, parse_space
 from . import components as comp
 from . import parts
+from .road import ROAD, Geometry
 
 
 class PlayerSetup(Strict, frozen=True):
@@ -110,8 +111,9 @@ class CrewCheck:
             if t not in comp.DAMAGE_KINDS:
                 raise PositionError(f"{field}.damage", f"unknown damage token {t!r}; known: {', '.join(comp.DAMAGE_KINDS)}")
 
-    def crew(self, pos: "Position", p: PlayerSetup) -> None:
-        """The crew of player ``p`` as a whole, once its vehicles were checked one by one."""
+    def crew(self, pos: "Position", p: PlayerSetup, board: Geometry) -> None:
+        """The crew of player ``p`` as a whole, once its vehicles were checked one by one
+        (``board``: the geometry of the board the game is played on)."""
 
 
 CARS_CHECK = CrewCheck()
@@ -122,11 +124,11 @@ def check_of(crew: str) -> CrewCheck:
     return parts.check_of(crew) or CARS_CHECK
 
 
-def validate(pos: Position, components: comp.Components, ruleset: str = "vendetta") -> Position:
+def validate(pos: Position, components: comp.Components, ruleset: str = "vendetta", board: Geometry = ROAD) -> Position:
     """Check a position against the rules and the game's components; returns
     it unchanged or raises PositionError.  ``ruleset``: the ruleset playing it,
     when it is one built on Vendetta's rules (its positions say ``vendetta`` or
-    its own name)."""
+    its own name); ``board``: the board it is played on (its state type's)."""
     c = components
     check_seats(tuple(dict.fromkeys((ruleset, "vendetta"))), pos.ruleset, pos.players, "Vendetta", seed=pos.seed)
     n = len(pos.players)
@@ -201,7 +203,7 @@ def validate(pos: Position, components: comp.Components, ruleset: str = "vendett
                 raise PositionError(f"{f}.at", f"{v.at} is already occupied by {occupied[space]}")
             occupied[space] = v.id
     for p in pos.players:
-        crew_checks[p.crew].crew(pos, p)
+        crew_checks[p.crew].crew(pos, p, board)
     for i, w in enumerate(pos.wrecks):
         space = _on_road(w.at, f"wrecks[{i}].at", top, low, c.lanes)
         if space in occupied:
@@ -287,6 +289,6 @@ def _on_road(text: str, field: str, top: int, low: int, lanes: int) -> tuple[int
     return space
 
 
-def from_dict(data: dict, components: comp.Components, ruleset: str = "vendetta") -> Position:
-    """Decode (strictly) and validate a position read from TOML or JSON (for ``ruleset``: see :func:`validate`)."""
-    return validate(decode_position(data, Position), components, ruleset)
+def from_dict(data: dict, components: comp.Components, ruleset: str = "vendetta", board: Geometry = ROAD) -> Position:
+    """Decode (strictly) and validate a position read from TOML or JSON (``ruleset``, ``board``: see :func:`validate`)."""
+    return validate(decode_position(data, Position), components, ruleset, board)

@@ -3,13 +3,13 @@ its facing and lane changes left, and the three sections standing as a train."""
 
 from __future__ import annotations
 
-from ....core import geometry
 from ....core.errors import PositionError
 from ....core.setup import parse_space
 from ... import components as comp
 from ... import parts
 from . import sectionboard
 from ...position import CrewCheck, Position, PlayerSetup, VehicleSetup
+from ...road import Geometry
 
 NAME = "bigrig"
 
@@ -33,9 +33,10 @@ class RigCheck(CrewCheck):
             raise PositionError(f"{field}.momentum", "only the front section's momentum is used: lane changes left "
                                                      "on Hydraulic Steering, 0 to 3")
 
-    def crew(self, pos: Position, p: PlayerSetup) -> None:
+    def crew(self, pos: Position, p: PlayerSetup, board: Geometry) -> None:
         """The Big Rig's sections are listed all three or none, and stand as a train:
-        all in the starting area, or each section next to the one in front of it."""
+        all in the starting area, or each section next to the one in front of it (on
+        ``board``: a ring road's lanes wrap)."""
         listed = {v.id.rsplit("-", 1)[1]: v for v in pos.vehicles if v.id.startswith(p.color + "-")}
         if not listed:
             return
@@ -50,7 +51,7 @@ class RigCheck(CrewCheck):
             return
         spaces = [parse_space(w, "vehicles.at") for w in where]
         for behind, ahead, name in ((spaces[0], spaces[1], "rear"), (spaces[1], spaces[2], "mid")):
-            if behind not in [geometry.neighbour(ahead, d) for d in ("B", "BL", "BR", "FL", "FR")]:
+            if behind not in [board.neighbour(ahead, d, "F") for d in ("B", "BL", "BR", "FL", "FR")]:
                 raise PositionError("vehicles", f"{p.color}-{name} must stand next to the section in front of it "
                                                 f"({', '.join(where)}, rear to front)")
 
