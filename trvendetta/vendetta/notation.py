@@ -81,7 +81,8 @@ class FlagPart:
     """One crew's part of the driver (``Crew.flag_part``): the decisions its own flags answer,
     where they come in the turn, and the hooks the driver asks at fixed points of each
     decision.  ``driver`` is the :class:`TurnDriver` it is part of: its ``flags`` (every flag
-    given), ``used``, ``problems`` and :meth:`TurnDriver.checked`.  This base answers nothing."""
+    given), ``used``, ``problems``, :meth:`~TurnDriver.problem` and :meth:`~TurnDriver.checked`.
+    This base answers nothing."""
 
     #: its own decisions (stages), each with the stage it comes right after ("": first)
     stages: dict[str, str] = {}
@@ -201,7 +202,7 @@ class TurnDriver:
             value = self.path if self.path else value
         return option(key.replace("_", "-"), value)
 
-    def _problem(self, key: str, why: str, d=None) -> None:
+    def problem(self, key: str, why: str, d=None) -> None:
         self.used.add(key)  # reported once
         self.problems.append(FlagProblem(self._text(key), why, legal(d)))
 
@@ -219,7 +220,7 @@ class TurnDriver:
                 continue
             st = self.stage_of.get(key)
             if st in self.stages and self.stages.index(st) < here:
-                self._problem(key, self._why(key, state, reached=stage), d)
+                self.problem(key, self._why(key, state, reached=stage), d)
 
     def _why(self, key: str, state, reached: str | None = None) -> str:
         """Why the flag ``key`` found no decision to answer this turn (``state``:
@@ -317,14 +318,14 @@ class TurnDriver:
             why = f"the move's {self.base} steps were driven, and these needed the road die, which was not offered"
         else:
             why = f"{car.id}'s movement ended at {b.nm(car.at)} (a slam, a hazard, damage or mud)"
-        self._problem("path", f"{len(self.path)} step(s) not driven: {why}", d)
+        self.problem("path", f"{len(self.path)} step(s) not driven: {why}", d)
         self.path = []
 
     def shot(self, target: str) -> Any:
         """A shot flag's ``target`` as an action: a crew's own shot at it (``FlagPart.aim``), or ``Shoot``."""
         return next((a for part in self.parts if (a := part.aim(target)) is not None), None) or Shoot(target)
 
-    def command(self, state, d) -> Any:
+    def command_given(self, state, d) -> Any:
         """``--command`` (with ``--command-die``, and ``--repair`` for a repair) as an action, as a
         crew that drives its own turn reads it: None without the die."""
         f = self.flags
@@ -389,82 +390,97 @@ class TurnDriver:
             action = part.answer(state, d)
             if action is not NOT_MINE:
                 return action
-        if kind == "airstrike-target":
-            return self.air_shot(state, d)
-        if kind == "assign":
-            if "car" not in f and "assign" not in f:
+        answer = self.ANSWERS.get(kind)
+        return answer(self, state, d) if answer is not None else None
+
+    # ---------------------------------------------- the stages every crew's turn has
+    def _assign(self, state, d):
+        f = self.flags
+        if "car" not in f and "assign" not in f:
+            return None
+        if "car" not in f or "assign" not in f:
+            missing, given = ("car", "assign") if "car" not in f else ("assign", "car")
+            self.problem(given, f"needs --{missing} too", d)
+            return None
+        self.used |= {"car", "assign", "momentum"}
+        return AssignDie(self._car_id(state, d.player), int(f["assign"]), "momentum" in f)
+
+    def _command(self, state, d):
+        f = self.flags
+        command = f.get("command")
+        if not command:
+            for key in ("command_die", "repair"):
+                if key in f:
+                    self.problem(key, "no --command to go with it", d)
+            return NoCommand()
+        if "command_die" not in f:
+            self.problem("command", "needs --command-die N (the second die)", d)
+            return None
+        target = None
+        if command == "repair":
+            target = f.get("repair")
+            if target and "-" not in target:
+                target = f"{b.player(state, d.player).color}-{target}"
+        elif "repair" in f:
+            self.problem("repair", f"--repair needs --command repair (the command is {command})", d)
+        self.used |= {"command", "command_die"} | ({"repair"} if command == "repair" else set())
+        return UseCommand(command, int(f["command_die"]), target)
+
+    def _airstrike_place(self, state, d):
+        if "airstrike_at" not in self.flags:
+            return None
+        self.used.add("airstrike_at")
+        return self.checked(state, d, "airstrike_at", PlaceChopper(self.flags["airstrike_at"]))
+
+    def _airstrike_target(self, state, d):
+        return self.air_shot(state, d)
+
+    def _step(self, state, d):
+        if not self.path_checked:
+            self.path_checked = True
+            self.base = state.turn.moves_left
+            most = state.turn.moves_left + ((state.road_die or 0) if self.flags.get("road_die") else 0)
+            if len(self.path) > most:
+                raise RuleViolation("trv turn --path", f"--path has {len(self.path)} steps but this move has "
+                                    f"at most {most} ({','.join(self.path)}); nothing was played")
+        if self.path:
+            self.used.add("path")
+            self.driven += 1
+            step = self.path.pop(0).strip().upper()
+            self._note_fatal(state, step)
+            return self.checked(state, d, "path", Step(step))
+        if self.explicit_path:
+            return None
+        return self._straight_ahead(state, d)
+
+    def _road_bonus(self, state, d):
+        f = self.flags
+        if self.path and "road_die" not in f:
+            self.problem("path", f"{len(self.path)} step(s) beyond the base move; add --road-die to drive "
+                          "them with the road die", d)
+            self.path = []
+            return None
+        self.used |= {"road_die", "no_road_die"}
+        if RoadBonus(False) not in d.options:  # a drift onto a vehicle must go on
+            if "no_road_die" in f:
+                self.problem("no_road_die", "the drift passed a vehicle with the last base move, so "
+                              "the road die must carry the car on", d)
                 return None
-            if "car" not in f or "assign" not in f:
-                missing, given = ("car", "assign") if "car" not in f else ("assign", "car")
-                self._problem(given, f"needs --{missing} too", d)
-                return None
-            self.used |= {"car", "assign", "momentum"}
-            return AssignDie(self._car_id(state, d.player), int(f["assign"]), "momentum" in f)
-        if kind == "command":
-            command = f.get("command")
-            if not command:
-                for key in ("command_die", "repair"):
-                    if key in f:
-                        self._problem(key, "no --command to go with it", d)
-                return NoCommand()
-            if "command_die" not in f:
-                self._problem("command", "needs --command-die N (the second die)", d)
-                return None
-            target = None
-            if command == "repair":
-                target = f.get("repair")
-                if target and "-" not in target:
-                    target = f"{b.player(state, d.player).color}-{target}"
-            elif "repair" in f:
-                self._problem("repair", f"--repair needs --command repair (the command is {command})", d)
-            self.used |= {"command", "command_die"} | ({"repair"} if command == "repair" else set())
-            return UseCommand(command, int(f["command_die"]), target)
-        if kind == "airstrike-place":
-            if "airstrike_at" not in f:
-                return None
-            self.used.add("airstrike_at")
-            return self.checked(state, d, "airstrike_at", PlaceChopper(f["airstrike_at"]))
-        if kind == "step":
-            if not self.path_checked:
-                self.path_checked = True
-                self.base = state.turn.moves_left
-                most = state.turn.moves_left + ((state.road_die or 0) if f.get("road_die") else 0)
-                if len(self.path) > most:
-                    raise RuleViolation("trv turn --path", f"--path has {len(self.path)} steps but this move has "
-                                        f"at most {most} ({','.join(self.path)}); nothing was played")
-            if self.path:
-                self.used.add("path")
-                self.driven += 1
-                step = self.path.pop(0).strip().upper()
-                self._note_fatal(state, step)
-                return self.checked(state, d, "path", Step(step))
-            if self.explicit_path:
-                return None
-            return self._straight_ahead(state, d)
-        if kind == "road-bonus":
-            if self.path and "road_die" not in f:
-                self._problem("path", f"{len(self.path)} step(s) beyond the base move; add --road-die to drive "
-                              "them with the road die", d)
-                self.path = []
-                return None
-            if RoadBonus(False) not in d.options:  # a drift onto a vehicle must go on
-                self.used |= {"road_die", "no_road_die"}
-                if "no_road_die" in f:
-                    self._problem("no_road_die", "the drift passed a vehicle with the last base move, so "
-                                  "the road die must carry the car on", d)
-                    return None
-                return RoadBonus(True)
-            self.used |= {"road_die", "no_road_die"}
-            return RoadBonus("road_die" in f)
-        if kind == "shoot":
-            self._path_left(state, d)
-            if len(self.problems) > self.accepted:
-                return None
-            self.used |= {"shoot", "no_shoot"}
-            if "shoot" in f:
-                return self.checked(state, d, "shoot", Shoot(f["shoot"]))
-            return NoShoot() if "no_shoot" in f else None
-        return None
+            return RoadBonus(True)
+        return RoadBonus("road_die" in f)
+
+    def _shoot(self, state, d):
+        self._path_left(state, d)
+        if len(self.problems) > self.accepted:
+            return None
+        self.used |= {"shoot", "no_shoot"}
+        if "shoot" in self.flags:
+            return self.checked(state, d, "shoot", Shoot(self.flags["shoot"]))
+        return NoShoot() if "no_shoot" in self.flags else None
+
+    #: how each of :data:`STAGES` is answered from the flags
+    ANSWERS = {"assign": _assign, "command": _command, "airstrike-place": _airstrike_place,
+               "airstrike-target": _airstrike_target, "step": _step, "road-bonus": _road_bonus, "shoot": _shoot}
 
     def air_shot(self, state, d):
         """The air attack's shot: ``--airstrike-target`` (``none`` holds fire; a crew's own shot
@@ -479,7 +495,7 @@ class TurnDriver:
             where = f" at {b.nm(chopper)}" if chopper is not None else ""
             key = "airstrike_at" if "airstrike_at" in f else "command"
             self._refused_at = state
-            self._problem(key, f"{d.player}'s chopper{where} can fire at {', '.join(targets)}: name the shot with "
+            self.problem(key, f"{d.player}'s chopper{where} can fire at {', '.join(targets)}: name the shot with "
                           "--airstrike-target TARGET (--airstrike-target none to hold fire)", d)
             return None
         self.used.add("airstrike_target")
@@ -554,8 +570,8 @@ class TurnDriver:
                 continue
             if waiting and d is not None and not self._not_theirs(key, state):  # (waiting implies d)
                 whose = "" if d.player == self.player else f"{d.player}'s "
-                self._problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
+                self.problem(key, f"not reached: the turn waits on {whose}{d.kind} first", d)
                 self.problems[-1] = msgspec.structs.replace(self.problems[-1], waits=True)
             elif key not in DECLINING:  # a declining flag with nothing to decline is satisfied
-                self._problem(key, self._why(key, state))
+                self.problem(key, self._why(key, state))
         return self.problems

@@ -48,7 +48,7 @@ class RigFlags(FlagPart):
             return driver.checked(state, d, "steering", SetSteering(int(f["steering"])))
         if kind == "assign" and "section" in f:
             if "command" not in f or "assign" not in f:
-                driver._problem("section", "needs --command (the section's command) and --assign (the die)", d)
+                driver.problem("section", "needs --command (the section's command) and --assign (the die)", d)
                 return None
             driver.used |= {"section", "command", "assign"}
             return driver.checked(state, d, "section", AssignSection(f["section"], f["command"], int(f["assign"])))

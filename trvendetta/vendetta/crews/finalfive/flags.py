@@ -71,7 +71,7 @@ class BikeFlags(FlagPart):
                 raise RuleViolation("trv turn --bike", "the Final Five gives two dice to two motorcycles each turn "
                                     "while an unmoved one is left: add a second --bike group, or --command "
                                     "(once a round); nothing was played", [describe_action(o) for o in d.options])
-            return driver.command(state, d)
+            return driver.command_given(state, d)
         g = self._group(state)
         if g is None:
             return None if kind in ("step", "road-bonus", "shoot") else self._plain(state, d)
