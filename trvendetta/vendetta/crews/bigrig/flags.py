@@ -18,8 +18,7 @@ from ... import board as b
 from ...actions import Shoot
 from ...notation import NOT_MINE, FlagPart
 from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
-from .rules import targetable_commands
-from .state import is_rig, rig_turn
+from .state import is_rig, rig_turn, targetable_commands
 
 
 class RigFlags(FlagPart):

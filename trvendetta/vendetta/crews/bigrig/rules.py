@@ -41,7 +41,7 @@ from . import sectionboard
 from .actions import AssignSection, CowCatcher, DispenseHazard, PlaceDamage, RerollShot, SetSteering, ShootCommand
 from .events import (BigRigDamaged, CowCatcherMet, CowCatcherPush, DamagePlaced, HazardDispensed, MissileLaunched,
                      SectionAssigned, SectionRepaired, ShotRerollChosen, SteeringSet)
-from .state import damage_count, rig, rig_turn, section_name, sections
+from .state import damage_count, rig, rig_turn, sections, targetable_commands
 
 CREW = "bigrig"
 SECTIONS = sectionboard.SECTIONS
@@ -137,12 +137,6 @@ def placement_options(state: State, name: str) -> list:
             if command not in v.damage:
                 out.append(PlaceDamage(section, command))
     return out
-
-
-def targetable_commands(state: State, vid: str) -> list[str]:
-    """The commands a shot at section ``vid`` may name: undamaged, not Repair."""
-    v = b.vehicle(state, vid)
-    return [c for c in sectionboard.targetable(section_name(vid)) if c not in v.damage]
 
 
 def rear_arc(state: State, name: str) -> list:

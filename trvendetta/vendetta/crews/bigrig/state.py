@@ -11,6 +11,7 @@ from msgspec.structs import replace
 
 from ... import board as b
 from ... import parts
+from . import sectionboard
 from ...model import CrewPlayer, CrewTurn, Player, State, Turn, Vehicle
 
 NAME = "bigrig"
@@ -89,6 +90,12 @@ def sections(state: State, name: str) -> dict:
 
 def section_name(vid: str) -> str:
     return vid.rsplit("-", 1)[1]
+
+
+def targetable_commands(state: State, vid: str) -> list[str]:
+    """The commands a shot at section ``vid`` may name: undamaged, not Repair."""
+    v = b.vehicle(state, vid)
+    return [c for c in sectionboard.targetable(section_name(vid)) if c not in v.damage]
 
 
 def damage_count(state: State, name: str) -> int:
