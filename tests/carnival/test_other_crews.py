@@ -9,7 +9,7 @@ from trvendetta.vendetta import components as comp
 from trvendetta.vendetta import crew
 from trvendetta.vendetta.actions import AssignDie
 from trvendetta.vendetta.cars import Cars
-from trvendetta.vendetta.finalfive import FinalFive
+from trvendetta.vendetta.crews.finalfive.rules import FinalFive
 
 from .helpers import RS, game
 
