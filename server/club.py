@@ -37,8 +37,8 @@ from trvendetta.replays.keys import canonical_b64
 from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
 from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, entry, fingerprint,
                                            message, parse, revocation_body, split_delegation, valid)
-from trvendetta.store import (REVOKE_KIND, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord, Revoke,
-                              StoreUnsynced, decode_charter, encode_draw)
+from trvendetta.store import (REVOKE_KIND, DamagedStore, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord,
+                              Revoke, StoreUnsynced, decode_charter, encode_draw)
 
 from .accounts import Accounts, digest
 from .refused import Refused
@@ -650,14 +650,21 @@ class Club:
             return -1
 
     def games(self, player: str | None) -> dict:
-        """Every game this server hosts (``player``: theirs), with whom each waits on, and the offers."""
-        out, waiting = [], []
-        for info in self.store.list_games():
+        """Every game this server hosts (``player``: theirs), with whom each waits on, and the offers.  A
+        game whose rows are damaged (``DamagedStore``) is listed under ``damaged`` with the store's words,
+        never failing the list of the others; one whose index row does not read (its players unknown) is
+        listed there only when all games are asked for."""
+        out, waiting, damaged = [], [], []
+        unread: list[Exception] = []
+        for info in self.store.list_games(unread):
             if player is not None and player not in info.players:
                 continue
             try:
                 seen = self._seen(info.id, info.version)
             except Refused:
+                continue
+            except DamagedStore as exc:
+                damaged.append({"game": info.id, "players": list(info.players), "error": _short(exc)})
                 continue
             loaded = seen.loaded
             decision = loaded.ruleset.pending(loaded.state)
@@ -681,7 +688,9 @@ class Club:
                     waiting.append(game)
         declined = [] if player is None else [
             {"game": game, "by": by, "at": at} for game, by, at in self.accounts.declined(player, self.now() - 30 * 86400)]
-        return {"games": out, "offers": offers, "waiting_on_you": waiting, "declined": declined}
+        if player is None:
+            damaged += [{"game": str(getattr(exc, "game", "?")), "players": [], "error": _short(exc)} for exc in unread]
+        return {"games": out, "offers": offers, "waiting_on_you": waiting, "declined": declined, "damaged": damaged}
 
     def game_doc(self, game: str, player: str | None) -> dict:
         """The game as a player's page shows it: the board (SVG), whose move it is, the legal options
