@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -151,7 +152,8 @@ async def _json(request: Request, kind: type) -> Any:
     try:
         return msgspec.json.decode(data, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise Refused(400, f"the body is not a {kind.__name__[:-4]} request: {exc}") from None
+        noun = re.sub(r"(?<!^)(?=[A-Z])", " ", kind.__name__[:-4]).lower()  # NewGameBody: "new game"
+        raise Refused(400, f"the body is not a valid {noun} request: {exc}") from None
 
 
 def _token(request: Request) -> str | None:

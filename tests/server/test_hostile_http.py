@@ -84,8 +84,8 @@ def test_malformed_bodies_are_refused_with_one_message(game):
     before = state(g["club"])
     http, auth = g["http"], g["auth"][mover]
     cases = [
-        (b"{not json", 400, "is not a Act request"),
-        (b"[]", 400, "is not a Act request"),
+        (b"{not json", 400, "is not a valid act request"),
+        (b"[]", 400, "is not a valid act request"),
         (json.dumps({"action": "x", "version": "1", "signature": ""}).encode(), 400, "Expected `int`"),
         (json.dumps({"action": "x", "version": 1, "signature": "", "extra": 1}).encode(), 400, "unknown field"),
         (json.dumps({"action": "{", "version": 1, "signature": "!!"}).encode(), 409, "game moved on"),
