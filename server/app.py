@@ -176,6 +176,11 @@ class _Syncer:
         self._thread = threading.Thread(target=self._run, name="trv-sync", daemon=True)
         self._thread.start()
 
+    def durable(self, commits: int) -> bool:
+        """Whether the store's first ``commits`` commits are known durable (no wait)."""
+        with self._cond:
+            return self._done >= commits
+
     async def synced(self, commits: int) -> None:
         """Once the store's first ``commits`` commits are durable (the fsync's error when it failed)."""
         loop = asyncio.get_running_loop()
@@ -222,8 +227,8 @@ class _Syncer:
 def _writes_stopped(why: str) -> str:
     """The answer to a write after a failed fsync (``GameStore.sync``: the process takes no more)."""
     return (f"the server takes no more moves or other writes until it is restarted: {why}, so what it stored "
-            "since its last fsync that succeeded may not be on disk; it reads its store as it is on disk when it "
-            "starts again (games can still be read)")
+            "since its last fsync that succeeded may not be on disk; until then it shows no game (one it showed "
+            "could be lost), and it reads its store as it is on disk when it starts again")
 
 
 def _not_durable(ok: bool, out: Any, failed: Exception) -> Refused:
@@ -288,30 +293,40 @@ class Server:
         self._replays: dict[str, tuple[int, str, str]] = {}
         self._drawing = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-replay")
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, shows: bool = True) -> Any:
         """``fn(*args)`` on the store thread; what it committed is durable before its answer (or its error)
         is: its commit is synced with every other commit made meanwhile (``_Syncer``).  When that fsync
         failed, or one did before (``_stopped``), the answer is a 503 saying what was recorded
-        (``_not_durable``)."""
-        ok, out, wrote = await asyncio.get_running_loop().run_in_executor(self._pool, self._looking, fn, args)
+        (``_not_durable``).
+
+        An answer that ``shows`` the store (a game's version, document, record, replay, a list of games:
+        every call but those reading a session or a pairing) waits likewise until every commit made before
+        it was read is durable, so nothing is shown that a power cut or a failed fsync could take back (a
+        player who saw a roll the disk then lost could choose again knowing it).  It waits only while
+        commits are pending; after a failed fsync it is a 503 (``_writes_stopped``) instead."""
+        ok, out, wrote, mine = await asyncio.get_running_loop().run_in_executor(
+            self._pool, self._looking, fn, args, shows)
         if wrote is not None and self._syncer is not None:
-            failed: Exception | None = self._stopped
+            failed: Exception | None = None if self._syncer.durable(wrote) else self._stopped
             if failed is None:
                 try:
                     await self._syncer.synced(wrote)
                 except Exception as exc:  # noqa: BLE001  (a failed fsync: StoreUnsynced)
                     failed = exc
             if failed is not None:
-                raise _not_durable(ok, out, failed)
+                if mine:
+                    raise _not_durable(ok, out, failed)
+                raise failed  # (a read: the route answers it as a failed store, never showing what was read)
         if not ok:
             raise out
         return out
 
-    def _looking(self, fn: Callable[..., Any], args: tuple) -> tuple[bool, Any, int | None]:
+    def _looking(self, fn: Callable[..., Any], args: tuple, shows: bool) -> tuple[bool, Any, int | None, bool]:
         """One request's work on the store thread: each game's end is read once in it (``one_look``).  What
-        it returned or raised, and the store's count of commits to be durable before it is answered: after it
+        it returned or raised; the store's count of commits to be durable before it is answered: after it
         when it committed anything, or when its answer names records stored before it (a request sent again:
-        an answer marked ``_stored``, taken off here, or a refusal that says what was ``recorded``); else None."""
+        an answer marked ``_stored``, taken off here, or a refusal that says what was ``recorded``), or when
+        it ``shows`` the store; else None; and whether it committed or names such records."""
         store = self.club.store
         before = store.commits
         try:
@@ -322,7 +337,8 @@ class Server:
         answer = out[1]
         stored = (isinstance(answer, dict) and bool(answer.pop("_stored", False))) or \
             (isinstance(answer, Refused) and "recorded" in answer.extra)
-        return (*out, store.commits if store.commits != before or stored else None)
+        mine = store.commits != before or stored
+        return (*out, store.commits if mine or shows else None, mine)
 
     def _sync(self) -> None:
         """The store's fsync (``_Syncer``'s, and the one at start-up).  One that failed stops every write of
@@ -431,7 +447,7 @@ class Server:
         c = self.club
 
         async def challenge(request: Request) -> Any:
-            return await r(c.challenge)
+            return await r(c.challenge, shows=False)
 
         async def login(request: Request) -> Any:
             body = await _json(request, LoginBody)
@@ -446,20 +462,20 @@ class Server:
             return await r(c.login, body.name, body.public, body.challenge, body.signature, admit)
 
         async def logout(request: Request) -> Any:
-            return await r(c.logout, _token(request))
+            return await r(c.logout, _token(request), shows=False)
 
         async def me(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             games = await r(c.games, player)
-            return {"name": player, "email": await r(c.accounts.email, player), **games}
+            return {"name": player, "email": await r(c.accounts.email, player, shows=False), **games}
 
         async def revoke(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             body = await _json(request, RevokeBody)
             return await r(c.revoke, player, body.at, body.signature, body.keys)
 
         async def email(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             body = await _json(request, EmailBody)
             return await r(c.set_email, player, body.email)
 
@@ -468,7 +484,7 @@ class Server:
 
         async def games(request: Request) -> Any:
             if request.method == "POST":
-                player = await r(c.player_of, _token(request))
+                player = await r(c.player_of, _token(request), shows=False)
                 body = await _json(request, NewGameBody)
                 return await r(c.new_game, player, body.players, body.name, body.ruleset, body.time, body.bots)
             return await r(c.games, None)
@@ -477,7 +493,7 @@ class Server:
             return await r(c.offer_doc, request.path_params["game"])
 
         async def join(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             body = await _json(request, JoinBody)
             game = request.path_params["game"]
             out = await r(c.join, player, game, body.value, body.signature, body.kind)
@@ -499,7 +515,7 @@ class Server:
             return PlainTextResponse(text)
 
         async def packet(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             data = await _body(request, MAX_PACKET)
             game = request.path_params["game"]
             out = await r(c.packet, player, game, data)
@@ -507,7 +523,7 @@ class Server:
             return await self._answer_bots(game, out)
 
         async def act(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             body = await _json(request, ActBody)
             game = request.path_params["game"]
             out = await r(c.act, player, game, body.action, body.version, body.signature)
@@ -515,7 +531,7 @@ class Server:
             return await self._answer_bots(game, out)
 
         async def resign(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             body = await _json(request, ResignBody)
             game = request.path_params["game"]
             out = await r(c.resign, player, game, body.version, body.at, body.signature)
@@ -523,32 +539,32 @@ class Server:
             return out
 
         async def claim(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
+            player = await r(c.player_of, _token(request), shows=False)
             game = request.path_params["game"]
             out = await r(c.claim, player, game)
             self._moved(game)
             return out
 
         async def pairings(request: Request) -> Any:
-            player = await r(c.player_of, _token(request))
-            return await r(c.pairing, player)
+            player = await r(c.player_of, _token(request), shows=False)
+            return await r(c.pairing, player, shows=False)
 
         async def pairing(request: Request) -> Any:
             token = request.path_params["token"]
             if request.method == "GET":
-                player = await r(c.player_of, _token(request))
-                return await r(c.pairing_state, token, player)
+                player = await r(c.player_of, _token(request), shows=False)
+                return await r(c.pairing_state, token, player, shows=False)
             action = request.path_params["what"]
             if action == "key":
                 body = await _json(request, PageKeyBody)
-                return await r(c.pairing_key, token, body.public, body.proof)
+                return await r(c.pairing_key, token, body.public, body.proof, shows=False)
             if action == "delegation":
-                player = await r(c.player_of, _token(request))
+                player = await r(c.player_of, _token(request), shows=False)
                 body = await _json(request, DelegationBody)
-                return await r(c.pairing_delegate, player, token, body.delegation)
+                return await r(c.pairing_delegate, player, token, body.delegation, shows=False)
             if action == "finish":
                 body = await _json(request, KeyBody)
-                return await r(c.pairing_finish, token, body.public)
+                return await r(c.pairing_finish, token, body.public, shows=False)
             raise Refused(404, f"no pairing step {action!r} (key, delegation, finish)")
 
         async def events(request: Request) -> Any:
@@ -633,8 +649,8 @@ class Server:
 
     async def _stream(self, game: str) -> Any:
         """``data: {"game", "version"}`` whenever the game's version changes (a move here, or
-        another process's: ``_watch`` looks for those, once for every stream); a comment line now
-        and then keeps it open.  An idle stream costs the process nothing but its socket."""
+        another process's: ``_watch`` looks for those, once for every stream), each version once it is
+        durable (``run``); a comment line now and then keeps it open; it ends when the store fails.  An idle stream costs the process nothing but its socket."""
         event = asyncio.Event()
         self._watchers.setdefault(game, set()).add(event)
         if self._watching is None or self._watching.done():
@@ -645,7 +661,10 @@ class Server:
             end = loop.time() + STREAM_SECONDS
             quiet = 0.0
             while loop.time() < end:
-                version = await self._version(game)
+                try:
+                    version = await self._version(game)
+                except Exception:  # noqa: BLE001  (not durable, or the store failed: nothing shown; the page opens another)
+                    return
                 if version != last:
                     last = version
                     quiet = loop.time()

@@ -288,7 +288,7 @@ def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
     wraps refusals as the other routes do; ``token`` reads a request's session token)."""
 
     async def reach_route(request: Request) -> Any:
-        player = await server.run(server.club.player_of, token(request))
+        player = await server.run(server.club.player_of, token(request), shows=False)
         raw = request.query_params.get("option")
         if raw is not None and not (raw.isascii() and raw.isdigit()):
             raise Refused(400, f"option={raw[:20]!r} is not an option's number")
@@ -296,11 +296,11 @@ def routes(server: Any, token: Callable[[Request], str | None]) -> list[Route]:
                                 None if raw is None else int(raw))
 
     async def options_route(request: Request) -> Any:
-        player = await server.run(server.club.player_of, token(request))
+        player = await server.run(server.club.player_of, token(request), shows=False)
         return await server.run(options_doc, server.club, request.path_params["game"], player)
 
     async def decline_route(request: Request) -> Any:
-        player = await server.run(server.club.player_of, token(request))
+        player = await server.run(server.club.player_of, token(request), shows=False)
         game = request.path_params["game"]
         out = await server.run(decline, server.club, player, game)
         server._moved(game)
