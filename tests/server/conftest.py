@@ -3,6 +3,8 @@ who run `trv` against it, each with their own $TRV_HOME (the CLI in-process, cli
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 import threading
 from pathlib import Path
@@ -160,3 +162,18 @@ def seeded_entropy(monkeypatch, entropy_label):
     from fairplay_helpers import counter_entropy
 
     counter_entropy(monkeypatch, entropy_label)
+
+
+@pytest.fixture
+def disk(monkeypatch):
+    """``os.fsync`` raising EIO while ``disk["failing"]`` (every fsync of this process: the server's)."""
+    real = os.fsync
+    state = {"failing": False, "failed": 0}
+
+    def fsync(fd: int) -> None:
+        if state["failing"]:
+            state["failed"] += 1
+            raise OSError(errno.EIO, "Input/output error")
+        real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    return state

@@ -7,8 +7,6 @@ knowing the roll.  Here the roll is never shown, by any route."""
 from __future__ import annotations
 
 import base64
-import errno
-import os
 import sqlite3
 from pathlib import Path
 
@@ -19,21 +17,6 @@ from trvendetta.replays.signatures import message
 
 from .conftest import Club
 from .test_recovery import duel  # noqa: F401  (the fixture)
-
-
-@pytest.fixture
-def disk(monkeypatch):
-    """``os.fsync`` raising EIO while ``disk["failing"]`` (every fsync of this process: the server's)."""
-    real = os.fsync
-    state = {"failing": False, "failed": 0}
-
-    def fsync(fd: int) -> None:
-        if state["failing"]:
-            state["failed"] += 1
-            raise OSError(errno.EIO, "Input/output error")
-        real(fd)
-    monkeypatch.setattr(os, "fsync", fsync)
-    return state
 
 
 def _copy(src: str, dst: str) -> None:

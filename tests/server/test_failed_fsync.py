@@ -7,8 +7,6 @@ it is restarted, reading its store as it is on disk."""
 from __future__ import annotations
 
 import base64
-import errno
-import os
 
 import httpx
 import pytest
@@ -18,21 +16,6 @@ from trvendetta.replays.signatures import message
 
 from .conftest import Club
 from .test_recovery import duel  # noqa: F401  (the fixture)
-
-
-@pytest.fixture
-def disk(monkeypatch):
-    """``os.fsync`` raising EIO while ``disk["failing"]`` (every fsync of this process: the server's)."""
-    real = os.fsync
-    state = {"failing": False, "failed": 0}
-
-    def fsync(fd: int) -> None:
-        if state["failing"]:
-            state["failed"] += 1
-            raise OSError(errno.EIO, "Input/output error")
-        real(fd)
-    monkeypatch.setattr(os, "fsync", fsync)
-    return state
 
 
 def _signed(d: dict) -> tuple[str, dict]:
