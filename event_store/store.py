@@ -303,12 +303,7 @@ class GameStore(Closing):
         if self._ends is not None and self._version_now is not None:
             return self._version_now
         try:
-            if self._writer is None:
-                self._quiet.clear()  # (stamps of another connection's counter mean nothing on this one)
-                self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
-                if self._deferred:
-                    self._writer.conn.execute("PRAGMA synchronous=NORMAL")
-            version = int(self._writer.conn.execute("PRAGMA data_version").fetchone()[0])
+            version = int(self._own_writer().conn.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error:
             return None  # (the reads name what is wrong)
         if self._ends is not None:
@@ -618,12 +613,17 @@ class GameStore(Closing):
             raise StoreUnsynced(self.path, self.unsynced)
         if self.path is None:
             return self._index_db.transaction(commit=True)
+        return self._own_writer().transaction(commit=True)
+
+    def _own_writer(self) -> SQLiteConnection:
+        """SQLite: the store's own connection to the file, which its writes and its counter go through."""
         if self._writer is None:
-            self._quiet.clear()
+            assert self.path is not None
+            self._quiet.clear()  # (stamps of another connection's counter mean nothing on this one)
             self._writer = SQLiteConnection(str(self.path), timeout=self.lock_timeout, begin="BEGIN IMMEDIATE")
             if self._deferred:
                 self._writer.conn.execute("PRAGMA synchronous=NORMAL")
-        return self._writer.transaction(commit=True)
+        return self._writer
 
     def _snapshot_row(self, g: Folded | None, rules: Any, before: int) -> Row | None:
         """The game's snapshot when this command reached a multiple of the interval."""
