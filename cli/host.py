@@ -100,8 +100,12 @@ def host_secret(commit_hex: str, at: Path | None = None) -> tuple[bytes, bytes] 
     path = _secret_file(commit_hex, at)
     if not path.exists():
         return None
-    seed_hex, salt_hex = path.read_text().split()
-    seed, salt = bytes.fromhex(seed_hex), bytes.fromhex(salt_hex)
+    try:
+        seed_hex, salt_hex = path.read_text().split()
+        seed, salt = bytes.fromhex(seed_hex), bytes.fromhex(salt_hex)
+    except (ValueError, UnicodeDecodeError):
+        raise TrvError(f"{path} is damaged: it must hold the seed and salt of commitment {commit_hex[:16]} "
+                       "as two hex words; restore it from a backup of $TRV_HOME/secrets") from None
     if host_commitment(seed, salt).hex() != commit_hex:
         raise TrvError(f"{path} does not hold the seed of commitment {commit_hex[:16]}")
     return seed, salt

@@ -161,3 +161,27 @@ def test_the_host_cannot_create_the_game_before_every_player_contributed(players
     err = ann("host", "new", tmp_path / "offer.json", "--join", tmp_path / "ann.json", "--join",
               tmp_path / "bob.json", code=1).stderr
     assert "only the host who wrote the offer creates the game" in err
+
+
+@pytest.mark.parametrize("damage", ["", "not hex at all\n", "\xff\xfe"])
+def test_a_damaged_seed_file_is_named_not_a_traceback(players, tmp_path, damage):
+    """A power loss can leave the host's seed file empty (or a disk, garbage): the host's import of a
+    move keeps the player's signed move, names the file and what it must hold, and exits 1, answering
+    nothing as the host; once the file is restored, importing the packet again answers."""
+    org, ann, bob = players("org", "ann", "bob")
+    host_game(tmp_path, org, [ann, bob])
+    (secret,) = (org.home / "secrets").glob("*.host")
+    kept = secret.read_bytes()
+    secret.write_bytes(damage.encode("latin-1"))
+    seat = org("legal").stdout.splitlines()[0].split(":")[0]
+    p = {"ann": ann, "bob": bob}[seat]
+    since = version(p)
+    p("decide", p.first_legal())
+    p("export", "--since", since, "-o", tmp_path / "move.trv")
+    out = org("import", tmp_path / "move.trv", code=1)
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert f"{secret} is damaged" in out.stderr and "two hex words" in out.stderr
+    assert version(org) == version(p)  # the move is the player's, signed: kept, its dice not rolled
+    secret.write_bytes(kept)
+    org("import", tmp_path / "move.trv")  # the store answers as the host again
+    assert "Traceback" not in org("verify").stderr
