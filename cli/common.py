@@ -287,11 +287,14 @@ def play(session: Session, actions: Callable[[Any, Any], Iterable[Any]], *, play
     return played
 
 
-def print_played(played: Any, sent: bool = False) -> None:
+def print_played(played: Any, sent: bool = False, ended: Any = None) -> None:
     """A command's result: its events, each bot's action and events, what the game waits for.
-    ``sent``: the command's records go to a club server by themselves (no `trv send` to say)."""
+    ``sent``: the command's records go to a club server by themselves (no `trv send` to say);
+    ``ended``: the claim or resignation that ended the game (``app.outcome.Outcome``), said instead."""
     report(played.ruleset, played.events, first=played.first, state=played.state, bots=played.bots,
-           waiting=not played.waits_for_dice)  # else the note says whose dice it waits for
+           waiting=not played.waits_for_dice and ended is None)  # else the note says whose dice it waits for
+    if ended is not None:
+        click.echo(ended.line())
     note = "\n".join(line for line in played.note.split("\n") if not (sent and "trv send" in line))
     if note:
         click.echo(note)

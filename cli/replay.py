@@ -173,12 +173,16 @@ def import_(session: Session, file: str, new_name: str | None, reply: str | None
     from .play import check_hint
 
     hint = check_hint(session, game)  # a `trv turn` printed for after these dice: does it still apply?
+    from trvendetta.app.outcome import outcome_of
+
+    ended = outcome_of(store, game)  # a claim or resignation imported: the game is over, whatever the rules wait for
     if as_json:
         bots = played_json(played)
-        echo_json({**doc, "bots": bots["bots"], "version": bots["version"], "pending": bots["pending"],
-                   "over": bots["over"], "waiting": bots["waiting"], "hint": hint})
+        waits = {"pending": None, "over": True, "waiting": ended.line()} if ended else \
+            {k: bots[k] for k in ("pending", "over", "waiting")}
+        echo_json({**doc, "bots": bots["bots"], "version": bots["version"], **waits, "hint": hint})
         return
-    print_played(played)
+    print_played(played, ended=ended)
     if hint:
         click.echo(hint)
 

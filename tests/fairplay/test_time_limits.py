@@ -567,3 +567,24 @@ def test_a_forged_ruling_is_refused_by_the_report(tmp_path, players):
         svc.commit("cup", [replace(ruled, ruling="overturned")], loaded.version)  # the "upheld" signature
     refused = org("tournament", "report", "cup", "--table", "1", record, code=1).stderr
     assert "the ruling on the claim is not signed by the key it names" in refused
+
+
+def test_an_imported_claim_says_the_game_is_over_not_whose_move_it_is(tmp_path, players):
+    """The import that brings a claim ends the game in the receiving store: its output (and --json)
+    says so, as `show` does, and no longer names the silent seat's decision as still awaited."""
+    ann, bob = players("ann", "bob")
+    with freeze_time(START):
+        signed_game(tmp_path, ann, bob, "--time", "3d")  # (seed 3: bob moves first)
+    with freeze_time("2026-12-04 12:30:00"):
+        ann("claim")
+        ann("send", "-o", tmp_path / "claim.trv")
+    with freeze_time("2026-12-04 13:00:00"):
+        out = bob("import", tmp_path / "claim.trv").stdout
+        assert "game over: bob lost on time (claimed by ann" in out and "waiting on" not in out, out
+        assert "game over: bob lost on time" in bob("show").stdout
+    carol = type(ann)(tmp_path, "carol")  # a third store, as --json reports it
+    with freeze_time(START):
+        carol("import", tmp_path / "duel.trv")  # the game as ann sent it, when she did
+    with freeze_time("2026-12-04 13:00:00"):
+        doc = json.loads(carol("import", tmp_path / "claim.trv", "--json").stdout)
+    assert doc["over"] is True and doc["pending"] is None and doc["waiting"].startswith("game over: bob lost on time")
