@@ -233,14 +233,16 @@ class GameStore(Closing):
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
 
     def defer_sync(self) -> bool:
-        """For a server that answers a write only once :meth:`sync` returned after it (``trv serve``): on an
-        SQLite file, a command's commit no longer waits for its own fsync (``PRAGMA synchronous=NORMAL`` on
-        this store's writer: a commit still lands whole or not at all, and a process killed after it loses
-        nothing; power lost before the next ``sync`` may take back the commits since the last), so one
-        ``sync`` makes every command committed before it durable at once: a group commit, each command in a
-        transaction of its own.  False (nothing changed) for any other store: PostgreSQL's commit is durable
-        when it returns."""
-        if self.location.kind != "sqlite" or self.read_only:
+        """For a server that answers a write only once :meth:`sync` returned after it (``trv serve``): a
+        command's commit no longer waits to be made durable itself, and one ``sync`` makes every command
+        committed before it durable at once: a group commit, each command still in a transaction of its own
+        that lands whole or not at all.  On an SQLite file, ``PRAGMA synchronous=NORMAL`` on this store's
+        writer (a process killed after a commit loses nothing; power lost before the next ``sync`` may take
+        back the commits since the last); on PostgreSQL, each command's transaction commits with
+        ``synchronous_commit`` off (a database server that crashes before the next ``sync`` may take back
+        the commits since the last, never part of one).  False (nothing changed) for memory or a store
+        opened to read only."""
+        if self.location.kind == "memory" or self.read_only:
             return False
         self._deferred = True
         if self._writer is not None:
@@ -257,7 +259,18 @@ class GameStore(Closing):
         every write raise ``StoreUnsynced``): after an I/O error the operating system may drop the pages
         it could not write and count them clean, so a later fsync that succeeds says nothing of the
         commits before it, and a commit chained onto them could be answered as durable and lost with
-        them.  A process started afterwards reads the store as it is on disk (docs/store.md, "Writes")."""
+        them.  A process started afterwards reads the store as it is on disk (docs/store.md, "Writes").
+
+        On PostgreSQL (``defer_sync``): one statement on a pooled connection of its own, committed with
+        ``synchronous_commit`` on, which returns once the database's write-ahead log is flushed past its
+        commit record, and so past every commit this store made before it.  One that fails (the database
+        does not answer) raises StoreError and stops nothing: the database's own flushes never count a
+        failed write done, and a commit the database lost in a crash is gone from its rows, where the next
+        read of the game finds it gone."""
+        if self.schema is not None:
+            if self._deferred:
+                self._pg_sync()
+            return
         if self.path is None:
             return
         if self.unsynced is not None:
@@ -275,6 +288,18 @@ class GameStore(Closing):
             finally:
                 os.close(fd)
             return
+
+    def _pg_sync(self) -> None:
+        """PostgreSQL's ``sync``: a transactional logical message (a WAL record, no row) committed
+        synchronously; its commit flushes the log up to it, every earlier commit with it."""
+        try:
+            with self.app.recorder.datastore.get_connection() as conn:
+                conn.execute("BEGIN; SET LOCAL synchronous_commit TO ON; "
+                             "SELECT pg_logical_emit_message(true, 'trvendetta', ''); COMMIT")
+        except Exception as exc:  # noqa: BLE001  (the library's and psycopg's errors alike)
+            raise StoreError(f"cannot make the store's last commits durable: PostgreSQL did not flush its log "
+                             f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})") \
+                from exc
 
     @contextmanager
     def one_look(self) -> Iterator[None]:
@@ -611,9 +636,35 @@ class GameStore(Closing):
         After a failed fsync (``sync``): ``StoreUnsynced``, nothing written."""
         if self.unsynced is not None:
             raise StoreUnsynced(self.path, self.unsynced)
+        if self.schema is not None:
+            return self._pg_writing()
         if self.path is None:
             return self._index_db.transaction(commit=True)
         return self._own_writer().transaction(commit=True)
+
+    @contextmanager
+    def _pg_writing(self) -> Iterator[Any]:
+        """PostgreSQL: a command's transaction in pipeline mode, ``BEGIN``, its statements and ``COMMIT``
+        sent together and their answers read once, at the end: one round trip where each took one, unless
+        the command reads an answer on the way (a new game's name row, a snapshot).  A statement refused (a
+        row already stored) raises there, the statements after it skipped, and the transaction is rolled
+        back: nothing written.  Under ``defer_sync`` it commits with ``synchronous_commit`` off (``sync``
+        makes it durable)."""
+        import psycopg
+
+        with self._index_db.get_connection() as conn:
+            try:
+                with conn.pipeline():
+                    c = conn.cursor()
+                    c.execute("BEGIN")
+                    if self._deferred:
+                        c.execute("SET LOCAL synchronous_commit TO OFF")
+                    yield c
+                    c.execute("COMMIT")
+            finally:
+                if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with suppress(psycopg.Error):  # (a connection that failed: the pool replaces it)
+                        conn.execute("ROLLBACK")
 
     def _own_writer(self) -> SQLiteConnection:
         """SQLite: the store's own connection to the file, which its writes and its counter go through."""

@@ -1,8 +1,12 @@
 """What is particular to PostgreSQL: its tables, tampering behind the store's back,
 the derived index rebuilt, and a store opened by many processes for the first time."""
 
+import random
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -226,3 +230,57 @@ def test_a_process_with_a_thousand_files_open_still_reaches_postgresql(pg_url, t
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@contextmanager
+def _round_trips(store: GameStore) -> Iterator[list[int]]:
+    """The round trips the store makes to PostgreSQL meanwhile, in order, each as the number of statements
+    it carried: a ``Sync`` message a connection it takes from its pool sends ends one, as a simple
+    ``Query`` is one (libpq's trace of the protocol)."""
+    from psycopg import pq
+
+    datastore, trips = store._index_db, []  # (every connection of the store's pool: one datastore)
+    real = datastore.get_connection
+
+    @contextmanager
+    def traced():
+        with real() as conn, tempfile.TemporaryFile("w+") as trace:
+            conn.pgconn.trace(trace.fileno())
+            conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+            try:
+                yield conn
+            finally:
+                conn.pgconn.untrace()
+                trace.seek(0)
+                statements = 0
+                for line in trace.read().splitlines():
+                    sent, _, kind = line.split("\t")[:3]
+                    if sent == "F" and kind == "Execute":
+                        statements += 1
+                    elif sent == "F" and kind in ("Sync", "Query"):
+                        trips.append(statements or 1)
+                        statements = 0
+    datastore.get_connection = traced
+    try:
+        yield trips
+    finally:
+        datastore.get_connection = real
+
+
+def test_a_move_on_a_game_a_server_kept_is_two_round_trips(pg_url, toy):
+    """A server's store (``trust_own_reads``) moving a game it kept: one statement looks at the game's
+    end (its last row, index row and snapshots), and the command's transaction (its rows, the index row,
+    ``BEGIN`` and ``COMMIT``) is sent in one go: each statement waited for its answer before."""
+    with GameStore(pg_url) as store:
+        store.trust_own_reads()
+        assert store.defer_sync()
+        new(store, toy)
+        play(store, toy, "g", 2)
+        rnd = random.Random(3)
+        for _ in range(3):
+            with store.one_look(), _round_trips(store) as trips:
+                game = store.load("g")
+                _, events = toy.apply(game.state, rnd.choice(toy.legal_actions(game.state)))
+                store.append("g", game.version, events)
+            assert trips == [1, 5], trips  # BEGIN, SET LOCAL, the rows, the index row, COMMIT: in one go
+        assert GameStore(pg_url).verify("g")
