@@ -100,6 +100,11 @@ class Closing:
         self.close()
 
 
+#: PostgreSQL's ``sync``: a transactional logical message (a record in the log, no row; any user may call
+#: it) committed synchronously, whose commit returns once the log is flushed past it
+PG_FLUSH = ("BEGIN; SET LOCAL synchronous_commit TO ON; SELECT pg_logical_emit_message(true, 'trvendetta', ''); "
+            "COMMIT")
+
 #: ``_first_look``'s answer for a kept game whose store nothing but this process wrote since it was last found
 #: to be the stored one (``PRAGMA data_version`` unchanged): its end is the kept tail, and nothing is read
 _QUIET: tuple[GameInfo | None, int] = (None, -1)
@@ -240,10 +245,16 @@ class GameStore(Closing):
         writer (a process killed after a commit loses nothing; power lost before the next ``sync`` may take
         back the commits since the last); on PostgreSQL, each command's transaction commits with
         ``synchronous_commit`` off (a database server that crashes before the next ``sync`` may take back
-        the commits since the last, never part of one).  False (nothing changed) for memory or a store
-        opened to read only."""
+        the commits since the last, never part of one).  False (nothing changed) for memory, a store
+        opened to read only, or a PostgreSQL database where ``sync``'s flush fails (a user not allowed the
+        function it calls: its commits then stay durable when they return)."""
         if self.location.kind == "memory" or self.read_only:
             return False
+        if self.schema is not None:
+            try:
+                self._pg_sync()
+            except StoreError:
+                return False
         self._deferred = True
         if self._writer is not None:
             self._writer.conn.execute("PRAGMA synchronous=NORMAL")
@@ -292,10 +303,16 @@ class GameStore(Closing):
     def _pg_sync(self) -> None:
         """PostgreSQL's ``sync``: a transactional logical message (a WAL record, no row) committed
         synchronously; its commit flushes the log up to it, every earlier commit with it."""
+        import psycopg
+
         try:
-            with self.app.recorder.datastore.get_connection() as conn:
-                conn.execute("BEGIN; SET LOCAL synchronous_commit TO ON; "
-                             "SELECT pg_logical_emit_message(true, 'trvendetta', ''); COMMIT")
+            with self._index_db.get_connection() as conn:
+                try:
+                    conn.execute(PG_FLUSH)
+                finally:  # (one refused inside its transaction leaves it open: rolled back here)
+                    if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        with suppress(psycopg.Error):
+                            conn.execute("ROLLBACK")
         except Exception as exc:  # noqa: BLE001  (the library's and psycopg's errors alike)
             raise StoreError(f"cannot make the store's last commits durable: PostgreSQL did not flush its log "
                              f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})") \

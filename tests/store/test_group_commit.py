@@ -152,3 +152,18 @@ def test_a_failed_postgresql_sync_is_an_error_and_the_next_one_covers_it(toy, pg
         store.sync()
         assert _past(base, written)
         assert store.version("g") == 4
+
+
+def test_a_postgresql_store_whose_flush_fails_at_the_start_does_not_defer(toy, pg_url, monkeypatch):
+    """A database where the flush cannot run (a user refused the function it calls): the store keeps its
+    commits durable when they return rather than answer every write with a failed sync."""
+    import trvendetta.store.store as store_module
+
+    monkeypatch.setattr(store_module, "PG_FLUSH", "BEGIN; SELECT no_such_function_of_trvendetta(); COMMIT")
+    with GameStore(pg_url) as store:
+        assert not store.defer_sync()
+        assert _pg_setting(store) == "on"
+        new(store, toy)
+        play(store, toy, "g", 2)
+        store.sync()  # (nothing deferred: nothing to flush)
+        assert store.version("g") == 3
