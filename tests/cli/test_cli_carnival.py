@@ -252,3 +252,32 @@ def test_double_barrels_jump_takes_its_way_after_the_roll(trv, tmp_path):
     out = trv("turn", "--favor", "double-barrel:thwump=FR", "--car", "medium", "--assign", "1", "--path", "F").stdout
     assert out.index("stunt die for the Thwumper of red-medium: 2") < out.index("the Thwumper of red-medium jumps FR")
     assert out.index("red-medium moves FR from k9 to m10") < out.index("red-medium moves F from m10 to m11")
+
+
+def test_weapon_thwump_alone_rolls_and_the_next_turn_command_chooses_the_way(trv, tmp_path):
+    """The Thwumper: "Roll the stunt die and move it that many spaces in a straight line in any
+    direction you choose": `--weapon thwump` rolls, the player sees the die, then `--weapon DIR`."""
+    path = tmp_path / "thwump.toml"
+    path.write_text(FLAGS_POSITION.replace("decree = ", "# decree = ").replace("decree_round = 1", "")
+                    .replace("favors = {", 'weapons = { red-medium = "thwumper" }\nfavors = {')
+                    .replace("[script]", "[script]\nstunt = [2]"))
+    trv("new", "--position", str(path))
+    out = trv("turn", "--car", "medium", "--assign", "1", "--path", "F", "--weapon", "thwump").stdout
+    assert "stunt die for the Thwumper of red-medium: 2" in out and "jumps FR" not in out
+    assert "waiting on ann: thwump (the Thwumper's stunt die shows 2: jump which way?)" in out
+    out = trv("turn", "--weapon", "FR").stdout
+    assert "red-medium moves FR from k10 to m11" in out and trv.json("show")["pending"]["player"] == "bob"
+
+
+@pytest.mark.parametrize("flags", [("--weapon", "FX"), ("--favor", "double-barrel:thwump=FX")])
+def test_a_way_the_thwumper_cannot_jump_is_refused_before_the_roll(trv, tmp_path, flags):
+    path = tmp_path / "thwump.toml"
+    path.write_text(FLAGS_POSITION.replace("decree = ", "# decree = ").replace("decree_round = 1", "")
+                    .replace('favors = { ann = ["killer-pillar", "full-throttle"] }',
+                             'weapons = { red-medium = "thwumper" }\nfavors = { ann = ["double-barrel"] }')
+                    .replace("[script]", "[script]\nstunt = [2]"))
+    trv("new", "--position", str(path))
+    before = trv.json("show")["head"]
+    err = trv("turn", "--car", "medium", "--assign", "1", "--path", "F", *flags, code=1).stderr
+    assert f"{' '.join(flags)}: the Thwumper jumps F, FR, BR, B, BL or FL, not FX" in err
+    assert "Traceback" not in err and trv.json("show")["head"] == before

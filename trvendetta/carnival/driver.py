@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from ..core.geometry import DIRECTIONS
 from ..core.turnflags import FlagProblem, TurnFlag
 from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot
@@ -27,7 +28,7 @@ TURN_FLAGS = VENDETTA_FLAGS + (
     TurnFlag("favor", metavar="NAME[:CHOICE]", multiple=True,
              help="Play a party favor you hold, at the first point of the turn it may be played (repeat, in "
                   "order): bootleg-turn, mega-repair, full-throttle, double-barrel:TARGET (weapon=TARGET: the "
-                  "super-weapon's shot; thwump=DIR: the Thwumper's jump), "
+                  "super-weapon's shot; thwump=DIR: the Thwumper's jump, thwump alone: roll, then wait for the way), "
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
                   "direction or stunt); add @effect to play it in the middle of the turn's first slam or damage "
                   "effect that pauses for it (killer-pillar:-,A@effect), or @end to play it after the shot, "
@@ -36,11 +37,12 @@ TURN_FLAGS = VENDETTA_FLAGS + (
     TurnFlag("weapon", metavar="TARGET|DIR",  # (--airstrike-at takes SPACE:FACING in the arena)
              help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
                   "extra shot before or while moving), or the Thwumper's jump in direction DIR (its stunt die "
-                  "is rolled first: DIR is the way you choose whatever it shows)."),
+                  "is rolled first: DIR is the way you choose whatever it shows; thwump alone rolls and waits "
+                  "for the way, which the next trv turn --weapon DIR gives)."),
     TurnFlag("second-shot", metavar="TARGET|weapon=TARGET|thwump=DIR",
              help="In the Mood for Mayhem!: shoot another time after the first shot, at TARGET (weapon=TARGET: "
-                  "with the super-weapon; thwump=DIR: the Thwumper's jump). Without it the second shot is "
-                  "declined."),
+                  "with the super-weapon; thwump=DIR: the Thwumper's jump, thwump alone: roll and wait for the "
+                  "way). Without it the second shot is declined."),
 )
 OWN = ("favor", "witness_me", "weapon", "second_shot")
 END = "@end"
@@ -96,6 +98,14 @@ def shot_actions(text: str) -> tuple:
     return (Shoot(target), FireWeapon(target), AutoCannon(target), Thwump(target.upper()), ThwumpRoll())
 
 
+def way(text: str) -> str:
+    """The Thwumper's way in ``--weapon`` / ``--second-shot`` / ``double-barrel:`` text: ``DIR`` or
+    ``thwump=DIR``; ``""`` for ``thwump`` alone (roll, then choose once the die shows)."""
+    given, _, target = str(text).partition("=") if "=" in str(text) else ("", "", str(text))
+    target = target.strip().upper()
+    return "" if target in ("", "THWUMP") else target
+
+
 class CarnivalDriver(TurnDriver):
     def __init__(self, flags: dict, declared: tuple[TurnFlag, ...] = ()):
         self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
@@ -131,6 +141,10 @@ class CarnivalDriver(TurnDriver):
                 rolled = replace(action, target=None)  # rules v4: the die first, the way (the target) after
                 found = next((o for o in d.options if isinstance(o, PlayFavor) and replace(o, nonce=None) == rolled),
                              None)
+                if found is not None and action.target not in DIRECTIONS:
+                    del self.favors[i]
+                    self._bad_way(f"--favor {text}", action.target or "")
+                    return None
                 if found is not None:
                     self.aim = action.target
             if found is not None and (str(text) in self.mid) == (state.pause is not None) \
@@ -174,13 +188,30 @@ class CarnivalDriver(TurnDriver):
         return None
 
     def _shot(self, text: str, d, kinds: tuple) -> object | None:
-        """The option of ``d`` that ``text`` asks for (a jump: its roll, the way kept for after)."""
+        """The option of ``d`` that ``text`` asks for (a jump: its roll, the way kept for after;
+        ``thwump`` alone rolls and leaves the way to be chosen once the die shows)."""
         for action in shot_actions(text):
             if isinstance(action, kinds) and action in d.options:
                 if isinstance(action, ThwumpRoll):
-                    self.aim = str(text).partition("=")[2].strip().upper() or str(text).strip().upper()
+                    aim = way(text)
+                    if aim not in ("", *DIRECTIONS):
+                        self._bad_way(self._flag_of(text), aim)
+                        if text == str(self.weapon):
+                            self.weapon = None
+                        else:
+                            self.second = None
+                        return None
+                    self.aim = aim or None
                 return action
         return None
+
+    def _bad_way(self, flag: str, aim: str) -> None:
+        """A way the Thwumper cannot jump, refused before its stunt die is rolled."""
+        self.problems.append(FlagProblem(flag, f"the Thwumper jumps F, FR, BR, B, BL or FL, not {aim} (thwump "
+                                         "alone rolls its stunt die and waits for the way)", self.legal_seen))
+
+    def _flag_of(self, text: str) -> str:
+        return f"--weapon {text}" if text == str(self.weapon) else f"--second-shot {text}"
 
     def next(self, state):
         if len(self.problems) > self.accepted:
