@@ -133,3 +133,13 @@ def test_the_replay_page_of_a_hot_seat_game_shows_scrap_but_no_favor_kind(tmp_pa
     pieces = data["pieces"]
     assert any("scrap " in p for p in pieces) and any("party favors: 1 face down" in p for p in pieces)
     assert not any(k in p for p in pieces for k in comp.PARTY_FAVORS)
+
+
+def test_a_space_name_is_written_light_on_mud_and_impassable_and_dark_elsewhere():
+    """Every space carries its name, which a player reads to type trv turn: dark ink on mud's brown
+    could not be read."""
+    state, _ = game(**TABLE)
+    root = parse(pictures.svg(RS.view(state)))
+    ink = {t.get("data-at"): t.get("style") for t in of_class(root, "lbl space-name")}
+    for n, kind in PRINTED.items():
+        assert ("#ddd" in ink[n]) == (kind in ("mud", "impassable")), (n, kind, ink[n])

@@ -22,6 +22,8 @@ ARENA_FILL = "#ece3cc"
 ROAD_FILL = "#d9d4c7"
 SPOTLIGHT_FILL = "#fff1a8"
 #: a road tile's terrain: the patterns every picture's ``<defs>`` holds (``pictures/svg.py``)
+#: terrain dark enough that a space's name is written light on it (mud's brown, impassable's hatching)
+DARK = ("mud", "impassable")
 TERRAIN_FILL = {"offroad": "url(#offroad)", "mud": "url(#mud)", "impassable": "url(#impassable)"}
 #: the printed mark of an arena space of each kind
 MARKS = {"spotlights": ("spotlight", "S", SPOTLIGHT_FILL), "favors": ("favor", "P", ARENA_FILL),
@@ -120,7 +122,7 @@ def background(board: dict, lay: Layout) -> str:
                    f'data-tile="{escape(str(slot.get("tile", "")))}" data-forward="{escape(str(slot.get("forward")))}">')
         out.extend(_hexagon(lay, n, TERRAIN_FILL.get(kinds.get(n, ""), ROAD_FILL), "space",
                             f' data-terrain="{escape(kinds.get(n, "road"))}"') for n in names)
-        out.extend(label(lay, n, "#ddd" if kinds.get(n) == "impassable" else "#555") for n in names)
+        out.extend(label(lay, n, "#ddd" if kinds.get(n) in DARK else "#555") for n in names)
         centres = [lay.center(sp) for sp in map(parse, names) if sp is not None]
         if centres:
             x, y, anchor = _beside(lay, centres, [lay.center(sp) for sp in map(parse, arena.get("spaces") or ())
