@@ -281,3 +281,32 @@ def test_a_way_the_thwumper_cannot_jump_is_refused_before_the_roll(trv, tmp_path
     err = trv("turn", "--car", "medium", "--assign", "1", "--path", "F", *flags, code=1).stderr
     assert f"{' '.join(flags)}: the Thwumper jumps F, FR, BR, B, BL or FL, not FX" in err
     assert "Traceback" not in err and trv.json("show")["head"] == before
+
+
+def test_favor_at_shoot_is_played_after_moving_before_the_shot(mayhem):
+    """Killer Pillar: "Play at any time on your turn": @shoot plays it in the shoot step, once the
+    car has moved and before it fires (without it, at the turn's first chance: before moving)."""
+    out = mayhem("turn", "--favor", "killer-pillar:-,C@shoot", "--car", "medium", "--assign", "4",
+                 "--path", "F,F,F,F", "--shoot", "blue-small").stdout
+    assert out.rindex("red-medium moves F") < out.index("killer pillars raised: C") < out.index(
+        "red-medium fires at blue-small")
+    assert "blue-medium is eliminated: crushed by killer pillar C" in out
+    assert mayhem.json("show")["pending"]["player"] == "bob"
+
+
+@pytest.mark.parametrize("favor, why", [
+    ("killer-pillar:-,Z@shoot", "killer-pillar:LOWER,RAISE takes two different pillars of A, B, C, D, E, F, G, H, I"),
+    ("killer-pillar:C,C@end", "killer-pillar:LOWER,RAISE takes two different pillars"),
+    ("precision:shot=Q", "precision:DIE=FACE sets an FX die to one of its faces: shot SM M L SML; slam TOP BOTTOM"),
+    ("precision:roll=2", "precision:DIE=FACE sets an FX die to one of its faces"),
+    ("foo", "no party favor is called foo; the ones played are bootleg-turn, double-barrel"),
+    ("solid-gold-muffler", "solid-gold-muffler is never played"),
+])
+def test_a_favor_naming_no_favor_pillar_or_face_is_refused_before_any_die(mayhem, favor, why):
+    """Bad input is refused whole, even when the favor would come after a die roll (@shoot, @end: a
+    flag not used after a roll is otherwise only reported): one message, nothing written."""
+    before = mayhem.json("show")["head"]
+    err = mayhem("turn", "--favor", favor, "--car", "medium", "--assign", "4", "--path", "F,F,F,F",
+                 "--shoot", "blue-small", code=1).stderr
+    assert f"--favor {favor}: {why}" in err and "--path" not in err and "Traceback" not in err
+    assert mayhem.json("show")["head"] == before

@@ -16,7 +16,9 @@ from ..vendetta.notation import TURN_FLAGS as VENDETTA_FLAGS
 from ..vendetta.actions import NoShoot, Shoot
 from ..vendetta.notation import TurnDriver
 from ..vendetta.rules import pending
-from .favors import known
+from .components import PILLARS
+from .favors import TIMING, known
+from .offers import FX_DICE
 from .extras import extras
 from .turn import MAYHEM_PROMPT
 from .actions import (AutoCannon, FireWeapon, FlyChopper, NoFavor, PlayFavor, Thwump, ThwumpRoll, WitnessMe,
@@ -31,8 +33,9 @@ TURN_FLAGS = VENDETTA_FLAGS + (
                   "super-weapon's shot; thwump=DIR: the Thwumper's jump, thwump alone: roll, then wait for the way), "
                   "killer-pillar:LOWER,RAISE (LOWER - when none is raised), precision:DIE=FACE (shot, slam, "
                   "direction or stunt); add @effect to play it in the middle of the turn's first slam or damage "
-                  "effect that pauses for it (killer-pillar:-,A@effect), or @end to play it after the shot, "
-                  "before the turn ends (killer-pillar:-,C@end). full-throttle's 3 steps end --path."),
+                  "effect that pauses for it (killer-pillar:-,A@effect), @shoot after moving, before the shot "
+                  "(killer-pillar:-,C@shoot), or @end after the shot, before the turn ends "
+                  "(killer-pillar:-,C@end). full-throttle's 3 steps end --path."),
     TurnFlag("witness-me", "flag", help="Play your Witness Me! card at the start of the turn (once a game)."),
     TurnFlag("weapon", metavar="TARGET|DIR",  # (--airstrike-at takes SPACE:FACING in the arena)
              help="Use the car's super-weapon: its shot at TARGET instead of the normal one (the Auto-Cannon's "
@@ -46,6 +49,8 @@ TURN_FLAGS = VENDETTA_FLAGS + (
 )
 OWN = ("favor", "witness_me", "weapon", "second_shot")
 END = "@end"
+#: ``--favor NAME@shoot``: only in the shoot step, after moving, before the shot
+SHOOT = "@shoot"
 #: what a flag answers when the turn must stop at a decision for `trv decide` (``_carnival``)
 STOP = object()
 
@@ -54,7 +59,7 @@ def favor_action(text: str) -> PlayFavor:
     """``--favor`` text as the action it asks for (checked against the options
     when played); a trailing ``@effect`` (:func:`mid_effect`) is not part of it."""
     text = text.strip()
-    for mark in (MID, END):
+    for mark in (MID, END, SHOOT):
         text = text[: -len(mark)] if text.lower().endswith(mark) else text
     name, _, choice = text.partition(":")
     name = name.strip().lower()
@@ -79,6 +84,11 @@ MID = "@effect"
 def mid_effect(text: str) -> bool:
     """``--favor NAME@effect``: played only where a slam or damage effect pauses for favors."""
     return str(text).strip().lower().endswith(MID)
+
+
+def at_shoot(text: str) -> bool:
+    """``--favor NAME@shoot``: played in the shoot step, after moving, before the shot."""
+    return str(text).strip().lower().endswith(SHOOT)
 
 
 def at_end(text: str) -> bool:
@@ -111,6 +121,7 @@ class CarnivalDriver(TurnDriver):
         self.favors = [(text, favor_action(str(text))) for text in flags.get("favor") or ()]
         self.mid = {str(text) for text in flags.get("favor") or () if mid_effect(text)}
         self.end = {str(text) for text in flags.get("favor") or () if at_end(text)}
+        self.shoot_step = {str(text) for text in flags.get("favor") or () if at_shoot(text)}
         # Full Throttle's 3 steps end --path: held back until it is played (after the move)
         self.throttle: list[str] = []
         path = list(flags.get("path") or [])
@@ -123,6 +134,8 @@ class CarnivalDriver(TurnDriver):
         self.aim: str | None = None  # the Thwumper's way, once its stunt die is rolled (rules v4)
         self.legal_seen: tuple[str, ...] = ()
         self.declined: tuple | None = None  # the turn and its extras when this driver declined a second shot
+        self.unchecked = True  # the --favor choices are checked against the game's pillars and dice once
+        self.bad: list[FlagProblem] = []  # --favor flags that name no favor, pillar or face: the only refusal
 
     def _carnival(self, state, d):
         """A Carnival flag's action if it answers ``d`` now."""
@@ -134,6 +147,7 @@ class CarnivalDriver(TurnDriver):
             aim, self.aim = self.aim, None
             return Thwump(aim)
         ending = d.kind == "favor" and state.turn.phase == "done"  # rules v4: after the shot
+        shooting = d.kind == "shoot" and state.turn.phase == "shoot" and state.pause is None  # after moving
         for i, (text, action) in enumerate(self.favors):
             # a private view lists its owner's favors with their openings: the flag names the favor without
             found = next((o for o in d.options if isinstance(o, PlayFavor) and replace(o, nonce=None) == action), None)
@@ -148,7 +162,7 @@ class CarnivalDriver(TurnDriver):
                 if found is not None:
                     self.aim = action.target
             if found is not None and (str(text) in self.mid) == (state.pause is not None) \
-                    and (str(text) in self.end) == ending:
+                    and (str(text) in self.end) == ending and (shooting or str(text) not in self.shoot_step):
                 del self.favors[i]
                 if action.favor == "full-throttle" and self.throttle:
                     self.path, self.throttle = self.throttle, []  # its 3 steps, driven next
@@ -205,6 +219,31 @@ class CarnivalDriver(TurnDriver):
                 return action
         return None
 
+    def _check_favors(self, state) -> None:
+        """A ``--favor`` naming no favor, no pillar or no face of an FX die is refused before anything
+        is played (once a die has rolled, a flag not played is only reported)."""
+        dice = state.components.dice
+        for text, action in list(self.favors):
+            why = ""
+            if action.favor not in TIMING:
+                why = f"no party favor is called {action.favor}; the ones played are " + ", ".join(
+                    k for k in TIMING if TIMING[k])
+            elif not TIMING[action.favor]:
+                why = f"{action.favor} is never played (it is worth 2 scrap at the end of the game)"
+            elif action.favor == "killer-pillar" and (action.pillars[0] not in ("", *PILLARS)
+                                                      or action.pillars[1] not in PILLARS
+                                                      or action.pillars[0] == action.pillars[1]):
+                why = (f"killer-pillar:LOWER,RAISE takes two different pillars of {', '.join(PILLARS)} (LOWER - "
+                       "when none is raised), as killer-pillar:-,C or killer-pillar:A,C")
+            elif action.favor == "precision" and (action.die not in FX_DICE or action.face not in
+                                                  dice[action.die].faces):
+                why = "precision:DIE=FACE sets an FX die to one of its faces: " + "; ".join(
+                    f"{die} {' '.join(dict.fromkeys(dice[die].faces))}" for die in FX_DICE)
+            if why:
+                self.favors.remove((text, action))
+                self.bad.append(FlagProblem(f"--favor {text}", why))
+        self.problems += self.bad
+
     def _bad_way(self, flag: str, aim: str) -> None:
         """A way the Thwumper cannot jump, refused before its stunt die is rolled."""
         self.problems.append(FlagProblem(flag, f"the Thwumper jumps F, FR, BR, B, BL or FL, not {aim} (thwump "
@@ -214,6 +253,9 @@ class CarnivalDriver(TurnDriver):
         return f"--weapon {text}" if text == str(self.weapon) else f"--second-shot {text}"
 
     def next(self, state):
+        if self.unchecked:
+            self.unchecked = False
+            self._check_favors(state)
         if len(self.problems) > self.accepted:
             return None
         d = pending(state)
@@ -232,6 +274,10 @@ class CarnivalDriver(TurnDriver):
 
     def finish(self, state) -> list[FlagProblem]:
         problems = super().finish(state)
+        if self.bad:  # nothing was played: the other flags were not reached, and are not the problem
+            bad, self.bad = self.bad, []
+            self.favors, self.witness, self.weapon, self.second, self.throttle = [], False, None, None, []
+            return bad
         legal = self.legal_seen
         if self.witness:
             used = self.player in state.witness_used
