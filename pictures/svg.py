@@ -20,6 +20,7 @@ name, not by colour alone (grey-scale prints, colour-blind readers).
 
 from __future__ import annotations
 
+import math
 import threading
 from html import escape
 from typing import Any, NamedTuple
@@ -299,17 +300,17 @@ def _label(v: dict, mark: str, board: dict) -> str:
     return mark + (str(size) if size is not None else "")
 
 
-def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float = 0.0, scale: float = 1.0) -> str:
+def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float = 0.0, scale: float = 1.0,
+            dy: float = 0.0) -> str:
     """A vehicle: a car body as long as its size, pointing where it faces, in
     its owner's colour with the owner's letter, its damage as pips; out of
     action: a dashed outline, a blacked-out windscreen, lower-case letters.
-    ``dx`` and ``scale`` fit several vehicles on one space side by side.  The
+    ``dx``, ``dy`` and ``scale`` fit several vehicles on one space side by side.  The
     element carries the vehicle's id, owner, status and space."""
     spot = _spot(lay, v.get("at"), board, v["id"])
     if spot is None:
         return ""
-    cx, cy = spot
-    cx += dx
+    cx, cy = spot[0] + dx, spot[1] + dy
     size = v.get("size")
     frac = CAR_LENGTH.get(size, 0.82) if isinstance(size, str) else 0.82
     length, width = lay.space_len * frac * max(scale, 0.8), lay.space_len * _width(v, board) * scale
@@ -349,13 +350,13 @@ def vehicle(v: dict, lay: Layout, board: dict, color: str, mark: str, dx: float 
     return "".join(parts)
 
 
-def ring(v: dict, lay: Layout, board: dict, dx: float = 0.0) -> str:
+def ring(v: dict, lay: Layout, board: dict, dx: float = 0.0, dy: float = 0.0) -> str:
     """The highlight around a vehicle the last event named (a piece of its own,
     so the vehicle's piece stays the same when only the highlight changes)."""
     spot = _spot(lay, v.get("at"), board, v["id"])
     if spot is None:
         return ""
-    cx, cy = spot[0] + dx, spot[1]
+    cx, cy = spot[0] + dx, spot[1] + dy
     return (f'<circle class="lit" data-id="{escape(v["id"])}" cx="{cx:.1f}" cy="{cy:.1f}" r="{lay.hh * 1.05:.1f}" '
             f'fill="#fff36b" fill-opacity="0.5" stroke="#000" stroke-width="3" stroke-dasharray="4 3"/>')
 
@@ -495,14 +496,18 @@ def scene(view: dict, last: Last | None = None, caption: bool = True) -> Scene:
         # starting area, the 1986 board's two cars): side by side, smaller
         scale = 1.0 if len(group) == 1 else max(0.55, min(0.8, 1.7 / len(group)))
         widths = [lay.space_len * _width(v, board) * scale + 6 for v in group]  # a gap the letters keep clear of
+        # across the bodies: a group facing a slanted way (behind an arena's road tile) is spaced
+        # along the slant, so the longer sides of the bodies stand side by side, not end over end
+        across = math.radians(lay.angle(group[0].get("facing") or "F") % 180)
         x = -sum(widths) / 2
         for v, w in zip(group, widths):
-            dx = 0.0 if len(group) == 1 else x + w / 2
+            off = 0.0 if len(group) == 1 else x + w / 2
+            dx, dy = off * math.cos(across), off * math.sin(across)
             x += w
             owner = v.get("owner") or ""  # (no owner: "", no player's name)
             if last is not None and v["id"] in last.vehicles:
-                pieces.append(ring(v, lay, board, dx))
-            pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), dx, scale))
+                pieces.append(ring(v, lay, board, dx, dy))
+            pieces.append(vehicle(v, lay, board, colors.get(owner, ""), marks.get(owner, "?"), dx, scale, dy))
     for c in view.get("choppers") or ():
         owner = c.get("owner")
         pieces.append(chopper(c, lay, colors.get(owner, ""), marks.get(owner, "?"),

@@ -143,3 +143,32 @@ def test_a_space_name_is_written_light_on_mud_and_impassable_and_dark_elsewhere(
     ink = {t.get("data-at"): t.get("style") for t in of_class(root, "lbl space-name")}
     for n, kind in PRINTED.items():
         assert ("#ddd" in ink[n]) == (kind in ("mud", "impassable")), (n, kind, ink[n])
+
+
+def test_vehicles_waiting_on_one_spot_behind_a_slanted_tile_stand_side_by_side():
+    """Two vehicles given one spot behind a road tile that runs at a slant (four players' cars and
+    motorcycles behind one tile): drawn across their bodies, not overprinting each other."""
+    import math
+
+    from trvendetta.pictures.svg import layout_of
+
+    state, _ = game(vehicles=[{"id": "red-medium", "at": "k10"}])
+    view = RS.view(state)
+    spots = view["board"]["start_spots"]
+    spots["red-small"] = spots["blue-small"]  # blue-small waits behind a tile facing BR: red-small too
+    for v in view["vehicles"]:
+        if v["id"] == "red-small":
+            v["facing"] = "BR"
+    root = parse(pictures.svg(view))
+    centres = {}
+    for g in of_class(root, "vehicle"):
+        if g.get("data-id") in ("red-small", "blue-small"):
+            x, y = g.get("transform").removeprefix("translate(").removesuffix(")").split(",")
+            centres[g.get("data-id")] = (float(x), float(y))
+    (x0, y0), (x1, y1) = centres["red-small"], centres["blue-small"]
+    lay = layout_of(view)
+    angle = math.radians(lay.angle("BR"))
+    along = (x1 - x0) * math.sin(angle) - (y1 - y0) * math.cos(angle)  # along the bodies' length
+    apart = math.hypot(x1 - x0, y1 - y0)
+    # the bodies (0.56 of a space wide, drawn at 0.8 in a pair) clear of each other across
+    assert abs(along) < 0.5 and apart >= lay.space_len * 0.56 * 0.8, (centres, along, apart)
