@@ -56,6 +56,12 @@ def _taken(exc: Exception) -> bool:
     return psycopg is not None and isinstance(exc, psycopg.errors.UniqueViolation)
 
 
+class TransactionLost(Exception):
+    """The connection to PostgreSQL was lost inside a transaction: none of it was kept (lost at its
+    commit, perhaps all of it), so the caller reads again what it changes before making it again,
+    whole, on the connection opened since."""
+
+
 def digest(token: str) -> str:
     """What the tables keep of a token: its SHA-256 (a copy of the table gives no session)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -71,6 +77,7 @@ class Accounts:
         self._target = loc.target
         #: why these tables take no more writes (the store's failed fsync: ``GameStore.sync``), raised by each
         self.stopped: Exception | None = None
+        self._in_transaction = False
         if self.postgres:
             self.db: Any = self._connect()
         else:
@@ -94,8 +101,17 @@ class Accounts:
         if self.stopped is not None:
             raise self.stopped
         if self.postgres:
-            with self.db.transaction():
-                yield
+            self._in_transaction = True
+            try:
+                with self.db.transaction():
+                    yield
+            except Exception as exc:
+                if _connection_lost(exc, self.db):  # nothing of it was kept; the next request opens another
+                    self._reconnect()
+                    raise TransactionLost(f"the database connection was lost inside a transaction: {exc}") from exc
+                raise
+            finally:
+                self._in_transaction = False
             return
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -127,14 +143,19 @@ class Accounts:
         try:
             return self.db.execute(self._q(sql), args)
         except Exception as exc:
-            if not self.postgres or not _connection_lost(exc, self.db):
+            # inside a transaction a statement is never run again on a new connection: it would be
+            # committed alone, without the statements before it (which the database dropped)
+            if not self.postgres or self._in_transaction or not _connection_lost(exc, self.db):
                 raise
+        self._reconnect()
+        return self.db.execute(self._q(sql), args)
+
+    def _reconnect(self) -> None:
         try:
             self.db.close()
         except Exception:  # noqa: BLE001  closing a dead connection may fail too
             pass
         self.db = self._connect()
-        return self.db.execute(self._q(sql), args)
 
     def one(self, sql: str, *args: Any) -> Any:
         return self._execute(sql, args).fetchone()
@@ -268,13 +289,16 @@ class Accounts:
     def decline_offer(self, game: str, name: str, players: list[str], before: dict, now: int) -> bool:
         """Drop an offer ``name`` declined if it still holds exactly the contributions ``before`` (a
         join in between: False), and note who declined it, in one transaction."""
-        with self.transaction():
-            if self.run("DELETE FROM trv_server_offers WHERE game = ? AND joined = ?",
-                        game, json.dumps(before, sort_keys=True)) != 1:
-                return False
-            self.run("DELETE FROM trv_server_declined WHERE game = ? AND at = ?", game, now)
-            self.run("INSERT INTO trv_server_declined (game, name, players, at) VALUES (?, ?, ?, ?)",
-                     game, name, json.dumps(players), now)
+        try:
+            with self.transaction():
+                if self.run("DELETE FROM trv_server_offers WHERE game = ? AND joined = ?",
+                            game, json.dumps(before, sort_keys=True)) != 1:
+                    return False
+                self.run("DELETE FROM trv_server_declined WHERE game = ? AND at = ?", game, now)
+                self.run("INSERT INTO trv_server_declined (game, name, players, at) VALUES (?, ?, ?, ?)",
+                         game, name, json.dumps(players), now)
+        except TransactionLost:
+            return False  # the caller reads the offer again (gone: declined) and declines it again
         return True
 
     def declined(self, name: str, since: int) -> list[tuple[str, str, int]]:

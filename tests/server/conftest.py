@@ -123,6 +123,16 @@ def club(tmp_path):
     c.stop()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_club(request, tmp_path):
+    """A club on each kind of store: an SQLite file, then a PostgreSQL schema of its own (skipped, saying
+    why, without ``$TRV_TEST_POSTGRES``): for the server's own tables, which each store holds apart."""
+    store = str(tmp_path / "club.sqlite") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    c = Club(tmp_path, store)
+    yield c
+    c.stop()
+
+
 @pytest.fixture
 def clubs(tmp_path):
     """Starts clubs: ``clubs(root, store, home=None, **options)`` (``home``: the same club started

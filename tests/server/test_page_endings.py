@@ -88,7 +88,8 @@ def test_a_player_claims_on_time_from_the_page(club, browser):
 
 
 @browser_needed
-def test_an_offer_declined_from_the_page(club, browser):
+def test_an_offer_declined_from_the_page(any_club, browser):
+    club = any_club
     ann = club.player("ann")
     bob = club.player("bob", login=False)
     page = browser.page(1366, 768)
@@ -107,7 +108,8 @@ def test_an_offer_declined_from_the_page(club, browser):
     assert not page.errors()
 
 
-def test_a_decline_is_the_offers_players_own_and_only_before_the_game(club):
+def test_a_decline_is_the_offers_players_own_and_only_before_the_game(any_club):
+    club = any_club
     ann, bob, eve = club.player("ann"), club.player("bob"), club.player("eve")
     ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
     http = httpx.Client(base_url=club.url, timeout=30)
@@ -143,3 +145,37 @@ def test_reach_without_an_option_is_refused_naming_option(club):
     for odd in ("%C2%B2", "%D9%A1"):
         bad = httpx.get(f"{club.url}/api/games/duel/reach?option={odd}", headers=_session(who), timeout=30)
         assert bad.status_code == 400 and "not an option's number" in bad.json()["error"], bad.text
+
+
+def test_a_decline_whose_connection_drops_inside_it_lands_whole(tmp_path, pg_url):
+    """The server's connection to PostgreSQL is terminated inside the decline's transaction (after
+    the offer's row is deleted, before the note of who declined it is written): nothing of that
+    transaction is kept, no statement of it is run again outside it on a new connection, and the
+    decline is made again, whole, on the new one."""
+    import psycopg
+
+    from .conftest import Club
+
+    club = Club(tmp_path, pg_url)
+    try:
+        ann, bob = club.player("ann"), club.player("bob")
+        ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
+        accounts = club.club.accounts
+        real, dropped = accounts.run, []
+
+        def run(sql, *args):
+            if sql.startswith("INSERT INTO trv_server_declined") and not dropped:
+                with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+                    conn.execute("SELECT pg_terminate_backend(%s)", (accounts.db.info.backend_pid,))
+                dropped.append(sql)
+            return real(sql, *args)
+        accounts.run = run
+        out = httpx.post(f"{club.url}/api/offers/duel/decline", headers=_session(bob), timeout=60)
+        assert dropped, "the decline never reached its note"
+        assert out.status_code == 200 and out.json() == {"game": "duel", "declined": "bob"}, out.text
+        me = httpx.get(f"{club.url}/api/me", headers=_session(ann), timeout=60).json()
+        assert me["offers"] == [] and [(d["game"], d["by"]) for d in me["declined"]] == [("duel", "bob")]
+        rows = club.on_store(accounts.all, "SELECT game, name FROM trv_server_declined")
+        assert rows == [("duel", "bob")]  # one note, not one from the first try and one from the second
+    finally:
+        club.stop()
