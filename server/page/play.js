@@ -393,6 +393,7 @@ async function show(game, redraw) {
   main.replaceChildren(el("div", { class: "game" }, board,
     el("div", { class: "side" }, el("h2", { text: game, class: "name" }), turn, clock, picked, options,
       dashboards(doc), endings(game, doc), links, log)));
+  readable(board);
   log.scrollTop = log.scrollHeight;
   document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
   if (yours && moved) notify(`${game}: your move`, doc.pending.prompt || doc.pending.kind);
@@ -414,8 +415,19 @@ function fitBoard(board) {
   svg.removeAttribute("height");
   svg.setAttribute("width", "100%");
   svg.style.maxWidth = `${Math.round(w * 1.6)}px`;
-  svg.style.minWidth = `${Math.round(Math.min(w, 900) * 0.9)}px`;  // never smaller than readable: the board scrolls
   svg.dataset.w = w;
+}
+
+// never smaller than readable: the board's labels (space names, rows, lanes, tiles) are drawn at
+// READABLE_PX or more on the screen, however narrow it is (the board scrolls then)
+const READABLE_PX = 10;
+function readable(board) {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const sizes = Array.from(svg.querySelectorAll("text.lbl, text.tile"), (t) => parseFloat(getComputedStyle(t).fontSize))
+    .filter((px) => px > 0);
+  const smallest = sizes.length ? Math.min(...sizes) : READABLE_PX;
+  svg.style.minWidth = `${Math.ceil(parseFloat(svg.dataset.w) * Math.max(1, READABLE_PX / smallest))}px`;
 }
 
 // the board scrolls to where the game is: your vehicle to move, else the last moved, else yours

@@ -146,6 +146,29 @@ def test_a_whole_game_moved_on_the_board(club, browser, tmp_path, ruleset, bob_c
     assert ann("verify", tmp_path / "duel.trv", server=False).stdout.startswith("OK:")
 
 
+# the smallest label of the board (space names, row numbers, lane letters, tile names) as drawn on
+# the screen: its font size in the drawing times the drawing's scale, in CSS pixels
+SMALLEST_LABEL = """(() => { const svg = document.querySelector('#board svg'), scale = svg.getScreenCTM().a;
+    const sizes = Array.from(svg.querySelectorAll('text.lbl, text.tile'), (t) => [
+        parseFloat(getComputedStyle(t).fontSize) * scale, t.textContent]).sort((a, b) => a[0] - b[0]);
+    return {count: sizes.length, smallest: sizes[0]}; })()"""
+
+
+def test_the_boards_labels_are_readable_on_a_laptop_and_a_phone(club, browser):
+    """The Carnival's arena is the board with the most labels (every space's name): at 1366x768 and at
+    390x844 none is drawn smaller than 10 CSS pixels (the board scrolls on a phone rather than shrink)."""
+    ann, bob, page = start(club, browser, 1366, 768, "carnival", "cars")
+    version = club.on_store(club.club.version, "duel")
+    phone = browser.page(390, 844)  # the same browser: the key in its IndexedDB is bob's already
+    phone.open(club.url + "/play/duel")
+    for screen in (page, phone):
+        until(screen, f"document.body.dataset.ready == '{version}'")
+        labels = screen.js(SMALLEST_LABEL)
+        assert labels["count"] > 200, labels  # the arena's spaces are named
+        assert labels["smallest"][0] >= 10, labels  # (font size, text) of the smallest
+    assert not page.errors() and not phone.errors()
+
+
 def test_the_path_is_previewed_and_taken_back_before_it_is_sent(club, browser):
     ann, _, page = duel(club, browser, 390, 844)
     row = ann_moves(ann)

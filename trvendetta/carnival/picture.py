@@ -26,6 +26,8 @@ SPOTLIGHT_FILL = "#fff1a8"
 DARK = ("mud", "impassable")
 TERRAIN_FILL = {"offroad": "url(#offroad)", "mud": "url(#mud)", "impassable": "url(#impassable)"}
 #: the printed mark of an arena space of each kind
+#: the size of a space's name (in the picture's pixels): the hexagon's top holds three letters of it
+LABEL_PX = 10
 MARKS = {"spotlights": ("spotlight", "S", SPOTLIGHT_FILL), "favors": ("favor", "P", ARENA_FILL),
          "weapons": ("weapon", "W", ARENA_FILL)}
 
@@ -63,14 +65,18 @@ def _text(lay: Layout, name: str, text: str, cls: str = "mark", ink: str = "#555
 
 
 def label(lay: Layout, name: str, ink: str = "#555") -> str:
-    """The space's name (``m17``, what ``trv turn`` and ``trv legal`` call it),
-    small at the top of its hexagon, clear of the mark or token at its centre."""
+    """The space's name (``m17``, what ``trv turn`` and ``trv legal`` call it), at the top of
+    its hexagon, clear of the mark or token at its centre, at the size of the road's row
+    numbers (``.lbl``, 10px: readable where the picture is shown at its own size), on a halo of
+    the opposite shade (readable on mud and off-road too)."""
+    halo = "#222" if ink == "#ddd" else "#fff"
     sp = parse(name)
     if sp is None:
         return ""
     cx, cy = lay.center(sp)
-    return (f'<text class="lbl space-name" data-at="{escape(name)}" x="{cx:.1f}" y="{cy - lay.hh * 0.78:.1f}" '
-            f'text-anchor="middle" dominant-baseline="central" style="font-size:6.5px;fill:{ink}">{escape(name)}</text>')
+    return (f'<text class="lbl space-name" data-at="{escape(name)}" x="{cx:.1f}" y="{cy - lay.hh * 0.8:.1f}" '
+            f'text-anchor="middle" dominant-baseline="central" style="font-size:{LABEL_PX}px;fill:{ink};'
+            f'stroke:{halo};stroke-width:2.4px;stroke-opacity:.75;paint-order:stroke">{escape(name)}</text>')
 
 
 def _beside(lay: Layout, tile: list[tuple[float, float]], arena: list[tuple[float, float]]) -> tuple[float, float, str]:
