@@ -390,9 +390,15 @@ async function show(game, redraw) {
   const log = el("pre", { class: "log", id: "log", text: doc.log.join("\n") });
   const links = el("p", { class: "links" }, el("a", { href: `/replay/${game}`, target: "_blank", text: "replay viewer" }), " · ",
     el("a", { href: `/api/games/${game}/record`, text: "record" }), ` · event ${doc.version}`);
-  main.replaceChildren(el("div", { class: "game" }, board,
-    el("div", { class: "side" }, el("h2", { text: game, class: "name" }), turn, clock, picked, options,
-      dashboards(doc), endings(game, doc), links, log)));
+  // the side: what to do now, then the dashboards and the log (side by side when the side is wide)
+  const frame = el("div", { class: "game" }, board,
+    el("div", { class: "side" },
+      el("div", { class: "play" }, el("h2", { text: game, class: "name" }), turn, clock, picked, options,
+        endings(game, doc)),
+      el("div", { class: "record" }, dashboards(doc), links, log)));
+  const w = board.querySelector("svg") ? parseFloat(board.querySelector("svg").dataset.w) : 0;
+  if (w) frame.style.setProperty("--board", `${Math.round(w * 1.6) + 18}px`);  // the drawing's room, its scroll bar
+  main.replaceChildren(frame);
   readable(board);
   log.scrollTop = log.scrollHeight;
   document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
@@ -521,6 +527,11 @@ async function decide(game) {
   for (const id of movable) {
     const g = svg && svg.querySelector(`g.vehicle[data-id="${id}"]`);
     if (g) g.classList.add("movable");
+  }
+  // on a phone the controls are under the board: a decision made on the board brings it back into view
+  if ((movable.size || places.length) && matchMedia("(max-width: 800px)").matches) {
+    const r = document.getElementById("board").getBoundingClientRect();
+    if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) < r.height / 2) window.scrollBy(0, r.top);
   }
   if (kind === "step" && !plan) {
     plan = { vehicle: null, option: null, reach: null };
