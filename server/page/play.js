@@ -590,7 +590,10 @@ function words(name) {
   if ((m = name.match(/^damage (\S+) (\S+)$/))) return `${name}: the damage goes on the ${m[1]} section, its ${m[2]} lost`;
   if ((m = name.match(/^cow-catcher (\S+)$/))) return `${name}: the cow-catcher pushes ${m[1]}`;
   if ((m = name.match(/^shoot (\S+) (\S+)$/))) return `${name}: the ${m[2]} fires at ${m[1]}`;
-  if (name === "road-die") return "road-die: take the road die (+1 to your roll)";
+  if (name === "road-die") {  // the road die's value is the game's (its faces are not all 1)
+    const n = current && current.view ? current.view.road_die : null;
+    return `road-die: add the road die${n ? ` (${n})` : ""} to this move`;
+  }
   if (name === "no-road-die") return "no-road-die: leave the road die";
   if (name === "keep") return "keep: keep these dice";
   if ((m = name.match(/^shoot (.+)$/))) return `${name}: fire at ${m[1]}`;

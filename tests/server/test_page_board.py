@@ -181,6 +181,8 @@ def test_the_path_is_previewed_and_taken_back_before_it_is_sent(club, browser):
     click_svg(page, "#board .reach")
     until(page, "document.querySelector('#board .path') && document.getElementById('confirm')")
     preview = page.js("document.getElementById('preview').textContent")
+    road_die = page.js("current.view.road_die")  # the road die's option says the game's value, not a rule of thumb
+    assert page.js("words('road-die')") == f"road-die: add the road die ({road_die}) to this move"
     click(page, "#takeback")
     until(page, "!document.getElementById('confirm')")
     assert "nothing was sent" in page.js("document.getElementById('status').textContent")
