@@ -404,6 +404,7 @@ async function show(game, redraw) {
   document.title = (yours ? "● Your move · " : "") + `${game} · trv club`;
   if (yours && moved) notify(`${game}: your move`, doc.pending.prompt || doc.pending.kind);
   focusBoard(board, doc);
+  if (doc.over && moved) boardInView();  // the game's end: its last position
   tick();
   document.body.dataset.ready = "";
   await decide(game);
@@ -434,6 +435,14 @@ function readable(board) {
     .filter((px) => px > 0);
   const smallest = sizes.length ? Math.min(...sizes) : READABLE_PX;
   svg.style.minWidth = `${Math.ceil(parseFloat(svg.dataset.w) * Math.max(1, READABLE_PX / smallest))}px`;
+}
+
+// on a phone the controls are under the board: a decision made on the board, and the game's end,
+// bring the board back into view when less than half of it is on the screen
+function boardInView() {
+  if (!matchMedia("(max-width: 800px)").matches) return;
+  const r = document.getElementById("board").getBoundingClientRect();
+  if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) < r.height / 2) window.scrollBy(0, r.top);
 }
 
 // the board scrolls to where the game is: your vehicle to move, else the last moved, else yours
@@ -528,11 +537,7 @@ async function decide(game) {
     const g = svg && svg.querySelector(`g.vehicle[data-id="${id}"]`);
     if (g) g.classList.add("movable");
   }
-  // on a phone the controls are under the board: a decision made on the board brings it back into view
-  if ((movable.size || places.length) && matchMedia("(max-width: 800px)").matches) {
-    const r = document.getElementById("board").getBoundingClientRect();
-    if (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) < r.height / 2) window.scrollBy(0, r.top);
-  }
+  if (movable.size || places.length) boardInView();
   if (kind === "step" && !plan) {
     plan = { vehicle: null, option: null, reach: null };
     await loadReach(game, null);

@@ -138,6 +138,9 @@ def test_a_whole_game_moved_on_the_board(club, browser, tmp_path, ruleset, bob_c
     board = page.js("(() => { const r = document.querySelector('#board svg').getBoundingClientRect(); "
                     "return [r.width, r.height]; })()")
     assert board[0] >= 300 and board[1] >= 300, board  # the board is there, on a phone too
+    seen = page.js("(() => { const r = document.getElementById('board').getBoundingClientRect(); "
+                   "return (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) / r.height; })()")
+    assert seen >= 0.5, seen  # the game's end shows its last position: the board is on the screen
     assert not page.errors()
     for route in ("options", "reach?option=0"):  # a game over lists no move: it says it is over
         said = page.js(f"api('GET', '/api/games/duel/{route}').then(() => 'listed', (e) => e.message)")
