@@ -206,7 +206,7 @@ def new_host_game(service: Any, offer: Offer, offer_file: str, answers: list[tup
         # format 2: the offer itself, so that every store rebuilds the set-up and the nonce from it
         charter = encode_charter(Charter(dict(offer.seats), "host", {}, given, offer.host, offer.commit,
                                          dict(offer.bots), time=offer.time, nonce=nonce, offer=offer.id(),
-                                         signed=sigs, v=FORMAT, offered=msgspec.Raw(msgspec.json.encode(offer))))
+                                         signed=sigs, v=FORMAT, offered=msgspec.Raw(offer.canonical())))
         game_seed = host_game_seed(secret[0], {s: bytes.fromhex(v) for s, v in given.items()})
         rules = rulesets.get(offer.ruleset)
         pos = rules.default_position(list(offer.players), 0)

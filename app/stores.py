@@ -106,7 +106,7 @@ def setup_problem(store: GameStore, game: str) -> str | None:
     if problem is None and check.charter is not None and check.charter.v:
         ruleset = rulesets.get(meta.ruleset)
         first = store.events(game, upto=1, decode=False)[0]
-        problem = position_problem(check.charter, ruleset, ruleset.decode_event(first.payload))
+        problem = position_problem(check.charter, ruleset, ruleset.decode_event(first.payload), first.payload)
     return None if problem is None else f"event 1: {problem}"
 
 

@@ -123,7 +123,8 @@ def invite(players: tuple[str, ...], keys: tuple[str, ...], game: str, ruleset: 
         raise TrvError("say which seat is yours with --as SEAT (one whose key is among your identities)")
     control = charter_of(timed(parse_keys(keys, names, {}), time)).time
     _, commit = new_secret()
-    inv = Invite("trv-invite", game, rules.name, list(triples), seats, creator, commit, time=control)
+    inv = Invite("trv-invite", game, rules.name, list(triples), seats, creator, commit, time=control,
+                 rules=str(rules.rules_version))
     inv = inv.signed(lambda body: _signer_for(seats, creator).sign(creator, body))
     Path(output).write_bytes(inv.file_bytes())
     others = ", ".join(s for s in names if s != creator)
@@ -143,9 +144,13 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
     Examples:
       trv join invite.json -o bob.json
     """
+    from trvendetta.replays.setups import answer_problem
+
     inv = _read(invite_file, Invite)
     if inv.creator not in inv.seats or not inv.signed_by(inv.seats[inv.creator]):
         raise TrvError(f"{invite_file}: the invitation is not signed by {inv.creator}'s key")
+    if (problem := answer_problem(inv)) is not None:
+        raise TrvError(f"{invite_file}: not answered: {problem}")
     mine = [s for s, k in inv.seats.items() if k in {i.public for i in identities()} and s != inv.creator]
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:
@@ -259,7 +264,7 @@ def charter_from_invite(invite_file: str, join_files: tuple[str, ...]) -> tuple[
     # joiner's commitment and set-up reveal are the ones that joiner signed, and rebuilds the nonce
     charter = Charter(dict(inv.seats), "exchange", commits, setup, order=[p[0] for p in inv.players], time=inv.time,
                       nonce=nonce, offer=inv.id(), signed=signed, v=FORMAT,
-                      offered=msgspec.Raw(msgspec.json.encode(inv)))
+                      offered=msgspec.Raw(inv.canonical()))
     rng = draw_rng(1, [bytes.fromhex(setup[s]) for s in sorted(inv.seats)])
     return inv, encode_charter(charter), rng
 

@@ -48,8 +48,10 @@ def write_offer(output: Any, game: str, ruleset: str, triples: list[tuple[str, s
                 host_public: str, time: str = "") -> Offer:
     """Commit to a fresh secret seed and write the signed offer of a host game to ``output``."""
     commit = _new_seed()
+    from trvendetta import rulesets
+
     made = Offer("trv-host-offer", game, ruleset, list(triples), seats, host_public, commit, bots=bots,
-                 time=time)
+                 time=time, rules=str(rulesets.get(ruleset).rules_version))
     made = made.signed(lambda body: _host_keyring(host_public).sign(HOST, body))
     Path(output).write_bytes(made.file_bytes())
     return made
@@ -252,9 +254,13 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     the seed after seeing yours; you do not know its seed, so neither can you."""
     from .identity import fingerprint
 
+    from trvendetta.replays.setups import answer_problem
+
     got = read_offer(offer_file)
     if not got.signed_by(got.host):
         raise TrvError(f"{offer_file}: the offer is not signed by the host key it names")
+    if (problem := answer_problem(got)) is not None:
+        raise TrvError(f"{offer_file}: not answered: {problem}")
     mine = [s for s, k in got.seats.items() if k in {i.public for i in identities()} and s not in got.bots]
     seat = seat or (mine[0] if len(mine) == 1 else None)
     if seat is None or seat not in mine:

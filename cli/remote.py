@@ -493,6 +493,10 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     me = saved["name"]
     if me not in offer.seats:
         raise TrvError(f"{me} has no seat in {game}")
+    from trvendetta.replays.setups import answer_problem
+
+    if (problem := answer_problem(offer)) is not None:
+        raise TrvError(f"the server's offer of {game}: not answered: {problem}")
     from .exchange import answer_once_here
 
     def make() -> tuple[bytes, str]:

@@ -73,6 +73,9 @@ def marks(charter: Charter | str | None) -> list[str]:
         out.append("made before signed joins (format 0): the record keeps no invitation nor any join's signature, "
                    "so a player's commitment and the turn order are the inviter's word (each player's own store "
                    "checks its commitment)")
+    if found.v == FORMAT and found.dice and not _names_rules(found):
+        out.append("made before offers named their rules version: the rules version event 1 carries (one this trv "
+                   f"replays) is the {'host' if found.dice == 'host' else 'inviter'}'s word, not what the players signed")
     if not found.nonce:
         if found.dice:
             out.append("made before one-reveal-per-draw: fork fishing was possible (a player could have "
@@ -81,6 +84,15 @@ def marks(charter: Charter | str | None) -> list[str]:
             out.append("made before unique games: another game with the same seed, seats and keys has the "
                        "same id, and signatures made in it verify here")
     return out
+
+
+def _names_rules(charter: Charter) -> bool:
+    """Whether a format-2 charter's offer or invitation names the rules version its players signed."""
+    from .messages import Invite, Offer
+    from .setups import offered_message
+
+    message = offered_message(charter, Offer if charter.dice == "host" else Invite)
+    return message is None or bool(message.rules)
 
 
 def has_nonce(charter: Any) -> bool:

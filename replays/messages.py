@@ -86,9 +86,14 @@ class Invite(Signed, frozen=True, forbid_unknown_fields=True):
     sig: str = ""
     #: the game's time control (``--time``, the charter's ``time``); "": none
     time: str = ""
+    #: the rules version the game is played under (event 1's); "": an invitation made before it was named
+    rules: str = ""
 
     def body(self) -> bytes:
         return _untimed(self)
+
+    def canonical(self) -> bytes:
+        return _canonical(self)
 
 
 class Join(Signed, frozen=True, forbid_unknown_fields=True):
@@ -117,18 +122,31 @@ class Offer(Signed, frozen=True, forbid_unknown_fields=True):
     bots: dict[str, str] = {}
     #: the game's time control (``--time``, the charter's ``time``); "": none
     time: str = ""
+    #: the rules version the game is played under (event 1's); "": an offer made before it was named
+    rules: str = ""
 
     def body(self) -> bytes:
         return _untimed(self)
 
+    def canonical(self) -> bytes:
+        return _canonical(self)
+
 
 _NO_TIME = b',"time":""}'
+_NO_RULES = b',"rules":""}'
+
+
+def _canonical(message: Signed) -> bytes:
+    """A message with ``time`` and ``rules`` fields (its last two) as compact JSON, without ``rules``
+    when empty: the bytes a message made before the field had (what a charter keeps of it)."""
+    raw = msgspec.json.encode(message)
+    return raw[:-len(_NO_RULES)] + b"}" if raw.endswith(_NO_RULES) else raw
 
 
 def _untimed(message: Signed) -> bytes:
-    """The signed bytes of a message with a ``time`` field (its last): without it when empty, so a
-    message written before the field (and its id, which answers name) stays what it was."""
-    body = msgspec.json.encode(msgspec.structs.replace(message, sig=""))
+    """The signed bytes of a message with ``time`` and ``rules`` fields (its last two): without each
+    when empty, so a message written before them (and its id, which answers name) stays what it was."""
+    body = _canonical(msgspec.structs.replace(message, sig=""))
     return body[:-len(_NO_TIME)] + b"}" if body.endswith(_NO_TIME) else body
 
 

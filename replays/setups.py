@@ -101,7 +101,7 @@ def offered_message(charter: Any, kind: type) -> Any:
         message: object = msgspec.json.decode(raw, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return message if msgspec.json.encode(message) == raw else None
+    return message if message.canonical() == raw else None  # type: ignore[attr-defined]
 
 
 def charter_problem(charter: Any, charter_text: str, who: Callable[[str], str],
@@ -264,9 +264,80 @@ def _exchange_problem(charter: Any, who: Callable[[str], str],
     return None
 
 
-def position_problem(charter: Any, ruleset: Any, first_event: Any) -> str | None:
-    """Why event 1's set-up is not the one a format-2 charter's offer or invitation gives: its
-    ruleset, its players in order with their colours and crews, position seed 0 (None: it is)."""
+def first_event(dice: str, ruleset: Any, message: Any, rules_version: str) -> bytes:
+    """Event 1 as the offer or invitation ``message`` gives it, in its canonical bytes: the rules'
+    own set-up of the offer's players (position seed 0) with the components this trv ships for the
+    ruleset and those crews, under ``rules_version``.  Nothing in it depends on the dice but whether
+    a host deals hidden pieces (its RNG has a favor key: ``dice == "host"``)."""
+    from trvendetta.core.rng import Rng
+
+    rng = Rng(0, 0)
+    if dice == "host":
+        rng.favor_key = bytes(32)  # (what Carnival asks: is there a dealer)
+    position = ruleset.default_position([tuple(p) for p in message.players], 0)
+    event = ruleset.start(position, rng)[0]
+    if getattr(event, "rules_version", rules_version) != rules_version:
+        event = msgspec.structs.replace(event, rules_version=rules_version)
+    return bytes(ruleset.encode(event))
+
+
+def rules_version_problem(ruleset: Any, message: Any) -> str | None:
+    """Why this trv does not set up the game an offer or invitation names the rules version of
+    (None: it names this trv's, or none: one made before offers named it)."""
+    wanted, ours = message.rules, str(ruleset.rules_version)
+    if not wanted or wanted == ours:
+        return None
+    return (f"it names rules version {wanted} of {ruleset.name}, and this trv plays version {ours} (older versions "
+            "only replay old records): ask for an offer made with this version")
+
+
+def answer_problem(message: Any) -> str | None:
+    """Why this trv does not answer an offer or invitation (None: it does): a ruleset it does not
+    know, or a rules version other than the one it plays; one that names none was made by a trv
+    before offers named it (a host could set such a game up under any older version)."""
+    from trvendetta import rulesets
+
+    try:
+        ruleset = rulesets.get(message.ruleset)
+    except Exception as exc:  # noqa: BLE001 - an unknown or broken ruleset: one clear refusal
+        return f"its ruleset: {exc}"
+    if not message.rules:
+        return (f"it names no rules version of {ruleset.name} (a trv before offers named theirs wrote it), so its "
+                f"game could be set up under any older version; ask for one made with this trv (version "
+                f"{ruleset.rules_version})")
+    return rules_version_problem(ruleset, message)
+
+
+def terms(message: Any, signer: str) -> list[str]:
+    """The terms a player signs in answering an offer or invitation, one line each: its ruleset and
+    rules version, the seats in turn order with their colours and crews (a bot seat: the host runs
+    it), the time control, and who signed it (``signer``: its key's name and fingerprint)."""
+    from trvendetta import rulesets
+
+    default = getattr(rulesets.get(message.ruleset), "default_crew", "") or "cars"
+    bots = dict(getattr(message, "bots", {}) or {})
+    seats = ", ".join(f"{name} ({color}, {crew or default}"
+                      + (f"; bot {bots[name]}, run by the host, who sees every roll)" if name in bots else ")")
+                      for name, color, crew in message.players)
+    return [f"ruleset: {message.ruleset}, rules version {message.rules or '(none named)'}",
+            f"seats in turn order: {seats}",
+            f"time control: {message.time or 'none (no claim on time)'}",
+            f"signed by: {signer}"]
+
+
+def _known_version(ruleset: Any, version: str) -> bool:
+    """Whether ``version`` is one this trv's ruleset replays (1 to its current one)."""
+    current = str(ruleset.rules_version)
+    return version.isdigit() and current.isdigit() and 1 <= int(version) <= int(current) \
+        and version == str(int(version))
+
+
+def position_problem(charter: Any, ruleset: Any, first: Any, payload: bytes | None = None) -> str | None:
+    """Why event 1 is not the one a format-2 charter's offer or invitation gives (None: it is): its
+    ruleset, its players in order with their colours and crews, position seed 0, and, given its
+    ``payload`` (its bytes), ALL of it: the components this trv ships (dice, road pieces, hazards),
+    the rules version the message names (one made before offers named it: any version this trv
+    replays, marked by ``replays.charters.marks``), in its canonical bytes."""
     if charter is None or charter.v != FORMAT or not bytes(charter.offered):
         return None
     from .messages import Invite, Offer
@@ -278,6 +349,7 @@ def position_problem(charter: Any, ruleset: Any, first_event: Any) -> str | None
 
     from .keys import fingerprint
 
+    said = "offer" if charter.dice == "host" else "invitation"
     whose = (f"the host ({fingerprint(charter.host)})" if charter.dice == "host" else
              f"the inviter, {message.creator} ({fingerprint(charter.seats.get(message.creator, '0' * 64))})")
     try:
@@ -285,19 +357,75 @@ def position_problem(charter: Any, ruleset: Any, first_event: Any) -> str | None
     except Exception:  # noqa: BLE001 - an unknown ruleset is a set-up that differs
         offered = None
     if offered is None or offered.name != ruleset.name:
-        return (f"the game is played under {ruleset.name}, and its {('offer' if charter.dice == 'host' else 'invitation')} "
+        return (f"the game is played under {ruleset.name}, and its {said} "
                 f"names {message.ruleset}: {whose} started another game than the one its players answered")
-    position = getattr(first_event, "position", None)
+    position = getattr(first, "position", None)
     try:
         expected = ruleset.default_position([tuple(p) for p in message.players], 0)
     except Exception as exc:  # noqa: BLE001 - the rules refuse the offered players
         return f"the offer's players are refused by the rules: {exc}"
     if position is None or msgspec.json.encode(position) != msgspec.json.encode(expected):
         return (f"the set-up (event 1: players, colours, crews, their order, the position's seed) is not the one the "
-                f"{'offer' if charter.dice == 'host' else 'invitation'} ({message.game}) gives: {whose} started "
+                f"{said} ({message.game}) gives: {whose} started "
                 "another game than the one its players answered")
-    return None
+    if payload is None:
+        return None
+    recorded = getattr(first, "rules_version", None)
+    if recorded is None:  # (a ruleset whose event 1 records no rules version: it has one)
+        recorded = message.rules or str(ruleset.rules_version)
+    version = message.rules or recorded
+    if message.rules and recorded != message.rules:
+        return (f"event 1 sets the game up under rules version {recorded} of {ruleset.name}, and the {said} "
+                f"({message.game}) names version {message.rules}: {whose} started another game than the one its "
+                "players answered")
+    if not _known_version(ruleset, version):
+        return (f"event 1 sets the game up under rules version {recorded!r} of {ruleset.name}, which this trv does "
+                f"not replay (1 to {ruleset.rules_version}): {whose} started another game than the one its players "
+                "answered")
+    try:
+        wanted = first_event(charter.dice, ruleset, message, version)
+    except Exception as exc:  # noqa: BLE001 - the rules refuse to set the offer's game up
+        return f"the {said}'s game cannot be set up by the rules: {exc}"
+    raw = bytes(payload)
+    if raw == wanted:
+        return None
+    if bytes(ruleset.encode(first)) == wanted or _same_json(raw, wanted):
+        return (f"event 1 is not in its canonical form (the rules' own JSON of it, key for key and byte for byte): "
+                f"other bytes of one set-up would let {whose} choose the game's id; refused")
+    return (f"event 1 is not the set-up the {said} ({message.game}) gives: its {_differs(raw, wanted)} differ from "
+            f"the rules' own (the components this trv ships for {ruleset.name}, rules version {version}): {whose} "
+            "set the game up with other ones")
+
+
+def _same_json(raw: bytes, wanted: bytes) -> bool:
+    """Whether two JSON texts hold one value (the same keys and values, in any order or spacing)."""
+    try:
+        return bool(msgspec.json.decode(raw) == msgspec.json.decode(wanted))
+    except msgspec.DecodeError:
+        return False
+
+
+def _differs(raw: bytes, wanted: bytes) -> str:
+    """Which fields of event 1 differ from the rules' set-up, by path (``components.dice``...)."""
+    try:
+        ours, theirs = msgspec.json.decode(raw), msgspec.json.decode(wanted)
+    except msgspec.DecodeError:
+        return "bytes"
+    paths: list[str] = []
+
+    def walk(a: Any, b: Any, path: str, depth: int) -> None:
+        if a == b:
+            return
+        if depth < 2 and isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(set(a) | set(b)):
+                walk(a.get(key), b.get(key), f"{path}.{key}" if path else key, depth + 1)
+            return
+        paths.append(path or "bytes")
+
+    walk(ours, theirs, "", 0)
+    return ", ".join(paths[:4]) + (" ..." if len(paths) > 4 else "") if paths else "bytes"
 
 
 __all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "charter_problem", "derivation_message", "derived_value",
-           "intent_content", "offered_message", "position_problem"]
+           "first_event", "intent_content", "offered_message", "position_problem", "rules_version_problem",
+           "answer_problem", "terms"]

@@ -427,7 +427,7 @@ class Walker:
                 if charter is not None and charter.v:  # (format 2: the set-up is the offer's, rebuilt)
                     from .setups import position_problem
 
-                    problem = position_problem(charter, self.ruleset, event)
+                    problem = position_problem(charter, self.ruleset, event, payload)
                     if problem:
                         raise Tampered(1, problem)
             if self.draws is not None:

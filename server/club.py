@@ -515,7 +515,8 @@ class Club:
             except TrvError as exc:
                 raise Refused(400, str(exc)) from None
         offer = Offer("trv-host-offer", game, rules.name, list(triples), seats, self.host_public,
-                      self.new_seed(), bots={name: kind for name, _, _, kind in robots}, time=time)
+                      self.new_seed(), bots={name: kind for name, _, _, kind in robots}, time=time,
+                      rules=str(rules.rules_version))
         offer = offer.signed(lambda body: self.host.keyring(self.host_public).sign(HOST, body))
         if not self.accounts.put_offer(game, offer.file_bytes().decode(), player, self.now()):
             raise Refused(409, f"there is an offer called {game!r} already")
