@@ -144,7 +144,7 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
     Examples:
       trv join invite.json -o bob.json
     """
-    from trvendetta.replays.setups import answer_problem
+    from trvendetta.replays.setups import answer_problem, terms
 
     inv = _read(invite_file, Invite)
     if inv.creator not in inv.seats or not inv.signed_by(inv.seats[inv.creator]):
@@ -165,6 +165,9 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
     Path(output).write_bytes(text)
     from .identity import fingerprint
 
+    click.echo(f"the terms you sign, invitation {inv.game} ({inv.id()[:16]}...):")
+    for line in terms(inv, f"{inv.creator}, key {fingerprint(inv.seats[inv.creator])}"):
+        click.echo(f"  {line}")
     if again:
         click.echo(f"you answered this invitation before: wrote the same answer to {output} (a second one would let "
                    f"{inv.creator}, who reveals last for the set-up, choose between two)")

@@ -254,7 +254,7 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
     the seed after seeing yours; you do not know its seed, so neither can you."""
     from .identity import fingerprint
 
-    from trvendetta.replays.setups import answer_problem
+    from trvendetta.replays.setups import answer_problem, terms
 
     got = read_offer(offer_file)
     if not got.signed_by(got.host):
@@ -274,6 +274,9 @@ def join(offer_file: str, seat: str | None, output: str) -> None:
                                    got.game, make, f"the host {fingerprint(got.host)} offered you a game",
                                    got.file_bytes().decode(), got.commit)
     Path(output).write_bytes(text)
+    click.echo(f"the terms you sign, offer {got.game} ({got.id()[:16]}...):")
+    for line in terms(got, f"the host, key {fingerprint(got.host)}"):
+        click.echo(f"  {line}")
     if again:
         click.echo(f"you answered this offer before: wrote the same contribution to {output} (a second one would "
                    "let the host, who knows its seed, choose between two)")

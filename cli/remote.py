@@ -493,7 +493,7 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
     me = saved["name"]
     if me not in offer.seats:
         raise TrvError(f"{me} has no seat in {game}")
-    from trvendetta.replays.setups import answer_problem
+    from trvendetta.replays.setups import answer_problem, terms
 
     if (problem := answer_problem(offer)) is not None:
         raise TrvError(f"the server's offer of {game}: not answered: {problem}")
@@ -510,6 +510,9 @@ def _join(ctx: click.Context, client: Client, saved: dict, game: str) -> None:
                                    offer.game, make, f"the server {fingerprint(offer.host)} offered you a game",
                                    offer.file_bytes().decode(), offer.commit)
     answer = Contribution.decode(text, "your recorded contribution")
+    click.echo(f"the terms you sign, offer {game} ({offer.id()[:16]}...):")
+    for line in terms(offer, f"the server, key {fingerprint(offer.host)}"):
+        click.echo(f"  {line}")
     if again:
         click.echo(f"you contributed to {game} before: sending the same contribution (a second one would let the "
                    "server, which knows its seed, choose between two)")

@@ -321,8 +321,19 @@ def terms(message: Any, signer: str) -> list[str]:
                       for name, color, crew in message.players)
     return [f"ruleset: {message.ruleset}, rules version {message.rules or '(none named)'}",
             f"seats in turn order: {seats}",
-            f"time control: {message.time or 'none (no claim on time)'}",
+            f"time control: {_time_words(message.time)}",
             f"signed by: {signer}"]
+
+
+def _time_words(text: str) -> str:
+    """A time control as the terms say it: what a seat must do not to lose on time."""
+    if not text:
+        return "none (nobody can claim a game on time)"
+    if "+" in text:
+        reserve, _, increment = text.partition("+")
+        return (f"{text}: a reserve of {reserve} plus {increment} an answer; a seat that runs out loses on time "
+                "when another seat claims")
+    return f"{text}: each answer within {text}; a seat that does not answer in time loses when another seat claims"
 
 
 def _known_version(ruleset: Any, version: str) -> bool:
