@@ -512,6 +512,11 @@ def sign_retractions(walker: Walker, retractions: list[Retraction], groups: list
         payload = encode_retraction(retraction)
         number += 1
         taker = retraction.player
+        from .setups import bot_retraction_problem
+
+        problem = bot_retraction_problem(check.charter, taker, group.player)
+        if problem:
+            raise TrvError(f"not taken back: {problem}")
         needed = sorted(check.seats) if retraction.agreed else [taker] if taker is not None and taker in check.seats \
             else []
         missing = [s for s in needed if keyring is None or not keyring.can_sign(s)]

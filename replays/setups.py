@@ -72,6 +72,24 @@ def intent_content(game_id: str, number: int, action: bytes) -> str:
                           + action).hexdigest()
 
 
+def bot_retraction_problem(charter: Any, taker: str | None, player: str | None) -> str | None:
+    """Why a retraction asked by seat ``taker`` of an action of ``player`` is refused in a format-2
+    host game (None: it is not): a bot seat's action is never taken back.  A bot seat's key is the
+    host's, and a format-2 draw covers the intent's record number: each take-back of a bot's action
+    would move its next intent two records on, to another roll the host (who holds the seed) computes
+    before choosing, so a host could grind its bot's rolls by undo."""
+    if charter is None or charter.v != FORMAT or charter.dice != "host" or not charter.bots:
+        return None
+    seat = taker if taker in charter.bots else player if player in charter.bots else None
+    if seat is None:
+        return None
+    from .keys import fingerprint
+
+    return (f"{seat} is a bot seat the host ({fingerprint(charter.host)}) runs, and a bot's action is never taken "
+            "back: each take-back would move its next intent to another record number, so to another roll the host, "
+            "who holds the seed, could compute before choosing")
+
+
 def _sig(text: str) -> bytes:
     from .keys import canonical_b64
 
@@ -437,6 +455,6 @@ def _differs(raw: bytes, wanted: bytes) -> str:
     return ", ".join(paths[:4]) + (" ..." if len(paths) > 4 else "") if paths else "bytes"
 
 
-__all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "charter_problem", "derivation_message", "derived_value",
+__all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "bot_retraction_problem", "charter_problem", "derivation_message", "derived_value",
            "first_event", "intent_content", "offered_message", "position_problem", "rules_version_problem",
            "answer_problem", "terms"]

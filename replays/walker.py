@@ -722,6 +722,12 @@ class Walker:
             live = f"events {group.first}-{group.last}" if group and group.action is not None else "no action"
             raise Tampered(number, f"the retraction of events {retraction.first}-{retraction.last} does not take "
                                    f"back the last live action ({live})")
+        if self.signatures is not None and self.signatures.charter is not None:
+            from .setups import bot_retraction_problem
+
+            problem = bot_retraction_problem(self.signatures.charter, retraction.player, group.player)
+            if problem:
+                raise Tampered(number, f"a retraction: {problem}")
         if self.reexecute:
             refusal = undo_refusal(self.ruleset, group, self.state, agreed=retraction.agreed)
             if refusal:
