@@ -42,11 +42,21 @@ def new_secret() -> tuple[bytes, str]:
     """A fresh chain seed, saved mode 0600; returns it and its commitment (hex)."""
     from . import entropy
 
-    secret = entropy.random_bytes(32)
+    return keep_secret(entropy.random_bytes(32))
+
+
+def keep_secret(secret: bytes) -> tuple[bytes, str]:
+    """Save a chain seed mode 0600 (kept as it is when this home holds it already, as a derived
+    join's is when asked again); returns it and its commitment (hex)."""
     commit = commitment(secret).hex()
     folder = home() / "secrets"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(_secret_file(commit), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(_secret_file(commit), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        if secret_of(commit) != secret:  # (secret_of raises when it holds another: a damaged file)
+            raise TrvError(f"{_secret_file(commit)} does not hold the secret of commitment {commit[:16]}") from None
+        return secret, commit
     with os.fdopen(fd, "w") as fh:
         fh.write(secret.hex() + "\n")
     return secret, commit
@@ -156,9 +166,14 @@ def join(invite_file: str, seat: str | None, output: str) -> None:
     if seat is None or seat not in mine:
         raise TrvError("say which seat of the invitation is yours with --as SEAT (one whose key you hold)")
     def make() -> tuple[bytes, str]:
-        secret, commit = new_secret()
+        # the chain secret derived from the joiner's signature over the invitation's id: the same join
+        # from every home of this key, ledger or not, so the inviter cannot get two and keep one
+        from trvendetta.replays.setups import derived_secret, join_secret_message
+
+        signer = _signer_for(inv.seats, seat)
+        secret, commit = keep_secret(derived_secret(signer.sign(seat, join_secret_message(inv.id()))))
         answer = Join("trv-join", inv.id(), seat, commit, reveal(secret, 1).hex())
-        return answer.signed(lambda body: _signer_for(inv.seats, seat).sign(seat, body)).file_bytes(), commit
+        return answer.signed(lambda body: signer.sign(seat, body)).file_bytes(), commit
 
     text, again = answer_once_here(inv.id(), seat, inv.seats[inv.creator], list(inv.seats.values()), inv.game,
                                    make, f"{inv.creator} invited you")

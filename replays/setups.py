@@ -64,6 +64,19 @@ def derived_value(signature: bytes) -> str:
     return hashlib.sha256(b"trvendetta contribution value 2\n" + signature).hexdigest()
 
 
+def join_secret_message(invite: str) -> bytes:
+    """What a joiner signs to derive its chain secret for the invitation ``invite`` (its id, hex)."""
+    return b"trvendetta exchange join secret 1\n" + invite.encode()
+
+
+def derived_secret(signature: bytes) -> bytes:
+    """A joiner's chain secret (32 bytes) from its signature over :func:`join_secret_message`:
+    Ed25519 signatures are deterministic, so every home of the joiner gives the same join (the same
+    commitment and set-up reveal) to one invitation, and the inviter, without the joiner's key,
+    cannot compute it."""
+    return hashlib.sha256(b"trvendetta join secret value 1\n" + signature).digest()
+
+
 def intent_content(game_id: str, number: int, action: bytes) -> str:
     """What a format-2 host game's draw covers of its intent (hex): the game, the intent's record
     number and its action's canonical bytes, not its signature (whose bytes the signer could vary:
@@ -455,6 +468,6 @@ def _differs(raw: bytes, wanted: bytes) -> str:
     return ", ".join(paths[:4]) + (" ..." if len(paths) > 4 else "") if paths else "bytes"
 
 
-__all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "bot_retraction_problem", "charter_problem", "derivation_message", "derived_value",
+__all__ = ["CONTRIBUTION_1", "CONTRIBUTION_2", "FORMAT", "bot_retraction_problem", "derived_secret", "join_secret_message", "charter_problem", "derivation_message", "derived_value",
            "first_event", "intent_content", "offered_message", "position_problem", "rules_version_problem",
            "answer_problem", "terms"]
