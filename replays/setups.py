@@ -306,7 +306,7 @@ def first_event(dice: str, ruleset: Any, message: Any, rules_version: str) -> by
     if dice == "host":
         rng.favor_key = bytes(32)  # (what Carnival asks: is there a dealer)
     position = ruleset.default_position([tuple(p) for p in message.players], 0)
-    event = ruleset.start(position, rng)[0]
+    event = ruleset.setup_event(position, rng)
     if getattr(event, "rules_version", rules_version) != rules_version:
         event = msgspec.structs.replace(event, rules_version=rules_version)
     return bytes(ruleset.encode(event))
@@ -368,10 +368,8 @@ def _time_words(text: str) -> str:
 
 
 def _known_version(ruleset: Any, version: str) -> bool:
-    """Whether ``version`` is one this trv's ruleset replays (1 to its current one)."""
-    current = str(ruleset.rules_version)
-    return version.isdigit() and current.isdigit() and 1 <= int(version) <= int(current) \
-        and version == str(int(version))
+    """Whether ``version`` is one this trv's ruleset replays (``Ruleset.rules_versions``)."""
+    return version in {str(v) for v in (ruleset.rules_version, *ruleset.rules_versions)}
 
 
 def position_problem(charter: Any, ruleset: Any, first: Any, payload: bytes | None = None) -> str | None:
@@ -422,7 +420,7 @@ def position_problem(charter: Any, ruleset: Any, first: Any, payload: bytes | No
                 "players answered")
     if not _known_version(ruleset, version):
         return (f"event 1 sets the game up under rules version {recorded!r} of {ruleset.name}, which this trv does "
-                f"not replay (1 to {ruleset.rules_version}): {whose} started another game than the one its players "
+                f"not replay ({', '.join(ruleset.rules_versions)}): {whose} started another game than the one its players "
                 "answered")
     try:
         wanted = first_event(charter.dice, ruleset, message, version)

@@ -289,3 +289,25 @@ def test_a_known_game_is_reproducible() -> None:
         _, second, _ = GameChecker(name, players, 123, refold_every=0, sample=0).run()
         rs = rulesets.get(name)
         assert [rs.encode(e) for e in first] == [rs.encode(e) for e in second]
+
+
+@pytest.mark.parametrize("name,players", CONFIGS)
+@pytest.mark.parametrize("dealer", [False, True], ids=["no-dealer", "host"])
+def test_the_setup_event_is_starts_first_event(name: str, players: int, dealer: bool) -> None:
+    """``Ruleset.setup_event`` (what every store rebuilds a host or exchange game's event 1 with,
+    ``replays.setups.first_event``) is the first event ``start`` gives, byte for byte, with mixed
+    crews too, with an RNG that deals hidden pieces (a host's) or not."""
+    from trvendetta.core.rng import Rng
+
+    ruleset = rulesets.get(name)
+    crews = list(ruleset.crews()) or [""]  # each crew once (the Big Rig, the Final Five: one a game), then the first
+    colors = ruleset.colors() or tuple(f"c{i}" for i in range(players))
+    seats = [(f"p{i}", colors[i], crews[i] if i < len(crews) else crews[0]) for i in range(players)]
+    position = ruleset.default_position(seats, 0)
+    made = []
+    for _ in range(2):
+        rng = Rng(7, 0)
+        if dealer:
+            rng.favor_key = bytes(32)  # type: ignore[attr-defined]
+        made.append(rng)
+    assert ruleset.encode(ruleset.setup_event(position, made[0])) == ruleset.encode(ruleset.start(position, made[1])[0])

@@ -79,6 +79,14 @@ class Carnival(Vendetta):
         c = self._with_crews(p.crew for p in position.players)
         return setup.start(validate(position, c), c, rng)
 
+    def setup_event(self, position: Position, rng=None):
+        """``start``'s first event (``setup.start``: a host's RNG, which has a favor key, deals the
+        favors face down), without running the set-up."""
+        assert isinstance(position, CarnivalPosition), "a Carnival game starts from its own position_type"
+        c = self._with_crews(p.crew for p in position.players)
+        private = getattr(rng, "favor_key", None) is not None and not position.favors
+        return cev.CarnivalStarted(validate(position, c), str(self.rules_version), c, private)
+
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game recorded."""
         c = first_event.components

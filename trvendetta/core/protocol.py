@@ -157,6 +157,12 @@ class Ruleset(Generic[S, A, E]):
     def start(self, position: Any, rng: Rng | None = None) -> list[E]:
         raise NotImplementedError
 
+    def setup_event(self, position: Any, rng: Rng | None = None) -> E:
+        """The first event ``start(position, rng)`` gives (``GameStarted``), which every store
+        compares a host or exchange game's event 1 with (``replays.setups``); a ruleset may give it
+        without running its set-up (the conformance test checks it is ``start``'s)."""
+        return self.start(position, rng)[0]
+
     def restart(self, first_event: E, rng: Rng | None = None) -> list[E]:
         """The set-up events of a recorded game again, from its first event
         (re-execution): by default ``start`` of the position it carries; a

@@ -145,6 +145,12 @@ class Vendetta(PlayedRuleset[State, Any, Any]):
         c = comp.with_crews(self.components, (p.crew for p in position.players), self.name)
         return _rules().start(validate(position, c, self.name, self.state_type.board), c, rng, self.initial_state())
 
+    def setup_event(self, position: Position, rng=None):
+        """``start``'s first event, without importing the rules (``verify`` of a host game before
+        its reveal re-executes nothing else)."""
+        c = comp.with_crews(self.components, (p.crew for p in position.players), self.name)
+        return events.GameStarted(validate(position, c, self.name, self.state_type.board), str(self.rules_version), c)
+
     def restart(self, first_event, rng=None) -> list:
         """The set-up events again, with the components and the rules version the game
         recorded (``components_v1.v1()`` for a game recorded before components were); ``rng``:
