@@ -529,7 +529,7 @@ class Club:
         offer, joined = found
         return {"game": game, "offer": offer.file_bytes().decode(), "id": offer.id(), "commit": offer.commit,
                 "joined": sorted(joined), "waiting_for": [s for s in offer.seats if s not in joined and s not in offer.bots],
-                "bots": dict(offer.bots)}
+                "bots": dict(offer.bots), "terms": _terms(offer)}
 
     def join(self, player: str, game: str, value: str, signature: str, kind: str = "trv-host-join") -> dict:
         """A player's contribution to an offer's seed (signed by their key, or a key they delegated
@@ -684,7 +684,7 @@ class Club:
             if player is None or player in offer.seats:
                 offers.append({"game": game, "players": list(offer.seats), "joined": sorted(joined),
                                "waiting_for": [s for s in offer.seats if s not in joined and s not in offer.bots],
-                               "bots": dict(offer.bots)})
+                               "bots": dict(offer.bots), "terms": _terms(offer)})
                 if player is not None and player in offer.seats and player not in joined and player not in offer.bots:
                     waiting.append(game)
         declined = [] if player is None else [
@@ -1182,6 +1182,16 @@ class _Relay:
 def message_for(doc: dict, action: str) -> bytes:
     """What a player signs to play ``action`` on the game ``doc`` shows (``Club.game_doc``)."""
     return message(doc["domain"], doc["version"] + 1, doc["head"], action.encode())
+
+
+
+def _terms(offer: Offer) -> list[str]:
+    """The terms a player signs in answering ``offer`` (``replays.setups.terms``: what `trv --server
+    join` prints), for the page to show beside its Join button."""
+    from trvendetta.replays.keys import fingerprint
+    from trvendetta.replays.setups import terms
+
+    return terms(offer, f"the server, key {fingerprint(offer.host)}")
 
 
 __all__ = ["Club", "Refused", "login_message", "message_for"]

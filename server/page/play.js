@@ -190,7 +190,9 @@ async function home() {
     el("td", { text: g.status === "over" ? `over${g.winner ? ": " + g.winner + " wins" : ""}` :
       g.waiting_for_dice ? "the host's dice" : g.waiting_on === me.player ? "your move" : `${g.waiting_on}'s move` })));
   const offers = doc.offers.map((o) => el("tr", { class: o.waiting_for.includes(me.player) ? "yours" : "" },
-    el("td", { text: o.game }), el("td", { text: o.players.join(", ") }),
+    el("td", { text: o.game, title: (o.terms || []).join("\n") }),
+    el("td", {}, el("span", { text: o.players.join(", ") }),
+      el("ul", { class: "terms" }, ...(o.terms || []).map((t) => el("li", { text: t })))),
     el("td", {}, o.waiting_for.includes(me.player)
       ? el("button", { class: "join", "data-join": o.game, onclick: () => join(o.game), text: `Join ${o.game}` })
       : el("span", { text: "waiting for " + o.waiting_for.join(", ") + " " }),

@@ -51,3 +51,18 @@ def test_a_server_setting_a_game_up_with_loaded_dice_is_refused_by_every_store(c
     assert '"faces":["4","5","6","6","6","6"]' in record
     with pytest.raises(replays.Tampered, match="event 1 is not the set-up the offer .* gives: its components.dice"):
         replays.verify_file(replays.read_file(record.encode(), "duel.trv"))
+
+
+def test_server_join_and_the_offer_show_the_terms_a_player_signs(club):
+    """`trv --server join` prints the terms it signs, and the offer's document (what the page shows
+    beside its Join button) lists them the same way: no player answers blind."""
+    ann, bob = club.player("ann"), club.player("bob")
+    ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel", "--time", "3d")
+    doc = club.club.offer_doc("duel")
+    assert doc["terms"][0] == "ruleset: vendetta, rules version 2"
+    assert doc["terms"][1] == "seats in turn order: ann (red, cars), bob (blue, cars)"
+    assert doc["terms"][2].startswith("time control: 3d: each answer within 3d")
+    assert doc["terms"][3].startswith("signed by: the server, key ")
+    out = bob("join", "duel").stdout
+    assert "the terms you sign, offer duel (" in out
+    assert all(f"  {line}" in out for line in doc["terms"])
