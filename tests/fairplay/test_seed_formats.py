@@ -243,7 +243,7 @@ def test_a_second_offer_reusing_an_answered_commitment_is_refused_and_gives_noth
     for i, host in enumerate([first.host, key2]):  # the same identity, then a second one
         players_b = [list(first.players[1]), list(first.players[0])][:: 1 if i else -1]
         second = Offer("trv-host-offer", f"cup{i}", first.ruleset, players_b, dict(first.seats), host,
-                       first.commit).signed(lambda body, h=host: _host_keyring(h).sign(HOST, body))
+                       first.commit, rules=first.rules).signed(lambda body, h=host: _host_keyring(h).sign(HOST, body))
         (tmp_path / "B" / f"offer{i}.json").write_bytes(second.file_bytes())
         for p in (ann, bob):
             err = p("host", "join", tmp_path / "B" / f"offer{i}.json", "-o", tmp_path / "B" / f"{p.name}{i}.json",

@@ -27,6 +27,14 @@ def _session(p) -> dict:
 
 
 @pytest.fixture
+def entropy_label() -> bytes:
+    """A game in which a move needs the host's dice before it ends: playing each seat's first legal
+    option ends some games in round 1 without a roll (this is one that rolls; the offer's bytes, and
+    so the seed, follow the offer's fields)."""
+    return b"a move needs the host's dice 2"
+
+
+@pytest.fixture
 def duel(club):
     ann, bob = club.player("ann"), club.player("bob")
     ann("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", "duel")
