@@ -345,7 +345,7 @@ def terms(message: Any, signer: str) -> list[str]:
     it), the time control, and who signed it (``signer``: its key's name and fingerprint)."""
     from trvendetta import rulesets
 
-    default = getattr(rulesets.get(message.ruleset), "default_crew", "") or "cars"
+    default = getattr(rulesets.get(message.ruleset), "default_crew", "") or "the default crew"
     bots = dict(getattr(message, "bots", {}) or {})
     seats = ", ".join(f"{name} ({color}, {crew or default}"
                       + (f"; bot {bots[name]}, run by the host, who sees every roll)" if name in bots else ")")

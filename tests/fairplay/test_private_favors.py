@@ -281,9 +281,13 @@ def test_a_bot_seat_is_dealt_favors_face_down_and_the_game_verifies_everywhere(p
 
 def _made_before_private_favors(monkeypatch):
     """Games set up as before private favors: favors dealt in the open (``favor-collected``)."""
+    from trvendetta import rulesets
     from trvendetta.carnival import setup
 
     real = setup.start
+    # (every store rebuilds event 1 with its own rules' first event: the trv of before's, here)
+    carnival = type(rulesets.get("carnival"))
+    monkeypatch.setattr(carnival, "setup_event", lambda self, position, rng=None: self.start(position, rng)[0])
 
     def start(position, components, rng=None, rules_version=setup.RULES_VERSION, private_favors=None):
         return real(position, components, rng, rules_version, bool(private_favors))
