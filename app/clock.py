@@ -16,7 +16,7 @@ call :func:`waiting` with its own ``now``).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from trvendetta.core.errors import TrvError
 from trvendetta.replays.timecontrol import (CLOCK_TOLERANCE, LONGEST, TimeControl, Waiting, charged, control_of,
@@ -106,18 +106,40 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
     store's stamps) by more than the tolerance (the record it answers reached this store later,
     was kept back, or was stamped back); one that crosses an answer this store holds, stamped before
     the deadline (the claim's or this store's)."""
+    meta = store.header(game)
+    stored = list(store.events(game, decode=False))
+    _check_claim(meta, stored, clock_stamps(stored, meta.created), claim, new, now)
+
+
+def check_received_whole(gf: Any, claim: Any, now: datetime) -> None:
+    """A claim on time ending a record this store imports as a new game (it did not hold the game):
+    every record reached this store ``now``, so the claimed seat's time starts now and the claim is
+    checked as :func:`check_received` checks one arriving with the records before it (a claim made
+    before the game reached this store, however its times read, is refused)."""
+    h = gf.header
+    meta = _Whole(h.ruleset, h.charter, h.domain, gf.genesis)
+    _check_claim(meta, [], [], claim, [r for r in gf.records if r.number <= claim.after], now, whole=True)
+
+
+class _Whole(NamedTuple):
+    ruleset: str
+    charter: str
+    domain: str
+    genesis: str
+
+
+def _check_claim(meta: Any, stored: list[Any], stored_stamps: list[datetime], claim: Any, new: list[Any],
+                 now: datetime, whole: bool = False) -> None:
     from trvendetta import rulesets
     from trvendetta.replays import outbox
     from trvendetta.replays.resume import walker_for
 
-    meta = store.header(game)
     control = control_of(decode_charter_of(meta))
-    stored = list(store.events(game, decode=False))
     records = [*stored, *new]
     after = claim.after
     if control is None or not 1 <= after <= len(records):
         return  # the walk refuses it, naming why
-    stamps = clock_stamps(stored, meta.created) + [utc(now)] * len(new)
+    stamps = stored_stamps + [utc(now)] * len(new)
     seat, at, said = claim.seat, parse_stamp(claim.at), parse_stamp(claim.deadline)
     allowed = tolerance(control)
     if at > utc(now) + allowed:
@@ -131,9 +153,13 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
                              start=meta.genesis)
         mine = deadline_for(control, stamps[after - 1], seat, *charged(stamps[:after], made))
     got = "received" if after > len(stored) or stored[after - 1].recorded_at is None else "stamped"
+    got_at = f"this store {got} event {after} at {stamp_text(stamps[after - 1])}"
+    if whole:  # a game this store did not hold: each of its records reached it now
+        got_at = (f"this store did not hold the game and received it whole, event {after} included, at "
+                  f"{stamp_text(stamps[after - 1])}")
     if said < mine - allowed:
         raise ClaimRefused(f"the claim says {seat} had to answer event {after} by {claim.deadline} (from "
-                           f"{claim.since}); this store {got} event {after} at {stamp_text(stamps[after - 1])}, so by "
+                           f"{claim.since}); {got_at}, so by "
                            f"its clock {seat}'s deadline is {stamp_text(mine)}, {exact_text(mine - said)} later "
                            f"(it allows {exact_text(allowed)}): the claim came before {seat}'s time ran out "
                            "here; nothing was written")
@@ -150,8 +176,7 @@ def check_received(store: Any, game: str, claim: Any, new: list[Any], now: datet
         # store's future would otherwise take a claim twice the tolerance before this store's deadline
         raise ClaimRefused(f"the claim against {seat} reached this store at {stamp_text(now)}, "
                            f"{exact_text(mine - utc(now))} before {seat}'s deadline by this store's clock "
-                           f"({stamp_text(mine)}; this store {got} event {after} at "
-                           f"{stamp_text(stamps[after - 1])}; it allows {exact_text(allowed)}): {seat}'s time has "
+                           f"({stamp_text(mine)}; {got_at}; it allows {exact_text(allowed)}): {seat}'s time has "
                            "not run out here; nothing was written")
 
 
@@ -162,5 +187,6 @@ def decode_charter_of(meta: Any) -> Any:
 
 
 __all__ = ["CLOCK_TOLERANCE", "ClaimRefused", "LONGEST", "TimeControl", "Waiting", "charged", "check_received",
+           "check_received_whole",
            "clock_stamps", "control_of", "deadline_for", "duration_text", "longest_answer", "parse_stamp", "parse_time_control",
            "stamp_text", "waiting"]

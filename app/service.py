@@ -411,7 +411,7 @@ class GameService:
         on time arriving over a game it has is checked (``app.clock.check_received``); None for a copy
         that takes another store's clock as its reference (``trv --server``'s copy of a server game)."""
         gf = parsed if parsed is not None else replays.read_file(data, source)
-        admit = None if now is None else claims_against_clock(self.store, gf.header.game, now)
+        admit = None if now is None else claims_against_clock(self.store, gf, now)
         game, events, head = replays.import_file(self.store, gf, name, admit)
         self.store.touch(game)
         return gf, game, events, head
@@ -423,16 +423,20 @@ class GameService:
         return replays.export(self.store, game, since=since, created=created)
 
 
-def claims_against_clock(store: Any, game: str, now: Any) -> Any:
-    """The check of a packet's new records a claim on time among them must pass in this store
-    (``replays.import_file``'s ``admit``)."""
+def claims_against_clock(store: Any, gf: Any, now: Any) -> Any:
+    """The check of a file's new records a claim on time among them must pass in this store
+    (``replays.import_file``'s ``admit``): over a game it holds, against its stamps; a game it did
+    not hold (the whole record new here), as received now."""
     def admit(walker: Any, new: list[Any]) -> None:
         ended = walker.outcome
         if ended is None or ended.how != "time" or not new or ended.number < new[0].number:
             return
-        from .clock import check_received
+        from .clock import check_received, check_received_whole
 
-        check_received(store, game, ended.record, [r for r in new if r.number < ended.number], now)
+        if new[0].number == 1:
+            check_received_whole(gf, ended.record, now)
+        else:
+            check_received(store, gf.header.game, ended.record, [r for r in new if r.number < ended.number], now)
     return admit
 
 

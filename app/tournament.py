@@ -89,6 +89,13 @@ def check_ruling(name: str, t: Any, checked: Any) -> None:
                        "(trv tournament concede / no-show, or a game played again)")
 
 
+def upheld_here(name: str, t: Any, checked: Any) -> bool:
+    """Whether the table's signed ruling upholds the very claim that ended ``checked``'s game."""
+    ruled = t.ruling
+    return (ruled is not None and ruled.ruling == "upheld" and bool(checked.claim) and ruled.claim == checked.claim
+            and ruled.game_id == checked.result.game_id and ruling_signed(name, ruled))
+
+
 def ruling_signed(name: str, ruled: tev.ClaimRuled) -> bool:
     """Whether the ruling's signature is its organiser's over :func:`~trvendetta.tournament.events.ruling_message`."""
     from trvendetta.replays.keys import canonical_b64
@@ -321,8 +328,8 @@ class TournamentService:
         result is refused with the evidence (``replays.tournament.one_of_copies``).  ``evidence``
         (file, bytes) that a player of it equivocated (two signed intents for one draw, two signed
         continuations) refuses it."""
-        from trvendetta.replays.tournament import (check_evidence, check_host_round, check_signatures, one_of_copies,
-                                                   result_of_file, result_of_game)
+        from trvendetta.replays.tournament import (check_evidence, check_host_round, check_signatures,
+                                                   check_silent_claim, one_of_copies, result_of_file, result_of_game)
 
         loaded = self.log.load(name)
         state = loaded.state
@@ -333,8 +340,8 @@ class TournamentService:
             data = read(source)
             if data is not None and self._same_id(data, t.game_id):
                 copies = (*copies, t.game)
+        files: list[tuple[str, bytes]] = []
         if copies:
-            files = []
             for path in (source, *copies):
                 data = read(path) if path is not None and path != t.game else None
                 if path is not None and path == t.game and self.store.exists(path):
@@ -360,7 +367,9 @@ class TournamentService:
             checked = result_of_game(self.store, source, r, table)
         check_host_round(state, checked)
         check_evidence(self.store, checked, evidence or [])
-        check_ruling(name, model.table_of(state, r, table), checked)
+        t = model.table_of(state, r, table)
+        check_ruling(name, t, checked)
+        check_silent_claim(checked, upheld_here(name, t, checked), files)
         result = check_signatures(state, checked)
         events = model.check_report(state, result)
         return Reported(r, checked, result, self.commit(name, events, loaded.version))

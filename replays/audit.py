@@ -283,8 +283,8 @@ def _check_summary(gf: fmt.GameFile, walker: Walker, moves: MovesVisitor) -> Non
 def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None,
                 admit: Callable[[Walker, list[Any]], None] | None = None) -> tuple[str, int, str]:
     """Import a record (a new game) or a packet (extends a game). Returns (game, events, head).
-    ``admit``: for a packet (or a record over this store's game), called with the walk and the new
-    records once they are checked, before anything is written (it raises to refuse them)."""
+    ``admit``: called with the walk and the new records (a new game's: all of them) once they are
+    checked, before anything is written (it raises to refuse them)."""
     if gf.kind == "packet":
         return import_packet(store, gf, admit)
     if name is None and _same_game(store, gf):
@@ -296,6 +296,8 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None,
     verified = verify_file(gf)
     if verified.note:
         raise TrvError(verified.note + " Import it with the trv it was played with.")
+    if admit is not None:  # a game this store did not hold: every record of it is new here
+        admit(verified.walker, list(gf.records))
     game = name or gf.header.game
     if name is None and name_problem(game) is not None:
         raise TrvError(f"the record's game name: {name_problem(game)}; import it under another: --name NEW")

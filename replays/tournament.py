@@ -33,6 +33,7 @@ chain, every game record by re-execution, every result against its record
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -103,6 +104,9 @@ class Checked(NamedTuple):
     rolls_checked: bool = True
     #: SHA-256 of the claim on time that ended the game ("" when none did): what an organiser rules on
     claim: str = ""
+    #: the seat that claim is against, when no record of the game is signed by it (no action, no
+    #: reveal): nothing shows the game ever reached it ("" otherwise)
+    claimed_silent: str = ""
 
 
 def bot_seats(charter: Any, bots: dict[str, str] | None, bots_unchained: bool, players: list[str]) -> tuple[str, ...]:
@@ -149,7 +153,39 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
         from trvendetta.store import encode_draw
 
         claim = hashlib.sha256(encode_draw(ended.record)).hexdigest()
-    return Checked(result, bound, host, not verified.rolls_unchecked, claim)
+    silent = ended.loser if claim and not _signed_by(records, ended.loser) else ""
+    return Checked(result, bound, host, not verified.rolls_unchecked, claim, silent)
+
+
+def _signed_by(records: Any, seat: str) -> bool:
+    """Whether any of ``records`` carries a signature of ``seat`` (an action, a reveal, a retraction)."""
+    from .signatures import parse
+
+    return any(r.sig and any(name == seat for name, _ in parse(r.sig)) for r in records)
+
+
+def check_silent_claim(checked: Checked, upheld: bool, copies: Sequence[tuple[str, bytes]] = ()) -> None:
+    """A claim on time against a seat that signed nothing in the game (nor in any of ``copies``, every
+    seat's copy given) counts only when the organiser upheld it (``upheld``: a ruling signed by the
+    tournament's organiser): its claimant could have made the game and claimed it without ever
+    sending it (docs/fair-play.md, "Threat model")."""
+    seat = checked.claimed_silent
+    if not seat or upheld:
+        return
+    for source, data in copies:
+        try:
+            gf = audit.read_file(data, source)
+            if not (gf.records and gf.records[0].hash == checked.result.game_id and _signed_by(gf.records, seat)):
+                continue
+            audit.verify_file(gf)  # (its signatures checked: a copy with a made-up one of the seat's proves nothing)
+        except (audit.AuditError, fmt.FileError, TrvError):
+            continue
+        return
+    r = checked.result
+    raise ResultRefused(f"game {r.game} ended on a claim on time against {seat}, and no record of it is signed by "
+                        f"{seat} (no move, no reveal): nothing shows the game ever reached {seat}, so the claim "
+                        f"counts only if the organiser upholds it (trv tournament rule NAME --table {r.table} "
+                        "--uphold or --overturn)")
 
 
 def check_evidence(store: Any, checked: Checked, evidence: list[tuple[str, bytes]]) -> None:
