@@ -73,15 +73,16 @@ def round_of(state: model.State, given: int | None) -> int:
     return state.rounds[-1].round
 
 
-def check_ruling(name: str, t: Any, checked: Any) -> None:
+def check_ruling(name: str, state: model.State, t: Any, checked: Any) -> None:
     """A table's game that ended on a claim the organiser overturned does not count (its result is
-    recorded otherwise); a ruling whose signature does not check is refused as forged."""
+    recorded otherwise); a ruling by any key but the one whose rulings count (``model.ruler``), or
+    whose signature does not check, is refused as forged."""
     ruled = t.ruling
     if ruled is None or not checked.claim or ruled.claim != checked.claim or ruled.game_id != checked.result.game_id:
         return
-    if not ruling_signed(name, ruled):
-        raise TrvError(f"round {ruled.round} table {ruled.table}: the ruling on the claim is not signed by the key it "
-                       f"names ({ruled.by[:16]}...): it was forged or changed")
+    problem = ruling_problem(name, state, ruled)
+    if problem is not None:
+        raise TrvError(problem)
     if ruled.ruling == "overturned":
         raise TrvError(f"game {checked.result.game}: the organiser ({ruled.by[:16]}...) overturned the claim that "
                        f"ended it ({checked.result.end}{'; ' + ruled.reason if ruled.reason else ''}): it does not "
@@ -89,26 +90,31 @@ def check_ruling(name: str, t: Any, checked: Any) -> None:
                        "(trv tournament concede / no-show, or a game played again)")
 
 
-def upheld_here(name: str, t: Any, checked: Any) -> bool:
+def upheld_here(name: str, state: model.State, t: Any, checked: Any) -> bool:
     """Whether the table's signed ruling upholds the very claim that ended ``checked``'s game."""
     ruled = t.ruling
     return (ruled is not None and ruled.ruling == "upheld" and bool(checked.claim) and ruled.claim == checked.claim
-            and ruled.game_id == checked.result.game_id and ruling_signed(name, ruled))
+            and ruled.game_id == checked.result.game_id and ruling_signed(name, state, ruled))
 
 
-def ruling_signed(name: str, ruled: tev.ClaimRuled) -> bool:
-    """Whether the ruling's signature is its organiser's over :func:`~trvendetta.tournament.events.ruling_message`."""
-    from trvendetta.replays.keys import canonical_b64
+def ruling_signed(name: str, state: model.State, ruled: tev.ClaimRuled) -> bool:
+    """Whether the ruling is by the key whose rulings count and signed by it."""
+    return ruling_problem(name, state, ruled) is None
 
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(ruled.by)).verify(
-            canonical_b64(ruled.sig) or b"", tev.ruling_message(name, ruled))
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+def ruling_problem(name: str, state: model.State, ruled: tev.ClaimRuled) -> str | None:
+    """Why a ruling does not count (None: it does): not by the key whose rulings count
+    (``model.ruler``: the organiser's, fixed at `tournament new`), or its signature over
+    :func:`~trvendetta.tournament.events.ruling_message` does not check."""
+    from trvendetta.replays.tournament import ruling_sig_checks
+
+    problem = model.ruler_problem(state, ruled)
+    if problem is not None:
+        return problem + ": it was forged or changed"
+    if not ruling_sig_checks(name, ruled):
+        return (f"round {ruled.round} table {ruled.table}: the ruling on the claim is not signed by the key it "
+                f"names ({ruled.by[:16]}...): it was forged or changed")
+    return None
 
 
 def _export(store: GameStore, game: str) -> str:
@@ -167,10 +173,11 @@ class TournamentService:
 
     # ----------------------------------------------------------- commands
     def new(self, name: str, ruleset: Any, rounds: int, pod: tuple[int, int], scoring: tuple[int, ...],
-            seed: int) -> model.State:
-        """Create a tournament of ``ruleset`` (a Ruleset)."""
+            seed: int, organiser: str = "") -> model.State:
+        """Create a tournament of ``ruleset`` (a Ruleset); ``organiser``: the public key (hex) whose
+        signed rulings count in it ("" for none)."""
         events = model.check_new(name, ruleset.name, rounds, pod[0], pod[1], scoring, seed,
-                                 ruleset.max_players, ruleset.min_players)
+                                 ruleset.max_players, ruleset.min_players, organiser)
         created = self.log.create(name, events)
         self.project(name)
         return created.state
@@ -349,7 +356,9 @@ class TournamentService:
                 if data is None or path is None:
                     raise TrvError(f"{path}: not a record file; give every seat's copy as a file (trv export GAME)")
                 files.append((path, data))
-            ruled = t.ruling if t.ruling is not None and ruling_signed(name, t.ruling) else None  # (signed only)
+            if t.ruling is not None and (problem := ruling_problem(name, state, t.ruling)) is not None:
+                raise TrvError(problem)
+            ruled = t.ruling
             upheld = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "upheld" else ())
             overturned = frozenset({ruled.claim} if ruled is not None and ruled.ruling == "overturned" else ())
             source, data = one_of_copies(files, upheld, overturned)
@@ -368,8 +377,8 @@ class TournamentService:
         check_host_round(state, checked)
         check_evidence(self.store, checked, evidence or [])
         t = model.table_of(state, r, table)
-        check_ruling(name, t, checked)
-        check_silent_claim(checked, upheld_here(name, t, checked), files)
+        check_ruling(name, state, t, checked)
+        check_silent_claim(checked, upheld_here(name, state, t, checked), files)
         result = check_signatures(state, checked)
         events = model.check_report(state, result)
         return Reported(r, checked, result, self.commit(name, events, loaded.version))

@@ -84,9 +84,14 @@ def tournament() -> None:
 @click.option("--scoring", default="4,2,1,0", show_default=True, metavar="P1,P2,...",
               help="Points for 1st, 2nd, ... place (a tie shares the better place's points).")
 @click.option("--seed", type=int, help="Seed of every pairing and of the games' dice (default: drawn and recorded).")
+@click.option("--as", "ident", metavar="IDENTITY", help="The organiser's identity, whose signed rulings on claims "
+                                                          "count (trv id; default: your only one).")
 @pass_session
-def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scoring: str, seed: int | None) -> None:
-    """Create a tournament (an append-only log in the game store).
+def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scoring: str, seed: int | None,
+        ident: str | None) -> None:
+    """Create a tournament (an append-only log in the game store).  Its organiser's
+    public key (--as, or your only identity) is fixed in it: only that key's
+    signed rulings on claims on time count (trv tournament rule).
 
     \b
     Examples:
@@ -95,10 +100,22 @@ def new(session: Session, name: str, ruleset: str, rounds: int, pod: str, scorin
     """
     rules = ruleset_arg(ruleset)
     lo, hi = _pod(pod)
+    from .identity import identities
+
+    ids = identities()
+    mine = [i for i in ids if ident in (None, i.name, i.fingerprint)]
+    if ident is not None and len(mine) != 1:
+        raise TrvError(f"--as {ident}: no identity of yours has this name or fingerprint (trv id); nothing was "
+                       "created")
+    if ident is None and len(mine) > 1:
+        raise TrvError(f"say which of your identities organises {name} (its rulings on claims count): --as "
+                       f"IDENTITY (yours: {', '.join(sorted(i.name for i in mine))}); nothing was created")
     seed = fresh_seed(os.urandom(16)) if seed is None else seed
-    _svc(session).new(name, rules, rounds, (lo, hi), _scoring(scoring), seed)
+    _svc(session).new(name, rules, rounds, (lo, hi), _scoring(scoring), seed, mine[0].public if mine else "")
     click.echo(f"tournament {name}: {rules.name}, {rounds} round{'' if rounds == 1 else 's'}, tables of {lo}-{hi}, "
                f"scoring {scoring}, seed {seed}")
+    click.echo(f"organiser: {mine[0].fingerprint} ({mine[0].name}): only its signed rulings count" if mine else
+               "no organiser key (you have no identity: trv id new NAME): no ruling on a claim can count in it")
 
 
 @tournament.command(name="register")

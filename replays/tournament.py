@@ -436,6 +436,22 @@ def check_signatures(state: model.State, checked: Checked) -> tev.ResultReported
 
 
 # -------------------------------------------------------------------- export
+def ruling_sig_checks(name: str, ruled: tev.ClaimRuled) -> bool:
+    """Whether the ruling's signature checks against the key it names, over
+    :func:`~trvendetta.tournament.events.ruling_message` (whose key that is: ``model.ruler_problem``)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from .keys import canonical_b64
+
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(ruled.by)).verify(
+            canonical_b64(ruled.sig) or b"", tev.ruling_message(name, ruled))
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
 def _tag(key: str, value: Any) -> str:
     return f"[{key} {msgspec.json.encode(str(value)).decode()}]"
 
@@ -526,6 +542,12 @@ def verify_export(data: bytes, source: str = "file") -> Exported:
             raise ExportBroken(f"{source}: tournament event {number}: {exc}") from None
         if tev.encode(event) != m.group(3):
             raise ExportBroken(f"{source}: tournament event {number} is not canonical JSON")
+        if isinstance(event, tev.ClaimRuled):  # only the organiser's key rules, and its signature checks
+            problem = model.ruler_problem(state, event)
+            if problem is not None or not ruling_sig_checks(state.name, event):
+                raise ExportBroken(f"{source}: tournament event {number}: " + (
+                    problem or f"the ruling is not signed by the key it names ({event.by[:16]}...)") +
+                    ": it was forged or changed")
         state = model.evolve(state, event)
     if tags.get("Events") != str(number) or tags.get("Head") != head or tags.get("Tournament") != state.name:
         raise ExportBroken(f"{source}: the header's Tournament/Events/Head do not match the events "

@@ -26,9 +26,11 @@ class TournamentEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unkn
     """Base of every tournament event."""
 
 
-class TournamentCreated(TournamentEvent, tag="tournament-created", frozen=True):
+class TournamentCreated(TournamentEvent, tag="tournament-created", frozen=True, omit_defaults=True):
     """A tournament: its game, its number of rounds, the table sizes allowed,
-    the points for each finishing place (1st, 2nd, ...) and the pairing seed."""
+    the points for each finishing place (1st, 2nd, ...) and the pairing seed.
+    ``organiser``: the public key (hex) whose signed rulings on claims count, fixed here ("" in a
+    tournament created before organiser keys, or without an identity: see ``model.ruler``)."""
 
     name: Name
     ruleset: str
@@ -37,6 +39,7 @@ class TournamentCreated(TournamentEvent, tag="tournament-created", frozen=True):
     pod_max: Annotated[int, msgspec.Meta(ge=2, le=4)]
     scoring: tuple[int, ...]
     seed: int
+    organiser: Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")] = ""
 
 
 class PlayerRegistered(TournamentEvent, tag="player-registered", frozen=True):

@@ -179,8 +179,8 @@ def _need(state: State) -> ev.TournamentCreated:
 
 
 def check_new(name: str, ruleset: str, rounds: int, pod_min: int, pod_max: int, scoring: Sequence[int],
-              seed: int, max_players: int = 4, min_players: int = 2) -> list[ev.TournamentEvent]:
-    """A new tournament's first event."""
+              seed: int, max_players: int = 4, min_players: int = 2, organiser: str = "") -> list[ev.TournamentEvent]:
+    """A new tournament's first event (``organiser``: the key whose rulings count, "" for none)."""
     if not 1 <= rounds <= 99:
         raise TournamentError(f"--rounds {rounds}: a tournament has 1 to 99 rounds")
     lo, hi = max(2, min_players), min(4, max_players)
@@ -191,7 +191,7 @@ def check_new(name: str, ruleset: str, rounds: int, pod_min: int, pod_max: int, 
         raise TournamentError(f"--scoring {','.join(map(str, scoring))}: points per place must be whole numbers "
                               "from 1st place down, never rising (for example 4,2,1,0)")
     try:
-        event = ev.TournamentCreated(name, ruleset, rounds, pod_min, pod_max, tuple(scoring), seed)
+        event = ev.TournamentCreated(name, ruleset, rounds, pod_min, pod_max, tuple(scoring), seed, organiser)
         msgspec.convert(msgspec.to_builtins(event), ev.TournamentCreated)
     except msgspec.ValidationError:
         raise TournamentError(f"{name!r} is not a tournament name: use letters, digits, '-' and '_'") from None
@@ -309,20 +309,45 @@ def check_report(state: State, result: ev.ResultReported) -> list[ev.TournamentE
     return [result]
 
 
+def ruler(state: State, round_: int) -> str:
+    """The one key whose rulings count at round ``round_``'s tables: the organiser's, fixed at
+    `tournament new`; in a tournament that names none (created before organiser keys, or without an
+    identity), a host round's host; "" for nobody."""
+    created = state.created
+    if created is not None and created.organiser:
+        return created.organiser
+    r = state.round(round_)
+    return r.host if r is not None else ""
+
+
+def ruler_problem(state: State, ruled: ev.ClaimRuled) -> str | None:
+    """Why ``ruled`` is not by the key whose rulings count (None: it is; its signature is checked apart)."""
+    key = ruler(state, ruled.round)
+    if not key:
+        return (f"tournament {state.name} names no organiser key (it was created without an identity, or before "
+                "organiser keys), so no ruling counts in it; a claim in it is settled another way (trv tournament "
+                "concede / no-show, or a game played again)")
+    if ruled.by != key:
+        created = state.created
+        whose = ("its organiser's key, fixed at `tournament new`," if created is not None and created.organiser
+                 else f"round {ruled.round}'s host key")
+        return (f"the ruling on round {ruled.round} table {ruled.table} is signed by key {ruled.by[:16]}..., not "
+                f"{whose} {key[:16]}...: only that key rules")
+    return None
+
+
 def check_rule(state: State, ruled: ev.ClaimRuled) -> list[ev.TournamentEvent]:
-    """A ruling on a table's claim on time: its table exists and has no result counted yet, and the
-    claim has no ruling (one ruling per claim); in a host round, the organiser who hosted signs it."""
+    """A ruling on a table's claim on time: its table exists and has no result counted yet, the
+    claim has no ruling (one ruling per claim), and it is by the key whose rulings count (:func:`ruler`)."""
     t = table_of(state, ruled.round, ruled.table)
     if t.reported is not None:
         raise TournamentError(f"round {ruled.round} table {ruled.table} has its result already; a ruling comes "
                               "before the report")
     if t.ruling is not None and t.ruling.claim == ruled.claim:
         raise TournamentError(f"the claim of round {ruled.round} table {ruled.table} was {t.ruling.ruling} already")
-    r = state.round(ruled.round)
-    host = r.host if r is not None else ""
-    if host and ruled.by != host:
-        raise TournamentError(f"round {ruled.round} was hosted with key {host[:16]}...: its organiser rules, "
-                              f"not {ruled.by[:16]}...")
+    problem = ruler_problem(state, ruled)
+    if problem is not None:
+        raise TournamentError(problem)
     return [ruled]
 
 
