@@ -78,14 +78,22 @@ def check_ruling(name: str, state: model.State, t: Any, checked: Any) -> None:
     recorded otherwise); a ruling by any key but the one whose rulings count (``model.ruler``), or
     whose signature does not check, is refused as forged."""
     ruled = t.ruling
-    if ruled is None or not checked.claim or ruled.claim != checked.claim or ruled.game_id != checked.result.game_id:
+    if ruled is None or not checked.claim or ruled.game_id != checked.result.game_id:
+        return
+    covered = ruled.claim == checked.claim or (  # an overturn covers a claim re-signed at the same point
+        ruled.ruling == "overturned" and bool(ruled.seat)
+        and (ruled.seat, ruled.after) == (checked.claim_seat, checked.claim_after))
+    if not covered:
         return
     problem = ruling_problem(name, state, ruled)
     if problem is not None:
         raise TrvError(problem)
     if ruled.ruling == "overturned":
-        raise TrvError(f"game {checked.result.game}: the organiser ({ruled.by[:16]}...) overturned the claim that "
-                       f"ended it ({checked.result.end}{'; ' + ruled.reason if ruled.reason else ''}): it does not "
+        what = "the claim that ended it" if ruled.claim == checked.claim else (
+            f"the claim against {ruled.seat} at event {ruled.after}, and the one that ends this copy is another "
+            f"claim against {ruled.seat} at event {ruled.after} (signed again), which the overturn covers")
+        raise TrvError(f"game {checked.result.game}: the organiser ({ruled.by[:16]}...) overturned {what} "
+                       f"({checked.result.end}{'; ' + ruled.reason if ruled.reason else ''}): it does not "
                        f"decide round {ruled.round} table {ruled.table}; record the table's result another way "
                        "(trv tournament concede / no-show, or a game played again)")
 
@@ -310,7 +318,8 @@ class TournamentService:
             how = checked.result.end or "by the rules"
             raise TrvError(f"game {checked.result.game} did not end on a claim on time ({how}): there is no claim "
                            "to rule on")
-        ruled = tev.ClaimRuled(r, table, checked.result.game_id, checked.claim, ruling, by, "", reason)
+        ruled = tev.ClaimRuled(r, table, checked.result.game_id, checked.claim, ruling, by, "", reason,
+                               checked.claim_seat, checked.claim_after)
         ruled = replace(ruled, sig=base64.b64encode(sign(tev.ruling_message(name, ruled))).decode())
         events = model.check_rule(state, ruled)
         return ruled, self.commit(name, events, loaded.version)

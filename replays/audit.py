@@ -296,6 +296,9 @@ def import_file(store: GameStore, gf: fmt.GameFile, name: str | None = None,
     verified = verify_file(gf)
     if verified.note:
         raise TrvError(verified.note + " Import it with the trv it was played with.")
+    from .sameid import refuse_second_copy
+
+    refuse_second_copy(store, gf)
     if admit is not None:  # a game this store did not hold: every record of it is new here
         admit(verified.walker, list(gf.records))
     game = name or gf.header.game

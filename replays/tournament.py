@@ -107,6 +107,9 @@ class Checked(NamedTuple):
     #: the seat that claim is against, when no record of the game is signed by it (no action, no
     #: reveal): nothing shows the game ever reached it ("" otherwise)
     claimed_silent: str = ""
+    #: the seat that claim is against and the record it names ("" and 0 when no claim ended the game)
+    claim_seat: str = ""
+    claim_after: int = 0
 
 
 def bot_seats(charter: Any, bots: dict[str, str] | None, bots_unchained: bool, players: list[str]) -> tuple[str, ...]:
@@ -129,6 +132,13 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
         raise ResultRefused(f"game {game} is a fork of {parent} (after event {parent_at}): a fork is for looking "
                             f"only, and its result (a claim or a resignation in it included) cannot count; report "
                             f"{parent} itself")
+    from .sameid import forked_domain
+
+    if records and forked_domain(domain, records[0].hash):
+        raise ResultRefused(f"game {game} is a fork: its [Domain] ({domain[:40]}...) names a game other than its own "
+                            "start, so its signatures from there on are a fork's (its Parent tags were dropped): a fork "
+                            "is for looking only, and its result (a claim in it included) cannot count; report the "
+                            "game it forks")
     from .charters import shared_key_line
 
     parsed = decode_charter(charter) if charter else None
@@ -154,7 +164,8 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
 
         claim = hashlib.sha256(encode_draw(ended.record)).hexdigest()
     silent = ended.loser if claim and not _signed_by(records, ended.loser) else ""
-    return Checked(result, bound, host, not verified.rolls_unchecked, claim, silent)
+    return Checked(result, bound, host, not verified.rolls_unchecked, claim, silent,
+                   ended.record.seat if claim else "", ended.record.after if claim else 0)
 
 
 def _signed_by(records: Any, seat: str) -> bool:
@@ -256,6 +267,17 @@ def result_of_file(store: Any, data: bytes, source: str, round_: int, table: int
     checked = _result(round_, table, gf.header.game, ruleset, verified, list(gf.records), gf.header.charter,
                       gf.header.domain, gf.genesis, gf.header.parent, gf.header.parent_at, decode_bots(gf.header.bots))
     result, game = checked.result, gf.header.game
+    from .sameid import held_as
+
+    held = held_as(store, result.game_id, but=game) if not (store.exists(game) and store.version(game) >= 1 and
+                                                            store.events_head(game, 1) == result.game_id) else []
+    if held:
+        # this store holds the game under another name: the record (a copy, renamed) is compared with it
+        game = held[0]
+        checked = checked._replace(result=msgspec.structs.replace(result, game=game))
+        result = checked.result
+        gf = msgspec.structs.replace(gf, header=msgspec.structs.replace(gf.header, game=game))
+        source = f"{source} (game {gf.records[0].hash[:16]}..., held here as {game})"
     if store.exists(game):
         mine = store.events(game, decode=False)
         same_game = bool(mine) and mine[0].hash == result.game_id

@@ -95,11 +95,13 @@ def test_a_forged_record_file_is_refused_by_re_execution(cup, tmp_path):
     path.write_text(forged.replace('[Game "cup-r1-t1"]', '[Game "forged"]'))
     err = trv("tournament", "report", "cup", "--table", "1", str(path), code=1).stderr
     assert "does not verify" in err and "differs from the rules' result" in err
-    # the honest record file is accepted (a game is its events: the name is only a label)
+    # the honest record file is accepted (a game is its events: the name is only a label), as the game
+    # this store holds under its own name (one GameId is one game per store)
     honest = tmp_path / "honest.trv"
     honest.write_text(record.replace('[Game "cup-r1-t1"]', '[Game "honest"]'))
     out = trv("tournament", "report", "cup", "--table", "1", str(honest)).stdout
-    assert "honest verified" in out and f"1. {winner}" in out
+    assert "cup-r1-t1 verified" in out and f"1. {winner}" in out
+    assert "honest" not in trv("games").stdout
     assert "already has its result" in trv("tournament", "report", "cup", "--table", "1", code=1).stderr
     # and the same game cannot count a second time under another name
     trv("tournament", "concede", "cup", tables[1]["players"][0], "--table", "2", "--by", "organiser")

@@ -156,12 +156,19 @@ class ClaimRuled(TournamentEvent, tag="claim-ruled", frozen=True, omit_defaults=
     by: Hash
     sig: Annotated[str, msgspec.Meta(max_length=200)]
     reason: Annotated[str, msgspec.Meta(max_length=400)] = ""
+    #: the seat the claim is against and the record it names: an overturn covers every claim in the
+    #: game against that seat at that record, however it is re-signed ("" and 0 in a ruling made
+    #: before they were kept: it covers the one claim ``claim`` names)
+    seat: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    after: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 def ruling_message(tournament: str, ruled: ClaimRuled) -> bytes:
-    """What the organiser signs: the tournament, the table, the game, the claim, the ruling, the reason."""
-    return (f"trvendetta ruling 1\n{tournament}\n{ruled.round}\n{ruled.table}\n{ruled.game_id}\n{ruled.claim}\n"
-            f"{ruled.ruling}\n{ruled.reason}").encode()
+    """What the organiser signs: the tournament, the table, the game, the claim, the ruling, the reason
+    (and, in a ruling that names them, the claimed seat and the record the claim names)."""
+    text = (f"trvendetta ruling {2 if ruled.seat else 1}\n{tournament}\n{ruled.round}\n{ruled.table}\n"
+            f"{ruled.game_id}\n{ruled.claim}\n{ruled.ruling}\n{ruled.reason}")
+    return (text + (f"\n{ruled.seat}\n{ruled.after}" if ruled.seat else "")).encode()
 
 
 Event = Union[TournamentCreated, PlayerRegistered, PlayerDropped, RoundPaired, RoundStarted, ResultReported,
