@@ -160,11 +160,16 @@ def _held(outcome: Outcome | None) -> Outcome:
 
 
 def _append(store: GameStore, game: str, kind: str, record: Any, seat: str, keyring: Any, after: int,
-            after_hash: str) -> Outcome:
+            after_hash: str, at: int | None = None) -> Outcome:
+    """Append the record right after record ``after``, the last the caller read (``waiting``, or the
+    game loaded to resign): if the game moved on since (another process took a move), nothing is
+    written (``GameMovedOn``; the server answers 409), never a claim after moves it did not see.
+    ``at``: append after that record instead (a test forging a claim kept back)."""
+    at = after if at is None else at
     loaded = store.load(game)
     sign = _signer(loaded, store.events_head(game, 1), keyring, seat, after, after_hash)
-    store.append(game, loaded.version, records=[RawRecord(kind, 1, encode_draw(record), b"", sign)])
-    return _held(outcome_in(loaded.version + 1, encode_draw(record)))
+    store.append(game, at, records=[RawRecord(kind, 1, encode_draw(record), b"", sign)])
+    return _held(outcome_in(at + 1, encode_draw(record)))
 
 
 def _left(span: Any) -> str:
@@ -227,14 +232,15 @@ def crossed(store: GameStore, game: str, gf: Any, now: datetime | None = None) -
         from .clock import check_received
 
         check_received(store, game, found, [], now)
-    _check_appended(store, game, records[-1])
-    loaded = store.load(game)
-    store.append(game, loaded.version, records=[RawRecord(CLAIM_KIND, 1, records[-1].payload, b"", records[-1].sig)])
-    return Late(_held(outcome_in(loaded.version + 1, records[-1].payload)), True)
+    _check_appended(store, game, records[-1], version)
+    # at the version checked: a move another process took since refuses it (GameMovedOn), nothing written
+    store.append(game, version, records=[RawRecord(CLAIM_KIND, 1, records[-1].payload, b"", records[-1].sig)])
+    return Late(_held(outcome_in(version + 1, records[-1].payload)), True)
 
 
-def _check_appended(store: GameStore, game: str, claim: Any) -> None:
-    """The claim walked after this store's records, as it would be appended (raises naming what is wrong)."""
+def _check_appended(store: GameStore, game: str, claim: Any, version: int) -> None:
+    """The claim walked after this store's first ``version`` records, as it would be appended (raises
+    naming what is wrong)."""
     from trvendetta import rulesets
     from trvendetta.replays.audit import confirm_late_claim
     from trvendetta.replays.resume import walker_for
@@ -242,7 +248,7 @@ def _check_appended(store: GameStore, game: str, claim: Any) -> None:
 
     meta = store.header(game)
     ruleset = rulesets.get(meta.ruleset)
-    mine = store.events(game, decode=False)
+    mine = store.events(game, upto=version, decode=False)
     walker = walker_for(ruleset, meta.charter, meta.domain, start=meta.genesis)
     walker.feed_all(mine)
     head = walker.head

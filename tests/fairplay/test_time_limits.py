@@ -298,7 +298,7 @@ def _forge(p, monkeypatch, record_of):
         record = record_of(w, loaded)
         kind = CLAIM_KIND if type(record).__name__ == "Claim" else "trv-resign"
         outcome._append(store, "duel", kind, record, record.by if kind == CLAIM_KIND else record.seat, keyring,
-                        record.after, record.after_hash)
+                        record.after, record.after_hash, at=loaded.version)
 
 
 def _head_at(p, number):
