@@ -164,12 +164,17 @@ def _check_claim(meta: Any, stored: list[Any], stored_stamps: list[datetime], cl
                            f"(it allows {exact_text(allowed)}): the claim came before {seat}'s time ran out "
                            "here; nothing was written")
     if after < len(records):
-        answered = stamps[after]
-        if answered <= max(mine, said):
-            raise ClaimRefused(f"{seat} answered event {after} here at {stamp_text(answered)} (event {after + 1}), "
+        # only the claimed seat's own action or reveal answers: a revocation (any seat's, any time) or
+        # another party's record is no answer (``outbox.makers``: a revocation is the host's)
+        by_whom = outbox.makers(walker_for, rulesets.get(meta.ruleset), meta.charter, meta.domain, records,
+                                start=meta.genesis)
+        answer = next((i for i in range(after, len(records)) if by_whom[i] == seat), None)
+        answered = stamps[answer] if answer is not None else None
+        if answer is not None and answered is not None and answered <= max(mine, said):
+            raise ClaimRefused(f"{seat} answered event {after} here at {stamp_text(answered)} (event {answer + 1}), "
                                f"before the deadline (the claim's {claim.deadline}; this store's "
                                f"{stamp_text(mine)}): the claim by {claim.by} crossed an answer in time; the evidence "
-                               f"is {seat}'s signed event {after + 1} stamped {stamp_text(answered)} and the claim's "
+                               f"is {seat}'s signed event {answer + 1} stamped {stamp_text(answered)} and the claim's "
                                f"deadline {claim.deadline}; nothing was written")
     if utc(now) < mine - allowed:
         # one tolerance, not two: a deadline up to the tolerance early and a time up to it in this

@@ -401,12 +401,18 @@ def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = froz
             continue
         found = disputes.compare(longest[1], gf, (longest[0], source))
         if not found.equivocator and not found.problems and found.split is not None:
+            silent = None  # (the claimant's file, when the other copy holds nothing of the claimed seat's)
             for (claimant, c), (answerer, o) in (((longest[0], longest[1]), (source, gf)),
                                                  ((source, gf), (longest[0], longest[1]))):
                 crossed = _claim_at_split(c, o, found.split)
                 if crossed is None:
                     continue
                 claim, digest = crossed
+                if not _signed_by(o.records[found.split - 1:], claim.seat):
+                    # only the claimed seat's own action or reveal answers: a revocation it appended (or
+                    # another party's record) contradicts nothing
+                    silent = next(f for f in files if f[1] is c)
+                    break
                 if digest in upheld or digest in overturned:
                     return _ruled(files, c, claim, digest, claimant, upheld, overturned)
                 raise ResultRefused("\n".join([
@@ -415,6 +421,9 @@ def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = froz
                     "a seat's copy contradicts the claim, so no result counts from it until the organiser rules on "
                     f"it (trv tournament rule NAME --table T {claimant} --uphold or --overturn); the evidence:",
                     *("  " + line for line in found.lines)]))
+            if silent is not None:
+                longest = silent
+                continue
         late = _late_claim(longest[1]) if found.split is None and not found.problems else None
         if late is not None and len(gf.records) > late[0].after:
             # a copy that holds the claimed seat's answer without the claim appended after it: its store
