@@ -75,7 +75,7 @@ class SameStore(TrvError):
 
 
 def copy_store(source: str, target: str, games: Sequence[str] = (), *,
-               tournaments: bool | None = None, check: Any = None) -> Iterator[Copied]:
+               tournaments: bool | None = None, check: Any = None, now: Any = None) -> Iterator[Copied]:
     """Copy ``games`` (default: every game) and the tournaments (default: every one, unless
     games were named) from the store at ``source`` into the one at ``target``, one at a
     time as the result is iterated (a tournament's ``Copied.game`` is ``tournament NAME``).
@@ -84,10 +84,12 @@ def copy_store(source: str, target: str, games: Sequence[str] = (), *,
     history of one of them, or when a game's set-up is not the one its charter's messages give
     (:func:`setup_problem`).  ``check(game, charter, game_id, started)``: the shell's checks of a
     game's seed inputs against the user's own answers (``app.host.check_seed_inputs``), which raise
-    TrvError; run for every game before anything is written."""
+    TrvError; run for every game before anything is written.  ``now``: the target's clock, against
+    which a claim on time the copy would append to a game the target holds is checked as an import
+    checks it (:func:`copied_claim_problem`); None: not checked (a copy between one's own stores)."""
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
-    return _copy(source, target, games, not games if tournaments is None else tournaments, check)
+    return _copy(source, target, games, not games if tournaments is None else tournaments, check, now)
 
 
 def setup_problem(store: GameStore, game: str) -> str | None:
@@ -110,12 +112,34 @@ def setup_problem(store: GameStore, game: str) -> str | None:
     return None if problem is None else f"event 1: {problem}"
 
 
-def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, check: Any = None) -> Iterator[Copied]:
+def copied_claim_problem(src: GameStore, dst: GameStore, game: str, upto: int, now: Any) -> str | None:
+    """Why the claim on time ending the records a copy would append to the target's game (after its
+    ``upto`` events) is one the target's own stamps refuse, as `trv import` checks it
+    (``app.clock.check_received``: the records new to the target count as received ``now``); None: no
+    claim, or one the target takes."""
+    from trvendetta.store import Claim
+
+    from .clock import ClaimRefused, check_received
+    from .outcome import outcome_in
+
+    new = list(src.events(game, since=upto, decode=False))
+    ended = outcome_in(new[-1].number, new[-1].payload) if new else None
+    if ended is None or not isinstance(ended.record, Claim):
+        return None
+    try:
+        check_received(dst, game, ended.record, [r for r in new if r.number < ended.number], now)
+    except ClaimRefused as exc:
+        return str(exc)
+    return None
+
+
+def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, check: Any = None,
+          now: Any = None) -> Iterator[Copied]:
     from trvendetta.store.tournament import TournamentLog
 
     with GameStore(source) as src, GameStore(target) as dst:
         plan = [(game, _game_plan(src, dst, game)) for game in _games(src, games)]
-        for game, (how, _) in plan:  # the set-up checks an import makes, before anything is written
+        for game, (how, _) in plan:  # the set-up and claim checks an import makes, before anything is written
             if how == "same":
                 continue
             try:
@@ -124,6 +148,11 @@ def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, che
                 continue  # (a damaged game: the copy names it)
             if problem:
                 raise StoreError(f"game {game!r}: {problem}; nothing was copied")
+            if how == "extend" and now is not None:  # a claim the target's own stamps refuse is not copied
+                problem = copied_claim_problem(src, dst, game, _, now)
+                if problem:
+                    raise StoreError(f"game {game!r}: {problem.removesuffix('; nothing was written')}; nothing was "
+                                     "copied")
             if check is not None:
                 meta = src.header(game)
                 check(game, meta.charter, src.events_head(game, 1), _started(src, game))

@@ -61,7 +61,10 @@ def copy(session: Session, source: str | None, target: str, games: tuple[str, ..
         check_seeds(charter, game, game_id, started)  # the seed inputs against this user's own answers
 
     try:
-        copies = copy_store(source or session.db, target, games, tournaments=tournaments, check=check)
+        from .clock import now as clock_now
+
+        copies = copy_store(source or session.db, target, games, tournaments=tournaments, check=check,
+                            now=clock_now())
     except SameStore:
         raise click.UsageError("--from and --to name the same store") from None
     done = []
