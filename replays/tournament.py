@@ -163,16 +163,24 @@ def _result(round_: int, table: int, game: str, ruleset: Any, verified: audit.Ve
         from trvendetta.store import encode_draw
 
         claim = hashlib.sha256(encode_draw(ended.record)).hexdigest()
-    silent = ended.loser if claim and not _signed_by(records, ended.loser) else ""
+    silent = ended.loser if claim and not _made_by(ruleset, charter, domain, start, records, ended.loser) else ""
     return Checked(result, bound, host, not verified.rolls_unchecked, claim, silent,
                    ended.record.seat if claim else "", ended.record.after if claim else 0)
 
 
-def _signed_by(records: Any, seat: str) -> bool:
-    """Whether any of ``records`` carries a signature of ``seat`` (an action, a reveal, a retraction)."""
-    from .signatures import parse
+def _made_by(ruleset: Any, charter: str, domain: str, start: str | None, records: Any, seat: str,
+             since: int = 0) -> bool:
+    """Whether ``seat`` made any of ``records[since:]`` (an action, a reveal, a retraction: not a
+    revocation nor another party's record; ``outbox.makers``)."""
+    from . import outbox
 
-    return any(r.sig and any(name == seat for name, _ in parse(r.sig)) for r in records)
+    made = outbox.makers(audit.walker_for, ruleset, charter, domain, list(records), start=start)
+    return seat in made[since:]
+
+
+def _made_in(gf: Any, seat: str, since: int = 0) -> bool:
+    return _made_by(rulesets.get(gf.header.ruleset), gf.header.charter, gf.header.domain, gf.genesis, gf.records,
+                    seat, since)
 
 
 def check_silent_claim(checked: Checked, upheld: bool, copies: Sequence[tuple[str, bytes]] = ()) -> None:
@@ -186,9 +194,11 @@ def check_silent_claim(checked: Checked, upheld: bool, copies: Sequence[tuple[st
     for source, data in copies:
         try:
             gf = audit.read_file(data, source)
-            if not (gf.records and gf.records[0].hash == checked.result.game_id and _signed_by(gf.records, seat)):
+            if not (gf.records and gf.records[0].hash == checked.result.game_id):
                 continue
             audit.verify_file(gf)  # (its signatures checked: a copy with a made-up one of the seat's proves nothing)
+            if not _made_in(gf, seat):
+                continue
         except (audit.AuditError, fmt.FileError, TrvError):
             continue
         return
@@ -408,7 +418,7 @@ def one_of_copies(copies: list[tuple[str, bytes]], upheld: frozenset[str] = froz
                 if crossed is None:
                     continue
                 claim, digest = crossed
-                if not _signed_by(o.records[found.split - 1:], claim.seat):
+                if not _made_in(o, claim.seat, found.split - 1):
                     # only the claimed seat's own action or reveal answers: a revocation it appended (or
                     # another party's record) contradicts nothing
                     silent = next(f for f in files if f[1] is c)
