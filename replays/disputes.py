@@ -184,9 +184,19 @@ def compare(a: fmt.GameFile, b: fmt.GameFile, names: tuple[str, str] = ("A", "B"
                          f"{seat}:{base64.b64encode(sig).decode()}")
         out.lines[3:3] = proof
     else:
-        missing = [name for name, f in zip(names, (fa, fb)) if not f]
-        out.lines.insert(3, f"only one continuation carries {seat}'s signature; {', '.join(missing)} holds "
-                            f"{seat}'s action without it, so {seat} did not make it")
+        from .outcomes import OUTCOME_OPENINGS
+
+        missing = [(name, r) for name, r, f in zip(names, (x, y), (fa, fb)) if not f]
+        ended = [name for name, r in missing if r.payload.startswith(OUTCOME_OPENINGS)]
+        if ended:  # a claim or a resignation there, not an action: nobody's equivocation
+            answered = [name for name in names if name not in ended]
+            out.lines.insert(3, f"{', '.join(ended)} ends there with a claim or a resignation, and "
+                                f"{', '.join(answered)} holds {seat}'s signed action instead: the copies split "
+                                "where one store took the end and the other the move")
+        else:
+            out.lines.insert(3, f"only one continuation carries {seat}'s signature; "
+                                f"{', '.join(name for name, _ in missing)} holds {seat}'s action without it, so "
+                                f"{seat} did not make it")
     return out
 
 
