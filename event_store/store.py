@@ -100,11 +100,6 @@ class Closing:
         self.close()
 
 
-#: PostgreSQL's ``sync``: a transactional logical message (a record in the log, no row; any user may call
-#: it) committed synchronously, whose commit returns once the log is flushed past it
-PG_FLUSH = ("BEGIN; SET LOCAL synchronous_commit TO ON; SELECT pg_logical_emit_message(true, 'trvendetta', ''); "
-            "COMMIT")
-
 #: ``_first_look``'s answer for a kept game whose store nothing but this process wrote since it was last found
 #: to be the stored one (``PRAGMA data_version`` unchanged): its end is the kept tail, and nothing is read
 _QUIET: tuple[GameInfo | None, int] = (None, -1)
@@ -238,23 +233,16 @@ class GameStore(Closing):
         self.KEEP_LOADED = max(self.KEEP_LOADED, games)
 
     def defer_sync(self) -> bool:
-        """For a server that answers a write only once :meth:`sync` returned after it (``trv serve``): a
-        command's commit no longer waits to be made durable itself, and one ``sync`` makes every command
-        committed before it durable at once: a group commit, each command still in a transaction of its own
-        that lands whole or not at all.  On an SQLite file, ``PRAGMA synchronous=NORMAL`` on this store's
-        writer (a process killed after a commit loses nothing; power lost before the next ``sync`` may take
-        back the commits since the last); on PostgreSQL, each command's transaction commits with
-        ``synchronous_commit`` off (a database server that crashes before the next ``sync`` may take back
-        the commits since the last, never part of one).  False (nothing changed) for memory, a store
-        opened to read only, or a PostgreSQL database where ``sync``'s flush fails (a user not allowed the
-        function it calls: its commits then stay durable when they return)."""
-        if self.location.kind == "memory" or self.read_only:
+        """For a server that answers a write only once :meth:`sync` returned after it (``trv serve``): on an
+        SQLite file, a command's commit no longer waits for its own fsync (``PRAGMA synchronous=NORMAL`` on
+        this store's writer: a commit still lands whole or not at all, and a process killed after it loses
+        nothing; power lost before the next ``sync`` may take back the commits since the last), so one
+        ``sync`` makes every command committed before it durable at once: a group commit, each command in a
+        transaction of its own.  False (nothing changed) for any other store: PostgreSQL's commit is durable
+        when it returns (a commit a crash could take back would let a process chain onto, show or answer
+        what the database no longer holds: docs/store.md, "Writes")."""
+        if self.location.kind != "sqlite" or self.read_only:
             return False
-        if self.schema is not None:
-            try:
-                self._pg_sync()
-            except StoreError:
-                return False
         self._deferred = True
         if self._writer is not None:
             self._writer.conn.execute("PRAGMA synchronous=NORMAL")
@@ -271,17 +259,7 @@ class GameStore(Closing):
         it could not write and count them clean, so a later fsync that succeeds says nothing of the
         commits before it, and a commit chained onto them could be answered as durable and lost with
         them.  A process started afterwards reads the store as it is on disk (docs/store.md, "Writes").
-
-        On PostgreSQL (``defer_sync``): one statement on a pooled connection of its own, committed with
-        ``synchronous_commit`` on, which returns once the database's write-ahead log is flushed past its
-        commit record, and so past every commit this store made before it.  One that fails (the database
-        does not answer) raises StoreError and stops nothing: the database's own flushes never count a
-        failed write done, and a commit the database lost in a crash is gone from its rows, where the next
-        read of the game finds it gone."""
-        if self.schema is not None:
-            if self._deferred:
-                self._pg_sync()
-            return
+        Nothing to do on PostgreSQL, whose commits are durable when they return."""
         if self.path is None:
             return
         if self.unsynced is not None:
@@ -299,24 +277,6 @@ class GameStore(Closing):
             finally:
                 os.close(fd)
             return
-
-    def _pg_sync(self) -> None:
-        """PostgreSQL's ``sync``: a transactional logical message (a WAL record, no row) committed
-        synchronously; its commit flushes the log up to it, every earlier commit with it."""
-        import psycopg
-
-        try:
-            with self._index_db.get_connection() as conn:
-                try:
-                    conn.execute(PG_FLUSH)
-                finally:  # (one refused inside its transaction leaves it open: rolled back here)
-                    if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                        with suppress(psycopg.Error):
-                            conn.execute("ROLLBACK")
-        except Exception as exc:  # noqa: BLE001  (the library's and psycopg's errors alike)
-            raise StoreError(f"cannot make the store's last commits durable: PostgreSQL did not flush its log "
-                             f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})") \
-                from exc
 
     @contextmanager
     def one_look(self) -> Iterator[None]:
@@ -665,8 +625,8 @@ class GameStore(Closing):
         sent together and their answers read once, at the end: one round trip where each took one, unless
         the command reads an answer on the way (a new game's name row, a snapshot).  A statement refused (a
         row already stored) raises there, the statements after it skipped, and the transaction is rolled
-        back: nothing written.  Under ``defer_sync`` it commits with ``synchronous_commit`` off (``sync``
-        makes it durable)."""
+        back: nothing written.  Its commit is durable when it returns (``synchronous_commit`` as the
+        database sets it, on by default)."""
         import psycopg
 
         with self._index_db.get_connection() as conn:
@@ -674,8 +634,6 @@ class GameStore(Closing):
                 with conn.pipeline():
                     c = conn.cursor()
                     c.execute("BEGIN")
-                    if self._deferred:
-                        c.execute("SET LOCAL synchronous_commit TO OFF")
                     yield c
                     c.execute("COMMIT")
             finally:

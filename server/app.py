@@ -162,11 +162,10 @@ def _token(request: Request) -> str | None:
 
 
 class _Syncer:
-    """A group commit: a thread that makes the store's commits durable (``GameStore.sync``: an fsync of
-    SQLite's log, or PostgreSQL's flush of its log) for the requests waiting on them, every commit made
-    before an fsync started covered by it.  While one fsync runs, the store thread goes on with other
-    requests, and the commits they make wait for the next: one fsync for every commit of that while, where
-    each commit waited for its own on the store thread."""
+    """A group commit: a thread that makes the store's commits durable (``GameStore.sync``, an fsync) for
+    the requests waiting on them, every commit made before an fsync started covered by it.  While one fsync
+    runs, the store thread goes on with other requests, and the commits they make wait for the next: one
+    fsync for every commit of that while, where each commit waited for its own on the store thread."""
 
     def __init__(self, sync: Callable[[], None]):
         self._sync = sync
@@ -243,8 +242,7 @@ def _not_durable(ok: bool, out: Any, failed: Exception) -> Refused:
     what = "what your request stored is" if recorded is None else \
         f"your request is recorded (the game is at event {recorded}) but"
     extra = {} if recorded is None else {"recorded": recorded}
-    if not isinstance(failed, StoreUnsynced):  # (no fsync failed: the log could not be opened, or PostgreSQL
-        # did not answer)
+    if not isinstance(failed, StoreUnsynced):  # (no fsync failed: the log could not be opened)
         return Refused(503, f"{what} not known to be on disk: its store failed ({_short(failed)}); try again shortly",
                        **extra)
     then = "" if recorded is None else f": load the game then to see whether event {recorded} is there"
@@ -268,8 +266,8 @@ class Server:
         self.sign_ups = Throttle(sign_ups)
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="trv-store")
         self.club: Club = self._pool.submit(make_club).result()
-        #: a group commit: commits do not wait for their fsync (SQLite) or the log's flush (PostgreSQL),
-        #: answers do (one for all that were committed meanwhile); None where there is no disk (memory)
+        #: a group commit (SQLite): commits do not wait for their fsync, answers do (one fsync for all that
+        #: were committed meanwhile); None where a commit is durable when it returns (PostgreSQL)
         self._syncer = _Syncer(self._sync) if self._pool.submit(self.club.store.defer_sync).result() else None
         #: the failed fsync after which this process takes no writes (``_sync``), until it is restarted
         self._stopped: StoreUnsynced | None = None
