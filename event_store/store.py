@@ -15,7 +15,7 @@ from typing import Any, Self
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError, StoredEvent as Row
+from eventsourcing.persistence import DataError, IntegrityError, StoredEvent as Row
 from eventsourcing.utils import Environment
 
 from trvendetta import rulesets
@@ -491,7 +491,7 @@ class GameStore(Closing):
             assert after is not None
             index = self._row(after, copy=True)
         self._write(rows, name, self._snapshot_row(after, rules, before), index, stamp, conflict,
-                    self._guard(g.header.name, before) if before else None)
+                    self._guard(g.header.name, before, g.head) if before else None)
         self._checked = None
         self._keep(after)
         if self._chains is not None:
@@ -532,13 +532,15 @@ class GameStore(Closing):
             return found if limit is None else found[:limit]
         return Reader(overlay, self.reader.select_snaps)
 
-    def _guard(self, game: str, count: int) -> Callable[[Any], None] | None:
+    def _guard(self, game: str, count: int, head: str) -> Callable[[Any], None] | None:
         """SQLite, a store that trusts its own reads: a check run under the command's write lock that the game
         still ends as this process read or wrote it after ``count`` records.  While ``PRAGMA data_version`` is
         the counter at which the game was last found stored, nothing else committed since; otherwise its last
         row is read again, and a game another connection appended to, cut or rolled back in the meantime
         (after the request's look, or a quiet request's first counter read) is refused (GameMovedOn, or
         DamagedStore where its rows are damaged), nothing written."""
+        if self.schema is not None:
+            return self._pg_guard(game, count, head)
         if self.path is None or self._chains is None:
             return None
 
@@ -557,6 +559,54 @@ class GameStore(Closing):
             now = self._get(game, None).count  # (DamagedStore where the rows are damaged)
             raise GameMovedOn(now)
         return guard
+
+    def _pg_guard(self, game: str, count: int, head: str) -> Callable[[Any], None]:
+        """PostgreSQL: the first statement of a command's transaction, sent with the others (no round trip of
+        its own), which aborts it unless the game still ends at the row this process read or wrote holding
+        record ``count`` (whose hash is ``head``): that row stored byte for byte, and none after it.  A commit
+        taken back, a row deleted or rolled back behind this process, or another process's rows refuse the
+        write (GameMovedOn, or DamagedStore where the rows are damaged), nothing written: a write never leaves
+        a gap nor chains onto a row the database no longer holds.  The row is the one kept
+        (``trust_own_reads``) or the read just made; else the game's last row is read first."""
+        def ends(tail: tuple[int, int, bytes] | None) -> bool:
+            if tail is None or tail[0] != count or not tail[1]:
+                return False
+            try:
+                check = self.reader.save_of(tail[1], SAVE_TOPIC, tail[2]).check
+            except Exception:  # noqa: BLE001  (a row that does not read: not the one the command chains onto)
+                return False
+            return bytes.fromhex(head)[:len(check)] == check
+
+        tail = self._tails.get(game) if self._chains is not None else None
+        if not ends(tail):
+            last = self.reader.last_row
+            tail = last[1:] if last is not None and last[0] == game else None
+        if not ends(tail):
+            tail = self._read(self.reader.end, game)
+            if not ends(tail):
+                raise self._refused(game)
+        assert tail is not None
+        version, state = tail[1], tail[2]
+        table = self.commands
+
+        def guard(c: Any) -> None:
+            from psycopg.sql import SQL, Identifier
+
+            c.execute(SQL("SELECT 1 / coalesce(count(*) = 1 AND bool_and(originator_version = %s AND state = %s), "
+                          "false)::int FROM {}.{} WHERE originator_id = %s AND originator_version >= %s").format(
+                Identifier(table.datastore.schema), Identifier(table.events_table_name)),
+                (version, state, self._key(game), version))
+        guard.refused = lambda: self._refused(game)  # type: ignore[attr-defined]
+        return guard
+
+    def _refused(self, game: str) -> StoreError:
+        """A write refused because the game no longer ends as this process left it: the game read afresh,
+        GameMovedOn naming where it ends now (DamagedStore, raised, where its rows are damaged)."""
+        self._forget(game)
+        if self._ends is not None:
+            self._ends.pop(game, None)
+            self._looked.discard(game)
+        return GameMovedOn(self._get(game, None).count)
 
     def _write(self, commands: list[Row], name: Row | None, snapshot: Row | None, index: dict | None,
                stamp: datetime, conflict: Any, guard: Callable[[Any], None] | None = None) -> None:
@@ -577,7 +627,7 @@ class GameStore(Closing):
                     table.put(index, stamp=used)
                 return
             with self._writing() as c:
-                if guard is not None and self.schema is None:
+                if guard is not None:
                     guard(c)
                 if self.schema is None:
                     if name is not None:  # (listed already by an earlier try, when names were written alone)
@@ -602,6 +652,11 @@ class GameStore(Closing):
             self.commits += 1
         except (IntegrityError, sqlite3.IntegrityError):
             raise conflict() from None
+        except DataError as exc:  # (PostgreSQL: the guard's division by zero, the transaction rolled back)
+            refused = getattr(guard, "refused", None)
+            if refused is None or type(exc.__cause__).__name__ != "DivisionByZero":
+                raise
+            raise refused() from None
 
     def _listed(self, name: Row) -> bool:
         """PostgreSQL: whether a game's name row is stored (left by a writer before one transaction a command)."""

@@ -973,7 +973,11 @@ class Club:
         try:
             self.service.answer_host(game, self.host, **self._bot_options())
         except GameMovedOn:
-            pass  # another process rolled them
+            now = self.store.version(game)
+            if now < recorded:  # not rolled elsewhere: the store no longer holds the player's records
+                raise Refused(409, f"your move is not stored: the game is at event {now}, before it (the store no "
+                                   f"longer holds event {recorded}); load the game and play again") from None
+            # else another process rolled them
         except TrvError as exc:  # the host's ledger refused the draw (one reveal per draw)
             raise Refused(409, str(exc)) from None
         except Exception as exc:  # noqa: BLE001  the store failed after the player's records were stored

@@ -269,8 +269,9 @@ def _round_trips(store: GameStore) -> Iterator[list[int]]:
 
 def test_a_move_on_a_game_a_server_kept_is_two_round_trips(pg_url, toy):
     """A server's store (``trust_own_reads``) moving a game it kept: one statement looks at the game's
-    end (its last row, index row and snapshots), and the command's transaction (its rows, the index row,
-    ``BEGIN`` and ``COMMIT``) is sent in one go: each statement waited for its answer before."""
+    end (its last row, index row and snapshots), and the command's transaction (``BEGIN``, the check that
+    the game still ends there, its rows, the index row and ``COMMIT``) is sent in one go: each statement
+    waited for its answer before."""
     with GameStore(pg_url) as store:
         store.trust_own_reads()
         new(store, toy)
@@ -281,5 +282,70 @@ def test_a_move_on_a_game_a_server_kept_is_two_round_trips(pg_url, toy):
                 game = store.load("g")
                 _, events = toy.apply(game.state, rnd.choice(toy.legal_actions(game.state)))
                 store.append("g", game.version, events)
-            assert trips == [1, 4], trips  # BEGIN, the rows, the index row, COMMIT: in one go
+            assert trips == [1, 5], trips  # BEGIN, the guard, the rows, the index row, COMMIT: in one go
         assert GameStore(pg_url).verify("g")
+
+
+def _crash_takes_back(pg_url: str, store: GameStore, game: str, after: int, index_row: dict) -> None:
+    """What a crash of the database does to a commit it had not flushed, done behind the store's back on
+    another connection: the game's rows after record ``after`` gone, its games index row as it was then."""
+    from psycopg.sql import SQL, Identifier
+
+    schema = _schema(pg_url)
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn, conn.transaction():
+        key = store._key(game)
+        gone = conn.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version > %s").format(
+            Identifier(schema), Identifier(PG_COMMANDS_TABLE)), (key, after)).rowcount
+        assert gone
+        columns = list(index_row)
+        conn.execute(SQL("UPDATE {}.trv_games SET ({}) = ROW({})").format(
+            Identifier(schema), SQL(", ").join(map(Identifier, columns)), SQL(", ").join([SQL("%s")] * len(columns)))
+            + SQL(" WHERE id = %s"), [*index_row.values(), game])
+
+
+def _index_row(pg_url: str, game: str) -> dict:
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True, row_factory=dict_row) as conn:
+        return conn.execute(f'SELECT * FROM "{_schema(pg_url)}".trv_games WHERE id = %s', (game,)).fetchone()
+
+
+@pytest.mark.parametrize("replaced", [False, True], ids=["lost", "replaced"])
+@pytest.mark.parametrize("server", [True, False], ids=["kept", "plain"])
+def test_a_write_onto_a_row_the_database_no_longer_holds_is_refused_and_leaves_no_gap(pg_url, toy, server, replaced):
+    """A command's commit that the database took back (a crash before its flush, a row deleted behind the
+    store's back) while a server's store goes on from the game as it left it, within one look (the
+    player's intent, then the host's roll onto it): the next write is refused inside its transaction,
+    GameMovedOn naming where the game ends, nothing written, and the game reads and verifies whole.
+    ``replaced``: another process has since stored another move at the same event, so the game ends at the
+    number the store expects, on another record (no primary key refuses the write: the row it chains onto
+    is not the one stored)."""
+    from trvendetta.store import GameMovedOn
+
+    with GameStore(pg_url) as store:
+        if server:
+            store.trust_own_reads()
+        new(store, toy)
+        play(store, toy, "g", 3)
+        before, index_row = store.version("g"), _index_row(pg_url, "g")
+        rnd = random.Random(5)
+        with store.one_look():
+            game = store.load("g")
+            actions = toy.legal_actions(game.state)
+            _, events = toy.apply(game.state, actions[0])
+            intent = store.append("g", game.version, events)  # committed, then taken back
+            _crash_takes_back(pg_url, store, "g", before, index_row)
+            now = before
+            if replaced:
+                with GameStore(pg_url) as other:
+                    _, events = toy.apply(game.state, actions[1])
+                    now = other.append("g", before, events).version
+                assert now == intent.version
+            _, events = toy.apply(intent.state, rnd.choice(toy.legal_actions(intent.state)))
+            with pytest.raises(GameMovedOn, match=f"now at event {now}"):
+                store.append("g", intent.version, events)
+        assert store.version("g") == now
+        play(store, toy, "g", 2, seed=7)  # the game goes on from where the database has it
+        after = store.version("g")
+    with GameStore(pg_url) as fresh:
+        assert fresh.version("g") == after and fresh.verify("g")

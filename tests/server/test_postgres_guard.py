@@ -1,0 +1,85 @@
+"""A server on PostgreSQL whose cached view of a game is ahead of the database (a commit the database took
+back in a crash, a row deleted behind its back): its next write is refused inside its transaction, the
+game keeps no gap, and a move made afterwards goes on from where the database has the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from trvendetta.store import GameStore
+
+from .conftest import Club
+from .test_recovery import _act, duel  # noqa: F401  (the fixture, over this module's club)
+
+psycopg = pytest.importorskip("psycopg")
+
+
+@pytest.fixture
+def club(tmp_path, pg_url):
+    c = Club(tmp_path, pg_url)
+    yield c
+    c.stop()
+
+
+def _schema(url: str) -> str:
+    return url.rsplit("schema=", 1)[1]
+
+
+def _index_row(pg_url: str, game: str) -> dict:
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True, row_factory=dict_row) as conn:
+        return conn.execute(f'SELECT * FROM "{_schema(pg_url)}".trv_games WHERE id = %s', (game,)).fetchone()
+
+
+def _take_back(pg_url: str, key, game: str, after: int, index_row: dict) -> None:
+    """What a crash does to commits the database had not flushed, on another connection: the game's rows
+    after record ``after`` gone, its games index row as it was then."""
+    from psycopg.sql import SQL, Identifier
+
+    from trvendetta.store.store import PG_COMMANDS_TABLE
+
+    schema = Identifier(_schema(pg_url))
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn, conn.transaction():
+        assert conn.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version > %s").format(
+            schema, Identifier(PG_COMMANDS_TABLE)), (key, after)).rowcount
+        columns = list(index_row)
+        conn.execute(SQL("UPDATE {}.trv_games SET ({}) = ROW({}) WHERE id = %s").format(
+            schema, SQL(", ").join(map(Identifier, columns)), SQL(", ").join([SQL("%s")] * len(columns))),
+            [*index_row.values(), game])
+
+
+def test_the_hosts_roll_onto_an_intent_the_database_lost_is_refused_and_leaves_no_gap(duel, pg_url):  # noqa: F811
+    """The red team's gap: a player's intent commits, the database loses it before the host's roll is
+    written in the same request, and the roll was chained onto the server's cached game (event N+2 stored,
+    N+1 missing: the game damaged for good, the move answered 200).  Now the roll is refused: no 200,
+    the game ends where the database has it and verifies, and the next move is played from there."""
+    club = duel["club"]
+    server = club.app.state.server
+    store, service = server.club.store, server.club.service
+    real = service.answer_host
+    taken: list[int] = []
+    before: dict = {}
+
+    def answer_host(game, host, **bots):
+        if service.waiting(game) and not taken:  # the intent is committed: the crash takes it back
+            _take_back(pg_url, store._key(game), game, before["version"], before["index"])
+            taken.append(before["version"])
+        return real(game, host, **bots)
+    service.answer_host = answer_host
+    for _ in range(200):
+        before.update(version=store.version("duel"), index=_index_row(pg_url, "duel"))
+        response = _act(duel)
+        if taken:
+            break
+        assert response.status_code == 200, response.text
+    else:
+        raise AssertionError("no move needed the host's dice")
+    assert response.status_code == 409, response.text
+    assert f"your move is not stored: the game is at event {taken[0]}" in response.json()["error"], response.text
+    with GameStore(pg_url) as fresh:
+        assert fresh.version("duel") == taken[0] and fresh.verify("duel")
+    for _ in range(3):  # the game goes on from where the database has it
+        assert _act(duel).status_code == 200
+    with GameStore(pg_url) as fresh:
+        assert fresh.version("duel") > taken[0] and fresh.verify("duel")
