@@ -1009,16 +1009,18 @@ class Club:
                     done.append(info.id)
                 if not self.inline_bots and charter.bots and self.bot_turn(info.id) is not None:
                     self.bots_due.append(info.id)
-            except (GameMovedOn, TrvError):
-                continue  # another process finished it, or the ledger refuses (said when a player asks)
+            except GameMovedOn:
+                continue  # another process finished it (the next round reads it again)
             except StoreUnsynced:
                 raise  # no game's failure: the store takes no writes until the server is restarted
             except Exception as exc:  # noqa: BLE001  one game that cannot be finished stops no other game
+                # (a refusal too: the ledger's one reveal a draw, a damaged game: said, never skipped silently)
                 cause = f"{type(exc).__name__}: {exc}"
                 if self._stuck.get(info.id) != cause:
                     import sys
 
-                    print(f"trv serve: game {info.id!r} waits on the host and its step failed ({cause}); "
+                    why = "the host refuses its step" if isinstance(exc, TrvError) else "its step failed"
+                    print(f"trv serve: game {info.id!r} waits on the host and {why} ({cause}); "
                           f"the clock tries it again each round", file=sys.stderr)
                     self._stuck[info.id] = cause
                 continue

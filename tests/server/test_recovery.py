@@ -183,3 +183,25 @@ def test_one_game_the_host_cannot_roll_stops_no_other_game(duel, capsys):
     err = capsys.readouterr().err
     assert err.count("'duel' waits on the host") == 1 and "ValueError" in err, err
     assert club.club.store.list_games() and duel["http"].get("/api/games/duel").json()["waiting_for_dice"]
+
+
+def test_a_draw_the_hosts_ledger_refuses_is_named_once_not_skipped(duel, capsys):
+    """A game whose open draw the host cannot resolve because its ledger refuses it (a crash took back
+    the intent whose draw the host had revealed, and the player chose another option: ``OneReveal``) is
+    named once on stderr, with the refusal, at every round that finds it so; it still waits for its dice."""
+    from trvendetta.app.ledger import OneReveal
+
+    answer = _frozen(duel)
+    club = duel["club"]
+    refusal = ("the host revealed draw 3 for bob's 'F' (game duel, event 65) and refuses bob's 'FR'")
+
+    def answer_host(game, host, **bots):
+        raise OneReveal(refusal)
+    club.club.service.answer_host = answer_host
+    capsys.readouterr()
+    assert club.on_store(club.club.resolve_open) == []
+    assert club.on_store(club.club.resolve_open) == []
+    err = capsys.readouterr().err
+    assert err.count("'duel' waits on the host and the host refuses its step (OneReveal: " + refusal) == 1, err
+    doc = duel["http"].get("/api/games/duel").json()
+    assert doc["waiting_for_dice"] and doc["version"] == answer["recorded"]
