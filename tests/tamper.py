@@ -85,3 +85,32 @@ def chunk_body(state: bytes) -> tuple[bytes, list[tuple[int, int]]]:
 def with_body(state: bytes, body: bytes) -> bytes:
     """The row ``state`` with its inflated bytes replaced by ``body``."""
     return zlib.compress(body)
+
+
+def pg_index_row(pg_url: str, game: str) -> dict:
+    """PostgreSQL: the game's row of the games index, as stored (``pg_url``: a test's, ``?schema=``)."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    schema = pg_url.rsplit("schema=", 1)[1]
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True, row_factory=dict_row) as conn:
+        return conn.execute(f'SELECT * FROM "{schema}".trv_games WHERE id = %s', (game,)).fetchone()
+
+
+def pg_take_back(pg_url: str, key: object, game: str, after: int, index_row: dict) -> None:
+    """What a crash of PostgreSQL does to commits it had not flushed, done on another connection: the
+    game's rows (its commands' table, under ``key``) after record ``after`` gone, and its games index row
+    as it was then (``index_row``, from :func:`pg_index_row`)."""
+    import psycopg
+    from psycopg.sql import SQL, Identifier
+
+    from trvendetta.store.store import PG_COMMANDS_TABLE
+
+    schema = Identifier(pg_url.rsplit("schema=", 1)[1])
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn, conn.transaction():
+        assert conn.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version > %s").format(
+            schema, Identifier(PG_COMMANDS_TABLE)), (key, after)).rowcount
+        columns = list(index_row)
+        conn.execute(SQL("UPDATE {}.trv_games SET ({}) = ROW({}) WHERE id = %s").format(
+            schema, SQL(", ").join(map(Identifier, columns)), SQL(", ").join([SQL("%s")] * len(columns))),
+            [*index_row.values(), game])

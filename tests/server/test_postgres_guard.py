@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tamper import pg_index_row, pg_take_back  # tests/ is on sys.path (rootdir conftest)
 from trvendetta.store import GameStore
 
 from .conftest import Club
@@ -19,34 +20,6 @@ def club(tmp_path, pg_url):
     c = Club(tmp_path, pg_url)
     yield c
     c.stop()
-
-
-def _schema(url: str) -> str:
-    return url.rsplit("schema=", 1)[1]
-
-
-def _index_row(pg_url: str, game: str) -> dict:
-    from psycopg.rows import dict_row
-
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True, row_factory=dict_row) as conn:
-        return conn.execute(f'SELECT * FROM "{_schema(pg_url)}".trv_games WHERE id = %s', (game,)).fetchone()
-
-
-def _take_back(pg_url: str, key, game: str, after: int, index_row: dict) -> None:
-    """What a crash does to commits the database had not flushed, on another connection: the game's rows
-    after record ``after`` gone, its games index row as it was then."""
-    from psycopg.sql import SQL, Identifier
-
-    from trvendetta.store.store import PG_COMMANDS_TABLE
-
-    schema = Identifier(_schema(pg_url))
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn, conn.transaction():
-        assert conn.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version > %s").format(
-            schema, Identifier(PG_COMMANDS_TABLE)), (key, after)).rowcount
-        columns = list(index_row)
-        conn.execute(SQL("UPDATE {}.trv_games SET ({}) = ROW({}) WHERE id = %s").format(
-            schema, SQL(", ").join(map(Identifier, columns)), SQL(", ").join([SQL("%s")] * len(columns))),
-            [*index_row.values(), game])
 
 
 def test_the_hosts_roll_onto_an_intent_the_database_lost_is_refused_and_leaves_no_gap(duel, pg_url):  # noqa: F811
@@ -63,12 +36,12 @@ def test_the_hosts_roll_onto_an_intent_the_database_lost_is_refused_and_leaves_n
 
     def answer_host(game, host, **bots):
         if service.waiting(game) and not taken:  # the intent is committed: the crash takes it back
-            _take_back(pg_url, store._key(game), game, before["version"], before["index"])
+            pg_take_back(pg_url, store._key(game), game, before["version"], before["index"])
             taken.append(before["version"])
         return real(game, host, **bots)
     service.answer_host = answer_host
     for _ in range(200):
-        before.update(version=store.version("duel"), index=_index_row(pg_url, "duel"))
+        before.update(version=store.version("duel"), index=pg_index_row(pg_url, "duel"))
         response = _act(duel)
         if taken:
             break

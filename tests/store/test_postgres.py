@@ -286,30 +286,6 @@ def test_a_move_on_a_game_a_server_kept_is_two_round_trips(pg_url, toy):
         assert GameStore(pg_url).verify("g")
 
 
-def _crash_takes_back(pg_url: str, store: GameStore, game: str, after: int, index_row: dict) -> None:
-    """What a crash of the database does to a commit it had not flushed, done behind the store's back on
-    another connection: the game's rows after record ``after`` gone, its games index row as it was then."""
-    from psycopg.sql import SQL, Identifier
-
-    schema = _schema(pg_url)
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn, conn.transaction():
-        key = store._key(game)
-        gone = conn.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND originator_version > %s").format(
-            Identifier(schema), Identifier(PG_COMMANDS_TABLE)), (key, after)).rowcount
-        assert gone
-        columns = list(index_row)
-        conn.execute(SQL("UPDATE {}.trv_games SET ({}) = ROW({})").format(
-            Identifier(schema), SQL(", ").join(map(Identifier, columns)), SQL(", ").join([SQL("%s")] * len(columns)))
-            + SQL(" WHERE id = %s"), [*index_row.values(), game])
-
-
-def _index_row(pg_url: str, game: str) -> dict:
-    from psycopg.rows import dict_row
-
-    with psycopg.connect(pg_url.split("?")[0], autocommit=True, row_factory=dict_row) as conn:
-        return conn.execute(f'SELECT * FROM "{_schema(pg_url)}".trv_games WHERE id = %s', (game,)).fetchone()
-
-
 @pytest.mark.parametrize("replaced", [False, True], ids=["lost", "replaced"])
 @pytest.mark.parametrize("server", [True, False], ids=["kept", "plain"])
 def test_a_write_onto_a_row_the_database_no_longer_holds_is_refused_and_leaves_no_gap(pg_url, toy, server, replaced):
@@ -320,6 +296,8 @@ def test_a_write_onto_a_row_the_database_no_longer_holds_is_refused_and_leaves_n
     ``replaced``: another process has since stored another move at the same event, so the game ends at the
     number the store expects, on another record (no primary key refuses the write: the row it chains onto
     is not the one stored)."""
+    from tamper import pg_index_row, pg_take_back  # tests/ is on sys.path (rootdir conftest)
+
     from trvendetta.store import GameMovedOn
 
     with GameStore(pg_url) as store:
@@ -327,14 +305,14 @@ def test_a_write_onto_a_row_the_database_no_longer_holds_is_refused_and_leaves_n
             store.trust_own_reads()
         new(store, toy)
         play(store, toy, "g", 3)
-        before, index_row = store.version("g"), _index_row(pg_url, "g")
+        before, index_row = store.version("g"), pg_index_row(pg_url, "g")
         rnd = random.Random(5)
         with store.one_look():
             game = store.load("g")
             actions = toy.legal_actions(game.state)
             _, events = toy.apply(game.state, actions[0])
             intent = store.append("g", game.version, events)  # committed, then taken back
-            _crash_takes_back(pg_url, store, "g", before, index_row)
+            pg_take_back(pg_url, store._key("g"), "g", before, index_row)
             now = before
             if replaced:
                 with GameStore(pg_url) as other:
