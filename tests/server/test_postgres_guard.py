@@ -40,9 +40,17 @@ def test_the_hosts_roll_onto_an_intent_the_database_lost_is_refused_and_leaves_n
             taken.append(before["version"])
         return real(game, host, **bots)
     service.answer_host = answer_host
-    for _ in range(200):
-        before.update(version=store.version("duel"), index=pg_index_row(pg_url, "duel"))
-        response = _act(duel)
+    game, games = "duel", 0
+    for _ in range(400):
+        doc = duel["http"].get(f"/api/games/{game}", headers=duel["auth"]["ann"]).json()
+        if doc["pending"] is None:  # over before the host's dice were needed: another game
+            games += 1
+            game = f"duel{games}"
+            duel["ann"]("new", "--player", "ann:red:cars", "--player", "bob:blue:cars", "--name", game)
+            duel["bob"]("join", game)
+            continue
+        before.update(version=store.version(game), index=pg_index_row(pg_url, game))
+        response = _act(duel, game)
         if taken:
             break
         assert response.status_code == 200, response.text
@@ -51,8 +59,7 @@ def test_the_hosts_roll_onto_an_intent_the_database_lost_is_refused_and_leaves_n
     assert response.status_code == 409, response.text
     assert f"your move is not stored: the game is at event {taken[0]}" in response.json()["error"], response.text
     with GameStore(pg_url) as fresh:
-        assert fresh.version("duel") == taken[0] and fresh.verify("duel")
-    for _ in range(3):  # the game goes on from where the database has it
-        assert _act(duel).status_code == 200
+        assert fresh.version(game) == taken[0] and fresh.verify(game)
+    assert _act(duel, game).status_code == 200  # the game goes on from where the database has it
     with GameStore(pg_url) as fresh:
-        assert fresh.version("duel") > taken[0] and fresh.verify("duel")
+        assert fresh.version(game) > taken[0] and fresh.verify(game)

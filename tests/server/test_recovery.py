@@ -46,15 +46,15 @@ def duel(club):
     http.close()
 
 
-def _act(d: dict):
+def _act(d: dict, game: str = "duel"):
     """The mover plays their first legal option over HTTP, as the page does; the response."""
     http = d["http"]
-    doc = http.get("/api/games/duel", headers=d["auth"]["ann"]).json()
+    doc = http.get(f"/api/games/{game}", headers=d["auth"]["ann"]).json()
     mover = doc["pending"]["player"]
-    doc = http.get("/api/games/duel", headers=d["auth"][mover]).json()
+    doc = http.get(f"/api/games/{game}", headers=d["auth"][mover]).json()
     action = doc["options"][0]["action"]
     sig = d["keys"][mover].sign(mover, message(doc["domain"], doc["version"] + 1, doc["head"], action.encode()))
-    return http.post("/api/games/duel/act", headers=d["auth"][mover],
+    return http.post(f"/api/games/{game}/act", headers=d["auth"][mover],
                      json={"action": action, "version": doc["version"], "signature": base64.b64encode(sig).decode()})
 
 
