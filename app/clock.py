@@ -15,7 +15,7 @@ call :func:`waiting` with its own ``now``).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, NamedTuple
 
 from trvendetta.core.errors import TrvError
@@ -185,13 +185,52 @@ def _check_claim(meta: Any, stored: list[Any], stored_stamps: list[datetime], cl
                            "not run out here; nothing was written")
 
 
+class DelegationEnded(TrvError):
+    """A record signed with a delegated key whose delegation ended before it reached this store
+    (:func:`check_delegations`)."""
+
+
+def check_delegations(charter: str, new: list[Any], now: datetime) -> None:
+    """Records that reach this store ``now`` (a packet's, a whole record's, a copy's new ones) checked
+    against its clock: one signed with a delegated key (a browser page's, docs/server.md) whose
+    delegation ended before ``now`` by more than the tolerance a claim gets under the game's time control
+    (an hour without one) is refused, naming the seat, the key, the end and ``now``.  A record does not
+    say when it was signed, so its arrival here is the latest it can have been; the walk checks the
+    delegation itself (its seat's key signed it for this game's host)."""
+    from trvendetta.replays.signatures import DELEGATED_BYTES, fingerprint, parse, split_delegation
+    from trvendetta.store import decode_charter
+
+    control = control_of(decode_charter(charter) if charter else None)
+    allowed = CLOCK_TOLERANCE if control is None else tolerance(control)
+    received = utc(now)
+    for r in new:
+        if not isinstance(r.sig, bytes) or not r.sig:
+            continue
+        try:
+            entries = parse(r.sig)
+        except ValueError:
+            continue  # the walk refuses it, naming the event
+        for seat, raw in entries:
+            if len(raw) != DELEGATED_BYTES:
+                continue
+            _, key, until, _ = split_delegation(raw)
+            if until + allowed.total_seconds() >= received.timestamp():
+                continue
+            end = datetime.fromtimestamp(until, timezone.utc)
+            raise DelegationEnded(
+                f"event {r.number}: {seat}'s signature was made with the delegated key {fingerprint(key.hex())}, "
+                f"whose delegation ended at {stamp_text(end)} ({until}); this store received it at "
+                f"{stamp_text(received)}, {exact_text(received - end)} later (it allows {exact_text(allowed)}): "
+                f"a delegated key acts for {seat} only until its delegation ends; nothing was written")
+
+
 def decode_charter_of(meta: Any) -> Any:
     from trvendetta.store import decode_charter
 
     return decode_charter(meta.charter) if meta.charter else None
 
 
-__all__ = ["CLOCK_TOLERANCE", "ClaimRefused", "LONGEST", "TimeControl", "Waiting", "charged", "check_received",
-           "check_received_whole",
+__all__ = ["CLOCK_TOLERANCE", "ClaimRefused", "LONGEST", "TimeControl", "Waiting", "charged", "check_delegations",
+           "check_received", "check_received_whole", "DelegationEnded",
            "clock_stamps", "control_of", "deadline_for", "duration_text", "longest_answer", "parse_stamp", "parse_time_control",
            "stamp_text", "waiting"]

@@ -86,7 +86,9 @@ def copy_store(source: str, target: str, games: Sequence[str] = (), *,
     game's seed inputs against the user's own answers (``app.host.check_seed_inputs``), which raise
     TrvError; run for every game before anything is written.  ``now``: the target's clock, against
     which a claim on time the copy would append to a game the target holds is checked as an import
-    checks it (:func:`copied_claim_problem`); None: not checked (a copy between one's own stores)."""
+    checks it (:func:`copied_claim_problem`), and a record of a game copied or brought up to date signed with
+    a delegated key whose delegation ended before it (:func:`copied_delegation_problem`); None: not
+    checked (a copy between one's own stores)."""
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
     return _copy(source, target, games, not games if tournaments is None else tournaments, check, now)
@@ -133,6 +135,19 @@ def copied_claim_problem(src: GameStore, dst: GameStore, game: str, upto: int, n
     return None
 
 
+def copied_delegation_problem(src: GameStore, game: str, upto: int, now: Any) -> str | None:
+    """Why the records a copy would add to the target's game (after its ``upto`` events; all of a game
+    new to it) hold a signature made with a delegated key whose delegation ended before ``now``, as
+    `trv import` checks them (``app.clock.check_delegations``); None: they hold none."""
+    from .clock import DelegationEnded, check_delegations
+
+    try:
+        check_delegations(src.header(game).charter, list(src.events(game, since=upto, decode=False)), now)
+    except DelegationEnded as exc:
+        return str(exc)
+    return None
+
+
 def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, check: Any = None,
           now: Any = None) -> Iterator[Copied]:
     from trvendetta.store.tournament import TournamentLog
@@ -148,6 +163,11 @@ def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, che
                 continue  # (a damaged game: the copy names it)
             if problem:
                 raise StoreError(f"game {game!r}: {problem}; nothing was copied")
+            if now is not None:  # nor a record signed by a key whose delegation ended, by the target's clock
+                problem = copied_delegation_problem(src, game, _, now)
+                if problem:
+                    raise StoreError(f"game {game!r}: {problem.removesuffix('; nothing was written')}; nothing was "
+                                     "copied")
             if how == "extend" and now is not None:  # a claim the target's own stamps refuse is not copied
                 problem = copied_claim_problem(src, dst, game, _, now)
                 if problem:

@@ -663,8 +663,15 @@ def signature_summary(result: Any) -> str:
     signed = result.signed
     parts = []
     if signed:
+        delegated = getattr(result.walker.signatures, "delegated", {})
         parts.append("signed by " + ", ".join(f"{seat} ({fingerprint(result.walker.signatures.seats[seat])}, "
-                                              f"{n} signature{'s' if n != 1 else ''})" for seat, n in signed.items()))
+                                              f"{n} signature{'s' if n != 1 else ''}"
+                                              + (f", {delegated[seat]} by a delegated key"
+                                                 if delegated.get(seat) else "")
+                                              + ")" for seat, n in signed.items()))
+        if any(delegated.values()):
+            parts.append("a delegation's end is checked when a record reaches a store, not here (a record holds "
+                         "no time of a signature)")
     unsigned = result.unsigned
     if unsigned:
         parts.append(f"unsigned seats: {', '.join(unsigned)} (no key: nothing shows who made their actions)")

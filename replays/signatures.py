@@ -246,9 +246,10 @@ class SignatureCheck:
 
     def _delegate(self, seat: str, delegation: bytes) -> bytes | None:
         """The key a seat's delegation lets act for it, when the seat's own key signed it for
-        this game's host (a delegation names one host: a club server); else None.  The
-        delegation's end is the host's to enforce (its clock is the reference, docs/server.md):
-        a record does not say when a signature was made."""
+        this game's host (a delegation names one host: a club server); else None.  A record does
+        not say when a signature was made, so the delegation's end is checked where records
+        arrive, by the receiving store's clock (``app.clock.check_delegations``; a server's as a
+        move or packet is posted to it), not here."""
         found = self._delegations.get((seat, delegation), b"")
         if found != b"":
             return found
