@@ -425,15 +425,17 @@ class GameService:
 
 def claims_against_clock(store: Any, gf: Any, now: Any) -> Any:
     """The check of a file's new records against this store's clock ``now`` (``replays.import_file``'s
-    ``admit``): none signed with a delegated key whose delegation ended (``app.clock.check_delegations``),
-    and a claim on time among them: over a game it holds, against its stamps; a game it did not hold
+    ``admit``): in a game it holds, none signed with a delegated key whose delegation ended
+    (``app.clock.check_delegations``); and a claim on time among them: over a game it holds, against its stamps; a game it did not hold
     (the whole record new here), as received now."""
     def admit(walker: Any, new: list[Any]) -> None:
         from .clock import check_delegations
 
-        if new:  # a record signed with a delegated key after its delegation ended here
-            whole = new[0].number == 1 or not store.exists(gf.header.game)
-            check_delegations(gf.header.charter if whole else store.header(gf.header.game).charter, new, now)
+        if new and new[0].number > 1 and store.exists(gf.header.game):
+            # a record signed with a delegated key after its delegation ended, arriving in a game this store
+            # follows; a whole record new here is not checked: this store cannot tell when its records were
+            # signed, no more than verify can (an archive of a club game taken after its pages' delegations)
+            check_delegations(store.header(gf.header.game).charter, new, now)
         ended = walker.outcome
         if ended is None or ended.how != "time" or not new or ended.number < new[0].number:
             return

@@ -86,8 +86,8 @@ def copy_store(source: str, target: str, games: Sequence[str] = (), *,
     game's seed inputs against the user's own answers (``app.host.check_seed_inputs``), which raise
     TrvError; run for every game before anything is written.  ``now``: the target's clock, against
     which a claim on time the copy would append to a game the target holds is checked as an import
-    checks it (:func:`copied_claim_problem`), and a record of a game copied or brought up to date signed with
-    a delegated key whose delegation ended before it (:func:`copied_delegation_problem`); None: not
+    checks it (:func:`copied_claim_problem`), and a record a game the target holds would gain signed with a
+    delegated key whose delegation ended before it (:func:`copied_delegation_problem`); None: not
     checked (a copy between one's own stores)."""
     if location.parse(source) == location.parse(target):
         raise SameStore("the source and the target are the same store")
@@ -163,7 +163,8 @@ def _copy(source: str, target: str, games: Sequence[str], tournaments: bool, che
                 continue  # (a damaged game: the copy names it)
             if problem:
                 raise StoreError(f"game {game!r}: {problem}; nothing was copied")
-            if now is not None:  # nor a record signed by a key whose delegation ended, by the target's clock
+            if how == "extend" and now is not None:  # nor a record the target's game gains, signed by a key
+                # whose delegation ended, by the target's clock (a game new to it: as a whole import, unchecked)
                 problem = copied_delegation_problem(src, game, _, now)
                 if problem:
                     raise StoreError(f"game {game!r}: {problem.removesuffix('; nothing was written')}; nothing was "
