@@ -12,37 +12,55 @@ from test_exchange import exchange_game, pick
 
 
 def until_intent(tmp_path, players, seed=2):
-    """Play (mailing every packet) until someone's action waits for dice; that intent's packet is
+    """Play (mailing every packet) until someone's action waits for dice at a decision where another
+    option needs dice too (the cheater's candidate, :func:`other_option`); that intent's packet is
     not mailed.  Returns the actor, the game's version before the command, and its output."""
     chooser = random.Random(seed)
     by_name = {p.name: p for p in players}
     n = 0
     while True:
         legal = players[0]("legal").stdout.splitlines()
+        assert not legal[0].startswith("the game is over"), "no decision with two options that need dice"
         p = by_name[legal[0].split(":")[0]]
         since = version(p)
         out = p("decide", pick(chooser, legal[1:])).stdout
         n += 1
         if "waits for the others' dice" in out:
-            return p, since, out
+            action = re.search(r"waits for the others' dice for '([^']+)'", out).group(1)
+            if _candidate(p, since, action, f"probe{n}") is not None:
+                return p, since, out
         packet = tmp_path / f"t{n}.trv"
-        p("export", "--since", since, "-o", packet)
+        p("export", "duel", "--since", since, "-o", packet)
         Mail(tmp_path, players).send(packet, p)
 
 
-def other_option(p, since, action, game="duel"):
+def after(log: str, since: int) -> str:
+    """The lines of a `trv log` for the events after ``since`` (earlier draws were revealed as ever)."""
+    return "\n".join(line for line in log.splitlines()
+                     if re.match(r"^\s*(\d+)\. ", line) and int(line.split(".")[0]) > since)
+
+
+def _candidate(p, since, action, prefix, game="duel"):
     """Another legal option at the decision the intent answered that needs dice too (the cheater's
-    candidate): each tried in a fork of its own, which refuses to draw for it."""
-    p("fork", game, "--at", since, "--name", "look")
-    legal = [o.strip() for o in p("legal", "--game", "look").stdout.splitlines()[1:]]
+    candidate): each tried in a fork of its own (named from ``prefix``), which refuses to draw for
+    it; None when there is none."""
+    p("fork", game, "--at", since, "--name", prefix)
+    legal = [o.strip() for o in p("legal", "--game", prefix).stdout.splitlines()[1:]]
     for n, option in enumerate(o for o in legal if o != action):
-        p("fork", game, "--at", since, "--name", f"look{n}")
+        p("fork", game, "--at", since, "--name", f"{prefix}-{n}")
         result = p.runner.invoke(__import__("trvendetta.cli.main", fromlist=["cli"]).cli,
-                                 ["--db", str(p.db), "decide", "--game", f"look{n}", option],
+                                 ["--db", str(p.db), "decide", "--game", f"{prefix}-{n}", option],
                                  env={"TRV_HOME": str(p.home), "TRV_GAME": None, "TRV_DB": None, "TRV_AS": None})
         if result.exit_code == 1 and "needs dice" in result.stderr:
             return option
-    pytest.skip("no other option at this decision needs dice")
+    return None
+
+
+def other_option(p, since, action, game="duel"):
+    """The cheater's candidate at the intent :func:`until_intent` stopped at (it has one)."""
+    option = _candidate(p, since, action, "look", game)
+    assert option is not None, "until_intent stops only where another option needs dice"
+    return option
 
 
 @pytest.fixture
@@ -108,7 +126,7 @@ def test_a_fork_with_a_candidate_intent_gets_no_reveal_and_is_evidence(players, 
     answered = other("import", tmp_path / "peek.trv", "--reply", tmp_path / "peek-reply.trv").stdout
     assert "peek is a fork of duel" in answered and "for looking only" in answered and "no dice revealed" in answered
     assert not (tmp_path / "peek-reply.trv").exists()
-    assert "reveals dice" not in other("log", "--game", "peek").stdout
+    assert "reveals dice" not in after(other("log", "--game", "peek").stdout, since)
     # the game goes on: the real intent is answered as ever
     p("export", "duel", "--since", since, "-o", tmp_path / "intent.trv")
     other("import", tmp_path / "intent.trv", "--reply", tmp_path / "reply.trv")
@@ -193,4 +211,4 @@ def test_the_players_own_store_refuses_a_second_intent_for_a_draw(players, tmp_p
     second("import", tmp_path / "clean.trv")
     err = second("decide", candidate, code=1).stderr
     assert f"one reveal per draw: {p.name} revealed draw" in err and f"and refuses {p.name}'s {candidate!r}" in err
-    assert "waits for the others' dice" not in second("log").stdout  # nothing was written
+    assert "waits for the others' dice" not in after(second("log").stdout, since)  # nothing was written
