@@ -19,11 +19,11 @@ def until_intent(tmp_path, players, seed=2):
     by_name = {p.name: p for p in players}
     n = 0
     while True:
-        legal = players[0]("legal").stdout.splitlines()
+        legal = players[0]("legal", "--game", "duel").stdout.splitlines()
         assert not legal[0].startswith("the game is over"), "no decision with two options that need dice"
         p = by_name[legal[0].split(":")[0]]
         since = version(p)
-        out = p("decide", pick(chooser, legal[1:])).stdout
+        out = p("decide", "--game", "duel", pick(chooser, legal[1:])).stdout
         n += 1
         if "waits for the others' dice" in out:
             action = re.search(r"waits for the others' dice for '([^']+)'", out).group(1)

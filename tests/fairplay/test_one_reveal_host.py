@@ -10,27 +10,31 @@ import pytest
 
 from fairplay_helpers import Mail, version
 from test_host import host_game
-from test_one_reveal import cheating_trv, copy_with_intent, other_option  # noqa: F401  (a fixture)
+from test_one_reveal import _candidate, cheating_trv, copy_with_intent, other_option  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.usefixtures("seeded_entropy")
 
 
 def until_intent(tmp_path, org, players, seed):
-    """Play (every packet mailed) until a player's action waits for the host's dice; that packet is kept."""
+    """Play (every packet mailed) until a player's action waits for the host's dice at a decision
+    where another option needs dice too (the cheater's candidate, ``other_option``); that packet is kept."""
     chooser = random.Random(seed)
     by_name = {p.name: p for p in players}
     n = 0
     while True:
-        legal = org("legal").stdout.splitlines()
+        legal = org("legal", "--game", "cup").stdout.splitlines()
+        assert not legal[0].startswith("the game is over"), "no decision with two options that need dice"
         p = by_name[legal[0].split(":")[0]]
         since = version(p)
         options = [o.strip() for o in legal[1:]]
-        out = p("decide", chooser.choice([o for o in options if not o.endswith(")")] or options)).stdout
+        out = p("decide", "--game", "cup", chooser.choice([o for o in options if not o.endswith(")")] or options)).stdout
         n += 1
         if "waits for the others' dice" in out:
-            return p, since, re.search(r"waits for the others' dice for '([^']+)'", out).group(1)
+            action = re.search(r"waits for the others' dice for '([^']+)'", out).group(1)
+            if _candidate(p, since, action, f"probe{n}", "cup") is not None:
+                return p, since, action
         packet = tmp_path / f"t{n}.trv"
-        p("export", "--since", since, "-o", packet)
+        p("export", "cup", "--since", since, "-o", packet)
         Mail(tmp_path, [org, *players]).send(packet, p)
 
 
