@@ -197,31 +197,22 @@ def check_delegations(charter: str, new: list[Any], now: datetime) -> None:
     (an hour without one) is refused, naming the seat, the key, the end and ``now``.  A record does not
     say when it was signed, so its arrival here is the latest it can have been; the walk checks the
     delegation itself (its seat's key signed it for this game's host)."""
-    from trvendetta.replays.signatures import DELEGATED_BYTES, fingerprint, parse, split_delegation
+    from trvendetta.replays.signatures import delegated_entries, fingerprint, split_delegation
     from trvendetta.store import decode_charter
 
     control = control_of(decode_charter(charter) if charter else None)
     allowed = CLOCK_TOLERANCE if control is None else tolerance(control)
     received = utc(now)
-    for r in new:
-        if not isinstance(r.sig, bytes) or not r.sig:
+    for r, seat, raw in delegated_entries(new):
+        _, key, until, _ = split_delegation(raw)
+        if until + allowed.total_seconds() >= received.timestamp():
             continue
-        try:
-            entries = parse(r.sig)
-        except ValueError:
-            continue  # the walk refuses it, naming the event
-        for seat, raw in entries:
-            if len(raw) != DELEGATED_BYTES:
-                continue
-            _, key, until, _ = split_delegation(raw)
-            if until + allowed.total_seconds() >= received.timestamp():
-                continue
-            end = datetime.fromtimestamp(until, timezone.utc)
-            raise DelegationEnded(
-                f"event {r.number}: {seat}'s signature was made with the delegated key {fingerprint(key.hex())}, "
-                f"whose delegation ended at {stamp_text(end)} ({until}); this store received it at "
-                f"{stamp_text(received)}, {exact_text(received - end)} later (it allows {exact_text(allowed)}): "
-                f"a delegated key acts for {seat} only until its delegation ends; nothing was written")
+        end = datetime.fromtimestamp(until, timezone.utc)
+        raise DelegationEnded(
+            f"event {r.number}: {seat}'s signature was made with the delegated key {fingerprint(key.hex())}, "
+            f"whose delegation ended at {stamp_text(end)} ({until}); this store received it at "
+            f"{stamp_text(received)}, {exact_text(received - end)} later (it allows {exact_text(allowed)}): "
+            f"a delegated key acts for {seat} only until its delegation ends; nothing was written")
 
 
 def decode_charter_of(meta: Any) -> Any:

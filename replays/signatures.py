@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -136,6 +136,22 @@ def parse(sig: bytes) -> list[tuple[str, bytes]]:
                              f"(nor {DELEGATED_BYTES}: one made with a delegated key)")
         out.append((seat.decode("utf-8", "replace"), raw))
     return out
+
+
+def delegated_entries(records: Any) -> Iterator[tuple[Any, str, bytes]]:
+    """Each signature made with a delegated key among ``records`` (raw records with ``sig``):
+    (record, seat, the entry's bytes).  An unreadable signature line is skipped: the walk refuses it,
+    naming the event."""
+    for r in records:
+        if not isinstance(r.sig, bytes) or not r.sig:
+            continue
+        try:
+            entries = parse(r.sig)
+        except ValueError:
+            continue
+        for seat, raw in entries:
+            if len(raw) == DELEGATED_BYTES:
+                yield r, seat, raw
 
 
 def entry(seat: str, signature: bytes) -> bytes:

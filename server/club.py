@@ -35,8 +35,8 @@ from trvendetta.core.errors import RuleViolation, TrvError
 from trvendetta.core.names import name_problem
 from trvendetta.replays.keys import canonical_b64
 from trvendetta.replays.setups import CONTRIBUTION_1, CONTRIBUTION_2
-from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegation_body, domain_at, entry, fingerprint,
-                                           message, parse, revocation_body, split_delegation, valid)
+from trvendetta.replays.signatures import (DELEGATED_BYTES, HOST, delegated_entries, delegation_body, domain_at, entry,
+                                           fingerprint, message, revocation_body, split_delegation, valid)
 from trvendetta.store import (REVOKE_KIND, DamagedStore, GameExists, GameMovedOn, GameNotFound, GameStore, RawRecord,
                               Revoke, StoreUnsynced, decode_charter, encode_draw)
 
@@ -430,23 +430,14 @@ class Club:
         """Every signature made with a delegated key among a packet's new records (after event
         ``version``) is checked as `act` checks one: its seat's own session posts it (``player``), and
         its delegation is that seat's, for this server, not ended by this server's clock."""
-        for r in gf.records:
-            if r.number <= version or not r.sig:
-                continue
+        for r, seat, raw in delegated_entries(r for r in gf.records if r.number > version):
+            if seat != player:
+                raise Refused(403, f"event {r.number} is signed with a key {seat} delegated (a browser's): "
+                                   f"only {seat}'s own session posts it, and you are {player}")
             try:
-                entries = parse(r.sig)
-            except ValueError:
-                continue  # the import refuses it, naming the event
-            for seat, raw in entries:
-                if len(raw) != DELEGATED_BYTES:
-                    continue
-                if seat != player:
-                    raise Refused(403, f"event {r.number} is signed with a key {seat} delegated (a browser's): "
-                                       f"only {seat}'s own session posts it, and you are {player}")
-                try:
-                    self._check_delegation(seat, raw[64:])
-                except Refused as exc:
-                    raise Refused(exc.status, f"event {r.number}: {exc.message}") from None
+                self._check_delegation(seat, raw[64:])
+            except Refused as exc:
+                raise Refused(exc.status, f"event {r.number}: {exc.message}") from None
 
     def _signed(self, player: str, public: str, raw: bytes, body: bytes) -> bool:
         """Whether ``raw`` (a plain or a delegated signature, with its delegation) signs ``body``
